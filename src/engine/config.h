@@ -1,0 +1,96 @@
+#pragma once
+// The model configuration of one trace, its text forms (as the CLI and sessions spell them) and
+// validation with messages a student understands.
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attn {
+
+enum class Variant { Simplified, SelfAttentionV1, SelfAttention, Causal, MultiHeadWrapper, MultiHead };
+enum class MaskKind { None, Causal, Window };
+enum class Mode { Train, Eval };
+enum class DropoutRng { Default, Mkl };
+
+struct MaskSpec {
+    MaskKind kind = MaskKind::None;
+    int64_t window = 0;  // K for MaskKind::Window: a token sees itself and the K-1 before it
+    friend bool operator==(const MaskSpec&, const MaskSpec&) = default;
+};
+
+const std::vector<Variant>& allVariants();
+std::string variantName(Variant v);          // "multi-head"
+std::string variantClassName(Variant v);     // "MultiHeadAttention"
+std::optional<Variant> parseVariant(std::string_view s);
+std::string maskName(const MaskSpec& m);     // "none", "causal", "window:3"
+std::optional<MaskSpec> parseMask(std::string_view s);
+std::string modeName(Mode m);
+std::optional<Mode> parseMode(std::string_view s);
+std::string dropoutRngName(DropoutRng r);
+std::optional<DropoutRng> parseDropoutRng(std::string_view s);
+
+// Default mask of a variant, as in the chapter: causal for CausalAttention and both multi-head
+// modules, none for the others.
+MaskSpec defaultMask(Variant v);
+bool variantHasWeights(Variant v);
+bool variantHasHeads(Variant v);
+
+struct Config {
+    Variant variant = Variant::MultiHead;
+    int64_t batch = 1;
+    int64_t dIn = 3;
+    int64_t dOut = 2;
+    int64_t heads = 2;
+    std::optional<MaskSpec> mask;  // unset: defaultMask(variant)
+    double dropout = 0.0;
+    Mode mode = Mode::Train;
+    DropoutRng dropoutRng = DropoutRng::Default;
+    uint64_t seed = 123;  // torch.manual_seed before the module is built
+    bool qkvBias = false;
+    int64_t contextLength = 1024;
+    // Also trace the chapter's simple masking method (weights_unmasked, weights_tril,
+    // weights_renormalized) whenever a mask is applied.
+    bool simpleMaskSteps = true;
+    uint64_t memoryBudgetBytes = uint64_t(2) << 30;
+
+    MaskSpec effectiveMask() const { return mask ? *mask : defaultMask(variant); }
+    // Head size hd = d_out / h of `multi-head` (d_out for the others).
+    int64_t headDim() const;
+    // Number of heads the trace has (1 for single-head variants).
+    int64_t effectiveHeads() const;
+    bool dropoutActive() const { return mode == Mode::Train && dropout > 0.0; }
+};
+
+// One problem with a configuration. `field` names the control it belongs to:
+// "d_in", "d_out", "heads", "mask", "dropout", "batch", "context_length", "input", "memory",
+// "weights", "embeddings".
+struct ValidationIssue {
+    std::string field;
+    std::string message;
+};
+
+// Every problem at once, empty when the configuration can run on `tokens` tokens.
+std::vector<ValidationIssue> validate(const Config& config, int64_t tokens);
+
+// Head counts h for which d_out % h == 0, ascending.
+std::vector<int64_t> validHeadCounts(int64_t dOut);
+
+// An error the user can act on. `field` as in ValidationIssue.
+class EngineError : public std::runtime_error {
+public:
+    EngineError(std::string field, const std::string& message)
+        : std::runtime_error(message), field_(std::move(field)) {}
+    const std::string& field() const { return field_; }
+
+private:
+    std::string field_;
+};
+
+// Human readable byte count: "1.5 GiB".
+std::string formatBytes(uint64_t bytes);
+
+}  // namespace attn

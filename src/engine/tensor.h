@@ -1,0 +1,62 @@
+#pragma once
+// A small float32 tensor with PyTorch semantics for shape, strides and views.
+// Views (.view, .transpose, select) share storage with their source, so the reshape steps of a
+// trace cost no copies. Eigen stays out of this header on purpose: widgets include it.
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+using Shape = std::vector<int64_t>;
+
+std::string shapeToString(const Shape& shape);  // "(1, 6, 3)"
+int64_t shapeNumel(const Shape& shape);
+
+class Tensor {
+public:
+    Tensor() = default;
+    // Contiguous, zero-filled.
+    explicit Tensor(Shape shape);
+    Tensor(Shape shape, std::vector<float> data);  // data row-major, size must match
+
+    const Shape& shape() const { return shape_; }
+    const std::vector<int64_t>& strides() const { return strides_; }
+    int64_t dim() const { return static_cast<int64_t>(shape_.size()); }
+    int64_t size(int64_t d) const;  // negative d counts from the end
+    int64_t numel() const { return shapeNumel(shape_); }
+    bool empty() const { return storage_ == nullptr; }
+    bool isContiguous() const;
+    // True when both tensors look at the same memory (a view of one another).
+    bool sharesStorageWith(const Tensor& other) const { return storage_ && storage_ == other.storage_; }
+
+    // Element access by full index (any layout).
+    float at(std::initializer_list<int64_t> index) const;
+    float at(const std::vector<int64_t>& index) const;
+    // Element by row-major linear index (any layout).
+    float flat(int64_t linear) const;
+
+    // Pointer to the first element; rows are contiguous only if isContiguous().
+    const float* data() const { return storage_ ? storage_->data() + offset_ : nullptr; }
+    float* mutableData() { return storage_ ? storage_->data() + offset_ : nullptr; }
+
+    std::vector<float> toVector() const;  // row-major copy
+    Tensor contiguous() const;            // this, or a row-major copy
+    Tensor clone() const;                 // always a fresh copy
+    Tensor view(Shape shape) const;       // needs contiguous input, like torch .view
+    Tensor transpose(int64_t a, int64_t b) const;
+    Tensor select(int64_t d, int64_t index) const;  // drops dimension d
+
+    friend bool operator==(const Tensor& a, const Tensor& b);  // same shape, same values
+
+private:
+    std::shared_ptr<std::vector<float>> storage_;
+    Shape shape_;
+    std::vector<int64_t> strides_;
+    int64_t offset_ = 0;
+};
+
+}  // namespace attn
