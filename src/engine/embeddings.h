@@ -6,6 +6,7 @@
 // table because PyTorch draws it all.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/cancel.h"

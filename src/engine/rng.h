@@ -39,6 +39,10 @@ private:
     std::optional<double> nextDoubleNormal_;
 };
 
+// PyTorch's normal_fill_16 on 16 uniforms in place (mean 0, std 1): the first 8 give the
+// radius, the next 8 the angle.
+void normalFill16(float* data, float mean = 0.0f, float std = 1.0f);
+
 // nn.Linear(in, out) initialisation: weight (out, in) ~ U(-b, b) then bias (out) ~ U(-b, b),
 // b = 1/sqrt(in), computed exactly as torch.nn.init does (kaiming_uniform_ with a = sqrt(5)).
 void linearInit(TorchGenerator& gen, int64_t in, int64_t out, float* weight, float* bias);
@@ -46,8 +50,9 @@ float kaimingUniformBound(int64_t fanIn);
 float linearBiasBound(int64_t fanIn);
 
 // The dropout keep mask of nn.Dropout(p) in training mode, n elements row-major, 1 = kept.
-// Default: PyTorch's portable kernel (two draws per element); Mkl: Intel MKL's MCG31 stream
-// seeded by one draw, as PyTorch uses on Intel CPUs with MKL (the book's printed numbers).
+// Default: PyTorch's portable kernel (two draws per element), used on AMD and non-MKL builds; the
+// book's printed dropout example matches it. Mkl: Intel MKL's MCG31 stream seeded by one draw, as
+// PyTorch uses on Intel CPUs with MKL (SPEC section 5 rule 5).
 void dropoutKeepMask(TorchGenerator& gen, double p, bool mkl, float* keep, int64_t n);
 
 }  // namespace attn

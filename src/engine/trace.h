@@ -34,6 +34,7 @@ struct StepInfo {
     Shape shape;                     // PyTorch order, batch first
     std::vector<std::string> dims;   // names, e.g. {"b", "h", "T", "T"}
     StepKind kind = StepKind::Projection;
+    std::string viewOf;  // id of the step whose storage this one shares (a view: no copy)
     // Index of the head dimension ("h" or "head"), -1 if the step is not split by head.
     int64_t headDim() const;
     int64_t batchDim() const;  // index of "b", -1 if none

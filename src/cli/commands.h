@@ -1,0 +1,16 @@
+#pragma once
+// The subcommands of attention-lens-cli. Each returns the process exit code; bad input throws
+// attn::EngineError, which main() turns into one line on stderr and exit code 2.
+
+#include <QStringList>
+
+namespace attn::cli {
+
+int tokenizeCommand(const QStringList& args);
+int traceCommand(const QStringList& args);
+int benchCommand(const QStringList& args);
+int exportCommand(const QStringList& args);
+int pytorchCommand(const QStringList& args);
+int renderCommand(const QStringList& args);  // needs a QApplication (offscreen is fine)
+
+}  // namespace attn::cli

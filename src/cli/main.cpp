@@ -1,0 +1,73 @@
+// attention-lens-cli: the engine without a window (SPEC section 6).
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+
+#include "cli/commands.h"
+#include "engine/cancel.h"
+#include "engine/config.h"
+
+namespace {
+
+const char* kUsage =
+    "Usage: attention-lens-cli <command> [options]\n"
+    "\n"
+    "Commands:\n"
+    "  tokenize   Text -> GPT-2 (or words/chars) token ids as JSON\n"
+    "  trace      Every step of one forward pass as JSON\n"
+    "  render     A step's heatmap as PNG, SVG or PDF (--all-steps DIR for every step)\n"
+    "  export     A step as CSV, .npy or JSON, or every step as .npz\n"
+    "  pytorch    Python code that rebuilds the same input and module in PyTorch\n"
+    "  bench      Median and min milliseconds of a full trace\n"
+    "\n"
+    "Run 'attention-lens-cli <command> --help' for the options of a command.\n";
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "attention-lens-cli: %s\n", message.c_str());
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const std::string command = argv[1];
+    // render draws with QCustomPlot, which needs widgets; everything else stays windowless.
+    std::unique_ptr<QCoreApplication> app;
+    if (command == "render") {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        app = std::make_unique<QApplication>(argc, argv);
+    } else {
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    }
+    QCoreApplication::setApplicationName("attention-lens-cli");
+    QCoreApplication::setApplicationVersion("0.1.0");
+    QStringList args = QCoreApplication::arguments();
+    args.removeAt(1);  // the command; QCommandLineParser sees "attention-lens-cli --options"
+
+    try {
+        if (command == "tokenize") return attn::cli::tokenizeCommand(args);
+        if (command == "trace") return attn::cli::traceCommand(args);
+        if (command == "bench") return attn::cli::benchCommand(args);
+        if (command == "export") return attn::cli::exportCommand(args);
+        if (command == "pytorch") return attn::cli::pytorchCommand(args);
+        if (command == "render") return attn::cli::renderCommand(args);
+        return fail("unknown command \"" + command +
+                    "\"; the commands are tokenize, trace, render, export, pytorch, bench.");
+    } catch (const attn::EngineError& e) {
+        return fail(e.what());
+    } catch (const attn::Cancelled& e) {
+        return fail(e.what());
+    } catch (const std::bad_alloc&) {
+        return fail("out of memory: this configuration is too large for this machine.");
+    } catch (const std::exception& e) {
+        return fail(std::string("internal error: ") + e.what());
+    }
+}

@@ -1,0 +1,259 @@
+// What each configuration computes: the ordered step list with ids, titles, PyTorch expressions
+// and named shapes (SPEC section 4), the parameter list, and the memory estimate.
+
+#include <cmath>
+
+#include "engine/trace.h"
+
+namespace attn {
+
+namespace {
+
+struct Sizes {
+    int64_t b, T, dIn, dOut, h, hd;
+};
+
+std::string maskOp(const MaskSpec& m) {
+    if (m.kind == MaskKind::Window)
+        return "torch.triu(torch.ones(T, T), diagonal=1) + torch.tril(torch.ones(T, T), diagonal=-" +
+               std::to_string(m.window) + ")";
+    return "torch.triu(torch.ones(T, T), diagonal=1)";
+}
+
+class Planner {
+public:
+    explicit Planner(const Config& c, int64_t tokens) : c_(c) {
+        s_.b = c.batch;
+        s_.T = tokens;
+        s_.dIn = c.dIn;
+        s_.dOut = c.variant == Variant::Simplified ? c.dIn : c.dOut;
+        s_.h = c.effectiveHeads();
+        s_.hd = c.variant == Variant::MultiHead && c.heads > 0 ? c.dOut / c.heads : s_.dOut;
+    }
+
+    std::vector<StepInfo> plan() {
+        const Variant v = c_.variant;
+        const bool wrapper = v == Variant::MultiHeadWrapper;
+        const bool mha = v == Variant::MultiHead;
+        add("inputs", "Token embeddings: one d_in-dimensional vector per token", "x",
+            {{"b", s_.b}, {"T", s_.T}, {"d_in", s_.dIn}}, StepKind::Input);
+
+        if (v != Variant::Simplified) {
+            const char* names[] = {"queries", "keys", "values"};
+            const char* mats[] = {"W_query", "W_key", "W_value"};
+            const char* titles[] = {"Queries: what each token is looking for",
+                                    "Keys: what each token offers to be matched against",
+                                    "Values: the content each token passes on"};
+            for (int i = 0; i < 3; ++i) {
+                std::string op;
+                if (v == Variant::SelfAttentionV1) op = std::string("x @ self.") + mats[i];
+                else if (wrapper) op = std::string("head.") + mats[i] + "(x)  for each head";
+                else op = std::string("self.") + mats[i] + "(x)";
+                add(names[i], titles[i], op, perHead({{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}}),
+                    StepKind::Projection);
+            }
+        }
+        if (mha) {
+            const char* names[] = {"queries", "keys", "values"};
+            for (const char* n : names)
+                add(std::string(n) + "_split",
+                    std::string("The ") + n + " split into h heads of hd = d_out / h numbers",
+                    std::string(n) + ".view(b, num_tokens, num_heads, head_dim)",
+                    {{"b", s_.b}, {"T", s_.T}, {"h", s_.h}, {"hd", s_.hd}}, StepKind::Projection, n);
+            for (const char* n : names)
+                add(std::string(n) + "_heads",
+                    std::string("The ") + n + " grouped by head: each head sees its own slice",
+                    std::string(n) + "_split.transpose(1, 2)",
+                    {{"b", s_.b}, {"h", s_.h}, {"T", s_.T}, {"hd", s_.hd}}, StepKind::Projection, n);
+        }
+
+        const Dims tt = perHead({{"b", s_.b}, {"T", s_.T}, {"T", s_.T}});
+        std::string scoresOp;
+        if (v == Variant::Simplified) scoresOp = "inputs @ inputs.transpose(-2, -1)";
+        else if (v == Variant::SelfAttentionV1) scoresOp = "queries @ keys.transpose(-2, -1)";
+        else if (mha) scoresOp = "queries_heads @ keys_heads.transpose(2, 3)";
+        else scoresOp = "queries @ keys.transpose(1, 2)";
+        add("scores", "Attention scores: the dot product of every query with every key", scoresOp,
+            tt, StepKind::Scores);
+
+        const MaskSpec mask = c_.effectiveMask();
+        const bool masked = mask.kind != MaskKind::None;
+        const bool scaled = v != Variant::Simplified;
+        std::string current = "scores";
+        if (masked) {
+            add("mask",
+                mask.kind == MaskKind::Causal
+                    ? "Causal mask: 1 marks a later token the query may not see"
+                    : "Window mask: 1 marks a token outside the last K the query may not see",
+                maskOp(mask), {{"T", s_.T}, {"T", s_.T}}, StepKind::Mask);
+            add("masked_scores", "Masked scores: hidden positions become -inf",
+                "scores.masked_fill(mask.bool(), -torch.inf)", tt, StepKind::Scores);
+            current = "masked_scores";
+        }
+        const std::string dk = mha ? "head_dim" : "d_out";
+        if (scaled) {
+            add("scaled_scores",
+                "Scaled scores: divided by sqrt(d_k) so softmax does not saturate",
+                current + " / keys.shape[-1]**0.5", tt, StepKind::Scores);
+            current = "scaled_scores";
+        }
+        add("weights", "Attention weights: softmax makes each row a distribution that sums to 1",
+            "torch.softmax(" + current + ", dim=-1)", tt, StepKind::Weights);
+        if (masked && c_.simpleMaskSteps) {
+            add("weights_unmasked", "Simple masking, step 1: softmax of the unmasked scores",
+                scaled ? "torch.softmax(scores / keys.shape[-1]**0.5, dim=-1)"
+                       : "torch.softmax(scores, dim=-1)",
+                tt, StepKind::Weights);
+            add("weights_tril", "Simple masking, step 2: zero the hidden weights",
+                "weights_unmasked * (1 - mask)", tt, StepKind::Weights);
+            add("weights_renormalized",
+                "Simple masking, step 3: rows renormalised to sum to 1 (equal to weights)",
+                "weights_tril / weights_tril.sum(dim=-1, keepdim=True)", tt, StepKind::Weights);
+        }
+        std::string used = "weights";
+        if (c_.dropoutActive()) {
+            add("dropout_mask", "Dropout mask: 1 = weight kept, 0 = dropped (training mode)",
+                "torch.bernoulli(torch.full_like(weights, 1 - p))", tt, StepKind::DropoutMask);
+            add("dropped_weights", "Weights after dropout: kept ones scaled by 1/(1-p)",
+                "self.dropout(weights)", tt, StepKind::Weights);
+            used = "dropped_weights";
+        }
+
+        if (mha) {
+            add("context_heads", "Context per head: each token's weighted sum of its head's values",
+                used + " @ values_heads", {{"b", s_.b}, {"h", s_.h}, {"T", s_.T}, {"hd", s_.hd}},
+                StepKind::Projection);
+            add("context_transposed", "Context with the heads side by side again for each token",
+                "context_heads.transpose(1, 2)", {{"b", s_.b}, {"T", s_.T}, {"h", s_.h}, {"hd", s_.hd}},
+                StepKind::Projection, "context_heads");
+            add("context", "Context vectors: the heads' outputs concatenated per token",
+                "context_transposed.contiguous().view(b, num_tokens, d_out)",
+                {{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}}, StepKind::Projection, "context_heads");
+            add("output", "Output: the output projection mixes the heads", "self.out_proj(context)",
+                {{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}}, StepKind::Projection);
+        } else {
+            const std::string valuesName = v == Variant::Simplified ? "inputs" : "values";
+            add("context", "Context vectors: each token's weighted sum of the value vectors",
+                used + " @ " + valuesName,
+                perHead({{"b", s_.b}, {"T", s_.T}, {v == Variant::Simplified ? "d_in" : "d_out", s_.dOut}}),
+                StepKind::Projection);
+            if (wrapper)
+                add("output", "Output: the heads' context vectors concatenated",
+                    "torch.cat([head(x) for head in self.heads], dim=-1)",
+                    {{"b", s_.b}, {"T", s_.T}, {"h*d_out", s_.h * s_.dOut}}, StepKind::Projection);
+            else
+                add("output", "Output of the module: the context vectors", "context_vec",
+                    {{"b", s_.b}, {"T", s_.T}, {v == Variant::Simplified ? "d_in" : "d_out", s_.dOut}},
+                    StepKind::Projection, "context");
+        }
+        return steps_;
+    }
+
+private:
+    using Dims = std::vector<std::pair<std::string, int64_t>>;
+
+    // The wrapper runs one CausalAttention per head, so its per-head steps gain a leading dim.
+    Dims perHead(Dims d) const {
+        if (c_.variant == Variant::MultiHeadWrapper) d.insert(d.begin(), {"head", s_.h});
+        else if (c_.variant == Variant::MultiHead && d.size() == 3 && d[1].first == "T" &&
+                 d[2].first == "T")
+            d.insert(d.begin() + 1, {"h", s_.h});
+        return d;
+    }
+
+    void add(std::string id, std::string title, std::string op, const Dims& dims, StepKind kind,
+             std::string viewOf = {}) {
+        StepInfo info;
+        info.id = std::move(id);
+        info.title = std::move(title);
+        info.op = std::move(op);
+        for (const auto& [name, size] : dims) {
+            info.dims.push_back(name);
+            info.shape.push_back(size);
+        }
+        info.kind = kind;
+        info.viewOf = std::move(viewOf);
+        steps_.push_back(std::move(info));
+    }
+
+    const Config& c_;
+    Sizes s_{};
+    std::vector<StepInfo> steps_;
+};
+
+}  // namespace
+
+int64_t StepInfo::headDim() const {
+    for (size_t i = 0; i < dims.size(); ++i)
+        if (dims[i] == "h" || dims[i] == "head") {
+            // The reshape steps of multi-head have h as a feature axis, not a picture axis, when
+            // it is one of the last two dims.
+            if (i + 2 >= dims.size()) return -1;
+            return static_cast<int64_t>(i);
+        }
+    return -1;
+}
+
+int64_t StepInfo::batchDim() const {
+    for (size_t i = 0; i < dims.size(); ++i)
+        if (dims[i] == "b") return static_cast<int64_t>(i);
+    return -1;
+}
+
+std::vector<StepInfo> planSteps(const Config& config, int64_t tokens) {
+    return Planner(config, tokens).plan();
+}
+
+std::vector<std::pair<std::string, Shape>> parameterShapes(const Config& c) {
+    std::vector<std::pair<std::string, Shape>> out;
+    const char* mats[] = {"W_query", "W_key", "W_value"};
+    auto linear = [&](const std::string& prefix, int64_t in, int64_t outDim, bool bias) {
+        out.push_back({prefix + ".weight", {outDim, in}});
+        if (bias) out.push_back({prefix + ".bias", {outDim}});
+    };
+    switch (c.variant) {
+        case Variant::Simplified: break;
+        case Variant::SelfAttentionV1:
+            for (const char* m : mats) out.push_back({m, {c.dIn, c.dOut}});
+            break;
+        case Variant::SelfAttention:
+        case Variant::Causal:
+            for (const char* m : mats) linear(m, c.dIn, c.dOut, c.qkvBias);
+            break;
+        case Variant::MultiHeadWrapper:
+            for (int64_t h = 0; h < c.heads; ++h)
+                for (const char* m : mats)
+                    linear("heads." + std::to_string(h) + "." + m, c.dIn, c.dOut, c.qkvBias);
+            break;
+        case Variant::MultiHead:
+            for (const char* m : mats) linear(m, c.dIn, c.dOut, c.qkvBias);
+            linear("out_proj", c.dOut, c.dOut, true);
+            break;
+    }
+    return out;
+}
+
+int64_t parameterCount(const Config& config) {
+    int64_t n = 0;
+    for (const auto& [name, shape] : parameterShapes(config)) n += shapeNumel(shape);
+    return n;
+}
+
+uint64_t estimateTraceBytes(const Config& config, int64_t tokens) {
+    // Doubles, so absurd sizes saturate instead of overflowing.
+    double bytes = 0.0;
+    for (const StepInfo& s : planSteps(config, tokens)) {
+        if (!s.viewOf.empty()) continue;
+        double n = 4.0;
+        for (int64_t d : s.shape) n *= static_cast<double>(d);
+        bytes += n;
+    }
+    for (const auto& [name, shape] : parameterShapes(config)) {
+        double n = 4.0;
+        for (int64_t d : shape) n *= static_cast<double>(d);
+        bytes += n;
+    }
+    return bytes >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(bytes);
+}
+
+}  // namespace attn

@@ -1,0 +1,153 @@
+#include "engine/tensor.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace attn {
+
+std::string shapeToString(const Shape& shape) {
+    std::string s = "(";
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ", ";
+        s += std::to_string(shape[i]);
+    }
+    if (shape.size() == 1) s += ",";
+    return s + ")";
+}
+
+int64_t shapeNumel(const Shape& shape) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+}
+
+namespace {
+std::vector<int64_t> rowMajorStrides(const Shape& shape) {
+    std::vector<int64_t> strides(shape.size());
+    int64_t s = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+        strides[i] = s;
+        s *= shape[i];
+    }
+    return strides;
+}
+}  // namespace
+
+Tensor::Tensor(Shape shape)
+    : storage_(std::make_shared<std::vector<float>>(static_cast<size_t>(shapeNumel(shape)), 0.0f)),
+      shape_(std::move(shape)),
+      strides_(rowMajorStrides(shape_)) {}
+
+Tensor::Tensor(Shape shape, std::vector<float> data) : shape_(std::move(shape)) {
+    if (static_cast<int64_t>(data.size()) != shapeNumel(shape_))
+        throw std::invalid_argument("Tensor: " + std::to_string(data.size()) +
+                                    " values do not fill shape " + shapeToString(shape_));
+    storage_ = std::make_shared<std::vector<float>>(std::move(data));
+    strides_ = rowMajorStrides(shape_);
+}
+
+int64_t Tensor::size(int64_t d) const {
+    if (d < 0) d += dim();
+    if (d < 0 || d >= dim()) throw std::out_of_range("Tensor::size: dimension out of range");
+    return shape_[static_cast<size_t>(d)];
+}
+
+bool Tensor::isContiguous() const { return strides_ == rowMajorStrides(shape_); }
+
+float Tensor::at(std::initializer_list<int64_t> index) const {
+    return at(std::vector<int64_t>(index));
+}
+
+float Tensor::at(const std::vector<int64_t>& index) const {
+    if (index.size() != shape_.size()) throw std::out_of_range("Tensor::at: wrong number of indices");
+    int64_t off = offset_;
+    for (size_t i = 0; i < index.size(); ++i) {
+        if (index[i] < 0 || index[i] >= shape_[i]) throw std::out_of_range("Tensor::at: index out of range");
+        off += index[i] * strides_[i];
+    }
+    return (*storage_)[static_cast<size_t>(off)];
+}
+
+float Tensor::flat(int64_t linear) const {
+    int64_t off = offset_;
+    for (size_t i = shape_.size(); i-- > 0;) {
+        const int64_t n = shape_[i];
+        off += (linear % n) * strides_[i];
+        linear /= n;
+    }
+    return (*storage_)[static_cast<size_t>(off)];
+}
+
+std::vector<float> Tensor::toVector() const {
+    if (!storage_) return {};
+    const int64_t n = numel();
+    if (isContiguous()) return std::vector<float>(data(), data() + n);
+    std::vector<float> out(static_cast<size_t>(n));
+    // Walk the index like an odometer so each element costs O(1).
+    std::vector<int64_t> idx(shape_.size(), 0);
+    int64_t off = offset_;
+    const float* base = storage_->data();
+    for (int64_t k = 0; k < n; ++k) {
+        out[static_cast<size_t>(k)] = base[off];
+        for (size_t d = shape_.size(); d-- > 0;) {
+            if (++idx[d] < shape_[d]) {
+                off += strides_[d];
+                break;
+            }
+            off -= (shape_[d] - 1) * strides_[d];
+            idx[d] = 0;
+        }
+    }
+    return out;
+}
+
+Tensor Tensor::contiguous() const {
+    if (!storage_ || isContiguous()) return *this;
+    return Tensor(shape_, toVector());
+}
+
+Tensor Tensor::clone() const {
+    if (!storage_) return {};
+    return Tensor(shape_, toVector());
+}
+
+Tensor Tensor::view(Shape shape) const {
+    if (!isContiguous())
+        throw std::invalid_argument("view needs a contiguous tensor; call contiguous() first");
+    if (shapeNumel(shape) != numel())
+        throw std::invalid_argument("view: shape " + shapeToString(shape) + " does not match " +
+                                    std::to_string(numel()) + " elements");
+    Tensor t = *this;
+    t.shape_ = std::move(shape);
+    t.strides_ = rowMajorStrides(t.shape_);
+    return t;
+}
+
+Tensor Tensor::transpose(int64_t a, int64_t b) const {
+    if (a < 0) a += dim();
+    if (b < 0) b += dim();
+    if (a < 0 || b < 0 || a >= dim() || b >= dim())
+        throw std::out_of_range("transpose: dimension out of range");
+    Tensor t = *this;
+    std::swap(t.shape_[static_cast<size_t>(a)], t.shape_[static_cast<size_t>(b)]);
+    std::swap(t.strides_[static_cast<size_t>(a)], t.strides_[static_cast<size_t>(b)]);
+    return t;
+}
+
+Tensor Tensor::select(int64_t d, int64_t index) const {
+    if (d < 0) d += dim();
+    if (d < 0 || d >= dim()) throw std::out_of_range("select: dimension out of range");
+    if (index < 0 || index >= shape_[static_cast<size_t>(d)])
+        throw std::out_of_range("select: index out of range");
+    Tensor t = *this;
+    t.offset_ += index * strides_[static_cast<size_t>(d)];
+    t.shape_.erase(t.shape_.begin() + d);
+    t.strides_.erase(t.strides_.begin() + d);
+    return t;
+}
+
+bool operator==(const Tensor& a, const Tensor& b) {
+    return a.shape_ == b.shape_ && a.toVector() == b.toVector();
+}
+
+}  // namespace attn

@@ -1,0 +1,460 @@
+// The forward pass of the six chapter-3 modules, keeping every intermediate tensor.
+// float32 throughout, like the chapter's PyTorch code on CPU.
+
+#include "engine/trace.h"
+
+#include <Eigen/Core>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "engine/rng.h"
+
+namespace attn {
+
+namespace {
+
+using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMap = Eigen::Map<const RowMat>;
+using MutMap = Eigen::Map<RowMat>;
+using StridedConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
+using StridedMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// y (n, out) = x (n, in) @ W^T + bias: nn.Linear with weight (out, in).
+void linearForward(const float* x, int64_t n, int64_t in, const Tensor& weight, const Tensor* bias,
+                   float* y, int64_t out) {
+    MutMap Y(y, n, out);
+    Y.noalias() = ConstMap(x, n, in) * ConstMap(weight.data(), out, in).transpose();
+    if (bias) Y.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias->data(), out);
+}
+
+// Row-wise softmax in place over `rows` rows of length n; -inf entries become 0.
+//   softmax(z)_j = exp(z_j - max z) / sum_k exp(z_k - max z)
+void softmaxRows(float* data, int64_t rows, int64_t n) {
+#pragma omp parallel for if (rows * n > 65536)
+    for (int64_t r = 0; r < rows; ++r) {
+        float* row = data + r * n;
+        float mx = kNegInf;
+        for (int64_t j = 0; j < n; ++j) mx = std::max(mx, row[j]);
+        float sum = 0.0f;
+        for (int64_t j = 0; j < n; ++j) {
+            row[j] = std::exp(row[j] - mx);
+            sum += row[j];
+        }
+        const float inv = 1.0f / sum;
+        for (int64_t j = 0; j < n; ++j) row[j] *= inv;
+    }
+}
+
+// One attention "group": a (batch, head) pair whose queries, keys and values are T x dk / dv
+// strided slices of the projection outputs.
+struct Group {
+    const float* q;
+    const float* k;
+    const float* v;
+    int64_t qkStride;  // row stride of q and k
+    int64_t vStride;
+    float* ctx;
+    int64_t ctxStride;
+};
+
+class TraceBuilder {
+public:
+    explicit TraceBuilder(const TraceRequest& r) : req_(r), c_(r.config) {}
+
+    Trace run() {
+        prepareInputs();
+        const int64_t T = T_;
+        {
+            const auto issues = validate(c_, T);
+            if (!issues.empty()) throw EngineError(issues.front().field, issues.front().message);
+        }
+        plan_ = planSteps(c_, T);
+        total_ = static_cast<int>(plan_.size());
+        Trace trace;
+        trace.config = c_;
+        trace.tokens = T;
+        makeParameters(trace.parameters);
+        trace.parameterCount = parameterCount(c_);
+        done("inputs", x_);
+
+        switch (c_.variant) {
+            case Variant::Simplified: runSimplified(); break;
+            case Variant::SelfAttentionV1:
+            case Variant::SelfAttention:
+            case Variant::Causal: runSingleHead(trace.parameters); break;
+            case Variant::MultiHeadWrapper: runWrapper(trace.parameters); break;
+            case Variant::MultiHead: runMultiHead(trace.parameters); break;
+        }
+
+        for (const StepInfo& info : plan_) {
+            auto it = values_.find(info.id);
+            if (it == values_.end()) throw std::logic_error("engine computed no step " + info.id);
+            if (it->second.shape() != info.shape)
+                throw std::logic_error("engine step " + info.id + " has shape " +
+                                       shapeToString(it->second.shape()) + ", planned " +
+                                       shapeToString(info.shape));
+            trace.steps.push_back(Step{info, it->second});
+        }
+        return trace;
+    }
+
+private:
+    void prepareInputs() {
+        const Tensor& in = req_.inputs;
+        if (in.empty() || in.numel() == 0)
+            throw EngineError("input", "There are no tokens: type some text or pick a preset.");
+        if (in.dim() == 2) {
+            T_ = in.size(0);
+            if (in.size(1) != c_.dIn)
+                throw EngineError("embeddings",
+                                  "The embeddings have " + std::to_string(in.size(1)) +
+                                      " numbers per token, but d_in is " + std::to_string(c_.dIn) +
+                                      ". Expected shape (T, d_in) = (" + std::to_string(T_) + ", " +
+                                      std::to_string(c_.dIn) + ").");
+        } else if (in.dim() == 3) {
+            T_ = in.size(1);
+            if (in.size(0) != c_.batch || in.size(2) != c_.dIn)
+                throw EngineError("embeddings", "The embeddings have shape " + shapeToString(in.shape()) +
+                                                    ", but this model expects (b, T, d_in) = (" +
+                                                    std::to_string(c_.batch) + ", " + std::to_string(T_) +
+                                                    ", " + std::to_string(c_.dIn) + ").");
+        } else {
+            throw EngineError("embeddings", "The embeddings have shape " + shapeToString(in.shape()) +
+                                                "; expected (T, d_in) or (b, T, d_in).");
+        }
+        if (c_.batch < 1 || c_.batch > (1 << 20)) {
+            const auto issues = validate(c_, T_);
+            if (!issues.empty()) throw EngineError(issues.front().field, issues.front().message);
+        }
+        if (in.dim() == 3) {
+            x_ = in.contiguous();
+        } else {
+            // The chapter stacks the same input `batch` times: torch.stack((x, x)).
+            const std::vector<float> one = in.toVector();
+            std::vector<float> all;
+            all.reserve(one.size() * static_cast<size_t>(c_.batch));
+            for (int64_t b = 0; b < c_.batch; ++b) all.insert(all.end(), one.begin(), one.end());
+            x_ = Tensor(Shape{c_.batch, T_, c_.dIn}, std::move(all));
+        }
+    }
+
+    // Parameters in the order the module's constructor creates them, drawn from
+    // torch.manual_seed(seed) unless given explicitly.
+    void makeParameters(WeightMap& params) {
+        const auto shapes = parameterShapes(c_);
+        if (req_.weights) {
+            for (const auto& [name, shape] : shapes) {
+                auto it = req_.weights->find(name);
+                if (it == req_.weights->end())
+                    throw EngineError("weights", "The weights have no \"" + name + "\" (shape " +
+                                                     shapeToString(shape) + "), which " +
+                                                     variantClassName(c_.variant) + " needs.");
+                if (it->second.shape() != shape)
+                    throw EngineError("weights", "\"" + name + "\" has shape " +
+                                                     shapeToString(it->second.shape()) +
+                                                     " but this model needs " + shapeToString(shape) + ".");
+                params[name] = it->second.contiguous();
+            }
+            return;
+        }
+        TorchGenerator gen(c_.seed);
+        for (size_t i = 0; i < shapes.size(); ++i) {
+            const auto& [name, shape] = shapes[i];
+            Tensor t(shape);
+            if (c_.variant == Variant::SelfAttentionV1) {
+                gen.rand(t.mutableData(), t.numel());  // nn.Parameter(torch.rand(d_in, d_out))
+            } else if (name.ends_with(".weight")) {
+                const bool hasBias = i + 1 < shapes.size() && shapes[i + 1].first.ends_with(".bias");
+                Tensor bias;
+                if (hasBias) bias = Tensor(shapes[i + 1].second);
+                linearInit(gen, shape[1], shape[0], t.mutableData(), hasBias ? bias.mutableData() : nullptr);
+                if (hasBias) params[shapes[i + 1].first] = bias;
+            } else {
+                continue;  // a bias, drawn with its weight
+            }
+            params[name] = t;
+        }
+        rngAfterInit_ = gen;
+    }
+
+    void done(const std::string& id, Tensor value) {
+        values_[id] = std::move(value);
+        ++done_;
+        throwIfCancelled(req_.cancel);
+        if (req_.progress) req_.progress(done_, total_, id);
+    }
+
+    Tensor project(const WeightMap& p, const std::string& prefix, const float* x, int64_t n) {
+        Tensor y(Shape{c_.batch, T_, c_.dOut});
+        if (c_.variant == Variant::SelfAttentionV1) {
+            // queries = x @ W_query, W (d_in, d_out)
+            MutMap(y.mutableData(), n, c_.dOut).noalias() =
+                ConstMap(x, n, c_.dIn) * ConstMap(p.at(prefix).data(), c_.dIn, c_.dOut);
+        } else {
+            auto bias = p.find(prefix + ".bias");
+            linearForward(x, n, c_.dIn, p.at(prefix + ".weight"), bias == p.end() ? nullptr : &bias->second,
+                          y.mutableData(), c_.dOut);
+        }
+        return y;
+    }
+
+    Tensor maskTensor() const {
+        const MaskSpec m = c_.effectiveMask();
+        Tensor mask(Shape{T_, T_});
+        float* d = mask.mutableData();
+        for (int64_t i = 0; i < T_; ++i)
+            for (int64_t j = 0; j < T_; ++j) {
+                const bool hidden = j > i || (m.kind == MaskKind::Window && j <= i - m.window);
+                d[i * T_ + j] = hidden ? 1.0f : 0.0f;
+            }
+        return mask;
+    }
+
+    // scores -> mask -> masked -> scaled -> softmax -> (simple method) -> dropout -> context, for
+    // all groups at once; `dropoutCalls` splits the dropout draws as the module's forward does
+    // (one nn.Dropout call per CausalAttention head in the wrapper).
+    void attend(const std::vector<Group>& groups, int64_t dk, const Shape& ttShape, int dropoutCalls,
+                bool scale) {
+        const int64_t G = static_cast<int64_t>(groups.size());
+        const int64_t TT = T_ * T_;
+        const int64_t dv = groups.empty() ? 0 : vCols_;
+
+        Tensor scores(ttShape);
+        float* s = scores.mutableData();
+#pragma omp parallel for if (G > 1)
+        for (int64_t g = 0; g < G; ++g) {
+            const Group& gr = groups[static_cast<size_t>(g)];
+            // scores = q @ k^T
+            MutMap(s + g * TT, T_, T_).noalias() =
+                StridedConstMap(gr.q, T_, dk, Eigen::OuterStride<>(gr.qkStride)) *
+                StridedConstMap(gr.k, T_, dk, Eigen::OuterStride<>(gr.qkStride)).transpose();
+        }
+        done("scores", scores);
+
+        const MaskSpec m = c_.effectiveMask();
+        const bool masked = m.kind != MaskKind::None;
+        Tensor current = scores;
+        Tensor mask;
+        if (masked) {
+            mask = maskTensor();
+            done("mask", mask);
+            Tensor ms(ttShape);
+            const float* md = mask.data();
+            float* o = ms.mutableData();
+#pragma omp parallel for if (G * TT > 65536)
+            for (int64_t g = 0; g < G; ++g)
+                for (int64_t k = 0; k < TT; ++k) o[g * TT + k] = md[k] != 0.0f ? kNegInf : s[g * TT + k];
+            done("masked_scores", ms);
+            current = ms;
+        }
+        // The chapter divides by keys.shape[-1]**0.5, a Python float: d_k ** 0.5 in double,
+        // then PyTorch divides float32 scores by it as a float32 scalar.
+        const float root = static_cast<float>(std::pow(static_cast<double>(dk), 0.5));
+        if (scale) {
+            Tensor sc(ttShape);
+            const float* in = current.data();
+            float* o = sc.mutableData();
+            const int64_t n = G * TT;
+#pragma omp parallel for if (n > 65536)
+            for (int64_t k = 0; k < n; ++k) o[k] = in[k] / root;
+            done("scaled_scores", sc);
+            current = sc;
+        }
+        Tensor weights = current.clone();
+        softmaxRows(weights.mutableData(), G * T_, T_);
+        done("weights", weights);
+
+        if (masked && c_.simpleMaskSteps) {
+            Tensor unmasked(ttShape);
+            float* u = unmasked.mutableData();
+            const int64_t n = G * TT;
+            for (int64_t k = 0; k < n; ++k) u[k] = scale ? s[k] / root : s[k];
+            softmaxRows(u, G * T_, T_);
+            done("weights_unmasked", unmasked);
+            Tensor tril(ttShape);
+            float* t = tril.mutableData();
+            const float* md = mask.data();
+            for (int64_t k = 0; k < n; ++k) t[k] = u[k] * (1.0f - md[k % TT]);
+            done("weights_tril", tril);
+            Tensor renorm(ttShape);
+            float* r = renorm.mutableData();
+            for (int64_t row = 0; row < G * T_; ++row) {
+                float sum = 0.0f;
+                for (int64_t j = 0; j < T_; ++j) sum += t[row * T_ + j];
+                for (int64_t j = 0; j < T_; ++j) r[row * T_ + j] = t[row * T_ + j] / sum;
+            }
+            done("weights_renormalized", renorm);
+        }
+
+        Tensor used = weights;
+        if (c_.dropoutActive()) {
+            Tensor keep(ttShape);
+            const int64_t n = G * TT;
+            const int64_t perCall = n / dropoutCalls;
+            for (int call = 0; call < dropoutCalls; ++call)
+                dropoutKeepMask(rngAfterInit_, c_.dropout, c_.dropoutRng == DropoutRng::Mkl,
+                                keep.mutableData() + call * perCall, perCall);
+            done("dropout_mask", keep);
+            Tensor dropped(ttShape);
+            // PyTorch: noise.div_(1 - p) in float32, then input * noise.
+            const float scaleKeep = 1.0f / static_cast<float>(1.0 - c_.dropout);
+            const float* w = weights.data();
+            const float* kp = keep.data();
+            float* o = dropped.mutableData();
+            for (int64_t k = 0; k < n; ++k) o[k] = w[k] * (kp[k] * scaleKeep);
+            done("dropped_weights", dropped);
+            used = dropped;
+        }
+
+        // context = weights @ values
+        const float* wd = used.data();
+#pragma omp parallel for if (G > 1)
+        for (int64_t g = 0; g < G; ++g) {
+            const Group& gr = groups[static_cast<size_t>(g)];
+            StridedMap(gr.ctx, T_, dv, Eigen::OuterStride<>(gr.ctxStride)).noalias() =
+                ConstMap(wd + g * TT, T_, T_) * StridedConstMap(gr.v, T_, dv, Eigen::OuterStride<>(gr.vStride));
+        }
+    }
+
+    void runSimplified() {
+        const int64_t d = c_.dIn;
+        vCols_ = d;
+        Tensor context(Shape{c_.batch, T_, d});
+        std::vector<Group> groups;
+        for (int64_t b = 0; b < c_.batch; ++b) {
+            const float* xb = x_.data() + b * T_ * d;
+            groups.push_back({xb, xb, xb, d, d, context.mutableData() + b * T_ * d, d});
+        }
+        attend(groups, d, {c_.batch, T_, T_}, 1, false);
+        done("context", context);
+        done("output", context);
+    }
+
+    void runSingleHead(const WeightMap& p) {
+        const int64_t n = c_.batch * T_;
+        const Tensor q = project(p, "W_query", x_.data(), n);
+        done("queries", q);
+        const Tensor k = project(p, "W_key", x_.data(), n);
+        done("keys", k);
+        const Tensor v = project(p, "W_value", x_.data(), n);
+        done("values", v);
+        vCols_ = c_.dOut;
+        Tensor context(Shape{c_.batch, T_, c_.dOut});
+        std::vector<Group> groups;
+        const int64_t stride = T_ * c_.dOut;
+        for (int64_t b = 0; b < c_.batch; ++b)
+            groups.push_back({q.data() + b * stride, k.data() + b * stride, v.data() + b * stride,
+                              c_.dOut, c_.dOut, context.mutableData() + b * stride, c_.dOut});
+        attend(groups, c_.dOut, {c_.batch, T_, T_}, 1, true);
+        done("context", context);
+        done("output", context);
+    }
+
+    void runWrapper(const WeightMap& p) {
+        const int64_t H = c_.heads, B = c_.batch, n = B * T_, dO = c_.dOut;
+        Tensor qkv[3] = {Tensor(Shape{H, B, T_, dO}), Tensor(Shape{H, B, T_, dO}), Tensor(Shape{H, B, T_, dO})};
+        const char* mats[] = {"W_query", "W_key", "W_value"};
+        const char* ids[] = {"queries", "keys", "values"};
+        for (int m = 0; m < 3; ++m) {
+            for (int64_t h = 0; h < H; ++h) {
+                const std::string prefix = "heads." + std::to_string(h) + "." + mats[m];
+                auto bias = p.find(prefix + ".bias");
+                linearForward(x_.data(), n, c_.dIn, p.at(prefix + ".weight"),
+                              bias == p.end() ? nullptr : &bias->second,
+                              qkv[m].mutableData() + h * n * dO, dO);
+                throwIfCancelled(req_.cancel);
+            }
+            done(ids[m], qkv[m]);
+        }
+        vCols_ = dO;
+        Tensor context(Shape{H, B, T_, dO});
+        std::vector<Group> groups;
+        for (int64_t h = 0; h < H; ++h)
+            for (int64_t b = 0; b < B; ++b) {
+                const int64_t off = (h * B + b) * T_ * dO;
+                groups.push_back({qkv[0].data() + off, qkv[1].data() + off, qkv[2].data() + off, dO, dO,
+                                  context.mutableData() + off, dO});
+            }
+        attend(groups, dO, {H, B, T_, T_}, static_cast<int>(H), true);
+        done("context", context);
+        // torch.cat([head(x) for head in self.heads], dim=-1)
+        Tensor out(Shape{B, T_, H * dO});
+        float* o = out.mutableData();
+        const float* cd = context.data();
+        for (int64_t h = 0; h < H; ++h)
+            for (int64_t bt = 0; bt < n; ++bt)
+                std::copy_n(cd + (h * n + bt) * dO, dO, o + bt * H * dO + h * dO);
+        done("output", out);
+    }
+
+    void runMultiHead(const WeightMap& p) {
+        const int64_t B = c_.batch, H = c_.heads, dO = c_.dOut, hd = dO / H, n = B * T_;
+        const Tensor q = project(p, "W_query", x_.data(), n);
+        done("queries", q);
+        const Tensor k = project(p, "W_key", x_.data(), n);
+        done("keys", k);
+        const Tensor v = project(p, "W_value", x_.data(), n);
+        done("values", v);
+        // .view shares storage; .transpose(1, 2) only swaps strides.
+        const Shape split{B, T_, H, hd};
+        done("queries_split", q.view(split));
+        done("keys_split", k.view(split));
+        done("values_split", v.view(split));
+        done("queries_heads", q.view(split).transpose(1, 2));
+        done("keys_heads", k.view(split).transpose(1, 2));
+        done("values_heads", v.view(split).transpose(1, 2));
+
+        // Context is written straight into the (b, T, h, hd) layout that .contiguous() would
+        // produce, so context_heads is a strided view and context a free reshape.
+        vCols_ = hd;
+        Tensor ctxBuffer(Shape{B, T_, H, hd});
+        std::vector<Group> groups;
+        for (int64_t b = 0; b < B; ++b)
+            for (int64_t h = 0; h < H; ++h) {
+                const int64_t off = b * T_ * dO + h * hd;
+                groups.push_back({q.data() + off, k.data() + off, v.data() + off, dO, dO,
+                                  ctxBuffer.mutableData() + off, dO});
+            }
+        attend(groups, hd, {B, H, T_, T_}, 1, true);
+        done("context_heads", ctxBuffer.transpose(1, 2));
+        done("context_transposed", ctxBuffer);
+        const Tensor context = ctxBuffer.view({B, T_, dO});
+        done("context", context);
+        Tensor out(Shape{B, T_, dO});
+        linearForward(context.data(), n, dO, p.at("out_proj.weight"), &p.at("out_proj.bias"),
+                      out.mutableData(), dO);
+        done("output", out);
+    }
+
+    const TraceRequest& req_;
+    Config c_;
+    Tensor x_;
+    int64_t T_ = 0;
+    int64_t vCols_ = 0;
+    TorchGenerator rngAfterInit_{0};
+    std::vector<StepInfo> plan_;
+    std::map<std::string, Tensor> values_;
+    int done_ = 0;
+    int total_ = 0;
+};
+
+}  // namespace
+
+const Step* Trace::find(std::string_view id) const {
+    for (const Step& s : steps)
+        if (s.info.id == id) return &s;
+    return nullptr;
+}
+
+const Tensor& Trace::output() const {
+    static const Tensor empty;
+    const Step* s = find("output");
+    return s ? s->value : empty;
+}
+
+Trace runTrace(const TraceRequest& request) { return TraceBuilder(request).run(); }
+
+}  // namespace attn

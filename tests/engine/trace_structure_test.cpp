@@ -1,0 +1,231 @@
+// The shape of a trace: step ids and shapes per SPEC section 4, views that share storage,
+// the simple masking method, dropout, cancellation and progress.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/embeddings.h"
+#include "engine/rng.h"
+#include "engine/trace.h"
+
+namespace attn {
+namespace {
+
+Trace run(Config c, Tensor inputs = bookInputs(), const CancelToken* cancel = nullptr,
+          ProgressFn progress = {}) {
+    TraceRequest r;
+    r.config = c;
+    r.inputs = std::move(inputs);
+    r.cancel = cancel;
+    r.progress = std::move(progress);
+    return runTrace(r);
+}
+
+std::vector<std::string> ids(const Trace& t) {
+    std::vector<std::string> out;
+    for (const Step& s : t.steps) out.push_back(s.info.id);
+    return out;
+}
+
+TEST(TraceStructure, MultiHeadStepsAndShapes) {
+    Config c;  // multi-head, d_in 3, d_out 2, 2 heads, causal
+    c.batch = 2;
+    const Trace t = run(c);
+    EXPECT_EQ(ids(t), (std::vector<std::string>{
+                          "inputs", "queries", "keys", "values", "queries_split", "keys_split",
+                          "values_split", "queries_heads", "keys_heads", "values_heads", "scores", "mask",
+                          "masked_scores", "scaled_scores", "weights", "weights_unmasked", "weights_tril",
+                          "weights_renormalized", "context_heads", "context_transposed", "context",
+                          "output"}));
+    EXPECT_EQ(t.find("inputs")->value.shape(), (Shape{2, 6, 3}));
+    EXPECT_EQ(t.find("queries_split")->value.shape(), (Shape{2, 6, 2, 1}));
+    EXPECT_EQ(t.find("queries_heads")->value.shape(), (Shape{2, 2, 6, 1}));
+    EXPECT_EQ(t.find("weights")->value.shape(), (Shape{2, 2, 6, 6}));
+    EXPECT_EQ(t.find("weights")->info.dims, (std::vector<std::string>{"b", "h", "T", "T"}));
+    EXPECT_EQ(t.find("mask")->value.shape(), (Shape{6, 6}));
+    EXPECT_EQ(t.find("context_transposed")->value.shape(), (Shape{2, 6, 2, 1}));
+    EXPECT_EQ(t.find("output")->value.shape(), (Shape{2, 6, 2}));
+    EXPECT_EQ(t.find("weights")->info.op, "torch.softmax(scaled_scores, dim=-1)");
+    EXPECT_EQ(t.parameterCount, 3 * 6 + 4 + 2);
+}
+
+TEST(TraceStructure, ReshapesShareStorage) {
+    const Trace t = run(Config{});
+    const Tensor& q = t.find("queries")->value;
+    EXPECT_TRUE(t.find("queries_split")->value.sharesStorageWith(q));
+    EXPECT_TRUE(t.find("queries_heads")->value.sharesStorageWith(q));
+    EXPECT_FALSE(t.find("queries_heads")->value.isContiguous());
+    EXPECT_TRUE(t.find("context")->value.sharesStorageWith(t.find("context_heads")->value));
+    // queries_heads[b, h, t, i] == queries[b, t, h * hd + i]
+    EXPECT_EQ(t.find("queries_heads")->value.at({0, 1, 4, 0}), q.at({0, 4, 1}));
+    EXPECT_EQ(t.find("context_heads")->value.at({0, 1, 3, 0}), t.find("context")->value.at({0, 3, 1}));
+}
+
+TEST(TraceStructure, PlanMatchesTraceForEveryVariant) {
+    for (Variant v : allVariants()) {
+        for (const char* mask : {"none", "causal", "window:2"}) {
+            Config c;
+            c.variant = v;
+            c.mask = parseMask(mask);
+            c.dropout = 0.25;
+            c.heads = 2;
+            c.batch = 2;
+            const Trace t = run(c);
+            const auto plan = planSteps(c, 6);
+            ASSERT_EQ(plan.size(), t.steps.size()) << variantName(v) << " " << mask;
+            for (size_t i = 0; i < plan.size(); ++i) {
+                EXPECT_EQ(plan[i].id, t.steps[i].info.id);
+                EXPECT_EQ(plan[i].shape, t.steps[i].value.shape()) << plan[i].id;
+            }
+            EXPECT_EQ(t.steps.back().info.id, "output");
+            EXPECT_EQ(t.find("mask") != nullptr, std::string(mask) != "none");
+            EXPECT_NE(t.find("dropout_mask"), nullptr);
+        }
+    }
+}
+
+TEST(TraceStructure, WrapperHasALeadingHeadDim) {
+    Config c;
+    c.variant = Variant::MultiHeadWrapper;
+    c.heads = 3;
+    const Trace t = run(c);
+    EXPECT_EQ(t.find("queries")->value.shape(), (Shape{3, 1, 6, 2}));
+    EXPECT_EQ(t.find("weights")->info.dims, (std::vector<std::string>{"head", "b", "T", "T"}));
+    EXPECT_EQ(t.find("output")->value.shape(), (Shape{1, 6, 6}));
+    // torch.cat(dim=-1): head 1's context sits in columns 2..3 of the output.
+    EXPECT_EQ(t.output().at({0, 4, 3}), t.find("context")->value.at({1, 0, 4, 1}));
+    EXPECT_EQ(t.find("weights")->info.headDim(), 0);
+}
+
+TEST(TraceStructure, CausalMaskHidesTheFuture) {
+    Config c;
+    c.variant = Variant::Causal;
+    const Trace t = run(c);
+    const Tensor& m = t.find("mask")->value;
+    const Tensor& ms = t.find("masked_scores")->value;
+    const Tensor& w = t.find("weights")->value;
+    for (int i = 0; i < 6; ++i) {
+        float sum = 0.0f;
+        for (int j = 0; j < 6; ++j) {
+            EXPECT_EQ(m.at({i, j}), j > i ? 1.0f : 0.0f);
+            if (j > i) {
+                EXPECT_EQ(ms.at({0, i, j}), -INFINITY);
+                EXPECT_EQ(w.at({0, i, j}), 0.0f);
+            }
+            sum += w.at({0, i, j});
+        }
+        EXPECT_NEAR(sum, 1.0f, 1e-6f);
+    }
+    EXPECT_EQ(w.at({0, 0, 0}), 1.0f);  // the first token can only see itself
+}
+
+TEST(TraceStructure, WindowMaskKeepsTheLastK) {
+    Config c;
+    c.variant = Variant::SelfAttention;
+    c.mask = MaskSpec{MaskKind::Window, 2};
+    const Trace t = run(c);
+    const Tensor& m = t.find("mask")->value;
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j) EXPECT_EQ(m.at({i, j}), (j == i || j == i - 1) ? 0.0f : 1.0f) << i << j;
+    EXPECT_EQ(t.find("mask")->info.op,
+              "torch.triu(torch.ones(T, T), diagonal=1) + torch.tril(torch.ones(T, T), diagonal=-2)");
+}
+
+TEST(TraceStructure, SimpleMaskingMethodEqualsWeights) {
+    for (Variant v : allVariants()) {
+        Config c;
+        c.variant = v;
+        c.mask = MaskSpec{MaskKind::Causal, 0};
+        const Trace t = run(c);
+        const std::vector<float> w = t.find("weights")->value.toVector();
+        const std::vector<float> r = t.find("weights_renormalized")->value.toVector();
+        ASSERT_EQ(w.size(), r.size());
+        for (size_t i = 0; i < w.size(); ++i) EXPECT_NEAR(w[i], r[i], 1e-6f) << variantName(v) << i;
+    }
+}
+
+TEST(TraceStructure, DropoutKeepsAndScales) {
+    Config c;
+    c.variant = Variant::Causal;
+    c.dropout = 0.5;
+    const Trace t = run(c);
+    const Tensor& keep = t.find("dropout_mask")->value;
+    const Tensor& w = t.find("weights")->value;
+    const Tensor& d = t.find("dropped_weights")->value;
+    for (int64_t k = 0; k < keep.numel(); ++k) {
+        ASSERT_TRUE(keep.flat(k) == 0.0f || keep.flat(k) == 1.0f);
+        EXPECT_FLOAT_EQ(d.flat(k), keep.flat(k) * w.flat(k) * 2.0f);
+    }
+    c.mode = Mode::Eval;  // dropout is off outside training
+    EXPECT_EQ(run(c).find("dropout_mask"), nullptr);
+}
+
+TEST(TraceStructure, DefaultDropoutMatchesTheBooksPrintout) {
+    // Section 3.5.2: torch.manual_seed(123); torch.nn.Dropout(0.5)(torch.ones(6, 6)) as printed
+    // in the book. PyTorch 1.13 on this AMD machine prints the same: the book's numbers come
+    // from the portable kernel.
+    TorchGenerator gen(123);
+    std::vector<float> keep(36);
+    dropoutKeepMask(gen, 0.5, false, keep.data(), 36);
+    const std::vector<float> book = {2, 2, 0, 2, 2, 0,  //
+                                     0, 0, 0, 2, 0, 2,  //
+                                     2, 2, 2, 2, 0, 2,  //
+                                     0, 2, 2, 0, 0, 2,  //
+                                     0, 2, 0, 2, 0, 2,  //
+                                     0, 2, 2, 2, 2, 0};
+    for (int i = 0; i < 36; ++i) EXPECT_EQ(keep[i] * 2.0f, book[i]) << i;
+}
+
+TEST(TraceStructure, MklDropoutFollowsTheMcg31Recurrence) {
+    // One 32-bit draw seeds x0 = r mod (2^31 - 1); element k is kept when x_k / m < 1 - p and
+    // x_{k+1} = 1132489760 x_k mod m.
+    TorchGenerator seedSource(7);
+    uint64_t x = seedSource.random() % 2147483647u;
+    TorchGenerator gen(7);
+    std::vector<float> keep(50);
+    dropoutKeepMask(gen, 0.3, true, keep.data(), 50);
+    for (int k = 0; k < 50; ++k) {
+        EXPECT_EQ(keep[k], static_cast<double>(x) / 2147483647.0 < 0.7 ? 1.0f : 0.0f) << k;
+        x = (1132489760u * x) % 2147483647u;
+    }
+    EXPECT_EQ(gen.random(), seedSource.random());  // exactly one draw consumed
+}
+
+TEST(TraceStructure, CancelStopsBetweenSteps) {
+    CancelToken token;
+    int calls = 0;
+    EXPECT_THROW(run(Config{}, bookInputs(), &token,
+                     [&](int done, int, const std::string&) {
+                         ++calls;
+                         if (done == 3) token.cancel();
+                     }),
+                 Cancelled);
+    EXPECT_EQ(calls, 3);
+}
+
+TEST(TraceStructure, ProgressCountsEveryStep) {
+    std::vector<std::string> seen;
+    int total = 0;
+    const Trace t = run(Config{}, bookInputs(), nullptr, [&](int done, int all, const std::string& id) {
+        EXPECT_EQ(done, static_cast<int>(seen.size()) + 1);
+        seen.push_back(id);
+        total = all;
+    });
+    EXPECT_EQ(seen, ids(t));
+    EXPECT_EQ(total, static_cast<int>(t.steps.size()));
+}
+
+TEST(TraceStructure, TransposeAndSelectViews) {
+    Tensor a(Shape{2, 3}, {1, 2, 3, 4, 5, 6});
+    const Tensor t = a.transpose(0, 1);
+    EXPECT_EQ(t.shape(), (Shape{3, 2}));
+    EXPECT_EQ(t.toVector(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+    EXPECT_EQ(a.select(0, 1).toVector(), (std::vector<float>{4, 5, 6}));
+    EXPECT_EQ(t.select(1, 1).toVector(), (std::vector<float>{4, 5, 6}));
+    EXPECT_THROW(t.view({6}), std::invalid_argument);
+    EXPECT_EQ(shapeToString({1, 6, 3}), "(1, 6, 3)");
+}
+
+}  // namespace
+}  // namespace attn

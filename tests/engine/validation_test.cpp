@@ -1,0 +1,169 @@
+// Every validation message, word for word: they are what a student reads.
+
+#include <gtest/gtest.h>
+
+#include "engine/config.h"
+#include "engine/embeddings.h"
+#include "engine/trace.h"
+
+namespace attn {
+namespace {
+
+std::string onlyMessage(const Config& c, int64_t tokens, const std::string& field) {
+    std::string found;
+    for (const auto& issue : validate(c, tokens))
+        if (issue.field == field) found = issue.message;
+    return found;
+}
+
+TEST(Validation, DefaultConfigIsValid) { EXPECT_TRUE(validate(Config{}, 6).empty()); }
+
+TEST(Validation, HeadsMustDivideDOut) {
+    Config c;
+    c.dOut = 2;
+    c.heads = 3;
+    EXPECT_EQ(onlyMessage(c, 6, "heads"),
+              "d_out = 2 is not divisible by 3 heads, so the heads cannot share it equally. "
+              "Valid head counts for d_out = 2: 1, 2.");
+    c.dOut = 768;
+    c.heads = 7;
+    EXPECT_EQ(onlyMessage(c, 6, "heads"),
+              "d_out = 768 is not divisible by 7 heads, so the heads cannot share it equally. Valid "
+              "head counts for d_out = 768: 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, "
+              "256, 384, 768.");
+    // The wrapper concatenates whole heads, so any head count works there.
+    c.variant = Variant::MultiHeadWrapper;
+    EXPECT_TRUE(validate(c, 6).empty());
+}
+
+TEST(Validation, SizesMustBePositive) {
+    Config c;
+    c.dIn = 0;
+    c.dOut = -2;
+    c.batch = 0;
+    EXPECT_EQ(onlyMessage(c, 6, "d_in"), "d_in (the embedding size) must be at least 1 (it is 0).");
+    EXPECT_EQ(onlyMessage(c, 6, "d_out"), "d_out (the output size) must be at least 1 (it is -2).");
+    EXPECT_EQ(onlyMessage(c, 6, "batch"), "The batch size must be at least 1 (it is 0).");
+    c = Config{};
+    c.heads = 0;
+    EXPECT_EQ(onlyMessage(c, 6, "heads"), "The number of heads must be at least 1 (it is 0).");
+}
+
+TEST(Validation, TooManyTokens) {
+    Config c;
+    c.contextLength = 4;
+    EXPECT_EQ(onlyMessage(c, 6, "input"),
+              "The input has 6 tokens, more than the context length of 4. Shorten the text or raise "
+              "the context length.");
+    EXPECT_EQ(onlyMessage(c, 0, "input"), "There are no tokens: type some text or pick a preset.");
+}
+
+TEST(Validation, DropoutRange) {
+    Config c;
+    c.dropout = 1.0;
+    EXPECT_EQ(onlyMessage(c, 6, "dropout"),
+              "The dropout rate must be at least 0 and below 1 (it is 1); at 1 every attention "
+              "weight would be dropped.");
+    c.dropout = -0.1;
+    EXPECT_EQ(onlyMessage(c, 6, "dropout"),
+              "The dropout rate must be at least 0 and below 1 (it is -0.1); at 1 every attention "
+              "weight would be dropped.");
+}
+
+TEST(Validation, WindowMustBePositive) {
+    Config c;
+    c.mask = MaskSpec{MaskKind::Window, 0};
+    EXPECT_EQ(onlyMessage(c, 6, "mask"),
+              "The window size K must be at least 1 (each token sees itself and the K-1 tokens "
+              "before it); it is 0.");
+}
+
+TEST(Validation, MemoryBudgetNamesTheEstimate) {
+    Config c;
+    c.dIn = c.dOut = 768;
+    c.heads = 12;
+    c.contextLength = 1 << 20;
+    // 12 heads x 100,000^2 scores x 4 bytes x several steps is far above 2 GiB.
+    const std::string m = onlyMessage(c, 100000, "memory");
+    EXPECT_EQ(m.rfind("This configuration needs about ", 0), 0u) << m;
+    EXPECT_NE(m.find("TiB to keep every step, more than the budget of 2.0 GiB."), std::string::npos) << m;
+    EXPECT_GT(estimateTraceBytes(c, 100000), uint64_t(1) << 40);
+}
+
+TEST(Validation, RunTraceThrowsTheFirstIssue) {
+    TraceRequest r;
+    r.config.heads = 3;
+    r.inputs = bookInputs();
+    try {
+        runTrace(r);
+        FAIL() << "expected an EngineError";
+    } catch (const EngineError& e) {
+        EXPECT_EQ(e.field(), "heads");
+        EXPECT_NE(std::string(e.what()).find("Valid head counts for d_out = 2: 1, 2."), std::string::npos);
+    }
+}
+
+TEST(Validation, EmbeddingsOfTheWrongWidth) {
+    TraceRequest r;
+    r.config.dIn = 4;
+    r.inputs = bookInputs();
+    try {
+        runTrace(r);
+        FAIL() << "expected an EngineError";
+    } catch (const EngineError& e) {
+        EXPECT_EQ(e.field(), "embeddings");
+        EXPECT_STREQ(e.what(),
+                     "The embeddings have 3 numbers per token, but d_in is 4. Expected shape (T, d_in) = "
+                     "(6, 4).");
+    }
+}
+
+TEST(Validation, ExplicitWeightsOfTheWrongShape) {
+    TraceRequest r;
+    r.config.variant = Variant::SelfAttention;
+    r.inputs = bookInputs();
+    WeightMap w;
+    w["W_query.weight"] = Tensor(Shape{2, 3});
+    w["W_key.weight"] = Tensor(Shape{3, 2});
+    w["W_value.weight"] = Tensor(Shape{2, 3});
+    r.weights = &w;
+    try {
+        runTrace(r);
+        FAIL() << "expected an EngineError";
+    } catch (const EngineError& e) {
+        EXPECT_EQ(e.field(), "weights");
+        EXPECT_STREQ(e.what(), "\"W_key.weight\" has shape (3, 2) but this model needs (2, 3).");
+    }
+    w.erase("W_value.weight");
+    w["W_key.weight"] = Tensor(Shape{2, 3});
+    try {
+        runTrace(r);
+        FAIL() << "expected an EngineError";
+    } catch (const EngineError& e) {
+        EXPECT_STREQ(e.what(), "The weights have no \"W_value.weight\" (shape (2, 3)), which SelfAttention_v2 needs.");
+    }
+}
+
+TEST(Validation, TextFormsRoundTrip) {
+    for (Variant v : allVariants()) EXPECT_EQ(parseVariant(variantName(v)), v);
+    EXPECT_EQ(parseMask("window:3"), (MaskSpec{MaskKind::Window, 3}));
+    EXPECT_FALSE(parseMask("window:"));
+    EXPECT_FALSE(parseMask("window:3x"));
+    EXPECT_FALSE(parseMask("triangle"));
+    EXPECT_EQ(maskName(MaskSpec{MaskKind::Window, 5}), "window:5");
+    EXPECT_EQ(validHeadCounts(12), (std::vector<int64_t>{1, 2, 3, 4, 6, 12}));
+    EXPECT_EQ(formatBytes(1536), "1.5 KiB");
+}
+
+TEST(Validation, EmbeddingIdsOutsideTheVocabulary) {
+    EmbeddingConfig e;
+    try {
+        chapterTwoEmbeddings(e, {50257});
+        FAIL();
+    } catch (const EngineError& err) {
+        EXPECT_STREQ(err.what(), "Token id 50257 is outside the vocabulary of 50257 tokens.");
+    }
+}
+
+}  // namespace
+}  // namespace attn
