@@ -42,7 +42,8 @@ void normalFill16(float* data, float mean, float std) {
         const float u1 = 1.0f - data[j];  // [0, 1) -> (0, 1] for the log
         const float u2 = data[j + 8];
         const float radius = std::sqrt(-2.0f * std::log(u1));
-        const float theta = static_cast<float>(2.0f * std::numbers::pi * u2);
+        // PyTorch's AVX2 kernel (x86) forms the angle in float32: float(2 pi) * u2.
+        const float theta = static_cast<float>(2.0 * std::numbers::pi) * u2;
         data[j] = radius * std::cos(theta) * std + mean;
         data[j + 8] = radius * std::sin(theta) * std + mean;
     }

@@ -1,0 +1,59 @@
+// Full traces of GPT-2-small-sized multi-head attention (every step kept) and the chapter-2
+// embeddings. Compare with bench/compare_pytorch.sh, which times PyTorch's forward.
+
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+#include "engine/embeddings.h"
+#include "engine/trace.h"
+
+namespace {
+
+attn::Tensor randomInputs(int64_t T, int64_t d) {
+    std::mt19937 gen(42);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<float> data(static_cast<size_t>(T * d));
+    for (float& v : data) v = u(gen);
+    return attn::Tensor(attn::Shape{T, d}, std::move(data));
+}
+
+void BM_MultiHeadTrace(benchmark::State& state) {
+    const int64_t T = state.range(0);
+    attn::TraceRequest r;
+    r.config.variant = attn::Variant::MultiHead;
+    r.config.dIn = r.config.dOut = 768;
+    r.config.heads = 12;
+    r.inputs = randomInputs(T, 768);
+    // The weights are drawn once: the benchmark is about the forward pass and its trace.
+    r.weights = nullptr;
+    const attn::Trace first = attn::runTrace(r);
+    const attn::WeightMap weights = first.parameters;
+    r.weights = &weights;
+    for (auto _ : state) {
+        attn::Trace t = attn::runTrace(r);
+        benchmark::DoNotOptimize(t.steps.data());
+    }
+    state.counters["trace_MB"] =
+        static_cast<double>(attn::estimateTraceBytes(r.config, T)) / (1024.0 * 1024.0);
+}
+BENCHMARK(BM_MultiHeadTrace)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Cold: a new seed each time, so nothing comes from the cache.
+void BM_Embeddings1024Cold(benchmark::State& state) {
+    std::vector<int64_t> ids(1024);
+    for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int64_t>((i * 7919) % 50257);
+    uint64_t seed = 1000;
+    for (auto _ : state) {
+        attn::EmbeddingConfig e;
+        e.seed = seed++;
+        e.dIn = 768;
+        attn::Tensor x = attn::chapterTwoEmbeddings(e, ids);
+        benchmark::DoNotOptimize(x.data());
+    }
+}
+BENCHMARK(BM_Embeddings1024Cold)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+}  // namespace
+
+BENCHMARK_MAIN();
