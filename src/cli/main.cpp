@@ -1,7 +1,9 @@
 // attention-lens-cli: the engine without a window (SPEC section 6).
 
-#include <QApplication>
 #include <QCoreApplication>
+#ifdef ATTN_HAVE_EXPORT
+#include <QApplication>
+#endif
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -41,12 +43,13 @@ int main(int argc, char** argv) {
     const std::string command = argv[1];
     // render draws with QCustomPlot, which needs widgets; everything else stays windowless.
     std::unique_ptr<QCoreApplication> app;
+#ifdef ATTN_HAVE_EXPORT
     if (command == "render") {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
         app = std::make_unique<QApplication>(argc, argv);
-    } else {
-        app = std::make_unique<QCoreApplication>(argc, argv);
     }
+#endif
+    if (!app) app = std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName("attention-lens-cli");
     QCoreApplication::setApplicationVersion("0.1.0");
     QStringList args = QCoreApplication::arguments();

@@ -4,6 +4,7 @@
 #include "engine/trace.h"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -145,21 +146,9 @@ private:
     // torch.manual_seed(seed) unless given explicitly.
     void makeParameters(WeightMap& params) {
         const auto shapes = parameterShapes(c_);
-        if (req_.weights) {
-            for (const auto& [name, shape] : shapes) {
-                auto it = req_.weights->find(name);
-                if (it == req_.weights->end())
-                    throw EngineError("weights", "The weights have no \"" + name + "\" (shape " +
-                                                     shapeToString(shape) + "), which " +
-                                                     variantClassName(c_.variant) + " needs.");
-                if (it->second.shape() != shape)
-                    throw EngineError("weights", "\"" + name + "\" has shape " +
-                                                     shapeToString(it->second.shape()) +
-                                                     " but this model needs " + shapeToString(shape) + ".");
-                params[name] = it->second.contiguous();
-            }
-            return;
-        }
+        // Draw as the module's constructor does even when weights are given: PyTorch code that
+        // loads a state_dict after torch.manual_seed(seed) has the generator in this state when
+        // dropout draws.
         TorchGenerator gen(c_.seed);
         for (size_t i = 0; i < shapes.size(); ++i) {
             const auto& [name, shape] = shapes[i];
@@ -178,6 +167,19 @@ private:
             params[name] = t;
         }
         rngAfterInit_ = gen;
+        if (!req_.weights) return;
+        for (const auto& [name, shape] : shapes) {
+            auto it = req_.weights->find(name);
+            if (it == req_.weights->end())
+                throw EngineError("weights", "The weights have no \"" + name + "\" (shape " +
+                                                 shapeToString(shape) + "), which " +
+                                                 variantClassName(c_.variant) + " needs.");
+            if (it->second.shape() != shape)
+                throw EngineError("weights", "\"" + name + "\" has shape " +
+                                                 shapeToString(it->second.shape()) +
+                                                 " but this model needs " + shapeToString(shape) + ".");
+            params[name] = it->second.contiguous();
+        }
     }
 
     void done(const std::string& id, Tensor value) {
@@ -453,6 +455,22 @@ const Tensor& Trace::output() const {
     static const Tensor empty;
     const Step* s = find("output");
     return s ? s->value : empty;
+}
+
+Tensor stepMatrix(const Step& step, int64_t head, int64_t batch) {
+    Tensor t = step.value;
+    if (t.dim() == 1) return t.view({1, t.size(0)});
+    // Pick from the leading dims, highest index first so earlier indices stay valid.
+    const auto& dims = step.info.dims;
+    for (int64_t d = t.dim() - 3; d >= 0; --d) {
+        const std::string& name = dims[static_cast<size_t>(d)];
+        int64_t want = 0;
+        if (name == "h" || name == "head") want = head;
+        else if (name == "b") want = batch;
+        want = std::clamp<int64_t>(want, 0, t.size(d) - 1);
+        t = t.select(d, want);
+    }
+    return t;
 }
 
 Trace runTrace(const TraceRequest& request) { return TraceBuilder(request).run(); }

@@ -56,6 +56,11 @@ struct Trace {
     const Tensor& output() const;  // the final step `output`
 };
 
+// The 2-D (rows, cols) matrix of a step for one head and batch entry: the last two dims are rows
+// and columns, a 1-D step becomes one row, and head/batch pick along the "h"/"head" and "b" dims
+// (clamped to range). A view: no copy.
+Tensor stepMatrix(const Step& step, int64_t head, int64_t batch);
+
 // The steps a configuration produces on T tokens, without computing anything: drives the
 // pipeline strip and shape table before a result exists, and the memory estimate.
 std::vector<StepInfo> planSteps(const Config& config, int64_t tokens);

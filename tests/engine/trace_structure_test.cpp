@@ -229,3 +229,24 @@ TEST(TraceStructure, TransposeAndSelectViews) {
 
 }  // namespace
 }  // namespace attn
+
+namespace attn {
+namespace {
+
+TEST(TraceStructure, StepMatrixPicksHeadAndBatch) {
+    Config c;
+    c.batch = 2;
+    c.heads = 2;
+    const Trace t = run(c);
+    const Step& w = *t.find("weights");  // (b, h, T, T)
+    const Tensor m = stepMatrix(w, 1, 1);
+    EXPECT_EQ(m.shape(), (Shape{6, 6}));
+    EXPECT_EQ(m.at({3, 2}), w.value.at({1, 1, 3, 2}));
+    EXPECT_EQ(stepMatrix(w, 9, 9).at({3, 2}), w.value.at({1, 1, 3, 2}));  // clamped
+    const Step& split = *t.find("queries_split");  // (b, T, h, hd): rows are heads here
+    EXPECT_EQ(stepMatrix(split, 0, 1).shape(), (Shape{2, 1}));
+    EXPECT_EQ(stepMatrix(*t.find("mask"), 1, 1).shape(), (Shape{6, 6}));
+}
+
+}  // namespace
+}  // namespace attn
