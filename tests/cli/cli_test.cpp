@@ -1,0 +1,228 @@
+// attention-lens-cli as a user runs it: exit codes, one-line errors, no partial files, and the
+// numbers of the book.
+
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace {
+
+struct CliRun {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+CliRun cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(ATTN_CLI_PATH), args);
+    EXPECT_TRUE(p.waitForFinished(120000)) << args.join(' ').toStdString();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QJsonObject json(const QByteArray& bytes) {
+    QJsonParseError e;
+    const QJsonDocument d = QJsonDocument::fromJson(bytes, &e);
+    EXPECT_EQ(e.error, QJsonParseError::NoError) << e.errorString().toStdString();
+    return d.object();
+}
+
+// Exit 2, nothing on stdout, exactly one line on stderr, which contains `expected`.
+void expectBadInput(const QStringList& args, const QString& expected) {
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString();
+    EXPECT_TRUE(r.out.isEmpty()) << args.join(' ').toStdString();
+    EXPECT_EQ(r.err.count('\n'), 1) << r.err.toStdString();
+    EXPECT_TRUE(r.err.startsWith("attention-lens-cli: ")) << r.err.toStdString();
+    EXPECT_TRUE(QString::fromUtf8(r.err).contains(expected))
+        << "stderr: " << r.err.toStdString() << "\nexpected to contain: " << expected.toStdString();
+}
+
+TEST(Cli, TraceOfTheBooksSelfAttentionV1) {
+    const CliRun r = cli({"trace", "--preset", "book", "--variant", "self-attention-v1", "--seed", "123"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject o = json(r.out);
+    EXPECT_EQ(o["config"].toObject()["variant"].toString(), "self-attention-v1");
+    EXPECT_EQ(o["parameters"].toInt(), 18);
+    EXPECT_EQ(o["tokens"].toArray().first().toString(), "Your");
+    const QJsonArray data = o["output"].toObject()["data"].toArray();
+    ASSERT_EQ(data.size(), 12);
+    // The book: context_vecs[0] = [0.2996, 0.8053]
+    EXPECT_NEAR(data[0].toDouble(), 0.2996, 5e-5);
+    EXPECT_NEAR(data[1].toDouble(), 0.8053, 5e-5);
+    QStringList ids;
+    for (const QJsonValue& s : o["steps"].toArray()) ids << s.toObject()["id"].toString();
+    EXPECT_EQ(ids, (QStringList{"inputs", "queries", "keys", "values", "scores", "scaled_scores",
+                                "weights", "context", "output"}));
+}
+
+TEST(Cli, TraceWritesMaskedCellsAsStrings) {
+    const CliRun r = cli({"trace", "--preset", "book"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject o = json(r.out);
+    for (const QJsonValue& s : o["steps"].toArray()) {
+        const QJsonObject step = s.toObject();
+        if (step["id"] != "masked_scores") continue;
+        EXPECT_EQ(step["shape"].toArray(), (QJsonArray{1, 2, 6, 6}));
+        EXPECT_EQ(step["dims"].toArray(), (QJsonArray{"b", "h", "T", "T"}));
+        const QJsonArray d = step["data"].toArray();
+        EXPECT_TRUE(d[0].isDouble());
+        EXPECT_EQ(d[1].toString(), "-inf");  // row 0 cannot see token 1
+        return;
+    }
+    FAIL() << "no masked_scores step";
+}
+
+TEST(Cli, TraceOutFile) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("trace.json");
+    const CliRun r = cli({"trace", "--text", "Hello world", "--d-in", "8", "--d-out", "4", "--out", path});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_TRUE(r.out.isEmpty());
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QJsonObject o = json(f.readAll());
+    EXPECT_EQ(o["tokens"].toArray(), (QJsonArray{"Hello", " world"}));
+    EXPECT_EQ(o["config"].toObject()["tokenizer"].toString(), "gpt2");
+    EXPECT_EQ(o["config"].toObject()["embedding_seed"].toInt(), 123);
+    EXPECT_EQ(o["output"].toObject()["shape"].toArray(), (QJsonArray{1, 2, 4}));
+}
+
+TEST(Cli, Tokenize) {
+    const CliRun r = cli({"tokenize", "--text", "Your journey starts with one step"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject o = json(r.out);
+    EXPECT_EQ(o["ids"].toArray(), (QJsonArray{7120, 7002, 4940, 351, 530, 2239}));
+    EXPECT_EQ(o["tokens"].toArray()[1].toString(), " journey");
+    EXPECT_EQ(o["token_bytes_hex"].toArray()[0].toString(), "596f7572");
+}
+
+TEST(Cli, Bench) {
+    const CliRun r = cli({"bench", "--repeat", "3", "--preset", "book"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject o = json(r.out);
+    EXPECT_EQ(o["repeat"].toInt(), 3);
+    EXPECT_EQ(o["tokens"].toInt(), 6);
+    EXPECT_GT(o["median_ms"].toDouble(), 0.0);
+    EXPECT_LE(o["min_ms"].toDouble(), o["median_ms"].toDouble());
+}
+
+TEST(Cli, BadInputExitsTwoWithOneLine) {
+    expectBadInput({"trace", "--heads", "3"}, "Valid head counts for d_out = 2: 1, 2.");
+    expectBadInput({"trace", "--d-out", "0"}, "d_out (the output size) must be at least 1 (it is 0).");
+    expectBadInput({"trace", "--text", "hi", "--d-in", "-4"}, "d_in (the embedding size) must be at least 1");
+    expectBadInput({"trace", "--dropout", "1.0"}, "The dropout rate must be at least 0 and below 1 (it is 1)");
+    expectBadInput({"trace", "--dropout", "-0.1"}, "(it is -0.1)");
+    expectBadInput({"trace", "--dropout", "lots"}, "--dropout expects a number in [0, 1), got \"lots\".");
+    expectBadInput({"trace", "--mask", "window:0"}, "The window size K must be at least 1");
+    expectBadInput({"trace", "--mask", "diagonal"}, "Unknown mask \"diagonal\"; use none, causal or window:K");
+    expectBadInput({"trace", "--variant", "transformer"}, "Unknown variant \"transformer\"");
+    expectBadInput({"trace", "--context-length", "4"}, "The input has 6 tokens, more than the context length of 4.");
+    expectBadInput({"trace", "--text", ""}, "The text has no tokens");
+    expectBadInput({"trace", "--seed", "abc"}, "--seed expects a whole number");
+    expectBadInput({"trace", "--preset", "book", "--d-in", "5"}, "The book preset has 3-dimensional embeddings");
+    expectBadInput({"trace", "--preset", "book", "--text", "x"}, "Give only one input");
+    expectBadInput({"trace", "--embeddings", "/nonexistent/x.npy"}, "/nonexistent/x.npy");
+    expectBadInput({"trace", "--weights", "/nonexistent/w.json"}, "/nonexistent/w.json");
+    expectBadInput({"trace", "--bogus"}, "Unknown option 'bogus'.");
+    expectBadInput({"frobnicate"}, "unknown command \"frobnicate\"");
+    expectBadInput({"trace", "--d-in", "768", "--d-out", "768", "--heads", "12", "--text",
+                    QString("word ").repeated(1000), "--batch", "100"},
+                   "This configuration needs about");
+    expectBadInput({"export", "--out", "x.txt"}, "use a .csv, .npy, .json or .npz file");
+    expectBadInput({"export", "--step", "nope", "--out", "/tmp/x.npy"}, "This configuration has no step \"nope\"");
+}
+
+TEST(Cli, UnwritableOutputLeavesNoFile) {
+    expectBadInput({"trace", "--out", "/nonexistent-dir/trace.json"}, "Cannot write /nonexistent-dir/trace.json");
+    expectBadInput({"trace", "--out", "/dev/full"}, "Cannot write /dev/full");
+    EXPECT_FALSE(QFile::exists("/nonexistent-dir/trace.json"));
+}
+
+TEST(Cli, ExportFormats) {
+    QTemporaryDir dir;
+    const QStringList base = {"export", "--preset", "book", "--variant", "causal"};
+    ASSERT_EQ(cli(base + QStringList{"--step", "weights", "--out", dir.filePath("w.npy")}).exitCode, 0);
+    QFile npy(dir.filePath("w.npy"));
+    ASSERT_TRUE(npy.open(QIODevice::ReadOnly));
+    const QByteArray bytes = npy.readAll();
+    EXPECT_TRUE(bytes.startsWith("\x93NUMPY\x01\x00"));
+    EXPECT_TRUE(bytes.contains("'shape': (1, 6, 6)"));
+    EXPECT_EQ(bytes.size(), 128 + 36 * 4);
+
+    ASSERT_EQ(cli(base + QStringList{"--step", "weights", "--out", dir.filePath("w.csv")}).exitCode, 0);
+    QFile csv(dir.filePath("w.csv"));
+    ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(csv.readLine().startsWith(",Your,journey,starts,with,one,step"));
+    EXPECT_TRUE(csv.readLine().startsWith("Your,1,0,0,0,0,0"));
+
+    ASSERT_EQ(cli(base + QStringList{"--step", "masked_scores", "--out", dir.filePath("s.json")}).exitCode, 0);
+    QFile js(dir.filePath("s.json"));
+    ASSERT_TRUE(js.open(QIODevice::ReadOnly));
+    EXPECT_EQ(json(js.readAll())["id"].toString(), "masked_scores");
+
+    ASSERT_EQ(cli(base + QStringList{"--out", dir.filePath("all.npz")}).exitCode, 0);
+    QFile npz(dir.filePath("all.npz"));
+    ASSERT_TRUE(npz.open(QIODevice::ReadOnly));
+    const QByteArray z = npz.readAll();
+    EXPECT_TRUE(z.startsWith("PK\x03\x04"));
+    EXPECT_TRUE(z.contains("weights.npy"));
+    EXPECT_TRUE(z.contains("dropout") == false);
+}
+
+TEST(Cli, PytorchCodeNamesTheModuleAndSeeds) {
+    const CliRun r = cli({"pytorch", "--text", "Hello world", "--variant", "multi-head", "--d-in", "6",
+                       "--d-out", "4", "--heads", "2", "--seed", "7", "--embedding-seed", "9"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QString code = QString::fromUtf8(r.out);
+    EXPECT_TRUE(code.contains("class MultiHeadAttention(nn.Module):"));
+    EXPECT_TRUE(code.contains("ids = torch.tensor([15496, 995])"));
+    EXPECT_TRUE(code.contains("torch.manual_seed(9)\ntoken_embedding_layer = nn.Embedding(50257, 6)"));
+    EXPECT_TRUE(code.contains("torch.manual_seed(7)\nmodule = MultiHeadAttention(6, 4, 1024, 0.0, 2, qkv_bias=False)"));
+    EXPECT_TRUE(code.contains("    output = module(x)"));
+}
+
+// Runs the generated code where PyTorch is installed and compares `output` with `trace`.
+TEST(Cli, PytorchCodeReproducesTheTrace) {
+    if (QProcess::execute("/usr/bin/python3", {"-c", "import torch"}) != 0)
+        GTEST_SKIP() << "PyTorch is not installed here";
+    const QList<QStringList> configs = {
+        {"--preset", "book"},
+        {"--text", "The cat sat on the mat", "--variant", "multi-head-wrapper", "--heads", "3",
+         "--d-in", "5", "--d-out", "2", "--dropout", "0.3", "--batch", "2", "--mask", "window:2"},
+        {"--text", "Attention is all you need", "--variant", "causal", "--d-in", "7", "--d-out", "3",
+         "--qkv-bias", "--no-positions"},
+    };
+    for (const QStringList& args : configs) {
+        const CliRun code = cli(QStringList{"pytorch"} + args);
+        ASSERT_EQ(code.exitCode, 0) << code.err.toStdString();
+        QProcess py;
+        py.start("/usr/bin/python3", {"-"});
+        py.write(code.out + "\nimport json\nprint(json.dumps(output.flatten().tolist()))\n");
+        py.closeWriteChannel();
+        ASSERT_TRUE(py.waitForFinished(120000));
+        const QList<QByteArray> lines = py.readAllStandardOutput().trimmed().split('\n');
+        const QJsonArray theirs = QJsonDocument::fromJson(lines.last()).array();
+        const CliRun trace = cli(QStringList{"trace"} + args);
+        const QJsonArray ours = json(trace.out)["output"].toObject()["data"].toArray();
+        ASSERT_EQ(ours.size(), theirs.size()) << args.join(' ').toStdString();
+        for (int i = 0; i < ours.size(); ++i)
+            EXPECT_NEAR(ours[i].toDouble(), theirs[i].toDouble(), 1e-5) << args.join(' ').toStdString() << " " << i;
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
