@@ -1,7 +1,11 @@
 #include "engine/tensor.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 namespace attn {
 
@@ -22,6 +26,27 @@ int64_t shapeNumel(const Shape& shape) {
 }
 
 namespace {
+
+// The T x T steps of a large trace are tens of megabytes each and are written once, right after
+// allocation. glibc maps such blocks fresh from the kernel every time, so 4 KiB page faults would
+// cost as much as the arithmetic; asking for transparent huge pages cuts them 512-fold.
+std::shared_ptr<float[]> allocateFloats(int64_t n) {
+    const size_t bytes = static_cast<size_t>(std::max<int64_t>(n, 1)) * sizeof(float);
+#ifdef __linux__
+    constexpr size_t kHuge = size_t(2) << 20;
+    if (bytes >= 2 * kHuge) {
+        const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+        if (void* p = std::aligned_alloc(kHuge, rounded)) {
+            madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure only costs speed
+            return std::shared_ptr<float[]>(static_cast<float*>(p), [](float* q) { std::free(q); });
+        }
+        throw std::bad_alloc();
+    }
+#endif
+    // new float[] leaves the memory untouched (std::vector would zero it).
+    return std::shared_ptr<float[]>(new float[bytes / sizeof(float)]);
+}
+
 std::vector<int64_t> rowMajorStrides(const Shape& shape) {
     std::vector<int64_t> strides(shape.size());
     int64_t s = 1;
@@ -33,17 +58,26 @@ std::vector<int64_t> rowMajorStrides(const Shape& shape) {
 }
 }  // namespace
 
-Tensor::Tensor(Shape shape)
-    : storage_(std::make_shared<std::vector<float>>(static_cast<size_t>(shapeNumel(shape)), 0.0f)),
-      shape_(std::move(shape)),
-      strides_(rowMajorStrides(shape_)) {}
+Tensor::Tensor(Shape shape) : Tensor(uninitialized(std::move(shape))) {
+    std::fill_n(storage_.get(), numel(), 0.0f);
+}
 
-Tensor::Tensor(Shape shape, std::vector<float> data) : shape_(std::move(shape)) {
-    if (static_cast<int64_t>(data.size()) != shapeNumel(shape_))
+Tensor Tensor::uninitialized(Shape shape) {
+    for (int64_t d : shape)
+        if (d < 0) throw std::invalid_argument("Tensor: negative size in " + shapeToString(shape));
+    Tensor t;
+    const int64_t n = shapeNumel(shape);
+    t.storage_ = allocateFloats(n);
+    t.shape_ = std::move(shape);
+    t.strides_ = rowMajorStrides(t.shape_);
+    return t;
+}
+
+Tensor::Tensor(Shape shape, std::vector<float> data) : Tensor(uninitialized(std::move(shape))) {
+    if (static_cast<int64_t>(data.size()) != numel())
         throw std::invalid_argument("Tensor: " + std::to_string(data.size()) +
                                     " values do not fill shape " + shapeToString(shape_));
-    storage_ = std::make_shared<std::vector<float>>(std::move(data));
-    strides_ = rowMajorStrides(shape_);
+    std::copy(data.begin(), data.end(), storage_.get());
 }
 
 int64_t Tensor::size(int64_t d) const {
@@ -65,7 +99,7 @@ float Tensor::at(const std::vector<int64_t>& index) const {
         if (index[i] < 0 || index[i] >= shape_[i]) throw std::out_of_range("Tensor::at: index out of range");
         off += index[i] * strides_[i];
     }
-    return (*storage_)[static_cast<size_t>(off)];
+    return storage_[off];
 }
 
 float Tensor::flat(int64_t linear) const {
@@ -75,7 +109,7 @@ float Tensor::flat(int64_t linear) const {
         off += (linear % n) * strides_[i];
         linear /= n;
     }
-    return (*storage_)[static_cast<size_t>(off)];
+    return storage_[off];
 }
 
 std::vector<float> Tensor::toVector() const {
@@ -86,7 +120,7 @@ std::vector<float> Tensor::toVector() const {
     // Walk the index like an odometer so each element costs O(1).
     std::vector<int64_t> idx(shape_.size(), 0);
     int64_t off = offset_;
-    const float* base = storage_->data();
+    const float* base = storage_.get();
     for (int64_t k = 0; k < n; ++k) {
         out[static_cast<size_t>(k)] = base[off];
         for (size_t d = shape_.size(); d-- > 0;) {
@@ -108,7 +142,13 @@ Tensor Tensor::contiguous() const {
 
 Tensor Tensor::clone() const {
     if (!storage_) return {};
-    return Tensor(shape_, toVector());
+    Tensor t = uninitialized(shape_);
+    if (isContiguous()) std::copy_n(data(), numel(), t.storage_.get());
+    else {
+        const std::vector<float> v = toVector();
+        std::copy(v.begin(), v.end(), t.storage_.get());
+    }
+    return t;
 }
 
 Tensor Tensor::view(Shape shape) const {

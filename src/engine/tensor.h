@@ -21,6 +21,9 @@ public:
     Tensor() = default;
     // Contiguous, zero-filled.
     explicit Tensor(Shape shape);
+    // Contiguous, contents undefined: for results that are written in full right away (saves a
+    // pass over memory on the large T x T steps).
+    static Tensor uninitialized(Shape shape);
     Tensor(Shape shape, std::vector<float> data);  // data row-major, size must match
 
     const Shape& shape() const { return shape_; }
@@ -40,8 +43,8 @@ public:
     float flat(int64_t linear) const;
 
     // Pointer to the first element; rows are contiguous only if isContiguous().
-    const float* data() const { return storage_ ? storage_->data() + offset_ : nullptr; }
-    float* mutableData() { return storage_ ? storage_->data() + offset_ : nullptr; }
+    const float* data() const { return storage_ ? storage_.get() + offset_ : nullptr; }
+    float* mutableData() { return storage_ ? storage_.get() + offset_ : nullptr; }
 
     std::vector<float> toVector() const;  // row-major copy
     Tensor contiguous() const;            // this, or a row-major copy
@@ -53,7 +56,7 @@ public:
     friend bool operator==(const Tensor& a, const Tensor& b);  // same shape, same values
 
 private:
-    std::shared_ptr<std::vector<float>> storage_;
+    std::shared_ptr<float[]> storage_;
     Shape shape_;
     std::vector<int64_t> strides_;
     int64_t offset_ = 0;

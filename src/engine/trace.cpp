@@ -31,22 +31,18 @@ void linearForward(const float* x, int64_t n, int64_t in, const Tensor& weight, 
     if (bias) Y.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias->data(), out);
 }
 
-// Row-wise softmax in place over `rows` rows of length n; -inf entries become 0.
-//   softmax(z)_j = exp(z_j - max z) / sum_k exp(z_k - max z)
-void softmaxRows(float* data, int64_t rows, int64_t n) {
-#pragma omp parallel for if (rows * n > 65536)
-    for (int64_t r = 0; r < rows; ++r) {
-        float* row = data + r * n;
-        float mx = kNegInf;
-        for (int64_t j = 0; j < n; ++j) mx = std::max(mx, row[j]);
-        float sum = 0.0f;
-        for (int64_t j = 0; j < n; ++j) {
-            row[j] = std::exp(row[j] - mx);
-            sum += row[j];
-        }
-        const float inv = 1.0f / sum;
-        for (int64_t j = 0; j < n; ++j) row[j] *= inv;
-    }
+// softmax(z)_j = exp(z_j - max z) / sum_k exp(z_k - max z), over one row of n, into `out`.
+// -inf entries (masked keys) become exactly 0, as in PyTorch.
+void softmaxRow(const float* in, float* out, int64_t n) {
+    using Arr = Eigen::Map<const Eigen::ArrayXf>;
+    const Arr z(in, n);
+    Eigen::Map<Eigen::ArrayXf> o(out, n);
+    const float mx = z.maxCoeff();
+    o = (z - mx).exp();
+    // Eigen's exp clamps its argument, so exp(-inf) is a denormal, not 0: zero masked keys.
+    for (int64_t j = 0; j < n; ++j)
+        if (in[j] == kNegInf) out[j] = 0.0f;
+    o *= 1.0f / o.sum();
 }
 
 // One attention "group": a (batch, head) pair whose queries, keys and values are T x dk / dv
@@ -224,7 +220,7 @@ private:
         const int64_t TT = T_ * T_;
         const int64_t dv = groups.empty() ? 0 : vCols_;
 
-        Tensor scores(ttShape);
+        Tensor scores = Tensor::uninitialized(ttShape);
         float* s = scores.mutableData();
 #pragma omp parallel for if (G > 1)
         for (int64_t g = 0; g < G; ++g) {
@@ -238,69 +234,86 @@ private:
 
         const MaskSpec m = c_.effectiveMask();
         const bool masked = m.kind != MaskKind::None;
-        Tensor current = scores;
-        Tensor mask;
+        const bool simple = masked && c_.simpleMaskSteps;
+        Tensor mask, maskedScores, scaledScores, unmasked, tril, renorm;
         if (masked) {
             mask = maskTensor();
             done("mask", mask);
-            Tensor ms(ttShape);
-            const float* md = mask.data();
-            float* o = ms.mutableData();
-#pragma omp parallel for if (G * TT > 65536)
-            for (int64_t g = 0; g < G; ++g)
-                for (int64_t k = 0; k < TT; ++k) o[g * TT + k] = md[k] != 0.0f ? kNegInf : s[g * TT + k];
-            done("masked_scores", ms);
-            current = ms;
+            maskedScores = Tensor::uninitialized(ttShape);
         }
-        // The chapter divides by keys.shape[-1]**0.5, a Python float: d_k ** 0.5 in double,
-        // then PyTorch divides float32 scores by it as a float32 scalar.
+        if (scale) scaledScores = Tensor::uninitialized(ttShape);
+        Tensor weights = Tensor::uninitialized(ttShape);
+        if (simple) {
+            unmasked = Tensor::uninitialized(ttShape);
+            tril = Tensor::uninitialized(ttShape);
+            renorm = Tensor::uninitialized(ttShape);
+        }
+        // The chapter divides by keys.shape[-1]**0.5, a Python float (d_k ** 0.5 in double);
+        // PyTorch then divides the float32 scores by it as a float32 scalar.
         const float root = static_cast<float>(std::pow(static_cast<double>(dk), 0.5));
-        if (scale) {
-            Tensor sc(ttShape);
-            const float* in = current.data();
-            float* o = sc.mutableData();
-            const int64_t n = G * TT;
-#pragma omp parallel for if (n > 65536)
-            for (int64_t k = 0; k < n; ++k) o[k] = in[k] / root;
-            done("scaled_scores", sc);
-            current = sc;
-        }
-        Tensor weights = current.clone();
-        softmaxRows(weights.mutableData(), G * T_, T_);
-        done("weights", weights);
-
-        if (masked && c_.simpleMaskSteps) {
-            Tensor unmasked(ttShape);
-            float* u = unmasked.mutableData();
-            const int64_t n = G * TT;
-            for (int64_t k = 0; k < n; ++k) u[k] = scale ? s[k] / root : s[k];
-            softmaxRows(u, G * T_, T_);
-            done("weights_unmasked", unmasked);
-            Tensor tril(ttShape);
-            float* t = tril.mutableData();
-            const float* md = mask.data();
-            for (int64_t k = 0; k < n; ++k) t[k] = u[k] * (1.0f - md[k % TT]);
-            done("weights_tril", tril);
-            Tensor renorm(ttShape);
-            float* r = renorm.mutableData();
-            for (int64_t row = 0; row < G * T_; ++row) {
-                float sum = 0.0f;
-                for (int64_t j = 0; j < T_; ++j) sum += t[row * T_ + j];
-                for (int64_t j = 0; j < T_; ++j) r[row * T_ + j] = t[row * T_ + j] / sum;
+        const float* md = masked ? mask.data() : nullptr;
+        const int64_t rows = G * T_;
+        // One pass per row through every elementwise step, while the row is in cache:
+        //   masked = masked_fill(scores, mask, -inf); scaled = masked / sqrt(d_k);
+        //   weights = softmax(scaled); and the simple method: unmasked = softmax(scores / sqrt(d_k)),
+        //   tril = unmasked * (1 - mask), renormalized = tril / rowsum(tril).
+#pragma omp parallel if (rows * T_ > 16384)
+        {
+            std::vector<float> tmp(static_cast<size_t>(T_));
+#pragma omp for
+            for (int64_t row = 0; row < rows; ++row) {
+                const int64_t off = row * T_;
+                const float* mrow = masked ? md + (row % T_) * T_ : nullptr;
+                const float* in = s + off;
+                if (masked) {
+                    float* o = maskedScores.mutableData() + off;
+                    for (int64_t j = 0; j < T_; ++j) o[j] = mrow[j] != 0.0f ? kNegInf : in[j];
+                    in = o;
+                }
+                if (scale) {
+                    float* o = scaledScores.mutableData() + off;
+                    for (int64_t j = 0; j < T_; ++j) o[j] = in[j] / root;
+                    in = o;
+                }
+                softmaxRow(in, weights.mutableData() + off, T_);
+                if (simple) {
+                    const float* raw = s + off;
+                    if (scale) {
+                        for (int64_t j = 0; j < T_; ++j) tmp[static_cast<size_t>(j)] = raw[j] / root;
+                        raw = tmp.data();
+                    }
+                    float* u = unmasked.mutableData() + off;
+                    softmaxRow(raw, u, T_);
+                    float* t = tril.mutableData() + off;
+                    float sum = 0.0f;
+                    for (int64_t j = 0; j < T_; ++j) {
+                        t[j] = u[j] * (1.0f - mrow[j]);
+                        sum += t[j];
+                    }
+                    float* r = renorm.mutableData() + off;
+                    for (int64_t j = 0; j < T_; ++j) r[j] = t[j] / sum;
+                }
             }
+        }
+        if (masked) done("masked_scores", maskedScores);
+        if (scale) done("scaled_scores", scaledScores);
+        done("weights", weights);
+        if (simple) {
+            done("weights_unmasked", unmasked);
+            done("weights_tril", tril);
             done("weights_renormalized", renorm);
         }
 
         Tensor used = weights;
         if (c_.dropoutActive()) {
-            Tensor keep(ttShape);
+            Tensor keep = Tensor::uninitialized(ttShape);
             const int64_t n = G * TT;
             const int64_t perCall = n / dropoutCalls;
             for (int call = 0; call < dropoutCalls; ++call)
                 dropoutKeepMask(rngAfterInit_, c_.dropout, c_.dropoutRng == DropoutRng::Mkl,
                                 keep.mutableData() + call * perCall, perCall);
             done("dropout_mask", keep);
-            Tensor dropped(ttShape);
+            Tensor dropped = Tensor::uninitialized(ttShape);
             // PyTorch: noise.div_(1 - p) in float32, then input * noise.
             const float scaleKeep = 1.0f / static_cast<float>(1.0 - c_.dropout);
             const float* w = weights.data();
