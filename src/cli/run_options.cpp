@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "engine/embeddings.h"
+#include "io/file_io.h"
 #include "io/loaders.h"
 
 namespace attn {
@@ -153,6 +154,10 @@ PreparedInput prepareInput(const RunSpec& spec, const CancelToken* cancel) {
             out.tokens = tokenize(in.tokenizer, in.text);
             if (out.tokens.empty())
                 throw EngineError("input", "The text has no tokens: type a word or two.");
+            // Check the configuration before drawing the embedding table, whose cost grows
+            // with d_in.
+            const auto issues = validate(spec.config, static_cast<int64_t>(out.tokens.size()));
+            if (!issues.empty()) throw EngineError(issues.front().field, issues.front().message);
             for (const Token& t : out.tokens) out.labels.push_back(t.display);
             EmbeddingConfig e;
             e.seed = in.embeddingSeed;
@@ -175,7 +180,7 @@ PreparedInput prepareInput(const RunSpec& spec, const CancelToken* cancel) {
 std::optional<WeightMap> loadWeights(const RunSpec& spec) {
     if (!spec.weightsPath) return std::nullopt;
     WeightMap w = io::readWeightsFile(*spec.weightsPath);
-    io::checkWeights(w, spec.config);
+    io::checkWeights(w, spec.config, io::fileDisplayName(*spec.weightsPath));
     return w;
 }
 

@@ -116,6 +116,12 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
     if (config.dIn < 1)
         throw EngineError("d_in", "d_in (the embedding size) must be at least 1 (it is " +
                                       std::to_string(config.dIn) + ").");
+    if (config.dIn > kMaxEmbeddingDim)
+        throw EngineError("d_in", "d_in = " + std::to_string(config.dIn) +
+                                      " is too large for the chapter-2 embeddings: PyTorch draws the "
+                                      "whole " + std::to_string(config.vocabSize) + " x d_in table, "
+                                      "which would take too long. Use d_in up to " +
+                                      std::to_string(kMaxEmbeddingDim) + ", or load embeddings from a file.");
     if (T < 1) throw EngineError("input", "There are no tokens: type some text or pick a preset.");
     if (T > config.contextLength)
         throw EngineError("input", "The input has " + std::to_string(T) +

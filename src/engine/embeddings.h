@@ -15,6 +15,9 @@
 namespace attn {
 
 constexpr int64_t kGpt2VocabSize = 50257;
+// PyTorch draws the whole (vocab, d_in) table, and so must we to get the same rows: above this
+// d_in that takes seconds, so the chapter-2 embeddings refuse it.
+constexpr int64_t kMaxEmbeddingDim = 8192;
 
 struct EmbeddingConfig {
     uint64_t seed = 123;

@@ -1,0 +1,154 @@
+#include "io/file_io.h"
+
+#include <QFile>
+#include <QSaveFile>
+#include <QString>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "engine/config.h"
+
+namespace attn::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void failWrite(const std::string& path, const std::string& reason) {
+    throw EngineError("output", "Cannot write " + path + ": " + reason);
+}
+
+// Qt's messages for a missing or non-directory parent are vague ("Unknown error"), so the
+// common cases are diagnosed here first with a reason a student can act on.
+void checkParentDirectory(const std::string& path) {
+    fs::path parent = fs::path(path).parent_path();
+    if (parent.empty())
+        return;
+    std::error_code ec;
+    // Walk up to the first component that exists: it must be a directory.
+    fs::path probe = parent;
+    while (!probe.empty()) {
+        auto st = fs::status(probe, ec);
+        if (!ec && fs::exists(st)) {
+            if (!fs::is_directory(st))
+                failWrite(path, probe.string() + " is not a directory");
+            break;
+        }
+        if (probe == probe.parent_path())
+            break;
+        probe = probe.parent_path();
+    }
+    if (!fs::is_directory(parent, ec))
+        failWrite(path, "the folder " + parent.string() + " does not exist");
+}
+
+void writeDirectly(const std::string& path, std::string_view bytes) {
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+        failWrite(path, file.errorString().toStdString());
+    const char* p = bytes.data();
+    qint64 left = static_cast<qint64>(bytes.size());
+    while (left > 0) {
+        qint64 n = file.write(p, left);
+        if (n <= 0)
+            failWrite(path, file.errorString().toStdString());
+        p += n;
+        left -= n;
+    }
+    if (!file.flush())
+        failWrite(path, file.errorString().toStdString());
+    file.close();
+    if (file.error() != QFileDevice::NoError)
+        failWrite(path, file.errorString().toStdString());
+}
+
+}  // namespace
+
+std::string fileDisplayName(const std::string& path) {
+    std::string name = fs::path(path).filename().string();
+    return name.empty() ? path : name;
+}
+
+std::string fileExtension(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    for (char& c : ext)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+std::string readFileBytes(const std::string& path) {
+    std::error_code ec;
+    auto st = fs::status(path, ec);
+    if (ec || !fs::exists(st))
+        throw EngineError("file", "Cannot read " + path + ": the file does not exist");
+    if (fs::is_directory(st))
+        throw EngineError("file", "Cannot read " + path + ": it is a folder, not a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw EngineError("file", "Cannot read " + path + ": " + std::strerror(errno));
+    std::string bytes;
+    if (fs::is_regular_file(st)) {
+        auto size = fs::file_size(path, ec);
+        if (!ec) {
+            try {
+                bytes.resize(size);
+            } catch (const std::bad_alloc&) {
+                throw EngineError("file",
+                                  "Cannot read " + path + ": the file is too large to load");
+            }
+            in.read(bytes.data(), static_cast<std::streamsize>(size));
+            if (static_cast<uintmax_t>(in.gcount()) != size)
+                throw EngineError("file",
+                                  "Cannot read " + path + ": the file changed while reading");
+            return bytes;
+        }
+    }
+    // Pipes and devices have no size: read until the end.
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad())
+        throw EngineError("file", "Cannot read " + path + ": " + std::strerror(errno));
+    return bytes;
+}
+
+void writeFileAtomically(const std::string& path, std::string_view bytes) {
+    if (path.empty())
+        throw EngineError("output", "Cannot write an output file without a name");
+    std::error_code ec;
+    auto st = fs::status(path, ec);
+    if (!ec && fs::exists(st)) {
+        if (fs::is_directory(st))
+            failWrite(path, "it is a folder, not a file");
+        // A device or pipe (/dev/stdout, /dev/full) cannot be replaced by renaming a temporary
+        // file over it (as root that would even destroy the device node), so write into it.
+        if (!fs::is_regular_file(st)) {
+            writeDirectly(path, bytes);
+            return;
+        }
+    }
+    checkParentDirectory(path);
+
+    QSaveFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly))
+        failWrite(path, file.errorString().toStdString());
+    const char* p = bytes.data();
+    qint64 left = static_cast<qint64>(bytes.size());
+    while (left > 0) {
+        qint64 n = file.write(p, left);
+        if (n <= 0) {
+            std::string reason = file.errorString().toStdString();
+            file.cancelWriting();
+            failWrite(path, reason);
+        }
+        p += n;
+        left -= n;
+    }
+    // commit() flushes, closes and renames; on any error it removes the temporary file.
+    if (!file.commit())
+        failWrite(path, file.errorString().toStdString());
+}
+
+}  // namespace attn::io
