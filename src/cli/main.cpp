@@ -28,6 +28,12 @@ const char* kUsage =
     "\n"
     "Run 'attention-lens-cli <command> --help' for the options of a command.\n";
 
+// The CLI speaks in one-line errors of its own; Qt's diagnostics (e.g. about XDG_RUNTIME_DIR on
+// a headless machine) would only add noise to stderr.
+void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtFatalMsg) std::fprintf(stderr, "attention-lens-cli: %s\n", qPrintable(message));
+}
+
 int fail(const std::string& message) {
     std::fprintf(stderr, "attention-lens-cli: %s\n", message.c_str());
     return 2;
@@ -41,6 +47,7 @@ int main(int argc, char** argv) {
         return argc < 2 ? 2 : 0;
     }
     const std::string command = argv[1];
+    qInstallMessageHandler(quietQtMessages);
     // render draws with QCustomPlot, which needs widgets; everything else stays windowless.
     std::unique_ptr<QCoreApplication> app;
 #ifdef ATTN_HAVE_EXPORT

@@ -178,6 +178,42 @@ TEST(Cli, ExportFormats) {
     EXPECT_TRUE(z.contains("dropout") == false);
 }
 
+TEST(Cli, RenderImages) {
+    QTemporaryDir dir;
+    const CliRun png = cli({"render", "--preset", "book", "--variant", "causal", "--step", "weights",
+                            "--out", dir.filePath("w.png"), "--scale", "1"});
+    ASSERT_EQ(png.exitCode, 0) << png.err.toStdString();
+    EXPECT_TRUE(png.err.isEmpty()) << png.err.toStdString();
+    QFile f(dir.filePath("w.png"));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(f.readAll().startsWith("\x89PNG\r\n\x1a\n"));
+
+    const CliRun svg = cli({"render", "--preset", "book", "--step", "weights", "--head", "1",
+                            "--out", dir.filePath("w.svg")});
+    ASSERT_EQ(svg.exitCode, 0) << svg.err.toStdString();
+    QFile s(dir.filePath("w.svg"));
+    ASSERT_TRUE(s.open(QIODevice::ReadOnly));
+    const QByteArray text = s.readAll();
+    EXPECT_TRUE(text.contains("<svg"));
+    EXPECT_TRUE(text.contains("journey"));  // token labels are text, not pixels
+
+    // Every step, and every head of per-head steps: multi-head with 2 heads on the book.
+    const CliRun all = cli({"render", "--preset", "book", "--all-steps", dir.filePath("all"), "--format", "svg"});
+    ASSERT_EQ(all.exitCode, 0) << all.err.toStdString();
+    const QStringList files = QDir(dir.filePath("all")).entryList(QDir::Files);
+    EXPECT_TRUE(files.contains("weights_head0.svg"));
+    EXPECT_TRUE(files.contains("weights_head1.svg"));
+    EXPECT_TRUE(files.contains("mask.svg"));
+    EXPECT_TRUE(files.contains("output.svg"));
+    // 11 steps without a head dim (inputs, queries/keys/values and their _split views, mask,
+    // context_transposed, context, output) and 11 per-head steps drawn once per head.
+    EXPECT_EQ(files.size(), 11 + 11 * 2);
+
+    EXPECT_EQ(cli({"render", "--preset", "book", "--step", "weights", "--head", "2", "--out",
+                   dir.filePath("x.png")}).exitCode, 2);
+    EXPECT_FALSE(QFile::exists(dir.filePath("x.png")));
+}
+
 TEST(Cli, PytorchCodeNamesTheModuleAndSeeds) {
     const CliRun r = cli({"pytorch", "--text", "Hello world", "--variant", "multi-head", "--d-in", "6",
                        "--d-out", "4", "--heads", "2", "--seed", "7", "--embedding-seed", "9"});
