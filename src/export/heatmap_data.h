@@ -20,29 +20,36 @@ struct HeatmapData {
     int rows = 0;
     int cols = 0;
     std::vector<float> values;  // row-major rows x cols; -inf marks a masked cell
-    QStringList rowLabels;      // tokens for token rows, else indices
-    QStringList colLabels;      // tokens for token x token steps, else "0".."d-1"
-    QString rowAxis;            // e.g. "query token"
-    QString colAxis;            // e.g. "key token" or "d_out"
-    QString title;              // e.g. "weights  (head 1, batch 0)"
-    QString subtitle;           // the PyTorch op and the full shape
+    // Optional, rows x cols: 1 where the attention mask hides the cell although the step holds
+    // a finite value there (the 0 that softmax gives a -inf score). Drawn like -inf cells.
+    std::vector<unsigned char> hidden;
+    QStringList rowLabels;  // tokens for token rows, else indices
+    QStringList colLabels;  // tokens for token x token steps, else "0".."d-1"
+    QString rowAxis;        // e.g. "query token"
+    QString colAxis;        // e.g. "key token" or "d_out"
+    QString title;          // e.g. "weights  (head 1, batch 0)"
+    QString subtitle;       // the PyTorch op and the full shape
     StepKind kind = StepKind::Projection;
     QString stepId;
-    int head = -1;   // -1 when the step is not split by head
+    int head = -1;  // -1 when the step is not split by head
     int batch = 0;
     bool rowsAreTokens = false;  // rowLabels are the text's tokens
     bool colsAreTokens = false;
     bool signedValues() const;  // any finite value < 0: suggests the diverging colormap
     bool isEmpty() const { return rows == 0 || cols == 0; }
     float value(int row, int col) const { return values[size_t(row) * size_t(cols) + size_t(col)]; }
-    bool isMasked(int row, int col) const;  // the cell holds -inf
-    int maskedCount() const;                // cells holding -inf
+    bool isMasked(int row, int col) const;  // the cell holds -inf or is hidden
+    int maskedCount() const;                // cells isMasked() is true for
 };
 
 // The (row, col) matrix of `step` for one head and batch entry: the last two dims are rows and
 // columns; a 1-D step becomes one row; a (T,T) mask ignores head and batch. `tokens` label token
 // axes (dims named "T"). Head and batch are clamped to range.
-HeatmapData sliceStep(const Step& step, const QStringList& tokens, int head, int batch);
+// `mask`, the trace's (T,T) `mask` step (1 = hidden), marks the cells of attention-weight steps
+// that the mask zeroed as hidden, so they read as masked rather than as a weight of 0 (cells the
+// mask hides but that hold a non-zero value, e.g. weights_unmasked, stay as they are).
+HeatmapData sliceStep(const Step& step, const QStringList& tokens, int head, int batch,
+                      const Step* mask = nullptr);
 
 // Picks the colormap a step reads best in: diverging for signed projections and scores,
 // viridis otherwise (the user's choice overrides this in the views).

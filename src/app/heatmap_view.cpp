@@ -1,0 +1,291 @@
+#include "app/heatmap_view.h"
+
+#include <qcustomplot.h>
+#include <QGraphicsColorizeEffect>
+#include <QGridLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QToolTip>
+
+#include <cmath>
+#include <limits>
+
+namespace attn {
+
+struct HeatmapView::Private {
+    QCustomPlot* plot = nullptr;
+    QLabel* staleLabel = nullptr;
+    QLabel* emptyLabel = nullptr;
+    QCPItemRect* highlight = nullptr;
+    HeatmapData data;
+    Colormap colormap = Colormap::Viridis;
+    bool autoColormap = true;
+    bool showValues = true;
+    bool stale = false;
+    double fontScale = 1.0;
+    int hoverRow = -1;
+    int hoverCol = -1;
+    QPoint pressPos;
+    bool pressed = false;
+    QSize tickedRectSize;  // axis rect size the tick labels were last thinned for
+};
+
+namespace {
+
+// Keeps an axis inside [-0.5, n - 0.5] and at least one cell wide.
+void clampRange(QCPAxis* axis, int n) {
+    const double lo = -0.5, hi = std::max(1, n) - 0.5;
+    QCPRange r = axis->range();
+    double size = std::min(std::max(r.size(), std::min(1.0, hi - lo)), hi - lo);
+    double lower = std::clamp(r.lower, lo, hi - size);
+    const QCPRange clamped(lower, lower + size);
+    if (std::abs(clamped.lower - r.lower) > 1e-9 || std::abs(clamped.upper - r.upper) > 1e-9)
+        axis->setRange(clamped);
+}
+
+}  // namespace
+
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent), d_(std::make_unique<Private>()) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    d_->plot = new QCustomPlot(this);
+    d_->plot->setObjectName(QStringLiteral("heatmapPlot"));
+    d_->plot->setMouseTracking(true);
+    d_->plot->setMinimumSize(240, 200);
+    d_->plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    d_->plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    d_->plot->setAccessibleName(tr("Heatmap of the selected step"));
+    grid->addWidget(d_->plot, 0, 0);
+
+    d_->staleLabel = new QLabel(tr("stale: showing the last valid result"), this);
+    d_->staleLabel->setObjectName(QStringLiteral("staleLabel"));
+    d_->staleLabel->setStyleSheet(QStringLiteral(
+        "QLabel { background: #fff4c2; color: #5a4500; border: 1px solid #d9b84a;"
+        " border-radius: 4px; padding: 3px 10px; margin: 6px; font-weight: bold; }"));
+    d_->staleLabel->hide();
+    grid->addWidget(d_->staleLabel, 0, 0, Qt::AlignTop | Qt::AlignLeft);
+
+    d_->emptyLabel = new QLabel(tr("Type a sentence to see its attention."), this);
+    d_->emptyLabel->setObjectName(QStringLiteral("emptyLabel"));
+    d_->emptyLabel->setStyleSheet(QStringLiteral("QLabel { color: #777; }"));
+    d_->emptyLabel->setAlignment(Qt::AlignCenter);
+    grid->addWidget(d_->emptyLabel, 0, 0, Qt::AlignCenter);
+
+    connect(d_->plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        int r = -1, c = -1;
+        const QPoint pos = e->position().toPoint();
+        if (!cellAt(pos, &r, &c)) {
+            if (d_->hoverRow >= 0) {
+                d_->hoverRow = d_->hoverCol = -1;
+                if (d_->highlight)
+                    d_->highlight->setVisible(false);
+                d_->plot->replot(QCustomPlot::rpQueuedReplot);
+                QToolTip::hideText();
+                emit cellHovered(-1, -1, std::numeric_limits<float>::quiet_NaN());
+            }
+            return;
+        }
+        if (r != d_->hoverRow || c != d_->hoverCol) {
+            d_->hoverRow = r;
+            d_->hoverCol = c;
+            if (d_->highlight) {
+                d_->highlight->topLeft->setCoords(c - 0.5, r - 0.5);
+                d_->highlight->bottomRight->setCoords(c + 0.5, r + 0.5);
+                d_->highlight->setVisible(true);
+                d_->plot->replot(QCustomPlot::rpQueuedReplot);
+            }
+            emit cellHovered(r, c, d_->data.value(r, c));
+        }
+        if (!(e->buttons() & Qt::LeftButton))
+            QToolTip::showText(e->globalPosition().toPoint(), toolTipForCell(r, c), d_->plot);
+    });
+    connect(d_->plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+        d_->pressPos = e->position().toPoint();
+        d_->pressed = e->button() == Qt::LeftButton;
+        QToolTip::hideText();
+    });
+    connect(d_->plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
+        const QPoint pos = e->position().toPoint();
+        const bool click = d_->pressed && (pos - d_->pressPos).manhattanLength() < 5;
+        d_->pressed = false;
+        int r, c;
+        if (click && cellAt(pos, &r, &c))
+            emit cellClicked(r, c, d_->data.value(r, c));
+    });
+    connect(d_->plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetZoom(); });
+    // Tick labels are thinned for the axis rect size of the previous layout: lay out again
+    // once when the size changed, so labels never overlap after a resize.
+    connect(d_->plot, &QCustomPlot::afterLayout, this, [this]() {
+        QCPAxisRect* rect = heatmapAxisRect(d_->plot);
+        if (!rect)
+            return;
+        const bool labelsChanged = fitColumnLabels(d_->plot);
+        if (rect->size() != d_->tickedRectSize || labelsChanged) {
+            d_->tickedRectSize = rect->size();
+            d_->plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
+    setData(HeatmapData{});
+}
+
+HeatmapView::~HeatmapView() = default;
+
+void HeatmapView::setData(const HeatmapData& data) {
+    // Keep the zoom when the new data has the same shape (e.g. stepping between heads).
+    QCPRange keepX, keepY;
+    bool keep = false;
+    if (QCPAxisRect* rect = heatmapAxisRect(d_->plot)) {
+        keep = data.rows == d_->data.rows && data.cols == d_->data.cols && !data.isEmpty();
+        keepX = rect->axis(QCPAxis::atBottom)->range();
+        keepY = rect->axis(QCPAxis::atLeft)->range();
+    }
+    d_->data = data;
+    if (d_->autoColormap)
+        d_->colormap = defaultColormapFor(data);
+    d_->hoverRow = d_->hoverCol = -1;
+    d_->highlight = nullptr;
+    drawHeatmap(d_->plot, d_->data, figureOptions());
+
+    QCPAxisRect* rect = heatmapAxisRect(d_->plot);
+    rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    rect->setRangeZoomFactor(0.85);
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    QCPAxis* x2 = rect->axis(QCPAxis::atTop);
+    QCPAxis* y2 = rect->axis(QCPAxis::atRight);
+    rect->setRangeDragAxes(x, y);
+    rect->setRangeZoomAxes(x, y);
+    const int cols = d_->data.cols, rows = d_->data.rows;
+    connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [x, x2, cols](const QCPRange&) {
+                clampRange(x, cols);
+                x2->setRange(x->range());
+            });
+    connect(y, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [y, y2, rows](const QCPRange&) {
+                clampRange(y, rows);
+                y2->setRange(y->range());
+            });
+    if (keep) {
+        x->setRange(keepX);
+        y->setRange(keepY);
+    }
+
+    auto* hl = new QCPItemRect(d_->plot);
+    hl->setClipAxisRect(rect);
+    hl->setClipToAxisRect(true);
+    hl->topLeft->setAxes(x, y);
+    hl->bottomRight->setAxes(x, y);
+    QPen pen(QColor(0xff, 0x40, 0x81));
+    pen.setWidthF(2.5);
+    hl->setPen(pen);
+    hl->setBrush(Qt::NoBrush);
+    hl->setSelectable(false);
+    hl->setVisible(false);
+    hl->setLayer(QStringLiteral("overlay"));
+    d_->highlight = hl;
+
+    d_->emptyLabel->setVisible(d_->data.isEmpty());
+    d_->plot->setVisible(!d_->data.isEmpty());
+    d_->tickedRectSize = QSize();
+    d_->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+const HeatmapData& HeatmapView::data() const {
+    return d_->data;
+}
+
+void HeatmapView::setColormap(Colormap c) {
+    d_->autoColormap = false;
+    if (c == d_->colormap)
+        return;
+    d_->colormap = c;
+    setData(HeatmapData(d_->data));
+}
+
+Colormap HeatmapView::colormap() const {
+    return d_->colormap;
+}
+
+void HeatmapView::setAutoColormap(bool on) {
+    if (on == d_->autoColormap)
+        return;
+    d_->autoColormap = on;
+    if (on)
+        setData(HeatmapData(d_->data));
+}
+
+bool HeatmapView::autoColormap() const {
+    return d_->autoColormap;
+}
+
+void HeatmapView::setShowValues(bool on) {
+    if (on == d_->showValues)
+        return;
+    d_->showValues = on;
+    setData(HeatmapData(d_->data));
+}
+
+bool HeatmapView::showValues() const {
+    return d_->showValues;
+}
+
+void HeatmapView::setFontScale(double scale) {
+    if (!(scale > 0) || scale == d_->fontScale)
+        return;
+    d_->fontScale = scale;
+    setData(HeatmapData(d_->data));
+}
+
+FigureOptions HeatmapView::figureOptions() const {
+    FigureOptions o;
+    o.colormap = d_->colormap;
+    o.showValues = d_->showValues;
+    o.showTitle = true;
+    o.fontScale = d_->fontScale;
+    // The on-screen figure fills the widget: rotate column labels by the widget's width.
+    o.width = std::max(320, d_->plot->width());
+    o.height = std::max(240, d_->plot->height());
+    return o;
+}
+
+void HeatmapView::setStale(bool stale) {
+    if (stale == d_->stale)
+        return;
+    d_->stale = stale;
+    if (stale) {
+        auto* effect = new QGraphicsColorizeEffect;
+        effect->setColor(QColor(0x80, 0x80, 0x80));
+        effect->setStrength(0.85);
+        d_->plot->setGraphicsEffect(effect);  // the plot owns it
+        d_->staleLabel->show();
+        d_->staleLabel->raise();
+    } else {
+        d_->plot->setGraphicsEffect(nullptr);  // deletes the effect
+        d_->staleLabel->hide();
+    }
+}
+
+bool HeatmapView::isStale() const {
+    return d_->stale;
+}
+
+void HeatmapView::resetZoom() {
+    resetHeatmapRange(d_->plot, d_->data);
+    d_->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QCustomPlot* HeatmapView::plot() const {
+    return d_->plot;
+}
+
+QString HeatmapView::toolTipForCell(int row, int col) const {
+    return cellToolTip(d_->data, row, col);
+}
+
+bool HeatmapView::cellAt(const QPoint& plotPos, int* row, int* col) const {
+    return heatmapCellAt(d_->plot, d_->data, QPointF(plotPos), row, col);
+}
+
+}  // namespace attn

@@ -1,0 +1,401 @@
+#include "export/heatmap_data.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "export/colormap_tables.h"
+
+namespace attn {
+
+namespace {
+
+class HeatmapText {
+    Q_DECLARE_TR_FUNCTIONS(attn::HeatmapText)
+};
+
+bool isNegInf(float v) {
+    return std::isinf(v) && v < 0;
+}
+
+QString dimLabel(const std::string& dim, int64_t index, const QStringList& tokens) {
+    if (dim == "T" && index < tokens.size())
+        return tokens[int(index)];
+    return QString::number(index);
+}
+
+// An axis title for a named dim when it is not a token axis.
+QString featureAxisName(const std::string& dim) {
+    if (dim == "T")
+        return HeatmapText::tr("token");
+    if (dim == "h" || dim == "head")
+        return HeatmapText::tr("head");
+    return QString::fromStdString(dim);
+}
+
+}  // namespace
+
+bool HeatmapData::signedValues() const {
+    return std::any_of(values.begin(), values.end(),
+                       [](float v) { return std::isfinite(v) && v < 0; });
+}
+
+bool HeatmapData::isMasked(int row, int col) const {
+    if (row < 0 || col < 0 || row >= rows || col >= cols)
+        return false;
+    const size_t i = size_t(row) * size_t(cols) + size_t(col);
+    return isNegInf(values[i]) || (i < hidden.size() && hidden[i]);
+}
+
+int HeatmapData::maskedCount() const {
+    int n = 0;
+    for (size_t i = 0; i < values.size(); ++i)
+        if (isNegInf(values[i]) || (i < hidden.size() && hidden[i]))
+            ++n;
+    return n;
+}
+
+QString colormapName(Colormap c) {
+    switch (c) {
+        case Colormap::Viridis:
+            return QStringLiteral("viridis");
+        case Colormap::Magma:
+            return QStringLiteral("magma");
+        case Colormap::Cividis:
+            return QStringLiteral("cividis");
+        case Colormap::Diverging:
+            return QStringLiteral("diverging");
+    }
+    return QStringLiteral("viridis");
+}
+
+bool parseColormap(const QString& name, Colormap* out) {
+    const QString n = name.trimmed().toLower();
+    for (Colormap c : allColormaps()) {
+        if (colormapName(c) == n) {
+            if (out)
+                *out = c;
+            return true;
+        }
+    }
+    return false;
+}
+
+const std::vector<Colormap>& allColormaps() {
+    static const std::vector<Colormap> all = {Colormap::Viridis, Colormap::Magma, Colormap::Cividis,
+                                              Colormap::Diverging};
+    return all;
+}
+
+QString colormapDisplayName(Colormap c) {
+    switch (c) {
+        case Colormap::Viridis:
+            return HeatmapText::tr("Viridis");
+        case Colormap::Magma:
+            return HeatmapText::tr("Magma");
+        case Colormap::Cividis:
+            return HeatmapText::tr("Cividis");
+        case Colormap::Diverging:
+            return HeatmapText::tr("Diverging (blue - white - red)");
+    }
+    return {};
+}
+
+QColor colormapColor(Colormap c, double t) {
+    if (!std::isfinite(t))
+        t = 0;
+    t = std::clamp(t, 0.0, 1.0);
+    if (c == Colormap::Diverging) {
+        const double x = t * 10.0;
+        const int i = std::min(int(x), 9);
+        const double f = x - i;
+        const QColor a(QRgb(detail::kRdBuReversed[i]));
+        const QColor b(QRgb(detail::kRdBuReversed[i + 1]));
+        return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f),
+                                float(a.greenF() + (b.greenF() - a.greenF()) * f),
+                                float(a.blueF() + (b.blueF() - a.blueF()) * f));
+    }
+    const float(*table)[3] = c == Colormap::Magma     ? detail::kMagma
+                             : c == Colormap::Cividis ? detail::kCividis
+                                                      : detail::kViridis;
+    const int i = std::clamp(int(t * 256.0), 0, 255);  // matplotlib's lookup: floor(t * N)
+    return QColor::fromRgbF(table[i][0], table[i][1], table[i][2]);
+}
+
+std::vector<std::pair<double, QColor>> colormapStops(Colormap c) {
+    std::vector<std::pair<double, QColor>> stops;
+    if (c == Colormap::Diverging) {
+        for (int i = 0; i < 11; ++i)
+            stops.emplace_back(i / 10.0, QColor(QRgb(detail::kRdBuReversed[i])));
+        return stops;
+    }
+    const float(*table)[3] = c == Colormap::Magma     ? detail::kMagma
+                             : c == Colormap::Cividis ? detail::kCividis
+                                                      : detail::kViridis;
+    stops.reserve(256);
+    for (int i = 0; i < 256; ++i)
+        stops.emplace_back(i / 255.0, QColor::fromRgbF(table[i][0], table[i][1], table[i][2]));
+    return stops;
+}
+
+std::pair<double, double> colorRange(const HeatmapData& data, Colormap c) {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    for (float v : data.values) {
+        if (!std::isfinite(v))
+            continue;
+        lo = std::min(lo, double(v));
+        hi = std::max(hi, double(v));
+    }
+    if (!std::isfinite(lo))
+        return {0.0, 1.0};  // nothing finite to show
+    if (c == Colormap::Diverging) {
+        double m = std::max(std::abs(lo), std::abs(hi));
+        if (m == 0)
+            m = 1;
+        return {-m, m};
+    }
+    switch (data.kind) {
+        case StepKind::Mask:
+        case StepKind::DropoutMask:
+            return {std::min(0.0, lo), std::max(1.0, hi)};
+        case StepKind::Weights:
+            // Probabilities: 0 at the bottom; snap to 1 when rows are peaked enough that the
+            // full scale reads well, otherwise follow the data (many tokens -> small weights).
+            if (lo >= 0)
+                return {0.0, hi > 0.5 ? std::max(1.0, hi) : (hi > 0 ? hi : 1.0)};
+            break;
+        default:
+            break;
+    }
+    if (hi - lo < 1e-12)
+        return {lo - 0.5, hi + 0.5};
+    return {lo, hi};
+}
+
+Colormap defaultColormapFor(const HeatmapData& data) {
+    switch (data.kind) {
+        case StepKind::Input:
+        case StepKind::Projection:
+        case StepKind::Scores:
+            return data.signedValues() ? Colormap::Diverging : Colormap::Viridis;
+        default:
+            return Colormap::Viridis;
+    }
+}
+
+QString formatCellValue(float v, int decimals) {
+    if (std::isnan(v))
+        return QStringLiteral("nan");
+    if (std::isinf(v))
+        return v < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");
+    const double a = std::abs(double(v));
+    if (a >= 1000)
+        return QString::number(double(v), 'g', 3);
+    const double scale = std::pow(10.0, decimals);
+    if (std::round(a * scale) == 0)
+        return QString::number(0.0, 'f', decimals);  // no "-0.00"
+    return QString::number(double(v), 'f', decimals);
+}
+
+QString formatExactValue(float v) {
+    if (std::isnan(v))
+        return QStringLiteral("nan");
+    if (std::isinf(v))
+        return v < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");
+    return QString::number(double(v), 'g', 6);
+}
+
+QString displayLabel(const QString& label, int maxChars) {
+    QString s = label.trimmed();
+    if (s.isEmpty()) {
+        if (label.isEmpty())
+            return label;
+        // Whitespace tokens: show what they are.
+        s = label;
+        s.replace(QLatin1Char(' '), QChar(0x2423));  // open box
+        s.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+        s.replace(QLatin1Char('\t'), QStringLiteral("\\t"));
+        s.replace(QLatin1Char('\r'), QStringLiteral("\\r"));
+    }
+    s.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+    if (maxChars > 1 && s.size() > maxChars)
+        s = s.left(maxChars - 1) + QChar(0x2026);
+    return s;
+}
+
+namespace {
+
+QString quotedLabel(const QString& label) {
+    QString s = label;
+    s.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+    s.replace(QLatin1Char('\t'), QStringLiteral("\\t"));
+    return QLatin1Char('"') + s + QLatin1Char('"');
+}
+
+}  // namespace
+
+QString cellToolTip(const HeatmapData& data, int row, int col) {
+    if (row < 0 || col < 0 || row >= data.rows || col >= data.cols)
+        return {};
+    const QString r = row < data.rowLabels.size() ? data.rowLabels[row] : QString::number(row);
+    const QString c = col < data.colLabels.size() ? data.colLabels[col] : QString::number(col);
+    const QString rowText = data.rowsAreTokens ? quotedLabel(r) : r;
+    const QString colText = data.colsAreTokens ? quotedLabel(c) : c;
+    const float v = data.value(row, col);
+    if (data.isMasked(row, col) && !isNegInf(v)) {
+        return HeatmapText::tr("row %1, col %2 = %3 (masked: this key is hidden from this query)")
+            .arg(rowText, colText, formatExactValue(v));
+    }
+    if (isNegInf(v)) {
+        if (data.colsAreTokens)
+            return HeatmapText::tr(
+                       "row %1, col %2 = masked (-inf): this key is hidden from this "
+                       "query")
+                .arg(rowText, colText);
+        return HeatmapText::tr("row %1, col %2 = masked (-inf)").arg(rowText, colText);
+    }
+    return HeatmapText::tr("row %1, col %2 = %3").arg(rowText, colText, formatExactValue(v));
+}
+
+HeatmapData sliceStep(const Step& step, const QStringList& tokens, int head, int batch,
+                      const Step* mask) {
+    HeatmapData d;
+    d.kind = step.info.kind;
+    d.stepId = QString::fromStdString(step.info.id);
+    Tensor t = step.value;
+    std::vector<std::string> dims = step.info.dims;
+    const Shape fullShape = t.empty() ? step.info.shape : t.shape();
+    if (t.empty() || t.numel() == 0) {
+        d.title = d.stepId;
+        return d;
+    }
+    if (dims.size() != size_t(t.dim())) {  // unnamed dims: keep what fits, name the rest
+        dims.resize(size_t(t.dim()));
+        for (size_t i = 0; i < dims.size(); ++i)
+            if (dims[i].empty())
+                dims[i] = "dim" + std::to_string(i);
+    }
+    StepInfo named = step.info;
+    named.dims = dims;
+
+    QStringList where;
+    if (const int64_t hd = named.headDim(); hd >= 0) {
+        const int64_t n = t.size(hd);
+        d.head = int(std::clamp<int64_t>(head, 0, n - 1));
+        t = t.select(hd, d.head);
+        dims.erase(dims.begin() + hd);
+        where << HeatmapText::tr("head %1").arg(d.head);
+    }
+    named.dims = dims;
+    if (const int64_t bd = named.batchDim(); bd >= 0) {
+        const int64_t n = t.size(bd);
+        d.batch = int(std::clamp<int64_t>(batch, 0, n - 1));
+        t = t.select(bd, d.batch);
+        dims.erase(dims.begin() + bd);
+        if (n > 1)
+            where << HeatmapText::tr("batch %1").arg(d.batch);
+    }
+
+    // Still more than two dims (the multi-head reshapes (T, h, hd)): tokens stay the rows and
+    // the trailing dims are laid side by side as columns, which is exactly what .view does.
+    // Otherwise leading extra dims are shown at index 0.
+    bool merged = false;
+    std::vector<int64_t> trailingSizes;
+    while (t.dim() > 2) {
+        if (dims.front() == "T") {
+            merged = true;
+            break;
+        }
+        t = t.select(0, 0);
+        dims.erase(dims.begin());
+    }
+
+    std::vector<float> values = t.toVector();
+    if (t.dim() == 0) {
+        d.rows = d.cols = 1;
+        d.colLabels << QStringLiteral("0");
+        d.rowLabels << QStringLiteral("0");
+    } else if (t.dim() == 1) {
+        d.rows = 1;
+        d.cols = int(t.size(0));
+        d.rowLabels << QString();
+        for (int64_t i = 0; i < t.size(0); ++i)
+            d.colLabels << dimLabel(dims[0], i, tokens);
+        d.colAxis = featureAxisName(dims[0]);
+        d.colsAreTokens = dims[0] == "T";
+    } else if (merged) {
+        d.rows = int(t.size(0));
+        int64_t cols = 1;
+        QStringList names;
+        for (int64_t k = 1; k < t.dim(); ++k) {
+            cols *= t.size(k);
+            trailingSizes.push_back(t.size(k));
+            names << QString::fromStdString(dims[size_t(k)]);
+        }
+        d.cols = int(cols);
+        for (int64_t r = 0; r < d.rows; ++r)
+            d.rowLabels << dimLabel("T", r, tokens);
+        for (int64_t c = 0; c < cols; ++c) {
+            // Multi-index, e.g. "1.0" = head 1, feature 0.
+            std::vector<int64_t> idx(trailingSizes.size());
+            int64_t rest = c;
+            for (size_t k = trailingSizes.size(); k-- > 0;) {
+                idx[k] = rest % trailingSizes[k];
+                rest /= trailingSizes[k];
+            }
+            QStringList parts;
+            for (int64_t i : idx)
+                parts << QString::number(i);
+            d.colLabels << parts.join(QLatin1Char('.'));
+        }
+        d.rowAxis = HeatmapText::tr("token");
+        d.rowsAreTokens = true;
+        d.colAxis = names.join(QStringLiteral(" . "));
+    } else {
+        d.rows = int(t.size(0));
+        d.cols = int(t.size(1));
+        for (int64_t r = 0; r < d.rows; ++r)
+            d.rowLabels << dimLabel(dims[0], r, tokens);
+        for (int64_t c = 0; c < d.cols; ++c)
+            d.colLabels << dimLabel(dims[1], c, tokens);
+        d.rowsAreTokens = dims[0] == "T";
+        d.colsAreTokens = dims[1] == "T";
+        if (dims[0] == "T" && dims[1] == "T") {
+            d.rowAxis = HeatmapText::tr("query token");
+            d.colAxis = HeatmapText::tr("key token");
+        } else {
+            d.rowAxis = featureAxisName(dims[0]);
+            d.colAxis = featureAxisName(dims[1]);
+        }
+    }
+    d.values = std::move(values);
+
+    if (mask && d.kind == StepKind::Weights && d.rowsAreTokens && d.colsAreTokens &&
+        mask->value.dim() == 2 && mask->value.size(0) == d.rows && mask->value.size(1) == d.cols) {
+        const std::vector<float> m = mask->value.toVector();
+        d.hidden.assign(d.values.size(), 0);
+        bool any = false;
+        for (size_t i = 0; i < d.values.size(); ++i) {
+            if (m[i] != 0.0f && d.values[i] == 0.0f) {
+                d.hidden[i] = 1;
+                any = true;
+            }
+        }
+        if (!any)
+            d.hidden.clear();
+    }
+
+    d.title = d.stepId;
+    if (!where.isEmpty())
+        d.title += QStringLiteral("  (") + where.join(QStringLiteral(", ")) + QLatin1Char(')');
+    const QString shape = QString::fromStdString(shapeToString(fullShape));
+    const QString op = QString::fromStdString(step.info.op);
+    d.subtitle = op.isEmpty() ? HeatmapText::tr("shape %1").arg(shape)
+                              : HeatmapText::tr("%1   shape %2").arg(op, shape);
+    return d;
+}
+
+}  // namespace attn

@@ -1,0 +1,219 @@
+#include <gtest/gtest.h>
+#include <qcustomplot.h>
+#include <QApplication>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+
+#include "app/heatmap_view.h"
+#include "test_steps.h"
+
+using namespace attn;
+using namespace attn::testing;
+
+namespace {
+
+HeatmapData weightsData() {
+    const Step mask = maskStep();
+    return sliceStep(weightsStep(), bookTokens(), 0, 0, &mask);
+}
+
+// The widget position of a cell centre, after the view has laid itself out.
+QPoint cellCentre(HeatmapView& view, int row, int col) {
+    QCPAxisRect* rect = heatmapAxisRect(view.plot());
+    return QPoint(int(rect->axis(QCPAxis::atBottom)->coordToPixel(col)),
+                  int(rect->axis(QCPAxis::atLeft)->coordToPixel(row)));
+}
+
+void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
+               Qt::MouseButtons buttons) {
+    QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)), button, buttons,
+                  Qt::NoModifier);
+    QCoreApplication::sendEvent(w, &e);
+}
+
+void showAndLayOut(QWidget& w) {
+    w.resize(800, 640);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    QCoreApplication::processEvents();
+}
+
+}  // namespace
+
+TEST(HeatmapView, ToolTipTextForCells) {
+    HeatmapView view;
+    view.setData(weightsData());
+    EXPECT_EQ(view.toolTipForCell(1, 0), "row \"journey\", col \"Your\" = 0.551712");
+    EXPECT_EQ(view.toolTipForCell(0, 1),
+              "row \"Your\", col \"journey\" = 0 (masked: this key is hidden from this query)");
+    EXPECT_EQ(view.toolTipForCell(9, 9), "");
+    EXPECT_EQ(view.data().rows, 6);
+}
+
+TEST(HeatmapView, HoverAndClickReportTheCell) {
+    HeatmapView view;
+    view.setData(weightsData());
+    showAndLayOut(view);
+    view.plot()->replot();
+    QSignalSpy hovered(&view, &HeatmapView::cellHovered);
+    QSignalSpy clicked(&view, &HeatmapView::cellClicked);
+
+    const QPoint p = cellCentre(view, 1, 0);
+    int r = -1, c = -1;
+    ASSERT_TRUE(view.cellAt(p, &r, &c));
+    EXPECT_EQ(r, 1);
+    EXPECT_EQ(c, 0);
+    sendMouse(view.plot(), QEvent::MouseMove, p, Qt::NoButton, Qt::NoButton);
+    ASSERT_EQ(hovered.count(), 1);
+    EXPECT_EQ(hovered.at(0).at(0).toInt(), 1);
+    EXPECT_EQ(hovered.at(0).at(1).toInt(), 0);
+    EXPECT_FLOAT_EQ(hovered.at(0).at(2).toFloat(), 0.551712f);
+
+    // Moving inside the same cell does not repeat the signal.
+    sendMouse(view.plot(), QEvent::MouseMove, p + QPoint(2, 1), Qt::NoButton, Qt::NoButton);
+    EXPECT_EQ(hovered.count(), 1);
+
+    const QPoint q = cellCentre(view, 4, 2);
+    sendMouse(view.plot(), QEvent::MouseButtonPress, q, Qt::LeftButton, Qt::LeftButton);
+    sendMouse(view.plot(), QEvent::MouseButtonRelease, q, Qt::LeftButton, Qt::NoButton);
+    ASSERT_EQ(clicked.count(), 1);
+    EXPECT_EQ(clicked.at(0).at(0).toInt(), 4);
+    EXPECT_EQ(clicked.at(0).at(1).toInt(), 2);
+    EXPECT_FLOAT_EQ(clicked.at(0).at(2).toFloat(), 0.1984f);
+
+    // Leaving the cells reports (-1, -1).
+    sendMouse(view.plot(), QEvent::MouseMove, QPoint(2, 2), Qt::NoButton, Qt::NoButton);
+    ASSERT_GE(hovered.count(), 2);
+    EXPECT_EQ(hovered.last().at(0).toInt(), -1);
+}
+
+TEST(HeatmapView, StaleGreysAndLabels) {
+    HeatmapView view;
+    view.setData(weightsData());
+    auto* label = view.findChild<QLabel*>("staleLabel");
+    ASSERT_NE(label, nullptr);
+    EXPECT_FALSE(view.isStale());
+    EXPECT_TRUE(label->isHidden());
+    EXPECT_EQ(view.plot()->graphicsEffect(), nullptr);
+
+    view.setStale(true);
+    EXPECT_TRUE(view.isStale());
+    EXPECT_FALSE(label->isHidden());
+    EXPECT_TRUE(label->text().contains("stale"));
+    EXPECT_NE(view.plot()->graphicsEffect(), nullptr);
+
+    view.setStale(false);
+    EXPECT_FALSE(view.isStale());
+    EXPECT_TRUE(label->isHidden());
+    EXPECT_EQ(view.plot()->graphicsEffect(), nullptr);
+}
+
+TEST(HeatmapView, ColormapFollowsStepUntilUserPicks) {
+    HeatmapView view;
+    view.setData(weightsData());
+    EXPECT_EQ(view.colormap(), Colormap::Viridis);
+    const Step scores =
+        makeStep("masked_scores", StepKind::Scores, {"b", "T", "T"}, {1, 6, 6}, maskedScores());
+    view.setData(sliceStep(scores, bookTokens(), 0, 0));
+    EXPECT_EQ(view.colormap(), Colormap::Diverging);
+    view.setColormap(Colormap::Magma);
+    EXPECT_FALSE(view.autoColormap());
+    view.setData(weightsData());
+    EXPECT_EQ(view.colormap(), Colormap::Magma);
+    EXPECT_EQ(view.figureOptions().colormap, Colormap::Magma);
+    view.setAutoColormap(true);
+    EXPECT_EQ(view.colormap(), Colormap::Viridis);
+}
+
+TEST(HeatmapView, ZoomIsClampedAndResets) {
+    HeatmapView view;
+    view.setData(weightsData());
+    showAndLayOut(view);
+    QCPAxis* x = heatmapAxisRect(view.plot())->axis(QCPAxis::atBottom);
+    QCPAxis* y = heatmapAxisRect(view.plot())->axis(QCPAxis::atLeft);
+    EXPECT_DOUBLE_EQ(x->range().lower, -0.5);
+    EXPECT_DOUBLE_EQ(x->range().upper, 5.5);
+
+    x->setRange(1.0, 3.0);  // zoomed in
+    EXPECT_DOUBLE_EQ(x->range().lower, 1.0);
+    x->setRange(-4.0, 20.0);  // beyond the data: clamped
+    EXPECT_DOUBLE_EQ(x->range().lower, -0.5);
+    EXPECT_DOUBLE_EQ(x->range().upper, 5.5);
+    y->setRange(4.0, 9.0);  // panned past the end: shifted back
+    EXPECT_DOUBLE_EQ(y->range().upper, 5.5);
+    EXPECT_DOUBLE_EQ(y->range().lower, 0.5);
+
+    x->setRange(2.0, 3.0);
+    view.resetZoom();
+    EXPECT_DOUBLE_EQ(x->range().lower, -0.5);
+    EXPECT_DOUBLE_EQ(x->range().upper, 5.5);
+    EXPECT_DOUBLE_EQ(y->range().lower, -0.5);
+    EXPECT_DOUBLE_EQ(y->range().upper, 5.5);
+
+    // Double-click resets too.
+    x->setRange(2.0, 3.0);
+    const QPoint p = cellCentre(view, 2, 2);
+    QMouseEvent dbl(QEvent::MouseButtonDblClick, QPointF(p), QPointF(view.plot()->mapToGlobal(p)),
+                    Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view.plot(), &dbl);
+    EXPECT_DOUBLE_EQ(x->range().lower, -0.5);
+    EXPECT_DOUBLE_EQ(x->range().upper, 5.5);
+}
+
+TEST(HeadGrid, ShowsHeadsAndReportsClicks) {
+    std::vector<HeatmapData> heads;
+    std::vector<float> v;
+    for (int h = 0; h < 4; ++h)
+        for (int i = 0; i < 36; ++i)
+            v.push_back(float(h * 36 + i) / 144.0f);
+    const Step s = makeStep("weights", StepKind::Weights, {"b", "h", "T", "T"}, {1, 4, 6, 6}, v);
+    for (int h = 0; h < 4; ++h)
+        heads.push_back(sliceStep(s, bookTokens(), h, 0));
+
+    HeadGrid grid;
+    grid.setHeads(heads);
+    EXPECT_EQ(grid.headCount(), 4);
+    grid.resize(480, 160);
+    grid.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&grid));
+    QSignalSpy clicked(&grid, &HeadGrid::headClicked);
+
+    for (int h = 0; h < 4; ++h) {
+        EXPECT_FALSE(grid.tileRect(h).isEmpty());
+        EXPECT_EQ(grid.headAt(grid.tileRect(h).center()), h);
+    }
+    EXPECT_TRUE(grid.tileRect(4).isEmpty());
+    // Four heads in one row fit a wide strip best.
+    EXPECT_EQ(grid.tileRect(0).top(), grid.tileRect(3).top());
+
+    QTest::mouseClick(&grid, Qt::LeftButton, Qt::NoModifier, grid.tileRect(2).center());
+    ASSERT_EQ(clicked.count(), 1);
+    EXPECT_EQ(clicked.at(0).at(0).toInt(), 2);
+    EXPECT_EQ(grid.currentHead(), 2);
+
+    QTest::keyClick(&grid, Qt::Key_Right);
+    ASSERT_EQ(clicked.count(), 2);
+    EXPECT_EQ(clicked.at(1).at(0).toInt(), 3);
+
+    // Painting works (offscreen) and the current head is outlined in the highlight colour.
+    const QImage shot = grid.grab().toImage();
+    const QRgb hl = grid.palette().color(QPalette::Highlight).rgb();
+    auto highlighted = [&](int head) {
+        int n = 0;
+        const QRect t = grid.tileRect(head).adjusted(-3, -3, 3, 3) & shot.rect();
+        for (int y = t.top(); y <= t.bottom(); ++y)
+            for (int x = t.left(); x <= t.right(); ++x)
+                n += (shot.pixel(x, y) | 0xff000000) == (hl | 0xff000000);
+        return n;
+    };
+    EXPECT_GT(highlighted(3), 40);
+    EXPECT_EQ(highlighted(0), 0);
+
+    grid.setHeads({});
+    EXPECT_EQ(grid.headCount(), 0);
+    EXPECT_EQ(grid.headAt(QPoint(10, 10)), -1);
+}
