@@ -1,5 +1,7 @@
 #include "export/image_export.h"
 
+#include "io/file_io.h"
+
 #include <qcustomplot.h>
 #include <QApplication>
 #include <QBuffer>
@@ -7,7 +9,6 @@
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include <cmath>
@@ -184,31 +185,6 @@ QByteArray renderHeatmapBytes(const HeatmapData& data, const FigureOptions& opti
     return {};
 }
 
-void writeFileAtomically(const QString& path, const QByteArray& bytes) {
-    if (path.isEmpty())
-        fail(path, ExportText::tr("no file name given"));
-    const QFileInfo info(path);
-    if (info.exists() && !info.isFile()) {
-        fail(path, info.isDir() ? ExportText::tr("it is a folder")
-                                : ExportText::tr("it is not a regular file"));
-    }
-    const QFileInfo dir(info.absolutePath());
-    if (!dir.exists())
-        fail(path, ExportText::tr("the folder %1 does not exist").arg(dir.filePath()));
-    if (!dir.isDir())
-        fail(path, ExportText::tr("%1 is not a folder").arg(dir.filePath()));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        fail(path, file.errorString());
-    if (file.write(bytes) != bytes.size()) {
-        const QString reason = file.errorString();
-        file.cancelWriting();
-        fail(path, reason);
-    }
-    if (!file.commit())
-        fail(path, file.errorString());
-}
-
 void exportHeatmapImage(const HeatmapData& data, const FigureOptions& options,
                         const QString& path) {
     // Check the destination first, so a bad path fails before any drawing.
@@ -223,7 +199,7 @@ void exportHeatmapImage(const HeatmapData& data, const FigureOptions& options,
                        .arg(info.suffix()));
     }
     const QByteArray bytes = renderHeatmapBytes(data, options, format);
-    writeFileAtomically(path, bytes);
+    io::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
 }  // namespace attn

@@ -30,8 +30,4 @@ void exportHeatmapImage(const HeatmapData& data, const FigureOptions& options, c
 // clipboard.
 QImage renderHeatmapImage(const HeatmapData& data, const FigureOptions& options);
 
-// Writes `bytes` to `path` atomically; on failure throws EngineError("output", "Cannot write
-// <path>: <reason>") and leaves no file behind. Refuses targets that are not regular files.
-void writeFileAtomically(const QString& path, const QByteArray& bytes);
-
 }  // namespace attn
