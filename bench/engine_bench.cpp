@@ -3,6 +3,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
+
 #include <random>
 
 #include "engine/embeddings.h"
@@ -26,9 +28,7 @@ void BM_MultiHeadTrace(benchmark::State& state) {
     r.config.heads = 12;
     r.inputs = randomInputs(T, 768);
     // The weights are drawn once: the benchmark is about the forward pass and its trace.
-    r.weights = nullptr;
-    const attn::Trace first = attn::runTrace(r);
-    const attn::WeightMap weights = first.parameters;
+    const attn::WeightMap weights = attn::runTrace(r).parameters;
     r.weights = &weights;
     for (auto _ : state) {
         attn::Trace t = attn::runTrace(r);
@@ -36,6 +36,11 @@ void BM_MultiHeadTrace(benchmark::State& state) {
     }
     state.counters["trace_MB"] =
         static_cast<double>(attn::estimateTraceBytes(r.config, T)) / (1024.0 * 1024.0);
+    // Peak resident memory of the process so far; the sizes run in increasing order, so at each
+    // size it is that size's peak (one trace alive at a time).
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    state.counters["peak_RSS_MB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 BENCHMARK(BM_MultiHeadTrace)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 

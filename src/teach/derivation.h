@@ -1,0 +1,24 @@
+#pragma once
+// "Where does this number come from?": the arithmetic behind one cell of a step, with the
+// trace's actual numbers (4 decimals), as rich text for a tooltip or the Explain panel.
+
+#include <QString>
+#include <QStringList>
+#include <string>
+
+namespace attn {
+
+struct Trace;
+
+// The cell (row, col) of `stepId` as the heatmap shows it (sliceStep's layout: head and batch
+// pick the matrix, the multi-head reshapes show tokens as rows and h·hd as columns).
+// Examples: a score as q_i · k_j with every product; a weight as exp(z − max) / Σ exp with the
+// row's denominator and row sum; a masked cell's -inf and why; a context element as Σ_j w_ij v_j.
+// `tokens` label the token axes (quoted in the text). Empty for a cell outside the step.
+QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std::string& stepId,
+                       int head, int batch, int row, int col);
+
+// At most this many terms of a sum are listed; longer sums end in "… (d terms)".
+constexpr int kDerivationMaxTerms = 8;
+
+}  // namespace attn

@@ -1,0 +1,29 @@
+#pragma once
+// Plain-words explanations of every step of every variant, for a teacher to read aloud: what the
+// step computes and why, its formula (rich text) and the shape change with the actual sizes.
+
+#include <QString>
+#include <cstdint>
+#include <string>
+
+namespace attn {
+
+struct Config;
+struct StepInfo;
+struct Trace;
+
+// Rich text (HTML) for one step of `trace`: a short heading, what and why, the formula with
+// <sub>/<sup>, and the shape change, e.g. "(1, 6, 2) → (1, 2, 6, 1): split d_out = 2 into
+// h = 2 heads of hd = 1". Empty for an id the trace does not have.
+QString explainStepHtml(const Trace& trace, const std::string& stepId);
+// The same before a result exists (from planSteps(config, tokens)).
+QString explainStepHtml(const Config& config, int64_t tokens, const std::string& stepId);
+
+// The formula of a step alone, as rich text ("score<sub>ij</sub> = q<sub>i</sub> · k<sub>j</sub>").
+QString stepFormulaHtml(const Config& config, const std::string& stepId);
+
+// One plain line for presentation mode, e.g. "Softmax turns each row of scores into weights
+// that sum to 1". Never empty.
+QString stepCaption(const StepInfo& info);
+
+}  // namespace attn

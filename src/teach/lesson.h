@@ -1,0 +1,84 @@
+#pragma once
+// The "Chapter 3" guided tour: an ordered list of screens from simplified attention to multi-head
+// attention on the book's example with the book's seeds, and the panel that steps through them.
+
+#include <QDialog>
+#include <QMetaType>
+#include <QString>
+#include <QWidget>
+#include <string>
+#include <vector>
+
+#include "engine/config.h"
+
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+class QProgressBar;
+
+namespace attn {
+
+struct LessonScreen {
+    QString section;       // "3.3.1"
+    QString title;         // "Attention scores by dot products"
+    QString html;          // what to read and look at (rich text)
+    Config config;         // the model to show
+    QString inputPreset = QStringLiteral("book");  // the input: the book's six vectors
+    std::string stepId;    // the step to select
+    int head = -1;         // the head to show, -1 = whatever the view shows (head 0)
+    int batch = 0;
+};
+
+// Chapter 3, in the book's order and with the book's seeds.
+const std::vector<LessonScreen>& chapter3Lesson();
+
+// Back / Next, the screen's title and text and "3 / 12". Put it in a dock or a LessonDialog.
+class LessonPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LessonPanel(QWidget* parent = nullptr);
+    void setScreens(const std::vector<LessonScreen>& screens);  // defaults to chapter3Lesson()
+    int count() const { return int(screens_.size()); }
+    int currentIndex() const { return index_; }
+    const LessonScreen& currentScreen() const;
+    QString progressText() const;  // "3 / 12"
+    void setFontScale(double scale);
+
+public slots:
+    void setCurrentIndex(int index);  // emits screenChanged
+    void next();
+    void back();
+    void restart();
+
+signals:
+    void screenChanged(const attn::LessonScreen& screen);
+    void indexChanged(int index);
+    void finished();  // Next on the last screen
+
+private:
+    void refresh();
+    std::vector<LessonScreen> screens_;
+    int index_ = 0;
+    QLabel* section_ = nullptr;
+    QLabel* title_ = nullptr;
+    QTextBrowser* text_ = nullptr;
+    QLabel* progress_ = nullptr;
+    QProgressBar* bar_ = nullptr;
+    QPushButton* back_ = nullptr;
+    QPushButton* next_ = nullptr;
+};
+
+// A modeless dialog around a LessonPanel (Lesson > Chapter 3 tour).
+class LessonDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit LessonDialog(QWidget* parent = nullptr);
+    LessonPanel* panel() const { return panel_; }
+
+private:
+    LessonPanel* panel_ = nullptr;
+};
+
+}  // namespace attn
+
+Q_DECLARE_METATYPE(attn::LessonScreen)

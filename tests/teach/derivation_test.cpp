@@ -1,0 +1,216 @@
+// The derivations show the trace's own numbers: recompute cells and look for them in the HTML.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "export/heatmap_data.h"
+#include "teach/derivation.h"
+#include "teach_test_util.h"
+
+namespace attn {
+namespace {
+
+using testing::bookConfig;
+using testing::bookTokenList;
+using testing::bookTrace;
+using testing::f4;
+
+#define EXPECT_HAS(html, text) \
+    EXPECT_TRUE((html).contains(text)) << "missing: " << QString(text).toStdString() << "\nin: " << (html).toStdString()
+
+TEST(Derivation, SimplifiedScoreIsTheSumOfProductsListed) {
+    const Trace t = bookTrace(bookConfig(Variant::Simplified));
+    const QStringList tokens = bookTokenList();
+    // journey (1) · starts (2): the book: 0.55*0.57 + 0.87*0.85 + 0.66*0.64 = 1.4754
+    const QString html = deriveCellHtml(t, tokens, "scores", -1, 0, 1, 2);
+    const Tensor& x = t.find("inputs")->value;
+    double sum = 0;
+    for (int k = 0; k < 3; ++k) {
+        const double a = x.at({0, 1, k}), b = x.at({0, 2, k});
+        EXPECT_HAS(html, f4(a) + QStringLiteral(" × ") + f4(b));
+        sum += a * b;
+    }
+    EXPECT_HAS(html, QStringLiteral("<b>%1</b>").arg(f4(sum)));
+    EXPECT_EQ(f4(sum), f4(t.find("scores")->value.at({0, 1, 2})));
+    EXPECT_HAS(html, QStringLiteral("1.4754"));  // the book: attn_scores_2[2]
+    EXPECT_HAS(html, QStringLiteral("&quot;journey&quot;"));
+    EXPECT_HAS(html, QStringLiteral("&quot;starts&quot;"));
+}
+
+TEST(Derivation, WeightCellShowsNumeratorDenominatorAndRowSum) {
+    const Trace t = bookTrace(bookConfig(Variant::Simplified));
+    const QString html = deriveCellHtml(t, bookTokenList(), "weights", -1, 0, 1, 0);
+    const Tensor& s = t.find("scores")->value;
+    double mx = -1e30, den = 0;
+    for (int j = 0; j < 6; ++j) mx = std::max(mx, double(s.at({0, 1, j})));
+    for (int j = 0; j < 6; ++j) den += std::exp(s.at({0, 1, j}) - mx);
+    const double num = std::exp(s.at({0, 1, 0}) - mx);
+    EXPECT_HAS(html, f4(num));
+    EXPECT_HAS(html, f4(den));
+    EXPECT_HAS(html, f4(num / den));
+    EXPECT_EQ(f4(num / den), f4(t.find("weights")->value.at({0, 1, 0})));
+    EXPECT_HAS(html, QStringLiteral("= <b>1.0000</b>"));  // the row sum
+    EXPECT_HAS(html, QStringLiteral("Row &quot;journey&quot; sums to 1"));
+}
+
+TEST(Derivation, MaskedCellsSayMinusInfinityAndZero) {
+    Config c = bookConfig(Variant::Causal, 789);
+    const Trace t = bookTrace(c);
+    const QStringList tokens = bookTokenList();
+    const QString masked = deriveCellHtml(t, tokens, "masked_scores", -1, 0, 1, 4);
+    EXPECT_HAS(masked, QStringLiteral("-inf"));
+    EXPECT_HAS(masked, QStringLiteral("comes after the query"));
+    EXPECT_HAS(masked, f4(t.find("scores")->value.at({0, 1, 4})));  // the score it replaced
+    const QString scaled = deriveCellHtml(t, tokens, "scaled_scores", -1, 0, 1, 4);
+    EXPECT_HAS(scaled, QStringLiteral("-inf"));
+    const QString w = deriveCellHtml(t, tokens, "weights", -1, 0, 1, 4);
+    EXPECT_HAS(w, QStringLiteral("-inf"));
+    EXPECT_HAS(w, QStringLiteral("exp(−∞) = 0"));
+    EXPECT_HAS(w, QStringLiteral("= <b>1.0000</b>"));
+    const QString mask = deriveCellHtml(t, tokens, "mask", -1, 0, 0, 5);
+    EXPECT_HAS(mask, QStringLiteral("1 = hidden"));
+    const QString visible = deriveCellHtml(t, tokens, "masked_scores", -1, 0, 3, 1);
+    EXPECT_HAS(visible, QStringLiteral("Unchanged"));
+
+    Config win = c;
+    win.mask = MaskSpec{MaskKind::Window, 2};
+    const Trace tw = bookTrace(win);
+    EXPECT_HAS(deriveCellHtml(tw, tokens, "masked_scores", -1, 0, 4, 1), QStringLiteral("outside the query"));
+}
+
+TEST(Derivation, ScaledCellDividesBySqrtDk) {
+    const Trace t = bookTrace(bookConfig(Variant::SelfAttention, 789));
+    const QString html = deriveCellHtml(t, bookTokenList(), "scaled_scores", -1, 0, 2, 3);
+    const double s = t.find("scores")->value.at({0, 2, 3});
+    EXPECT_HAS(html, f4(s));
+    EXPECT_HAS(html, QStringLiteral("1.4142"));
+    EXPECT_HAS(html, f4(s / std::sqrt(2.0)));
+}
+
+TEST(Derivation, ProjectionsListInputTimesWeight) {
+    // v1: x_i · column of W
+    const Trace t1 = bookTrace(bookConfig(Variant::SelfAttentionV1));
+    const QString v1 = deriveCellHtml(t1, bookTokenList(), "queries", -1, 0, 1, 1);
+    const Tensor& W = t1.parameters.at("W_query");
+    const Tensor& x = t1.find("inputs")->value;
+    for (int m = 0; m < 3; ++m) EXPECT_HAS(v1, f4(x.at({0, 1, m})) + QStringLiteral(" × ") + f4(W.at({m, 1})));
+    EXPECT_HAS(v1, f4(t1.find("queries")->value.at({0, 1, 1})));
+    EXPECT_HAS(v1, QStringLiteral("column 1 of W_query"));
+
+    // nn.Linear with bias: row of the weight plus bias
+    Config c = bookConfig(Variant::SelfAttention, 789);
+    c.qkvBias = true;
+    const Trace t2 = bookTrace(c);
+    const QString v2 = deriveCellHtml(t2, bookTokenList(), "keys", -1, 0, 4, 0);
+    EXPECT_HAS(v2, QStringLiteral("bias"));
+    EXPECT_HAS(v2, f4(t2.parameters.at("W_key.bias").at({0})).remove(QLatin1Char('-')));
+    EXPECT_HAS(v2, f4(t2.find("keys")->value.at({0, 4, 0})));
+}
+
+TEST(Derivation, MultiHeadSeed123) {
+    const Trace t = bookTrace(bookConfig(Variant::MultiHead, 123, 2));
+    const QStringList tokens = bookTokenList();
+    // queries_heads[b, h, t, i] = queries[b, t, h*hd + i]
+    const QString heads = deriveCellHtml(t, tokens, "queries_heads", 1, 1, 3, 0);
+    EXPECT_HAS(heads, QStringLiteral("queries_heads[1, 1, 3, 0]"));
+    EXPECT_HAS(heads, QStringLiteral("queries[1, 3, 1]"));
+    EXPECT_HAS(heads, f4(t.find("queries")->value.at({1, 3, 1})));
+    // queries_split shows tokens x (h.hd): column 1 is head 1, element 0
+    const QString split = deriveCellHtml(t, tokens, "queries_split", -1, 0, 2, 1);
+    EXPECT_HAS(split, QStringLiteral("queries_split[0, 2, 1, 0]"));
+    // a score of head 1 is q·k over hd = 1 term
+    const QString score = deriveCellHtml(t, tokens, "scores", 1, 0, 4, 2);
+    const double q = t.find("queries")->value.at({0, 4, 1}), k = t.find("keys")->value.at({0, 2, 1});
+    EXPECT_HAS(score, QStringLiteral("<b>%1</b>").arg(f4(q * k)));
+    EXPECT_HAS(score, QStringLiteral("head 1"));
+    // context_heads: Σ_j w_ij v_j
+    const QString ctx = deriveCellHtml(t, tokens, "context_heads", 0, 0, 5, 0);
+    double sum = 0;
+    for (int j = 0; j < 6; ++j) sum += double(t.find("weights")->value.at({0, 0, 5, j})) * t.find("values")->value.at({0, j, 0});
+    EXPECT_HAS(ctx, QStringLiteral("<b>%1</b>").arg(f4(sum)));
+    EXPECT_EQ(f4(sum), f4(t.find("context_heads")->value.at({0, 0, 5, 0})));
+    // context: which head it came from
+    EXPECT_HAS(deriveCellHtml(t, tokens, "context", -1, 0, 2, 1), QStringLiteral("head 1"));
+    EXPECT_HAS(deriveCellHtml(t, tokens, "context_transposed", -1, 0, 2, 1), QStringLiteral("context_heads[0, 1, 2, 0]"));
+    // output via out_proj with its bias
+    const QString out = deriveCellHtml(t, tokens, "output", -1, 1, 5, 1);
+    EXPECT_HAS(out, QStringLiteral("out_proj.weight"));
+    EXPECT_HAS(out, f4(t.find("output")->value.at({1, 5, 1})));
+    EXPECT_HAS(out, QStringLiteral("batch 1"));
+    // outside the step: nothing
+    EXPECT_TRUE(deriveCellHtml(t, tokens, "output", -1, 0, 6, 0).isEmpty());
+    EXPECT_TRUE(deriveCellHtml(t, tokens, "nope", -1, 0, 0, 0).isEmpty());
+}
+
+TEST(Derivation, WrapperAndDropoutAndSimpleMasking) {
+    const QStringList tokens = bookTokenList();
+    const Trace w = bookTrace(bookConfig(Variant::MultiHeadWrapper, 123, 2));
+    EXPECT_HAS(deriveCellHtml(w, tokens, "output", -1, 0, 1, 3), QStringLiteral("context[1, 0, 1, 1]"));
+    EXPECT_HAS(deriveCellHtml(w, tokens, "queries", 1, 0, 1, 1), QStringLiteral("heads.1.W_query.weight"));
+
+    Config c = bookConfig(Variant::Causal);
+    c.dropout = 0.5;
+    const Trace d = bookTrace(c);
+    const Tensor& keep = d.find("dropout_mask")->value;
+    int kept = -1, dropped = -1;
+    for (int j = 0; j <= 5; ++j) {
+        if (keep.at({0, 5, j}) != 0 && kept < 0) kept = j;
+        if (keep.at({0, 5, j}) == 0 && dropped < 0) dropped = j;
+    }
+    ASSERT_GE(kept, 0);
+    ASSERT_GE(dropped, 0);
+    EXPECT_HAS(deriveCellHtml(d, tokens, "dropout_mask", -1, 0, 5, kept), QStringLiteral("kept"));
+    EXPECT_HAS(deriveCellHtml(d, tokens, "dropout_mask", -1, 0, 5, dropped), QStringLiteral("dropped"));
+    const QString dw = deriveCellHtml(d, tokens, "dropped_weights", -1, 0, 5, kept);
+    EXPECT_HAS(dw, QStringLiteral("2.0000"));
+    EXPECT_HAS(dw, f4(d.find("dropped_weights")->value.at({0, 5, kept})));
+
+    const QString renorm = deriveCellHtml(d, tokens, "weights_renormalized", -1, 0, 2, 1);
+    EXPECT_HAS(renorm, f4(d.find("weights")->value.at({0, 2, 1})));
+    EXPECT_HAS(renorm, QStringLiteral("= <b>1.0000</b>"));
+    EXPECT_HAS(deriveCellHtml(d, tokens, "weights_tril", -1, 0, 2, 4), QStringLiteral("no longer sums to 1"));
+}
+
+TEST(Derivation, LongSumsAreTruncated) {
+    Config c = bookConfig(Variant::Simplified);
+    c.contextLength = 1024;
+    TraceRequest r;
+    r.config = c;
+    std::vector<float> data(12 * 3);
+    for (size_t i = 0; i < data.size(); ++i) data[i] = float(i % 7) * 0.1f;
+    r.inputs = Tensor({12, 3}, data);
+    const Trace t = runTrace(r);
+    const QString html = deriveCellHtml(t, {}, "context", -1, 0, 11, 0);
+    EXPECT_HAS(html, QStringLiteral("… (12 terms)"));
+    EXPECT_HAS(html, QStringLiteral("<b>%1</b>").arg(f4(t.find("context")->value.at({0, 11, 0}))));
+}
+
+}  // namespace
+}  // namespace attn
+
+namespace attn {
+namespace {
+
+// Every step of every variant explains a cell (with masks and dropout on), without crashing.
+TEST(Derivation, EveryStepOfEveryVariant) {
+    const QStringList tokens = bookTokenList();
+    for (Variant v : allVariants())
+        for (double p : {0.0, 0.5}) {
+            Config c = bookConfig(v, 123, 2);
+            c.mask = MaskSpec{MaskKind::Causal, 0};
+            c.dropout = p;
+            const Trace t = bookTrace(c);
+            for (const Step& s : t.steps) {
+                SCOPED_TRACE(variantName(v) + " " + s.info.id);
+                const int cols = sliceStep(s, tokens, 1, 1).cols;
+                const QString html = deriveCellHtml(t, tokens, s.info.id, 1, 1, 2, std::min(1, cols - 1));
+                EXPECT_TRUE(deriveCellHtml(t, tokens, s.info.id, 1, 1, 2, cols).isEmpty());
+                EXPECT_GT(html.size(), 60);
+                EXPECT_FALSE(html.contains(QStringLiteral("not available")));
+                EXPECT_FALSE(html.contains(QStringLiteral("nan")));
+            }
+        }
+}
+
+}  // namespace
+}  // namespace attn

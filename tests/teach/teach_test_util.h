@@ -1,0 +1,58 @@
+#pragma once
+// Shared helpers of the teaching tests: traces of the book example and PNG output.
+
+#include <QDir>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <cmath>
+
+#include "engine/config.h"
+#include "engine/embeddings.h"
+#include "engine/trace.h"
+
+namespace attn::testing {
+
+inline Config bookConfig(Variant v, uint64_t seed = 123, int64_t batch = 1) {
+    Config c;
+    c.variant = v;
+    c.seed = seed;
+    c.batch = batch;
+    c.dIn = 3;
+    c.dOut = 2;
+    c.heads = (v == Variant::MultiHead || v == Variant::MultiHeadWrapper) ? 2 : 1;
+    c.contextLength = 6;
+    return c;
+}
+
+inline Trace bookTrace(const Config& c) {
+    TraceRequest r;
+    r.config = c;
+    r.inputs = bookInputs();
+    return runTrace(r);
+}
+
+inline QStringList bookTokenList() {
+    QStringList out;
+    for (const std::string& t : bookTokens()) out << QString::fromStdString(t);
+    return out;
+}
+
+// As the derivations print numbers: 4 decimals.
+inline QString f4(double v) {
+    QString s = QString::number(v, 'f', 4);
+    if (s == QLatin1String("-0.0000")) s = QStringLiteral("0.0000");
+    return s;
+}
+
+inline QString pngPath(const QString& name) {
+    QDir().mkpath(QStringLiteral(ATTN_TEACH_PNG_DIR));
+    return QStringLiteral(ATTN_TEACH_PNG_DIR) + QLatin1Char('/') + name;
+}
+
+inline bool savePng(QWidget* w, const QString& name) {
+    return w->grab().save(pngPath(name));
+}
+
+}  // namespace attn::testing

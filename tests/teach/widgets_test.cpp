@@ -1,0 +1,374 @@
+// The widgets paint offscreen, their hit tests and hover isolation, the compare view's numbers,
+// the Python highlighting and the presentation helpers. PNGs go to build/.../png for a look.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QClipboard>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextLayout>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "export/heatmap_data.h"
+#include "teach/compare_view.h"
+#include "teach/derivation.h"
+#include "teach/explanations.h"
+#include "teach/presentation.h"
+#include "teach/pytorch_panel.h"
+#include "teach/token_view.h"
+#include "teach_test_util.h"
+
+namespace attn {
+namespace {
+
+using testing::bookConfig;
+using testing::bookTokenList;
+using testing::bookTrace;
+
+std::vector<std::vector<float>> headWeights(const Trace& t, int batch = 0) {
+    const Step* w = t.find("weights");
+    std::vector<std::vector<float>> out;
+    for (int h = 0; h < t.config.effectiveHeads(); ++h) out.push_back(stepMatrix(*w, h, batch).toVector());
+    return out;
+}
+
+TEST(TokenView, PaintsAndIsolatesHoveredToken) {
+    const Trace t = bookTrace(bookConfig(Variant::MultiHead, 123, 2));
+    TokenView view;
+    EXPECT_EQ(tokenViewWeights(t, 0), headWeights(t));
+    EXPECT_TRUE(tokenViewWeights(t, 0, "queries").empty());
+    view.setAttention(tokenViewWeights(t, 0), bookTokenList());
+    view.resize(520, 360);
+    EXPECT_EQ(view.headCount(), 2);
+    EXPECT_EQ(view.tokenCount(), 6);
+
+    // Causal: 21 non-zero weights per head.
+    EXPECT_EQ(view.visibleLines().size(), 42u);
+    view.setHead(1);
+    EXPECT_EQ(view.visibleLines().size(), 21u);
+    for (const auto& l : view.visibleLines()) EXPECT_EQ(l.head, 1);
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("token_view_head1.png")));
+    view.setHead(-1);
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("token_view_all.png")));
+
+    // Hit test: the centre of each token label.
+    for (int i = 0; i < 6; ++i) {
+        const TokenView::Hit q = view.hitTest(view.tokenRect(TokenView::Side::Query, i).center());
+        EXPECT_EQ(q.side, TokenView::Side::Query);
+        EXPECT_EQ(q.index, i);
+        const TokenView::Hit k = view.hitTest(view.tokenRect(TokenView::Side::Key, i).center());
+        EXPECT_EQ(k.side, TokenView::Side::Key);
+        EXPECT_EQ(k.index, i);
+    }
+    EXPECT_EQ(view.hitTest(QPointF(1, 1)).side, TokenView::Side::None);
+
+    QSignalSpy spy(&view, &TokenView::tokenHovered);
+    view.setHovered(view.hitTest(view.tokenRect(TokenView::Side::Query, 3).center()));
+    EXPECT_EQ(spy.count(), 1);
+    auto lines = view.visibleLines();
+    EXPECT_EQ(lines.size(), 8u);  // query 3 sees 4 keys, in 2 heads
+    for (const auto& l : lines) EXPECT_EQ(l.query, 3);
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("token_view_hover_query.png")));
+    view.setHead(0);
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("token_view_hover_head0.png")));
+    view.setHead(-1);
+
+    view.setHovered({TokenView::Side::Key, 1});
+    lines = view.visibleLines();
+    EXPECT_EQ(lines.size(), 10u);  // queries 1..5 see key 1, in 2 heads
+    for (const auto& l : lines) EXPECT_EQ(l.key, 1);
+
+    view.setHovered({});
+    EXPECT_EQ(view.visibleLines().size(), 42u);
+
+    // Mouse moves drive the same isolation.
+    QMouseEvent move(QEvent::MouseMove, view.tokenRect(TokenView::Side::Key, 0).center(),
+                     view.mapToGlobal(view.tokenRect(TokenView::Side::Key, 0).center()), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(&view, &move);
+    EXPECT_EQ(view.hovered().side, TokenView::Side::Key);
+    EXPECT_EQ(view.hovered().index, 0);
+
+    // Okabe-Ito heads are distinct.
+    EXPECT_NE(TokenView::headColor(0), TokenView::headColor(1));
+    EXPECT_EQ(TokenView::headColor(7), TokenView::headColor(0));
+
+    // Empty and odd input does not crash.
+    view.setAttention({}, {});
+    EXPECT_FALSE(view.grab().isNull());
+    view.setAttention({{0.5f}}, {QStringLiteral("a"), QStringLiteral("b")});
+    EXPECT_FALSE(view.grab().isNull());
+}
+
+TEST(TokenView, ManyTokensAndPresentationScale) {
+    Config c = bookConfig(Variant::MultiHeadWrapper, 123, 1);
+    c.heads = 4;
+    c.contextLength = 1024;
+    TraceRequest r;
+    r.config = c;
+    std::vector<float> data(12 * 3);
+    for (size_t i = 0; i < data.size(); ++i) data[i] = std::sin(float(i));
+    r.inputs = Tensor({12, 3}, data);
+    const Trace t = runTrace(r);
+    QStringList tokens;
+    for (const char* s : {"The", " cat", " sat", " on", " the", " mat", ",", " and", " then", " it", " slept", "."})
+        tokens << QString::fromUtf8(s);
+    TokenView view;
+    view.setAttention(headWeights(t), tokens);
+    view.setFontScale(1.5);
+    view.resize(view.sizeHint());
+    EXPECT_GE(view.sizeHint().height(), 12 * 20);
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("token_view_4heads_12tokens.png")));
+}
+
+TEST(CompareView, TwoMaskingMethodsAreEqual) {
+    const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
+    const QStringList tokens = bookTokenList();
+    const Step* mask = t.find("mask");
+    const HeatmapData a = sliceStep(*t.find("weights"), tokens, 0, 0, mask);
+    const HeatmapData b = sliceStep(*t.find("weights_renormalized"), tokens, 0, 0, mask);
+    CompareView view;
+    view.resize(1300, 500);
+    view.setData(a, QStringLiteral("weights (−∞ before softmax)"), b, QStringLiteral("weights_renormalized (simple method)"));
+    EXPECT_TRUE(view.shapesMatch());
+    EXPECT_LT(view.maxAbsDifference(), 1e-6);
+    EXPECT_TRUE(view.isEqual());
+    EXPECT_TRUE(view.captionText().contains(QStringLiteral("equal to 1e-06")));
+    EXPECT_EQ(view.difference().rows, 6);
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("compare_masking_methods.png")));
+
+    // Against the unmasked weights they differ.
+    const HeatmapData u = sliceStep(*t.find("weights_unmasked"), tokens, 0, 0, nullptr);
+    view.setData(u, QStringLiteral("weights_unmasked"), b, QStringLiteral("weights_renormalized"));
+    EXPECT_GT(view.maxAbsDifference(), 0.01);
+    EXPECT_FALSE(view.isEqual());
+    EXPECT_TRUE(view.captionText().contains(QStringLiteral("differ")));
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("compare_unmasked.png")));
+
+    // Different shapes cannot be compared.
+    const HeatmapData q = sliceStep(*t.find("queries"), tokens, 0, 0, nullptr);
+    view.setData(a, QStringLiteral("weights"), q, QStringLiteral("queries"));
+    EXPECT_FALSE(view.shapesMatch());
+    EXPECT_FALSE(view.isEqual());
+    view.clear();
+    EXPECT_FALSE(view.isEqual());
+
+    // The same through setSteps, for head 1 of multi-head.
+    const Trace m = bookTrace(bookConfig(Variant::MultiHead, 123, 2));
+    EXPECT_TRUE(view.setSteps(m, tokens, "weights", "weights_renormalized", 1, 1));
+    EXPECT_TRUE(view.isEqual());
+    EXPECT_LT(view.maxAbsDifference(), 1e-6);
+    EXPECT_FALSE(view.setSteps(m, tokens, "weights", "nope"));
+}
+
+TEST(CompareView, DifferenceKeepsMaskedCells) {
+    HeatmapData a, b;
+    a.rows = b.rows = 1;
+    a.cols = b.cols = 3;
+    const float ninf = -std::numeric_limits<float>::infinity();
+    a.values = {1.0f, ninf, ninf};
+    b.values = {1.5f, ninf, 2.0f};
+    const HeatmapData d = CompareView::differenceOf(a, b);
+    EXPECT_FLOAT_EQ(d.values[0], 0.5f);
+    EXPECT_TRUE(std::isinf(d.values[1]));
+    EXPECT_TRUE(std::isnan(d.values[2]));
+}
+
+TEST(PyTorchPanel, HighlightsPython) {
+    PyTorchPanel panel;
+    const QString code = QStringLiteral(
+        "import torch\n"
+        "# the book's seed\n"
+        "torch.manual_seed(123)\n"
+        "class CausalAttention(nn.Module):\n"
+        "    def __init__(self, d_in, d_out):\n"
+        "        name = \"not # a comment\"\n"
+        "        return 0.5\n");
+    panel.setCode(code);
+    EXPECT_EQ(panel.code(), code);
+    QTextDocument* doc = panel.editor()->document();
+    panel.highlighter()->rehighlight();
+
+    auto formatAt = [&](int blockNo, int pos) -> QTextCharFormat {
+        const QTextBlock block = doc->findBlockByNumber(blockNo);
+        for (const QTextLayout::FormatRange& r : block.layout()->formats())
+            if (pos >= r.start && pos < r.start + r.length) return r.format;
+        return {};
+    };
+    const QColor kw = panel.highlighter()->format(PythonHighlighter::Role::Keyword).foreground().color();
+    const QColor cm = panel.highlighter()->format(PythonHighlighter::Role::Comment).foreground().color();
+    const QColor st = panel.highlighter()->format(PythonHighlighter::Role::String).foreground().color();
+    const QColor nb = panel.highlighter()->format(PythonHighlighter::Role::Number).foreground().color();
+    EXPECT_EQ(formatAt(0, 0).foreground().color(), kw);   // import
+    EXPECT_EQ(formatAt(1, 2).foreground().color(), cm);   // comment
+    EXPECT_EQ(formatAt(2, 19).foreground().color(), nb);  // 123
+    EXPECT_EQ(formatAt(3, 0).foreground().color(), kw);   // class
+    EXPECT_EQ(formatAt(4, 4).foreground().color(), kw);   // def
+    EXPECT_EQ(formatAt(5, 18).foreground().color(), st);  // '#' inside a string stays a string
+    EXPECT_EQ(formatAt(6, 8).foreground().color(), kw);   // return
+    EXPECT_EQ(formatAt(6, 16).foreground().color(), nb);  // 0.5
+    EXPECT_TRUE(PythonHighlighter::isKeyword(QStringLiteral("lambda")));
+    EXPECT_FALSE(PythonHighlighter::isKeyword(QStringLiteral("torch")));
+
+    QSignalSpy spy(&panel, &PyTorchPanel::copied);
+    panel.copyToClipboard();
+    EXPECT_EQ(spy.count(), 1);
+    if (QGuiApplication::clipboard()) {
+        EXPECT_EQ(QGuiApplication::clipboard()->text(), code);
+    }
+
+    panel.resize(640, 300);
+    EXPECT_TRUE(testing::savePng(&panel, QStringLiteral("pytorch_panel.png")));
+}
+
+TEST(Presentation, FadeFromScaledScoresToWeights) {
+    const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
+    const QStringList tokens = bookTokenList();
+    const Step* mask = t.find("mask");
+    const HeatmapData from = sliceStep(*t.find("scaled_scores"), tokens, 0, 0, mask);
+    const HeatmapData to = sliceStep(*t.find("weights"), tokens, 0, 0, mask);
+    CellFadeAnimator anim;
+    ASSERT_TRUE(anim.setEndpoints(from, to));
+    const HeatmapData mid = anim.frameAt(0.5);
+    ASSERT_EQ(mid.values.size(), 36u);
+    // A visible cell blends; a masked cell lands on 0 and stays drawn as masked.
+    EXPECT_NEAR(mid.value(3, 1), 0.5 * (from.value(3, 1) + to.value(3, 1)), 1e-6);
+    EXPECT_EQ(mid.value(0, 5), 0.0f);
+    EXPECT_TRUE(mid.isMasked(0, 5));
+    const HeatmapData end = anim.frameAt(1.0);
+    for (size_t i = 0; i < end.values.size(); ++i) EXPECT_FLOAT_EQ(end.values[i], to.values[i]);
+    EXPECT_EQ(end.stepId, QStringLiteral("weights"));
+
+    QSignalSpy frames(&anim, &CellFadeAnimator::frame);
+    QSignalSpy done(&anim, &CellFadeAnimator::finished);
+    anim.setDuration(60);
+    anim.start();
+    EXPECT_TRUE(done.wait(2000));
+    EXPECT_GE(frames.count(), 2);
+    EXPECT_FALSE(anim.isRunning());
+
+    HeatmapData other = to;
+    other.cols = 5;
+    EXPECT_FALSE(anim.setEndpoints(from, other));
+}
+
+TEST(Presentation, PaletteAndStyleSheet) {
+    const QPalette p = presentationPalette();
+    EXPECT_EQ(p.color(QPalette::Text), QColor(Qt::black));
+    EXPECT_EQ(p.color(QPalette::Base), QColor(Qt::white));
+    const QPalette dark = presentationPalette({1.6, true});
+    EXPECT_EQ(dark.color(QPalette::Text), QColor(Qt::white));
+    EXPECT_TRUE(presentationStyleSheet({1.6, false}, 10).contains(QStringLiteral("16.0pt")));
+    EXPECT_TRUE(presentationStyleSheet({2.0, false}, 10).contains(QStringLiteral("20.0pt")));
+
+    QWidget w;
+    const QString oldSheet = w.styleSheet();
+    const double oldPt = w.font().pointSizeF();
+    PresentationMode mode;
+    mode.apply(&w, {2.0, false});
+    EXPECT_TRUE(mode.isActive());
+    EXPECT_NEAR(w.font().pointSizeF(), oldPt * 2.0, 0.01);
+    mode.restore();
+    EXPECT_FALSE(mode.isActive());
+    EXPECT_EQ(w.styleSheet(), oldSheet);
+    EXPECT_NEAR(w.font().pointSizeF(), oldPt, 0.01);
+}
+
+// Explanations and derivations rendered the way the Explain panel shows them: to check by eye.
+TEST(RichText, ExplanationAndDerivationRender) {
+    const Trace t = bookTrace(bookConfig(Variant::MultiHead, 123, 2));
+    const QStringList tokens = bookTokenList();
+    QWidget w;
+    auto* v = new QVBoxLayout(&w);
+    auto* a = new QTextBrowser(&w);
+    a->setHtml(explainStepHtml(t, "queries_split"));
+    auto* b = new QTextBrowser(&w);
+    b->setHtml(deriveCellHtml(t, tokens, "weights", 1, 0, 3, 1));
+    auto* c = new QTextBrowser(&w);
+    c->setHtml(deriveCellHtml(t, tokens, "output", -1, 0, 2, 0));
+    v->addWidget(a);
+    v->addWidget(b);
+    v->addWidget(c);
+    w.resize(720, 760);
+    EXPECT_TRUE(testing::savePng(&w, QStringLiteral("explain_and_derive.png")));
+}
+
+}  // namespace
+}  // namespace attn
+
+namespace attn {
+namespace {
+
+TEST(RichText, DerivationGallery) {
+    const QStringList tokens = testing::bookTokenList();
+    const Trace mha = testing::bookTrace(testing::bookConfig(Variant::MultiHead, 123, 2));
+    Config dc = testing::bookConfig(Variant::Causal, 123);
+    dc.dropout = 0.5;
+    const Trace drop = testing::bookTrace(dc);
+    const Trace wrap = testing::bookTrace(testing::bookConfig(Variant::MultiHeadWrapper, 123, 2));
+    QString html;
+    auto add = [&](const Trace& t, const char* id, int h, int b, int r, int c) {
+        html += deriveCellHtml(t, tokens, id, h, b, r, c) + QStringLiteral("<hr>");
+    };
+    add(mha, "scores", 1, 0, 4, 2);
+    add(mha, "queries_heads", 1, 1, 3, 0);
+    add(mha, "context", -1, 0, 2, 1);
+    add(drop, "masked_scores", -1, 0, 1, 4);
+    add(drop, "dropped_weights", -1, 0, 5, 0);
+    add(drop, "weights_renormalized", -1, 0, 2, 1);
+    add(drop, "context", -1, 0, 5, 1);
+    add(wrap, "output", -1, 0, 1, 3);
+    QTextBrowser view;
+    view.setHtml(html);
+    view.resize(760, 1100);
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("derivation_gallery.png")));
+}
+
+}  // namespace
+}  // namespace attn
+
+#include <qcustomplot.h>
+
+#include "export/heatmap_figure.h"
+#include "teach/lesson.h"
+
+namespace attn {
+namespace {
+
+TEST(Presentation, FadeFrameAndPresentationLook) {
+    const Trace t = testing::bookTrace(testing::bookConfig(Variant::Causal, 789));
+    const QStringList tokens = testing::bookTokenList();
+    const Step* mask = t.find("mask");
+    CellFadeAnimator anim;
+    ASSERT_TRUE(anim.setEndpoints(sliceStep(*t.find("scaled_scores"), tokens, 0, 0, mask),
+                                  sliceStep(*t.find("weights"), tokens, 0, 0, mask)));
+    QCustomPlot plot;
+    plot.resize(560, 460);
+    FigureOptions o;
+    const HeatmapData mid = anim.frameAt(0.4);
+    o.colormap = defaultColormapFor(mid);
+    drawHeatmap(&plot, mid, o);
+    plot.replot();
+    EXPECT_TRUE(testing::savePng(&plot, QStringLiteral("fade_frame_0.4.png")));
+
+    // The lesson panel in presentation mode.
+    QWidget window;
+    auto* v = new QVBoxLayout(&window);
+    auto* panel = new LessonPanel(&window);
+    v->addWidget(panel);
+    PresentationMode mode;
+    mode.apply(&window, {1.6, false});
+    panel->setFontScale(1.6);
+    panel->setCurrentIndex(4);
+    window.resize(640, 460);
+    EXPECT_TRUE(testing::savePng(&window, QStringLiteral("lesson_presentation.png")));
+    mode.restore();
+}
+
+}  // namespace
+}  // namespace attn
