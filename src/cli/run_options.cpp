@@ -42,7 +42,8 @@ uint64_t seedOption(const QCommandLineParser& p, const char* name, uint64_t fall
 
 void addRunOptions(QCommandLineParser& p) {
     p.addOptions({
-        {"preset", "Input preset: book (the chapter's six 3-d vectors).", "name"},
+        {"preset", "book (the chapter's six 3-d vectors), or a GPT-2 size for the text: gpt2-small, "
+                   "gpt2-medium, gpt2-large, gpt2-xl.", "name"},
         {"text", "Text to tokenize and embed.", "text"},
         {"text-file", "UTF-8 file whose text is tokenized and embedded.", "file"},
         {"embeddings", "Embeddings file (.npy, .json, .csv) of shape (T, d_in) or (b, T, d_in).", "file"},
@@ -71,15 +72,30 @@ RunSpec parseRunOptions(const QCommandLineParser& p) {
     Config& c = spec.config;
     InputSpec& in = spec.input;
 
-    const int sources = int(p.isSet("preset")) + int(p.isSet("text")) + int(p.isSet("text-file")) +
+    // --preset book is an input; the GPT-2 presets are model sizes for the text (the book's
+    // sentence when no text is given).
+    struct SizePreset {
+        const char* name;
+        int64_t d, heads;
+    };
+    static constexpr SizePreset kSizes[] = {
+        {"gpt2-small", 768, 12}, {"gpt2-medium", 1024, 16}, {"gpt2-large", 1280, 20}, {"gpt2-xl", 1600, 25}};
+    const SizePreset* size = nullptr;
+    bool bookPreset = false;
+    if (p.isSet("preset")) {
+        const QString name = p.value("preset");
+        for (const SizePreset& sp : kSizes)
+            if (name == sp.name) size = &sp;
+        bookPreset = name == "book";
+        if (!bookPreset && !size)
+            bad("input", QStringLiteral("Unknown preset \"%1\"; the presets are book, gpt2-small, "
+                                        "gpt2-medium, gpt2-large and gpt2-xl.").arg(name));
+    }
+    const int sources = int(bookPreset) + int(p.isSet("text")) + int(p.isSet("text-file")) +
                         int(p.isSet("embeddings"));
     if (sources > 1)
-        bad("input", "Give only one input: --preset, --text, --text-file or --embeddings.");
-    if (p.isSet("preset")) {
-        if (p.value("preset") != "book")
-            bad("input", QStringLiteral("Unknown preset \"%1\"; the preset is: book.").arg(p.value("preset")));
-        in.kind = InputKind::BookPreset;
-    } else if (p.isSet("text")) {
+        bad("input", "Give only one input: --preset book, --text, --text-file or --embeddings.");
+    if (p.isSet("text")) {
         in.kind = InputKind::Text;
         in.text = p.value("text").toStdString();
     } else if (p.isSet("text-file")) {
@@ -91,6 +107,14 @@ RunSpec parseRunOptions(const QCommandLineParser& p) {
     } else if (p.isSet("embeddings")) {
         in.kind = InputKind::Embeddings;
         in.embeddingsPath = p.value("embeddings").toStdString();
+    } else if (size) {
+        in.kind = InputKind::Text;
+        in.text = "Your journey starts with one step";
+    }
+    if (size) {
+        c.variant = Variant::MultiHead;
+        c.dIn = c.dOut = size->d;
+        c.heads = size->heads;
     }
     if (p.isSet("tokenizer")) {
         const auto t = parseTokenizer(p.value("tokenizer").toStdString());
@@ -105,10 +129,10 @@ RunSpec parseRunOptions(const QCommandLineParser& p) {
                                .arg(p.value("variant")));
         c.variant = *v;
     }
-    c.dIn = intOption(p, "d-in", "d_in", 3);
-    spec.dInGiven = p.isSet("d-in");
-    c.dOut = intOption(p, "d-out", "d_out", 2);
-    c.heads = intOption(p, "heads", "heads", 2);
+    c.dIn = intOption(p, "d-in", "d_in", c.dIn);
+    spec.dInGiven = p.isSet("d-in") || size;
+    c.dOut = intOption(p, "d-out", "d_out", c.dOut);
+    c.heads = intOption(p, "heads", "heads", c.heads);
     c.batch = intOption(p, "batch", "batch", 1);
     c.contextLength = intOption(p, "context-length", "context_length", 1024);
     if (p.isSet("mask")) {

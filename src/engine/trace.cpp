@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <list>
 #include <map>
+#include <mutex>
+#include <tuple>
 
 #include "engine/rng.h"
 
@@ -22,6 +25,7 @@ using StridedConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
 using StridedMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+constexpr int64_t kParallelWork = int64_t(1) << 21;  // multiply-adds worth a second thread
 
 // y (n, out) = x (n, in) @ W^T + bias: nn.Linear with weight (out, in).
 void linearForward(const float* x, int64_t n, int64_t in, const Tensor& weight, const Tensor* bias,
@@ -144,25 +148,29 @@ private:
         const auto shapes = parameterShapes(c_);
         // Draw as the module's constructor does even when weights are given: PyTorch code that
         // loads a state_dict after torch.manual_seed(seed) has the generator in this state when
-        // dropout draws.
-        TorchGenerator gen(c_.seed);
-        for (size_t i = 0; i < shapes.size(); ++i) {
-            const auto& [name, shape] = shapes[i];
-            Tensor t(shape);
-            if (c_.variant == Variant::SelfAttentionV1) {
-                gen.rand(t.mutableData(), t.numel());  // nn.Parameter(torch.rand(d_in, d_out))
-            } else if (name.ends_with(".weight")) {
-                const bool hasBias = i + 1 < shapes.size() && shapes[i + 1].first.ends_with(".bias");
-                Tensor bias;
-                if (hasBias) bias = Tensor(shapes[i + 1].second);
-                linearInit(gen, shape[1], shape[0], t.mutableData(), hasBias ? bias.mutableData() : nullptr);
-                if (hasBias) params[shapes[i + 1].first] = bias;
-            } else {
-                continue;  // a bias, drawn with its weight
+        // dropout draws. The draws for GPT-2-sized modules take milliseconds, so the last few
+        // parameter sets are cached (a keystroke changes the text, not the module).
+        if (!cachedParameters(params)) {
+            TorchGenerator gen(c_.seed);
+            for (size_t i = 0; i < shapes.size(); ++i) {
+                const auto& [name, shape] = shapes[i];
+                Tensor t = Tensor::uninitialized(shape);
+                if (c_.variant == Variant::SelfAttentionV1) {
+                    gen.rand(t.mutableData(), t.numel());  // nn.Parameter(torch.rand(d_in, d_out))
+                } else if (name.ends_with(".weight")) {
+                    const bool hasBias = i + 1 < shapes.size() && shapes[i + 1].first.ends_with(".bias");
+                    Tensor bias;
+                    if (hasBias) bias = Tensor::uninitialized(shapes[i + 1].second);
+                    linearInit(gen, shape[1], shape[0], t.mutableData(), hasBias ? bias.mutableData() : nullptr);
+                    if (hasBias) params[shapes[i + 1].first] = bias;
+                } else {
+                    continue;  // a bias, drawn with its weight
+                }
+                params[name] = t;
             }
-            params[name] = t;
+            rngAfterInit_ = gen;
+            storeParameters(params);
         }
-        rngAfterInit_ = gen;
         if (!req_.weights) return;
         for (const auto& [name, shape] : shapes) {
             auto it = req_.weights->find(name);
@@ -176,6 +184,42 @@ private:
                                                  " but this model needs " + shapeToString(shape) + ".");
             params[name] = it->second.contiguous();
         }
+    }
+
+    using ParamKey = std::tuple<Variant, int64_t, int64_t, int64_t, bool, uint64_t>;
+    struct ParamEntry {
+        ParamKey key;
+        WeightMap params;
+        TorchGenerator after;
+    };
+    static std::mutex& cacheMutex() {
+        static std::mutex m;
+        return m;
+    }
+    static std::list<ParamEntry>& cache() {
+        static std::list<ParamEntry> c;
+        return c;
+    }
+    ParamKey paramKey() const {
+        return {c_.variant, c_.dIn, c_.dOut, c_.effectiveHeads(), c_.qkvBias, c_.seed};
+    }
+    bool cachedParameters(WeightMap& params) {
+        std::lock_guard lock(cacheMutex());
+        auto& c = cache();
+        for (auto it = c.begin(); it != c.end(); ++it)
+            if (it->key == paramKey()) {
+                c.splice(c.begin(), c, it);  // most recently used first
+                params = c.front().params;   // tensors share storage; parameters are never written
+                rngAfterInit_ = c.front().after;
+                return true;
+            }
+        return false;
+    }
+    void storeParameters(const WeightMap& params) {
+        std::lock_guard lock(cacheMutex());
+        auto& c = cache();
+        c.push_front(ParamEntry{paramKey(), params, rngAfterInit_});
+        while (c.size() > 4) c.pop_back();
     }
 
     void done(const std::string& id, Tensor value) {
@@ -219,10 +263,12 @@ private:
         const int64_t G = static_cast<int64_t>(groups.size());
         const int64_t TT = T_ * T_;
         const int64_t dv = groups.empty() ? 0 : vCols_;
+        // Waking a second thread costs more than small products; only split real work.
+        const int64_t work = G * T_ * T_ * std::max(dk, dv);
 
         Tensor scores = Tensor::uninitialized(ttShape);
         float* s = scores.mutableData();
-#pragma omp parallel for if (G > 1)
+#pragma omp parallel for if (G > 1 && work > kParallelWork)
         for (int64_t g = 0; g < G; ++g) {
             const Group& gr = groups[static_cast<size_t>(g)];
             // scores = q @ k^T
@@ -257,7 +303,7 @@ private:
         //   masked = masked_fill(scores, mask, -inf); scaled = masked / sqrt(d_k);
         //   weights = softmax(scaled); and the simple method: unmasked = softmax(scores / sqrt(d_k)),
         //   tril = unmasked * (1 - mask), renormalized = tril / rowsum(tril).
-#pragma omp parallel if (rows * T_ > 16384)
+#pragma omp parallel if (rows * T_ > 65536)
         {
             std::vector<float> tmp(static_cast<size_t>(T_));
 #pragma omp for
@@ -326,7 +372,7 @@ private:
 
         // context = weights @ values
         const float* wd = used.data();
-#pragma omp parallel for if (G > 1)
+#pragma omp parallel for if (G > 1 && work > kParallelWork)
         for (int64_t g = 0; g < G; ++g) {
             const Group& gr = groups[static_cast<size_t>(g)];
             StridedMap(gr.ctx, T_, dv, Eigen::OuterStride<>(gr.ctxStride)).noalias() =
