@@ -59,6 +59,23 @@ void BM_Embeddings1024Cold(benchmark::State& state) {
 }
 BENCHMARK(BM_Embeddings1024Cold)->Unit(benchmark::kMillisecond)->Iterations(5);
 
+// Typing: the generator's checkpoints exist (same seed as before), one token is new.
+void BM_EmbeddingsOneNewToken(benchmark::State& state) {
+    attn::EmbeddingConfig e;
+    e.seed = 77;
+    e.dIn = 768;
+    std::vector<int64_t> ids = {7120, 7002, 4940, 351, 530, 2239};
+    attn::chapterTwoEmbeddings(e, ids);  // builds the checkpoints once
+    int64_t next = 10;
+    for (auto _ : state) {
+        ids.back() = next;
+        next = (next + 7919) % 50257;
+        attn::Tensor x = attn::chapterTwoEmbeddings(e, ids);
+        benchmark::DoNotOptimize(x.data());
+    }
+}
+BENCHMARK(BM_EmbeddingsOneNewToken)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

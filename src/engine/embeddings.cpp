@@ -18,71 +18,95 @@ namespace {
 
 using RowMap = std::map<int64_t, std::vector<float>>;
 
-// Steps `gen` exactly as `normal_` on a (rows, cols) float32 table would, but turns into normals
-// only the blocks of 16 that overlap the wanted rows; those rows are added to `out`.
-void sparseNormalTable(TorchGenerator& gen, int64_t rows, int64_t cols,
-                       const std::vector<int64_t>& wanted, RowMap& out, const CancelToken* cancel) {
+// The draws of torch.manual_seed(seed)'s mt19937, with a saved engine state every kStride draws,
+// so that draw number i costs at most kStride steps instead of i. The chapter-2 token table
+// alone is 50257 x d_in draws (38.6 million at d_in = 768): a new token while typing then costs
+// a fraction of a millisecond instead of a pass over the whole table.
+class DrawStream {
+public:
+    static constexpr uint64_t kStride = uint64_t(1) << 16;
+
+    explicit DrawStream(uint64_t seed) : seed_(seed) {}
+    uint64_t seed() const { return seed_; }
+
+    // The engine positioned at draw `index`.
+    std::mt19937 at(uint64_t index, const CancelToken* cancel) {
+        const uint64_t cp = index / kStride;
+        if (checkpoints_.empty()) checkpoints_.emplace_back(static_cast<uint32_t>(seed_));
+        while (checkpoints_.size() <= cp) {
+            std::mt19937 e = checkpoints_.back();
+            e.discard(kStride);
+            checkpoints_.push_back(e);
+            if (checkpoints_.size() % 64 == 0) throwIfCancelled(cancel);
+        }
+        std::mt19937 e = checkpoints_[cp];
+        e.discard(index - cp * kStride);
+        return e;
+    }
+
+private:
+    uint64_t seed_;
+    std::vector<std::mt19937> checkpoints_;
+};
+
+// Rows `wanted` of a float32 (rows, cols) table filled by normal_ whose draws start at stream
+// position `base`, as PyTorch makes it: from 16 elements, all uniforms first, then blocks of 16,
+// the last 16 redone from 16 fresh draws when rows * cols is not a multiple of 16.
+// Returns the stream position after the table.
+uint64_t normalTableFromStream(DrawStream& stream, uint64_t base, int64_t rows, int64_t cols,
+                               const std::vector<int64_t>& wanted, RowMap& out,
+                               const CancelToken* cancel) {
     const int64_t n = rows * cols;
     if (n < 16) {
+        // Double Box-Muller one value at a time: two values per 4 draws.
+        TorchGenerator gen(stream.at(base, cancel));
         std::vector<float> all(static_cast<size_t>(n));
         gen.normal(all.data(), n);
         for (int64_t r : wanted)
             out[r] = std::vector<float>(all.begin() + r * cols, all.begin() + (r + 1) * cols);
-        return;
+        return base + static_cast<uint64_t>((n + 1) / 2) * 4;
     }
     const bool redoTail = n % 16 != 0;
     const int64_t tailStart = n - 16;
-    // Blocks (of the first pass) that hold an element of a wanted row outside the redone tail.
-    std::vector<int64_t> blocks;
+    // The blocks of 16 that hold an element of a wanted row outside the redone tail, visited in
+    // stream order so one walk serves them all.
+    std::vector<int64_t> need;
     for (int64_t r : wanted) {
         const int64_t first = r * cols;
-        int64_t last = (r + 1) * cols - 1;
-        if (redoTail) last = std::min(last, tailStart - 1);
-        for (int64_t b = first / 16; first <= last && b <= last / 16; ++b) blocks.push_back(b);
+        const int64_t last = redoTail ? std::min((r + 1) * cols, tailStart) - 1 : (r + 1) * cols - 1;
+        for (int64_t b = first / 16; first <= last && b <= last / 16; ++b) need.push_back(b);
     }
-    std::sort(blocks.begin(), blocks.end());
-    blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
-
-    std::map<int64_t, std::array<float, 16>> blockValues;
-    int64_t position = 0;  // draws consumed so far within this table
-    int64_t sinceCheck = 0;
-    for (int64_t b : blocks) {
-        const int64_t skip = b * 16 - position;
-        gen.discard(static_cast<uint64_t>(skip));
-        sinceCheck += skip;
-        if (sinceCheck > (int64_t(1) << 22)) {
-            throwIfCancelled(cancel);
-            sinceCheck = 0;
+    std::sort(need.begin(), need.end());
+    need.erase(std::unique(need.begin(), need.end()), need.end());
+    std::map<int64_t, std::array<float, 16>> blocks;
+    std::mt19937 engine;
+    uint64_t position = 0;  // stream position of `engine`; 0 = not positioned yet
+    auto readBlock = [&](uint64_t at, float* v) {
+        if (position == 0 || at < position || at - position >= DrawStream::kStride) {
+            engine = stream.at(at, cancel);
+        } else {
+            engine.discard(at - position);
         }
-        std::array<float, 16> v;
-        gen.rand(v.data(), 16);
-        normalFill16(v.data());
-        blockValues[b] = v;
-        position = b * 16 + 16;
-    }
-    // The rest of the first pass (every element gets a uniform draw), in chunks so a cancel
-    // request is seen quickly.
-    while (position < n) {
-        const int64_t chunk = std::min<int64_t>(n - position, int64_t(1) << 22);
-        gen.discard(static_cast<uint64_t>(chunk));
-        position += chunk;
-        throwIfCancelled(cancel);
-    }
+        TorchGenerator gen(engine);
+        gen.rand(v, 16);
+        engine.discard(16);
+        position = at + 16;
+        normalFill16(v);
+    };
+    for (int64_t b : need) readBlock(base + static_cast<uint64_t>(b) * 16, blocks[b].data());
     std::array<float, 16> tail{};
-    if (redoTail) {
-        gen.rand(tail.data(), 16);
-        normalFill16(tail.data());
-    }
+    if (redoTail) readBlock(base + static_cast<uint64_t>(n), tail.data());
     for (int64_t r : wanted) {
         std::vector<float> row(static_cast<size_t>(cols));
         for (int64_t c = 0; c < cols; ++c) {
             const int64_t e = r * cols + c;
             row[static_cast<size_t>(c)] = (redoTail && e >= tailStart)
                                               ? tail[static_cast<size_t>(e - tailStart)]
-                                              : blockValues[e / 16][static_cast<size_t>(e % 16)];
+                                              : blocks[e / 16][static_cast<size_t>(e % 16)];
         }
         out[r] = std::move(row);
     }
+    return base + static_cast<uint64_t>(n) + (redoTail ? 16 : 0);
 }
 
 struct CacheEntry {
@@ -94,17 +118,31 @@ struct CacheEntry {
 std::mutex cacheMutex;
 std::list<CacheEntry> cache;  // most recently used first
 constexpr size_t kCacheEntries = 4;
+std::list<DrawStream> streams;  // by seed, most recently used first
+constexpr size_t kStreams = 4;
+
+DrawStream& streamFor(uint64_t seed) {
+    auto it = std::find_if(streams.begin(), streams.end(),
+                           [&](const DrawStream& s) { return s.seed() == seed; });
+    if (it != streams.end()) {
+        streams.splice(streams.begin(), streams, it);
+    } else {
+        streams.emplace_front(seed);
+        while (streams.size() > kStreams) streams.pop_back();
+    }
+    return streams.front();
+}
 
 }  // namespace
 
 std::vector<float> normalTableRows(uint64_t seed, int64_t rows, int64_t cols,
                                    const std::vector<int64_t>& wanted) {
-    TorchGenerator gen(seed);
+    DrawStream stream(seed);
     RowMap out;
     std::vector<int64_t> sorted = wanted;
     std::sort(sorted.begin(), sorted.end());
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    sparseNormalTable(gen, rows, cols, sorted, out, nullptr);
+    normalTableFromStream(stream, 0, rows, cols, sorted, out, nullptr);
     std::vector<float> flat;
     for (int64_t r : wanted) flat.insert(flat.end(), out[r].begin(), out[r].end());
     return flat;
@@ -153,14 +191,17 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
     if (!missingTok.empty() || !missingPos.empty()) {
         std::sort(missingTok.begin(), missingTok.end());
         missingTok.erase(std::unique(missingTok.begin(), missingTok.end()), missingTok.end());
-        // Positions: ask for every missing row up to T at once, the pass costs the same.
-        TorchGenerator gen(config.seed);
-        RowMap newTok, newPos;
-        sparseNormalTable(gen, config.vocabSize, config.dIn, missingTok, newTok, cancel);
-        if (!missingPos.empty())
-            sparseNormalTable(gen, config.contextLength, config.dIn, missingPos, newPos, cancel);
         std::lock_guard lock(cacheMutex);
-        auto it = std::find_if(cache.begin(), cache.end(), [&](const CacheEntry& e) { return e.key == key; });
+        DrawStream& stream = streamFor(config.seed);
+        RowMap newTok, newPos;
+        // tok = nn.Embedding(vocab, d_in) draws first, then pos = nn.Embedding(ctx, d_in).
+        const uint64_t posBase = normalTableFromStream(stream, 0, config.vocabSize, config.dIn,
+                                                       missingTok, newTok, cancel);
+        if (!missingPos.empty())
+            normalTableFromStream(stream, posBase, config.contextLength, config.dIn, missingPos,
+                                  newPos, cancel);
+        auto it = std::find_if(cache.begin(), cache.end(),
+                               [&](const CacheEntry& e) { return e.key == key; });
         if (it == cache.end()) {
             cache.push_front(CacheEntry{key, {}, {}});
             it = cache.begin();

@@ -12,6 +12,8 @@ class TorchGenerator {
 public:
     // torch.manual_seed(s): an mt19937 seeded with the low 32 bits of s.
     explicit TorchGenerator(uint64_t seed) : engine_(static_cast<uint32_t>(seed)) {}
+    // A generator whose next draw is the next draw of `engine` (no cached normal).
+    explicit TorchGenerator(const std::mt19937& engine) : engine_(engine) {}
 
     uint32_t random() { return static_cast<uint32_t>(engine_()); }
     // Two draws, the first one in the high half (at::detail::make64BitsFrom32Bits).
