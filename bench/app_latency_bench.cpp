@@ -1,0 +1,202 @@
+// Desktop app latency: a keystroke in the sentence field until the heatmap shows the new result
+// (MainWindow::resultApplied), with the real controller, worker thread and widgets, offscreen.
+//
+//   app_latency_bench [--benchmark_filter=...]
+//
+// Each iteration appends one character with a real QKeyEvent and waits for resultApplied of
+// the generation it caused. Reported: the median (and p90, max) milliseconds per keystroke.
+
+#include <benchmark/benchmark.h>
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QKeyEvent>
+#include <QPlainTextEdit>
+#include <QTimer>
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "app/main_window.h"
+#include "app/trace_controller.h"
+
+namespace {
+
+using attn::AppState;
+using attn::InputSource;
+using attn::MainWindow;
+
+// Waits until the window has applied the newest generation (no sleeping: an event loop that
+// quits on resultApplied).
+bool waitApplied(MainWindow& w, int timeoutMs = 30000) {
+    QElapsedTimer t;
+    t.start();
+    while (w.hasPendingChanges() || w.appliedGeneration() != w.controller()->latestGeneration()) {
+        if (t.elapsed() > timeoutMs) return false;
+        if (w.hasPendingChanges()) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+            continue;
+        }
+        QEventLoop loop;
+        QObject::connect(&w, &MainWindow::resultApplied, &loop, &QEventLoop::quit);
+        QTimer::singleShot(1000, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return true;
+}
+
+void typeChar(QWidget* target, QChar c) {
+    QKeyEvent press(QEvent::KeyPress, 0, Qt::NoModifier, QString(c));
+    QKeyEvent release(QEvent::KeyRelease, 0, Qt::NoModifier, QString(c));
+    QCoreApplication::sendEvent(target, &press);
+    QCoreApplication::sendEvent(target, &release);
+}
+
+void runKeystrokes(benchmark::State& state, const AppState& initial, int maxTokens) {
+    MainWindow::Options o;
+    o.useSettings = false;
+    o.restoreState = false;
+    MainWindow w(o);
+    w.resize(1600, 1000);
+    w.show();
+    w.setState(initial);
+    if (!waitApplied(w)) {
+        state.SkipWithError("first result never arrived");
+        return;
+    }
+    auto* edit = w.findChild<QPlainTextEdit*>(QStringLiteral("textEdit"));
+    edit->setFocus();
+    edit->moveCursor(QTextCursor::End);
+    const QString alphabet = QStringLiteral("abcdefghij klmnopqrst uvwxyz ");
+    std::vector<double> ms;
+    int k = 0;
+    for (auto _ : state) {
+        // Keep T within the limit: start over from the initial text when it grows too long.
+        if (w.shownResult() && w.shownResult()->trace && w.shownResult()->trace->tokens >= maxTokens) {
+            state.PauseTiming();
+            edit->setPlainText(initial.text);
+            edit->moveCursor(QTextCursor::End);
+            waitApplied(w);
+            state.ResumeTiming();
+        }
+        QElapsedTimer t;
+        t.start();
+        typeChar(edit, alphabet[k++ % alphabet.size()]);
+        if (!waitApplied(w)) {
+            state.SkipWithError("no result within 30 s");
+            return;
+        }
+        ms.push_back(double(t.nsecsElapsed()) / 1e6);
+        if (!w.shownResult() || w.isStale()) {
+            state.SkipWithError("result not applied");
+            return;
+        }
+    }
+    if (ms.empty()) return;
+    std::sort(ms.begin(), ms.end());
+    state.counters["median_ms"] = ms[ms.size() / 2];
+    state.counters["p90_ms"] = ms[std::min(ms.size() - 1, ms.size() * 9 / 10)];
+    state.counters["max_ms"] = ms.back();
+    state.counters["tokens"] = double(w.shownResult()->trace->tokens);
+}
+
+void BM_KeystrokeBook(benchmark::State& state) {
+    // The book example's model (multi-head, d 3 -> 2, 2 heads, causal) on typed text.
+    AppState s;
+    s.source = InputSource::Text;
+    s.text = QStringLiteral("Your journey starts with one step");
+    runKeystrokes(state, s, 64);
+}
+
+void BM_KeystrokeGpt2Small(benchmark::State& state) {
+    // GPT-2 small sizes: d_in = d_out = 768, 12 heads, causal; T grows up to 64 tokens.
+    AppState s;
+    s.source = InputSource::Text;
+    s.text = QStringLiteral(
+        "The quick brown fox jumps over the lazy dog while the students watch every step of "
+        "attention on the projector");
+    s.config.dIn = s.config.dOut = 768;
+    s.config.heads = 12;
+    runKeystrokes(state, s, 64);
+}
+
+// Responsiveness with GPT-2 small sizes and ~1,000 tokens: a key every 60 ms for 30 keys while
+// a 5 ms timer measures how long the GUI thread is ever blocked; then the wait for the final
+// result. Counters: max_stall_typing_ms (the window must stay responsive while typing),
+// max_stall_apply_ms (showing a 12 x 1000 x 1000 result), final_ms (last key to result).
+void BM_Typing1000TokensGpt2Small(benchmark::State& state) {
+    AppState s;
+    s.source = InputSource::Text;
+    QString text;
+    while (text.size() < 5100) text += QStringLiteral("Attention lets every token look back at the tokens before it. ");
+    s.text = text;
+    s.config.dIn = s.config.dOut = 768;
+    s.config.heads = 12;
+    MainWindow::Options o;
+    o.useSettings = false;
+    o.restoreState = false;
+    MainWindow w(o);
+    w.resize(1600, 1000);
+    w.show();
+    w.setState(s);
+    if (!waitApplied(w, 120000)) {
+        state.SkipWithError("first result never arrived");
+        return;
+    }
+    auto* edit = w.findChild<QPlainTextEdit*>(QStringLiteral("textEdit"));
+    edit->setFocus();
+    edit->moveCursor(QTextCursor::End);
+    for (auto _ : state) {
+        double maxTyping = 0, maxApply = 0;
+        QElapsedTimer tick;
+        tick.start();
+        bool typing = true;
+        QTimer probe;
+        probe.setInterval(5);
+        QObject::connect(&probe, &QTimer::timeout, [&] {
+            const double gap = double(tick.nsecsElapsed()) / 1e6;
+            tick.restart();
+            (typing ? maxTyping : maxApply) = std::max(typing ? maxTyping : maxApply, gap);
+        });
+        probe.start();
+        for (int i = 0; i < 30; ++i) {
+            typeChar(edit, QChar(u'a' + i % 26));
+            QEventLoop loop;
+            QTimer::singleShot(60, &loop, &QEventLoop::quit);
+            loop.exec();
+        }
+        QElapsedTimer fin;
+        fin.start();
+        typing = false;
+        tick.restart();
+        if (!waitApplied(w, 120000)) {
+            state.SkipWithError("no final result");
+            return;
+        }
+        const double finalMs = double(fin.nsecsElapsed()) / 1e6;
+        QCoreApplication::processEvents();
+        probe.stop();
+        state.counters["max_stall_typing_ms"] = maxTyping;
+        state.counters["max_stall_apply_ms"] = maxApply;
+        state.counters["final_ms"] = finalMs;
+        state.counters["tokens"] = double(w.shownResult()->trace->tokens);
+    }
+}
+
+}  // namespace
+
+BENCHMARK(BM_Typing1000TokensGpt2Small)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_KeystrokeBook)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(60);
+BENCHMARK(BM_KeystrokeGpt2Small)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(40);
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,85 @@
+#include "app/token_chips.h"
+
+#include "app/app_types.h"
+#include "app/flow_layout.h"
+
+namespace attn {
+
+TokenChips::TokenChips(QWidget* parent) : QWidget(parent) {
+    flow_ = new FlowLayout(this, 4, 4);
+    more_ = new QLabel(this);
+    more_->setObjectName(QStringLiteral("tokenChipsMore"));
+    more_->setStyleSheet(QStringLiteral("color: palette(mid); padding: 2px;"));
+    more_->hide();
+    flow_->addWidget(more_);
+    QSizePolicy sp(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    sp.setHeightForWidth(true);
+    setSizePolicy(sp);
+}
+
+int TokenChips::heightForWidth(int w) const { return flow_->heightForWidth(w); }
+
+QString TokenChips::chipText(int i) const {
+    if (i < 0 || i >= shown_) return {};
+    return chips_[size_t(i)]->text();
+}
+
+void TokenChips::setMessage(const QString& text) {
+    for (int i = 0; i < shown_; ++i) chips_[size_t(i)]->hide();
+    shown_ = 0;
+    total_ = 0;
+    more_->setText(text);
+    more_->setVisible(!text.isEmpty());
+    flow_->invalidate();
+    updateGeometry();
+}
+
+void TokenChips::setTokens(const std::vector<Token>& tokens) {
+    setUpdatesEnabled(false);
+    total_ = int(tokens.size());
+    const int n = std::min<int>(total_, kMaxChips);
+    // Reuse labels: typing changes one or two tokens, so most chips only get new text.
+    flow_->removeWidget(more_);
+    while (int(chips_.size()) < n) {
+        auto* chip = new QLabel(this);
+        chip->setAlignment(Qt::AlignCenter);
+        chip->setTextFormat(Qt::PlainText);
+        flow_->addWidget(chip);
+        chips_.push_back(chip);
+    }
+    flow_->addWidget(more_);
+    static const QString normal = QStringLiteral(
+        "QLabel { border: 1px solid palette(mid); border-radius: 4px; padding: 1px 4px;"
+        " background: palette(base); }");
+    static const QString partial = QStringLiteral(
+        "QLabel { border: 1px dashed #b0620e; border-radius: 4px; padding: 1px 4px;"
+        " background: #fff4e5; color: #7a3d00; font-family: monospace; }");
+    for (int i = 0; i < n; ++i) {
+        const Token& t = tokens[size_t(i)];
+        QLabel* chip = chips_[size_t(i)];
+        const QString text = chipTextForToken(t) + QLatin1Char('\n') + QString::number(t.id);
+        if (chip->text() != text) chip->setText(text);
+        const QString& style = t.partialUtf8 ? partial : normal;
+        if (chip->styleSheet() != style) chip->setStyleSheet(style);
+        chip->setToolTip(t.partialUtf8
+                             ? tr("Token %1: part of a UTF-8 character, bytes %2").arg(t.id).arg(chipTextForToken(t))
+                             : tr("Token %1 at position %2").arg(t.id).arg(i));
+        chip->show();
+    }
+    for (int i = n; i < int(chips_.size()); ++i) chips_[size_t(i)]->hide();
+    shown_ = n;
+    if (total_ > n) {
+        more_->setText(tr("+ %1 more tokens").arg(total_ - n));
+        more_->show();
+    } else if (total_ == 0) {
+        more_->setText(tr("(no tokens)"));
+        more_->show();
+    } else {
+        more_->hide();
+    }
+    flow_->invalidate();
+    updateGeometry();
+    setUpdatesEnabled(true);
+}
+
+}  // namespace attn
