@@ -73,8 +73,10 @@ const Step& requireStep(const Trace& trace, const QString& id) {
                                   "\". Its steps are: " + ids + ".");
 }
 
-int64_t indexOption(const QCommandLineParser& p, const char* name) {
-    if (!p.isSet(name)) return 0;
+}  // namespace
+
+int nonNegativeOption(const QCommandLineParser& p, const char* name, int fallback) {
+    if (!p.isSet(name)) return fallback;
     bool ok = false;
     const int v = p.value(name).toInt(&ok);
     if (!ok || v < 0)
@@ -82,8 +84,6 @@ int64_t indexOption(const QCommandLineParser& p, const char* name) {
                                     p.value(name).toStdString() + "\".");
     return v;
 }
-
-}  // namespace
 
 int tokenizeCommand(const QStringList& args) {
     QCommandLineParser p;
@@ -203,7 +203,7 @@ int exportCommand(const QStringList& args) {
     } else if (ext == ".json") {
         io::writeFileAtomically(out, io::stepToJson(step) + "\n");
     } else {
-        const Tensor m = stepMatrix(step, indexOption(p, "head"), indexOption(p, "batch-index"));
+        const Tensor m = stepMatrix(step, nonNegativeOption(p, "head", 0), nonNegativeOption(p, "batch-index", 0));
         const auto& dims = step.info.dims;
         const bool tokenRows = dims.size() >= 2 && dims[dims.size() - 2] == "T";
         const bool tokenCols = !dims.empty() && dims.back() == "T";

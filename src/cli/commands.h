@@ -4,7 +4,13 @@
 
 #include <QStringList>
 
+class QCommandLineParser;
+
 namespace attn::cli {
+
+// The value of option `name` as a whole number from 0 (`fallback` when not given); throws
+// EngineError naming the option otherwise.
+int nonNegativeOption(const QCommandLineParser& parser, const char* name, int fallback);
 
 int tokenizeCommand(const QStringList& args);
 int traceCommand(const QStringList& args);

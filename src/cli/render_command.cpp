@@ -11,16 +11,6 @@ namespace attn::cli {
 
 namespace {
 
-int nonNegative(const QCommandLineParser& p, const char* name, int fallback) {
-    if (!p.isSet(name)) return fallback;
-    bool ok = false;
-    const int v = p.value(name).toInt(&ok);
-    if (!ok || v < 0)
-        throw EngineError(name, std::string("--") + name + " expects a whole number from 0, got \"" +
-                                    p.value(name).toStdString() + "\".");
-    return v;
-}
-
 QString fileNameFor(const Step& step, int head, const QString& suffix) {
     QString name = QString::fromStdString(step.info.id);
     if (head >= 0) name += QStringLiteral("_head%1").arg(head);
@@ -69,8 +59,8 @@ int renderCommand(const QStringList& args) {
     FigureOptions options;
     options.showValues = !p.isSet("no-values");
     options.showTitle = !p.isSet("no-title");
-    options.width = nonNegative(p, "width", 0);
-    options.height = nonNegative(p, "height", 0);
+    options.width = nonNegativeOption(p, "width", 0);
+    options.height = nonNegativeOption(p, "height", 0);
     if (p.isSet("scale")) {
         bool ok = false;
         options.scale = p.value("scale").toDouble(&ok);
@@ -91,7 +81,7 @@ int renderCommand(const QStringList& args) {
     const RunResult r = runSpec(spec);
     QStringList tokens;
     for (const std::string& l : r.input.labels) tokens << QString::fromStdString(l);
-    const int batch = nonNegative(p, "batch-index", 0);
+    const int batch = nonNegativeOption(p, "batch-index", 0);
     if (batch >= r.trace.config.batch)
         throw EngineError("batch-index", "--batch-index " + std::to_string(batch) +
                                              " is out of range: the batch has " +
@@ -114,7 +104,7 @@ int renderCommand(const QStringList& args) {
                                           "\". Its steps are: " + ids + ".");
         }
         const int64_t headDim = step->info.headDim();
-        const int head = nonNegative(p, "head", 0);
+        const int head = nonNegativeOption(p, "head", 0);
         if (headDim >= 0 && head >= step->value.size(headDim))
             throw EngineError("head", "--head " + std::to_string(head) + " is out of range: \"" +
                                           step->info.id + "\" has " +

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <list>
@@ -394,14 +395,21 @@ private:
         done("output", context);
     }
 
-    void runSingleHead(const WeightMap& p) {
+    // queries, keys, values (b, T, d_out), in the order the chapter lists them.
+    std::array<Tensor, 3> projectQkv(const WeightMap& p) {
         const int64_t n = c_.batch * T_;
-        const Tensor q = project(p, "W_query", x_.data(), n);
-        done("queries", q);
-        const Tensor k = project(p, "W_key", x_.data(), n);
-        done("keys", k);
-        const Tensor v = project(p, "W_value", x_.data(), n);
-        done("values", v);
+        std::array<Tensor, 3> qkv;
+        const char* mats[] = {"W_query", "W_key", "W_value"};
+        const char* ids[] = {"queries", "keys", "values"};
+        for (int m = 0; m < 3; ++m) {
+            qkv[m] = project(p, mats[m], x_.data(), n);
+            done(ids[m], qkv[m]);
+        }
+        return qkv;
+    }
+
+    void runSingleHead(const WeightMap& p) {
+        const auto [q, k, v] = projectQkv(p);
         vCols_ = c_.dOut;
         Tensor context(Shape{c_.batch, T_, c_.dOut});
         std::vector<Group> groups;
@@ -453,12 +461,7 @@ private:
 
     void runMultiHead(const WeightMap& p) {
         const int64_t B = c_.batch, H = c_.heads, dO = c_.dOut, hd = dO / H, n = B * T_;
-        const Tensor q = project(p, "W_query", x_.data(), n);
-        done("queries", q);
-        const Tensor k = project(p, "W_key", x_.data(), n);
-        done("keys", k);
-        const Tensor v = project(p, "W_value", x_.data(), n);
-        done("values", v);
+        const auto [q, k, v] = projectQkv(p);
         // .view shares storage; .transpose(1, 2) only swaps strides.
         const Shape split{B, T_, H, hd};
         done("queries_split", q.view(split));
