@@ -1,8 +1,28 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite.
+#   ./scripts/test.sh               the Release build and every test
+#   ./scripts/test.sh --sanitizers  then the same suite under AddressSanitizer + UBSan, and the
+#                                   threading tests under ThreadSanitizer (CI does this: CI=true)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+sanitizers=0
+if [[ ${CI:-} == true || ${1:-} == --sanitizers ]]; then
+    sanitizers=1
+fi
+
 ./scripts/install-deps.sh
 ./scripts/build.sh
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+
+if ((sanitizers)); then
+    echo "== AddressSanitizer + UndefinedBehaviorSanitizer =="
+    cmake --preset asan >/dev/null
+    cmake --build --preset asan
+    # Qt's own libraries are not instrumented; leak reports from them are not ours.
+    export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
+    ./scripts/tsan.sh
+fi
