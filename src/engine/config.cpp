@@ -117,10 +117,15 @@ int64_t Config::headDim() const {
 int64_t Config::effectiveHeads() const { return variantHasHeads(variant) ? heads : 1; }
 
 std::vector<int64_t> validHeadCounts(int64_t dOut) {
-    std::vector<int64_t> out;
-    for (int64_t h = 1; h <= dOut; ++h)
-        if (dOut % h == 0) out.push_back(h);
-    return out;
+    // Divisors in pairs (h, dOut / h) up to sqrt(dOut): fast for any dOut.
+    std::vector<int64_t> small, large;
+    for (int64_t h = 1; h <= dOut / h; ++h)
+        if (dOut % h == 0) {
+            small.push_back(h);
+            if (h != dOut / h) large.push_back(dOut / h);
+        }
+    small.insert(small.end(), large.rbegin(), large.rend());
+    return small;
 }
 
 std::string formatBytes(uint64_t bytes) {

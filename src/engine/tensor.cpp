@@ -25,6 +25,15 @@ int64_t shapeNumel(const Shape& shape) {
     return n;
 }
 
+bool shapeIsRepresentable(const Shape& shape) {
+    int64_t product = 1;
+    for (int64_t d : shape) {
+        if (d < 0) return false;
+        if (d != 0 && __builtin_mul_overflow(product, d, &product)) return false;
+    }
+    return true;
+}
+
 namespace {
 
 // The T x T steps of a large trace are tens of megabytes each and are written once, right after
@@ -63,8 +72,8 @@ Tensor::Tensor(Shape shape) : Tensor(uninitialized(std::move(shape))) {
 }
 
 Tensor Tensor::uninitialized(Shape shape) {
-    for (int64_t d : shape)
-        if (d < 0) throw std::invalid_argument("Tensor: negative size in " + shapeToString(shape));
+    if (!shapeIsRepresentable(shape))
+        throw std::length_error("Tensor: shape " + shapeToString(shape) + " does not fit in memory");
     Tensor t;
     const int64_t n = shapeNumel(shape);
     t.storage_ = allocateFloats(n);

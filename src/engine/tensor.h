@@ -15,6 +15,10 @@ using Shape = std::vector<int64_t>;
 
 std::string shapeToString(const Shape& shape);  // "(1, 6, 3)"
 int64_t shapeNumel(const Shape& shape);
+// True when every stride and the element count of a row-major tensor of this shape fit in
+// int64_t: no negative size, and the product of the non-zero sizes fits (a zero size makes the
+// count 0 but not the strides of the dims after it). Check shapes read from files with this.
+bool shapeIsRepresentable(const Shape& shape);
 
 class Tensor {
 public:

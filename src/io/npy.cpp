@@ -300,7 +300,8 @@ Tensor parseNpy(std::string_view bytes, const std::string& source) {
             count *= static_cast<uint64_t>(d);
     }
     const uint64_t itemSize = static_cast<uint64_t>(dtype.size);
-    if (overflow || count > std::numeric_limits<uint64_t>::max() / itemSize)
+    if (overflow || !shapeIsRepresentable(header.shape) ||
+        count > std::numeric_limits<uint64_t>::max() / itemSize)
         fail(source, "the header declares shape " + pythonShape(header.shape) +
                          ", far more data than any file can hold; the file is corrupt");
     const uint64_t needed = count * itemSize;

@@ -9,6 +9,8 @@
 #include "engine/config.h"
 #include "io/file_io.h"
 #include "io/half.h"
+#include <QStringDecoder>
+
 #include "io/json_reader.h"
 #include "io/text_format.h"
 
@@ -72,6 +74,12 @@ SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& sour
     const std::string_view headerText = bytes.substr(8, headerLength);
     if (headerText.front() != '{')
         fail(source, "the header does not start with '{'; this is not a safetensors file");
+    // The format's header is UTF-8 JSON; names with invalid bytes could not be written back.
+    {
+        QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        const QString decoded = utf8(QByteArrayView(headerText.data(), qsizetype(headerText.size())));
+        if (utf8.hasError()) fail(source, "the header is not valid UTF-8; the file is corrupt");
+    }
     JsonReader reader(headerText, source + " header");
     JsonValue header = reader.parseValue();
     reader.expectEnd();
@@ -148,6 +156,7 @@ SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& sour
                              std::to_string(entry.end) + "] reach past the end of the data (" +
                              std::to_string(buffer.size()) +
                              " bytes); the file is truncated or corrupt");
+        overflow = overflow || !shapeIsRepresentable(entry.shape);
         if (overflow || count > std::numeric_limits<uint64_t>::max() / uint64_t(itemSize) ||
             count * uint64_t(itemSize) != entry.end - entry.begin)
             fail(source,
