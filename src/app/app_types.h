@@ -97,8 +97,6 @@ QString namedShape(const StepInfo& info);
 QString plainShape(const Shape& shape);  // "(1, 2, 6, 6)"
 // A readable name of a variant for the combo ("Multi-head attention (MultiHeadAttention)").
 QString variantDisplayName(Variant v);
-// One or two sentences explaining what a step shows.
-QString stepExplanation(const StepInfo& info, const Config& config);
 
 }  // namespace attn
 

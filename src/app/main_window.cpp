@@ -27,11 +27,14 @@
 #include <cmath>
 #include <limits>
 
+#include "app/file_actions.h"
 #include "app/heatmap_view.h"
+#include "app/teaching_docks.h"
 #include "app/token_chips.h"
 #include "app/trace_controller.h"
 #include "engine/embeddings.h"
 #include "engine/trace.h"
+#include "teach/explanations.h"
 #include "ui_main_window.h"
 
 #if __has_include("export/image_export.h")
@@ -187,6 +190,11 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     setupMenus();
     setupStatusBar();
     connectControls();
+    fileActions_ = new FileActions(this);
+    fileActions_->install(ui->menuFile, ui->actionExportImage, ui->actionCopyImage);
+    ui->centralLayout->insertWidget(0, fileActions_->notesWidget());
+    // Explain, Token view, PyTorch, Compare and Lesson docks; presentation-mode extras.
+    teaching_ = new TeachingDocks(this);
 
     connect(controller_, &TraceController::tokensReady, this, &MainWindow::onTokens);
     connect(controller_, &TraceController::resultReady, this, &MainWindow::onResult);
@@ -258,7 +266,11 @@ void MainWindow::setupControls() {
     QFont captionFont = ui->stepCaption->font();
     captionFont.setPointSizeF(captionFont.pointSizeF() * 1.15);
     ui->stepCaption->setFont(captionFont);
-    ui->explanationLabel->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    // The one-line caption under the heatmap is for presentation mode; the Explain dock
+    // (TeachingDocks) explains the step otherwise.
+    ui->explanationLabel->setProperty("presentationRole", QStringLiteral("title"));
+    ui->explanationLabel->setAlignment(Qt::AlignCenter);
+    ui->explanationLabel->hide();
     ui->hoverLabel->setMinimumWidth(200);
     ui->sourceLabel->setStyleSheet(QStringLiteral("color: palette(dark);"));
 
@@ -363,9 +375,11 @@ void MainWindow::setupMenus() {
             [this](QAction* a) { setColormapName(a->data().toString()); });
     connect(ui->actionShowValues, &QAction::toggled, this, [this](bool on) {
         ui->heatmapView->setShowValues(on);
+        emit viewChanged();
     });
     connect(ui->actionResetZoom, &QAction::triggered, this, [this] { ui->heatmapView->resetZoom(); });
     connect(ui->actionPresentation, &QAction::toggled, this, &MainWindow::togglePresentation);
+    addAction(ui->actionPresentation);  // F11 also leaves full screen, where the menu bar is hidden
 
     // Dock toggles, with shortcuts.
     QAction* inputToggle = ui->inputDock->toggleViewAction();
@@ -466,6 +480,7 @@ void MainWindow::connectControls() {
         if (updating_) return;
         batchIndex_ = b;
         updateStepViews();
+        emit viewChanged();
     });
     connect(ui->heatmapView, &HeatmapView::cellHovered, this, [this](int row, int col, float) {
         ui->hoverLabel->setText(ui->heatmapView->toolTipForCell(row, col));
@@ -513,6 +528,7 @@ void MainWindow::writeStateToControls(const AppState& s) {
 void MainWindow::setState(const AppState& s) {
     writeStateToControls(s);
     scheduleSubmit();
+    emit viewChanged();
 }
 
 AppState MainWindow::state() const {
@@ -553,6 +569,7 @@ void MainWindow::controlsChanged() {
     refreshEnabledControls();
     refreshSourceLabel();
     scheduleSubmit();
+    emit viewChanged();
 }
 
 void MainWindow::applyPreset(int index) {
@@ -946,6 +963,7 @@ void MainWindow::selectStep(const QString& id) {
     for (const auto& s : plan_)
         if (QString::fromStdString(s.id) == id) updateCaption(&s);
     updateStepViews();
+    emit viewChanged();
 }
 
 void MainWindow::selectHead(int head) {
@@ -955,6 +973,7 @@ void MainWindow::selectHead(int head) {
     updating_ = false;
     ui->headGrid->setCurrentHead(head_);
     updateStepViews();
+    emit viewChanged();
 }
 
 void MainWindow::updateCaption(const StepInfo* info) {
@@ -968,8 +987,7 @@ void MainWindow::updateCaption(const StepInfo* info) {
             .arg(htmlEscape(QString::fromStdString(info->id)),
                  htmlEscape(QString::fromStdString(info->op)), plainShape(info->shape),
                  htmlEscape(namedShape(*info))));
-    const Config cfg = shown_ ? shown_->trace->config : state().config;
-    ui->explanationLabel->setText(stepExplanation(*info, cfg));
+    ui->explanationLabel->setText(attn::stepCaption(*info));
 }
 
 QString MainWindow::stepCaption() const {
@@ -1040,7 +1058,7 @@ void MainWindow::updateStepViews() {
         }
         ui->headGrid->setHeads(grid);
         ui->headGrid->setCurrentHead(head_);
-        if (ui->headGrid->isHidden()) {
+        if (ui->headGrid->isHidden() && !ui->actionPresentation->isChecked()) {
             ui->headGrid->show();
             // The heatmap stays the largest thing: the grid gets about a fifth of the height
             // unless the user dragged the splitter to a size that is still reasonable.
@@ -1061,6 +1079,7 @@ void MainWindow::setColormapName(const QString& name) {
     for (QAction* a : colormapGroup_->actions())
         if (a->data().toString() == colormap_) a->setChecked(true);
     updateStepViews();
+    emit viewChanged();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1153,6 +1172,7 @@ bool MainWindow::loadEmbeddings(const QString& path, QString* error) {
         }
         fileEmbeddings_ = std::make_shared<const Tensor>(std::move(x));
         embeddingsName_ = QFileInfo(path).fileName();
+        embeddingsPath_ = path;
         source_ = InputSource::File;
         updating_ = true;
         ui->dInSpin->setValue(int(fileEmbeddings_->size(-1)));
@@ -1178,6 +1198,7 @@ bool MainWindow::loadWeights(const QString& path, QString* error) {
         io::checkWeights(w, state().config, QFileInfo(path).fileName().toStdString());
         weights_ = std::make_shared<const WeightMap>(std::move(w));
         weightsName_ = QFileInfo(path).fileName();
+        weightsPath_ = path;
         ui->actionClearLoaded->setEnabled(true);
         controlsChanged();
         return true;
@@ -1225,6 +1246,8 @@ void MainWindow::clearLoaded() {
     weights_.reset();
     embeddingsName_.clear();
     weightsName_.clear();
+    embeddingsPath_.clear();
+    weightsPath_.clear();
     if (source_ == InputSource::File) source_ = InputSource::Text;
     ui->actionClearLoaded->setEnabled(false);
     controlsChanged();
@@ -1252,7 +1275,17 @@ void MainWindow::togglePresentation(bool on) {
             w->setFont(f);
         }
         ui->heatmapView->setFontScale(kScale);
+        // Only the pipeline, the heatmap and a large caption; full screen, high contrast.
+        headGridWasVisible_ = !ui->headGrid->isHidden();
+        ui->headGrid->hide();
+        ui->explanationLabel->show();
+        menuBar()->hide();
+        teaching_->setPresentation(true);
     } else {
+        teaching_->setPresentation(false);
+        menuBar()->show();
+        ui->explanationLabel->hide();
+        if (headGridWasVisible_) ui->headGrid->show();
         for (const auto& [w, f] : presentationFonts_) w->setFont(f);
         presentationFonts_.clear();
         ui->heatmapView->setFontScale(1.0);

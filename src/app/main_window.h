@@ -30,6 +30,8 @@ class TraceController;
 class HeatmapView;
 class HeadGrid;
 class TokenChips;
+class FileActions;
+class TeachingDocks;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -75,11 +77,22 @@ public:
     bool loadEmbeddings(const QString& path, QString* error);
     bool loadWeights(const QString& path, QString* error);
     void setColormapName(const QString& name);  // "auto" or a colormap name
+    // The files loaded now (as given to loadEmbeddings/loadWeights), empty if none.
+    QString loadedEmbeddingsPath() const { return embeddingsPath_; }
+    QString loadedWeightsPath() const { return weightsPath_; }
+    // File > Forget loaded files.
+    void forgetLoadedFiles() { clearLoaded(); }
+    // Sessions and exports (File menu, heatmap context menu).
+    FileActions* fileActions() const { return fileActions_; }
+    // The teaching docks (Explain, Token view, PyTorch, Compare, Lesson) and presentation extras.
+    TeachingDocks* teaching() const { return teaching_; }
 
 signals:
     // Emitted after the views show the outcome of request `generation` (a new result, or the
     // errors of an invalid configuration with the old result kept stale).
     void resultApplied(quint64 generation);
+    // The user changed something a session saves (a control, the step, head, colormap, ...).
+    void viewChanged();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -137,8 +150,10 @@ private:
     InputSource source_ = InputSource::Book;
     std::shared_ptr<const Tensor> fileEmbeddings_;
     QString embeddingsName_;
+    QString embeddingsPath_;
     std::shared_ptr<const WeightMap> weights_;
     QString weightsName_;
+    QString weightsPath_;
     QString step_ = QStringLiteral("weights");
     int head_ = 0;
     int batchIndex_ = 0;
@@ -162,6 +177,9 @@ private:
     QProgressBar* progress_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
     QActionGroup* colormapGroup_ = nullptr;
+    FileActions* fileActions_ = nullptr;
+    TeachingDocks* teaching_ = nullptr;
+    bool headGridWasVisible_ = false;
     QByteArray prePresentationState_;
     std::vector<std::pair<QWidget*, QFont>> presentationFonts_;
 };

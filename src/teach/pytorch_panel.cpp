@@ -30,15 +30,17 @@ const QStringList& keywords() {
 }  // namespace
 
 PythonHighlighter::PythonHighlighter(QTextDocument* parent) : QSyntaxHighlighter(parent) {
-    // Colours readable on white and chosen to stay distinct for colour-blind readers.
-    formats_[int(Role::Keyword)].setForeground(QColor(0x00, 0x4d, 0x99));
+    // Colours readable on the editor's background (light or dark system palette) and chosen to
+    // stay distinct for colour-blind readers.
+    const bool dark = QApplication::palette().color(QPalette::Base).lightness() < 128;
+    formats_[int(Role::Keyword)].setForeground(dark ? QColor(0x6c, 0xb4, 0xff) : QColor(0x00, 0x4d, 0x99));
     formats_[int(Role::Keyword)].setFontWeight(QFont::Bold);
-    formats_[int(Role::Builtin)].setForeground(QColor(0x6f, 0x2d, 0xa8));
-    formats_[int(Role::Number)].setForeground(QColor(0xa3, 0x4a, 0x00));
-    formats_[int(Role::String)].setForeground(QColor(0x1b, 0x6e, 0x35));
-    formats_[int(Role::Comment)].setForeground(QColor(0x6a, 0x6a, 0x6a));
+    formats_[int(Role::Builtin)].setForeground(dark ? QColor(0xc9, 0xa0, 0xff) : QColor(0x6f, 0x2d, 0xa8));
+    formats_[int(Role::Number)].setForeground(dark ? QColor(0xff, 0xb8, 0x6b) : QColor(0xa3, 0x4a, 0x00));
+    formats_[int(Role::String)].setForeground(dark ? QColor(0x8f, 0xd6, 0x94) : QColor(0x1b, 0x6e, 0x35));
+    formats_[int(Role::Comment)].setForeground(dark ? QColor(0xa8, 0xa8, 0xa8) : QColor(0x6a, 0x6a, 0x6a));
     formats_[int(Role::Comment)].setFontItalic(true);
-    formats_[int(Role::Decorator)].setForeground(QColor(0x8a, 0x5a, 0x00));
+    formats_[int(Role::Decorator)].setForeground(dark ? QColor(0xf0, 0xc0, 0x60) : QColor(0x8a, 0x5a, 0x00));
 
     rules_.push_back({QRegularExpression(QStringLiteral("\\b(%1)\\b").arg(keywords().join(QLatin1Char('|')))), Role::Keyword});
     rules_.push_back({QRegularExpression(QStringLiteral(

@@ -1,0 +1,849 @@
+// File menu: sessions through the window, the recent list, export of every step and of the
+// data, write errors, and loading weights files.
+#include <gtest/gtest.h>
+
+#include <qcustomplot.h>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QImage>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMap>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPointer>
+#include <QProgressDialog>
+#include <QStatusBar>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <memory>
+
+#include "app/file_actions.h"
+#include "app/heatmap_view.h"
+#include "app/session.h"
+#include "app_test_util.h"
+#include "io/npy.h"
+#include "io/safetensors.h"
+
+using namespace attn;
+using attn::testing::settle;
+using attn::testing::testOptions;
+
+namespace {
+
+// Collects the messages that would otherwise pop up as modal boxes.
+struct Messages {
+    QStringList titles;
+    QStringList texts;
+    void attach(MainWindow& w) {
+        w.fileActions()->setMessageHook([this](const QString& title, const QString& text) {
+            titles << title;
+            texts << text;
+        });
+    }
+};
+
+// Everything a session saves about the state, as comparable text.
+QByteArray stateKey(const AppState& s) {
+    Session session;
+    session.state = s;
+    return sessionToJson(session);
+}
+
+void expectSameTensor(const Tensor& a, const Tensor& b) {
+    ASSERT_EQ(a.shape(), b.shape());
+    const std::vector<float> va = a.toVector();
+    const std::vector<float> vb = b.toVector();
+    for (size_t i = 0; i < va.size(); ++i) {
+        if (std::isnan(va[i]) && std::isnan(vb[i]))
+            continue;
+        ASSERT_EQ(va[i], vb[i]) << "element " << i;
+    }
+}
+
+AppState customState() {
+    AppState s;
+    s.source = InputSource::Text;
+    s.text = QStringLiteral("The quick brown fox jumps over the lazy dog");
+    s.tokenizer = TokenizerKind::Gpt2;
+    s.config.variant = Variant::MultiHead;
+    s.config.dIn = 8;
+    s.config.dOut = 6;
+    s.config.heads = 3;
+    s.config.mask = MaskSpec{MaskKind::Window, 3};
+    s.config.dropout = 0.1;
+    s.config.mode = Mode::Train;
+    s.config.dropoutRng = DropoutRng::Mkl;
+    s.config.seed = 42;
+    s.config.qkvBias = true;
+    s.config.batch = 2;
+    s.config.contextLength = 64;
+    s.embeddingSeed = 7;
+    s.positions = false;
+    s.step = QStringLiteral("scaled_scores");
+    s.head = 2;
+    s.batchIndex = 1;
+    s.colormap = QStringLiteral("magma");
+    s.showValues = false;
+    return s;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeText(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(bytes);
+}
+
+}  // namespace
+
+TEST(Sessions, RoundTripThroughTheWindowGivesTheSameView) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("fox lesson.attnlens"));
+    AppState saved;
+    std::shared_ptr<const Trace> before;
+    {
+        MainWindow w(testOptions());
+        w.show();
+        w.setState(customState());
+        ASSERT_TRUE(settle(w));
+        ASSERT_NE(w.shownResult(), nullptr);
+        ASSERT_TRUE(w.shownResult()->ok());
+        EXPECT_EQ(w.windowTitle(), QStringLiteral("Attention Lens"));
+        w.findChild<QDockWidget*>(QStringLiteral("shapesDock"))->hide();  // part of the layout
+        ASSERT_TRUE(w.fileActions()->saveSessionTo(path));
+        EXPECT_TRUE(QFile::exists(path));
+        EXPECT_EQ(w.fileActions()->sessionPath(), QFileInfo(path).absoluteFilePath());
+        EXPECT_TRUE(w.windowTitle().startsWith(QStringLiteral("fox lesson[*]")));
+        EXPECT_FALSE(w.isWindowModified());
+        saved = w.state();
+        before = w.shownResult()->trace;
+
+        // A change marks the title; undoing it clears the mark.
+        w.selectHead(0);
+        EXPECT_TRUE(w.fileActions()->isModified());
+        EXPECT_TRUE(w.isWindowModified());
+        w.selectHead(2);
+        EXPECT_FALSE(w.isWindowModified());
+    }
+    EXPECT_EQ(saved.head, 2);
+    EXPECT_EQ(saved.step, QStringLiteral("scaled_scores"));
+
+    // Next day: a fresh window opens the file.
+    MainWindow w2(testOptions());
+    w2.show();
+    ASSERT_TRUE(settle(w2));
+    Messages messages;
+    messages.attach(w2);
+    EXPECT_FALSE(w2.findChild<QDockWidget*>(QStringLiteral("shapesDock"))->isHidden());
+    ASSERT_TRUE(w2.fileActions()->openSession(path));
+    ASSERT_TRUE(settle(w2));
+    EXPECT_TRUE(w2.findChild<QDockWidget*>(QStringLiteral("shapesDock"))->isHidden());
+    EXPECT_TRUE(messages.texts.isEmpty()) << messages.texts.join('\n').toStdString();
+    EXPECT_TRUE(w2.fileActions()->sessionNotes().isEmpty());
+    EXPECT_FALSE(w2.fileActions()->notesWidget()->isVisibleTo(&w2));
+    EXPECT_EQ(stateKey(w2.state()), stateKey(saved));
+    EXPECT_EQ(w2.currentStep(), QStringLiteral("scaled_scores"));
+    EXPECT_EQ(w2.currentHead(), 2);
+    EXPECT_EQ(w2.state().config.seed, 42u);
+    EXPECT_EQ(w2.state().embeddingSeed, 7u);
+    EXPECT_EQ(w2.state().colormap, QStringLiteral("magma"));
+    EXPECT_FALSE(w2.state().showValues);
+    EXPECT_TRUE(w2.windowTitle().startsWith(QStringLiteral("fox lesson[*]")));
+    EXPECT_FALSE(w2.isWindowModified());
+    ASSERT_NE(w2.shownResult(), nullptr);
+    const Trace& after = *w2.shownResult()->trace;
+    ASSERT_EQ(after.steps.size(), before->steps.size());
+    expectSameTensor(after.output(), before->output());
+    expectSameTensor(after.find("dropout_mask")->value, before->find("dropout_mask")->value);
+    // The heatmap shows the same slice: step, head 2, batch entry 1.
+    EXPECT_EQ(w2.heatmapView()->data().stepId, QStringLiteral("scaled_scores"));
+    EXPECT_EQ(w2.heatmapView()->data().head, 2);
+    EXPECT_EQ(w2.heatmapView()->data().batch, 1);
+    EXPECT_EQ(FileActions::recentSessions().value(0), QFileInfo(path).absoluteFilePath());
+}
+
+TEST(Sessions, CorruptOrNewerFileIsRefusedAndNothingChanges) {
+    QTemporaryDir dir;
+    MainWindow w(testOptions());
+    w.show();
+    w.setState(customState());
+    ASSERT_TRUE(settle(w));
+    Messages messages;
+    messages.attach(w);
+    const QByteArray stateBefore = stateKey(w.state());
+    const quint64 generation = w.controller()->latestGeneration();
+    const QString title = w.windowTitle();
+    const Trace* trace = w.shownResult()->trace.get();
+
+    const QString corrupt = dir.filePath(QStringLiteral("broken.attnlens"));
+    writeText(corrupt, "{\"format\": \"attention-lens-session\", \"version\": 1, \"d_in\": ");
+    EXPECT_FALSE(w.fileActions()->openSession(corrupt));
+    const QString newer = dir.filePath(QStringLiteral("future.attnlens"));
+    writeText(newer, "{\"format\": \"attention-lens-session\", \"version\": 99, \"text\": \"x\"}");
+    EXPECT_FALSE(w.fileActions()->openSession(newer));
+    const QString wrongType = dir.filePath(QStringLiteral("wrong.attnlens"));
+    writeText(wrongType,
+              "{\"format\": \"attention-lens-session\", \"version\": 1, \"heads\": \"two\"}");
+    EXPECT_FALSE(w.fileActions()->openSession(wrongType));
+
+    ASSERT_EQ(messages.texts.size(), 3);
+    EXPECT_EQ(messages.titles[0], QStringLiteral("Cannot open the session"));
+    EXPECT_TRUE(messages.texts[0].contains(QStringLiteral("broken.attnlens")))
+        << messages.texts[0].toStdString();
+    EXPECT_TRUE(messages.texts[0].contains(QStringLiteral("not a valid Attention Lens session")));
+    EXPECT_TRUE(messages.texts[1].contains(QStringLiteral("newer Attention Lens")))
+        << messages.texts[1].toStdString();
+    EXPECT_TRUE(messages.texts[1].contains(QStringLiteral("version 99")));
+    EXPECT_TRUE(messages.texts[2].contains(QStringLiteral("\"heads\" should be a whole number")));
+
+    // Nothing in the window changed: state, no new request, the same result, title, no notes.
+    EXPECT_FALSE(w.hasPendingChanges());
+    EXPECT_EQ(w.controller()->latestGeneration(), generation);
+    EXPECT_EQ(stateKey(w.state()), stateBefore);
+    EXPECT_EQ(w.shownResult()->trace.get(), trace);
+    EXPECT_EQ(w.windowTitle(), title);
+    EXPECT_TRUE(w.fileActions()->sessionPath().isEmpty());
+    EXPECT_FALSE(w.fileActions()->notesWidget()->isVisibleTo(&w));
+    EXPECT_FALSE(FileActions::recentSessions().contains(QFileInfo(corrupt).absoluteFilePath()));
+}
+
+TEST(Sessions, MissingOrChangedFilesAreNotedAndTheRestOpens) {
+    QTemporaryDir dir;
+    const QString emb = dir.filePath(QStringLiteral("x.json"));
+    writeText(emb, "[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9], [1.0, 1.1, 1.2]]");
+    const QString wf = dir.filePath(QStringLiteral("w.json"));
+    writeText(
+        wf,
+        "{\"W_query.weight\": [[1, 0, 0], [0, 1, 0]], \"W_key.weight\": [[1, 0, 0], [0, 1, 0]],"
+        " \"W_value.weight\": [[0, 0, 1], [1, 0, 0]]}");
+    const QString path = dir.filePath(QStringLiteral("files.attnlens"));
+    {
+        MainWindow w(testOptions());
+        AppState s = w.state();
+        s.config.variant = Variant::SelfAttention;
+        s.config.mask = defaultMask(Variant::SelfAttention);
+        s.step = QStringLiteral("queries");
+        w.setState(s);
+        ASSERT_TRUE(settle(w));
+        QString error;
+        ASSERT_TRUE(w.loadEmbeddings(emb, &error)) << error.toStdString();
+        ASSERT_TRUE(w.loadWeights(wf, &error)) << error.toStdString();
+        ASSERT_TRUE(settle(w));
+        ASSERT_TRUE(w.fileActions()->saveSessionTo(path));
+        const QJsonObject o = QJsonDocument::fromJson(readAll(path)).object();
+        EXPECT_EQ(o["embeddings_file"].toObject()["path"].toString(),
+                  QFileInfo(emb).absoluteFilePath());
+        EXPECT_EQ(o["weights_file"].toObject()["sha256"].toString(), fileSha256(wf));
+
+        // Both files come back as they were.
+        MainWindow again(testOptions());
+        ASSERT_TRUE(again.fileActions()->openSession(path));
+        ASSERT_TRUE(settle(again));
+        EXPECT_TRUE(again.fileActions()->sessionNotes().isEmpty());
+        EXPECT_EQ(again.state().source, InputSource::File);
+        EXPECT_EQ(again.shownResult()->trace->tokens, 4);
+        EXPECT_EQ(again.loadedWeightsPath(), QFileInfo(wf).absoluteFilePath());
+        EXPECT_FLOAT_EQ(again.shownResult()->trace->find("queries")->value.at({0, 1, 0}), 0.4f);
+    }
+    // The embeddings disappear, the weights change (still a valid file).
+    ASSERT_TRUE(QFile::remove(emb));
+    writeText(
+        wf,
+        "{\"W_query.weight\": [[2, 0, 0], [0, 2, 0]], \"W_key.weight\": [[1, 0, 0], [0, 1, 0]],"
+        " \"W_value.weight\": [[0, 0, 1], [1, 0, 0]]}");
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    Messages messages;
+    messages.attach(w);
+    ASSERT_TRUE(w.fileActions()->openSession(path));
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(messages.texts.isEmpty());  // non-modal: notes, not boxes
+    const QString notes = w.fileActions()->sessionNotes().join('\n');
+    EXPECT_TRUE(notes.contains(QStringLiteral("embeddings file")) &&
+                notes.contains(QStringLiteral("missing")))
+        << notes.toStdString();
+    EXPECT_TRUE(notes.contains(QStringLiteral("has changed since the session was saved")))
+        << notes.toStdString();
+    EXPECT_TRUE(w.fileActions()->notesWidget()->isVisibleTo(&w));
+    EXPECT_TRUE(w.statusBar()->currentMessage().contains(QStringLiteral("note")))
+        << w.statusBar()->currentMessage().toStdString();
+    // The rest opened: the variant and step, typed text for x, the changed weights in use.
+    EXPECT_EQ(w.state().config.variant, Variant::SelfAttention);
+    EXPECT_EQ(w.currentStep(), QStringLiteral("queries"));
+    EXPECT_EQ(w.state().source, InputSource::Text);
+    ASSERT_TRUE(w.shownResult()->ok());
+    EXPECT_FALSE(w.loadedWeightsPath().isEmpty());
+    const Tensor& x = w.shownResult()->trace->find("inputs")->value;
+    EXPECT_FLOAT_EQ(w.shownResult()->trace->find("queries")->value.at({0, 0, 0}),
+                    2 * x.at({0, 0, 0}));
+}
+
+TEST(Sessions, OlderFileOpensWithNotesAboutDefaults) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("old.attnlens"));
+    writeText(path,
+              "{\"format\": \"attention-lens-session\", \"version\": 0, \"source\": \"text\","
+              " \"text\": \"Hello there\", \"variant\": \"causal\"}");
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(w.fileActions()->openSession(path));
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.state().text, QStringLiteral("Hello there"));
+    EXPECT_EQ(w.state().config.variant, Variant::Causal);
+    const QStringList notes = w.fileActions()->sessionNotes();
+    EXPECT_TRUE(notes.contains(QStringLiteral("The session has no \"seed\"; the default is used.")))
+        << notes.join('\n').toStdString();
+    EXPECT_TRUE(w.fileActions()->notesWidget()->isVisibleTo(&w));
+    // The box names the missing settings on one line rather than one line each.
+    auto* label = w.findChild<QLabel*>(QStringLiteral("sessionNotesLabel"));
+    ASSERT_NE(label, nullptr);
+    EXPECT_TRUE(label->text().startsWith(QStringLiteral("Opened old.attnlens with notes:")))
+        << label->text().toStdString();
+    EXPECT_TRUE(label->text().contains(QStringLiteral("older version")))
+        << label->text().toStdString();
+    EXPECT_TRUE(label->text().contains(QStringLiteral("seed")));
+    EXPECT_EQ(label->text().count(QLatin1Char('\n')), 1) << label->text().toStdString();
+}
+
+TEST(Sessions, RecentListIsNewestFirstWithoutDuplicatesAndCapped) {
+    FileActions::clearRecentSessions();
+    QTemporaryDir dir;
+    for (int i = 0; i < 10; ++i)
+        FileActions::addRecentSession(dir.filePath(QStringLiteral("s%1.attnlens").arg(i)));
+    QStringList list = FileActions::recentSessions();
+    ASSERT_EQ(list.size(), FileActions::kMaxRecent);
+    EXPECT_EQ(list.front(), dir.filePath(QStringLiteral("s9.attnlens")));
+    EXPECT_EQ(list.back(), dir.filePath(QStringLiteral("s2.attnlens")));
+    FileActions::addRecentSession(dir.filePath(QStringLiteral("s5.attnlens")));
+    list = FileActions::recentSessions();
+    ASSERT_EQ(list.size(), 8);
+    EXPECT_EQ(list.front(), dir.filePath(QStringLiteral("s5.attnlens")));
+    EXPECT_EQ(list.count(dir.filePath(QStringLiteral("s5.attnlens"))), 1);
+    EXPECT_EQ(list[1], dir.filePath(QStringLiteral("s9.attnlens")));
+
+    // The menu lists them in that order and "Clear recent" empties it.
+    MainWindow w(testOptions());
+    auto* menu = w.findChild<QMenu*>(QStringLiteral("menuRecentSessions"));
+    ASSERT_NE(menu, nullptr);
+    emit menu->aboutToShow();
+    QStringList paths;
+    QAction* clear = nullptr;
+    for (QAction* a : menu->actions()) {
+        if (a->data().isValid())
+            paths << a->data().toString();
+        if (a->objectName() == QLatin1String("actionClearRecent"))
+            clear = a;
+    }
+    EXPECT_EQ(paths, list);
+    ASSERT_NE(clear, nullptr);
+    clear->trigger();
+    EXPECT_TRUE(FileActions::recentSessions().isEmpty());
+    emit menu->aboutToShow();
+    EXPECT_FALSE(menu->actions().front()->isEnabled());  // "(no recent sessions)"
+}
+
+TEST(FileExport, AllStepsOfTheBookExampleWithCliNamesAndValidSvg) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    const Trace& t = *w.shownResult()->trace;
+    ASSERT_EQ(t.config.heads, 2);
+    QStringList expected;
+    for (const Step& s : t.steps) {
+        const int64_t hd = s.info.headDim();
+        const QString id = QString::fromStdString(s.info.id);
+        if (hd < 0)
+            expected << id + ".svg";
+        else
+            for (int64_t h = 0; h < s.value.size(hd); ++h)
+                expected << QStringLiteral("%1_head%2.svg").arg(id).arg(h);
+    }
+    EXPECT_TRUE(expected.contains(QStringLiteral("inputs.svg")));
+    EXPECT_TRUE(expected.contains(QStringLiteral("mask.svg")));
+    EXPECT_TRUE(expected.contains(QStringLiteral("weights_head0.svg")));
+    EXPECT_TRUE(expected.contains(QStringLiteral("weights_head1.svg")));
+    EXPECT_TRUE(expected.contains(QStringLiteral("output.svg")));
+    EXPECT_EQ(w.fileActions()->allStepsFileNames(QStringLiteral("svg")), expected);
+
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("figures"));
+    std::vector<int> seen;
+    const auto r = w.fileActions()->exportAllSteps(out, QStringLiteral("svg"),
+                                                   [&](int done, int total, const QString&) {
+                                                       seen.push_back(done);
+                                                       EXPECT_EQ(total, int(expected.size()));
+                                                       return true;
+                                                   });
+    EXPECT_TRUE(r.ok);
+    EXPECT_FALSE(r.cancelled);
+    EXPECT_EQ(r.total, int(expected.size()));
+    EXPECT_EQ(int(seen.size()), r.total + 1);
+    QStringList written = QDir(out).entryList(QDir::Files, QDir::Name);
+    QStringList want = expected;
+    want.sort();
+    EXPECT_EQ(written, want);
+    for (const QString& f : written) {
+        QSvgRenderer svg(QDir(out).filePath(f));
+        EXPECT_TRUE(svg.isValid()) << f.toStdString();
+    }
+
+    // Cancel after three files: exactly three complete files, nothing half written.
+    const QString out2 = dir.filePath(QStringLiteral("cancelled"));
+    const auto c = w.fileActions()->exportAllSteps(
+        out2, QStringLiteral("png"), [](int done, int, const QString&) { return done < 3; });
+    EXPECT_TRUE(c.cancelled);
+    EXPECT_FALSE(c.ok);
+    ASSERT_EQ(c.files.size(), 3);
+    written = QDir(out2).entryList(QDir::Files | QDir::Hidden, QDir::Name);
+    QStringList first3 = expected.mid(0, 3);
+    for (QString& f : first3)
+        f.replace(QStringLiteral(".svg"), QStringLiteral(".png"));
+    first3.sort();
+    EXPECT_EQ(written, first3);
+    for (const QString& f : written)
+        EXPECT_FALSE(QImage(QDir(out2).filePath(f)).isNull()) << f.toStdString();
+}
+
+TEST(FileExport, StepDataAsCsvNpyJsonAndTraceAsNpz) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.selectStep(QStringLiteral("weights"));
+    w.selectHead(1);
+    QTemporaryDir dir;
+    Messages messages;
+    messages.attach(w);
+    const Trace& t = *w.shownResult()->trace;
+    const Step* weights = t.find("weights");
+    ASSERT_NE(weights, nullptr);
+
+    const QString csv = dir.filePath(QStringLiteral("weights_head1.csv"));
+    ASSERT_TRUE(w.fileActions()->exportStepCsv(csv));
+    const QStringList lines = QString::fromUtf8(readAll(csv)).split('\n', Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 7);
+    EXPECT_EQ(lines[0], QStringLiteral(",Your,journey,starts,with,one,step"));
+    const Tensor m = stepMatrix(*weights, 1, 0);
+    for (int r = 0; r < 6; ++r) {
+        const QStringList cells = lines[r + 1].split(',');
+        ASSERT_EQ(cells.size(), 7);
+        EXPECT_EQ(cells[0], lines[0].split(',')[r + 1]);
+        for (int c = 0; c < 6; ++c)
+            EXPECT_EQ(cells[c + 1].toFloat(), m.at({r, c})) << r << "," << c;
+    }
+    EXPECT_EQ(lines[1].split(',')[1].toFloat(), 1.0f);  // "Your" attends only to itself
+
+    const QString npy = dir.filePath(QStringLiteral("weights.npy"));
+    ASSERT_TRUE(w.fileActions()->exportStepNpy(npy));
+    const QByteArray npyBytes = readAll(npy);
+    ASSERT_TRUE(npyBytes.startsWith(QByteArray("\x93NUMPY", 6)));
+    EXPECT_TRUE(npyBytes.contains("'descr': '<f4'"));
+    EXPECT_TRUE(npyBytes.contains("'shape': (1, 2, 6, 6)")) << npyBytes.left(128).toStdString();
+    expectSameTensor(io::readNpy(npy.toStdString()), weights->value);
+
+    const QString json = dir.filePath(QStringLiteral("weights.json"));
+    ASSERT_TRUE(w.fileActions()->exportStepJson(json));
+    const QJsonObject o = QJsonDocument::fromJson(readAll(json)).object();
+    EXPECT_EQ(o["id"].toString(), QStringLiteral("weights"));
+    EXPECT_EQ(o["shape"].toArray(), (QJsonArray{1, 2, 6, 6}));
+    EXPECT_EQ(o["data"].toArray().size(), 72);
+
+    const QString npz = dir.filePath(QStringLiteral("trace.npz"));
+    ASSERT_TRUE(w.fileActions()->exportTraceNpz(npz));
+    const io::NamedTensors arrays = io::readNpz(npz.toStdString());
+    ASSERT_EQ(arrays.size(), t.steps.size());
+    for (size_t i = 0; i < arrays.size(); ++i) {
+        EXPECT_EQ(arrays[i].first, t.steps[i].info.id);
+        EXPECT_EQ(arrays[i].second.shape(), t.steps[i].value.shape());
+    }
+    EXPECT_TRUE(messages.texts.isEmpty());
+}
+
+TEST(FileExport, WriteFailuresShowAnErrorAndLeaveNoFile) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    Messages messages;
+    messages.attach(w);
+    if (QFileInfo::exists(QStringLiteral("/dev/full"))) {
+        EXPECT_FALSE(w.fileActions()->exportStepCsv(QStringLiteral("/dev/full")));
+        ASSERT_EQ(messages.texts.size(), 1);
+        EXPECT_EQ(messages.titles[0], QStringLiteral("Export failed"));
+        EXPECT_TRUE(messages.texts[0].contains(QStringLiteral("Cannot write /dev/full")))
+            << messages.texts[0].toStdString();
+        EXPECT_FALSE(w.fileActions()->exportTraceNpz(QStringLiteral("/dev/full")));
+        EXPECT_EQ(messages.texts.size(), 2);
+        EXPECT_FALSE(w.fileActions()->saveSessionTo(QStringLiteral("/dev/full")));
+        ASSERT_EQ(messages.texts.size(), 3);
+        EXPECT_EQ(messages.titles[2], QStringLiteral("Cannot save the session"));
+        EXPECT_TRUE(w.fileActions()->sessionPath().isEmpty());
+        messages.texts.clear();
+        messages.titles.clear();
+    }
+    QTemporaryDir dir;
+    const QString missing = dir.filePath(QStringLiteral("no/such/folder/weights.npy"));
+    EXPECT_FALSE(w.fileActions()->exportStepNpy(missing));
+    ASSERT_EQ(messages.texts.size(), 1);
+    EXPECT_TRUE(messages.texts[0].contains(QStringLiteral("does not exist")))
+        << messages.texts[0].toStdString();
+    EXPECT_FALSE(QFile::exists(missing));
+    // A file where the folder should be: the export of every step stops with a message.
+    writeText(dir.filePath(QStringLiteral("file")), "x");
+    const auto r = w.fileActions()->exportAllSteps(dir.filePath(QStringLiteral("file")),
+                                                   QStringLiteral("svg"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.files.isEmpty());
+    ASSERT_EQ(messages.texts.size(), 2);
+    EXPECT_TRUE(messages.texts[1].contains(QStringLiteral("Cannot create the folder")))
+        << messages.texts[1].toStdString();
+    // Nothing but the one file we made is in the folder (no temporary leftovers).
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+              QStringList{QStringLiteral("file")});
+}
+
+TEST(FileWeights, SafetensorsFromSeed7AreUsedWhileTheSeedIs123) {
+    MainWindow w(testOptions());
+    w.show();
+    AppState s = w.state();  // the book example: MultiHeadAttention, d_in 3, d_out 2, 2 heads
+    s.config.seed = 7;
+    w.setState(s);
+    ASSERT_TRUE(settle(w));
+    const std::shared_ptr<const Trace> seven = w.shownResult()->trace;
+    ASSERT_FALSE(seven->parameters.empty());
+    EXPECT_TRUE(seven->parameters.count("out_proj.weight"));
+
+    s.config.seed = 123;
+    w.setState(s);
+    ASSERT_TRUE(settle(w));
+    const std::shared_ptr<const Trace> base = w.shownResult()->trace;
+    EXPECT_NE(base->output().at({0, 5, 0}), seven->output().at({0, 5, 0}));
+
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("mha_seed7.safetensors"));
+    io::writeSafetensors(file.toStdString(), seven->parameters);
+    QString error;
+    ASSERT_TRUE(w.loadWeights(file, &error)) << error.toStdString();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.state().config.seed, 123u);
+    ASSERT_TRUE(w.shownResult()->ok());
+    expectSameTensor(w.shownResult()->trace->output(), seven->output());
+    expectSameTensor(w.shownResult()->trace->find("weights")->value, seven->find("weights")->value);
+
+    // BF16 weights: the same numbers rounded to bfloat16 give the same output as F32 weights
+    // holding those rounded numbers.
+    WeightMap rounded = seven->parameters;
+    std::string header = "{";
+    std::string data;
+    for (auto& [name, tensor] : rounded) {
+        Tensor copy = tensor.clone();
+        float* p = copy.mutableData();
+        const size_t begin = data.size();
+        for (int64_t i = 0; i < copy.numel(); ++i) {
+            uint32_t bits;
+            std::memcpy(&bits, &p[i], 4);
+            bits &= 0xFFFF0000u;
+            std::memcpy(&p[i], &bits, 4);
+            const uint16_t top = uint16_t(bits >> 16);
+            data.append(reinterpret_cast<const char*>(&top), 2);
+        }
+        tensor = copy;
+        std::string shape;
+        for (int64_t d : copy.shape())
+            shape += (shape.empty() ? "" : ",") + std::to_string(d);
+        if (header.size() > 1)
+            header += ",";
+        header += "\"" + name + "\":{\"dtype\":\"BF16\",\"shape\":[" + shape +
+                  "],\"data_offsets\":[" + std::to_string(begin) + "," +
+                  std::to_string(data.size()) + "]}";
+    }
+    header += "}";
+    while (header.size() % 8)
+        header += ' ';
+    std::string bytes(8, '\0');
+    const uint64_t n = header.size();
+    std::memcpy(bytes.data(), &n, 8);
+    bytes += header + data;
+    const QString bf16 = dir.filePath(QStringLiteral("bf16.safetensors"));
+    writeText(bf16, QByteArray(bytes.data(), qsizetype(bytes.size())));
+    const QString f32 = dir.filePath(QStringLiteral("rounded.safetensors"));
+    io::writeSafetensors(f32.toStdString(), rounded);
+    ASSERT_TRUE(w.loadWeights(f32, &error)) << error.toStdString();
+    ASSERT_TRUE(settle(w));
+    const std::shared_ptr<const Trace> fromF32 = w.shownResult()->trace;
+    ASSERT_TRUE(w.loadWeights(bf16, &error)) << error.toStdString();
+    ASSERT_TRUE(settle(w));
+    expectSameTensor(w.shownResult()->trace->output(), fromF32->output());
+    EXPECT_NE(w.shownResult()->trace->output().at({0, 5, 0}), seven->output().at({0, 5, 0}));
+
+    // Weights of another shape: refused with the expected and the found shape.
+    WeightMap wrong = seven->parameters;
+    wrong["W_query.weight"] = Tensor(Shape{4, 3});
+    const QString bad = dir.filePath(QStringLiteral("wrong.safetensors"));
+    io::writeSafetensors(bad.toStdString(), wrong);
+    EXPECT_FALSE(w.loadWeights(bad, &error));
+    EXPECT_TRUE(error.contains(
+        QStringLiteral("W_query.weight has shape (4, 3) but this model needs (2, 3)")))
+        << error.toStdString();
+    EXPECT_EQ(w.loadedWeightsPath(), bf16);  // the last good file stays in use
+}
+
+TEST(FileMenu, SessionAndExportActionsWithShortcutsAndAHeatmapMenu) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    auto* file = w.findChild<QMenu*>(QStringLiteral("menuFile"));
+    ASSERT_NE(file, nullptr);
+    QStringList names;
+    for (QAction* a : file->actions())
+        names << (a->isSeparator() ? QStringLiteral("-")
+                  : a->menu()      ? a->menu()->objectName()
+                                   : a->objectName());
+    const QStringList head = names.mid(0, 9);
+    EXPECT_EQ(head, (QStringList{"actionOpenSession", "menuRecentSessions", "actionSaveSession",
+                                 "actionSaveSessionAs", "-", "actionExportImage",
+                                 "actionExportAllSteps", "menuExportData", "-"}))
+        << names.join(' ').toStdString();
+    auto shortcut = [&](const char* name) {
+        auto* a = w.findChild<QAction*>(QString::fromLatin1(name));
+        return a ? a->shortcut() : QKeySequence();
+    };
+    EXPECT_EQ(shortcut("actionOpenSession"), QKeySequence(QKeySequence::Open));
+    EXPECT_EQ(shortcut("actionSaveSession"), QKeySequence(QKeySequence::Save));
+    EXPECT_EQ(shortcut("actionSaveSessionAs"), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+    EXPECT_EQ(shortcut("actionExportAllSteps"), QKeySequence(QStringLiteral("Ctrl+Shift+E")));
+
+    // No two actions of the window share a shortcut.
+    QMap<QString, QString> owners;
+    for (QAction* a : w.findChildren<QAction*>()) {
+        for (const QKeySequence& k : a->shortcuts()) {
+            const QString key = k.toString();
+            EXPECT_FALSE(owners.contains(key))
+                << key.toStdString() << ": " << a->text().toStdString() << " and "
+                << owners.value(key).toStdString();
+            owners[key] = a->text();
+        }
+    }
+
+    std::unique_ptr<QMenu> menu(w.fileActions()->createHeatmapMenu(&w));
+    QStringList items;
+    for (QAction* a : menu->actions())
+        if (!a->isSeparator())
+            items << (a->menu() ? a->menu()->objectName() : a->objectName());
+    EXPECT_EQ(items, (QStringList{"actionExportImage", "actionCopyImage", "actionExportAllSteps",
+                                  "menuExportData"}));
+    EXPECT_TRUE(w.findChild<QAction*>(QStringLiteral("actionExportAllSteps"))->isEnabled());
+    EXPECT_EQ(w.heatmapView()->plot()->contextMenuPolicy(), Qt::CustomContextMenu);
+}
+
+namespace {
+
+// Answers the modal dialogs the menu actions open, one handler per dialog, in order: the
+// handlers run from a timer while the dialog's own event loop runs.
+class DialogDriver : public QObject {
+  public:
+    using Handler = std::function<bool(QWidget* dialog)>;  // true when it handled the dialog
+    explicit DialogDriver(QList<Handler> handlers) : handlers_(std::move(handlers)) {
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (!modal)
+                return;
+            if (modal == last_) {
+                // Handled but still open after a few seconds: close it so the test fails, not
+                // hangs.
+                if (++stuckTicks_ == 250) {
+                    unexpected_ << QStringLiteral("a dialog did not close: ") +
+                                       modal->windowTitle();
+                    if (auto* dialog = qobject_cast<QDialog*>(modal))
+                        dialog->reject();
+                }
+                return;
+            }
+            stuckTicks_ = 0;
+            // A message box nobody expected: note it and close it, so the test fails, not hangs.
+            if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+                unexpected_ << box->text() + QLatin1Char(' ') + box->informativeText();
+                last_ = modal;
+                box->reject();
+                return;
+            }
+            if (handlers_.isEmpty())
+                return;
+            if (handlers_.front()(modal)) {
+                last_ = modal;
+                handlers_.removeFirst();
+                ++handled_;
+            }
+        });
+        timer_.start(20);
+    }
+    int handled() const { return handled_; }
+    QStringList unexpected() const { return unexpected_; }
+
+  private:
+    QTimer timer_;
+    QList<Handler> handlers_;
+    QPointer<QWidget> last_;
+    int handled_ = 0;
+    QStringList unexpected_;
+    int stuckTicks_ = 0;
+};
+
+DialogDriver::Handler chooseFile(const QString& path) {
+    return [path](QWidget* w) {
+        auto* d = qobject_cast<QFileDialog*>(w);
+        if (!d)
+            return false;
+        // Typed as a full path, as a user would: independent of the folder the dialog shows and
+        // of its (asynchronously loaded) file list.
+        auto* edit = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        if (!edit)
+            return false;
+        edit->setText(path);
+        static_cast<QDialog*>(d)->accept();  // QFileDialog::accept is protected; QDialog's is not
+        return true;
+    };
+}
+
+}  // namespace
+
+TEST(FileMenu, SaveAsksForANameOnlyTheFirstTimeAndExportAllRunsFromTheMenu) {
+    QTemporaryDir dir;
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    const QString path = dir.filePath(QStringLiteral("lesson.attnlens"));
+    {
+        DialogDriver driver({chooseFile(dir.filePath(QStringLiteral("lesson")))});  // suffix added
+        w.findChild<QAction*>(QStringLiteral("actionSaveSession"))->trigger();
+        EXPECT_EQ(driver.handled(), 1);
+        EXPECT_TRUE(driver.unexpected().isEmpty()) << driver.unexpected().join('\n').toStdString();
+    }
+    ASSERT_TRUE(QFile::exists(path));
+    EXPECT_EQ(w.fileActions()->sessionPath(), path);
+    w.selectStep(QStringLiteral("scores"));
+    EXPECT_TRUE(w.isWindowModified());
+    {
+        DialogDriver driver({});
+        w.findChild<QAction*>(QStringLiteral("actionSaveSession"))->trigger();  // no dialog now
+        EXPECT_EQ(driver.handled(), 0);
+        EXPECT_TRUE(driver.unexpected().isEmpty()) << driver.unexpected().join('\n').toStdString();
+    }
+    EXPECT_FALSE(w.isWindowModified());
+    EXPECT_EQ(QJsonDocument::fromJson(readAll(path)).object()["step"].toString(),
+              QStringLiteral("scores"));
+
+    const QString out = dir.filePath(QStringLiteral("pdfs"));
+    ASSERT_TRUE(QDir().mkpath(out));
+    {
+        DialogDriver driver({chooseFile(out), [](QWidget* d) {
+                                 auto* input = qobject_cast<QInputDialog*>(d);
+                                 if (!input)
+                                     return false;
+                                 input->setTextValue(input->comboBoxItems().value(2));  // PDF
+                                 input->accept();
+                                 return true;
+                             }});
+        w.findChild<QAction*>(QStringLiteral("actionExportAllSteps"))->trigger();
+        EXPECT_EQ(driver.handled(), 2);
+        EXPECT_TRUE(driver.unexpected().isEmpty()) << driver.unexpected().join('\n').toStdString();
+    }
+    QStringList want = w.fileActions()->allStepsFileNames(QStringLiteral("pdf"));
+    want.sort();
+    EXPECT_EQ(QDir(out).entryList(QDir::Files, QDir::Name), want);
+    EXPECT_TRUE(w.statusBar()->currentMessage().startsWith(
+        QStringLiteral("Exported %1 files").arg(want.size())))
+        << w.statusBar()->currentMessage().toStdString();
+}
+
+TEST(FileMenu, ExportAllStaysResponsiveAndCancelLeavesOnlyCompleteFiles) {
+    MainWindow w(testOptions());
+    w.show();
+    AppState s = w.state();
+    s.source = InputSource::Text;
+    s.text = QStringLiteral("The quick brown fox jumps over the lazy dog again and again");
+    s.config.dIn = 48;
+    s.config.dOut = 48;
+    s.config.heads = 12;
+    w.setState(s);
+    ASSERT_TRUE(settle(w));
+    const int total = int(w.fileActions()->allStepsFileNames(QStringLiteral("svg")).size());
+    ASSERT_GT(total, 100);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("svgs"));
+    ASSERT_TRUE(QDir().mkpath(out));
+    int seenAt = -1;
+    {
+        DialogDriver driver({chooseFile(out),
+                             [](QWidget* d) {
+                                 auto* input = qobject_cast<QInputDialog*>(d);
+                                 if (!input)
+                                     return false;
+                                 input->setTextValue(input->comboBoxItems().value(0));  // SVG
+                                 input->accept();
+                                 return true;
+                             },
+                             [&seenAt](QWidget* d) {
+                                 // The progress window is up and timers still run: press Cancel.
+                                 auto* progress = qobject_cast<QProgressDialog*>(d);
+                                 if (!progress || progress->value() < 3)
+                                     return false;
+                                 seenAt = progress->value();
+                                 progress->cancel();
+                                 return true;
+                             }});
+        w.findChild<QAction*>(QStringLiteral("actionExportAllSteps"))->trigger();
+        EXPECT_EQ(driver.handled(), 3);
+        EXPECT_TRUE(driver.unexpected().isEmpty()) << driver.unexpected().join('\n').toStdString();
+    }
+    ASSERT_GE(seenAt, 3);
+    const QStringList written = QDir(out).entryList(QDir::Files | QDir::Hidden, QDir::Name);
+    EXPECT_GE(written.size(), seenAt);
+    EXPECT_LT(written.size(), total);
+    for (const QString& f : written) {
+        EXPECT_TRUE(f.endsWith(QLatin1String(".svg"))) << f.toStdString();
+        EXPECT_TRUE(QSvgRenderer(QDir(out).filePath(f)).isValid()) << f.toStdString();
+    }
+    EXPECT_TRUE(w.statusBar()->currentMessage().startsWith(
+        QStringLiteral("Export cancelled: %1 complete files").arg(written.size())))
+        << w.statusBar()->currentMessage().toStdString();
+}
+
+TEST(FileWeights, WrongWeightsFromTheMenuAreExplainedBesideTheSource) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("wrong.json"));
+    writeText(
+        bad,
+        "{\"W_query.weight\": [[1, 0, 0], [0, 1, 0]], \"W_kee.weight\": [[1, 0, 0], [0, 1, 0]]}");
+    {
+        DialogDriver driver({chooseFile(bad)});
+        w.findChild<QAction*>(QStringLiteral("actionLoadWeights"))->trigger();
+        EXPECT_EQ(driver.handled(), 1);
+        EXPECT_TRUE(driver.unexpected().isEmpty()) << driver.unexpected().join('\n').toStdString();
+    }
+    const QString message = w.fieldError(QStringLiteral("weights"));
+    EXPECT_TRUE(message.startsWith(QStringLiteral("wrong.json: missing W_key.weight (2, 3)")))
+        << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("unexpected W_kee.weight")))
+        << message.toStdString();
+    EXPECT_TRUE(w.loadedWeightsPath().isEmpty());
+    EXPECT_FALSE(w.hasPendingChanges());  // nothing changed: the seeded weights stay
+}
