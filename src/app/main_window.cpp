@@ -1213,32 +1213,29 @@ bool MainWindow::loadWeights(const QString& path, QString* error) {
 #endif
 }
 
-void MainWindow::loadEmbeddingsInteractive() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Load embeddings"), QString(),
-        tr("Embeddings (*.npy *.json *.csv);;All files (*)"));
+// Asks for a file and loads it with `load`; a failure is explained beside `field`'s control.
+void MainWindow::loadInteractive(const QString& title, const QString& filter, const QString& field,
+                                 bool (MainWindow::*load)(const QString&, QString*)) {
+    const QString path = QFileDialog::getOpenFileName(this, title, QString(), filter);
     if (path.isEmpty()) return;
     QString error;
-    if (!loadEmbeddings(path, &error)) {
-        fieldErrors_["embeddings"].label->setText(error);
-        fieldErrors_["embeddings"].label->show();
+    QLabel* label = fieldErrors_[field].label;
+    if (!(this->*load)(path, &error)) {
+        label->setText(error);
+        label->show();
     } else {
-        fieldErrors_["embeddings"].label->hide();
+        label->hide();
     }
 }
 
+void MainWindow::loadEmbeddingsInteractive() {
+    loadInteractive(tr("Load embeddings"), tr("Embeddings (*.npy *.json *.csv);;All files (*)"),
+                    QStringLiteral("embeddings"), &MainWindow::loadEmbeddings);
+}
+
 void MainWindow::loadWeightsInteractive() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Load weights"), QString(),
-        tr("Weights (*.json *.safetensors);;All files (*)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!loadWeights(path, &error)) {
-        fieldErrors_["weights"].label->setText(error);
-        fieldErrors_["weights"].label->show();
-    } else {
-        fieldErrors_["weights"].label->hide();
-    }
+    loadInteractive(tr("Load weights"), tr("Weights (*.json *.safetensors);;All files (*)"),
+                    QStringLiteral("weights"), &MainWindow::loadWeights);
 }
 
 void MainWindow::clearLoaded() {

@@ -134,6 +134,8 @@ private:
     void copyImage();
     void loadEmbeddingsInteractive();
     void loadWeightsInteractive();
+    void loadInteractive(const QString& title, const QString& filter, const QString& field,
+                         bool (MainWindow::*load)(const QString&, QString*));
     void clearLoaded();
     void togglePresentation(bool on);
     void about();
