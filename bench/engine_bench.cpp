@@ -5,7 +5,9 @@
 
 #include <sys/resource.h>
 
+#include <chrono>
 #include <random>
+#include <thread>
 
 #include "engine/embeddings.h"
 #include "engine/trace.h"
@@ -43,6 +45,34 @@ void BM_MultiHeadTrace(benchmark::State& state) {
     state.counters["peak_RSS_MB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 BENCHMARK(BM_MultiHeadTrace)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// How long a running T = 2048 GPT-2-small trace takes to stop after its cancel token is set
+// (the app cancels the running request whenever the user changes something).
+void BM_CancelLatencyT2048(benchmark::State& state) {
+    attn::TraceRequest r;
+    r.config.variant = attn::Variant::MultiHead;
+    r.config.dIn = r.config.dOut = 768;
+    r.config.heads = 12;
+    r.config.contextLength = 2048;
+    r.config.simpleMaskSteps = false;  // keeps the trace inside the 2 GiB budget
+    r.inputs = randomInputs(2048, 768);
+    for (auto _ : state) {
+        attn::CancelToken token;
+        r.cancel = &token;
+        std::thread worker([&] {
+            try {
+                attn::runTrace(r);
+            } catch (const attn::Cancelled&) {
+            }
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));  // well into the trace
+        const auto t0 = std::chrono::steady_clock::now();
+        token.cancel();
+        worker.join();
+        state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+}
+BENCHMARK(BM_CancelLatencyT2048)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 
 // Cold: a new seed each time, so nothing comes from the cache.
 void BM_Embeddings1024Cold(benchmark::State& state) {

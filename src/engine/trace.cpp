@@ -223,6 +223,8 @@ private:
         while (c.size() > 4) c.pop_back();
     }
 
+    bool cancelled() const { return req_.cancel && req_.cancel->cancelled(); }
+
     void done(const std::string& id, Tensor value) {
         values_[id] = std::move(value);
         ++done_;
@@ -271,6 +273,7 @@ private:
         float* s = scores.mutableData();
 #pragma omp parallel for if (G > 1 && work > kParallelWork)
         for (int64_t g = 0; g < G; ++g) {
+            if (cancelled()) continue;  // cannot leave an OpenMP loop early: skip the rest
             const Group& gr = groups[static_cast<size_t>(g)];
             // scores = q @ k^T
             MutMap(s + g * TT, T_, T_).noalias() =
@@ -307,8 +310,9 @@ private:
 #pragma omp parallel if (rows * T_ > 65536)
         {
             std::vector<float> tmp(static_cast<size_t>(T_));
-#pragma omp for
+#pragma omp for schedule(static, 64)
             for (int64_t row = 0; row < rows; ++row) {
+                if (cancelled()) continue;  // a relaxed atomic load: cheap next to a row
                 const int64_t off = row * T_;
                 const float* mrow = masked ? md + (row % T_) * T_ : nullptr;
                 const float* in = s + off;
@@ -342,6 +346,7 @@ private:
                 }
             }
         }
+        throwIfCancelled(req_.cancel);
         if (masked) done("masked_scores", maskedScores);
         if (scale) done("scaled_scores", scaledScores);
         done("weights", weights);
@@ -375,6 +380,7 @@ private:
         const float* wd = used.data();
 #pragma omp parallel for if (G > 1 && work > kParallelWork)
         for (int64_t g = 0; g < G; ++g) {
+            if (cancelled()) continue;
             const Group& gr = groups[static_cast<size_t>(g)];
             StridedMap(gr.ctx, T_, dv, Eigen::OuterStride<>(gr.ctxStride)).noalias() =
                 ConstMap(wd + g * TT, T_, T_) * StridedConstMap(gr.v, T_, dv, Eigen::OuterStride<>(gr.vStride));
