@@ -168,8 +168,9 @@ std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
     sizesOk &= checkSize("batch", "The batch size", c.batch);
     sizesOk &= checkSize("context_length", "The context length", c.contextLength);
     if (variantHasHeads(c.variant)) {
+        // Valid head counts are only listed for a d_out that passed its own check above.
         if (checkSize("heads", "The number of heads", c.heads) && c.variant == Variant::MultiHead &&
-            c.dOut >= 1 && c.dOut % c.heads != 0) {
+            c.dOut >= 1 && c.dOut <= kMaxSize && c.dOut % c.heads != 0) {
             sizesOk = false;
             add("heads", "d_out = " + std::to_string(c.dOut) + " is not divisible by " +
                              std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") +

@@ -21,6 +21,8 @@ struct JsonValue {
     std::vector<JsonValue> items;
     std::vector<std::pair<std::string, JsonValue>> members;  // in file order
 
+    // User-provided so that clang with libstdc++ accepts the pair of a still-incomplete type.
+    JsonValue() noexcept {}
     const JsonValue* member(std::string_view key) const;
 };
 
