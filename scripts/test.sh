@@ -17,12 +17,13 @@ export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
 if ((sanitizers)); then
-    echo "== AddressSanitizer + UndefinedBehaviorSanitizer =="
+    echo "== ThreadSanitizer: the threading tests =="
+    ./scripts/tsan.sh
+    echo "== AddressSanitizer + UndefinedBehaviorSanitizer: the whole suite =="
     cmake --preset asan >/dev/null
     cmake --build --preset asan
     # Qt's own libraries are not instrumented; leak reports from them are not ours.
     export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
     ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
-    ./scripts/tsan.sh
 fi
