@@ -37,13 +37,8 @@
 #include "teach/explanations.h"
 #include "ui_main_window.h"
 
-#if __has_include("export/image_export.h")
 #include "export/image_export.h"
-#define ATTN_HAVE_IMAGE_EXPORT 1
-#endif
-#if defined(ATTN_HAVE_IO)
 #include "io/loaders.h"
-#endif
 
 namespace attn {
 
@@ -347,16 +342,7 @@ void MainWindow::setupMenus() {
     connect(ui->actionLoadEmbeddings, &QAction::triggered, this, &MainWindow::loadEmbeddingsInteractive);
     connect(ui->actionLoadWeights, &QAction::triggered, this, &MainWindow::loadWeightsInteractive);
     connect(ui->actionClearLoaded, &QAction::triggered, this, &MainWindow::clearLoaded);
-#if !defined(ATTN_HAVE_IO)
-    ui->actionLoadEmbeddings->setEnabled(false);
-    ui->actionLoadWeights->setEnabled(false);
-    ui->actionLoadEmbeddings->setToolTip(tr("Built without file input support (attn_io)"));
-#endif
     ui->actionClearLoaded->setEnabled(false);
-#if !defined(ATTN_HAVE_IMAGE_EXPORT)
-    ui->actionExportImage->setEnabled(false);
-    ui->actionCopyImage->setEnabled(false);
-#endif
 
     colormapGroup_ = new QActionGroup(this);
     colormapGroup_->setExclusive(true);
@@ -1086,7 +1072,6 @@ void MainWindow::setColormapName(const QString& name) {
 // Export, clipboard, files
 
 bool MainWindow::exportImage(const QString& path, double scale, QString* error) {
-#if defined(ATTN_HAVE_IMAGE_EXPORT)
     if (!shown_) {
         if (error) *error = tr("There is nothing to export yet.");
         return false;
@@ -1100,12 +1085,6 @@ bool MainWindow::exportImage(const QString& path, double scale, QString* error) 
         return false;
     }
     return true;
-#else
-    Q_UNUSED(path);
-    Q_UNUSED(scale);
-    if (error) *error = tr("Image export is not available in this build.");
-    return false;
-#endif
 }
 
 void MainWindow::exportInteractive() {
@@ -1148,7 +1127,6 @@ void MainWindow::exportInteractive() {
 }
 
 void MainWindow::copyImage() {
-#if defined(ATTN_HAVE_IMAGE_EXPORT)
     if (!shown_) return;
     FigureOptions opts = ui->heatmapView->figureOptions();
     opts.scale = 2.0;
@@ -1158,11 +1136,9 @@ void MainWindow::copyImage() {
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Copy failed: %1").arg(QString::fromUtf8(e.what())), 5000);
     }
-#endif
 }
 
 bool MainWindow::loadEmbeddings(const QString& path, QString* error) {
-#if defined(ATTN_HAVE_IO)
     try {
         Tensor x = io::readEmbeddingsFile(path.toStdString());
         if (x.dim() == 3) {
@@ -1184,15 +1160,9 @@ bool MainWindow::loadEmbeddings(const QString& path, QString* error) {
         if (error) *error = QString::fromUtf8(e.what());
         return false;
     }
-#else
-    Q_UNUSED(path);
-    if (error) *error = tr("This build cannot read files.");
-    return false;
-#endif
 }
 
 bool MainWindow::loadWeights(const QString& path, QString* error) {
-#if defined(ATTN_HAVE_IO)
     try {
         WeightMap w = io::readWeightsFile(path.toStdString());
         io::checkWeights(w, state().config, QFileInfo(path).fileName().toStdString());
@@ -1206,11 +1176,6 @@ bool MainWindow::loadWeights(const QString& path, QString* error) {
         if (error) *error = QString::fromUtf8(e.what());
         return false;
     }
-#else
-    Q_UNUSED(path);
-    if (error) *error = tr("This build cannot read files.");
-    return false;
-#endif
 }
 
 // Asks for a file and loads it with `load`; a failure is explained beside `field`'s control.
