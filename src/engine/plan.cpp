@@ -28,7 +28,7 @@ public:
         s_.dIn = c.dIn;
         s_.dOut = c.variant == Variant::Simplified ? c.dIn : c.dOut;
         s_.h = c.effectiveHeads();
-        s_.hd = c.variant == Variant::MultiHead && c.heads > 0 ? c.dOut / c.heads : s_.dOut;
+        s_.hd = c.headDim();
     }
 
     std::vector<StepInfo> plan() {
