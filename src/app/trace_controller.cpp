@@ -1,7 +1,6 @@
 #include "app/trace_controller.h"
 
 #include <QElapsedTimer>
-#include <QMetaObject>
 
 #include "engine/embeddings.h"
 #include "engine/trace.h"
@@ -31,8 +30,8 @@ void chooseThreadCount(const Config& c, int64_t tokens) {
 #ifdef _OPENMP
     const double t = double(std::max<int64_t>(1, tokens));
     const double b = double(std::max<int64_t>(1, c.batch));
-    const double flops = 2.0 * b * t * double(c.dIn) * double(c.dOut) * 4.0 +
-                         4.0 * b * t * t * double(c.dOut);
+    const double flops =
+        2.0 * b * t * double(c.dIn) * double(c.dOut) * 4.0 + 4.0 * b * t * t * double(c.dOut);
     omp_set_num_threads(flops < 2e8 ? 1 : std::max(1, omp_get_num_procs()));
 #else
     (void)c;
@@ -63,11 +62,13 @@ std::vector<Token> bookChipTokens() {
 
 }  // namespace
 
-TraceWorker::TraceWorker(std::shared_ptr<std::atomic<quint64>> latest) : latest_(std::move(latest)) {}
+TraceWorker::TraceWorker(std::shared_ptr<const std::atomic<quint64>> latest, Sink sink)
+    : latest_(std::move(latest)), sink_(std::move(sink)) {}
 
-void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelToken>& cancel) {
+void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelToken>& cancel) const {
     // Skip requests that a newer one has replaced while they sat in the queue.
-    if (req.generation != latest_->load()) return;
+    if (req.generation != latest_->load())
+        return;
 
     QElapsedTimer timer;
     timer.start();
@@ -76,7 +77,7 @@ void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelTok
     res.request = req;
     if (cancel->cancelled()) {  // cancelled by the user before it started
         res.cancelled = true;
-        emit finished(res);
+        sink_.finished(res);
         return;
     }
     try {
@@ -86,39 +87,46 @@ void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelTok
             case InputSource::Book: {
                 res.tokens = bookChipTokens();
                 inputs = bookInputs();
-                for (const auto& w : bookTokens()) res.tokenLabels << QString::fromStdString(w);
+                for (const auto& w : bookTokens())
+                    res.tokenLabels << QString::fromStdString(w);
                 tokensCount = inputs.size(-2);
-                emit tokensReady(TokensUpdate{req.generation, res.tokens, true});
+                sink_.tokens(TokensUpdate{req.generation, res.tokens, true});
                 break;
             }
             case InputSource::Text: {
                 const QByteArray utf8 = req.text.toUtf8();
-                res.tokens = tokenize(req.tokenizer, std::string_view(utf8.constData(), size_t(utf8.size())));
-                for (const auto& t : res.tokens) res.tokenLabels << axisLabelForToken(t);
+                res.tokens = tokenize(req.tokenizer,
+                                      std::string_view(utf8.constData(), size_t(utf8.size())));
+                for (const auto& t : res.tokens)
+                    res.tokenLabels << axisLabelForToken(t);
                 tokensCount = int64_t(res.tokens.size());
-                emit tokensReady(TokensUpdate{req.generation, res.tokens, false});
+                sink_.tokens(TokensUpdate{req.generation, res.tokens, false});
                 break;
             }
             case InputSource::File: {
-                if (!req.fileEmbeddings) throw EngineError("embeddings", "No embeddings file is loaded.");
+                if (!req.fileEmbeddings)
+                    throw EngineError("embeddings", "No embeddings file is loaded.");
                 inputs = *req.fileEmbeddings;
                 tokensCount = inputs.dim() >= 2 ? inputs.size(-2) : 0;
-                for (int64_t i = 0; i < tokensCount; ++i) res.tokenLabels << QString::number(i);
-                emit tokensReady(TokensUpdate{req.generation, {}, false});
+                for (int64_t i = 0; i < tokensCount; ++i)
+                    res.tokenLabels << QString::number(i);
+                sink_.tokens(TokensUpdate{req.generation, {}, false});
                 break;
             }
         }
 
         res.issues = validate(req.config, tokensCount);
-        if (req.source != InputSource::Text && inputs.dim() >= 1 && inputs.size(-1) != req.config.dIn) {
+        if (req.source != InputSource::Text && inputs.dim() >= 1 &&
+            inputs.size(-1) != req.config.dIn) {
             res.issues.push_back(
-                {"d_in", QStringLiteral("The input has %1-dimensional embeddings, so d_in must be %1.")
-                             .arg(inputs.size(-1))
-                             .toStdString()});
+                {"d_in",
+                 QStringLiteral("The input has %1-dimensional embeddings, so d_in must be %1.")
+                     .arg(inputs.size(-1))
+                     .toStdString()});
         }
         if (!res.issues.empty()) {
             res.elapsedMs = double(timer.nsecsElapsed()) / 1e6;
-            emit finished(res);
+            sink_.finished(res);
             return;
         }
         throwIfCancelled(cancel.get());
@@ -145,9 +153,10 @@ void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelTok
         tr.cancel = cancel.get();
         tr.progress = [this, gen, &throttle](int done, int total, const std::string& stepId) {
             // Throttled: at most one signal every 40 ms, plus the last one.
-            if (done < total && throttle.elapsed() < 40) return;
+            if (done < total && throttle.elapsed() < 40)
+                return;
             throttle.restart();
-            emit progress(gen, done, total, QString::fromStdString(stepId));
+            sink_.progress(gen, done, total, QString::fromStdString(stepId));
         };
         QElapsedTimer traceTimer;
         traceTimer.start();
@@ -164,7 +173,7 @@ void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelTok
         res.issues.push_back({"", e.what()});
     }
     res.elapsedMs = double(timer.nsecsElapsed()) / 1e6;
-    emit finished(res);
+    sink_.finished(res);
 }
 
 TraceController::TraceController(QObject* parent)
@@ -172,22 +181,32 @@ TraceController::TraceController(QObject* parent)
       latest_(std::make_shared<std::atomic<quint64>>(0)),
       current_(std::make_shared<CancelToken>()) {
     registerTypes();
-    worker_ = new TraceWorker(latest_);
-    worker_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(worker_, &TraceWorker::finished, this, &TraceController::onFinished, Qt::QueuedConnection);
+    // The worker's reports come back through inbox_ and run here on the GUI thread, where
+    // anything no longer the newest generation is dropped.
+    TraceWorker::Sink sink;
+    sink.tokens = [this](TokensUpdate u) {
+        inbox_.post([this, u = std::move(u)] {
+            if (u.generation == latest_->load())
+                emit tokensReady(u);
+        });
+    };
+    sink.progress = [this](quint64 gen, int done, int total, QString id) {
+        inbox_.post([this, gen, done, total, id = std::move(id)] {
+            if (gen == latest_->load())
+                emit progress(gen, done, total, id);
+        });
+    };
+    sink.finished = [this](AppResult r) {
+        inbox_.post([this, r = std::move(r)] { onFinished(r); });
+    };
+    worker_ = std::make_unique<const TraceWorker>(latest_, std::move(sink));
+
+    workerInbox_ = new ThreadInbox;
+    workerInbox_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, workerInbox_, &QObject::deleteLater);
+    // Runs on the worker thread as it ends; the destructor takes the edge after wait().
     connect(
-        worker_, &TraceWorker::tokensReady, this,
-        [this](const TokensUpdate& u) {
-            if (u.generation == latest_->load()) emit tokensReady(u);
-        },
-        Qt::QueuedConnection);
-    connect(
-        worker_, &TraceWorker::progress, this,
-        [this](quint64 gen, int done, int total, const QString& id) {
-            if (gen == latest_->load()) emit progress(gen, done, total, id);
-        },
-        Qt::QueuedConnection);
+        &thread_, &QThread::finished, this, [this] { handOff(&thread_); }, Qt::DirectConnection);
     thread_.setObjectName(QStringLiteral("attn-trace-worker"));
     thread_.start();
 }
@@ -197,6 +216,7 @@ TraceController::~TraceController() {
     latest_->store(latest_->load() + 1);  // everything queued is now stale
     thread_.quit();
     thread_.wait();
+    takeOver(&thread_);  // everything the worker thread did happened before this point
 }
 
 quint64 TraceController::submit(AppRequest request) {
@@ -206,9 +226,8 @@ quint64 TraceController::submit(AppRequest request) {
     latest_->store(gen);
     request.generation = gen;
     auto token = current_;
-    TraceWorker* w = worker_;
-    QMetaObject::invokeMethod(
-        worker_, [w, request, token] { w->process(request, token); }, Qt::QueuedConnection);
+    const TraceWorker* w = worker_.get();
+    workerInbox_->post([w, request = std::move(request), token] { w->process(request, token); });
     emit started(gen);
     if (!busy_) {
         busy_ = true;
@@ -217,7 +236,9 @@ quint64 TraceController::submit(AppRequest request) {
     return gen;
 }
 
-void TraceController::cancel() { current_->cancel(); }
+void TraceController::cancel() {
+    current_->cancel();
+}
 
 void TraceController::onFinished(const AppResult& result) {
     if (result.generation != latest_->load()) {

@@ -7,34 +7,36 @@
 #include <QObject>
 #include <QThread>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 
 #include "app/app_types.h"
+#include "app/thread_inbox.h"
 #include "engine/cancel.h"
 
 namespace attn {
 
-class TraceWorker : public QObject {
-    Q_OBJECT
-public:
-    explicit TraceWorker(std::shared_ptr<std::atomic<quint64>> latest);
+// Computes requests; lives on the worker thread (its process() is only ever called there) and
+// reports through the callbacks of its Sink, which hand the values back to the GUI thread.
+class TraceWorker {
+  public:
+    struct Sink {
+        std::function<void(TokensUpdate)> tokens;
+        std::function<void(quint64 generation, int done, int total, QString stepId)> progress;
+        std::function<void(AppResult)> finished;
+    };
+    TraceWorker(std::shared_ptr<const std::atomic<quint64>> latest, Sink sink);
+    void process(const AppRequest& request, const std::shared_ptr<CancelToken>& cancel) const;
 
-    // Runs on the worker thread (queued call).
-    void process(const AppRequest& request, const std::shared_ptr<CancelToken>& cancel);
-
-signals:
-    void tokensReady(const attn::TokensUpdate& update);
-    void progress(quint64 generation, int done, int total, const QString& stepId);
-    void finished(const attn::AppResult& result);
-
-private:
-    std::shared_ptr<std::atomic<quint64>> latest_;
+  private:
+    std::shared_ptr<const std::atomic<quint64>> latest_;
+    Sink sink_;
 };
 
 class TraceController : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit TraceController(QObject* parent = nullptr);
     ~TraceController() override;
 
@@ -48,18 +50,21 @@ public:
     // Requests the worker skipped or whose results were dropped as stale (for tests/bench).
     int droppedResults() const { return dropped_; }
 
-signals:
+  signals:
     void started(quint64 generation);
     void tokensReady(const attn::TokensUpdate& update);  // newest generation only
     void progress(quint64 generation, int done, int total, const QString& stepId);
     void resultReady(const attn::AppResult& result);  // newest generation only
     void busyChanged(bool busy);
 
-private:
+  private:
     void onFinished(const AppResult& result);
 
+    // Declared before the thread so that it outlives it: the worker posts its reports here.
+    ThreadInbox inbox_;
     QThread thread_;
-    TraceWorker* worker_ = nullptr;
+    ThreadInbox* workerInbox_ = nullptr;  // lives on thread_, deleted there when it finishes
+    std::unique_ptr<const TraceWorker> worker_;
     std::shared_ptr<std::atomic<quint64>> latest_;
     std::shared_ptr<CancelToken> current_;
     bool busy_ = false;

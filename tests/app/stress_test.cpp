@@ -17,9 +17,11 @@ namespace {
 // Resident memory of this process in KiB (Linux), 0 where unknown.
 long residentKiB() {
     QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly)) return 0;
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
     for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ').first().toLong();
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLong();
     return 0;
 }
 
@@ -37,8 +39,9 @@ AppRequest randomRequest(std::mt19937& gen, int i) {
     c.dOut = 1 + pick(gen) % 16;
     c.heads = 1 + pick(gen) % 4;
     const int m = pick(gen) % 3;
-    c.mask = m == 0 ? MaskSpec{MaskKind::None, 0}
-                    : m == 1 ? MaskSpec{MaskKind::Causal, 0} : MaskSpec{MaskKind::Window, 1 + pick(gen) % 4};
+    c.mask = m == 0   ? MaskSpec{MaskKind::None, 0}
+             : m == 1 ? MaskSpec{MaskKind::Causal, 0}
+                      : MaskSpec{MaskKind::Window, 1 + pick(gen) % 4};
     c.dropout = (pick(gen) % 4) * 0.2;
     c.mode = pick(gen) % 2 ? Mode::Train : Mode::Eval;
     c.seed = static_cast<uint64_t>(pick(gen));
@@ -47,12 +50,13 @@ AppRequest randomRequest(std::mt19937& gen, int i) {
     return r;
 }
 
-bool waitFor(TraceController& c, QSignalSpy& spy, quint64 generation) {
+bool waitFor(QSignalSpy& spy, quint64 generation) {
     QElapsedTimer t;
     t.start();
     while (t.elapsed() < 120000) {
         for (const auto& args : spy)
-            if (args.at(0).value<AppResult>().generation == generation) return true;
+            if (args.at(0).value<AppResult>().generation == generation)
+                return true;
         spy.wait(200);
     }
     return false;
@@ -65,8 +69,9 @@ TEST(Stress, TenThousandChangesEndWithTheNewestResult) {
     QSignalSpy spy(&c, &TraceController::resultReady);
     std::mt19937 gen(2024);
     // Warm up the caches and allocator, then measure memory across the storm.
-    for (int i = 0; i < 200; ++i) c.submit(randomRequest(gen, i));
-    ASSERT_TRUE(waitFor(c, spy, c.latestGeneration()));
+    for (int i = 0; i < 200; ++i)
+        c.submit(randomRequest(gen, i));
+    ASSERT_TRUE(waitFor(spy, c.latestGeneration()));
     spy.clear();
     const long before = residentKiB();
 
@@ -74,10 +79,11 @@ TEST(Stress, TenThousandChangesEndWithTheNewestResult) {
     for (int i = 0; i < 10000; ++i) {
         last = randomRequest(gen, i);
         c.submit(last);
-        if (i % 500 == 0) QCoreApplication::processEvents();  // let some results arrive mid-storm
+        if (i % 500 == 0)
+            QCoreApplication::processEvents();  // let some results arrive mid-storm
     }
     const quint64 newest = c.latestGeneration();
-    ASSERT_TRUE(waitFor(c, spy, newest));
+    ASSERT_TRUE(waitFor(spy, newest));
     QCoreApplication::processEvents();
 
     // Only the newest generation is delivered at the end, and it is the last request's.
@@ -86,12 +92,17 @@ TEST(Stress, TenThousandChangesEndWithTheNewestResult) {
     EXPECT_EQ(r.request.text, last.text);
     EXPECT_EQ(r.request.config.variant, last.config.variant);
     EXPECT_EQ(r.request.config.seed, last.config.seed);
-    for (const auto& args : spy) EXPECT_LE(args.at(0).value<AppResult>().generation, newest);
-    if (r.ok()) EXPECT_EQ(r.trace->config.dOut, last.config.dOut);
-    else EXPECT_FALSE(r.issues.empty());
+    for (const auto& args : spy)
+        EXPECT_LE(args.at(0).value<AppResult>().generation, newest);
+    if (r.ok()) {
+        EXPECT_EQ(r.trace->config.dOut, last.config.dOut);
+    } else {
+        EXPECT_FALSE(r.issues.empty());
+    }
 
     // Flat memory: the storm may not leave more than a few MiB behind (results are dropped).
     spy.clear();
     const long after = residentKiB();
-    if (before > 0) EXPECT_LT(after - before, 64 * 1024) << "RSS grew from " << before << " to " << after << " KiB";
+    ASSERT_GT(before, 0) << "no VmRSS in /proc/self/status";
+    EXPECT_LT(after - before, 64 * 1024) << "RSS grew from " << before << " to " << after << " KiB";
 }

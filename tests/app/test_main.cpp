@@ -8,7 +8,8 @@
 #include <QTemporaryDir>
 
 int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("AttentionLensTests"));
@@ -17,7 +18,8 @@ int main(int argc, char** argv) {
     // them lets one test's saved session land in another's recent list, so every process keeps
     // its settings in a directory of its own that disappears with it.
     QTemporaryDir settingsDir;
-    if (!settingsDir.isValid()) return 2;
+    if (!settingsDir.isValid())
+        return 2;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
     ::testing::InitGoogleTest(&argc, argv);
