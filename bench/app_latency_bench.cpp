@@ -34,7 +34,8 @@ bool waitApplied(MainWindow& w, int timeoutMs = 30000) {
     QElapsedTimer t;
     t.start();
     while (w.hasPendingChanges() || w.appliedGeneration() != w.controller()->latestGeneration()) {
-        if (t.elapsed() > timeoutMs) return false;
+        if (t.elapsed() > timeoutMs)
+            return false;
         if (w.hasPendingChanges()) {
             QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
             continue;
@@ -74,7 +75,8 @@ void runKeystrokes(benchmark::State& state, const AppState& initial, int maxToke
     int k = 0;
     for (auto _ : state) {
         // Keep T within the limit: start over from the initial text when it grows too long.
-        if (w.shownResult() && w.shownResult()->trace && w.shownResult()->trace->tokens >= maxTokens) {
+        if (w.shownResult() && w.shownResult()->trace &&
+            w.shownResult()->trace->tokens >= maxTokens) {
             state.PauseTiming();
             edit->setPlainText(initial.text);
             edit->moveCursor(QTextCursor::End);
@@ -94,7 +96,8 @@ void runKeystrokes(benchmark::State& state, const AppState& initial, int maxToke
             return;
         }
     }
-    if (ms.empty()) return;
+    if (ms.empty())
+        return;
     std::sort(ms.begin(), ms.end());
     state.counters["median_ms"] = ms[ms.size() / 2];
     state.counters["p90_ms"] = ms[std::min(ms.size() - 1, ms.size() * 9 / 10)];
@@ -130,7 +133,8 @@ void BM_Typing1000TokensGpt2Small(benchmark::State& state) {
     AppState s;
     s.source = InputSource::Text;
     QString text;
-    while (text.size() < 5100) text += QStringLiteral("Attention lets every token look back at the tokens before it. ");
+    while (text.size() < 5100)
+        text += QStringLiteral("Attention lets every token look back at the tokens before it. ");
     s.text = text;
     s.config.dIn = s.config.dOut = 768;
     s.config.heads = 12;
@@ -187,15 +191,20 @@ void BM_Typing1000TokensGpt2Small(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_Typing1000TokensGpt2Small)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_Typing1000TokensGpt2Small)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 BENCHMARK(BM_KeystrokeBook)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(60);
 BENCHMARK(BM_KeystrokeGpt2Small)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(40);
 
 int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

@@ -18,7 +18,8 @@ attn::Tensor randomInputs(int64_t T, int64_t d) {
     std::mt19937 gen(42);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     std::vector<float> data(static_cast<size_t>(T * d));
-    for (float& v : data) v = u(gen);
+    for (float& v : data)
+        v = u(gen);
     return attn::Tensor(attn::Shape{T, d}, std::move(data));
 }
 
@@ -44,7 +45,12 @@ void BM_MultiHeadTrace(benchmark::State& state) {
     getrusage(RUSAGE_SELF, &usage);
     state.counters["peak_RSS_MB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
-BENCHMARK(BM_MultiHeadTrace)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MultiHeadTrace)
+    ->Arg(64)
+    ->Arg(256)
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // How long a running T = 2048 GPT-2-small trace takes to stop after its cancel token is set
 // (the app cancels the running request whenever the user changes something).
@@ -69,7 +75,8 @@ void BM_CancelLatencyT2048(benchmark::State& state) {
         const auto t0 = std::chrono::steady_clock::now();
         token.cancel();
         worker.join();
-        state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        state.SetIterationTime(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
 }
 BENCHMARK(BM_CancelLatencyT2048)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
@@ -77,7 +84,8 @@ BENCHMARK(BM_CancelLatencyT2048)->UseManualTime()->Unit(benchmark::kMillisecond)
 // Cold: a new seed each time, so nothing comes from the cache.
 void BM_Embeddings1024Cold(benchmark::State& state) {
     std::vector<int64_t> ids(1024);
-    for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int64_t>((i * 7919) % 50257);
+    for (size_t i = 0; i < ids.size(); ++i)
+        ids[i] = static_cast<int64_t>((i * 7919) % 50257);
     uint64_t seed = 1000;
     for (auto _ : state) {
         attn::EmbeddingConfig e;

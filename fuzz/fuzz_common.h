@@ -36,7 +36,8 @@ bool expectOnlyEngineError(const char* what, F&& f) {
 }
 
 inline void check(bool ok, const char* what, const std::string& detail = {}) {
-    if (!ok) fail(what, detail);
+    if (!ok)
+        fail(what, detail);
 }
 
 }  // namespace attn::fuzz
@@ -63,9 +64,11 @@ inline std::vector<float> touch(const attn::Tensor& t, const char* what) {
 
 // Same shape and bit-identical values (NaN payloads included).
 inline bool sameBits(const attn::Tensor& a, const attn::Tensor& b) {
-    if (a.shape() != b.shape()) return false;
+    if (a.shape() != b.shape())
+        return false;
     const std::vector<float> x = a.toVector(), y = b.toVector();
-    return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0);
+    return x.size() == y.size() &&
+           (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0);
 }
 
 }  // namespace attn::fuzz

@@ -14,21 +14,26 @@ using namespace attn;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     Tensor t;
-    if (fuzz::expectOnlyEngineError("parseJsonTensor", [&] { t = io::parseJsonTensor(text, "fuzz.json"); })) {
+    if (fuzz::expectOnlyEngineError("parseJsonTensor",
+                                    [&] { t = io::parseJsonTensor(text, "fuzz.json"); })) {
         for (float x : fuzz::touch(t, "parseJsonTensor"))
             fuzz::check(std::isfinite(x), "parseJsonTensor", "non-finite value accepted");
     }
     WeightMap w;
-    if (fuzz::expectOnlyEngineError("parseJsonWeights", [&] { w = io::parseJsonWeights(text, "fuzz.json"); })) {
+    if (fuzz::expectOnlyEngineError("parseJsonWeights",
+                                    [&] { w = io::parseJsonWeights(text, "fuzz.json"); })) {
         for (const auto& [name, v] : w)
             for (float x : fuzz::touch(v, "parseJsonWeights"))
-                fuzz::check(std::isfinite(x), "parseJsonWeights", "non-finite value accepted in " + name);
-        for (Variant var : {Variant::SelfAttentionV1, Variant::SelfAttention, Variant::MultiHeadWrapper, Variant::MultiHead}) {
+                fuzz::check(std::isfinite(x), "parseJsonWeights",
+                            "non-finite value accepted in " + name);
+        for (Variant var : {Variant::SelfAttentionV1, Variant::SelfAttention,
+                            Variant::MultiHeadWrapper, Variant::MultiHead}) {
             Config c;
             c.variant = var;
             c.contextLength = 6;
             c.qkvBias = true;
-            fuzz::expectOnlyEngineError("checkWeights", [&] { io::checkWeights(w, c, "fuzz.json"); });
+            fuzz::expectOnlyEngineError("checkWeights",
+                                        [&] { io::checkWeights(w, c, "fuzz.json"); });
         }
     }
     return 0;

@@ -12,12 +12,14 @@ using namespace attn;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     Tensor t;
-    if (!fuzz::expectOnlyEngineError("parseNpy", [&] { t = io::parseNpy(bytes, "fuzz.npy"); })) return 0;
+    if (!fuzz::expectOnlyEngineError("parseNpy", [&] { t = io::parseNpy(bytes, "fuzz.npy"); }))
+        return 0;
     fuzz::touch(t, "parseNpy");
     std::string again;
     fuzz::expectOnlyEngineError("npyBytes", [&] { again = io::npyBytes(t); });
     Tensor back;
-    if (!fuzz::expectOnlyEngineError("parseNpy(npyBytes)", [&] { back = io::parseNpy(again, "again.npy"); }))
+    if (!fuzz::expectOnlyEngineError("parseNpy(npyBytes)",
+                                     [&] { back = io::parseNpy(again, "again.npy"); }))
         fuzz::fail("npy round trip", "npyBytes() output rejected by parseNpy()");
     fuzz::check(fuzz::sameBits(t, back), "npy round trip", "values or shape changed");
     return 0;

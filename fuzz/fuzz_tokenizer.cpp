@@ -18,7 +18,9 @@ using namespace attn;
 
 namespace {
 
-std::string hexOf(std::string_view s) { return bytesToHex(s); }
+std::string hexOf(std::string_view s) {
+    return bytesToHex(s);
+}
 
 void checkKind(TokenizerKind kind, std::string_view input, const std::string& clean) {
     std::vector<Token> tokens;
@@ -28,7 +30,8 @@ void checkKind(TokenizerKind kind, std::string_view input, const std::string& cl
         fuzz::fail("tokenize", tokenizerName(kind) + " threw " + e.what() + " on " + hexOf(input));
     }
     std::string joined;
-    for (const Token& t : tokens) joined += t.bytes;
+    for (const Token& t : tokens)
+        joined += t.bytes;
     if (kind != TokenizerKind::Words)  // words drops whitespace
         fuzz::check(joined == clean, "tokens do not cover the input",
                     tokenizerName(kind) + " input " + hexOf(input));
@@ -70,7 +73,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view input(reinterpret_cast<const char*>(data), size);
     const std::string clean = utf8::sanitize(input);
     fuzz::check(utf8::isValid(clean), "sanitize() output is not valid UTF-8", hexOf(input));
-    if (utf8::isValid(input)) fuzz::check(clean == input, "sanitize() changed valid UTF-8", hexOf(input));
+    if (utf8::isValid(input))
+        fuzz::check(clean == input, "sanitize() changed valid UTF-8", hexOf(input));
     fuzz::check(utf8::sanitize(clean) == clean, "sanitize() not idempotent", hexOf(input));
     for (TokenizerKind k : {TokenizerKind::Gpt2, TokenizerKind::Words, TokenizerKind::Chars})
         checkKind(k, input, clean);

@@ -25,7 +25,8 @@ static QString visibleWhitespace(QString s) {
 
 QString axisLabelForToken(const Token& t) {
     QString s = QString::fromUtf8(t.display.data(), qsizetype(t.display.size()));
-    if (t.partialUtf8) return s;
+    if (t.partialUtf8)
+        return s;
     QString trimmed = s.trimmed();
     if (trimmed.isEmpty()) {
         // Pure whitespace tokens: show them visibly.
@@ -38,7 +39,8 @@ QString axisLabelForToken(const Token& t) {
 
 QString chipTextForToken(const Token& t) {
     QString s = QString::fromUtf8(t.display.data(), qsizetype(t.display.size()));
-    if (t.partialUtf8) return s;
+    if (t.partialUtf8)
+        return s;
     s = visibleWhitespace(s);
     s.replace(QLatin1Char(' '), QChar(0x00B7));  // ·
     return s.isEmpty() ? QStringLiteral("\u2205") : s;
@@ -49,21 +51,29 @@ QString plainShape(const Shape& shape) {
 }
 
 QString namedShape(const StepInfo& info) {
-    if (info.dims.size() != info.shape.size()) return plainShape(info.shape);
+    if (info.dims.size() != info.shape.size())
+        return plainShape(info.shape);
     QStringList parts;
     for (size_t i = 0; i < info.shape.size(); ++i)
-        parts << QStringLiteral("%1=%2").arg(QString::fromStdString(info.dims[i])).arg(info.shape[i]);
+        parts
+            << QStringLiteral("%1=%2").arg(QString::fromStdString(info.dims[i])).arg(info.shape[i]);
     return QStringLiteral("(") + parts.join(QStringLiteral(", ")) + QStringLiteral(")");
 }
 
 QString variantDisplayName(Variant v) {
     switch (v) {
-        case Variant::Simplified: return QObject::tr("Simplified (no weights)");
-        case Variant::SelfAttentionV1: return QObject::tr("Self-attention v1");
-        case Variant::SelfAttention: return QObject::tr("Self-attention v2");
-        case Variant::Causal: return QObject::tr("Causal attention");
-        case Variant::MultiHeadWrapper: return QObject::tr("Multi-head wrapper");
-        case Variant::MultiHead: return QObject::tr("Multi-head attention");
+        case Variant::Simplified:
+            return QObject::tr("Simplified (no weights)");
+        case Variant::SelfAttentionV1:
+            return QObject::tr("Self-attention v1");
+        case Variant::SelfAttention:
+            return QObject::tr("Self-attention v2");
+        case Variant::Causal:
+            return QObject::tr("Causal attention");
+        case Variant::MultiHeadWrapper:
+            return QObject::tr("Multi-head wrapper");
+        case Variant::MultiHead:
+            return QObject::tr("Multi-head attention");
     }
     return QString::fromStdString(variantName(v));
 }

@@ -29,7 +29,7 @@ enum class InputSource {
 struct AppRequest {
     quint64 generation = 0;
     InputSource source = InputSource::Book;
-    QString text;                          // what the user typed (Book: the book sentence)
+    QString text;  // what the user typed (Book: the book sentence)
     TokenizerKind tokenizer = TokenizerKind::Gpt2;
     Config config;
     uint64_t embeddingSeed = 123;
@@ -45,10 +45,10 @@ struct AppResult {
     quint64 generation = 0;
     AppRequest request;
     std::shared_ptr<const Trace> trace;
-    std::vector<Token> tokens;   // empty for File input
-    QStringList tokenLabels;     // one short label per row of x (heatmap axes)
-    double elapsedMs = 0.0;      // tokenize + embed + trace
-    double traceMs = 0.0;        // runTrace only
+    std::vector<Token> tokens;  // empty for File input
+    QStringList tokenLabels;    // one short label per row of x (heatmap axes)
+    double elapsedMs = 0.0;     // tokenize + embed + trace
+    double traceMs = 0.0;       // runTrace only
     std::vector<ValidationIssue> issues;
     bool cancelled = false;
 
@@ -80,10 +80,10 @@ struct AppState {
 
 // The named presets of the preset combo.
 struct Preset {
-    QString name;        // shown in the combo
-    QString key;         // "book", "gpt2-small", ..., "custom"
-    bool book = false;   // uses the book inputs
-    int64_t d = 0;       // d_in = d_out (GPT-2), 0 for book/custom
+    QString name;       // shown in the combo
+    QString key;        // "book", "gpt2-small", ..., "custom"
+    bool book = false;  // uses the book inputs
+    int64_t d = 0;      // d_in = d_out (GPT-2), 0 for book/custom
     int64_t heads = 0;
 };
 const std::vector<Preset>& presets();

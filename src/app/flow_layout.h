@@ -8,7 +8,7 @@
 namespace attn {
 
 class FlowLayout : public QLayout {
-public:
+  public:
     explicit FlowLayout(QWidget* parent = nullptr, int hSpacing = 4, int vSpacing = 4);
     ~FlowLayout() override;
 
@@ -23,7 +23,7 @@ public:
     QSize sizeHint() const override;
     void setGeometry(const QRect& rect) override;
 
-private:
+  private:
     int doLayout(const QRect& rect, bool testOnly) const;
     QList<QLayoutItem*> items_;
     int hSpace_;

@@ -14,7 +14,7 @@ namespace attn {
 
 class HeatmapView : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit HeatmapView(QWidget* parent = nullptr);
     ~HeatmapView() override;
 
@@ -38,18 +38,18 @@ public:
     // The cell under a point in plot() coordinates; false outside the cells.
     bool cellAt(const QPoint& plotPos, int* row, int* col) const;
 
-signals:
+  signals:
     void cellHovered(int row, int col, float value);
     void cellClicked(int row, int col, float value);
 
-private:
+  private:
     struct Private;
     std::unique_ptr<Private> d_;
 };
 
 class HeadGrid : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit HeadGrid(QWidget* parent = nullptr);
     ~HeadGrid() override;
     void setHeads(const std::vector<HeatmapData>& heads);  // empty hides the grid content
@@ -65,10 +65,10 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
-signals:
+  signals:
     void headClicked(int head);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -76,7 +76,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
 
-private:
+  private:
     struct Private;
     std::unique_ptr<Private> d_;
 };

@@ -16,7 +16,8 @@ namespace {
 bool parseInt(const QString& text, int64_t lo, int64_t hi, int64_t* out) {
     bool ok = false;
     const qlonglong v = text.toLongLong(&ok);
-    if (!ok || v < lo || v > hi) return false;
+    if (!ok || v < lo || v > hi)
+        return false;
     *out = v;
     return true;
 }
@@ -24,7 +25,8 @@ bool parseInt(const QString& text, int64_t lo, int64_t hi, int64_t* out) {
 bool parseU64(const QString& text, uint64_t* out) {
     bool ok = false;
     const qulonglong v = text.toULongLong(&ok);
-    if (!ok) return false;
+    if (!ok)
+        return false;
     *out = v;
     return true;
 }
@@ -34,14 +36,16 @@ bool parseU64(const QString& text, uint64_t* out) {
 bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QString* error,
                         QString* helpText) {
     QCommandLineParser p;
-    p.setApplicationDescription(QStringLiteral("Attention Lens: see transformer attention step by step."));
+    p.setApplicationDescription(
+        QStringLiteral("Attention Lens: see transformer attention step by step."));
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help."));
     p.addOption(help);
     auto opt = [&](const char* name, const char* desc, const char* value = nullptr) {
         QCommandLineOption o(QString::fromLatin1(name), QString::fromLatin1(desc));
-        if (value) o.setValueName(QString::fromLatin1(value));
+        if (value)
+            o.setValueName(QString::fromLatin1(value));
         p.addOption(o);
     };
     opt("preset", "Input preset: book, gpt2-small, gpt2-medium, gpt2-large, gpt2-xl.", "NAME");
@@ -50,7 +54,9 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     opt("embeddings", "Load the input x from a .npy, .json or .csv file.", "F");
     opt("weights", "Load the module's weights from a .json or .safetensors file.", "F");
     opt("tokenizer", "gpt2 (default), words or chars.", "KIND");
-    opt("variant", "simplified, self-attention-v1, self-attention, causal, multi-head-wrapper, multi-head.", "V");
+    opt("variant",
+        "simplified, self-attention-v1, self-attention, causal, multi-head-wrapper, multi-head.",
+        "V");
     opt("d-in", "Embedding size.", "N");
     opt("d-out", "Output size.", "N");
     opt("heads", "Number of heads.", "N");
@@ -76,7 +82,8 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     if (p.isSet(help)) {
         if (helpText) {
             *helpText = p.helpText();
-            helpText->replace(QStringLiteral("<executable_name>"), QStringLiteral("attention-lens"));
+            helpText->replace(QStringLiteral("<executable_name>"),
+                              QStringLiteral("attention-lens"));
         }
         *error = QString();
         return false;
@@ -93,24 +100,28 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
         *error = msg;
         return false;
     };
-    const QStringList stateOptions = {"preset", "text", "text-file", "embeddings", "weights",
-                                      "tokenizer", "variant", "d-in", "d-out", "heads", "mask",
-                                      "dropout", "mode", "dropout-rng", "seed", "embedding-seed",
-                                      "no-positions", "qkv-bias", "batch", "context-length",
-                                      "step", "head", "colormap"};
+    const QStringList stateOptions = {
+        "preset",  "text",           "text-file", "embeddings",     "weights",      "tokenizer",
+        "variant", "d-in",           "d-out",     "heads",          "mask",         "dropout",
+        "mode",    "dropout-rng",    "seed",      "embedding-seed", "no-positions", "qkv-bias",
+        "batch",   "context-length", "step",      "head",           "colormap"};
     for (const QString& name : stateOptions)
-        if (p.isSet(name)) o.anyStateOption = true;
+        if (p.isSet(name))
+            o.anyStateOption = true;
 
     int sources = int(p.isSet("text")) + int(p.isSet("text-file")) + int(p.isSet("embeddings"));
-    if (p.isSet("preset") && p.value("preset") == QLatin1String("book")) ++sources;
+    if (p.isSet("preset") && p.value("preset") == QLatin1String("book"))
+        ++sources;
     if (sources > 1)
-        return fail(QStringLiteral("give only one of --preset book, --text, --text-file, --embeddings"));
+        return fail(
+            QStringLiteral("give only one of --preset book, --text, --text-file, --embeddings"));
 
     if (p.isSet("preset")) {
         const QString name = p.value("preset");
         bool found = false;
         for (const Preset& pr : presets()) {
-            if (pr.key != name || pr.key == QLatin1String("custom")) continue;
+            if (pr.key != name || pr.key == QLatin1String("custom"))
+                continue;
             found = true;
             if (pr.book) {
                 s.source = InputSource::Book;
@@ -123,8 +134,10 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
             }
         }
         if (!found)
-            return fail(QStringLiteral("--preset: unknown preset '%1' (book, gpt2-small, gpt2-medium, "
-                                       "gpt2-large, gpt2-xl)").arg(name));
+            return fail(
+                QStringLiteral("--preset: unknown preset '%1' (book, gpt2-small, gpt2-medium, "
+                               "gpt2-large, gpt2-xl)")
+                    .arg(name));
     }
     if (p.isSet("text")) {
         s.source = InputSource::Text;
@@ -133,7 +146,8 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     if (p.isSet("text-file")) {
         QFile f(p.value("text-file"));
         if (!f.open(QIODevice::ReadOnly))
-            return fail(QStringLiteral("--text-file: cannot read %1: %2").arg(f.fileName(), f.errorString()));
+            return fail(QStringLiteral("--text-file: cannot read %1: %2")
+                            .arg(f.fileName(), f.errorString()));
         s.source = InputSource::Text;
         s.text = QString::fromUtf8(f.readAll());
     }
@@ -141,61 +155,83 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
         s.source = InputSource::File;
         o.embeddingsFile = p.value("embeddings");
     }
-    if (p.isSet("weights")) o.weightsFile = p.value("weights");
+    if (p.isSet("weights"))
+        o.weightsFile = p.value("weights");
     if (p.isSet("tokenizer")) {
         auto k = parseTokenizer(p.value("tokenizer").toStdString());
-        if (!k) return fail(QStringLiteral("--tokenizer: expected gpt2, words or chars, got '%1'").arg(p.value("tokenizer")));
+        if (!k)
+            return fail(QStringLiteral("--tokenizer: expected gpt2, words or chars, got '%1'")
+                            .arg(p.value("tokenizer")));
         s.tokenizer = *k;
-        if (s.source == InputSource::Book && !p.isSet("preset")) s.source = InputSource::Text;
+        if (s.source == InputSource::Book && !p.isSet("preset"))
+            s.source = InputSource::Text;
     }
     if (p.isSet("variant")) {
         auto v = parseVariant(p.value("variant").toStdString());
         if (!v)
-            return fail(QStringLiteral("--variant: unknown variant '%1' (simplified, self-attention-v1, "
-                                       "self-attention, causal, multi-head-wrapper, multi-head)")
-                            .arg(p.value("variant")));
+            return fail(
+                QStringLiteral("--variant: unknown variant '%1' (simplified, self-attention-v1, "
+                               "self-attention, causal, multi-head-wrapper, multi-head)")
+                    .arg(p.value("variant")));
         c.variant = *v;
-        if (!p.isSet("mask")) c.mask = defaultMask(*v);
+        if (!p.isSet("mask"))
+            c.mask = defaultMask(*v);
     }
     const int64_t big = 1 << 20;
     if (p.isSet("d-in") && !parseInt(p.value("d-in"), 1, big, &c.dIn))
-        return fail(QStringLiteral("--d-in: expected a positive integer, got '%1'").arg(p.value("d-in")));
+        return fail(
+            QStringLiteral("--d-in: expected a positive integer, got '%1'").arg(p.value("d-in")));
     if (p.isSet("d-out") && !parseInt(p.value("d-out"), 1, big, &c.dOut))
-        return fail(QStringLiteral("--d-out: expected a positive integer, got '%1'").arg(p.value("d-out")));
+        return fail(
+            QStringLiteral("--d-out: expected a positive integer, got '%1'").arg(p.value("d-out")));
     if (p.isSet("heads") && !parseInt(p.value("heads"), 1, big, &c.heads))
-        return fail(QStringLiteral("--heads: expected a positive integer, got '%1'").arg(p.value("heads")));
+        return fail(
+            QStringLiteral("--heads: expected a positive integer, got '%1'").arg(p.value("heads")));
     if (p.isSet("mask")) {
         auto m = parseMask(p.value("mask").toStdString());
-        if (!m) return fail(QStringLiteral("--mask: expected none, causal or window:K, got '%1'").arg(p.value("mask")));
+        if (!m)
+            return fail(QStringLiteral("--mask: expected none, causal or window:K, got '%1'")
+                            .arg(p.value("mask")));
         c.mask = *m;
     }
     if (p.isSet("dropout")) {
         bool ok = false;
         const double d = p.value("dropout").toDouble(&ok);
         if (!ok || !(d >= 0.0 && d < 1.0))
-            return fail(QStringLiteral("--dropout: expected a probability in [0, 1), got '%1'").arg(p.value("dropout")));
+            return fail(QStringLiteral("--dropout: expected a probability in [0, 1), got '%1'")
+                            .arg(p.value("dropout")));
         c.dropout = d;
     }
     if (p.isSet("mode")) {
         auto m = parseMode(p.value("mode").toStdString());
-        if (!m) return fail(QStringLiteral("--mode: expected train or eval, got '%1'").arg(p.value("mode")));
+        if (!m)
+            return fail(
+                QStringLiteral("--mode: expected train or eval, got '%1'").arg(p.value("mode")));
         c.mode = *m;
     }
     if (p.isSet("dropout-rng")) {
         auto r = parseDropoutRng(p.value("dropout-rng").toStdString());
-        if (!r) return fail(QStringLiteral("--dropout-rng: expected default or mkl, got '%1'").arg(p.value("dropout-rng")));
+        if (!r)
+            return fail(QStringLiteral("--dropout-rng: expected default or mkl, got '%1'")
+                            .arg(p.value("dropout-rng")));
         c.dropoutRng = *r;
     }
     if (p.isSet("seed") && !parseU64(p.value("seed"), &c.seed))
-        return fail(QStringLiteral("--seed: expected a non-negative integer, got '%1'").arg(p.value("seed")));
+        return fail(QStringLiteral("--seed: expected a non-negative integer, got '%1'")
+                        .arg(p.value("seed")));
     if (p.isSet("embedding-seed") && !parseU64(p.value("embedding-seed"), &s.embeddingSeed))
-        return fail(QStringLiteral("--embedding-seed: expected a non-negative integer, got '%1'").arg(p.value("embedding-seed")));
-    if (p.isSet("no-positions")) s.positions = false;
-    if (p.isSet("qkv-bias")) c.qkvBias = true;
+        return fail(QStringLiteral("--embedding-seed: expected a non-negative integer, got '%1'")
+                        .arg(p.value("embedding-seed")));
+    if (p.isSet("no-positions"))
+        s.positions = false;
+    if (p.isSet("qkv-bias"))
+        c.qkvBias = true;
     if (p.isSet("batch") && !parseInt(p.value("batch"), 1, 4096, &c.batch))
-        return fail(QStringLiteral("--batch: expected a positive integer, got '%1'").arg(p.value("batch")));
+        return fail(
+            QStringLiteral("--batch: expected a positive integer, got '%1'").arg(p.value("batch")));
     if (p.isSet("context-length") && !parseInt(p.value("context-length"), 1, big, &c.contextLength))
-        return fail(QStringLiteral("--context-length: expected a positive integer, got '%1'").arg(p.value("context-length")));
+        return fail(QStringLiteral("--context-length: expected a positive integer, got '%1'")
+                        .arg(p.value("context-length")));
     if (p.isSet("step")) {
         s.step = p.value("step");
         o.stepGiven = true;
@@ -203,7 +239,8 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     if (p.isSet("head")) {
         int64_t h = 0;
         if (!parseInt(p.value("head"), 0, big, &h))
-            return fail(QStringLiteral("--head: expected a non-negative integer, got '%1'").arg(p.value("head")));
+            return fail(QStringLiteral("--head: expected a non-negative integer, got '%1'")
+                            .arg(p.value("head")));
         s.head = int(h);
         o.headGiven = true;
     }
@@ -211,15 +248,22 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
         const QString name = p.value("colormap");
         Colormap cm;
         if (name != QLatin1String("auto") && !parseColormap(name, &cm))
-            return fail(QStringLiteral("--colormap: expected auto, viridis, magma, cividis or diverging, got '%1'").arg(name));
+            return fail(
+                QStringLiteral(
+                    "--colormap: expected auto, viridis, magma, cividis or diverging, got '%1'")
+                    .arg(name));
         s.colormap = name;
     }
     if (p.isSet("screenshot")) {
         o.screenshot = p.value("screenshot");
-        if (o.screenshot.isEmpty()) return fail(QStringLiteral("--screenshot: empty file name"));
+        if (o.screenshot.isEmpty())
+            return fail(QStringLiteral("--screenshot: empty file name"));
     }
     if (s.source == InputSource::Book && c.dIn != 3)
-        return fail(QStringLiteral("--d-in: the book example's inputs are 3-dimensional; use --text for d_in = %1").arg(c.dIn));
+        return fail(
+            QStringLiteral(
+                "--d-in: the book example's inputs are 3-dimensional; use --text for d_in = %1")
+                .arg(c.dIn));
     *out = o;
     return true;
 }
@@ -231,7 +275,8 @@ QString checkLaunchState(const LaunchOptions& options) {
         tokens = int64_t(bookTokens().size());
     } else if (s.source == InputSource::Text) {
         const QByteArray utf8 = s.text.toUtf8();
-        tokens = int64_t(tokenize(s.tokenizer, std::string_view(utf8.constData(), size_t(utf8.size()))).size());
+        tokens = int64_t(
+            tokenize(s.tokenizer, std::string_view(utf8.constData(), size_t(utf8.size()))).size());
     } else {
         return QString();  // file input is checked when it is read
     }
@@ -246,7 +291,8 @@ QString checkLaunchState(const LaunchOptions& options) {
         QStringList ids;
         for (const auto& st : plan) {
             ids << QString::fromStdString(st.id);
-            if (QString::fromStdString(st.id) == s.step) found = true;
+            if (QString::fromStdString(st.id) == s.step)
+                found = true;
         }
         if (!found)
             return QStringLiteral("--step: '%1' is not a step of this configuration (%2)")

@@ -11,9 +11,9 @@ namespace attn {
 
 struct LaunchOptions {
     AppState state;
-    QString screenshot;       // --screenshot FILE
-    QString embeddingsFile;   // --embeddings F (needs attn_io)
-    QString weightsFile;      // --weights F (needs attn_io)
+    QString screenshot;           // --screenshot FILE
+    QString embeddingsFile;       // --embeddings F (needs attn_io)
+    QString weightsFile;          // --weights F (needs attn_io)
     bool anyStateOption = false;  // any input/model/view option given: do not restore settings
     bool stepGiven = false;
     bool headGiven = false;

@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
     // Options are checked before the QApplication exists, so a bad option prints exactly one
     // line (the platform plugin may print its own notes once it starts).
     QStringList arguments;
-    for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
     attn::LaunchOptions options;
     QString error;
     QString help;
@@ -39,14 +40,17 @@ int main(int argc, char** argv) {
         return fail(error);
     }
     const QString problem = attn::checkLaunchState(options);
-    if (!problem.isEmpty()) return fail(problem);
+    if (!problem.isEmpty())
+        return fail(problem);
     const bool screenshot = !options.screenshot.isEmpty();
     if (screenshot) {
         const QFileInfo info(options.screenshot);
         if (!QFileInfo(info.absolutePath()).isDir())
-            return fail(QStringLiteral("--screenshot: folder %1 does not exist").arg(info.absolutePath()));
+            return fail(
+                QStringLiteral("--screenshot: folder %1 does not exist").arg(info.absolutePath()));
         if (!QFileInfo(info.absolutePath()).isWritable())
-            return fail(QStringLiteral("--screenshot: folder %1 is not writable").arg(info.absolutePath()));
+            return fail(
+                QStringLiteral("--screenshot: folder %1 is not writable").arg(info.absolutePath()));
     }
 
     QApplication app(argc, argv);
@@ -59,7 +63,8 @@ int main(int argc, char** argv) {
     wo.useSettings = !screenshot;
     wo.restoreState = !options.anyStateOption;
     attn::MainWindow window(wo);
-    if (options.anyStateOption) window.setState(options.state);
+    if (options.anyStateOption)
+        window.setState(options.state);
 
     if (!options.embeddingsFile.isEmpty() && !window.loadEmbeddings(options.embeddingsFile, &error))
         return fail(QStringLiteral("--embeddings: ") + error);
@@ -71,7 +76,8 @@ int main(int argc, char** argv) {
         window.resize(1600, 1000);
         QObject::connect(&window, &attn::MainWindow::resultApplied, &window, [&](quint64 gen) {
             // Wait for the newest request (options may have queued more than one).
-            if (window.hasPendingChanges() || gen != window.controller()->latestGeneration()) return;
+            if (window.hasPendingChanges() || gen != window.controller()->latestGeneration())
+                return;
             // Let layouts and the plot settle for one event-loop turn, then grab.
             QTimer::singleShot(0, &window, [&] {
                 if (!window.shownResult()) {

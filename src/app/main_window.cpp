@@ -23,9 +23,9 @@
 #include <QTextDocument>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentMap>
-#include <numeric>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "app/file_actions.h"
 #include "app/heatmap_view.h"
@@ -47,30 +47,38 @@ namespace {
 // A red rounded outline drawn around a control that has a problem. An overlay instead of a
 // style sheet, so spin boxes and combo boxes keep their native look (arrows and all).
 class ErrorOutline : public QWidget {
-public:
+  public:
     static void set(QWidget* control, bool on) {
         // The outline lives in the control's parent so it can draw just outside the control.
         ErrorOutline* outline = nullptr;
         for (QObject* o : control->parentWidget()->children())
-            if (auto* e = dynamic_cast<ErrorOutline*>(o); e && e->control_ == control) outline = e;
+            if (auto* e = dynamic_cast<ErrorOutline*>(o); e && e->control_ == control)
+                outline = e;
         if (!on) {
-            if (outline) outline->hide();
+            if (outline)
+                outline->hide();
             return;
         }
-        if (!outline) outline = new ErrorOutline(control);
+        if (!outline)
+            outline = new ErrorOutline(control);
         outline->follow();
         outline->show();
         outline->raise();
     }
 
-protected:
+  protected:
     bool eventFilter(QObject* watched, QEvent* event) override {
         if (watched == control_) {
             switch (event->type()) {
                 case QEvent::Move:
-                case QEvent::Resize: follow(); break;
-                case QEvent::Hide: hide(); break;
-                default: break;
+                case QEvent::Resize:
+                    follow();
+                    break;
+                case QEvent::Hide:
+                    hide();
+                    break;
+                default:
+                    break;
             }
         }
         return false;
@@ -82,7 +90,7 @@ protected:
         p.drawRoundedRect(QRectF(rect()).adjusted(1, 1, -1, -1), 3, 3);
     }
 
-private:
+  private:
     explicit ErrorOutline(QWidget* control) : QWidget(control->parentWidget()), control_(control) {
         setAttribute(Qt::WA_TransparentForMouseEvents);
         setAttribute(Qt::WA_NoSystemBackground);
@@ -94,7 +102,9 @@ private:
     QWidget* control_;
 };
 
-QString htmlEscape(const QString& s) { return s.toHtmlEscaped(); }
+QString htmlEscape(const QString& s) {
+    return s.toHtmlEscaped();
+}
 
 bool sameConfig(const Config& a, const Config& b) {
     return a.variant == b.variant && a.batch == b.batch && a.dIn == b.dIn && a.dOut == b.dOut &&
@@ -109,23 +119,28 @@ constexpr int kThumbCells = 128;
 
 // Block-averages `d` to at most maxCells x maxCells. A block is masked when all its cells are.
 HeatmapData thumbnail(HeatmapData d, int maxCells) {
-    if (d.rows <= maxCells && d.cols <= maxCells) return d;
+    if (d.rows <= maxCells && d.cols <= maxCells)
+        return d;
     const int rows = std::min(d.rows, maxCells);
     const int cols = std::min(d.cols, maxCells);
     std::vector<float> values(size_t(rows) * size_t(cols));
     QStringList rowLabels, colLabels;
     for (int r = 0; r < rows; ++r) {
         const int r0 = int(int64_t(r) * d.rows / rows), r1 = int(int64_t(r + 1) * d.rows / rows);
-        if (r0 < d.rowLabels.size()) rowLabels << d.rowLabels[r0];
+        if (r0 < d.rowLabels.size())
+            rowLabels << d.rowLabels[r0];
         for (int c = 0; c < cols; ++c) {
-            const int c0 = int(int64_t(c) * d.cols / cols), c1 = int(int64_t(c + 1) * d.cols / cols);
+            const int c0 = int(int64_t(c) * d.cols / cols),
+                      c1 = int(int64_t(c + 1) * d.cols / cols);
             double sum = 0;
             int n = 0;
             for (int i = r0; i < r1; ++i)
                 for (int j = c0; j < c1; ++j) {
-                    if (d.isMasked(i, j)) continue;
+                    if (d.isMasked(i, j))
+                        continue;
                     const float v = d.value(i, j);
-                    if (!std::isfinite(v)) continue;
+                    if (!std::isfinite(v))
+                        continue;
                     sum += v;
                     ++n;
                 }
@@ -135,7 +150,8 @@ HeatmapData thumbnail(HeatmapData d, int maxCells) {
     }
     for (int c = 0; c < cols; ++c) {
         const int c0 = int(int64_t(c) * d.cols / cols);
-        if (c0 < d.colLabels.size()) colLabels << d.colLabels[c0];
+        if (c0 < d.colLabels.size())
+            colLabels << d.colLabels[c0];
     }
     d.values = std::move(values);
     d.hidden.clear();
@@ -174,10 +190,12 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     busyTimer_->setSingleShot(true);
     busyTimer_->setInterval(150);  // no progress flicker for fast traces
     connect(busyTimer_, &QTimer::timeout, this, [this] {
-        if (!controller_->isBusy()) return;
+        if (!controller_->isBusy())
+            return;
         progress_->show();
         cancelButton_->show();
-        if (shown_) setStale(true);
+        if (shown_)
+            setStale(true);
     });
 
     setupControls();
@@ -201,15 +219,22 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     AppState initial;
     initial.config = bookConfig();
     writeStateToControls(initial);
-    if (options_.useSettings) loadSettings();
+    if (options_.useSettings)
+        loadSettings();
     scheduleSubmit();
 }
 
 MainWindow::~MainWindow() = default;
 
-HeatmapView* MainWindow::heatmapView() const { return ui->heatmapView; }
-HeadGrid* MainWindow::headGrid() const { return ui->headGrid; }
-TokenChips* MainWindow::tokenChips() const { return ui->tokenChips; }
+HeatmapView* MainWindow::heatmapView() const {
+    return ui->heatmapView;
+}
+HeadGrid* MainWindow::headGrid() const {
+    return ui->headGrid;
+}
+TokenChips* MainWindow::tokenChips() const {
+    return ui->tokenChips;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Set-up
@@ -218,14 +243,16 @@ void MainWindow::setupControls() {
     ui->tokenizerCombo->addItem(tr("GPT-2 BPE"), int(TokenizerKind::Gpt2));
     ui->tokenizerCombo->addItem(tr("Words"), int(TokenizerKind::Words));
     ui->tokenizerCombo->addItem(tr("Characters"), int(TokenizerKind::Chars));
-    for (const Preset& p : presets()) ui->presetCombo->addItem(p.name, p.key);
+    for (const Preset& p : presets())
+        ui->presetCombo->addItem(p.name, p.key);
     for (Variant v : allVariants())
         ui->variantCombo->addItem(variantDisplayName(v), QString::fromStdString(variantName(v)));
     for (int i = 0; i < ui->variantCombo->count(); ++i) {
         const Variant v = allVariants()[size_t(i)];
         ui->variantCombo->setItemData(
-            i, QStringLiteral("%1 (%2)").arg(QString::fromStdString(variantClassName(v)),
-                                             QString::fromStdString(variantName(v))),
+            i,
+            QStringLiteral("%1 (%2)").arg(QString::fromStdString(variantClassName(v)),
+                                          QString::fromStdString(variantName(v))),
             Qt::ToolTipRole);
     }
     ui->maskCombo->addItem(tr("None"), int(MaskKind::None));
@@ -277,7 +304,8 @@ void MainWindow::setupControls() {
     ui->shapeTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     ui->shapeTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
     ui->shapeTable->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    ui->shapeTable->verticalHeader()->setDefaultSectionSize(ui->shapeTable->fontMetrics().height() + 6);
+    ui->shapeTable->verticalHeader()->setDefaultSectionSize(ui->shapeTable->fontMetrics().height() +
+                                                            6);
     ui->shapeTable->horizontalHeader()->setStretchLastSection(true);
     ui->shapeTable->setTextElideMode(Qt::ElideRight);
     ui->shapeTable->setShowGrid(false);
@@ -339,7 +367,8 @@ void MainWindow::setupMenus() {
     connect(ui->actionCopyImage, &QAction::triggered, this, &MainWindow::copyImage);
     connect(ui->actionQuit, &QAction::triggered, this, &QWidget::close);
     connect(ui->actionAbout, &QAction::triggered, this, &MainWindow::about);
-    connect(ui->actionLoadEmbeddings, &QAction::triggered, this, &MainWindow::loadEmbeddingsInteractive);
+    connect(ui->actionLoadEmbeddings, &QAction::triggered, this,
+            &MainWindow::loadEmbeddingsInteractive);
     connect(ui->actionLoadWeights, &QAction::triggered, this, &MainWindow::loadWeightsInteractive);
     connect(ui->actionClearLoaded, &QAction::triggered, this, &MainWindow::clearLoaded);
     ui->actionClearLoaded->setEnabled(false);
@@ -355,7 +384,8 @@ void MainWindow::setupMenus() {
         a->setData(names[i]);
         a->setChecked(i == 0);
         colormapGroup_->addAction(a);
-        if (i == 0) ui->menuColormap->addSeparator();
+        if (i == 0)
+            ui->menuColormap->addSeparator();
     }
     connect(colormapGroup_, &QActionGroup::triggered, this,
             [this](QAction* a) { setColormapName(a->data().toString()); });
@@ -363,7 +393,8 @@ void MainWindow::setupMenus() {
         ui->heatmapView->setShowValues(on);
         emit viewChanged();
     });
-    connect(ui->actionResetZoom, &QAction::triggered, this, [this] { ui->heatmapView->resetZoom(); });
+    connect(ui->actionResetZoom, &QAction::triggered, this,
+            [this] { ui->heatmapView->resetZoom(); });
     connect(ui->actionPresentation, &QAction::toggled, this, &MainWindow::togglePresentation);
     addAction(ui->actionPresentation);  // F11 also leaves full screen, where the menu bar is hidden
 
@@ -420,18 +451,23 @@ void MainWindow::setupStatusBar() {
 void MainWindow::connectControls() {
     auto changed = [this] { controlsChanged(); };
     connect(ui->textEdit, &QPlainTextEdit::textChanged, this, [this] {
-        if (updating_) return;
-        if (source_ == InputSource::Book) source_ = InputSource::Text;
+        if (updating_)
+            return;
+        if (source_ == InputSource::Book)
+            source_ = InputSource::Text;
         controlsChanged();
     });
     connect(ui->tokenizerCombo, &QComboBox::currentIndexChanged, this, [this] {
-        if (updating_) return;
-        if (source_ == InputSource::Book) source_ = InputSource::Text;
+        if (updating_)
+            return;
+        if (source_ == InputSource::Book)
+            source_ = InputSource::Text;
         controlsChanged();
     });
     connect(ui->presetCombo, &QComboBox::activated, this, &MainWindow::applyPreset);
     connect(ui->variantCombo, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (updating_ || i < 0) return;
+        if (updating_ || i < 0)
+            return;
         // As in the chapter: each module comes with its own mask.
         const MaskSpec m = defaultMask(allVariants()[size_t(i)]);
         updating_ = true;
@@ -449,21 +485,26 @@ void MainWindow::connectControls() {
         connect(c, &QCheckBox::toggled, this, changed);
 
     connect(ui->pipelineList, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (updating_ || row < 0) return;
+        if (updating_ || row < 0)
+            return;
         selectStep(ui->pipelineList->item(row)->data(Qt::UserRole).toString());
     });
     connect(ui->shapeTable, &QTableWidget::currentCellChanged, this, [this](int row) {
-        if (updating_ || row < 0) return;
+        if (updating_ || row < 0)
+            return;
         QTableWidgetItem* it = ui->shapeTable->item(row, 0);
-        if (it) selectStep(it->text());
+        if (it)
+            selectStep(it->text());
     });
     connect(ui->headCombo, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (updating_ || i < 0) return;
+        if (updating_ || i < 0)
+            return;
         selectHead(i);
     });
     connect(ui->headGrid, &HeadGrid::headClicked, this, &MainWindow::selectHead);
     connect(ui->batchIndexSpin, &QSpinBox::valueChanged, this, [this](int b) {
-        if (updating_) return;
+        if (updating_)
+            return;
         batchIndex_ = b;
         updateStepViews();
         emit viewChanged();
@@ -479,7 +520,8 @@ void MainWindow::connectControls() {
 void MainWindow::writeStateToControls(const AppState& s) {
     updating_ = true;
     source_ = s.source;
-    if (ui->textEdit->toPlainText() != s.text) ui->textEdit->setPlainText(s.text);
+    if (ui->textEdit->toPlainText() != s.text)
+        ui->textEdit->setPlainText(s.text);
     ui->tokenizerCombo->setCurrentIndex(ui->tokenizerCombo->findData(int(s.tokenizer)));
     const Config& c = s.config;
     ui->variantCombo->setCurrentIndex(
@@ -489,7 +531,8 @@ void MainWindow::writeStateToControls(const AppState& s) {
     ui->headsSpin->setValue(int(c.heads));
     const MaskSpec m = c.effectiveMask();
     ui->maskCombo->setCurrentIndex(ui->maskCombo->findData(int(m.kind)));
-    if (m.kind == MaskKind::Window) ui->windowSpin->setValue(int(m.window));
+    if (m.kind == MaskKind::Window)
+        ui->windowSpin->setValue(int(m.window));
     ui->dropoutSpin->setValue(c.dropout);
     ui->modeCombo->setCurrentIndex(ui->modeCombo->findData(int(c.mode)));
     ui->dropoutRngCombo->setCurrentIndex(ui->dropoutRngCombo->findData(int(c.dropoutRng)));
@@ -530,7 +573,8 @@ AppState MainWindow::state() const {
     c.heads = ui->headsSpin->value();
     MaskSpec m;
     m.kind = MaskKind(ui->maskCombo->currentData().toInt());
-    if (m.kind == MaskKind::Window) m.window = ui->windowSpin->value();
+    if (m.kind == MaskKind::Window)
+        m.window = ui->windowSpin->value();
     c.mask = m;
     c.dropout = ui->dropoutSpin->value();
     c.mode = Mode(ui->modeCombo->currentData().toInt());
@@ -550,7 +594,8 @@ AppState MainWindow::state() const {
 }
 
 void MainWindow::controlsChanged() {
-    if (updating_) return;
+    if (updating_)
+        return;
     syncPresetCombo();
     refreshEnabledControls();
     refreshSourceLabel();
@@ -559,9 +604,11 @@ void MainWindow::controlsChanged() {
 }
 
 void MainWindow::applyPreset(int index) {
-    if (index < 0 || index >= int(presets().size())) return;
+    if (index < 0 || index >= int(presets().size()))
+        return;
     const Preset& p = presets()[size_t(index)];
-    if (p.key == QLatin1String("custom")) return;  // keeps the current settings
+    if (p.key == QLatin1String("custom"))
+        return;  // keeps the current settings
     AppState s = state();
     if (p.book) {
         const QString keepStep = s.step;
@@ -572,7 +619,8 @@ void MainWindow::applyPreset(int index) {
         s.showValues = ui->actionShowValues->isChecked();
         s.source = InputSource::Book;
     } else {
-        if (s.source == InputSource::Book) s.source = InputSource::Text;
+        if (s.source == InputSource::Book)
+            s.source = InputSource::Text;
         s.config.variant = Variant::MultiHead;
         s.config.dIn = s.config.dOut = p.d;
         s.config.heads = p.heads;
@@ -588,10 +636,11 @@ void MainWindow::syncPresetCombo() {
         key = QStringLiteral("book");
     } else if (s.source == InputSource::Text) {
         for (const Preset& p : presets()) {
-            if (p.d == 0) continue;
+            if (p.d == 0)
+                continue;
             Config c = s.config;
-            if (c.variant == Variant::MultiHead && c.dIn == p.d && c.dOut == p.d && c.heads == p.heads &&
-                c.effectiveMask().kind == MaskKind::Causal)
+            if (c.variant == Variant::MultiHead && c.dIn == p.d && c.dOut == p.d &&
+                c.heads == p.heads && c.effectiveMask().kind == MaskKind::Causal)
                 key = p.key;
         }
     }
@@ -607,7 +656,7 @@ void MainWindow::refreshEnabledControls() {
     const bool book = s.source == InputSource::Book;
     const bool file = s.source == InputSource::File;
     ui->dInSpin->setEnabled(!book && !file);
-    ui->dInSpin->setToolTip(book ? tr("The book's inputs are 3-dimensional")
+    ui->dInSpin->setToolTip(book   ? tr("The book's inputs are 3-dimensional")
                             : file ? tr("Set by the loaded embeddings file")
                                    : tr("Embedding size d_in"));
     const bool weights = variantHasWeights(v);
@@ -617,12 +666,12 @@ void MainWindow::refreshEnabledControls() {
     ui->headsSpin->setEnabled(variantHasHeads(v));
     const auto valid = validHeadCounts(s.config.dOut);
     QStringList counts;
-    for (int64_t h : valid) counts << QString::number(h);
-    ui->headsSpin->setToolTip(variantHasHeads(v)
-                                  ? tr("Number of heads. Valid for d_out = %1: %2")
-                                        .arg(s.config.dOut)
-                                        .arg(counts.join(QStringLiteral(", ")))
-                                  : tr("This variant has a single head"));
+    for (int64_t h : valid)
+        counts << QString::number(h);
+    ui->headsSpin->setToolTip(variantHasHeads(v) ? tr("Number of heads. Valid for d_out = %1: %2")
+                                                       .arg(s.config.dOut)
+                                                       .arg(counts.join(QStringLiteral(", ")))
+                                                 : tr("This variant has a single head"));
     ui->windowSpin->setEnabled(s.config.effectiveMask().kind == MaskKind::Window);
     const bool dropout = s.config.dropout > 0.0;
     ui->dropoutRngCombo->setEnabled(dropout && s.config.mode == Mode::Train);
@@ -637,13 +686,17 @@ void MainWindow::refreshSourceLabel() {
     const AppState s = state();
     QString x;
     switch (s.source) {
-        case InputSource::Book: x = tr("x: the book's six 3-d vectors (chapter 3)."); break;
+        case InputSource::Book:
+            x = tr("x: the book's six 3-d vectors (chapter 3).");
+            break;
         case InputSource::Text:
             x = tr("x: chapter-2 embeddings, seed %1%2.")
                     .arg(s.embeddingSeed)
                     .arg(s.positions ? tr(", with positions") : tr(", no positions"));
             break;
-        case InputSource::File: x = tr("x: loaded from %1.").arg(embeddingsName_); break;
+        case InputSource::File:
+            x = tr("x: loaded from %1.").arg(embeddingsName_);
+            break;
     }
     if (!variantHasWeights(s.config.variant))
         x += QLatin1Char(' ') + tr("No weights.");
@@ -655,14 +708,16 @@ void MainWindow::refreshSourceLabel() {
 }
 
 void MainWindow::scheduleSubmit() {
-    if (!submitTimer_->isActive()) submitTimer_->start();
+    if (!submitTimer_->isActive())
+        submitTimer_->start();
 }
 
 void MainWindow::submitNow() {
     AppState s = state();
     AppRequest r;
     r.source = s.source;
-    r.text = s.source == InputSource::Book ? QStringLiteral("Your journey starts with one step") : s.text;
+    r.text = s.source == InputSource::Book ? QStringLiteral("Your journey starts with one step")
+                                           : s.text;
     r.tokenizer = s.tokenizer;
     r.config = s.config;
     r.embeddingSeed = s.embeddingSeed;
@@ -704,7 +759,8 @@ void MainWindow::onTokens(const TokensUpdate& u) {
         } catch (const std::exception&) {
         }
     }
-    tokensStatus_->setText(u.tokens.size() == 1 ? tr("1 token") : tr("%1 tokens").arg(u.tokens.size()));
+    tokensStatus_->setText(u.tokens.size() == 1 ? tr("1 token")
+                                                : tr("%1 tokens").arg(u.tokens.size()));
 }
 
 void MainWindow::fitChipsHeight() {
@@ -728,20 +784,23 @@ void MainWindow::onBusyChanged(bool busy) {
 void MainWindow::onProgress(quint64, int done, int total, const QString& stepId) {
     progress_->setMaximum(std::max(1, total));
     progress_->setValue(done);
-    progress_->setFormat(stepId.isEmpty() ? QStringLiteral("%p%") : stepId + QStringLiteral("  %p%"));
+    progress_->setFormat(stepId.isEmpty() ? QStringLiteral("%p%")
+                                          : stepId + QStringLiteral("  %p%"));
 }
 
 void MainWindow::onResult(const AppResult& res) {
     if (res.cancelled) {
         timeStatus_->setText(tr("cancelled"));
-        if (shown_) setStale(true);
+        if (shown_)
+            setStale(true);
         appliedGeneration_ = res.generation;
         emit resultApplied(res.generation);
         return;
     }
     if (!res.ok()) {
         setFieldErrors(res.issues);
-        if (shown_) setStale(true);
+        if (shown_)
+            setStale(true);
         timeStatus_->setText(tr("not computed (see the highlighted setting)"));
         appliedGeneration_ = res.generation;
         emit resultApplied(res.generation);
@@ -753,11 +812,13 @@ void MainWindow::onResult(const AppResult& res) {
     lastTokenCount_ = t.tokens;
     std::vector<StepInfo> infos;
     infos.reserve(t.steps.size());
-    for (const Step& st : t.steps) infos.push_back(st.info);
+    for (const Step& st : t.steps)
+        infos.push_back(st.info);
     plan_ = infos;
     setPipeline(infos);
     std::vector<std::pair<std::string, Shape>> params;
-    for (const auto& [name, tensor] : t.parameters) params.emplace_back(name, tensor.shape());
+    for (const auto& [name, tensor] : t.parameters)
+        params.emplace_back(name, tensor.shape());
     fillShapeTable(infos, t.parameterCount, params);
 
     // Head and batch selectors follow the result.
@@ -765,7 +826,8 @@ void MainWindow::onResult(const AppResult& res) {
     const int heads = int(t.config.effectiveHeads());
     if (ui->headCombo->count() != heads) {
         ui->headCombo->clear();
-        for (int h = 0; h < heads; ++h) ui->headCombo->addItem(tr("head %1").arg(h));
+        for (int h = 0; h < heads; ++h)
+            ui->headCombo->addItem(tr("head %1").arg(h));
     }
     head_ = std::clamp(head_, 0, std::max(0, heads - 1));
     ui->headCombo->setCurrentIndex(head_);
@@ -798,15 +860,20 @@ void MainWindow::setStale(bool stale) {
     ui->shapeTable->setEnabled(!stale);
 }
 
-bool MainWindow::hasPendingChanges() const { return submitTimer_->isActive(); }
+bool MainWindow::hasPendingChanges() const {
+    return submitTimer_->isActive();
+}
 
-bool MainWindow::isStale() const { return ui->heatmapView->isStale(); }
+bool MainWindow::isStale() const {
+    return ui->heatmapView->isStale();
+}
 
 void MainWindow::setFieldErrors(const std::vector<ValidationIssue>& issues) {
     std::map<QString, QStringList> byField;
     for (const auto& i : issues) {
         QString f = QString::fromStdString(i.field);
-        if (!fieldErrors_.count(f)) f = QStringLiteral("memory");  // general: under the model
+        if (!fieldErrors_.count(f))
+            f = QStringLiteral("memory");  // general: under the model
         byField[f] << QString::fromStdString(i.message);
     }
     for (auto& [field, fe] : fieldErrors_) {
@@ -837,29 +904,33 @@ QString MainWindow::fieldError(const QString& field) const {
 
 void MainWindow::setPipeline(const std::vector<StepInfo>& steps) {
     QStringList ids;
-    for (const auto& s : steps) ids << QString::fromStdString(s.id);
+    for (const auto& s : steps)
+        ids << QString::fromStdString(s.id);
     updating_ = true;
     if (ids != pipelineSteps()) {
         ui->pipelineList->clear();
         for (const auto& s : steps) {
             auto* item = new QListWidgetItem(QString::fromStdString(s.id), ui->pipelineList);
             item->setData(Qt::UserRole, QString::fromStdString(s.id));
-            item->setToolTip(QStringLiteral("%1\n%2\n%3").arg(QString::fromStdString(s.title),
-                                                              QString::fromStdString(s.op),
-                                                              namedShape(s)));
+            item->setToolTip(QStringLiteral("%1\n%2\n%3")
+                                 .arg(QString::fromStdString(s.title), QString::fromStdString(s.op),
+                                      namedShape(s)));
         }
         fitPipelineHeight();
     }
     // Keep the selected step if it still exists; else the weights, else the output.
     QString want = step_;
-    if (!ids.contains(want)) want = ids.contains(QStringLiteral("weights")) ? QStringLiteral("weights")
-                                                                           : (ids.isEmpty() ? QString() : ids.last());
+    if (!ids.contains(want))
+        want = ids.contains(QStringLiteral("weights")) ? QStringLiteral("weights")
+                                                       : (ids.isEmpty() ? QString() : ids.last());
     step_ = want;
     const int row = int(ids.indexOf(want));
-    if (row >= 0 && ui->pipelineList->currentRow() != row) ui->pipelineList->setCurrentRow(row);
+    if (row >= 0 && ui->pipelineList->currentRow() != row)
+        ui->pipelineList->setCurrentRow(row);
     updating_ = false;
     for (int i = 0; i < int(steps.size()); ++i)
-        if (QString::fromStdString(steps[size_t(i)].id) == step_) updateCaption(&steps[size_t(i)]);
+        if (QString::fromStdString(steps[size_t(i)].id) == step_)
+            updateCaption(&steps[size_t(i)]);
 }
 
 QStringList MainWindow::pipelineSteps() const {
@@ -916,11 +987,10 @@ void MainWindow::fillShapeTable(const std::vector<StepInfo>& steps, int64_t para
     }
     updating_ = false;
     if (!steps.empty()) {
-        ui->shapeSummaryLabel->setText(tr("<b>%1</b> %2 &rarr; <b>%3</b> %4")
-                                           .arg(QString::fromStdString(steps.front().id),
-                                                namedShape(steps.front()),
-                                                QString::fromStdString(steps.back().id),
-                                                namedShape(steps.back())));
+        ui->shapeSummaryLabel->setText(
+            tr("<b>%1</b> %2 &rarr; <b>%3</b> %4")
+                .arg(QString::fromStdString(steps.front().id), namedShape(steps.front()),
+                     QString::fromStdString(steps.back().id), namedShape(steps.back())));
     }
     QStringList lines;
     lines << tr("<b>Parameters: %L1</b>").arg(parameterCount);
@@ -928,13 +998,15 @@ void MainWindow::fillShapeTable(const std::vector<StepInfo>& steps, int64_t para
     int listed = 0;
     QStringList all;
     for (const auto& [name, shape] : params) {
-        const QString line = QStringLiteral("%1 %2").arg(QString::fromStdString(name), plainShape(shape));
+        const QString line =
+            QStringLiteral("%1 %2").arg(QString::fromStdString(name), plainShape(shape));
         all << line;
         if (listed++ < kMaxListed)
-            lines << QStringLiteral("<code>%1</code> %2").arg(htmlEscape(QString::fromStdString(name)),
-                                                              plainShape(shape));
+            lines << QStringLiteral("<code>%1</code> %2")
+                         .arg(htmlEscape(QString::fromStdString(name)), plainShape(shape));
     }
-    if (listed > kMaxListed) lines << tr("... and %1 more (hover to see all)").arg(listed - kMaxListed);
+    if (listed > kMaxListed)
+        lines << tr("... and %1 more (hover to see all)").arg(listed - kMaxListed);
     ui->parametersLabel->setToolTip(all.join(QLatin1Char('\n')));
     ui->parametersLabel->setText(lines.join(QStringLiteral("<br>")));
 }
@@ -944,10 +1016,12 @@ void MainWindow::selectStep(const QString& id) {
     updating_ = true;
     const QStringList ids = pipelineSteps();
     const int row = int(ids.indexOf(id));
-    if (row >= 0 && ui->pipelineList->currentRow() != row) ui->pipelineList->setCurrentRow(row);
+    if (row >= 0 && ui->pipelineList->currentRow() != row)
+        ui->pipelineList->setCurrentRow(row);
     updating_ = false;
     for (const auto& s : plan_)
-        if (QString::fromStdString(s.id) == id) updateCaption(&s);
+        if (QString::fromStdString(s.id) == id)
+            updateCaption(&s);
     updateStepViews();
     emit viewChanged();
 }
@@ -955,7 +1029,8 @@ void MainWindow::selectStep(const QString& id) {
 void MainWindow::selectHead(int head) {
     head_ = std::max(0, head);
     updating_ = true;
-    if (head_ < ui->headCombo->count()) ui->headCombo->setCurrentIndex(head_);
+    if (head_ < ui->headCombo->count())
+        ui->headCombo->setCurrentIndex(head_);
     updating_ = false;
     ui->headGrid->setCurrentHead(head_);
     updateStepViews();
@@ -984,17 +1059,20 @@ QString MainWindow::stepCaption() const {
 
 Colormap MainWindow::effectiveColormap(const HeatmapData& data) const {
     Colormap c;
-    if (colormap_ != QLatin1String("auto") && parseColormap(colormap_, &c)) return c;
+    if (colormap_ != QLatin1String("auto") && parseColormap(colormap_, &c))
+        return c;
     return defaultColormapFor(data);
 }
 
 void MainWindow::updateStepViews() {
-    if (!shown_) return;
+    if (!shown_)
+        return;
     const Trace& t = *shown_->trace;
     const Step* step = t.find(step_.toStdString());
     if (!step) {
         step = t.find("weights");
-        if (!step) step = &t.steps.back();
+        if (!step)
+            step = &t.steps.back();
     }
     const QStringList& labels = shown_->tokenLabels;
     const Step* mask = t.find("mask");
@@ -1033,10 +1111,11 @@ void MainWindow::updateStepViews() {
         std::vector<int> headIndex(static_cast<size_t>(heads));
         std::iota(headIndex.begin(), headIndex.end(), 0);
         const int batch = batchIndex_;
-        const std::vector<HeatmapData> grid = QtConcurrent::blockingMapped<std::vector<HeatmapData>>(
-            headIndex, [step, &labels, batch, mask](int h) {
-                return thumbnail(sliceStep(*step, labels, h, batch, mask), kThumbCells);
-            });
+        const std::vector<HeatmapData> grid =
+            QtConcurrent::blockingMapped<std::vector<HeatmapData>>(
+                headIndex, [step, &labels, batch, mask](int h) {
+                    return thumbnail(sliceStep(*step, labels, h, batch, mask), kThumbCells);
+                });
         // One image build: drop the old tiles, switch the colormap, then set the new tiles.
         if (ui->headGrid->colormap() != cm) {
             ui->headGrid->setHeads({});
@@ -1061,9 +1140,11 @@ void MainWindow::updateStepViews() {
 
 void MainWindow::setColormapName(const QString& name) {
     Colormap c;
-    colormap_ = (name == QLatin1String("auto") || !parseColormap(name, &c)) ? QStringLiteral("auto") : name;
+    colormap_ =
+        (name == QLatin1String("auto") || !parseColormap(name, &c)) ? QStringLiteral("auto") : name;
     for (QAction* a : colormapGroup_->actions())
-        if (a->data().toString() == colormap_) a->setChecked(true);
+        if (a->data().toString() == colormap_)
+            a->setChecked(true);
     updateStepViews();
     emit viewChanged();
 }
@@ -1073,7 +1154,8 @@ void MainWindow::setColormapName(const QString& name) {
 
 bool MainWindow::exportImage(const QString& path, double scale, QString* error) {
     if (!shown_) {
-        if (error) *error = tr("There is nothing to export yet.");
+        if (error)
+            *error = tr("There is nothing to export yet.");
         return false;
     }
     FigureOptions opts = ui->heatmapView->figureOptions();
@@ -1081,7 +1163,8 @@ bool MainWindow::exportImage(const QString& path, double scale, QString* error) 
     try {
         exportHeatmapImage(ui->heatmapView->data(), opts, path);
     } catch (const std::exception& e) {
-        if (error) *error = QString::fromUtf8(e.what());
+        if (error)
+            *error = QString::fromUtf8(e.what());
         return false;
     }
     return true;
@@ -1100,20 +1183,24 @@ void MainWindow::exportInteractive() {
     QString path = QFileDialog::getSaveFileName(
         this, tr("Export image"), suggested,
         tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"), &selected);
-    if (path.isEmpty()) return;
+    if (path.isEmpty())
+        return;
     if (QFileInfo(path).suffix().isEmpty()) {
-        if (selected.contains(QLatin1String("svg"))) path += QStringLiteral(".svg");
-        else if (selected.contains(QLatin1String("pdf"))) path += QStringLiteral(".pdf");
-        else path += QStringLiteral(".png");
+        if (selected.contains(QLatin1String("svg")))
+            path += QStringLiteral(".svg");
+        else if (selected.contains(QLatin1String("pdf")))
+            path += QStringLiteral(".pdf");
+        else
+            path += QStringLiteral(".png");
     }
     double scale = 1.0;
     if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0) {
         bool ok = false;
-        scale = QInputDialog::getDouble(this, tr("Export PNG"),
-                                        tr("Scale factor (2 for print or high-DPI slides):"),
-                                        settings.value(QStringLiteral("export/scale"), 2.0).toDouble(),
-                                        0.5, 8.0, 1, &ok);
-        if (!ok) return;
+        scale = QInputDialog::getDouble(
+            this, tr("Export PNG"), tr("Scale factor (2 for print or high-DPI slides):"),
+            settings.value(QStringLiteral("export/scale"), 2.0).toDouble(), 0.5, 8.0, 1, &ok);
+        if (!ok)
+            return;
         settings.setValue(QStringLiteral("export/scale"), scale);
     }
     QString error;
@@ -1127,7 +1214,8 @@ void MainWindow::exportInteractive() {
 }
 
 void MainWindow::copyImage() {
-    if (!shown_) return;
+    if (!shown_)
+        return;
     FigureOptions opts = ui->heatmapView->figureOptions();
     opts.scale = 2.0;
     try {
@@ -1157,7 +1245,8 @@ bool MainWindow::loadEmbeddings(const QString& path, QString* error) {
         controlsChanged();
         return true;
     } catch (const std::exception& e) {
-        if (error) *error = QString::fromUtf8(e.what());
+        if (error)
+            *error = QString::fromUtf8(e.what());
         return false;
     }
 }
@@ -1173,7 +1262,8 @@ bool MainWindow::loadWeights(const QString& path, QString* error) {
         controlsChanged();
         return true;
     } catch (const std::exception& e) {
-        if (error) *error = QString::fromUtf8(e.what());
+        if (error)
+            *error = QString::fromUtf8(e.what());
         return false;
     }
 }
@@ -1182,7 +1272,8 @@ bool MainWindow::loadWeights(const QString& path, QString* error) {
 void MainWindow::loadInteractive(const QString& title, const QString& filter, const QString& field,
                                  bool (MainWindow::*load)(const QString&, QString*)) {
     const QString path = QFileDialog::getOpenFileName(this, title, QString(), filter);
-    if (path.isEmpty()) return;
+    if (path.isEmpty())
+        return;
     QString error;
     QLabel* label = fieldErrors_[field].label;
     if (!(this->*load)(path, &error)) {
@@ -1210,7 +1301,8 @@ void MainWindow::clearLoaded() {
     weightsName_.clear();
     embeddingsPath_.clear();
     weightsPath_.clear();
-    if (source_ == InputSource::File) source_ = InputSource::Text;
+    if (source_ == InputSource::File)
+        source_ = InputSource::Text;
     ui->actionClearLoaded->setEnabled(false);
     controlsChanged();
 }
@@ -1221,7 +1313,7 @@ void MainWindow::clearLoaded() {
 void MainWindow::togglePresentation(bool on) {
     static const qreal kScale = 1.5;
     // The text around the heatmap grows; the heatmap scales its own labels and numbers.
-    const QList<QWidget*> targets = {ui->pipelineList, ui->stepCaption,   ui->headLabel,
+    const QList<QWidget*> targets = {ui->pipelineList, ui->stepCaption,     ui->headLabel,
                                      ui->headCombo,    ui->batchIndexLabel, ui->batchIndexSpin,
                                      ui->hoverLabel,   ui->explanationLabel};
     if (on) {
@@ -1247,8 +1339,10 @@ void MainWindow::togglePresentation(bool on) {
         teaching_->setPresentation(false);
         menuBar()->show();
         ui->explanationLabel->hide();
-        if (headGridWasVisible_) ui->headGrid->show();
-        for (const auto& [w, f] : presentationFonts_) w->setFont(f);
+        if (headGridWasVisible_)
+            ui->headGrid->show();
+        for (const auto& [w, f] : presentationFonts_)
+            w->setFont(f);
         presentationFonts_.clear();
         ui->heatmapView->setFontScale(1.0);
         statusBar()->show();
@@ -1274,7 +1368,8 @@ void MainWindow::about() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (options_.useSettings) saveSettings();
+    if (options_.useSettings)
+        saveSettings();
     QMainWindow::closeEvent(event);
 }
 
@@ -1282,32 +1377,43 @@ void MainWindow::loadSettings() {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
-    if (!options_.restoreState || !s.contains(QStringLiteral("state/variant"))) return;
+    if (!options_.restoreState || !s.contains(QStringLiteral("state/variant")))
+        return;
     AppState st = state();
     const int src = s.value(QStringLiteral("state/source"), 0).toInt();
     st.source = src == int(InputSource::Text) ? InputSource::Text : InputSource::Book;
     st.text = s.value(QStringLiteral("state/text"), st.text).toString();
-    if (auto k = parseTokenizer(s.value(QStringLiteral("state/tokenizer")).toString().toStdString())) st.tokenizer = *k;
+    if (auto k =
+            parseTokenizer(s.value(QStringLiteral("state/tokenizer")).toString().toStdString()))
+        st.tokenizer = *k;
     Config& c = st.config;
-    if (auto v = parseVariant(s.value(QStringLiteral("state/variant")).toString().toStdString())) c.variant = *v;
+    if (auto v = parseVariant(s.value(QStringLiteral("state/variant")).toString().toStdString()))
+        c.variant = *v;
     c.dIn = s.value(QStringLiteral("state/d_in"), qlonglong(c.dIn)).toLongLong();
     c.dOut = s.value(QStringLiteral("state/d_out"), qlonglong(c.dOut)).toLongLong();
     c.heads = s.value(QStringLiteral("state/heads"), qlonglong(c.heads)).toLongLong();
-    if (auto m = parseMask(s.value(QStringLiteral("state/mask")).toString().toStdString())) c.mask = *m;
+    if (auto m = parseMask(s.value(QStringLiteral("state/mask")).toString().toStdString()))
+        c.mask = *m;
     c.dropout = s.value(QStringLiteral("state/dropout"), c.dropout).toDouble();
-    if (auto m = parseMode(s.value(QStringLiteral("state/mode")).toString().toStdString())) c.mode = *m;
-    if (auto r = parseDropoutRng(s.value(QStringLiteral("state/dropout_rng")).toString().toStdString())) c.dropoutRng = *r;
+    if (auto m = parseMode(s.value(QStringLiteral("state/mode")).toString().toStdString()))
+        c.mode = *m;
+    if (auto r =
+            parseDropoutRng(s.value(QStringLiteral("state/dropout_rng")).toString().toStdString()))
+        c.dropoutRng = *r;
     c.seed = s.value(QStringLiteral("state/seed"), qulonglong(c.seed)).toULongLong();
     c.qkvBias = s.value(QStringLiteral("state/qkv_bias"), c.qkvBias).toBool();
     c.batch = s.value(QStringLiteral("state/batch"), qlonglong(c.batch)).toLongLong();
-    c.contextLength = s.value(QStringLiteral("state/context_length"), qlonglong(c.contextLength)).toLongLong();
-    st.embeddingSeed = s.value(QStringLiteral("state/embedding_seed"), qulonglong(st.embeddingSeed)).toULongLong();
+    c.contextLength =
+        s.value(QStringLiteral("state/context_length"), qlonglong(c.contextLength)).toLongLong();
+    st.embeddingSeed =
+        s.value(QStringLiteral("state/embedding_seed"), qulonglong(st.embeddingSeed)).toULongLong();
     st.positions = s.value(QStringLiteral("state/positions"), st.positions).toBool();
     st.step = s.value(QStringLiteral("state/step"), st.step).toString();
     st.head = s.value(QStringLiteral("state/head"), st.head).toInt();
     st.colormap = s.value(QStringLiteral("state/colormap"), st.colormap).toString();
     st.showValues = s.value(QStringLiteral("state/show_values"), st.showValues).toBool();
-    if (st.source == InputSource::Book) c.dIn = 3;
+    if (st.source == InputSource::Book)
+        c.dIn = 3;
     writeStateToControls(st);
 }
 
@@ -1321,7 +1427,8 @@ void MainWindow::saveSettings() const {
     s.setValue(QStringLiteral("state/source"),
                int(st.source == InputSource::File ? InputSource::Text : st.source));
     s.setValue(QStringLiteral("state/text"), st.text);
-    s.setValue(QStringLiteral("state/tokenizer"), QString::fromStdString(tokenizerName(st.tokenizer)));
+    s.setValue(QStringLiteral("state/tokenizer"),
+               QString::fromStdString(tokenizerName(st.tokenizer)));
     const Config& c = st.config;
     s.setValue(QStringLiteral("state/variant"), QString::fromStdString(variantName(c.variant)));
     s.setValue(QStringLiteral("state/d_in"), qlonglong(c.dIn));
@@ -1330,7 +1437,8 @@ void MainWindow::saveSettings() const {
     s.setValue(QStringLiteral("state/mask"), QString::fromStdString(maskName(c.effectiveMask())));
     s.setValue(QStringLiteral("state/dropout"), c.dropout);
     s.setValue(QStringLiteral("state/mode"), QString::fromStdString(modeName(c.mode)));
-    s.setValue(QStringLiteral("state/dropout_rng"), QString::fromStdString(dropoutRngName(c.dropoutRng)));
+    s.setValue(QStringLiteral("state/dropout_rng"),
+               QString::fromStdString(dropoutRngName(c.dropoutRng)));
     s.setValue(QStringLiteral("state/seed"), qulonglong(c.seed));
     s.setValue(QStringLiteral("state/qkv_bias"), c.qkvBias);
     s.setValue(QStringLiteral("state/batch"), qlonglong(c.batch));

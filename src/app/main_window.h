@@ -3,9 +3,9 @@
 // and head grid in the middle, the shape trace on the right, status and progress at the bottom.
 // All computing happens in the TraceController's worker thread.
 
+#include <QFont>
 #include <QMainWindow>
 #include <QPointer>
-#include <QFont>
 #include <QString>
 #include <map>
 #include <memory>
@@ -35,7 +35,7 @@ class TeachingDocks;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     struct Options {
         bool useSettings = true;   // restore and save QSettings (off in tests and screenshots)
         bool restoreState = true;  // also restore the last input and model settings
@@ -87,18 +87,18 @@ public:
     // The teaching docks (Explain, Token view, PyTorch, Compare, Lesson) and presentation extras.
     TeachingDocks* teaching() const { return teaching_; }
 
-signals:
+  signals:
     // Emitted after the views show the outcome of request `generation` (a new result, or the
     // errors of an invalid configuration with the old result kept stale).
     void resultApplied(quint64 generation);
     // The user changed something a session saves (a control, the step, head, colormap, ...).
     void viewChanged();
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
-private:
+  private:
     void setupControls();
     void setupMenus();
     void setupStatusBar();

@@ -16,17 +16,20 @@ namespace {
 
 QString sourceName(InputSource s) {
     switch (s) {
-        case InputSource::Book: return QStringLiteral("book");
-        case InputSource::Text: return QStringLiteral("text");
-        case InputSource::File: return QStringLiteral("file");
+        case InputSource::Book:
+            return QStringLiteral("book");
+        case InputSource::Text:
+            return QStringLiteral("text");
+        case InputSource::File:
+            return QStringLiteral("file");
     }
     return QStringLiteral("book");
 }
 
 [[noreturn]] void corrupt(const QString& name, const QString& why) {
-    throw EngineError("session", QObject::tr("%1: not a valid Attention Lens session (%2).")
-                                     .arg(name, why)
-                                     .toStdString());
+    throw EngineError(
+        "session",
+        QObject::tr("%1: not a valid Attention Lens session (%2).").arg(name, why).toStdString());
 }
 
 QJsonObject fileObject(const SessionFile& f) {
@@ -39,55 +42,70 @@ QJsonObject fileObject(const SessionFile& f) {
 // Reads settings one by one: a wrong type is corruption, a missing key keeps the default and is
 // noted (older files lack settings that came later).
 class Reader {
-public:
-    Reader(const QJsonObject& o, QString name, QStringList* notes) : o_(o), name_(std::move(name)), notes_(notes) {}
+  public:
+    Reader(const QJsonObject& o, QString name, QStringList* notes)
+        : o_(o), name_(std::move(name)), notes_(notes) {}
 
     bool has(const char* key) const {
-        if (o_.contains(key)) return true;
-        if (notes_) *notes_ << QObject::tr("The session has no \"%1\"; the default is used.").arg(key);
+        if (o_.contains(key))
+            return true;
+        if (notes_)
+            *notes_ << QObject::tr("The session has no \"%1\"; the default is used.").arg(key);
         return false;
     }
     QString string(const char* key, const QString& fallback) const {
-        if (!has(key)) return fallback;
-        if (!o_[key].isString()) corrupt(name_, QObject::tr("\"%1\" should be text").arg(key));
+        if (!has(key))
+            return fallback;
+        if (!o_[key].isString())
+            corrupt(name_, QObject::tr("\"%1\" should be text").arg(key));
         return o_[key].toString();
     }
     int64_t integer(const char* key, int64_t fallback) const {
-        if (!has(key)) return fallback;
+        if (!has(key))
+            return fallback;
         const QJsonValue v = o_[key];
-        if (!v.isDouble() || v.toDouble() != static_cast<double>(static_cast<int64_t>(v.toDouble())))
+        if (!v.isDouble() ||
+            v.toDouble() != static_cast<double>(static_cast<int64_t>(v.toDouble())))
             corrupt(name_, QObject::tr("\"%1\" should be a whole number").arg(key));
         return static_cast<int64_t>(v.toDouble());
     }
     // Seeds go up to 2^64 - 1, beyond what JSON numbers hold exactly: stored as text.
     uint64_t seed(const char* key, uint64_t fallback) const {
-        if (!has(key)) return fallback;
+        if (!has(key))
+            return fallback;
         bool ok = false;
         const qulonglong v = o_[key].toString().toULongLong(&ok);
-        if (!o_[key].isString() || !ok) corrupt(name_, QObject::tr("\"%1\" should be a seed").arg(key));
+        if (!o_[key].isString() || !ok)
+            corrupt(name_, QObject::tr("\"%1\" should be a seed").arg(key));
         return v;
     }
     double number(const char* key, double fallback) const {
-        if (!has(key)) return fallback;
-        if (!o_[key].isDouble()) corrupt(name_, QObject::tr("\"%1\" should be a number").arg(key));
+        if (!has(key))
+            return fallback;
+        if (!o_[key].isDouble())
+            corrupt(name_, QObject::tr("\"%1\" should be a number").arg(key));
         return o_[key].toDouble();
     }
     bool boolean(const char* key, bool fallback) const {
-        if (!has(key)) return fallback;
-        if (!o_[key].isBool()) corrupt(name_, QObject::tr("\"%1\" should be true or false").arg(key));
+        if (!has(key))
+            return fallback;
+        if (!o_[key].isBool())
+            corrupt(name_, QObject::tr("\"%1\" should be true or false").arg(key));
         return o_[key].toBool();
     }
     SessionFile file(const char* key) const {
         SessionFile f;
-        if (!o_.contains(key) || o_[key].isNull()) return f;
-        if (!o_[key].isObject()) corrupt(name_, QObject::tr("\"%1\" should be an object").arg(key));
+        if (!o_.contains(key) || o_[key].isNull())
+            return f;
+        if (!o_[key].isObject())
+            corrupt(name_, QObject::tr("\"%1\" should be an object").arg(key));
         const QJsonObject fo = o_[key].toObject();
         f.path = fo["path"].toString();
         f.sha256 = fo["sha256"].toString();
         return f;
     }
 
-private:
+  private:
     QJsonObject o_;
     QString name_;
     QStringList* notes_;
@@ -123,7 +141,8 @@ QByteArray sessionToJson(const Session& s) {
     o["batch_index"] = st.batchIndex;
     o["colormap"] = st.colormap;
     o["show_values"] = st.showValues;
-    o["embeddings_file"] = s.embeddings.path.isEmpty() ? QJsonValue() : QJsonValue(fileObject(s.embeddings));
+    o["embeddings_file"] =
+        s.embeddings.path.isEmpty() ? QJsonValue() : QJsonValue(fileObject(s.embeddings));
     o["weights_file"] = s.weights.path.isEmpty() ? QJsonValue() : QJsonValue(fileObject(s.weights));
     o["window_geometry"] = QString::fromLatin1(s.windowGeometry.toBase64());
     o["window_state"] = QString::fromLatin1(s.windowState.toBase64());
@@ -135,19 +154,22 @@ Session sessionFromJson(const QByteArray& bytes, const QString& name, QStringLis
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
     if (err.error != QJsonParseError::NoError)
         corrupt(name, QObject::tr("%1 at byte %2").arg(err.errorString()).arg(err.offset));
-    if (!doc.isObject()) corrupt(name, QObject::tr("the file is not a JSON object"));
+    if (!doc.isObject())
+        corrupt(name, QObject::tr("the file is not a JSON object"));
     const QJsonObject o = doc.object();
     if (o["format"].toString() != QLatin1String("attention-lens-session"))
         corrupt(name, QObject::tr("it does not say \"format\": \"attention-lens-session\""));
-    if (!o["version"].isDouble()) corrupt(name, QObject::tr("it has no version number"));
+    if (!o["version"].isDouble())
+        corrupt(name, QObject::tr("it has no version number"));
     const int version = o["version"].toInt();
     if (version > kSessionVersion)
-        throw EngineError("session", QObject::tr("%1 was saved by a newer Attention Lens (session version "
-                                                 "%2; this one reads up to %3). Update the app to open it.")
-                                         .arg(name)
-                                         .arg(version)
-                                         .arg(kSessionVersion)
-                                         .toStdString());
+        throw EngineError("session",
+                          QObject::tr("%1 was saved by a newer Attention Lens (session version "
+                                      "%2; this one reads up to %3). Update the app to open it.")
+                              .arg(name)
+                              .arg(version)
+                              .arg(kSessionVersion)
+                              .toStdString());
 
     QStringList missing;
     const Reader r(o, name, &missing);
@@ -155,29 +177,40 @@ Session sessionFromJson(const QByteArray& bytes, const QString& name, QStringLis
     AppState& st = s.state;
     Config& c = st.config;
     const QString source = r.string("source", sourceName(st.source));
-    if (source == "book") st.source = InputSource::Book;
-    else if (source == "text") st.source = InputSource::Text;
-    else if (source == "file") st.source = InputSource::File;
-    else corrupt(name, QObject::tr("unknown source \"%1\"").arg(source));
+    if (source == "book")
+        st.source = InputSource::Book;
+    else if (source == "text")
+        st.source = InputSource::Text;
+    else if (source == "file")
+        st.source = InputSource::File;
+    else
+        corrupt(name, QObject::tr("unknown source \"%1\"").arg(source));
     st.text = r.string("text", st.text);
     const auto tok = parseTokenizer(r.string("tokenizer", "gpt2").toStdString());
-    if (!tok) corrupt(name, QObject::tr("unknown tokenizer"));
+    if (!tok)
+        corrupt(name, QObject::tr("unknown tokenizer"));
     st.tokenizer = *tok;
-    const auto variant = parseVariant(r.string("variant", QString::fromStdString(variantName(c.variant))).toStdString());
-    if (!variant) corrupt(name, QObject::tr("unknown variant"));
+    const auto variant = parseVariant(
+        r.string("variant", QString::fromStdString(variantName(c.variant))).toStdString());
+    if (!variant)
+        corrupt(name, QObject::tr("unknown variant"));
     c.variant = *variant;
     c.dIn = r.integer("d_in", c.dIn);
     c.dOut = r.integer("d_out", c.dOut);
     c.heads = r.integer("heads", c.heads);
-    const auto mask = parseMask(r.string("mask", QString::fromStdString(maskName(c.effectiveMask()))).toStdString());
-    if (!mask) corrupt(name, QObject::tr("unknown mask"));
+    const auto mask = parseMask(
+        r.string("mask", QString::fromStdString(maskName(c.effectiveMask()))).toStdString());
+    if (!mask)
+        corrupt(name, QObject::tr("unknown mask"));
     c.mask = *mask;
     c.dropout = r.number("dropout", c.dropout);
     const auto mode = parseMode(r.string("mode", "train").toStdString());
-    if (!mode) corrupt(name, QObject::tr("unknown mode"));
+    if (!mode)
+        corrupt(name, QObject::tr("unknown mode"));
     c.mode = *mode;
     const auto rng = parseDropoutRng(r.string("dropout_rng", "default").toStdString());
-    if (!rng) corrupt(name, QObject::tr("unknown dropout generator"));
+    if (!rng)
+        corrupt(name, QObject::tr("unknown dropout generator"));
     c.dropoutRng = *rng;
     c.seed = r.seed("seed", c.seed);
     c.qkvBias = r.boolean("qkv_bias", c.qkvBias);
@@ -196,14 +229,16 @@ Session sessionFromJson(const QByteArray& bytes, const QString& name, QStringLis
     s.windowState = QByteArray::fromBase64(r.string("window_state", {}).toLatin1());
     if (st.source == InputSource::File && s.embeddings.path.isEmpty())
         corrupt(name, QObject::tr("the input is a file but no embeddings file is named"));
-    if (notes) *notes << missing;
+    if (notes)
+        *notes << missing;
     return s;
 }
 
 Session readSession(const QString& path, QStringList* notes) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        throw EngineError("session", QObject::tr("Cannot open %1: %2").arg(path, f.errorString()).toStdString());
+        throw EngineError(
+            "session", QObject::tr("Cannot open %1: %2").arg(path, f.errorString()).toStdString());
     if (f.size() > 64 * 1024 * 1024)
         corrupt(QFileInfo(path).fileName(), QObject::tr("the file is larger than any session"));
     return sessionFromJson(f.readAll(), QFileInfo(path).fileName(), notes);
@@ -211,14 +246,17 @@ Session readSession(const QString& path, QStringList* notes) {
 
 void writeSession(const QString& path, const Session& session) {
     const QByteArray bytes = sessionToJson(session);
-    io::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), size_t(bytes.size())));
+    io::writeFileAtomically(path.toStdString(),
+                            std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
 QString fileSha256(const QString& path) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
     QCryptographicHash h(QCryptographicHash::Sha256);
-    if (!h.addData(&f)) return {};
+    if (!h.addData(&f))
+        return {};
     return QString::fromLatin1(h.result().toHex());
 }
 

@@ -17,15 +17,19 @@ TokenChips::TokenChips(QWidget* parent) : QWidget(parent) {
     setSizePolicy(sp);
 }
 
-int TokenChips::heightForWidth(int w) const { return flow_->heightForWidth(w); }
+int TokenChips::heightForWidth(int w) const {
+    return flow_->heightForWidth(w);
+}
 
 QString TokenChips::chipText(int i) const {
-    if (i < 0 || i >= shown_) return {};
+    if (i < 0 || i >= shown_)
+        return {};
     return chips_[size_t(i)]->text();
 }
 
 void TokenChips::setMessage(const QString& text) {
-    for (int i = 0; i < shown_; ++i) chips_[size_t(i)]->hide();
+    for (int i = 0; i < shown_; ++i)
+        chips_[size_t(i)]->hide();
     shown_ = 0;
     total_ = 0;
     more_->setText(text);
@@ -58,15 +62,19 @@ void TokenChips::setTokens(const std::vector<Token>& tokens) {
         const Token& t = tokens[size_t(i)];
         QLabel* chip = chips_[size_t(i)];
         const QString text = chipTextForToken(t) + QLatin1Char('\n') + QString::number(t.id);
-        if (chip->text() != text) chip->setText(text);
+        if (chip->text() != text)
+            chip->setText(text);
         const QString& style = t.partialUtf8 ? partial : normal;
-        if (chip->styleSheet() != style) chip->setStyleSheet(style);
-        chip->setToolTip(t.partialUtf8
-                             ? tr("Token %1: part of a UTF-8 character, bytes %2").arg(t.id).arg(chipTextForToken(t))
-                             : tr("Token %1 at position %2").arg(t.id).arg(i));
+        if (chip->styleSheet() != style)
+            chip->setStyleSheet(style);
+        chip->setToolTip(t.partialUtf8 ? tr("Token %1: part of a UTF-8 character, bytes %2")
+                                             .arg(t.id)
+                                             .arg(chipTextForToken(t))
+                                       : tr("Token %1 at position %2").arg(t.id).arg(i));
         chip->show();
     }
-    for (int i = n; i < int(chips_.size()); ++i) chips_[size_t(i)]->hide();
+    for (int i = n; i < int(chips_.size()); ++i)
+        chips_[size_t(i)]->hide();
     shown_ = n;
     if (total_ > n) {
         more_->setText(tr("+ %1 more tokens").arg(total_ - n));

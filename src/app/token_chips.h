@@ -14,7 +14,7 @@ class FlowLayout;
 
 class TokenChips : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit TokenChips(QWidget* parent = nullptr);
 
     void setTokens(const std::vector<Token>& tokens);
@@ -29,7 +29,7 @@ public:
 
     static constexpr int kMaxChips = 400;
 
-private:
+  private:
     FlowLayout* flow_ = nullptr;
     std::vector<QLabel*> chips_;
     QLabel* more_ = nullptr;

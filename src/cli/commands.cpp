@@ -22,9 +22,11 @@ namespace {
 // Parses `args` (program name first) or throws EngineError with Qt's message.
 void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const char* command,
                   const char* description) {
-    parser.setApplicationDescription(QStringLiteral("attention-lens-cli %1: %2").arg(command, description));
+    parser.setApplicationDescription(
+        QStringLiteral("attention-lens-cli %1: %2").arg(command, description));
     parser.addHelpOption();
-    if (!parser.parse(args)) throw EngineError("option", parser.errorText().toStdString() + ".");
+    if (!parser.parse(args))
+        throw EngineError("option", parser.errorText().toStdString() + ".");
     if (parser.isSet("help")) {
         std::fputs(qPrintable(parser.helpText()), stdout);
         std::exit(0);
@@ -41,14 +43,18 @@ void writeStdout(std::string_view bytes) {
 }
 
 void writeOutput(const QCommandLineParser& parser, std::string_view bytes) {
-    if (parser.isSet("out")) io::writeFileAtomically(parser.value("out").toStdString(), bytes);
-    else writeStdout(bytes);
+    if (parser.isSet("out"))
+        io::writeFileAtomically(parser.value("out").toStdString(), bytes);
+    else
+        writeStdout(bytes);
 }
 
 io::JsonConfigExtras extrasFor(const RunSpec& spec) {
     io::JsonConfigExtras e;
     switch (spec.input.kind) {
-        case InputKind::BookPreset: e.set("input", std::string("book")); break;
+        case InputKind::BookPreset:
+            e.set("input", std::string("book"));
+            break;
         case InputKind::Text:
             e.set("input", std::string("text"));
             e.set("text", spec.input.text);
@@ -61,14 +67,17 @@ io::JsonConfigExtras extrasFor(const RunSpec& spec) {
             e.set("embeddings", spec.input.embeddingsPath);
             break;
     }
-    if (spec.weightsPath) e.set("weights", *spec.weightsPath);
+    if (spec.weightsPath)
+        e.set("weights", *spec.weightsPath);
     return e;
 }
 
 const Step& requireStep(const Trace& trace, const QString& id) {
-    if (const Step* s = trace.find(id.toStdString())) return *s;
+    if (const Step* s = trace.find(id.toStdString()))
+        return *s;
     std::string ids;
-    for (const Step& s : trace.steps) ids += (ids.empty() ? "" : ", ") + s.info.id;
+    for (const Step& s : trace.steps)
+        ids += (ids.empty() ? "" : ", ") + s.info.id;
     throw EngineError("step", "This configuration has no step \"" + id.toStdString() +
                                   "\". Its steps are: " + ids + ".");
 }
@@ -76,11 +85,13 @@ const Step& requireStep(const Trace& trace, const QString& id) {
 }  // namespace
 
 int nonNegativeOption(const QCommandLineParser& p, const char* name, int fallback) {
-    if (!p.isSet(name)) return fallback;
+    if (!p.isSet(name))
+        return fallback;
     bool ok = false;
     const int v = p.value(name).toInt(&ok);
     if (!ok || v < 0)
-        throw EngineError(name, std::string("--") + name + " expects a whole number from 0, got \"" +
+        throw EngineError(name, std::string("--") + name +
+                                    " expects a whole number from 0, got \"" +
                                     p.value(name).toStdString() + "\".");
     return v;
 }
@@ -103,21 +114,25 @@ int tokenizeCommand(const QStringList& args) {
     if (p.isSet("tokenizer")) {
         const auto k = parseTokenizer(p.value("tokenizer").toStdString());
         if (!k)
-            throw EngineError("tokenizer", "Unknown tokenizer \"" + p.value("tokenizer").toStdString() +
+            throw EngineError("tokenizer", "Unknown tokenizer \"" +
+                                               p.value("tokenizer").toStdString() +
                                                "\"; choose gpt2, words or chars.");
         kind = *k;
     }
     const std::vector<Token> tokens = tokenize(kind, text);
     std::string out = "{\"ids\": [";
-    for (size_t i = 0; i < tokens.size(); ++i) out += (i ? ", " : "") + std::to_string(tokens[i].id);
+    for (size_t i = 0; i < tokens.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(tokens[i].id);
     out += "], \"tokens\": [";
     for (size_t i = 0; i < tokens.size(); ++i) {
-        if (i) out += ", ";
+        if (i)
+            out += ", ";
         io::appendJsonString(out, tokens[i].display);
     }
     out += "], \"token_bytes_hex\": [";
     for (size_t i = 0; i < tokens.size(); ++i) {
-        if (i) out += ", ";
+        if (i)
+            out += ", ";
         io::appendJsonString(out, bytesToHex(tokens[i].bytes));
     }
     out += "]}\n";
@@ -159,7 +174,9 @@ int benchCommand(const QStringList& args) {
     for (int i = 0; i < repeat; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
         const Trace t = runTrace(req);
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
     }
     std::vector<double> sorted = ms;
     std::sort(sorted.begin(), sorted.end());
@@ -171,7 +188,9 @@ int benchCommand(const QStringList& args) {
     io::appendDouble(out, median);
     out += ", \"min_ms\": ";
     io::appendDouble(out, sorted.front());
-    out += ", \"trace_bytes\": " + std::to_string(estimateTraceBytes(req.config, first.trace.tokens)) + "}\n";
+    out +=
+        ", \"trace_bytes\": " + std::to_string(estimateTraceBytes(req.config, first.trace.tokens)) +
+        "}\n";
     writeStdout(out);
     return 0;
 }
@@ -184,13 +203,16 @@ int exportCommand(const QStringList& args) {
                   {"batch-index", "Batch entry for CSV (default 0).", "i"},
                   {"out", "Output file: .csv, .npy, .json, or .npz for every step.", "file"}});
     parseOrThrow(p, args, "export", "a step as CSV, .npy or JSON, or every step as .npz");
-    if (!p.isSet("out")) throw EngineError("out", "Say where to write with --out F.csv|.npy|.json|.npz.");
+    if (!p.isSet("out"))
+        throw EngineError("out", "Say where to write with --out F.csv|.npy|.json|.npz.");
     const std::string out = p.value("out").toStdString();
     const std::string ext = io::fileExtension(out);
     if (ext != ".csv" && ext != ".npy" && ext != ".json" && ext != ".npz")
-        throw EngineError("out", "Cannot export to \"" + out + "\": use a .csv, .npy, .json or .npz file.");
+        throw EngineError(
+            "out", "Cannot export to \"" + out + "\": use a .csv, .npy, .json or .npz file.");
     if (ext != ".npz" && !p.isSet("step"))
-        throw EngineError("step", "Say which step to export with --step ID (or use a .npz file for all).");
+        throw EngineError("step",
+                          "Say which step to export with --step ID (or use a .npz file for all).");
     const RunSpec spec = parseRunOptions(p);
     const RunResult r = runSpec(spec);
     if (ext == ".npz") {
@@ -203,7 +225,8 @@ int exportCommand(const QStringList& args) {
     } else if (ext == ".json") {
         io::writeFileAtomically(out, io::stepToJson(step) + "\n");
     } else {
-        const Tensor m = stepMatrix(step, nonNegativeOption(p, "head", 0), nonNegativeOption(p, "batch-index", 0));
+        const Tensor m = stepMatrix(step, nonNegativeOption(p, "head", 0),
+                                    nonNegativeOption(p, "batch-index", 0));
         const auto& dims = step.info.dims;
         const bool tokenRows = dims.size() >= 2 && dims[dims.size() - 2] == "T";
         const bool tokenCols = !dims.empty() && dims.back() == "T";
@@ -232,7 +255,8 @@ int pytorchCommand(const QStringList& args) {
 
 #ifndef ATTN_HAVE_EXPORT
 int renderCommand(const QStringList&) {
-    throw EngineError("render", "This build has no image export (it was built without the GUI libraries).");
+    throw EngineError("render",
+                      "This build has no image export (it was built without the GUI libraries).");
 }
 #endif
 

@@ -31,7 +31,8 @@ const char* kUsage =
 // The CLI speaks in one-line errors of its own; Qt's diagnostics (e.g. about XDG_RUNTIME_DIR on
 // a headless machine) would only add noise to stderr.
 void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
-    if (type == QtFatalMsg) std::fprintf(stderr, "attention-lens-cli: %s\n", qPrintable(message));
+    if (type == QtFatalMsg)
+        std::fprintf(stderr, "attention-lens-cli: %s\n", qPrintable(message));
 }
 
 int fail(const std::string& message) {
@@ -52,23 +53,31 @@ int main(int argc, char** argv) {
     std::unique_ptr<QCoreApplication> app;
 #ifdef ATTN_HAVE_EXPORT
     if (command == "render") {
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
         app = std::make_unique<QApplication>(argc, argv);
     }
 #endif
-    if (!app) app = std::make_unique<QCoreApplication>(argc, argv);
+    if (!app)
+        app = std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName("attention-lens-cli");
     QCoreApplication::setApplicationVersion("0.1.0");
     QStringList args = QCoreApplication::arguments();
     args.removeAt(1);  // the command; QCommandLineParser sees "attention-lens-cli --options"
 
     try {
-        if (command == "tokenize") return attn::cli::tokenizeCommand(args);
-        if (command == "trace") return attn::cli::traceCommand(args);
-        if (command == "bench") return attn::cli::benchCommand(args);
-        if (command == "export") return attn::cli::exportCommand(args);
-        if (command == "pytorch") return attn::cli::pytorchCommand(args);
-        if (command == "render") return attn::cli::renderCommand(args);
+        if (command == "tokenize")
+            return attn::cli::tokenizeCommand(args);
+        if (command == "trace")
+            return attn::cli::traceCommand(args);
+        if (command == "bench")
+            return attn::cli::benchCommand(args);
+        if (command == "export")
+            return attn::cli::exportCommand(args);
+        if (command == "pytorch")
+            return attn::cli::pytorchCommand(args);
+        if (command == "render")
+            return attn::cli::renderCommand(args);
         return fail("unknown command \"" + command +
                     "\"; the commands are tokenize, trace, render, export, pytorch, bench.");
     } catch (const attn::EngineError& e) {

@@ -7,22 +7,23 @@ namespace attn {
 // Set from any thread; the engine polls it between steps (and inside long loops), so a newer
 // request can stop a running trace without waiting for it.
 class CancelToken {
-public:
+  public:
     void cancel() { flag_.store(true, std::memory_order_relaxed); }
     void reset() { flag_.store(false, std::memory_order_relaxed); }
     bool cancelled() const { return flag_.load(std::memory_order_relaxed); }
 
-private:
+  private:
     std::atomic<bool> flag_{false};
 };
 
 class Cancelled : public std::runtime_error {
-public:
+  public:
     Cancelled() : std::runtime_error("The computation was cancelled.") {}
 };
 
 inline void throwIfCancelled(const CancelToken* token) {
-    if (token && token->cancelled()) throw Cancelled();
+    if (token && token->cancelled())
+        throw Cancelled();
 }
 
 }  // namespace attn

@@ -26,7 +26,8 @@ constexpr VariantNames kVariants[] = {
 std::string joinInts(const std::vector<int64_t>& v) {
     std::string s;
     for (size_t i = 0; i < v.size(); ++i) {
-        if (i) s += ", ";
+        if (i)
+            s += ", ";
         s += std::to_string(v[i]);
     }
     return s;
@@ -42,34 +43,42 @@ const std::vector<Variant>& allVariants() {
 
 std::string variantName(Variant v) {
     for (const auto& n : kVariants)
-        if (n.variant == v) return n.cli;
+        if (n.variant == v)
+            return n.cli;
     return "?";
 }
 
 std::string variantClassName(Variant v) {
     for (const auto& n : kVariants)
-        if (n.variant == v) return n.cls;
+        if (n.variant == v)
+            return n.cls;
     return "?";
 }
 
 std::optional<Variant> parseVariant(std::string_view s) {
     for (const auto& n : kVariants)
-        if (s == n.cli) return n.variant;
+        if (s == n.cli)
+            return n.variant;
     return std::nullopt;
 }
 
 std::string maskName(const MaskSpec& m) {
     switch (m.kind) {
-        case MaskKind::None: return "none";
-        case MaskKind::Causal: return "causal";
-        case MaskKind::Window: return "window:" + std::to_string(m.window);
+        case MaskKind::None:
+            return "none";
+        case MaskKind::Causal:
+            return "causal";
+        case MaskKind::Window:
+            return "window:" + std::to_string(m.window);
     }
     return "?";
 }
 
 std::optional<MaskSpec> parseMask(std::string_view s) {
-    if (s == "none") return MaskSpec{MaskKind::None, 0};
-    if (s == "causal") return MaskSpec{MaskKind::Causal, 0};
+    if (s == "none")
+        return MaskSpec{MaskKind::None, 0};
+    if (s == "causal")
+        return MaskSpec{MaskKind::Causal, 0};
     constexpr std::string_view prefix = "window:";
     if (s.substr(0, prefix.size()) == prefix) {
         const std::string_view num = s.substr(prefix.size());
@@ -81,17 +90,25 @@ std::optional<MaskSpec> parseMask(std::string_view s) {
     return std::nullopt;
 }
 
-std::string modeName(Mode m) { return m == Mode::Train ? "train" : "eval"; }
+std::string modeName(Mode m) {
+    return m == Mode::Train ? "train" : "eval";
+}
 std::optional<Mode> parseMode(std::string_view s) {
-    if (s == "train") return Mode::Train;
-    if (s == "eval") return Mode::Eval;
+    if (s == "train")
+        return Mode::Train;
+    if (s == "eval")
+        return Mode::Eval;
     return std::nullopt;
 }
 
-std::string dropoutRngName(DropoutRng r) { return r == DropoutRng::Default ? "default" : "mkl"; }
+std::string dropoutRngName(DropoutRng r) {
+    return r == DropoutRng::Default ? "default" : "mkl";
+}
 std::optional<DropoutRng> parseDropoutRng(std::string_view s) {
-    if (s == "default") return DropoutRng::Default;
-    if (s == "mkl") return DropoutRng::Mkl;
+    if (s == "default")
+        return DropoutRng::Default;
+    if (s == "mkl")
+        return DropoutRng::Mkl;
     return std::nullopt;
 }
 
@@ -99,22 +116,29 @@ MaskSpec defaultMask(Variant v) {
     switch (v) {
         case Variant::Causal:
         case Variant::MultiHeadWrapper:
-        case Variant::MultiHead: return MaskSpec{MaskKind::Causal, 0};
-        default: return MaskSpec{MaskKind::None, 0};
+        case Variant::MultiHead:
+            return MaskSpec{MaskKind::Causal, 0};
+        default:
+            return MaskSpec{MaskKind::None, 0};
     }
 }
 
-bool variantHasWeights(Variant v) { return v != Variant::Simplified; }
+bool variantHasWeights(Variant v) {
+    return v != Variant::Simplified;
+}
 bool variantHasHeads(Variant v) {
     return v == Variant::MultiHead || v == Variant::MultiHeadWrapper;
 }
 
 int64_t Config::headDim() const {
-    if (variant == Variant::MultiHead && heads > 0) return dOut / heads;
+    if (variant == Variant::MultiHead && heads > 0)
+        return dOut / heads;
     return variant == Variant::Simplified ? dIn : dOut;
 }
 
-int64_t Config::effectiveHeads() const { return variantHasHeads(variant) ? heads : 1; }
+int64_t Config::effectiveHeads() const {
+    return variantHasHeads(variant) ? heads : 1;
+}
 
 std::vector<int64_t> validHeadCounts(int64_t dOut) {
     // Divisors in pairs (h, dOut / h) up to sqrt(dOut): fast for any dOut.
@@ -122,7 +146,8 @@ std::vector<int64_t> validHeadCounts(int64_t dOut) {
     for (int64_t h = 1; h <= dOut / h; ++h)
         if (dOut % h == 0) {
             small.push_back(h);
-            if (h != dOut / h) large.push_back(dOut / h);
+            if (h != dOut / h)
+                large.push_back(dOut / h);
         }
     small.insert(small.end(), large.rbegin(), large.rend());
     return small;
@@ -146,18 +171,21 @@ std::string formatBytes(uint64_t bytes) {
 
 std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
     std::vector<ValidationIssue> issues;
-    auto add = [&](const char* field, std::string msg) { issues.push_back({field, std::move(msg)}); };
+    auto add = [&](const char* field, std::string msg) {
+        issues.push_back({field, std::move(msg)});
+    };
 
     // Sizes are checked against a generous cap first, so that products below cannot overflow.
     constexpr int64_t kMaxSize = 1 << 20;
     auto checkSize = [&](const char* field, const char* what, int64_t v) {
         if (v < 1) {
-            add(field, std::string(what) + " must be at least 1 (it is " + std::to_string(v) + ").");
+            add(field,
+                std::string(what) + " must be at least 1 (it is " + std::to_string(v) + ").");
             return false;
         }
         if (v > kMaxSize) {
-            add(field, std::string(what) + " = " + std::to_string(v) + " is too large; the limit is " +
-                           std::to_string(kMaxSize) + ".");
+            add(field, std::string(what) + " = " + std::to_string(v) +
+                           " is too large; the limit is " + std::to_string(kMaxSize) + ".");
             return false;
         }
         return true;
@@ -172,28 +200,30 @@ std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
         if (checkSize("heads", "The number of heads", c.heads) && c.variant == Variant::MultiHead &&
             c.dOut >= 1 && c.dOut <= kMaxSize && c.dOut % c.heads != 0) {
             sizesOk = false;
-            add("heads", "d_out = " + std::to_string(c.dOut) + " is not divisible by " +
-                             std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") +
-                             ", so the heads cannot share it equally. Valid head counts for d_out = " +
-                             std::to_string(c.dOut) + ": " + joinInts(validHeadCounts(c.dOut)) + ".");
+            add("heads",
+                "d_out = " + std::to_string(c.dOut) + " is not divisible by " +
+                    std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") +
+                    ", so the heads cannot share it equally. Valid head counts for d_out = " +
+                    std::to_string(c.dOut) + ": " + joinInts(validHeadCounts(c.dOut)) + ".");
         }
-        if (c.heads < 1) sizesOk = false;
+        if (c.heads < 1)
+            sizesOk = false;
     }
 
     const MaskSpec mask = c.effectiveMask();
     if (mask.kind == MaskKind::Window && mask.window < 1)
-        add("mask", "The window size K must be at least 1 (each token sees itself and the K-1 "
-                    "tokens before it); it is " +
-                        std::to_string(mask.window) + ".");
+        add("mask",
+            "The window size K must be at least 1 (each token sees itself and the K-1 "
+            "tokens before it); it is " +
+                std::to_string(mask.window) + ".");
 
     if (!(c.dropout >= 0.0 && c.dropout < 1.0))
-        add("dropout", "The dropout rate must be at least 0 and below 1 (it is " +
-                           [&] {
-                               char b[32];
-                               std::snprintf(b, sizeof b, "%g", c.dropout);
-                               return std::string(b);
-                           }() +
-                           "); at 1 every attention weight would be dropped.");
+        add(
+            "dropout", "The dropout rate must be at least 0 and below 1 (it is " + [&] {
+                char b[32];
+                std::snprintf(b, sizeof b, "%g", c.dropout);
+                return std::string(b);
+            }() + "); at 1 every attention weight would be dropped.");
 
     if (tokens < 1)
         add("input", "There are no tokens: type some text or pick a preset.");

@@ -11,7 +11,14 @@
 
 namespace attn {
 
-enum class Variant { Simplified, SelfAttentionV1, SelfAttention, Causal, MultiHeadWrapper, MultiHead };
+enum class Variant {
+    Simplified,
+    SelfAttentionV1,
+    SelfAttention,
+    Causal,
+    MultiHeadWrapper,
+    MultiHead
+};
 enum class MaskKind { None, Causal, Window };
 enum class Mode { Train, Eval };
 enum class DropoutRng { Default, Mkl };
@@ -23,10 +30,10 @@ struct MaskSpec {
 };
 
 const std::vector<Variant>& allVariants();
-std::string variantName(Variant v);          // "multi-head"
-std::string variantClassName(Variant v);     // "MultiHeadAttention"
+std::string variantName(Variant v);       // "multi-head"
+std::string variantClassName(Variant v);  // "MultiHeadAttention"
 std::optional<Variant> parseVariant(std::string_view s);
-std::string maskName(const MaskSpec& m);     // "none", "causal", "window:3"
+std::string maskName(const MaskSpec& m);  // "none", "causal", "window:3"
 std::optional<MaskSpec> parseMask(std::string_view s);
 std::string modeName(Mode m);
 std::optional<Mode> parseMode(std::string_view s);
@@ -81,12 +88,12 @@ std::vector<int64_t> validHeadCounts(int64_t dOut);
 
 // An error the user can act on. `field` as in ValidationIssue.
 class EngineError : public std::runtime_error {
-public:
+  public:
     EngineError(std::string field, const std::string& message)
         : std::runtime_error(message), field_(std::move(field)) {}
     const std::string& field() const { return field_; }
 
-private:
+  private:
     std::string field_;
 };
 

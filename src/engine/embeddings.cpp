@@ -23,7 +23,7 @@ using RowMap = std::map<int64_t, std::vector<float>>;
 // alone is 50257 x d_in draws (38.6 million at d_in = 768): a new token while typing then costs
 // a fraction of a millisecond instead of a pass over the whole table.
 class DrawStream {
-public:
+  public:
     static constexpr uint64_t kStride = uint64_t(1) << 16;
 
     explicit DrawStream(uint64_t seed) : seed_(seed) {}
@@ -32,19 +32,21 @@ public:
     // The engine positioned at draw `index`.
     std::mt19937 at(uint64_t index, const CancelToken* cancel) {
         const uint64_t cp = index / kStride;
-        if (checkpoints_.empty()) checkpoints_.emplace_back(static_cast<uint32_t>(seed_));
+        if (checkpoints_.empty())
+            checkpoints_.emplace_back(static_cast<uint32_t>(seed_));
         while (checkpoints_.size() <= cp) {
             std::mt19937 e = checkpoints_.back();
             e.discard(kStride);
             checkpoints_.push_back(e);
-            if (checkpoints_.size() % 64 == 0) throwIfCancelled(cancel);
+            if (checkpoints_.size() % 64 == 0)
+                throwIfCancelled(cancel);
         }
         std::mt19937 e = checkpoints_[cp];
         e.discard(index - cp * kStride);
         return e;
     }
 
-private:
+  private:
     uint64_t seed_;
     std::vector<std::mt19937> checkpoints_;
 };
@@ -73,8 +75,10 @@ uint64_t normalTableFromStream(DrawStream& stream, uint64_t base, int64_t rows, 
     std::vector<int64_t> need;
     for (int64_t r : wanted) {
         const int64_t first = r * cols;
-        const int64_t last = redoTail ? std::min((r + 1) * cols, tailStart) - 1 : (r + 1) * cols - 1;
-        for (int64_t b = first / 16; first <= last && b <= last / 16; ++b) need.push_back(b);
+        const int64_t last =
+            redoTail ? std::min((r + 1) * cols, tailStart) - 1 : (r + 1) * cols - 1;
+        for (int64_t b = first / 16; first <= last && b <= last / 16; ++b)
+            need.push_back(b);
     }
     std::sort(need.begin(), need.end());
     need.erase(std::unique(need.begin(), need.end()), need.end());
@@ -93,9 +97,11 @@ uint64_t normalTableFromStream(DrawStream& stream, uint64_t base, int64_t rows, 
         position = at + 16;
         normalFill16(v);
     };
-    for (int64_t b : need) readBlock(base + static_cast<uint64_t>(b) * 16, blocks[b].data());
+    for (int64_t b : need)
+        readBlock(base + static_cast<uint64_t>(b) * 16, blocks[b].data());
     std::array<float, 16> tail{};
-    if (redoTail) readBlock(base + static_cast<uint64_t>(n), tail.data());
+    if (redoTail)
+        readBlock(base + static_cast<uint64_t>(n), tail.data());
     for (int64_t r : wanted) {
         std::vector<float> row(static_cast<size_t>(cols));
         for (int64_t c = 0; c < cols; ++c) {
@@ -128,7 +134,8 @@ DrawStream& streamFor(uint64_t seed) {
         streams.splice(streams.begin(), streams, it);
     } else {
         streams.emplace_front(seed);
-        while (streams.size() > kStreams) streams.pop_back();
+        while (streams.size() > kStreams)
+            streams.pop_back();
     }
     return streams.front();
 }
@@ -144,7 +151,8 @@ std::vector<float> normalTableRows(uint64_t seed, int64_t rows, int64_t cols,
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     normalTableFromStream(stream, 0, rows, cols, sorted, out, nullptr);
     std::vector<float> flat;
-    for (int64_t r : wanted) flat.insert(flat.end(), out[r].begin(), out[r].end());
+    for (int64_t r : wanted)
+        flat.insert(flat.end(), out[r].begin(), out[r].end());
     return flat;
 }
 
@@ -155,12 +163,16 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
         throw EngineError("d_in", "d_in (the embedding size) must be at least 1 (it is " +
                                       std::to_string(config.dIn) + ").");
     if (config.dIn > kMaxEmbeddingDim)
-        throw EngineError("d_in", "d_in = " + std::to_string(config.dIn) +
-                                      " is too large for the chapter-2 embeddings: PyTorch draws the "
-                                      "whole " + std::to_string(config.vocabSize) + " x d_in table, "
-                                      "which would take too long. Use d_in up to " +
-                                      std::to_string(kMaxEmbeddingDim) + ", or load embeddings from a file.");
-    if (T < 1) throw EngineError("input", "There are no tokens: type some text or pick a preset.");
+        throw EngineError(
+            "d_in", "d_in = " + std::to_string(config.dIn) +
+                        " is too large for the chapter-2 embeddings: PyTorch draws the "
+                        "whole " +
+                        std::to_string(config.vocabSize) +
+                        " x d_in table, "
+                        "which would take too long. Use d_in up to " +
+                        std::to_string(kMaxEmbeddingDim) + ", or load embeddings from a file.");
+    if (T < 1)
+        throw EngineError("input", "There are no tokens: type some text or pick a preset.");
     if (T > config.contextLength)
         throw EngineError("input", "The input has " + std::to_string(T) +
                                        " tokens, more than the context length of " +
@@ -172,20 +184,27 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
                                            " is outside the vocabulary of " +
                                            std::to_string(config.vocabSize) + " tokens.");
 
-    const auto key = std::make_tuple(config.seed, config.dIn, config.contextLength, config.vocabSize);
+    const auto key =
+        std::make_tuple(config.seed, config.dIn, config.contextLength, config.vocabSize);
     std::vector<int64_t> missingTok, missingPos;
     RowMap tokRows, posRows;
     {
         std::lock_guard lock(cacheMutex);
-        auto it = std::find_if(cache.begin(), cache.end(), [&](const CacheEntry& e) { return e.key == key; });
-        if (it != cache.end()) cache.splice(cache.begin(), cache, it);
+        auto it = std::find_if(cache.begin(), cache.end(),
+                               [&](const CacheEntry& e) { return e.key == key; });
+        if (it != cache.end())
+            cache.splice(cache.begin(), cache, it);
         for (int64_t id : ids) {
-            if (it != cache.end() && it->tokenRows.count(id)) tokRows[id] = it->tokenRows[id];
-            else missingTok.push_back(id);
+            if (it != cache.end() && it->tokenRows.count(id))
+                tokRows[id] = it->tokenRows[id];
+            else
+                missingTok.push_back(id);
         }
         for (int64_t t = 0; t < (config.positions ? T : 0); ++t) {
-            if (it != cache.end() && it->positionRows.count(t)) posRows[t] = it->positionRows[t];
-            else missingPos.push_back(t);
+            if (it != cache.end() && it->positionRows.count(t))
+                posRows[t] = it->positionRows[t];
+            else
+                missingPos.push_back(t);
         }
     }
     if (!missingTok.empty() || !missingPos.empty()) {
@@ -205,7 +224,8 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
         if (it == cache.end()) {
             cache.push_front(CacheEntry{key, {}, {}});
             it = cache.begin();
-            while (cache.size() > kCacheEntries) cache.pop_back();
+            while (cache.size() > kCacheEntries)
+                cache.pop_back();
         }
         for (auto& [r, v] : newTok) {
             tokRows[r] = v;
@@ -224,7 +244,8 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
         const std::vector<float>& tok = tokRows[ids[static_cast<size_t>(t)]];
         for (int64_t c = 0; c < config.dIn; ++c) {
             float v = tok[static_cast<size_t>(c)];
-            if (config.positions) v += posRows[t][static_cast<size_t>(c)];
+            if (config.positions)
+                v += posRows[t][static_cast<size_t>(c)];
             out[t * config.dIn + c] = v;
         }
     }
@@ -233,16 +254,17 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
 
 Tensor bookInputs() {
     // The chapter's embeddings of "Your journey starts with one step" (section 3.3.1).
-    return Tensor(Shape{6, 3}, {0.43f, 0.15f, 0.89f,  // Your     (x^1)
-                                0.55f, 0.87f, 0.66f,  // journey  (x^2)
-                                0.57f, 0.85f, 0.64f,  // starts   (x^3)
-                                0.22f, 0.58f, 0.33f,  // with     (x^4)
-                                0.77f, 0.25f, 0.10f,  // one      (x^5)
+    return Tensor(Shape{6, 3}, {0.43f, 0.15f, 0.89f,    // Your     (x^1)
+                                0.55f, 0.87f, 0.66f,    // journey  (x^2)
+                                0.57f, 0.85f, 0.64f,    // starts   (x^3)
+                                0.22f, 0.58f, 0.33f,    // with     (x^4)
+                                0.77f, 0.25f, 0.10f,    // one      (x^5)
                                 0.05f, 0.80f, 0.55f});  // step   (x^6)
 }
 
 const std::vector<std::string>& bookTokens() {
-    static const std::vector<std::string> tokens = {"Your", "journey", "starts", "with", "one", "step"};
+    static const std::vector<std::string> tokens = {"Your", "journey", "starts",
+                                                    "with", "one",     "step"};
     return tokens;
 }
 

@@ -15,13 +15,14 @@ struct Sizes {
 
 std::string maskOp(const MaskSpec& m) {
     if (m.kind == MaskKind::Window)
-        return "torch.triu(torch.ones(T, T), diagonal=1) + torch.tril(torch.ones(T, T), diagonal=-" +
+        return "torch.triu(torch.ones(T, T), diagonal=1) + torch.tril(torch.ones(T, T), "
+               "diagonal=-" +
                std::to_string(m.window) + ")";
     return "torch.triu(torch.ones(T, T), diagonal=1)";
 }
 
 class Planner {
-public:
+  public:
     explicit Planner(const Config& c, int64_t tokens) : c_(c) {
         s_.b = c.batch;
         s_.T = tokens;
@@ -46,11 +47,14 @@ public:
                                     "Values: the content each token passes on"};
             for (int i = 0; i < 3; ++i) {
                 std::string op;
-                if (v == Variant::SelfAttentionV1) op = std::string("x @ self.") + mats[i];
-                else if (wrapper) op = std::string("head.") + mats[i] + "(x)  for each head";
-                else op = std::string("self.") + mats[i] + "(x)";
-                add(names[i], titles[i], op, perHead({{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}}),
-                    StepKind::Projection);
+                if (v == Variant::SelfAttentionV1)
+                    op = std::string("x @ self.") + mats[i];
+                else if (wrapper)
+                    op = std::string("head.") + mats[i] + "(x)  for each head";
+                else
+                    op = std::string("self.") + mats[i] + "(x)";
+                add(names[i], titles[i], op,
+                    perHead({{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}}), StepKind::Projection);
             }
         }
         if (mha) {
@@ -59,20 +63,26 @@ public:
                 add(std::string(n) + "_split",
                     std::string("The ") + n + " split into h heads of hd = d_out / h numbers",
                     std::string(n) + ".view(b, num_tokens, num_heads, head_dim)",
-                    {{"b", s_.b}, {"T", s_.T}, {"h", s_.h}, {"hd", s_.hd}}, StepKind::Projection, n);
+                    {{"b", s_.b}, {"T", s_.T}, {"h", s_.h}, {"hd", s_.hd}}, StepKind::Projection,
+                    n);
             for (const char* n : names)
                 add(std::string(n) + "_heads",
                     std::string("The ") + n + " grouped by head: each head sees its own slice",
                     std::string(n) + "_split.transpose(1, 2)",
-                    {{"b", s_.b}, {"h", s_.h}, {"T", s_.T}, {"hd", s_.hd}}, StepKind::Projection, n);
+                    {{"b", s_.b}, {"h", s_.h}, {"T", s_.T}, {"hd", s_.hd}}, StepKind::Projection,
+                    n);
         }
 
         const Dims tt = perHead({{"b", s_.b}, {"T", s_.T}, {"T", s_.T}});
         std::string scoresOp;
-        if (v == Variant::Simplified) scoresOp = "inputs @ inputs.transpose(-2, -1)";
-        else if (v == Variant::SelfAttentionV1) scoresOp = "queries @ keys.transpose(-2, -1)";
-        else if (mha) scoresOp = "queries_heads @ keys_heads.transpose(2, 3)";
-        else scoresOp = "queries @ keys.transpose(1, 2)";
+        if (v == Variant::Simplified)
+            scoresOp = "inputs @ inputs.transpose(-2, -1)";
+        else if (v == Variant::SelfAttentionV1)
+            scoresOp = "queries @ keys.transpose(-2, -1)";
+        else if (mha)
+            scoresOp = "queries_heads @ keys_heads.transpose(2, 3)";
+        else
+            scoresOp = "queries @ keys.transpose(1, 2)";
         add("scores", "Attention scores: the dot product of every query with every key", scoresOp,
             tt, StepKind::Scores);
 
@@ -92,8 +102,7 @@ public:
         }
         const std::string dk = mha ? "head_dim" : "d_out";
         if (scaled) {
-            add("scaled_scores",
-                "Scaled scores: divided by sqrt(d_k) so softmax does not saturate",
+            add("scaled_scores", "Scaled scores: divided by sqrt(d_k) so softmax does not saturate",
                 current + " / keys.shape[-1]**0.5", tt, StepKind::Scores);
             current = "scaled_scores";
         }
@@ -124,18 +133,22 @@ public:
                 used + " @ values_heads", {{"b", s_.b}, {"h", s_.h}, {"T", s_.T}, {"hd", s_.hd}},
                 StepKind::Projection);
             add("context_transposed", "Context with the heads side by side again for each token",
-                "context_heads.transpose(1, 2)", {{"b", s_.b}, {"T", s_.T}, {"h", s_.h}, {"hd", s_.hd}},
-                StepKind::Projection, "context_heads");
+                "context_heads.transpose(1, 2)",
+                {{"b", s_.b}, {"T", s_.T}, {"h", s_.h}, {"hd", s_.hd}}, StepKind::Projection,
+                "context_heads");
             add("context", "Context vectors: the heads' outputs concatenated per token",
                 "context_transposed.contiguous().view(b, num_tokens, d_out)",
-                {{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}}, StepKind::Projection, "context_heads");
+                {{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}}, StepKind::Projection,
+                "context_heads");
             add("output", "Output: the output projection mixes the heads", "self.out_proj(context)",
                 {{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}}, StepKind::Projection);
         } else {
             const std::string valuesName = v == Variant::Simplified ? "inputs" : "values";
             add("context", "Context vectors: each token's weighted sum of the value vectors",
                 used + " @ " + valuesName,
-                perHead({{"b", s_.b}, {"T", s_.T}, {v == Variant::Simplified ? "d_in" : "d_out", s_.dOut}}),
+                perHead({{"b", s_.b},
+                         {"T", s_.T},
+                         {v == Variant::Simplified ? "d_in" : "d_out", s_.dOut}}),
                 StepKind::Projection);
             if (wrapper)
                 add("output", "Output: the heads' context vectors concatenated",
@@ -143,18 +156,21 @@ public:
                     {{"b", s_.b}, {"T", s_.T}, {"h*d_out", s_.h * s_.dOut}}, StepKind::Projection);
             else
                 add("output", "Output of the module: the context vectors", "context_vec",
-                    {{"b", s_.b}, {"T", s_.T}, {v == Variant::Simplified ? "d_in" : "d_out", s_.dOut}},
+                    {{"b", s_.b},
+                     {"T", s_.T},
+                     {v == Variant::Simplified ? "d_in" : "d_out", s_.dOut}},
                     StepKind::Projection, "context");
         }
         return steps_;
     }
 
-private:
+  private:
     using Dims = std::vector<std::pair<std::string, int64_t>>;
 
     // The wrapper runs one CausalAttention per head, so its per-head steps gain a leading dim.
     Dims perHead(Dims d) const {
-        if (c_.variant == Variant::MultiHeadWrapper) d.insert(d.begin(), {"head", s_.h});
+        if (c_.variant == Variant::MultiHeadWrapper)
+            d.insert(d.begin(), {"head", s_.h});
         else if (c_.variant == Variant::MultiHead && d.size() == 3 && d[1].first == "T" &&
                  d[2].first == "T")
             d.insert(d.begin() + 1, {"h", s_.h});
@@ -188,7 +204,8 @@ int64_t StepInfo::headDim() const {
         if (dims[i] == "h" || dims[i] == "head") {
             // The reshape steps of multi-head have h as a feature axis, not a picture axis, when
             // it is one of the last two dims.
-            if (i + 2 >= dims.size()) return -1;
+            if (i + 2 >= dims.size())
+                return -1;
             return static_cast<int64_t>(i);
         }
     return -1;
@@ -196,7 +213,8 @@ int64_t StepInfo::headDim() const {
 
 int64_t StepInfo::batchDim() const {
     for (size_t i = 0; i < dims.size(); ++i)
-        if (dims[i] == "b") return static_cast<int64_t>(i);
+        if (dims[i] == "b")
+            return static_cast<int64_t>(i);
     return -1;
 }
 
@@ -209,16 +227,20 @@ std::vector<std::pair<std::string, Shape>> parameterShapes(const Config& c) {
     const char* mats[] = {"W_query", "W_key", "W_value"};
     auto linear = [&](const std::string& prefix, int64_t in, int64_t outDim, bool bias) {
         out.push_back({prefix + ".weight", {outDim, in}});
-        if (bias) out.push_back({prefix + ".bias", {outDim}});
+        if (bias)
+            out.push_back({prefix + ".bias", {outDim}});
     };
     switch (c.variant) {
-        case Variant::Simplified: break;
+        case Variant::Simplified:
+            break;
         case Variant::SelfAttentionV1:
-            for (const char* m : mats) out.push_back({m, {c.dIn, c.dOut}});
+            for (const char* m : mats)
+                out.push_back({m, {c.dIn, c.dOut}});
             break;
         case Variant::SelfAttention:
         case Variant::Causal:
-            for (const char* m : mats) linear(m, c.dIn, c.dOut, c.qkvBias);
+            for (const char* m : mats)
+                linear(m, c.dIn, c.dOut, c.qkvBias);
             break;
         case Variant::MultiHeadWrapper:
             for (int64_t h = 0; h < c.heads; ++h)
@@ -226,7 +248,8 @@ std::vector<std::pair<std::string, Shape>> parameterShapes(const Config& c) {
                     linear("heads." + std::to_string(h) + "." + m, c.dIn, c.dOut, c.qkvBias);
             break;
         case Variant::MultiHead:
-            for (const char* m : mats) linear(m, c.dIn, c.dOut, c.qkvBias);
+            for (const char* m : mats)
+                linear(m, c.dIn, c.dOut, c.qkvBias);
             linear("out_proj", c.dOut, c.dOut, true);
             break;
     }
@@ -235,7 +258,8 @@ std::vector<std::pair<std::string, Shape>> parameterShapes(const Config& c) {
 
 int64_t parameterCount(const Config& config) {
     int64_t n = 0;
-    for (const auto& [name, shape] : parameterShapes(config)) n += shapeNumel(shape);
+    for (const auto& [name, shape] : parameterShapes(config))
+        n += shapeNumel(shape);
     return n;
 }
 
@@ -243,14 +267,17 @@ uint64_t estimateTraceBytes(const Config& config, int64_t tokens) {
     // Doubles, so absurd sizes saturate instead of overflowing.
     double bytes = 0.0;
     for (const StepInfo& s : planSteps(config, tokens)) {
-        if (!s.viewOf.empty()) continue;
+        if (!s.viewOf.empty())
+            continue;
         double n = 4.0;
-        for (int64_t d : s.shape) n *= static_cast<double>(d);
+        for (int64_t d : s.shape)
+            n *= static_cast<double>(d);
         bytes += n;
     }
     for (const auto& [name, shape] : parameterShapes(config)) {
         double n = 4.0;
-        for (int64_t d : shape) n *= static_cast<double>(d);
+        for (int64_t d : shape)
+            n *= static_cast<double>(d);
         bytes += n;
     }
     return bytes >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(bytes);

@@ -5,8 +5,8 @@
 
 namespace attn {
 
-// at::uniform_real_distribution<float>: x = (r & (2^24 - 1)) * 2^-24, value = x * (to - from) + from,
-// which PyTorch's compiler contracts into one fused multiply-add.
+// at::uniform_real_distribution<float>: x = (r & (2^24 - 1)) * 2^-24, value = x * (to - from) +
+// from, which PyTorch's compiler contracts into one fused multiply-add.
 void TorchGenerator::uniform(float* out, int64_t n, float from, float to) {
     const float range = to - from;
     for (int64_t i = 0; i < n; ++i) {
@@ -53,11 +53,13 @@ void normalFill16(float* data, float mean, float std) {
 // uniforms first, then blocks of 16, the last 16 redone from fresh draws when n % 16 != 0.
 void TorchGenerator::normal(float* out, int64_t n, float mean, float std) {
     if (n < 16) {
-        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(normalDouble(mean, std));
+        for (int64_t i = 0; i < n; ++i)
+            out[i] = static_cast<float>(normalDouble(mean, std));
         return;
     }
     uniform(out, n, 0.0f, 1.0f);
-    for (int64_t i = 0; i + 16 <= n; i += 16) normalFill16(out + i, mean, std);
+    for (int64_t i = 0; i + 16 <= n; i += 16)
+        normalFill16(out + i, mean, std);
     if (n % 16 != 0) {
         float* tail = out + n - 16;
         uniform(tail, 16, 0.0f, 1.0f);
@@ -93,7 +95,8 @@ void dropoutKeepMask(TorchGenerator& gen, double p, bool mkl, float* keep, int64
     const double q = 1.0 - p;  // probability to keep: noise.bernoulli_(1 - p)
     if (!mkl) {
         // bernoulli_distribution<double>: keep if U53(random64()) < q.
-        for (int64_t i = 0; i < n; ++i) keep[i] = gen.uniformDouble() < q ? 1.0f : 0.0f;
+        for (int64_t i = 0; i < n; ++i)
+            keep[i] = gen.uniformDouble() < q ? 1.0f : 0.0f;
         return;
     }
     // MKL's VSL_BRNG_MCG31 seeded by one 32-bit draw: x0 = seed mod m (0 -> 1),
@@ -101,7 +104,8 @@ void dropoutKeepMask(TorchGenerator& gen, double p, bool mkl, float* keep, int64
     constexpr uint64_t m = 2147483647u;  // 2^31 - 1
     constexpr uint64_t a = 1132489760u;
     uint64_t x = static_cast<uint64_t>(gen.random()) % m;
-    if (x == 0) x = 1;
+    if (x == 0)
+        x = 1;
     for (int64_t i = 0; i < n; ++i) {
         const double u = static_cast<double>(x) / static_cast<double>(m);
         keep[i] = u < q ? 1.0f : 0.0f;

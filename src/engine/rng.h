@@ -9,7 +9,7 @@
 namespace attn {
 
 class TorchGenerator {
-public:
+  public:
     // torch.manual_seed(s): an mt19937 seeded with the low 32 bits of s.
     explicit TorchGenerator(uint64_t seed) : engine_(static_cast<uint32_t>(seed)) {}
     // A generator whose next draw is the next draw of `engine` (no cached normal).
@@ -36,7 +36,7 @@ public:
     // One Box-Muller normal in double precision, with PyTorch's cached second value.
     double normalDouble(double mean, double std);
 
-private:
+  private:
     std::mt19937 engine_;
     std::optional<double> nextDoubleNormal_;
 };

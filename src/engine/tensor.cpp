@@ -12,24 +12,29 @@ namespace attn {
 std::string shapeToString(const Shape& shape) {
     std::string s = "(";
     for (size_t i = 0; i < shape.size(); ++i) {
-        if (i) s += ", ";
+        if (i)
+            s += ", ";
         s += std::to_string(shape[i]);
     }
-    if (shape.size() == 1) s += ",";
+    if (shape.size() == 1)
+        s += ",";
     return s + ")";
 }
 
 int64_t shapeNumel(const Shape& shape) {
     int64_t n = 1;
-    for (int64_t d : shape) n *= d;
+    for (int64_t d : shape)
+        n *= d;
     return n;
 }
 
 bool shapeIsRepresentable(const Shape& shape) {
     int64_t product = 1;
     for (int64_t d : shape) {
-        if (d < 0) return false;
-        if (d != 0 && __builtin_mul_overflow(product, d, &product)) return false;
+        if (d < 0)
+            return false;
+        if (d != 0 && __builtin_mul_overflow(product, d, &product))
+            return false;
     }
     return true;
 }
@@ -73,7 +78,8 @@ Tensor::Tensor(Shape shape) : Tensor(uninitialized(std::move(shape))) {
 
 Tensor Tensor::uninitialized(Shape shape) {
     if (!shapeIsRepresentable(shape))
-        throw std::length_error("Tensor: shape " + shapeToString(shape) + " does not fit in memory");
+        throw std::length_error("Tensor: shape " + shapeToString(shape) +
+                                " does not fit in memory");
     Tensor t;
     const int64_t n = shapeNumel(shape);
     t.storage_ = allocateFloats(n);
@@ -90,22 +96,28 @@ Tensor::Tensor(Shape shape, std::vector<float> data) : Tensor(uninitialized(std:
 }
 
 int64_t Tensor::size(int64_t d) const {
-    if (d < 0) d += dim();
-    if (d < 0 || d >= dim()) throw std::out_of_range("Tensor::size: dimension out of range");
+    if (d < 0)
+        d += dim();
+    if (d < 0 || d >= dim())
+        throw std::out_of_range("Tensor::size: dimension out of range");
     return shape_[static_cast<size_t>(d)];
 }
 
-bool Tensor::isContiguous() const { return strides_ == rowMajorStrides(shape_); }
+bool Tensor::isContiguous() const {
+    return strides_ == rowMajorStrides(shape_);
+}
 
 float Tensor::at(std::initializer_list<int64_t> index) const {
     return at(std::vector<int64_t>(index));
 }
 
 float Tensor::at(const std::vector<int64_t>& index) const {
-    if (index.size() != shape_.size()) throw std::out_of_range("Tensor::at: wrong number of indices");
+    if (index.size() != shape_.size())
+        throw std::out_of_range("Tensor::at: wrong number of indices");
     int64_t off = offset_;
     for (size_t i = 0; i < index.size(); ++i) {
-        if (index[i] < 0 || index[i] >= shape_[i]) throw std::out_of_range("Tensor::at: index out of range");
+        if (index[i] < 0 || index[i] >= shape_[i])
+            throw std::out_of_range("Tensor::at: index out of range");
         off += index[i] * strides_[i];
     }
     return storage_[off];
@@ -122,9 +134,11 @@ float Tensor::flat(int64_t linear) const {
 }
 
 std::vector<float> Tensor::toVector() const {
-    if (!storage_) return {};
+    if (!storage_)
+        return {};
     const int64_t n = numel();
-    if (isContiguous()) return std::vector<float>(data(), data() + n);
+    if (isContiguous())
+        return std::vector<float>(data(), data() + n);
     std::vector<float> out(static_cast<size_t>(n));
     // Walk the index like an odometer so each element costs O(1).
     std::vector<int64_t> idx(shape_.size(), 0);
@@ -145,14 +159,17 @@ std::vector<float> Tensor::toVector() const {
 }
 
 Tensor Tensor::contiguous() const {
-    if (!storage_ || isContiguous()) return *this;
+    if (!storage_ || isContiguous())
+        return *this;
     return Tensor(shape_, toVector());
 }
 
 Tensor Tensor::clone() const {
-    if (!storage_) return {};
+    if (!storage_)
+        return {};
     Tensor t = uninitialized(shape_);
-    if (isContiguous()) std::copy_n(data(), numel(), t.storage_.get());
+    if (isContiguous())
+        std::copy_n(data(), numel(), t.storage_.get());
     else {
         const std::vector<float> v = toVector();
         std::copy(v.begin(), v.end(), t.storage_.get());
@@ -173,8 +190,10 @@ Tensor Tensor::view(Shape shape) const {
 }
 
 Tensor Tensor::transpose(int64_t a, int64_t b) const {
-    if (a < 0) a += dim();
-    if (b < 0) b += dim();
+    if (a < 0)
+        a += dim();
+    if (b < 0)
+        b += dim();
     if (a < 0 || b < 0 || a >= dim() || b >= dim())
         throw std::out_of_range("transpose: dimension out of range");
     Tensor t = *this;
@@ -184,8 +203,10 @@ Tensor Tensor::transpose(int64_t a, int64_t b) const {
 }
 
 Tensor Tensor::select(int64_t d, int64_t index) const {
-    if (d < 0) d += dim();
-    if (d < 0 || d >= dim()) throw std::out_of_range("select: dimension out of range");
+    if (d < 0)
+        d += dim();
+    if (d < 0 || d >= dim())
+        throw std::out_of_range("select: dimension out of range");
     if (index < 0 || index >= shape_[static_cast<size_t>(d)])
         throw std::out_of_range("select: index out of range");
     Tensor t = *this;

@@ -21,7 +21,7 @@ int64_t shapeNumel(const Shape& shape);
 bool shapeIsRepresentable(const Shape& shape);
 
 class Tensor {
-public:
+  public:
     Tensor() = default;
     // Contiguous, zero-filled.
     explicit Tensor(Shape shape);
@@ -38,7 +38,9 @@ public:
     bool empty() const { return storage_ == nullptr; }
     bool isContiguous() const;
     // True when both tensors look at the same memory (a view of one another).
-    bool sharesStorageWith(const Tensor& other) const { return storage_ && storage_ == other.storage_; }
+    bool sharesStorageWith(const Tensor& other) const {
+        return storage_ && storage_ == other.storage_;
+    }
 
     // Element access by full index (any layout).
     float at(std::initializer_list<int64_t> index) const;
@@ -59,7 +61,7 @@ public:
 
     friend bool operator==(const Tensor& a, const Tensor& b);  // same shape, same values
 
-private:
+  private:
     std::shared_ptr<float[]> storage_;
     Shape shape_;
     std::vector<int64_t> strides_;

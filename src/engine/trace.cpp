@@ -33,7 +33,8 @@ void linearForward(const float* x, int64_t n, int64_t in, const Tensor& weight, 
                    float* y, int64_t out) {
     MutMap Y(y, n, out);
     Y.noalias() = ConstMap(x, n, in) * ConstMap(weight.data(), out, in).transpose();
-    if (bias) Y.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias->data(), out);
+    if (bias)
+        Y.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias->data(), out);
 }
 
 // softmax(z)_j = exp(z_j - max z) / sum_k exp(z_k - max z), over one row of n, into `out`.
@@ -46,7 +47,8 @@ void softmaxRow(const float* in, float* out, int64_t n) {
     o = (z - mx).exp();
     // Eigen's exp clamps its argument, so exp(-inf) is a denormal, not 0: zero masked keys.
     for (int64_t j = 0; j < n; ++j)
-        if (in[j] == kNegInf) out[j] = 0.0f;
+        if (in[j] == kNegInf)
+            out[j] = 0.0f;
     o *= 1.0f / o.sum();
 }
 
@@ -63,7 +65,7 @@ struct Group {
 };
 
 class TraceBuilder {
-public:
+  public:
     explicit TraceBuilder(const TraceRequest& r) : req_(r), c_(r.config) {}
 
     Trace run() {
@@ -71,7 +73,8 @@ public:
         const int64_t T = T_;
         {
             const auto issues = validate(c_, T);
-            if (!issues.empty()) throw EngineError(issues.front().field, issues.front().message);
+            if (!issues.empty())
+                throw EngineError(issues.front().field, issues.front().message);
         }
         plan_ = planSteps(c_, T);
         total_ = static_cast<int>(plan_.size());
@@ -83,17 +86,26 @@ public:
         done("inputs", x_);
 
         switch (c_.variant) {
-            case Variant::Simplified: runSimplified(); break;
+            case Variant::Simplified:
+                runSimplified();
+                break;
             case Variant::SelfAttentionV1:
             case Variant::SelfAttention:
-            case Variant::Causal: runSingleHead(trace.parameters); break;
-            case Variant::MultiHeadWrapper: runWrapper(trace.parameters); break;
-            case Variant::MultiHead: runMultiHead(trace.parameters); break;
+            case Variant::Causal:
+                runSingleHead(trace.parameters);
+                break;
+            case Variant::MultiHeadWrapper:
+                runWrapper(trace.parameters);
+                break;
+            case Variant::MultiHead:
+                runMultiHead(trace.parameters);
+                break;
         }
 
         for (const StepInfo& info : plan_) {
             auto it = values_.find(info.id);
-            if (it == values_.end()) throw std::logic_error("engine computed no step " + info.id);
+            if (it == values_.end())
+                throw std::logic_error("engine computed no step " + info.id);
             if (it->second.shape() != info.shape)
                 throw std::logic_error("engine step " + info.id + " has shape " +
                                        shapeToString(it->second.shape()) + ", planned " +
@@ -103,7 +115,7 @@ public:
         return trace;
     }
 
-private:
+  private:
     void prepareInputs() {
         const Tensor& in = req_.inputs;
         if (in.empty() || in.numel() == 0)
@@ -119,17 +131,20 @@ private:
         } else if (in.dim() == 3) {
             T_ = in.size(1);
             if (in.size(0) != c_.batch || in.size(2) != c_.dIn)
-                throw EngineError("embeddings", "The embeddings have shape " + shapeToString(in.shape()) +
-                                                    ", but this model expects (b, T, d_in) = (" +
-                                                    std::to_string(c_.batch) + ", " + std::to_string(T_) +
-                                                    ", " + std::to_string(c_.dIn) + ").");
+                throw EngineError("embeddings",
+                                  "The embeddings have shape " + shapeToString(in.shape()) +
+                                      ", but this model expects (b, T, d_in) = (" +
+                                      std::to_string(c_.batch) + ", " + std::to_string(T_) + ", " +
+                                      std::to_string(c_.dIn) + ").");
         } else {
-            throw EngineError("embeddings", "The embeddings have shape " + shapeToString(in.shape()) +
+            throw EngineError("embeddings", "The embeddings have shape " +
+                                                shapeToString(in.shape()) +
                                                 "; expected (T, d_in) or (b, T, d_in).");
         }
         if (c_.batch < 1 || c_.batch > (1 << 20)) {
             const auto issues = validate(c_, T_);
-            if (!issues.empty()) throw EngineError(issues.front().field, issues.front().message);
+            if (!issues.empty())
+                throw EngineError(issues.front().field, issues.front().message);
         }
         if (in.dim() == 3) {
             x_ = in.contiguous();
@@ -138,7 +153,8 @@ private:
             const std::vector<float> one = in.toVector();
             std::vector<float> all;
             all.reserve(one.size() * static_cast<size_t>(c_.batch));
-            for (int64_t b = 0; b < c_.batch; ++b) all.insert(all.end(), one.begin(), one.end());
+            for (int64_t b = 0; b < c_.batch; ++b)
+                all.insert(all.end(), one.begin(), one.end());
             x_ = Tensor(Shape{c_.batch, T_, c_.dIn}, std::move(all));
         }
     }
@@ -159,11 +175,15 @@ private:
                 if (c_.variant == Variant::SelfAttentionV1) {
                     gen.rand(t.mutableData(), t.numel());  // nn.Parameter(torch.rand(d_in, d_out))
                 } else if (name.ends_with(".weight")) {
-                    const bool hasBias = i + 1 < shapes.size() && shapes[i + 1].first.ends_with(".bias");
+                    const bool hasBias =
+                        i + 1 < shapes.size() && shapes[i + 1].first.ends_with(".bias");
                     Tensor bias;
-                    if (hasBias) bias = Tensor::uninitialized(shapes[i + 1].second);
-                    linearInit(gen, shape[1], shape[0], t.mutableData(), hasBias ? bias.mutableData() : nullptr);
-                    if (hasBias) params[shapes[i + 1].first] = bias;
+                    if (hasBias)
+                        bias = Tensor::uninitialized(shapes[i + 1].second);
+                    linearInit(gen, shape[1], shape[0], t.mutableData(),
+                               hasBias ? bias.mutableData() : nullptr);
+                    if (hasBias)
+                        params[shapes[i + 1].first] = bias;
                 } else {
                     continue;  // a bias, drawn with its weight
                 }
@@ -172,7 +192,8 @@ private:
             rngAfterInit_ = gen;
             storeParameters(params);
         }
-        if (!req_.weights) return;
+        if (!req_.weights)
+            return;
         for (const auto& [name, shape] : shapes) {
             auto it = req_.weights->find(name);
             if (it == req_.weights->end())
@@ -180,9 +201,9 @@ private:
                                                  shapeToString(shape) + "), which " +
                                                  variantClassName(c_.variant) + " needs.");
             if (it->second.shape() != shape)
-                throw EngineError("weights", "\"" + name + "\" has shape " +
-                                                 shapeToString(it->second.shape()) +
-                                                 " but this model needs " + shapeToString(shape) + ".");
+                throw EngineError(
+                    "weights", "\"" + name + "\" has shape " + shapeToString(it->second.shape()) +
+                                   " but this model needs " + shapeToString(shape) + ".");
             params[name] = it->second.contiguous();
         }
     }
@@ -220,7 +241,8 @@ private:
         std::lock_guard lock(cacheMutex());
         auto& c = cache();
         c.push_front(ParamEntry{paramKey(), params, rngAfterInit_});
-        while (c.size() > 4) c.pop_back();
+        while (c.size() > 4)
+            c.pop_back();
     }
 
     bool cancelled() const { return req_.cancel && req_.cancel->cancelled(); }
@@ -229,7 +251,8 @@ private:
         values_[id] = std::move(value);
         ++done_;
         throwIfCancelled(req_.cancel);
-        if (req_.progress) req_.progress(done_, total_, id);
+        if (req_.progress)
+            req_.progress(done_, total_, id);
     }
 
     Tensor project(const WeightMap& p, const std::string& prefix, const float* x, int64_t n) {
@@ -240,8 +263,8 @@ private:
                 ConstMap(x, n, c_.dIn) * ConstMap(p.at(prefix).data(), c_.dIn, c_.dOut);
         } else {
             auto bias = p.find(prefix + ".bias");
-            linearForward(x, n, c_.dIn, p.at(prefix + ".weight"), bias == p.end() ? nullptr : &bias->second,
-                          y.mutableData(), c_.dOut);
+            linearForward(x, n, c_.dIn, p.at(prefix + ".weight"),
+                          bias == p.end() ? nullptr : &bias->second, y.mutableData(), c_.dOut);
         }
         return y;
     }
@@ -261,8 +284,8 @@ private:
     // scores -> mask -> masked -> scaled -> softmax -> (simple method) -> dropout -> context, for
     // all groups at once; `dropoutCalls` splits the dropout draws as the module's forward does
     // (one nn.Dropout call per CausalAttention head in the wrapper).
-    void attend(const std::vector<Group>& groups, int64_t dk, const Shape& ttShape, int dropoutCalls,
-                bool scale) {
+    void attend(const std::vector<Group>& groups, int64_t dk, const Shape& ttShape,
+                int dropoutCalls, bool scale) {
         const int64_t G = static_cast<int64_t>(groups.size());
         const int64_t TT = T_ * T_;
         const int64_t dv = groups.empty() ? 0 : vCols_;
@@ -273,7 +296,8 @@ private:
         float* s = scores.mutableData();
 #pragma omp parallel for if (G > 1 && work > kParallelWork)
         for (int64_t g = 0; g < G; ++g) {
-            if (cancelled()) continue;  // cannot leave an OpenMP loop early: skip the rest
+            if (cancelled())
+                continue;  // cannot leave an OpenMP loop early: skip the rest
             const Group& gr = groups[static_cast<size_t>(g)];
             // scores = q @ k^T
             MutMap(s + g * TT, T_, T_).noalias() =
@@ -291,7 +315,8 @@ private:
             done("mask", mask);
             maskedScores = Tensor::uninitialized(ttShape);
         }
-        if (scale) scaledScores = Tensor::uninitialized(ttShape);
+        if (scale)
+            scaledScores = Tensor::uninitialized(ttShape);
         Tensor weights = Tensor::uninitialized(ttShape);
         if (simple) {
             unmasked = Tensor::uninitialized(ttShape);
@@ -305,32 +330,36 @@ private:
         const int64_t rows = G * T_;
         // One pass per row through every elementwise step, while the row is in cache:
         //   masked = masked_fill(scores, mask, -inf); scaled = masked / sqrt(d_k);
-        //   weights = softmax(scaled); and the simple method: unmasked = softmax(scores / sqrt(d_k)),
-        //   tril = unmasked * (1 - mask), renormalized = tril / rowsum(tril).
+        //   weights = softmax(scaled); and the simple method: unmasked = softmax(scores /
+        //   sqrt(d_k)), tril = unmasked * (1 - mask), renormalized = tril / rowsum(tril).
 #pragma omp parallel if (rows * T_ > 65536)
         {
             std::vector<float> tmp(static_cast<size_t>(T_));
 #pragma omp for schedule(static, 64)
             for (int64_t row = 0; row < rows; ++row) {
-                if (cancelled()) continue;  // a relaxed atomic load: cheap next to a row
+                if (cancelled())
+                    continue;  // a relaxed atomic load: cheap next to a row
                 const int64_t off = row * T_;
                 const float* mrow = masked ? md + (row % T_) * T_ : nullptr;
                 const float* in = s + off;
                 if (masked) {
                     float* o = maskedScores.mutableData() + off;
-                    for (int64_t j = 0; j < T_; ++j) o[j] = mrow[j] != 0.0f ? kNegInf : in[j];
+                    for (int64_t j = 0; j < T_; ++j)
+                        o[j] = mrow[j] != 0.0f ? kNegInf : in[j];
                     in = o;
                 }
                 if (scale) {
                     float* o = scaledScores.mutableData() + off;
-                    for (int64_t j = 0; j < T_; ++j) o[j] = in[j] / root;
+                    for (int64_t j = 0; j < T_; ++j)
+                        o[j] = in[j] / root;
                     in = o;
                 }
                 softmaxRow(in, weights.mutableData() + off, T_);
                 if (simple) {
                     const float* raw = s + off;
                     if (scale) {
-                        for (int64_t j = 0; j < T_; ++j) tmp[static_cast<size_t>(j)] = raw[j] / root;
+                        for (int64_t j = 0; j < T_; ++j)
+                            tmp[static_cast<size_t>(j)] = raw[j] / root;
                         raw = tmp.data();
                     }
                     float* u = unmasked.mutableData() + off;
@@ -342,13 +371,16 @@ private:
                         sum += t[j];
                     }
                     float* r = renorm.mutableData() + off;
-                    for (int64_t j = 0; j < T_; ++j) r[j] = t[j] / sum;
+                    for (int64_t j = 0; j < T_; ++j)
+                        r[j] = t[j] / sum;
                 }
             }
         }
         throwIfCancelled(req_.cancel);
-        if (masked) done("masked_scores", maskedScores);
-        if (scale) done("scaled_scores", scaledScores);
+        if (masked)
+            done("masked_scores", maskedScores);
+        if (scale)
+            done("scaled_scores", scaledScores);
         done("weights", weights);
         if (simple) {
             done("weights_unmasked", unmasked);
@@ -371,7 +403,8 @@ private:
             const float* w = weights.data();
             const float* kp = keep.data();
             float* o = dropped.mutableData();
-            for (int64_t k = 0; k < n; ++k) o[k] = w[k] * (kp[k] * scaleKeep);
+            for (int64_t k = 0; k < n; ++k)
+                o[k] = w[k] * (kp[k] * scaleKeep);
             done("dropped_weights", dropped);
             used = dropped;
         }
@@ -380,10 +413,12 @@ private:
         const float* wd = used.data();
 #pragma omp parallel for if (G > 1 && work > kParallelWork)
         for (int64_t g = 0; g < G; ++g) {
-            if (cancelled()) continue;
+            if (cancelled())
+                continue;
             const Group& gr = groups[static_cast<size_t>(g)];
             StridedMap(gr.ctx, T_, dv, Eigen::OuterStride<>(gr.ctxStride)).noalias() =
-                ConstMap(wd + g * TT, T_, T_) * StridedConstMap(gr.v, T_, dv, Eigen::OuterStride<>(gr.vStride));
+                ConstMap(wd + g * TT, T_, T_) *
+                StridedConstMap(gr.v, T_, dv, Eigen::OuterStride<>(gr.vStride));
         }
     }
 
@@ -430,7 +465,8 @@ private:
 
     void runWrapper(const WeightMap& p) {
         const int64_t H = c_.heads, B = c_.batch, n = B * T_, dO = c_.dOut;
-        Tensor qkv[3] = {Tensor(Shape{H, B, T_, dO}), Tensor(Shape{H, B, T_, dO}), Tensor(Shape{H, B, T_, dO})};
+        Tensor qkv[3] = {Tensor(Shape{H, B, T_, dO}), Tensor(Shape{H, B, T_, dO}),
+                         Tensor(Shape{H, B, T_, dO})};
         const char* mats[] = {"W_query", "W_key", "W_value"};
         const char* ids[] = {"queries", "keys", "values"};
         for (int m = 0; m < 3; ++m) {
@@ -450,8 +486,8 @@ private:
         for (int64_t h = 0; h < H; ++h)
             for (int64_t b = 0; b < B; ++b) {
                 const int64_t off = (h * B + b) * T_ * dO;
-                groups.push_back({qkv[0].data() + off, qkv[1].data() + off, qkv[2].data() + off, dO, dO,
-                                  context.mutableData() + off, dO});
+                groups.push_back({qkv[0].data() + off, qkv[1].data() + off, qkv[2].data() + off, dO,
+                                  dO, context.mutableData() + off, dO});
             }
         attend(groups, dO, {H, B, T_, T_}, static_cast<int>(H), true);
         done("context", context);
@@ -515,7 +551,8 @@ private:
 
 const Step* Trace::find(std::string_view id) const {
     for (const Step& s : steps)
-        if (s.info.id == id) return &s;
+        if (s.info.id == id)
+            return &s;
     return nullptr;
 }
 
@@ -527,20 +564,25 @@ const Tensor& Trace::output() const {
 
 Tensor stepMatrix(const Step& step, int64_t head, int64_t batch) {
     Tensor t = step.value;
-    if (t.dim() == 1) return t.view({1, t.size(0)});
+    if (t.dim() == 1)
+        return t.view({1, t.size(0)});
     // Pick from the leading dims, highest index first so earlier indices stay valid.
     const auto& dims = step.info.dims;
     for (int64_t d = t.dim() - 3; d >= 0; --d) {
         const std::string& name = dims[static_cast<size_t>(d)];
         int64_t want = 0;
-        if (name == "h" || name == "head") want = head;
-        else if (name == "b") want = batch;
+        if (name == "h" || name == "head")
+            want = head;
+        else if (name == "b")
+            want = batch;
         want = std::clamp<int64_t>(want, 0, t.size(d) - 1);
         t = t.select(d, want);
     }
     return t;
 }
 
-Trace runTrace(const TraceRequest& request) { return TraceBuilder(request).run(); }
+Trace runTrace(const TraceRequest& request) {
+    return TraceBuilder(request).run();
+}
 
 }  // namespace attn

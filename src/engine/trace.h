@@ -29,10 +29,10 @@ enum class StepKind {
 
 struct StepInfo {
     std::string id;
-    std::string title;               // one line for a student
-    std::string op;                  // the PyTorch expression
-    Shape shape;                     // PyTorch order, batch first
-    std::vector<std::string> dims;   // names, e.g. {"b", "h", "T", "T"}
+    std::string title;              // one line for a student
+    std::string op;                 // the PyTorch expression
+    Shape shape;                    // PyTorch order, batch first
+    std::vector<std::string> dims;  // names, e.g. {"b", "h", "T", "T"}
     StepKind kind = StepKind::Projection;
     std::string viewOf;  // id of the step whose storage this one shares (a view: no copy)
     // Index of the head dimension ("h" or "head"), -1 if the step is not split by head.
@@ -48,7 +48,7 @@ struct Step {
 struct Trace {
     Config config;
     std::vector<Step> steps;
-    WeightMap parameters;        // what the module holds, by state_dict name
+    WeightMap parameters;  // what the module holds, by state_dict name
     int64_t parameterCount = 0;
     int64_t tokens = 0;
 
@@ -75,7 +75,7 @@ using ProgressFn = std::function<void(int done, int total, const std::string& st
 
 struct TraceRequest {
     Config config;
-    Tensor inputs;                 // (b, T, d_in), or (T, d_in) which is stacked `batch` times
+    Tensor inputs;  // (b, T, d_in), or (T, d_in) which is stacked `batch` times
     const WeightMap* weights = nullptr;  // explicit parameters; else drawn from config.seed
     const CancelToken* cancel = nullptr;
     ProgressFn progress;

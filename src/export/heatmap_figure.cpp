@@ -102,7 +102,7 @@ QColor cellColor(Shared& s, float v) {
 
 // Every cell as its own rectangle (for SVG and PDF, where QCPColorMap would emit one bitmap).
 class VectorCellsItem : public QCPAbstractItem {
-public:
+  public:
     VectorCellsItem(QCustomPlot* plot, std::shared_ptr<Shared> s, QCPAxisRect* rect)
         : QCPAbstractItem(plot), s_(std::move(s)), rect_(rect) {
         setClipAxisRect(rect);
@@ -111,7 +111,7 @@ public:
     }
     double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
 
-protected:
+  protected:
     void draw(QCPPainter* painter) override {
         const QCPAxis* x = rect_->axis(QCPAxis::atBottom);
         const QCPAxis* y = rect_->axis(QCPAxis::atLeft);
@@ -142,14 +142,14 @@ protected:
         painter->restore();
     }
 
-private:
+  private:
     std::shared_ptr<Shared> s_;
     QCPAxisRect* rect_;
 };
 
 // The numbers in the cells, sized to the cells at draw time (so zooming in reveals them).
 class CellValuesItem : public QCPAbstractItem {
-public:
+  public:
     CellValuesItem(QCustomPlot* plot, std::shared_ptr<Shared> s, QCPAxisRect* rect)
         : QCPAbstractItem(plot), s_(std::move(s)), rect_(rect) {
         setClipAxisRect(rect);
@@ -158,7 +158,7 @@ public:
     }
     double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
 
-protected:
+  protected:
     void draw(QCPPainter* painter) override {
         const QCPAxis* x = rect_->axis(QCPAxis::atBottom);
         const QCPAxis* y = rect_->axis(QCPAxis::atLeft);
@@ -206,7 +206,7 @@ protected:
         painter->restore();
     }
 
-private:
+  private:
     std::shared_ptr<Shared> s_;
     QCPAxisRect* rect_;
 };
@@ -214,7 +214,7 @@ private:
 // The colour bar: one rectangle filled with a linear gradient through the colormap's stops,
 // vector in SVG (<linearGradient>) and PDF (a shading), so no bitmap ends up in the file.
 class ColorBarItem : public QCPAbstractItem {
-public:
+  public:
     ColorBarItem(QCustomPlot* plot, Colormap c, QCPAxisRect* bar)
         : QCPAbstractItem(plot), colormap_(c), bar_(bar) {
         setClipAxisRect(bar);
@@ -223,7 +223,7 @@ public:
     }
     double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
 
-protected:
+  protected:
     void draw(QCPPainter* painter) override {
         const QRectF r = QRectF(bar_->rect());
         if (r.isEmpty())
@@ -241,18 +241,18 @@ protected:
         painter->restore();
     }
 
-private:
+  private:
     Colormap colormap_;
     QCPAxisRect* bar_;
 };
 
 // Token labels at integer positions, thinned to every k-th token when they would overlap.
 class TokenTicker : public QCPAxisTickerText {
-public:
+  public:
     TokenTicker(QStringList labels, QCPAxis* axis, double labelExtent)
         : labels_(std::move(labels)), axis_(axis), extent_(labelExtent) {}
 
-protected:
+  protected:
     double getTickStep(const QCPRange& range) override {
         double pixels = 0;
         if (QCPAxisRect* r = axis_->axisRect())
@@ -286,12 +286,12 @@ protected:
         return ticks;
     }
 
-public:
+  public:
     QString labelAt(int i) const { return i >= 0 && i < labels_.size() ? labels_[i] : QString(); }
     void setLabelExtent(double extent) { extent_ = extent; }
     double labelExtent() const { return extent_; }
 
-private:
+  private:
     QStringList labels_;
     QCPAxis* axis_;
     double extent_;
@@ -299,7 +299,7 @@ private:
 
 // "hatched = masked (-inf)" with a swatch, under the heatmap.
 class MaskNoteElement : public QCPLayoutElement {
-public:
+  public:
     MaskNoteElement(QCustomPlot* plot, const QString& text, const QFont& font)
         : QCPLayoutElement(plot), text_(text), font_(font) {
         setMargins(QMargins(0, 4, 0, 6));
@@ -313,7 +313,7 @@ public:
         return QSize(QWIDGETSIZE_MAX, minimumOuterSizeHint().height());
     }
 
-protected:
+  protected:
     void draw(QCPPainter* painter) override {
         const QFontMetricsF fm(font_);
         const double textW = fm.horizontalAdvance(text_);
@@ -334,7 +334,7 @@ protected:
         painter->restore();
     }
 
-private:
+  private:
     QString text_;
     QFont font_;
 };

@@ -199,7 +199,8 @@ void exportHeatmapImage(const HeatmapData& data, const FigureOptions& options,
                        .arg(info.suffix()));
     }
     const QByteArray bytes = renderHeatmapBytes(data, options, format);
-    io::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), size_t(bytes.size())));
+    io::writeFileAtomically(path.toStdString(),
+                            std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
 }  // namespace attn

@@ -6,10 +6,10 @@
 #include <limits>
 #include <set>
 
+#include <QStringDecoder>
 #include "engine/config.h"
 #include "io/file_io.h"
 #include "io/half.h"
-#include <QStringDecoder>
 
 #include "io/json_reader.h"
 #include "io/text_format.h"
@@ -77,8 +77,10 @@ SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& sour
     // The format's header is UTF-8 JSON; names with invalid bytes could not be written back.
     {
         QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-        const QString decoded = utf8(QByteArrayView(headerText.data(), qsizetype(headerText.size())));
-        if (utf8.hasError()) fail(source, "the header is not valid UTF-8; the file is corrupt");
+        const QString decoded =
+            utf8(QByteArrayView(headerText.data(), qsizetype(headerText.size())));
+        if (utf8.hasError())
+            fail(source, "the header is not valid UTF-8; the file is corrupt");
     }
     JsonReader reader(headerText, source + " header");
     JsonValue header = reader.parseValue();

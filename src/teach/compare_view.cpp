@@ -1,10 +1,10 @@
 #include "teach/compare_view.h"
 
+#include <qcustomplot.h>
 #include <QGridLayout>
 #include <QLabel>
 #include <QResizeEvent>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <cmath>
 #include <limits>
@@ -85,9 +85,12 @@ HeatmapData CompareView::differenceOf(const HeatmapData& a, const HeatmapData& b
             const size_t i = size_t(r) * size_t(a.cols) + size_t(c);
             const float va = a.values[i], vb = b.values[i];
             const bool ma = std::isinf(va) && va < 0, mb = std::isinf(vb) && vb < 0;
-            if (ma && mb) d.values[i] = ninf;
-            else if (ma || mb || !std::isfinite(va) || !std::isfinite(vb)) d.values[i] = nan;
-            else d.values[i] = vb - va;
+            if (ma && mb)
+                d.values[i] = ninf;
+            else if (ma || mb || !std::isfinite(va) || !std::isfinite(vb))
+                d.values[i] = nan;
+            else
+                d.values[i] = vb - va;
         }
     // Cells both sides hide stay hatched, so the picture keeps the mask's shape.
     if (!a.hidden.empty() && !b.hidden.empty()) {
@@ -98,7 +101,8 @@ HeatmapData CompareView::differenceOf(const HeatmapData& a, const HeatmapData& b
     return d;
 }
 
-void CompareView::setData(const HeatmapData& a, const QString& nameA, const HeatmapData& b, const QString& nameB) {
+void CompareView::setData(const HeatmapData& a, const QString& nameA, const HeatmapData& b,
+                          const QString& nameB) {
     d_->a = a;
     d_->b = b;
     d_->nameA = nameA;
@@ -115,12 +119,14 @@ void CompareView::setData(const HeatmapData& a, const QString& nameA, const Heat
                 m = std::numeric_limits<double>::infinity();  // masked on one side only
                 break;
             }
-            if (std::isfinite(v)) m = std::max(m, double(std::abs(v)));
+            if (std::isfinite(v))
+                m = std::max(m, double(std::abs(v)));
         }
     }
     d_->maxDiff = m;
     d_->diff.title = tr("B − A");
-    d_->diff.subtitle = tr("max |difference| = %1").arg(std::isfinite(m) ? QString::number(m, 'g', 3) : tr("∞"));
+    d_->diff.subtitle =
+        tr("max |difference| = %1").arg(std::isfinite(m) ? QString::number(m, 'g', 3) : tr("∞"));
     rebuild();
 }
 
@@ -128,7 +134,8 @@ bool CompareView::setSteps(const Trace& trace, const QStringList& tokens, const 
                            const std::string& stepB, int head, int batch) {
     const Step* a = trace.find(stepA);
     const Step* b = trace.find(stepB);
-    if (!a || !b) return false;
+    if (!a || !b)
+        return false;
     const Step* mask = trace.find("mask");
     setData(sliceStep(*a, tokens, head, batch, mask), QString::fromStdString(stepA),
             sliceStep(*b, tokens, head, batch, mask), QString::fromStdString(stepB));
@@ -145,7 +152,8 @@ void CompareView::clear() {
         p->clearItems();
         p->replot();
     }
-    for (auto* c : d_->captions) c->clear();
+    for (auto* c : d_->captions)
+        c->clear();
     d_->badge->hide();
     d_->summary->setText(tr("Pick two steps or configurations to compare."));
 }
@@ -155,34 +163,58 @@ void CompareView::setFontScale(double scale) {
     QFont f = font();
     for (auto* c : d_->captions) {
         QFont cf = f;
-        if (cf.pointSizeF() > 0) cf.setPointSizeF(f.pointSizeF() * d_->fontScale);
+        if (cf.pointSizeF() > 0)
+            cf.setPointSizeF(f.pointSizeF() * d_->fontScale);
         c->setFont(cf);
     }
     QFont sf = f;
-    if (sf.pointSizeF() > 0) sf.setPointSizeF(f.pointSizeF() * d_->fontScale);
+    if (sf.pointSizeF() > 0)
+        sf.setPointSizeF(f.pointSizeF() * d_->fontScale);
     d_->summary->setFont(sf);
     d_->badge->setFont(sf);
-    if (d_->hasData) rebuild();
+    if (d_->hasData)
+        rebuild();
 }
 
 void CompareView::setTolerance(double tol) {
     d_->tolerance = tol;
-    if (d_->hasData) rebuild();
+    if (d_->hasData)
+        rebuild();
 }
 
-double CompareView::maxAbsDifference() const { return d_->maxDiff; }
-bool CompareView::shapesMatch() const { return d_->shapesMatch; }
-bool CompareView::isEqual() const { return d_->hasData && d_->shapesMatch && d_->maxDiff <= d_->tolerance; }
-const HeatmapData& CompareView::difference() const { return d_->diff; }
-QCustomPlot* CompareView::plotA() const { return d_->plots[0]; }
-QCustomPlot* CompareView::plotB() const { return d_->plots[1]; }
-QCustomPlot* CompareView::plotDiff() const { return d_->plots[2]; }
+double CompareView::maxAbsDifference() const {
+    return d_->maxDiff;
+}
+bool CompareView::shapesMatch() const {
+    return d_->shapesMatch;
+}
+bool CompareView::isEqual() const {
+    return d_->hasData && d_->shapesMatch && d_->maxDiff <= d_->tolerance;
+}
+const HeatmapData& CompareView::difference() const {
+    return d_->diff;
+}
+QCustomPlot* CompareView::plotA() const {
+    return d_->plots[0];
+}
+QCustomPlot* CompareView::plotB() const {
+    return d_->plots[1];
+}
+QCustomPlot* CompareView::plotDiff() const {
+    return d_->plots[2];
+}
 
 QString CompareView::captionText() const {
-    if (!d_->hasData) return {};
+    if (!d_->hasData)
+        return {};
     if (!d_->shapesMatch)
         return tr("A (%1) is %2 × %3 and B (%4) is %5 × %6: they cannot be compared cell by cell.")
-            .arg(d_->nameA).arg(d_->a.rows).arg(d_->a.cols).arg(d_->nameB).arg(d_->b.rows).arg(d_->b.cols);
+            .arg(d_->nameA)
+            .arg(d_->a.rows)
+            .arg(d_->a.cols)
+            .arg(d_->nameB)
+            .arg(d_->b.rows)
+            .arg(d_->b.cols);
     const QString tol = QString::number(d_->tolerance, 'g', 2);
     if (!std::isfinite(d_->maxDiff))
         return tr("A (%1) and B (%2) mask different cells.").arg(d_->nameA, d_->nameB);
@@ -202,7 +234,8 @@ void dropMaskNote(QCustomPlot* plot) {
     QCPAxisRect* cells = heatmapAxisRect(plot);
     for (int r = grid->rowCount() - 1; r >= 0; --r) {
         QCPLayoutElement* el = grid->element(r, 0);
-        if (!el || el == cells) break;
+        if (!el || el == cells)
+            break;
         if (!qobject_cast<QCPAxisRect*>(el)) {
             grid->remove(el);
             grid->simplify();
@@ -215,10 +248,12 @@ void dropMaskNote(QCustomPlot* plot) {
 // own scale, so float rounding noise (1e-8) stays white instead of filling the scale.
 void setDiffRange(QCustomPlot* plot, double r, const QString& label) {
     for (int i = 0; i < plot->plottableCount(); ++i)
-        if (auto* map = qobject_cast<QCPColorMap*>(plot->plottable(i))) map->setDataRange(QCPRange(-r, r));
+        if (auto* map = qobject_cast<QCPColorMap*>(plot->plottable(i)))
+            map->setDataRange(QCPRange(-r, r));
     QCPAxisRect* cells = heatmapAxisRect(plot);
     for (QCPAxisRect* rect : plot->axisRects()) {
-        if (rect == cells) continue;
+        if (rect == cells)
+            continue;
         if (QCPAxis* axis = rect->axis(QCPAxis::atRight)) {
             axis->setRange(-r, r);
             axis->setLabel(label);
@@ -229,14 +264,16 @@ void setDiffRange(QCustomPlot* plot, double r, const QString& label) {
 double maxAbsFinite(const HeatmapData& d) {
     double m = 0;
     for (float v : d.values)
-        if (std::isfinite(v)) m = std::max(m, double(std::abs(v)));
+        if (std::isfinite(v))
+            m = std::max(m, double(std::abs(v)));
     return m;
 }
 
 }  // namespace
 
 void CompareView::rebuild() {
-    if (!d_->hasData) return;
+    if (!d_->hasData)
+        return;
     const bool eq = isEqual();
     FigureOptions o;
     o.showTitle = false;
@@ -260,30 +297,37 @@ void CompareView::rebuild() {
         if (k == 2) {
             const double scale = std::max(maxAbsFinite(d_->a), maxAbsFinite(d_->b));
             double r = std::max(std::isfinite(d_->maxDiff) ? d_->maxDiff : 0.0, 0.1 * scale);
-            if (r <= 0) r = 1;
+            if (r <= 0)
+                r = 1;
             setDiffRange(p, r, tr("difference B − A"));
         }
         p->replot();
-        const QString name = k == 0 ? tr("A: %1").arg(d_->nameA) : k == 1 ? tr("B: %1").arg(d_->nameB) : tr("B − A");
+        const QString name = k == 0   ? tr("A: %1").arg(d_->nameA)
+                             : k == 1 ? tr("B: %1").arg(d_->nameB)
+                                      : tr("B − A");
         const QString sub = k < 2 ? data[k]->subtitle : d_->diff.subtitle;
-        d_->captions[k]->setText(QStringLiteral("<big><b>%1</b></big><br><small>%2</small>").arg(name.toHtmlEscaped(), sub.toHtmlEscaped()));
+        d_->captions[k]->setText(QStringLiteral("<big><b>%1</b></big><br><small>%2</small>")
+                                     .arg(name.toHtmlEscaped(), sub.toHtmlEscaped()));
     }
     d_->badge->setVisible(d_->shapesMatch && std::isfinite(d_->maxDiff));
     d_->badge->setText(eq ? tr("✔ equal to %1").arg(QString::number(d_->tolerance, 'g', 2))
                           : tr("✘ different"));
-    d_->badge->setStyleSheet(eq ? QStringLiteral("QLabel { background: #1b7a3a; color: white; font-weight: bold; "
-                                                 "border-radius: 6px; padding: 4px 10px; }")
-                                : QStringLiteral("QLabel { background: #b35900; color: white; font-weight: bold; "
-                                                 "border-radius: 6px; padding: 4px 10px; }"));
+    d_->badge->setStyleSheet(
+        eq ? QStringLiteral("QLabel { background: #1b7a3a; color: white; font-weight: bold; "
+                            "border-radius: 6px; padding: 4px 10px; }")
+           : QStringLiteral("QLabel { background: #b35900; color: white; font-weight: bold; "
+                            "border-radius: 6px; padding: 4px 10px; }"));
     QString summary = captionText().toHtmlEscaped();
     if (d_->a.maskedCount() > 0 || d_->b.maskedCount() > 0)
-        summary += QStringLiteral("<br><small>") + tr("Hatched cells are masked.").toHtmlEscaped() + QStringLiteral("</small>");
+        summary += QStringLiteral("<br><small>") + tr("Hatched cells are masked.").toHtmlEscaped() +
+                   QStringLiteral("</small>");
     d_->summary->setText(summary);
 }
 
 void CompareView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    if (d_->hasData) rebuild();
+    if (d_->hasData)
+        rebuild();
 }
 
 }  // namespace attn

@@ -16,25 +16,28 @@ namespace attn {
 
 class CompareView : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit CompareView(QWidget* parent = nullptr);
     ~CompareView() override;
 
     // nameA/nameB name the configurations or steps ("weights (masked_fill)").
-    void setData(const HeatmapData& a, const QString& nameA, const HeatmapData& b, const QString& nameB);
+    void setData(const HeatmapData& a, const QString& nameA, const HeatmapData& b,
+                 const QString& nameB);
     // Two steps of one trace for the same head and batch, e.g. "weights" and
-    // "weights_renormalized"; masked cells marked from the trace's mask. False if a step is missing.
+    // "weights_renormalized"; masked cells marked from the trace's mask. False if a step is
+    // missing.
     bool setSteps(const Trace& trace, const QStringList& tokens, const std::string& stepA,
                   const std::string& stepB, int head = 0, int batch = 0);
     void clear();
     void setFontScale(double scale);
     void setTolerance(double tol);  // default 1e-6
 
-    double maxAbsDifference() const;  // over cells finite or masked alike in both; inf if shapes differ
+    double maxAbsDifference()
+        const;  // over cells finite or masked alike in both; inf if shapes differ
     bool shapesMatch() const;
-    bool isEqual() const;             // shapes match and max |B − A| <= tolerance
+    bool isEqual() const;  // shapes match and max |B − A| <= tolerance
     const HeatmapData& difference() const;
-    QString captionText() const;      // the plain caption under the figures
+    QString captionText() const;  // the plain caption under the figures
 
     // B − A cell by cell; a cell masked in both stays masked, masked in one only becomes NaN.
     static HeatmapData differenceOf(const HeatmapData& a, const HeatmapData& b);
@@ -43,10 +46,10 @@ public:
     QCustomPlot* plotB() const;
     QCustomPlot* plotDiff() const;
 
-protected:
+  protected:
     void resizeEvent(QResizeEvent* event) override;
 
-private:
+  private:
     void rebuild();
     struct Private;
     std::unique_ptr<Private> d_;

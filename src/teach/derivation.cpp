@@ -21,15 +21,21 @@ using Index = std::vector<int64_t>;
 
 // 4 decimals; infinities as ±∞.
 QString f4(double v) {
-    if (std::isnan(v)) return QStringLiteral("nan");
-    if (std::isinf(v)) return v < 0 ? QStringLiteral("−∞") : QStringLiteral("∞");
-    if (std::abs(v) >= 1e5) return QString::number(v, 'g', 6);
+    if (std::isnan(v))
+        return QStringLiteral("nan");
+    if (std::isinf(v))
+        return v < 0 ? QStringLiteral("−∞") : QStringLiteral("∞");
+    if (std::abs(v) >= 1e5)
+        return QString::number(v, 'g', 6);
     QString s = QString::number(v, 'f', 4);
-    if (s == QLatin1String("-0.0000")) s = QStringLiteral("0.0000");
+    if (s == QLatin1String("-0.0000"))
+        s = QStringLiteral("0.0000");
     return s;
 }
 // A factor in a product: negative numbers in brackets.
-QString fac(double v) { return v < 0 ? QStringLiteral("(%1)").arg(f4(v)) : f4(v); }
+QString fac(double v) {
+    return v < 0 ? QStringLiteral("(%1)").arg(f4(v)) : f4(v);
+}
 
 QString quoted(const QStringList& tokens, int64_t i) {
     const QString t = i >= 0 && i < tokens.size() ? tokens[int(i)] : QString::number(i);
@@ -42,17 +48,20 @@ QString sumText(const QStringList& terms, double total) {
     const int n = int(terms.size());
     const int shown = std::min(n, kDerivationMaxTerms);
     for (int k = 0; k < shown; ++k) {
-        if (k) s += QStringLiteral(" + ");
+        if (k)
+            s += QStringLiteral(" + ");
         s += terms[k];
     }
-    if (shown < n) s += Derive::tr(" + … (%1 terms)").arg(n);
+    if (shown < n)
+        s += Derive::tr(" + … (%1 terms)").arg(n);
     s += QStringLiteral(" = <b>%1</b>").arg(f4(total));
     return s;
 }
 
 QString indexText(const std::string& id, const Index& idx) {
     QStringList p;
-    for (int64_t i : idx) p << QString::number(i);
+    for (int64_t i : idx)
+        p << QString::number(i);
     return QStringLiteral("%1[%2]").arg(QString::fromStdString(id), p.join(QStringLiteral(", ")));
 }
 
@@ -72,8 +81,10 @@ struct Cell {
     }
     // Index of a (.., T, T) attention step for the current head and batch.
     Index tt(int64_t i, int64_t j) const {
-        if (wrapper) return {head, batch, i, j};
-        if (mha) return {batch, head, i, j};
+        if (wrapper)
+            return {head, batch, i, j};
+        if (mha)
+            return {batch, head, i, j};
         return {batch, i, j};
     }
     // q/k/v row of token t as used by the attention of the current head.
@@ -81,36 +92,50 @@ struct Cell {
         std::vector<float> out;
         if (simplified) {
             const Step* s = step("inputs");
-            for (int64_t k = 0; k < s->value.size(-1); ++k) out.push_back(s->value.at({batch, t, k}));
+            for (int64_t k = 0; k < s->value.size(-1); ++k)
+                out.push_back(s->value.at({batch, t, k}));
             return out;
         }
         const std::string base = which == 'q' ? "queries" : which == 'k' ? "keys" : "values";
         if (mha) {
-            for (int64_t k = 0; k < hd; ++k) out.push_back(at(base + "_heads", {batch, head, t, k}));
+            for (int64_t k = 0; k < hd; ++k)
+                out.push_back(at(base + "_heads", {batch, head, t, k}));
         } else if (wrapper) {
-            for (int64_t k = 0; k < dOut; ++k) out.push_back(at(base, {head, batch, t, k}));
+            for (int64_t k = 0; k < dOut; ++k)
+                out.push_back(at(base, {head, batch, t, k}));
         } else {
-            for (int64_t k = 0; k < dOut; ++k) out.push_back(at(base, {batch, t, k}));
+            for (int64_t k = 0; k < dOut; ++k)
+                out.push_back(at(base, {batch, t, k}));
         }
         return out;
     }
     bool hidden(int64_t i, int64_t j) const {
-        if (mask.kind == MaskKind::None) return false;
+        if (mask.kind == MaskKind::None)
+            return false;
         return j > i || (mask.kind == MaskKind::Window && j <= i - mask.window);
     }
     QString whyHidden(int64_t i, int64_t j) const {
         if (j > i)
-            return Derive::tr("the key %1 (position %2) comes after the query %3 (position %4): a "
-                              "token may not look ahead")
-                .arg(quoted(tokens, j)).arg(j).arg(quoted(tokens, i)).arg(i);
-        return Derive::tr("the key %1 (position %2) is outside the query %3's window of the last "
-                          "%4 tokens")
-            .arg(quoted(tokens, j)).arg(j).arg(quoted(tokens, i)).arg(mask.window);
+            return Derive::tr(
+                       "the key %1 (position %2) comes after the query %3 (position %4): a "
+                       "token may not look ahead")
+                .arg(quoted(tokens, j))
+                .arg(j)
+                .arg(quoted(tokens, i))
+                .arg(i);
+        return Derive::tr(
+                   "the key %1 (position %2) is outside the query %3's window of the last "
+                   "%4 tokens")
+            .arg(quoted(tokens, j))
+            .arg(j)
+            .arg(quoted(tokens, i))
+            .arg(mask.window);
     }
     double dk() const { return double(mha ? hd : dOut); }
     // The scores that go into softmax (scaled, or not for simplified), row i.
     std::string softmaxInput() const {
-        if (!simplified) return "scaled_scores";
+        if (!simplified)
+            return "scaled_scores";
         return step("masked_scores") ? "masked_scores" : "scores";
     }
     std::string usedWeights() const { return dropout ? "dropped_weights" : "weights"; }
@@ -130,9 +155,14 @@ QString dotProduct(const Cell& c, QString* sumOut = nullptr) {
     }
     const QString qs = c.simplified ? QStringLiteral("x") : QStringLiteral("q");
     const QString ks = c.simplified ? QStringLiteral("x") : QStringLiteral("k");
-    QString s = QStringLiteral("%1<sub>%2</sub> · %3<sub>%4</sub> = ").arg(qs).arg(c.row).arg(ks).arg(c.col);
+    QString s = QStringLiteral("%1<sub>%2</sub> · %3<sub>%4</sub> = ")
+                    .arg(qs)
+                    .arg(c.row)
+                    .arg(ks)
+                    .arg(c.col);
     s += sumText(terms, total);
-    if (sumOut) *sumOut = f4(total);
+    if (sumOut)
+        *sumOut = f4(total);
     return s;
 }
 
@@ -141,11 +171,13 @@ QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv) 
     std::vector<double> z(size_t(c.T));
     for (int64_t j = 0; j < c.T; ++j) {
         double v = c.at(inputId, c.tt(c.row, j));
-        if (scaleDiv != 1.0) v /= scaleDiv;
+        if (scaleDiv != 1.0)
+            v /= scaleDiv;
         z[size_t(j)] = v;
     }
     double mx = -std::numeric_limits<double>::infinity();
-    for (double v : z) mx = std::max(mx, v);
+    for (double v : z)
+        mx = std::max(mx, v);
     double den = 0;
     QStringList terms;
     for (int64_t j = 0; j < c.T; ++j) {
@@ -156,20 +188,27 @@ QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv) 
     const double zij = z[size_t(c.col)];
     const double num = std::isinf(zij) ? 0.0 : std::exp(zij - mx);
     QString s;
-    s += QStringLiteral("<p>w<sub>%1,%2</sub> = exp(z<sub>ij</sub> − max<sub>i</sub>) / Σ<sub>j</sub> exp(z<sub>ij</sub> − max<sub>i</sub>)</p>")
-             .arg(c.row).arg(c.col);
+    s += QStringLiteral(
+             "<p>w<sub>%1,%2</sub> = exp(z<sub>ij</sub> − max<sub>i</sub>) / Σ<sub>j</sub> "
+             "exp(z<sub>ij</sub> − max<sub>i</sub>)</p>")
+             .arg(c.row)
+             .arg(c.col);
     if (std::isinf(zij) && zij < 0) {
         s += QStringLiteral("<p>") +
-             Derive::tr("z<sub>ij</sub> = <b>-inf</b> (masked: %1), and exp(−∞) = 0, so this weight is "
-                        "<b>0</b>: the key gets no attention at all.")
+             Derive::tr(
+                 "z<sub>ij</sub> = <b>-inf</b> (masked: %1), and exp(−∞) = 0, so this weight is "
+                 "<b>0</b>: the key gets no attention at all.")
                  .arg(c.whyHidden(c.row, c.col)) +
              QStringLiteral("</p>");
     } else {
         s += QStringLiteral("<p>") +
-             Derive::tr("numerator: exp(z<sub>ij</sub> − max<sub>i</sub>) = exp(%1 − %2) = <b>%3</b>").arg(f4(zij), fac(mx), f4(num)) +
+             Derive::tr(
+                 "numerator: exp(z<sub>ij</sub> − max<sub>i</sub>) = exp(%1 − %2) = <b>%3</b>")
+                 .arg(f4(zij), fac(mx), f4(num)) +
              QStringLiteral("</p>");
     }
-    s += QStringLiteral("<p>") + Derive::tr("row denominator: ") + sumText(terms, den) + QStringLiteral("</p>");
+    s += QStringLiteral("<p>") + Derive::tr("row denominator: ") + sumText(terms, den) +
+         QStringLiteral("</p>");
     if (!(std::isinf(zij) && zij < 0))
         s += QStringLiteral("<p>") +
              Derive::tr("weight: %1 / %2 = <b>%3</b>").arg(f4(num), f4(den), f4(num / den)) +
@@ -177,7 +216,8 @@ QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv) 
     return s;
 }
 
-QString rowSumText(const Cell& c, const std::string& id, const QString& sym, bool sumsToOne = true) {
+QString rowSumText(const Cell& c, const std::string& id, const QString& sym,
+                   bool sumsToOne = true) {
     double sum = 0;
     QStringList terms;
     for (int64_t j = 0; j < c.T; ++j) {
@@ -186,8 +226,11 @@ QString rowSumText(const Cell& c, const std::string& id, const QString& sym, boo
         terms << f4(v);
     }
     return QStringLiteral("<p>") +
-           (sumsToOne ? Derive::tr("Row %1 sums to 1: Σ<sub>j</sub> %2<sub>%3,j</sub> = ")
-                       : Derive::tr("Row %1 no longer sums to 1: Σ<sub>j</sub> %2<sub>%3,j</sub> = ")).arg(quoted(c.tokens, c.row), sym).arg(c.row) +
+           (sumsToOne
+                ? Derive::tr("Row %1 sums to 1: Σ<sub>j</sub> %2<sub>%3,j</sub> = ")
+                : Derive::tr("Row %1 no longer sums to 1: Σ<sub>j</sub> %2<sub>%3,j</sub> = "))
+               .arg(quoted(c.tokens, c.row), sym)
+               .arg(c.row) +
            sumText(terms, sum) + QStringLiteral("</p>");
 }
 
@@ -196,7 +239,8 @@ QString projection(const Cell& c, const std::vector<float>& x, const std::string
                    const std::string& biasName, bool v1, const QString& xSym) {
     const auto it = c.tr.parameters.find(weightName);
     if (it == c.tr.parameters.end())
-        return QStringLiteral("<p>") + Derive::tr("(parameter %1 not available)").arg(QString::fromStdString(weightName)) +
+        return QStringLiteral("<p>") +
+               Derive::tr("(parameter %1 not available)").arg(QString::fromStdString(weightName)) +
                QStringLiteral("</p>");
     const Tensor& W = it->second;
     QStringList terms;
@@ -210,12 +254,21 @@ QString projection(const Cell& c, const std::vector<float>& x, const std::string
     const QString wName = QString::fromStdString(weightName).toHtmlEscaped();
     if (v1)
         s += QStringLiteral("<p>") +
-             Derive::tr("%1<sub>%2</sub> · column %3 of %4 (x @ W):").arg(xSym).arg(c.row).arg(c.col).arg(wName) +
+             Derive::tr("%1<sub>%2</sub> · column %3 of %4 (x @ W):")
+                 .arg(xSym)
+                 .arg(c.row)
+                 .arg(c.col)
+                 .arg(wName) +
              QStringLiteral("</p>");
     else
         s += QStringLiteral("<p>") +
-             Derive::tr("%1<sub>%2</sub> · row %3 of %4 (nn.Linear stores W transposed, y = x W<sup>T</sup> + b):")
-                 .arg(xSym).arg(c.row).arg(c.col).arg(wName) +
+             Derive::tr(
+                 "%1<sub>%2</sub> · row %3 of %4 (nn.Linear stores W transposed, y = x "
+                 "W<sup>T</sup> + b):")
+                 .arg(xSym)
+                 .arg(c.row)
+                 .arg(c.col)
+                 .arg(wName) +
              QStringLiteral("</p>");
     const auto bi = c.tr.parameters.find(biasName);
     if (bi != c.tr.parameters.end()) {
@@ -238,7 +291,10 @@ QString weightedSum(const Cell& c, const std::string& wId, const QString& wSym, 
         total += w * v;
     }
     return QStringLiteral("<p>Σ<sub>j</sub> %1<sub>%2,j</sub> · %3<sub>j</sub>[%4] = ")
-               .arg(wSym).arg(c.row).arg(vSym).arg(vCol) +
+               .arg(wSym)
+               .arg(c.row)
+               .arg(vSym)
+               .arg(vCol) +
            sumText(terms, total) + QStringLiteral("</p>");
 }
 
@@ -247,10 +303,12 @@ QString weightedSum(const Cell& c, const std::string& wId, const QString& wSym, 
 QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std::string& stepId,
                        int head, int batch, int row, int col) {
     const Step* st = trace.find(stepId);
-    if (!st) return {};
+    if (!st)
+        return {};
     const Step* maskStep = trace.find("mask");
     const HeatmapData hm = sliceStep(*st, tokens, head, batch, maskStep);
-    if (row < 0 || col < 0 || row >= hm.rows || col >= hm.cols) return {};
+    if (row < 0 || col < 0 || row >= hm.rows || col >= hm.cols)
+        return {};
 
     Cell c{trace, tokens, stepId};
     const Config& cfg = trace.config;
@@ -275,90 +333,141 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
     QString html;
     // Heading: which cell, its value.
     QString where;
-    if (hm.rowsAreTokens && hm.colsAreTokens) where = pairText(c);
-    else if (hm.rowsAreTokens) where = Derive::tr("token %1, column %2").arg(quoted(tokens, row)).arg(hm.colLabels.value(col));
-    else where = Derive::tr("row %1, column %2").arg(row).arg(col);
+    if (hm.rowsAreTokens && hm.colsAreTokens)
+        where = pairText(c);
+    else if (hm.rowsAreTokens)
+        where =
+            Derive::tr("token %1, column %2").arg(quoted(tokens, row)).arg(hm.colLabels.value(col));
+    else
+        where = Derive::tr("row %1, column %2").arg(row).arg(col);
     QStringList ctx;
-    if (hm.head >= 0) ctx << Derive::tr("head %1").arg(hm.head);
-    if (trace.config.batch > 1) ctx << Derive::tr("batch %1").arg(c.batch);
-    html += QStringLiteral("<p><b>%1</b> — %2%3 = <b>%4</b></p>")
-                .arg(id.toHtmlEscaped(), where,
-                     ctx.isEmpty() ? QString() : QStringLiteral(" (") + ctx.join(QStringLiteral(", ")) + QLatin1Char(')'),
-                     hm.isMasked(row, col) && std::isfinite(value) ? f4(value) + Derive::tr(" (masked)") : f4(value));
+    if (hm.head >= 0)
+        ctx << Derive::tr("head %1").arg(hm.head);
+    if (trace.config.batch > 1)
+        ctx << Derive::tr("batch %1").arg(c.batch);
+    html +=
+        QStringLiteral("<p><b>%1</b> — %2%3 = <b>%4</b></p>")
+            .arg(id.toHtmlEscaped(), where,
+                 ctx.isEmpty()
+                     ? QString()
+                     : QStringLiteral(" (") + ctx.join(QStringLiteral(", ")) + QLatin1Char(')'),
+                 hm.isMasked(row, col) && std::isfinite(value) ? f4(value) + Derive::tr(" (masked)")
+                                                               : f4(value));
 
     const int64_t i = row, j = col;
     if (stepId == "inputs") {
         html += QStringLiteral("<p>") +
-                Derive::tr("Component %1 of the embedding of %2. This is an input: it comes from the "
-                           "embedding layer (token + position) or the book's given vectors, not from "
-                           "a computation in this module.")
-                    .arg(col).arg(quoted(tokens, i)) +
+                Derive::tr(
+                    "Component %1 of the embedding of %2. This is an input: it comes from the "
+                    "embedding layer (token + position) or the book's given vectors, not from "
+                    "a computation in this module.")
+                    .arg(col)
+                    .arg(quoted(tokens, i)) +
                 QStringLiteral("</p>");
     } else if (stepId == "queries" || stepId == "keys" || stepId == "values") {
         std::vector<float> x;
-        for (int64_t m = 0; m < cfg.dIn; ++m) x.push_back(c.at("inputs", {c.batch, i, m}));
-        const std::string mat = stepId == "queries" ? "W_query" : stepId == "keys" ? "W_key" : "W_value";
+        for (int64_t m = 0; m < cfg.dIn; ++m)
+            x.push_back(c.at("inputs", {c.batch, i, m}));
+        const std::string mat = stepId == "queries" ? "W_query"
+                                : stepId == "keys"  ? "W_key"
+                                                    : "W_value";
         if (c.v1) {
             html += projection(c, x, mat, "", true, QStringLiteral("x"));
         } else {
-            const std::string prefix = c.wrapper ? "heads." + std::to_string(c.head) + "." + mat : mat;
-            html += projection(c, x, prefix + ".weight", prefix + ".bias", false, QStringLiteral("x"));
+            const std::string prefix =
+                c.wrapper ? "heads." + std::to_string(c.head) + "." + mat : mat;
+            html +=
+                projection(c, x, prefix + ".weight", prefix + ".bias", false, QStringLiteral("x"));
         }
     } else if (stepId.ends_with("_split") || stepId == "context_transposed") {
         const int64_t hh = col / c.hd, k = col % c.hd;
-        const std::string base = stepId == "context_transposed" ? "context" : stepId.substr(0, stepId.size() - 6);
+        const std::string base =
+            stepId == "context_transposed" ? "context" : stepId.substr(0, stepId.size() - 6);
         if (stepId == "context_transposed") {
             html += QStringLiteral("<p>") +
-                    Derive::tr("%1 = context_heads[%2, %3, %4, %5]: the transpose only moves head %3's "
-                               "result for token %6 next to the other heads'.")
-                        .arg(indexText(stepId, {c.batch, i, hh, k})).arg(c.batch).arg(hh).arg(i).arg(k)
+                    Derive::tr(
+                        "%1 = context_heads[%2, %3, %4, %5]: the transpose only moves head %3's "
+                        "result for token %6 next to the other heads'.")
+                        .arg(indexText(stepId, {c.batch, i, hh, k}))
+                        .arg(c.batch)
+                        .arg(hh)
+                        .arg(i)
+                        .arg(k)
                         .arg(quoted(tokens, i)) +
                     QStringLiteral("</p>");
         } else {
             html += QStringLiteral("<p>") +
-                    Derive::tr("%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: element %7 of head %5's "
-                               "slice (columns %9 to %10 of %2).")
+                    Derive::tr(
+                        "%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: element %7 of head %5's "
+                        "slice (columns %9 to %10 of %2).")
                         .arg(indexText(stepId, {c.batch, i, hh, k}), QString::fromStdString(base))
-                        .arg(c.batch).arg(i).arg(hh).arg(c.hd).arg(k).arg(col).arg(hh * c.hd).arg(hh * c.hd + c.hd - 1) +
+                        .arg(c.batch)
+                        .arg(i)
+                        .arg(hh)
+                        .arg(c.hd)
+                        .arg(k)
+                        .arg(col)
+                        .arg(hh * c.hd)
+                        .arg(hh * c.hd + c.hd - 1) +
                     QStringLiteral("</p>");
-            html += QStringLiteral("<p>") + Derive::tr("Nothing is computed: .view reads the same memory.") +
+            html += QStringLiteral("<p>") +
+                    Derive::tr("Nothing is computed: .view reads the same memory.") +
                     QStringLiteral("</p>");
         }
     } else if (stepId.ends_with("_heads")) {
         const std::string base = stepId.substr(0, stepId.size() - 6);
-        html += QStringLiteral("<p>") +
-                Derive::tr("%1 = %2_split[%3, %5, %4, %6] = %2[%3, %5, %4·%7 + %6] = %2[%3, %5, %8]")
-                    .arg(indexText(stepId, {c.batch, c.head, i, j}), QString::fromStdString(base))
-                    .arg(c.batch).arg(c.head).arg(i).arg(j).arg(c.hd).arg(c.head * c.hd + j) +
-                QStringLiteral("</p><p>") +
-                (c.hd == 1 ? Derive::tr("Head %1 sees column %2 of %3; the transpose only regroups the columns by head.")
-                                 .arg(c.head).arg(c.head).arg(QString::fromStdString(base))
-                           : Derive::tr("Head %1 sees columns %2 to %3 of %4; the transpose only regroups the columns by head.")
-                                 .arg(c.head).arg(c.head * c.hd).arg(c.head * c.hd + c.hd - 1).arg(QString::fromStdString(base))) +
-                QStringLiteral("</p>");
+        html +=
+            QStringLiteral("<p>") +
+            Derive::tr("%1 = %2_split[%3, %5, %4, %6] = %2[%3, %5, %4·%7 + %6] = %2[%3, %5, %8]")
+                .arg(indexText(stepId, {c.batch, c.head, i, j}), QString::fromStdString(base))
+                .arg(c.batch)
+                .arg(c.head)
+                .arg(i)
+                .arg(j)
+                .arg(c.hd)
+                .arg(c.head * c.hd + j) +
+            QStringLiteral("</p><p>") +
+            (c.hd == 1 ? Derive::tr("Head %1 sees column %2 of %3; the transpose only regroups the "
+                                    "columns by head.")
+                             .arg(c.head)
+                             .arg(c.head)
+                             .arg(QString::fromStdString(base))
+                       : Derive::tr("Head %1 sees columns %2 to %3 of %4; the transpose only "
+                                    "regroups the columns by head.")
+                             .arg(c.head)
+                             .arg(c.head * c.hd)
+                             .arg(c.head * c.hd + c.hd - 1)
+                             .arg(QString::fromStdString(base))) +
+            QStringLiteral("</p>");
     } else if (stepId == "scores") {
         html += QStringLiteral("<p>") + dotProduct(c) + QStringLiteral("</p>");
         html += QStringLiteral("<p>") +
-                Derive::tr("The dot product multiplies the query of %1 and the key of %2 component by component and adds the products.")
+                Derive::tr(
+                    "The dot product multiplies the query of %1 and the key of %2 component by "
+                    "component and adds the products.")
                     .arg(quoted(tokens, i), quoted(tokens, j)) +
                 QStringLiteral("</p>");
     } else if (stepId == "mask") {
         if (c.hidden(i, j))
-            html += QStringLiteral("<p>") + Derive::tr("1 = hidden: %1.").arg(c.whyHidden(i, j)) + QStringLiteral("</p>");
+            html += QStringLiteral("<p>") + Derive::tr("1 = hidden: %1.").arg(c.whyHidden(i, j)) +
+                    QStringLiteral("</p>");
         else
             html += QStringLiteral("<p>") +
-                    Derive::tr("0 = visible: the key %1 is at or before the query %2.").arg(quoted(tokens, j), quoted(tokens, i)) +
+                    Derive::tr("0 = visible: the key %1 is at or before the query %2.")
+                        .arg(quoted(tokens, j), quoted(tokens, i)) +
                     QStringLiteral("</p>");
     } else if (stepId == "masked_scores") {
         if (c.hidden(i, j))
             html += QStringLiteral("<p>") +
-                    Derive::tr("<b>-inf</b> (−∞): masked_fill replaced the score %1 because %2. After "
-                               "softmax, exp(−∞) = 0, so this cell becomes a weight of 0.")
+                    Derive::tr(
+                        "<b>-inf</b> (−∞): masked_fill replaced the score %1 because %2. After "
+                        "softmax, exp(−∞) = 0, so this cell becomes a weight of 0.")
                         .arg(f4(c.at("scores", c.tt(i, j))), c.whyHidden(i, j)) +
                     QStringLiteral("</p>");
         else
             html += QStringLiteral("<p>") +
-                    Derive::tr("Unchanged: the key is visible, so masked_scores = scores = %1.").arg(f4(value)) +
+                    Derive::tr("Unchanged: the key is visible, so masked_scores = scores = %1.")
+                        .arg(f4(value)) +
                     QStringLiteral("</p>");
     } else if (stepId == "scaled_scores") {
         const std::string src = trace.find("masked_scores") ? "masked_scores" : "scores";
@@ -366,30 +475,53 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
         const double root = std::sqrt(c.dk());
         if (std::isinf(s))
             html += QStringLiteral("<p>") +
-                    Derive::tr("<b>-inf</b>: −∞ / √%1 is still −∞ (masked: %2); softmax turns it into 0.")
-                        .arg(c.dk()).arg(c.whyHidden(i, j)) +
+                    Derive::tr(
+                        "<b>-inf</b>: −∞ / √%1 is still −∞ (masked: %2); softmax turns it into 0.")
+                        .arg(c.dk())
+                        .arg(c.whyHidden(i, j)) +
                     QStringLiteral("</p>");
         else
-            html += QStringLiteral("<p>z<sub>%1,%2</sub> = %3 / √d<sub>k</sub> = %4 / √%5 = %4 / %6 = <b>%7</b></p>")
-                        .arg(i).arg(j).arg(QString::fromStdString(src)).arg(f4(s)).arg(c.dk()).arg(f4(root)).arg(f4(s / root));
+            html += QStringLiteral(
+                        "<p>z<sub>%1,%2</sub> = %3 / √d<sub>k</sub> = %4 / √%5 = %4 / %6 = "
+                        "<b>%7</b></p>")
+                        .arg(i)
+                        .arg(j)
+                        .arg(QString::fromStdString(src))
+                        .arg(f4(s))
+                        .arg(c.dk())
+                        .arg(f4(root))
+                        .arg(f4(s / root));
     } else if (stepId == "weights") {
         html += softmaxCell(c, c.softmaxInput(), 1.0);
         html += rowSumText(c, "weights", QStringLiteral("w"));
     } else if (stepId == "weights_unmasked") {
         html += QStringLiteral("<p>") +
-                Derive::tr("Softmax of the scores%1 without any mask:").arg(c.simplified ? QString() : QStringLiteral(" / √d<sub>k</sub>")) +
+                Derive::tr("Softmax of the scores%1 without any mask:")
+                    .arg(c.simplified ? QString() : QStringLiteral(" / √d<sub>k</sub>")) +
                 QStringLiteral("</p>");
         html += softmaxCell(c, "scores", c.simplified ? 1.0 : std::sqrt(c.dk()));
         if (c.hidden(i, j))
-            html += QStringLiteral("<p>") + Derive::tr("Not masked yet, although %1.").arg(c.whyHidden(i, j)) + QStringLiteral("</p>");
+            html += QStringLiteral("<p>") +
+                    Derive::tr("Not masked yet, although %1.").arg(c.whyHidden(i, j)) +
+                    QStringLiteral("</p>");
     } else if (stepId == "weights_tril") {
         const double u = c.at("weights_unmasked", c.tt(i, j));
         const double m = c.hidden(i, j) ? 1 : 0;
-        html += QStringLiteral("<p>t<sub>%1,%2</sub> = u<sub>%1,%2</sub> · (1 − mask<sub>%1,%2</sub>) = %3 × (1 − %4) = <b>%5</b></p>")
-                    .arg(i).arg(j).arg(f4(u)).arg(m).arg(f4(u * (1 - m)));
-        if (m != 0) html += QStringLiteral("<p>") + Derive::tr("Zeroed because %1.").arg(c.whyHidden(i, j)) + QStringLiteral("</p>");
+        html += QStringLiteral(
+                    "<p>t<sub>%1,%2</sub> = u<sub>%1,%2</sub> · (1 − mask<sub>%1,%2</sub>) = %3 × "
+                    "(1 − %4) = <b>%5</b></p>")
+                    .arg(i)
+                    .arg(j)
+                    .arg(f4(u))
+                    .arg(m)
+                    .arg(f4(u * (1 - m)));
+        if (m != 0)
+            html += QStringLiteral("<p>") +
+                    Derive::tr("Zeroed because %1.").arg(c.whyHidden(i, j)) +
+                    QStringLiteral("</p>");
         bool anyHidden = false;
-        for (int64_t k = 0; k < c.T; ++k) anyHidden = anyHidden || c.hidden(i, k);
+        for (int64_t k = 0; k < c.T; ++k)
+            anyHidden = anyHidden || c.hidden(i, k);
         html += rowSumText(c, "weights_tril", QStringLiteral("t"), !anyHidden);
     } else if (stepId == "weights_renormalized") {
         double sum = 0;
@@ -400,29 +532,46 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
             terms << f4(t);
         }
         const double t = c.at("weights_tril", c.tt(i, j));
-        html += QStringLiteral("<p>") + Derive::tr("row sum of weights_tril: ") + sumText(terms, sum) + QStringLiteral("</p>");
-        html += QStringLiteral("<p>r<sub>%1,%2</sub> = %3 / %4 = <b>%5</b> &nbsp; (weights: %6)</p>")
-                    .arg(i).arg(j).arg(f4(t), f4(sum), f4(t / sum), f4(c.at("weights", c.tt(i, j))));
+        html += QStringLiteral("<p>") + Derive::tr("row sum of weights_tril: ") +
+                sumText(terms, sum) + QStringLiteral("</p>");
+        html +=
+            QStringLiteral("<p>r<sub>%1,%2</sub> = %3 / %4 = <b>%5</b> &nbsp; (weights: %6)</p>")
+                .arg(i)
+                .arg(j)
+                .arg(f4(t), f4(sum), f4(t / sum), f4(c.at("weights", c.tt(i, j))));
         html += rowSumText(c, "weights_renormalized", QStringLiteral("r"));
     } else if (stepId == "dropout_mask") {
         const double p = cfg.dropout;
         if (value != 0.0f)
             html += QStringLiteral("<p>") +
-                    Derive::tr("1 = <b>kept</b> (each weight is kept with probability 1 − p = %1). Kept weights are multiplied by 1/(1 − p) = %2.")
+                    Derive::tr(
+                        "1 = <b>kept</b> (each weight is kept with probability 1 − p = %1). Kept "
+                        "weights are multiplied by 1/(1 − p) = %2.")
                         .arg(f4(1 - p), f4(1 / (1 - p))) +
                     QStringLiteral("</p>");
         else
-            html += QStringLiteral("<p>") +
-                    Derive::tr("0 = <b>dropped</b> (probability p = %1): this weight becomes 0 in training.").arg(f4(p)) +
-                    QStringLiteral("</p>");
+            html +=
+                QStringLiteral("<p>") +
+                Derive::tr(
+                    "0 = <b>dropped</b> (probability p = %1): this weight becomes 0 in training.")
+                    .arg(f4(p)) +
+                QStringLiteral("</p>");
     } else if (stepId == "dropped_weights") {
         const double p = cfg.dropout;
         const double w = c.at("weights", c.tt(i, j));
         const double keep = c.at("dropout_mask", c.tt(i, j));
-        html += QStringLiteral("<p>w′<sub>%1,%2</sub> = w<sub>%1,%2</sub> × keep<sub>%1,%2</sub> × 1/(1 − p) = %3 × %4 × %5 = <b>%6</b></p>")
-                    .arg(i).arg(j).arg(f4(w), f4(keep), f4(1 / (1 - p)), f4(w * keep / (1 - p)));
-        html += QStringLiteral("<p>%1</p>").arg(keep != 0 ? Derive::tr("Kept, and scaled up so the expected total stays the same.")
-                                                         : Derive::tr("Dropped by dropout: it contributes nothing to the context."));
+        html += QStringLiteral(
+                    "<p>w′<sub>%1,%2</sub> = w<sub>%1,%2</sub> × keep<sub>%1,%2</sub> × 1/(1 − p) "
+                    "= %3 × %4 × %5 = <b>%6</b></p>")
+                    .arg(i)
+                    .arg(j)
+                    .arg(f4(w), f4(keep), f4(1 / (1 - p)), f4(w * keep / (1 - p)));
+        html +=
+            QStringLiteral("<p>%1</p>")
+                .arg(
+                    keep != 0
+                        ? Derive::tr("Kept, and scaled up so the expected total stays the same.")
+                        : Derive::tr("Dropped by dropout: it contributes nothing to the context."));
     } else if (stepId == "context_heads" || (stepId == "context" && !c.mha)) {
         const QString wSym = c.dropout ? QStringLiteral("w′") : QStringLiteral("w");
         std::function<float(int64_t)> vOf;
@@ -438,34 +587,60 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
             vOf = [&](int64_t t) { return c.at("values", {c.batch, t, j}); };
         }
         html += QStringLiteral("<p>") +
-                Derive::tr("Component %1 of the context vector of %2: every token's %3, weighted by how much %2 attends to it.")
-                    .arg(j).arg(quoted(tokens, i), c.simplified ? Derive::tr("input vector") : Derive::tr("value vector")) +
+                Derive::tr(
+                    "Component %1 of the context vector of %2: every token's %3, weighted by how "
+                    "much %2 attends to it.")
+                    .arg(j)
+                    .arg(quoted(tokens, i),
+                         c.simplified ? Derive::tr("input vector") : Derive::tr("value vector")) +
                 QStringLiteral("</p>");
         html += weightedSum(c, c.usedWeights(), wSym, vSym, j, vOf);
     } else if (stepId == "context") {  // multi-head: the concatenation
         const int64_t hh = col / c.hd, k = col % c.hd;
         html += QStringLiteral("<p>") +
-                Derive::tr("context[%1, %2, %3] = context_transposed[%1, %2, %4, %5] = context_heads[%1, %4, %2, %5]: "
-                           "element %5 of head %4's context vector for %6 (d_out = h·hd: column %3 = %4·%7 + %5).")
-                    .arg(c.batch).arg(i).arg(col).arg(hh).arg(k).arg(quoted(tokens, i)).arg(c.hd) +
+                Derive::tr(
+                    "context[%1, %2, %3] = context_transposed[%1, %2, %4, %5] = context_heads[%1, "
+                    "%4, %2, %5]: "
+                    "element %5 of head %4's context vector for %6 (d_out = h·hd: column %3 = "
+                    "%4·%7 + %5).")
+                    .arg(c.batch)
+                    .arg(i)
+                    .arg(col)
+                    .arg(hh)
+                    .arg(k)
+                    .arg(quoted(tokens, i))
+                    .arg(c.hd) +
                 QStringLiteral("</p>");
     } else if (stepId == "output") {
         if (c.mha) {
             std::vector<float> z;
-            for (int64_t m = 0; m < cfg.dOut; ++m) z.push_back(c.at("context", {c.batch, i, m}));
-            html += projection(c, z, "out_proj.weight", "out_proj.bias", false, QStringLiteral("z"));
-            html += QStringLiteral("<p>") + Derive::tr("out_proj mixes the heads' results into one vector per token.") +
+            for (int64_t m = 0; m < cfg.dOut; ++m)
+                z.push_back(c.at("context", {c.batch, i, m}));
+            html +=
+                projection(c, z, "out_proj.weight", "out_proj.bias", false, QStringLiteral("z"));
+            html += QStringLiteral("<p>") +
+                    Derive::tr("out_proj mixes the heads' results into one vector per token.") +
                     QStringLiteral("</p>");
         } else if (c.wrapper) {
             const int64_t hh = col / c.dOut, k = col % c.dOut;
             html += QStringLiteral("<p>") +
-                    Derive::tr("output[%1, %2, %3] = context[%4, %1, %2, %5]: element %5 of head %4's context vector "
-                               "(torch.cat puts head %4 in columns %6 to %7).")
-                        .arg(c.batch).arg(i).arg(col).arg(hh).arg(k).arg(hh * c.dOut).arg(hh * c.dOut + c.dOut - 1) +
+                    Derive::tr(
+                        "output[%1, %2, %3] = context[%4, %1, %2, %5]: element %5 of head %4's "
+                        "context vector "
+                        "(torch.cat puts head %4 in columns %6 to %7).")
+                        .arg(c.batch)
+                        .arg(i)
+                        .arg(col)
+                        .arg(hh)
+                        .arg(k)
+                        .arg(hh * c.dOut)
+                        .arg(hh * c.dOut + c.dOut - 1) +
                     QStringLiteral("</p>");
         } else {
-            html += QStringLiteral("<p>") + Derive::tr("The module returns the context vectors unchanged: output = context.") +
-                    QStringLiteral("</p>");
+            html +=
+                QStringLiteral("<p>") +
+                Derive::tr("The module returns the context vectors unchanged: output = context.") +
+                QStringLiteral("</p>");
         }
     }
     (void)b;

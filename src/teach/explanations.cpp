@@ -14,16 +14,21 @@ class Explain {
     Q_DECLARE_TR_FUNCTIONS(attn::Explain)
 };
 
-QString num(double v, int prec = 4) { return QString::number(v, 'g', prec); }
+QString num(double v, int prec = 4) {
+    return QString::number(v, 'g', prec);
+}
 
 // "(1, 6, 3)"
-QString shapeText(const Shape& s) { return QString::fromStdString(shapeToString(s)); }
+QString shapeText(const Shape& s) {
+    return QString::fromStdString(shapeToString(s));
+}
 
 // "(b = 1, T = 6, d_in = 3)"
 QString namedShape(const StepInfo& s) {
     QStringList parts;
     for (size_t i = 0; i < s.shape.size(); ++i) {
-        const QString name = i < s.dims.size() ? QString::fromStdString(s.dims[i]) : QStringLiteral("?");
+        const QString name =
+            i < s.dims.size() ? QString::fromStdString(s.dims[i]) : QStringLiteral("?");
         parts << QStringLiteral("%1&nbsp;=&nbsp;%2").arg(name.toHtmlEscaped()).arg(s.shape[i]);
     }
     return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
@@ -34,12 +39,14 @@ struct Ctx {
     std::vector<StepInfo> plan;
     int64_t T = 0;
     int64_t b = 1, dIn = 3, dOut = 2, h = 1, hd = 2;
-    bool mha = false, wrapper = false, simplified = false, v1 = false, masked = false, dropout = false;
+    bool mha = false, wrapper = false, simplified = false, v1 = false, masked = false,
+         dropout = false;
     MaskSpec mask;
 
     const StepInfo* find(const std::string& id) const {
         for (const StepInfo& s : plan)
-            if (s.id == id) return &s;
+            if (s.id == id)
+                return &s;
         return nullptr;
     }
     double dk() const { return double(mha ? hd : dOut); }
@@ -67,13 +74,17 @@ Ctx makeCtx(const Config& c, int64_t tokens) {
 
 // q, k or v from "queries", "keys_split", ...
 QString letterOf(const std::string& id) {
-    if (id.rfind("queries", 0) == 0) return QStringLiteral("q");
-    if (id.rfind("keys", 0) == 0) return QStringLiteral("k");
+    if (id.rfind("queries", 0) == 0)
+        return QStringLiteral("q");
+    if (id.rfind("keys", 0) == 0)
+        return QStringLiteral("k");
     return QStringLiteral("v");
 }
 QString matrixOf(const std::string& id) {
-    if (id.rfind("queries", 0) == 0) return QStringLiteral("W<sub>query</sub>");
-    if (id.rfind("keys", 0) == 0) return QStringLiteral("W<sub>key</sub>");
+    if (id.rfind("queries", 0) == 0)
+        return QStringLiteral("W<sub>query</sub>");
+    if (id.rfind("keys", 0) == 0)
+        return QStringLiteral("W<sub>key</sub>");
     return QStringLiteral("W<sub>value</sub>");
 }
 QString baseName(const std::string& id) {
@@ -81,7 +92,9 @@ QString baseName(const std::string& id) {
     return QString::fromStdString(u == std::string::npos ? id : id.substr(0, u));
 }
 
-QString scoreSymbol(const Ctx& x) { return x.masked ? QStringLiteral("m") : QStringLiteral("score"); }
+QString scoreSymbol(const Ctx& x) {
+    return x.masked ? QStringLiteral("m") : QStringLiteral("score");
+}
 
 }  // namespace
 
@@ -90,13 +103,18 @@ QString stepFormulaHtml(const Config& config, const std::string& id) {
     const QString sup = x.mha ? QStringLiteral("<sup>(h)</sup>") : QString();
     const QString wsup = (x.mha || x.wrapper) ? QStringLiteral("<sup>(h)</sup>") : QString();
     if (id == "inputs")
-        return QStringLiteral("x<sub>i</sub> = tok[id<sub>i</sub>] + pos[i] &nbsp;∈ ℝ<sup>%1</sup>").arg(x.dIn);
+        return QStringLiteral("x<sub>i</sub> = tok[id<sub>i</sub>] + pos[i] &nbsp;∈ ℝ<sup>%1</sup>")
+            .arg(x.dIn);
     if (id == "queries" || id == "keys" || id == "values") {
         const QString l = letterOf(id), W = matrixOf(id);
-        if (x.v1) return QStringLiteral("%1<sub>i</sub> = x<sub>i</sub> %2").arg(l, W);
-        const QString bias = config.qkvBias ? QStringLiteral(" + b<sub>%1</sub>").arg(l) : QString();
+        if (x.v1)
+            return QStringLiteral("%1<sub>i</sub> = x<sub>i</sub> %2").arg(l, W);
+        const QString bias =
+            config.qkvBias ? QStringLiteral(" + b<sub>%1</sub>").arg(l) : QString();
         if (x.wrapper)
-            return QStringLiteral("%1<sub>i</sub><sup>(h)</sup> = x<sub>i</sub> %2<sup>(h)T</sup>%3").arg(l, W, bias);
+            return QStringLiteral(
+                       "%1<sub>i</sub><sup>(h)</sup> = x<sub>i</sub> %2<sup>(h)T</sup>%3")
+                .arg(l, W, bias);
         return QStringLiteral("%1<sub>i</sub> = x<sub>i</sub> %2<sup>T</sup>%3").arg(l, W, bias);
     }
     if (id.ends_with("_split"))
@@ -105,50 +123,84 @@ QString stepFormulaHtml(const Config& config, const std::string& id) {
         return QStringLiteral("%1_heads[b, h, t, i] = %1_split[b, t, h, i]").arg(baseName(id));
     if (id == "scores") {
         if (x.simplified)
-            return QStringLiteral("score<sub>ij</sub> = x<sub>i</sub> · x<sub>j</sub> = Σ<sub>k</sub> x<sub>ik</sub> x<sub>jk</sub>");
-        return QStringLiteral("score<sub>ij</sub>%1 = q<sub>i</sub>%1 · k<sub>j</sub>%1 = Σ<sub>k</sub> q<sub>ik</sub> k<sub>jk</sub>").arg(wsup);
+            return QStringLiteral(
+                "score<sub>ij</sub> = x<sub>i</sub> · x<sub>j</sub> = Σ<sub>k</sub> x<sub>ik</sub> "
+                "x<sub>jk</sub>");
+        return QStringLiteral(
+                   "score<sub>ij</sub>%1 = q<sub>i</sub>%1 · k<sub>j</sub>%1 = Σ<sub>k</sub> "
+                   "q<sub>ik</sub> k<sub>jk</sub>")
+            .arg(wsup);
     }
     if (id == "mask") {
         if (x.mask.kind == MaskKind::Window)
-            return Explain::tr("mask<sub>ij</sub> = 1 if j &gt; i or j ≤ i − %1, else 0").arg(x.mask.window);
+            return Explain::tr("mask<sub>ij</sub> = 1 if j &gt; i or j ≤ i − %1, else 0")
+                .arg(x.mask.window);
         return Explain::tr("mask<sub>ij</sub> = 1 if j &gt; i, else 0");
     }
     if (id == "masked_scores")
         return Explain::tr("m<sub>ij</sub> = −∞ if mask<sub>ij</sub> = 1, else score<sub>ij</sub>");
     if (id == "scaled_scores")
-        return QStringLiteral("z<sub>ij</sub> = %1<sub>ij</sub> / √d<sub>k</sub>, &nbsp; d<sub>k</sub> = %2, √d<sub>k</sub> = %3")
-            .arg(scoreSymbol(x)).arg(x.dk()).arg(num(std::sqrt(x.dk()), 5));
+        return QStringLiteral(
+                   "z<sub>ij</sub> = %1<sub>ij</sub> / √d<sub>k</sub>, &nbsp; d<sub>k</sub> = %2, "
+                   "√d<sub>k</sub> = %3")
+            .arg(scoreSymbol(x))
+            .arg(x.dk())
+            .arg(num(std::sqrt(x.dk()), 5));
     if (id == "weights") {
         const QString z = x.simplified ? scoreSymbol(x) : QStringLiteral("z");
-        return QStringLiteral("w<sub>ij</sub> = softmax<sub>j</sub>(%1<sub>i</sub>) = exp(%1<sub>ij</sub>) / Σ<sub>j′</sub> exp(%1<sub>ij′</sub>)").arg(z);
+        return QStringLiteral(
+                   "w<sub>ij</sub> = softmax<sub>j</sub>(%1<sub>i</sub>) = exp(%1<sub>ij</sub>) / "
+                   "Σ<sub>j′</sub> exp(%1<sub>ij′</sub>)")
+            .arg(z);
     }
     if (id == "weights_unmasked")
         return x.simplified
                    ? QStringLiteral("u<sub>ij</sub> = softmax<sub>j</sub>(score<sub>i</sub>)")
-                   : QStringLiteral("u<sub>ij</sub> = softmax<sub>j</sub>(score<sub>i</sub> / √d<sub>k</sub>)");
-    if (id == "weights_tril") return QStringLiteral("t<sub>ij</sub> = u<sub>ij</sub> · (1 − mask<sub>ij</sub>)");
+                   : QStringLiteral(
+                         "u<sub>ij</sub> = softmax<sub>j</sub>(score<sub>i</sub> / "
+                         "√d<sub>k</sub>)");
+    if (id == "weights_tril")
+        return QStringLiteral("t<sub>ij</sub> = u<sub>ij</sub> · (1 − mask<sub>ij</sub>)");
     if (id == "weights_renormalized")
-        return QStringLiteral("r<sub>ij</sub> = t<sub>ij</sub> / Σ<sub>j′</sub> t<sub>ij′</sub> &nbsp;(= w<sub>ij</sub>)");
+        return QStringLiteral(
+            "r<sub>ij</sub> = t<sub>ij</sub> / Σ<sub>j′</sub> t<sub>ij′</sub> &nbsp;(= "
+            "w<sub>ij</sub>)");
     if (id == "dropout_mask")
-        return QStringLiteral("keep<sub>ij</sub> ~ Bernoulli(1 − p), &nbsp; p = %1").arg(num(config.dropout));
+        return QStringLiteral("keep<sub>ij</sub> ~ Bernoulli(1 − p), &nbsp; p = %1")
+            .arg(num(config.dropout));
     if (id == "dropped_weights")
-        return QStringLiteral("w′<sub>ij</sub> = w<sub>ij</sub> · keep<sub>ij</sub> / (1 − p) = w<sub>ij</sub> · keep<sub>ij</sub> · %1")
+        return QStringLiteral(
+                   "w′<sub>ij</sub> = w<sub>ij</sub> · keep<sub>ij</sub> / (1 − p) = "
+                   "w<sub>ij</sub> · keep<sub>ij</sub> · %1")
             .arg(num(1.0 / (1.0 - config.dropout)));
     const QString w = x.dropout ? QStringLiteral("w′") : QStringLiteral("w");
     if (id == "context_heads")
-        return QStringLiteral("z<sub>i</sub><sup>(h)</sup> = Σ<sub>j</sub> %1<sub>ij</sub><sup>(h)</sup> v<sub>j</sub><sup>(h)</sup>").arg(w);
+        return QStringLiteral(
+                   "z<sub>i</sub><sup>(h)</sup> = Σ<sub>j</sub> %1<sub>ij</sub><sup>(h)</sup> "
+                   "v<sub>j</sub><sup>(h)</sup>")
+            .arg(w);
     if (id == "context_transposed")
         return QStringLiteral("context_transposed[b, t, h, i] = context_heads[b, h, t, i]");
     if (id == "context") {
         if (x.mha)
-            return QStringLiteral("z<sub>i</sub> = [z<sub>i</sub><sup>(0)</sup> ‖ … ‖ z<sub>i</sub><sup>(h−1)</sup>], &nbsp; z<sub>i</sub>[h·hd + k] = z<sub>i</sub><sup>(h)</sup>[k]");
-        if (x.simplified) return QStringLiteral("z<sub>i</sub> = Σ<sub>j</sub> %1<sub>ij</sub> x<sub>j</sub>").arg(w);
-        return QStringLiteral("z<sub>i</sub>%2 = Σ<sub>j</sub> %1<sub>ij</sub>%2 v<sub>j</sub>%2").arg(w, wsup);
+            return QStringLiteral(
+                "z<sub>i</sub> = [z<sub>i</sub><sup>(0)</sup> ‖ … ‖ "
+                "z<sub>i</sub><sup>(h−1)</sup>], &nbsp; z<sub>i</sub>[h·hd + k] = "
+                "z<sub>i</sub><sup>(h)</sup>[k]");
+        if (x.simplified)
+            return QStringLiteral("z<sub>i</sub> = Σ<sub>j</sub> %1<sub>ij</sub> x<sub>j</sub>")
+                .arg(w);
+        return QStringLiteral("z<sub>i</sub>%2 = Σ<sub>j</sub> %1<sub>ij</sub>%2 v<sub>j</sub>%2")
+            .arg(w, wsup);
     }
     if (id == "output") {
-        if (x.mha) return QStringLiteral("o<sub>i</sub> = z<sub>i</sub> W<sub>o</sub><sup>T</sup> + b<sub>o</sub>");
+        if (x.mha)
+            return QStringLiteral(
+                "o<sub>i</sub> = z<sub>i</sub> W<sub>o</sub><sup>T</sup> + b<sub>o</sub>");
         if (x.wrapper)
-            return QStringLiteral("o<sub>i</sub> = [z<sub>i</sub><sup>(0)</sup> ‖ z<sub>i</sub><sup>(1)</sup> ‖ … ‖ z<sub>i</sub><sup>(h−1)</sup>]");
+            return QStringLiteral(
+                "o<sub>i</sub> = [z<sub>i</sub><sup>(0)</sup> ‖ z<sub>i</sub><sup>(1)</sup> ‖ … ‖ "
+                "z<sub>i</sub><sup>(h−1)</sup>]");
         return QStringLiteral("o<sub>i</sub> = z<sub>i</sub>");
     }
     (void)sup;
@@ -159,13 +211,15 @@ namespace {
 
 // What the step computes and why, in plain words.
 QString whatAndWhy(const Ctx& x, const std::string& id) {
-    const QString dIn = QString::number(x.dIn), dOut = QString::number(x.dOut), T = QString::number(x.T);
+    const QString dIn = QString::number(x.dIn), dOut = QString::number(x.dOut),
+                  T = QString::number(x.T);
     if (id == "inputs") {
-        return Explain::tr("Every token starts as a list of %1 numbers, its embedding. Tokens with "
-                           "related meanings get similar embeddings, and the position embedding "
-                           "adds where the token sits in the sentence. Attention will mix these "
-                           "vectors so that each token's new vector also carries information from "
-                           "the tokens it pays attention to.")
+        return Explain::tr(
+                   "Every token starts as a list of %1 numbers, its embedding. Tokens with "
+                   "related meanings get similar embeddings, and the position embedding "
+                   "adds where the token sits in the sentence. Attention will mix these "
+                   "vectors so that each token's new vector also carries information from "
+                   "the tokens it pays attention to.")
             .arg(dIn);
     }
     if (id == "queries" || id == "keys" || id == "values") {
@@ -173,58 +227,71 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
         if (id == "queries")
             role = Explain::tr("The query is what a token is looking for in the others.");
         else if (id == "keys")
-            role = Explain::tr("The key is what a token offers to be matched against: a query "
-                               "that points the same way as a key gives a high score.");
+            role = Explain::tr(
+                "The key is what a token offers to be matched against: a query "
+                "that points the same way as a key gives a high score.");
         else
-            role = Explain::tr("The value is the content a token hands on once it has been "
-                               "chosen: context vectors are made of values.");
+            role = Explain::tr(
+                "The value is the content a token hands on once it has been "
+                "chosen: context vectors are made of values.");
         QString how;
         if (x.v1)
-            how = Explain::tr("SelfAttention_v1 multiplies the inputs by a trainable %1 × %2 matrix "
-                              "(x @ W), filled with torch.rand, so all entries start between 0 and 1.")
+            how = Explain::tr(
+                      "SelfAttention_v1 multiplies the inputs by a trainable %1 × %2 matrix "
+                      "(x @ W), filled with torch.rand, so all entries start between 0 and 1.")
                       .arg(dIn, dOut);
         else if (x.wrapper)
-            how = Explain::tr("The wrapper holds %1 separate CausalAttention heads; each has its own "
-                              "nn.Linear(%2, %3) layers, so every head computes its own %4 with "
-                              "its own weights (the leading head axis).")
-                      .arg(x.h).arg(dIn, dOut, QString::fromStdString(id));
+            how = Explain::tr(
+                      "The wrapper holds %1 separate CausalAttention heads; each has its own "
+                      "nn.Linear(%2, %3) layers, so every head computes its own %4 with "
+                      "its own weights (the leading head axis).")
+                      .arg(x.h)
+                      .arg(dIn, dOut, QString::fromStdString(id));
         else
-            how = Explain::tr("An nn.Linear(%1, %2%3) layer does the multiplication: it stores its "
-                              "weight transposed (%2 × %1) and starts from a better-scaled random "
-                              "initialisation than torch.rand, which helps training.")
+            how = Explain::tr(
+                      "An nn.Linear(%1, %2%3) layer does the multiplication: it stores its "
+                      "weight transposed (%2 × %1) and starts from a better-scaled random "
+                      "initialisation than torch.rand, which helps training.")
                       .arg(dIn, dOut, x.c.qkvBias ? QStringLiteral(", bias=True") : QString());
         if (x.mha)
             how += QLatin1Char(' ') +
-                   Explain::tr("Multi-head attention makes one projection for all %1 heads at once; "
-                               "it is split into heads in the next steps.")
+                   Explain::tr(
+                       "Multi-head attention makes one projection for all %1 heads at once; "
+                       "it is split into heads in the next steps.")
                        .arg(x.h);
         return Explain::tr("Each token's embedding is projected to a %1-number vector.").arg(dOut) +
                QLatin1Char(' ') + role + QLatin1Char(' ') + how;
     }
     if (id.ends_with("_split")) {
-        return Explain::tr("The %1 computed for all heads together are cut into %2 pieces of "
-                           "hd = %3 numbers: piece h belongs to head h. Nothing is computed or "
-                           "copied; .view only reads the same numbers with a new shape.")
-            .arg(baseName(id)).arg(x.h).arg(x.hd);
+        return Explain::tr(
+                   "The %1 computed for all heads together are cut into %2 pieces of "
+                   "hd = %3 numbers: piece h belongs to head h. Nothing is computed or "
+                   "copied; .view only reads the same numbers with a new shape.")
+            .arg(baseName(id))
+            .arg(x.h)
+            .arg(x.hd);
     }
     if (id.ends_with("_heads")) {
-        return Explain::tr("Swapping the token and head axes (transpose(1, 2)) groups the numbers "
-                           "by head: each head now holds a T × hd matrix of its own %1 and can do "
-                           "attention independently of the others, all in one batched matrix "
-                           "multiplication.")
+        return Explain::tr(
+                   "Swapping the token and head axes (transpose(1, 2)) groups the numbers "
+                   "by head: each head now holds a T × hd matrix of its own %1 and can do "
+                   "attention independently of the others, all in one batched matrix "
+                   "multiplication.")
             .arg(baseName(id));
     }
     if (id == "scores") {
         if (x.simplified)
-            return Explain::tr("How similar is each token to every other token? The dot product "
-                               "of two embeddings is large when they point in the same direction. "
-                               "This simplified attention has no trainable weights: it compares "
-                               "the inputs directly, giving a %1 × %1 table, row = query token, "
-                               "column = key token.")
+            return Explain::tr(
+                       "How similar is each token to every other token? The dot product "
+                       "of two embeddings is large when they point in the same direction. "
+                       "This simplified attention has no trainable weights: it compares "
+                       "the inputs directly, giving a %1 × %1 table, row = query token, "
+                       "column = key token.")
                 .arg(T);
-        QString s = Explain::tr("Each query is compared with every key by a dot product: the "
-                                "larger the score, the more the query token is interested in "
-                                "the key token. Row i holds token i's scores for all %1 tokens.")
+        QString s = Explain::tr(
+                        "Each query is compared with every key by a dot product: the "
+                        "larger the score, the more the query token is interested in "
+                        "the key token. Row i holds token i's scores for all %1 tokens.")
                         .arg(T);
         if (x.mha || x.wrapper)
             s += QLatin1Char(' ') + Explain::tr("Every head computes its own score table.");
@@ -232,101 +299,126 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
     }
     if (id == "mask") {
         if (x.mask.kind == MaskKind::Window)
-            return Explain::tr("A sliding window: each token may look at itself and the %1 tokens "
-                               "before it. A 1 marks a key the query is not allowed to see: one "
-                               "that comes later, or one that is too far back.")
+            return Explain::tr(
+                       "A sliding window: each token may look at itself and the %1 tokens "
+                       "before it. A 1 marks a key the query is not allowed to see: one "
+                       "that comes later, or one that is too far back.")
                 .arg(x.mask.window - 1);
-        return Explain::tr("A language model predicts the next token, so while reading token i it "
-                           "must not peek at tokens that come after it. The causal mask marks "
-                           "those future positions with 1: everything above the diagonal.");
+        return Explain::tr(
+            "A language model predicts the next token, so while reading token i it "
+            "must not peek at tokens that come after it. The causal mask marks "
+            "those future positions with 1: everything above the diagonal.");
     }
     if (id == "masked_scores")
-        return Explain::tr("The scores of hidden positions are replaced by minus infinity "
-                           "(masked_fill). exp(−∞) = 0, so after softmax these positions get "
-                           "exactly zero weight, while the remaining weights in each row still "
-                           "sum to 1. Doing this before softmax is the efficient trick of the "
-                           "chapter.");
+        return Explain::tr(
+            "The scores of hidden positions are replaced by minus infinity "
+            "(masked_fill). exp(−∞) = 0, so after softmax these positions get "
+            "exactly zero weight, while the remaining weights in each row still "
+            "sum to 1. Doing this before softmax is the efficient trick of the "
+            "chapter.");
     if (id == "scaled_scores")
-        return Explain::tr("The scores are divided by the square root of the key size d_k = %1. "
-                           "With large d_k the dot products grow large, softmax would put almost "
-                           "all weight on one token and its gradients would vanish; scaling keeps "
-                           "the values in a range where softmax stays smooth. That is why this is "
-                           "called scaled dot-product attention.")
+        return Explain::tr(
+                   "The scores are divided by the square root of the key size d_k = %1. "
+                   "With large d_k the dot products grow large, softmax would put almost "
+                   "all weight on one token and its gradients would vanish; scaling keeps "
+                   "the values in a range where softmax stays smooth. That is why this is "
+                   "called scaled dot-product attention.")
             .arg(x.dk());
     if (id == "weights") {
-        QString s = Explain::tr("Softmax turns each row of scores into attention weights: every "
-                                "weight is positive and each row sums to 1, so a row says how "
-                                "token i divides its attention among the tokens.");
+        QString s = Explain::tr(
+            "Softmax turns each row of scores into attention weights: every "
+            "weight is positive and each row sums to 1, so a row says how "
+            "token i divides its attention among the tokens.");
         if (x.simplified)
-            s += QLatin1Char(' ') + Explain::tr("The simplified version applies softmax to the raw "
-                                                "dot products, without scaling.");
+            s += QLatin1Char(' ') + Explain::tr(
+                                        "The simplified version applies softmax to the raw "
+                                        "dot products, without scaling.");
         if (x.masked)
             s += QLatin1Char(' ') + Explain::tr("Masked positions (−∞) get weight 0.");
         return s;
     }
     if (id == "weights_unmasked")
-        return Explain::tr("The chapter first shows a simple way to mask: compute ordinary "
-                           "attention weights with softmax, as if there were no mask. The hidden "
-                           "positions still have weight here.");
+        return Explain::tr(
+            "The chapter first shows a simple way to mask: compute ordinary "
+            "attention weights with softmax, as if there were no mask. The hidden "
+            "positions still have weight here.");
     if (id == "weights_tril")
-        return Explain::tr("Then multiply by the lower triangle of ones (1 − mask), which sets "
-                           "every hidden weight to 0. The rows no longer sum to 1.");
+        return Explain::tr(
+            "Then multiply by the lower triangle of ones (1 − mask), which sets "
+            "every hidden weight to 0. The rows no longer sum to 1.");
     if (id == "weights_renormalized")
-        return Explain::tr("Dividing each row by its sum makes it sum to 1 again. The result is "
-                           "exactly the same as the efficient method (−∞ before softmax): "
-                           "future tokens never influenced the weights, because softmax "
-                           "normalises by a sum that renormalising simply replaces.");
+        return Explain::tr(
+            "Dividing each row by its sum makes it sum to 1 again. The result is "
+            "exactly the same as the efficient method (−∞ before softmax): "
+            "future tokens never influenced the weights, because softmax "
+            "normalises by a sum that renormalising simply replaces.");
     if (id == "dropout_mask")
-        return Explain::tr("During training, dropout hides a random part of the attention weights "
-                           "so the model cannot rely on a few connections. Each weight is kept "
-                           "with probability 1 − p = %1; a 1 marks a kept weight. In eval mode "
-                           "dropout does nothing.")
+        return Explain::tr(
+                   "During training, dropout hides a random part of the attention weights "
+                   "so the model cannot rely on a few connections. Each weight is kept "
+                   "with probability 1 − p = %1; a 1 marks a kept weight. In eval mode "
+                   "dropout does nothing.")
             .arg(num(1.0 - x.c.dropout));
     if (id == "dropped_weights")
-        return Explain::tr("The dropped weights become 0 and the kept ones are multiplied by "
-                           "1/(1 − p) = %1, so the expected size of each weight stays the same "
-                           "as without dropout. Rows no longer sum to exactly 1.")
+        return Explain::tr(
+                   "The dropped weights become 0 and the kept ones are multiplied by "
+                   "1/(1 − p) = %1, so the expected size of each weight stays the same "
+                   "as without dropout. Rows no longer sum to exactly 1.")
             .arg(num(1.0 / (1.0 - x.c.dropout)));
-    const QString w = x.dropout ? Explain::tr("the dropped-out weights") : Explain::tr("the attention weights");
+    const QString w =
+        x.dropout ? Explain::tr("the dropped-out weights") : Explain::tr("the attention weights");
     if (id == "context_heads")
-        return Explain::tr("Each head builds its context vectors: for every token, the sum of its "
-                           "head's value vectors weighted by %1. A token's context vector is a "
-                           "blend of the tokens it attends to.")
+        return Explain::tr(
+                   "Each head builds its context vectors: for every token, the sum of its "
+                   "head's value vectors weighted by %1. A token's context vector is a "
+                   "blend of the tokens it attends to.")
             .arg(w);
     if (id == "context_transposed")
-        return Explain::tr("The head and token axes are swapped back (transpose(1, 2)), so for "
-                           "each token the %1 heads' results sit next to each other.")
+        return Explain::tr(
+                   "The head and token axes are swapped back (transpose(1, 2)), so for "
+                   "each token the %1 heads' results sit next to each other.")
             .arg(x.h);
     if (id == "context") {
         if (x.mha)
-            return Explain::tr("The heads' results are joined end to end per token "
-                               "(.contiguous().view): %1 heads × hd = %2 numbers make d_out = %3 "
-                               "again.")
-                .arg(x.h).arg(x.hd).arg(x.dOut);
+            return Explain::tr(
+                       "The heads' results are joined end to end per token "
+                       "(.contiguous().view): %1 heads × hd = %2 numbers make d_out = %3 "
+                       "again.")
+                .arg(x.h)
+                .arg(x.hd)
+                .arg(x.dOut);
         if (x.simplified)
-            return Explain::tr("The context vector of token i is the weighted sum of all input "
-                               "vectors, using row i of %1: an enriched embedding that also "
-                               "carries information from the tokens token i attends to.")
+            return Explain::tr(
+                       "The context vector of token i is the weighted sum of all input "
+                       "vectors, using row i of %1: an enriched embedding that also "
+                       "carries information from the tokens token i attends to.")
                 .arg(w);
-        QString s = Explain::tr("The context vector of token i is the sum of the value vectors, "
-                                "weighted by row i of %1: a blend of the tokens it attends to.")
+        QString s = Explain::tr(
+                        "The context vector of token i is the sum of the value vectors, "
+                        "weighted by row i of %1: a blend of the tokens it attends to.")
                         .arg(w);
-        if (x.wrapper) s += QLatin1Char(' ') + Explain::tr("Each head makes its own context vectors.");
+        if (x.wrapper)
+            s += QLatin1Char(' ') + Explain::tr("Each head makes its own context vectors.");
         return s;
     }
     if (id == "output") {
         if (x.mha)
-            return Explain::tr("A final linear layer, out_proj = nn.Linear(%1, %1) with bias, "
-                               "mixes the heads' results. It is not strictly needed, but "
-                               "common in LLMs such as GPT-2.")
+            return Explain::tr(
+                       "A final linear layer, out_proj = nn.Linear(%1, %1) with bias, "
+                       "mixes the heads' results. It is not strictly needed, but "
+                       "common in LLMs such as GPT-2.")
                 .arg(x.dOut);
         if (x.wrapper)
-            return Explain::tr("The wrapper stacks the %1 heads' context vectors side by side "
-                               "(torch.cat along the last axis), so each token ends with "
-                               "%1 × %2 = %3 numbers.")
-                .arg(x.h).arg(x.dOut).arg(x.h * x.dOut);
-        return Explain::tr("The module returns the context vectors: one new %1-number vector "
-                           "per token.")
+            return Explain::tr(
+                       "The wrapper stacks the %1 heads' context vectors side by side "
+                       "(torch.cat along the last axis), so each token ends with "
+                       "%1 × %2 = %3 numbers.")
+                .arg(x.h)
+                .arg(x.dOut)
+                .arg(x.h * x.dOut);
+        return Explain::tr(
+                   "The module returns the context vectors: one new %1-number vector "
+                   "per token.")
             .arg(x.dOut);
     }
     return {};
@@ -334,33 +426,49 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
 
 // The step(s) this one is computed from, for the shape change.
 std::vector<std::string> sourcesOf(const Ctx& x, const std::string& id) {
-    if (id == "queries" || id == "keys" || id == "values") return {"inputs"};
-    if (id.ends_with("_split")) return {id.substr(0, id.size() - 6)};
-    if (id.ends_with("_heads")) return {id.substr(0, id.size() - 6) + "_split"};
+    if (id == "queries" || id == "keys" || id == "values")
+        return {"inputs"};
+    if (id.ends_with("_split"))
+        return {id.substr(0, id.size() - 6)};
+    if (id.ends_with("_heads"))
+        return {id.substr(0, id.size() - 6) + "_split"};
     if (id == "scores") {
-        if (x.simplified) return {"inputs"};
-        if (x.mha) return {"queries_heads", "keys_heads"};
+        if (x.simplified)
+            return {"inputs"};
+        if (x.mha)
+            return {"queries_heads", "keys_heads"};
         return {"queries", "keys"};
     }
-    if (id == "masked_scores") return {"scores"};
-    if (id == "scaled_scores") return {x.masked ? "masked_scores" : "scores"};
+    if (id == "masked_scores")
+        return {"scores"};
+    if (id == "scaled_scores")
+        return {x.masked ? "masked_scores" : "scores"};
     if (id == "weights") {
-        if (!x.simplified) return {"scaled_scores"};
+        if (!x.simplified)
+            return {"scaled_scores"};
         return {x.masked ? "masked_scores" : "scores"};
     }
-    if (id == "weights_unmasked") return {"scores"};
-    if (id == "weights_tril") return {"weights_unmasked"};
-    if (id == "weights_renormalized") return {"weights_tril"};
-    if (id == "dropout_mask" || id == "dropped_weights") return {"weights"};
+    if (id == "weights_unmasked")
+        return {"scores"};
+    if (id == "weights_tril")
+        return {"weights_unmasked"};
+    if (id == "weights_renormalized")
+        return {"weights_tril"};
+    if (id == "dropout_mask" || id == "dropped_weights")
+        return {"weights"};
     const std::string used = x.dropout ? "dropped_weights" : "weights";
-    if (id == "context_heads") return {used, "values_heads"};
-    if (id == "context_transposed") return {"context_heads"};
+    if (id == "context_heads")
+        return {used, "values_heads"};
+    if (id == "context_transposed")
+        return {"context_heads"};
     if (id == "context") {
-        if (x.mha) return {"context_transposed"};
+        if (x.mha)
+            return {"context_transposed"};
         return {used, x.simplified ? "inputs" : "values"};
     }
     if (id == "output") {
-        if (x.mha || x.wrapper) return {"context"};
+        if (x.mha || x.wrapper)
+            return {"context"};
         return {"context"};
     }
     return {};
@@ -371,50 +479,85 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
     const QString to = shapeText(s.shape);
     if (id == "inputs")
         return Explain::tr("%1 %2: batch b = %3, T = %4 tokens, d_in = %5 numbers per token")
-            .arg(to, namedShape(s)).arg(x.b).arg(x.T).arg(x.dIn);
+            .arg(to, namedShape(s))
+            .arg(x.b)
+            .arg(x.T)
+            .arg(x.dIn);
     if (id == "mask")
-        return Explain::tr("%1 %2: one T × T table shared by every batch entry and head").arg(to, namedShape(s));
+        return Explain::tr("%1 %2: one T × T table shared by every batch entry and head")
+            .arg(to, namedShape(s));
     std::vector<const StepInfo*> src;
     for (const std::string& sid : sourcesOf(x, id))
-        if (const StepInfo* p = x.find(sid)) src.push_back(p);
-    if (src.empty()) return QStringLiteral("%1 %2").arg(to, namedShape(s));
+        if (const StepInfo* p = x.find(sid))
+            src.push_back(p);
+    if (src.empty())
+        return QStringLiteral("%1 %2").arg(to, namedShape(s));
     const QString from = shapeText(src[0]->shape);
     if (id == "queries" || id == "keys" || id == "values") {
         if (x.wrapper)
-            return Explain::tr("%1 → %2: each of the %3 heads maps d_in = %4 to d_out = %5 (leading head axis)")
-                .arg(from, to).arg(x.h).arg(x.dIn).arg(x.dOut);
-        return Explain::tr("%1 → %2: each token's d_in = %3 numbers become d_out = %4").arg(from, to).arg(x.dIn).arg(x.dOut);
+            return Explain::
+                tr("%1 → %2: each of the %3 heads maps d_in = %4 to d_out = %5 (leading head axis)")
+                    .arg(from, to)
+                    .arg(x.h)
+                    .arg(x.dIn)
+                    .arg(x.dOut);
+        return Explain::tr("%1 → %2: each token's d_in = %3 numbers become d_out = %4")
+            .arg(from, to)
+            .arg(x.dIn)
+            .arg(x.dOut);
     }
     if (id.ends_with("_split"))
         return Explain::tr("%1 → %2: split d_out = %3 into h = %4 heads of hd = %5")
-            .arg(from, to).arg(x.dOut).arg(x.h).arg(x.hd);
+            .arg(from, to)
+            .arg(x.dOut)
+            .arg(x.h)
+            .arg(x.hd);
     if (id.ends_with("_heads"))
         return Explain::tr("%1 → %2: swap the token axis T = %3 and the head axis h = %4")
-            .arg(from, to).arg(x.T).arg(x.h);
+            .arg(from, to)
+            .arg(x.T)
+            .arg(x.h);
     if (id == "scores") {
         const int64_t k = x.simplified ? x.dIn : (x.mha ? x.hd : x.dOut);
-        const QString kName = x.simplified ? QStringLiteral("d_in") : (x.mha ? QStringLiteral("hd") : QStringLiteral("d_out"));
-        return Explain::tr("%1 @ %1<sup>T</sup> → %2: the %3 = %4 axis is summed away; one score per (query, key) pair, %5 × %5")
-            .arg(from, to, kName).arg(k).arg(x.T);
+        const QString kName = x.simplified
+                                  ? QStringLiteral("d_in")
+                                  : (x.mha ? QStringLiteral("hd") : QStringLiteral("d_out"));
+        return Explain::tr(
+                   "%1 @ %1<sup>T</sup> → %2: the %3 = %4 axis is summed away; one score per "
+                   "(query, key) pair, %5 × %5")
+            .arg(from, to, kName)
+            .arg(k)
+            .arg(x.T);
     }
     if (id == "context_heads")
         return Explain::tr("%1 @ %2 → %3: the key axis T = %4 is summed away")
-            .arg(from, src.size() > 1 ? shapeText(src[1]->shape) : QString(), to).arg(x.T);
+            .arg(from, src.size() > 1 ? shapeText(src[1]->shape) : QString(), to)
+            .arg(x.T);
     if (id == "context_transposed")
         return Explain::tr("%1 → %2: swap the head axis h = %3 and the token axis T = %4 back")
-            .arg(from, to).arg(x.h).arg(x.T);
+            .arg(from, to)
+            .arg(x.h)
+            .arg(x.T);
     if (id == "context") {
         if (x.mha)
             return Explain::tr("%1 → %2: join h = %3 heads of hd = %4 into d_out = %5")
-                .arg(from, to).arg(x.h).arg(x.hd).arg(x.dOut);
+                .arg(from, to)
+                .arg(x.h)
+                .arg(x.hd)
+                .arg(x.dOut);
         return Explain::tr("%1 @ %2 → %3: the key axis T = %4 is summed away")
-            .arg(from, src.size() > 1 ? shapeText(src[1]->shape) : QString(), to).arg(x.T);
+            .arg(from, src.size() > 1 ? shapeText(src[1]->shape) : QString(), to)
+            .arg(x.T);
     }
     if (id == "output") {
-        if (x.mha) return Explain::tr("%1 → %2: d_out = %3 in, d_out = %3 out").arg(from, to).arg(x.dOut);
+        if (x.mha)
+            return Explain::tr("%1 → %2: d_out = %3 in, d_out = %3 out").arg(from, to).arg(x.dOut);
         if (x.wrapper)
             return Explain::tr("%1 → %2: h = %3 heads of d_out = %4 side by side, h·d_out = %5")
-                .arg(from, to).arg(x.h).arg(x.dOut).arg(x.h * x.dOut);
+                .arg(from, to)
+                .arg(x.h)
+                .arg(x.dOut)
+                .arg(x.h * x.dOut);
         return Explain::tr("%1 → %2: the same tensor").arg(from, to);
     }
     return Explain::tr("%1 → %2: element by element, the shape does not change").arg(from, to);
@@ -422,12 +565,16 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
 
 QString explain(const Ctx& x, const StepInfo& s) {
     QString html;
-    html += QStringLiteral("<h3 style=\"margin:0\">%1 <span style=\"font-weight:normal; color:#555\">— %2</span></h3>")
+    html += QStringLiteral(
+                "<h3 style=\"margin:0\">%1 <span style=\"font-weight:normal; color:#555\">— "
+                "%2</span></h3>")
                 .arg(QString::fromStdString(s.id).toHtmlEscaped(), stepCaption(s).toHtmlEscaped());
     html += QStringLiteral("<p>%1</p>").arg(whatAndWhy(x, s.id));
     const QString f = stepFormulaHtml(x.c, s.id);
     if (!f.isEmpty())
-        html += QStringLiteral("<p><b>%1</b> &nbsp;<span style=\"font-family:serif; font-size:large\">%2</span></p>")
+        html += QStringLiteral(
+                    "<p><b>%1</b> &nbsp;<span style=\"font-family:serif; "
+                    "font-size:large\">%2</span></p>")
                     .arg(Explain::tr("Formula:"), f);
     html += QStringLiteral("<p><b>%1</b> <code>%2</code></p>")
                 .arg(Explain::tr("PyTorch:"), QString::fromStdString(s.op).toHtmlEscaped());
@@ -435,7 +582,8 @@ QString explain(const Ctx& x, const StepInfo& s) {
     if (x.mha || x.wrapper) {
         if (s.headDim() >= 0)
             html += QStringLiteral("<p><i>%1</i></p>")
-                        .arg(Explain::tr("One picture per head: pick the head above or in the head grid."));
+                        .arg(Explain::tr(
+                            "One picture per head: pick the head above or in the head grid."));
     }
     return html;
 }
@@ -445,7 +593,8 @@ QString explain(const Ctx& x, const StepInfo& s) {
 QString explainStepHtml(const Config& config, int64_t tokens, const std::string& stepId) {
     const Ctx x = makeCtx(config, tokens);
     const StepInfo* s = x.find(stepId);
-    if (!s) return {};
+    if (!s)
+        return {};
     return explain(x, *s);
 }
 
@@ -453,37 +602,60 @@ QString explainStepHtml(const Trace& trace, const std::string& stepId) {
     Ctx x = makeCtx(trace.config, trace.tokens);
     // The trace's own step info (its sizes) wins over the plan.
     const Step* st = trace.find(stepId);
-    if (!st) return {};
+    if (!st)
+        return {};
     x.plan.clear();
-    for (const Step& s : trace.steps) x.plan.push_back(s.info);
+    for (const Step& s : trace.steps)
+        x.plan.push_back(s.info);
     return explain(x, st->info);
 }
 
 QString stepCaption(const StepInfo& s) {
     const std::string& id = s.id;
-    const bool simplified = s.op.rfind("inputs @", 0) == 0 || s.op.find("@ inputs") != std::string::npos;
-    if (id == "inputs") return Explain::tr("Each token is a vector of numbers: its embedding");
-    if (id == "queries") return Explain::tr("Queries: what each token is looking for");
-    if (id == "keys") return Explain::tr("Keys: what each token can be found by");
-    if (id == "values") return Explain::tr("Values: what each token passes on");
-    if (id.ends_with("_split")) return Explain::tr("The %1 cut into one slice per head").arg(baseName(id));
-    if (id.ends_with("_heads")) return Explain::tr("The %1 grouped by head").arg(baseName(id));
+    const bool simplified =
+        s.op.rfind("inputs @", 0) == 0 || s.op.find("@ inputs") != std::string::npos;
+    if (id == "inputs")
+        return Explain::tr("Each token is a vector of numbers: its embedding");
+    if (id == "queries")
+        return Explain::tr("Queries: what each token is looking for");
+    if (id == "keys")
+        return Explain::tr("Keys: what each token can be found by");
+    if (id == "values")
+        return Explain::tr("Values: what each token passes on");
+    if (id.ends_with("_split"))
+        return Explain::tr("The %1 cut into one slice per head").arg(baseName(id));
+    if (id.ends_with("_heads"))
+        return Explain::tr("The %1 grouped by head").arg(baseName(id));
     if (id == "scores")
-        return simplified ? Explain::tr("Dot product of every token with every token: raw similarity")
-                          : Explain::tr("Dot product of every query with every key: raw scores");
-    if (id == "mask") return Explain::tr("The mask: 1 marks a key the query may not see");
-    if (id == "masked_scores") return Explain::tr("Hidden scores become −∞");
-    if (id == "scaled_scores") return Explain::tr("Scores divided by √d_k to keep softmax smooth");
-    if (id == "weights") return Explain::tr("Softmax: each row becomes weights that sum to 1");
-    if (id == "weights_unmasked") return Explain::tr("Simple masking 1: softmax without the mask");
-    if (id == "weights_tril") return Explain::tr("Simple masking 2: zero the future weights");
-    if (id == "weights_renormalized") return Explain::tr("Simple masking 3: rows rescaled to sum to 1");
-    if (id == "dropout_mask") return Explain::tr("Dropout: random weights are dropped while training");
-    if (id == "dropped_weights") return Explain::tr("Kept weights scaled up by 1/(1 − p)");
-    if (id == "context_heads") return Explain::tr("Each head's weighted sum of its values");
-    if (id == "context_transposed") return Explain::tr("Heads side by side again for each token");
-    if (id == "context") return Explain::tr("Context vectors: weighted sums of the values");
-    if (id == "output") return Explain::tr("The module's output");
+        return simplified
+                   ? Explain::tr("Dot product of every token with every token: raw similarity")
+                   : Explain::tr("Dot product of every query with every key: raw scores");
+    if (id == "mask")
+        return Explain::tr("The mask: 1 marks a key the query may not see");
+    if (id == "masked_scores")
+        return Explain::tr("Hidden scores become −∞");
+    if (id == "scaled_scores")
+        return Explain::tr("Scores divided by √d_k to keep softmax smooth");
+    if (id == "weights")
+        return Explain::tr("Softmax: each row becomes weights that sum to 1");
+    if (id == "weights_unmasked")
+        return Explain::tr("Simple masking 1: softmax without the mask");
+    if (id == "weights_tril")
+        return Explain::tr("Simple masking 2: zero the future weights");
+    if (id == "weights_renormalized")
+        return Explain::tr("Simple masking 3: rows rescaled to sum to 1");
+    if (id == "dropout_mask")
+        return Explain::tr("Dropout: random weights are dropped while training");
+    if (id == "dropped_weights")
+        return Explain::tr("Kept weights scaled up by 1/(1 − p)");
+    if (id == "context_heads")
+        return Explain::tr("Each head's weighted sum of its values");
+    if (id == "context_transposed")
+        return Explain::tr("Heads side by side again for each token");
+    if (id == "context")
+        return Explain::tr("Context vectors: weighted sums of the values");
+    if (id == "output")
+        return Explain::tr("The module's output");
     return s.title.empty() ? QString::fromStdString(id) : QString::fromStdString(s.title);
 }
 

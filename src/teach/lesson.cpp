@@ -33,8 +33,8 @@ Config makeConfig(Variant v, uint64_t seed, int64_t batch = 1) {
     return c;
 }
 
-LessonScreen screen(const QString& section, const QString& title, const QString& html, const Config& c,
-                    const char* step, int head = -1) {
+LessonScreen screen(const QString& section, const QString& title, const QString& html,
+                    const Config& c, const char* step, int head = -1) {
     LessonScreen s;
     s.section = section;
     s.title = title;
@@ -51,23 +51,26 @@ std::vector<LessonScreen> build() {
     const Config simple = makeConfig(Variant::Simplified, 123);
     v.push_back(screen(
         QStringLiteral("3.3"), Lesson::tr("Six tokens, six vectors"),
-        Lesson::tr("<p>The chapter starts from the sentence <i>“Your journey starts with one step”</i>, "
-                   "already turned into six embedding vectors of 3 numbers each. Each row of the "
-                   "heatmap is one token.</p><p>Goal of attention: give every token a new vector, its "
-                   "<b>context vector</b>, that mixes in information from the other tokens.</p>"),
+        Lesson::tr(
+            "<p>The chapter starts from the sentence <i>“Your journey starts with one step”</i>, "
+            "already turned into six embedding vectors of 3 numbers each. Each row of the "
+            "heatmap is one token.</p><p>Goal of attention: give every token a new vector, its "
+            "<b>context vector</b>, that mixes in information from the other tokens.</p>"),
         simple, "inputs"));
     v.push_back(screen(
         QStringLiteral("3.3.1"), Lesson::tr("Attention scores: dot products"),
-        Lesson::tr("<p>How much should <i>journey</i> care about each token? The simplest measure "
-                   "is the dot product of the two embeddings: large when they point the same way.</p>"
-                   "<p>Click a cell to see the products being added up. Row 1 (<i>journey</i>) "
-                   "is the book's <code>attn_scores_2</code>.</p>"),
+        Lesson::tr(
+            "<p>How much should <i>journey</i> care about each token? The simplest measure "
+            "is the dot product of the two embeddings: large when they point the same way.</p>"
+            "<p>Click a cell to see the products being added up. Row 1 (<i>journey</i>) "
+            "is the book's <code>attn_scores_2</code>.</p>"),
         simple, "scores"));
     v.push_back(screen(
         QStringLiteral("3.3.1"), Lesson::tr("Softmax turns scores into weights"),
-        Lesson::tr("<p>Softmax makes every row positive and sum to 1: the <b>attention weights</b>. "
-                   "A row tells how one token divides its attention.</p><p>Hover a cell to see the "
-                   "exponentials and the row's denominator.</p>"),
+        Lesson::tr(
+            "<p>Softmax makes every row positive and sum to 1: the <b>attention weights</b>. "
+            "A row tells how one token divides its attention.</p><p>Hover a cell to see the "
+            "exponentials and the row's denominator.</p>"),
         simple, "weights"));
     v.push_back(screen(
         QStringLiteral("3.3.2"), Lesson::tr("Context vectors"),
@@ -88,17 +91,19 @@ std::vector<LessonScreen> build() {
     v.push_back(screen(
         QStringLiteral("3.4.1"), Lesson::tr("Scores from queries and keys, scaled"),
         Lesson::tr("<p>Now a score is query · key instead of embedding · embedding, and it is "
-                   "divided by √d<sub>k</sub> = √2 so softmax does not become too peaked when d<sub>k</sub> "
+                   "divided by √d<sub>k</sub> = √2 so softmax does not become too peaked when "
+                   "d<sub>k</sub> "
                    "is large: <b>scaled dot-product attention</b>.</p>"),
         v1, "scaled_scores"));
-    v.push_back(screen(
-        QStringLiteral("3.4.1"), Lesson::tr("Attention weights"),
-        Lesson::tr("<p>Softmax of the scaled scores: each row sums to 1.</p>"), v1, "weights"));
+    v.push_back(screen(QStringLiteral("3.4.1"), Lesson::tr("Attention weights"),
+                       Lesson::tr("<p>Softmax of the scaled scores: each row sums to 1.</p>"), v1,
+                       "weights"));
     v.push_back(screen(
         QStringLiteral("3.4.2"), Lesson::tr("SelfAttention_v1"),
-        Lesson::tr("<p>The context vectors are the weighted sums of the <b>values</b>. Packed into a "
-                   "class, this is <code>SelfAttention_v1</code>; with seed 123 its output is the "
-                   "book's 6 × 2 result.</p>"),
+        Lesson::tr(
+            "<p>The context vectors are the weighted sums of the <b>values</b>. Packed into a "
+            "class, this is <code>SelfAttention_v1</code>; with seed 123 its output is the "
+            "book's 6 × 2 result.</p>"),
         v1, "output"));
 
     Config v2 = makeConfig(Variant::SelfAttention, 789);
@@ -119,9 +124,10 @@ std::vector<LessonScreen> build() {
         causal, "weights_unmasked"));
     v.push_back(screen(
         QStringLiteral("3.5.1"), Lesson::tr("Step 2: zero above the diagonal"),
-        Lesson::tr("<p>...multiplies them by a lower-triangular matrix of ones "
-                   "(<code>torch.tril</code>), which zeroes every weight of a later token. The rows "
-                   "no longer sum to 1.</p>"),
+        Lesson::tr(
+            "<p>...multiplies them by a lower-triangular matrix of ones "
+            "(<code>torch.tril</code>), which zeroes every weight of a later token. The rows "
+            "no longer sum to 1.</p>"),
         causal, "weights_tril"));
     v.push_back(screen(
         QStringLiteral("3.5.1"), Lesson::tr("Step 3: renormalise the rows"),
@@ -129,15 +135,15 @@ std::vector<LessonScreen> build() {
                    "<b>Compare</b> to see that this equals the efficient method on the next screen "
                    "to within 10<sup>−6</sup>.</p>"),
         causal, "weights_renormalized"));
-    v.push_back(screen(
-        QStringLiteral("3.5.1"), Lesson::tr("The efficient way: −∞ before softmax"),
-        Lesson::tr("<p>Instead, fill the scores above the diagonal with −∞ "
-                   "(<code>masked_fill</code>). Hatched cells are masked.</p>"),
-        causal, "masked_scores"));
+    v.push_back(screen(QStringLiteral("3.5.1"), Lesson::tr("The efficient way: −∞ before softmax"),
+                       Lesson::tr("<p>Instead, fill the scores above the diagonal with −∞ "
+                                  "(<code>masked_fill</code>). Hatched cells are masked.</p>"),
+                       causal, "masked_scores"));
     v.push_back(screen(
         QStringLiteral("3.5.1"), Lesson::tr("Causal attention weights"),
-        Lesson::tr("<p>exp(−∞) = 0, so softmax gives the masked cells exactly 0 and the rest of each "
-                   "row sums to 1: the same weights as the simple method, in one pass.</p>"),
+        Lesson::tr(
+            "<p>exp(−∞) = 0, so softmax gives the masked cells exactly 0 and the rest of each "
+            "row sums to 1: the same weights as the simple method, in one pass.</p>"),
         causal, "weights"));
 
     Config drop = makeConfig(Variant::Causal, 123);
@@ -152,60 +158,67 @@ std::vector<LessonScreen> build() {
         drop, "dropout_mask"));
     v.push_back(screen(
         QStringLiteral("3.5.2"), Lesson::tr("Dropped weights are rescaled"),
-        Lesson::tr("<p>Dropped weights become 0 and kept ones are multiplied by 1/(1 − 0.5) = 2, so "
-                   "on average the weights keep their size. At inference time (eval mode) dropout is "
-                   "off.</p>"),
+        Lesson::tr(
+            "<p>Dropped weights become 0 and kept ones are multiplied by 1/(1 − 0.5) = 2, so "
+            "on average the weights keep their size. At inference time (eval mode) dropout is "
+            "off.</p>"),
         drop, "dropped_weights"));
 
     Config ca = makeConfig(Variant::Causal, 123, 2);
     v.push_back(screen(
         QStringLiteral("3.5.3"), Lesson::tr("The CausalAttention class"),
-        Lesson::tr("<p>Causal mask and dropout together make <code>CausalAttention</code>. The book "
-                   "stacks the input twice (batch of 2) and uses seed 123: the output has shape "
-                   "(2, 6, 2).</p>"),
+        Lesson::tr(
+            "<p>Causal mask and dropout together make <code>CausalAttention</code>. The book "
+            "stacks the input twice (batch of 2) and uses seed 123: the output has shape "
+            "(2, 6, 2).</p>"),
         ca, "output"));
 
     Config wrap = makeConfig(Variant::MultiHeadWrapper, 123, 2);
     v.push_back(screen(
         QStringLiteral("3.6.1"), Lesson::tr("Several heads: the wrapper"),
-        Lesson::tr("<p>One head learns one kind of relation. <code>MultiHeadAttentionWrapper</code> "
-                   "runs 2 independent CausalAttention heads and concatenates their outputs: "
-                   "2 heads × d_out 2 = 4 numbers per token, shape (2, 6, 4).</p>"),
+        Lesson::tr(
+            "<p>One head learns one kind of relation. <code>MultiHeadAttentionWrapper</code> "
+            "runs 2 independent CausalAttention heads and concatenates their outputs: "
+            "2 heads × d_out 2 = 4 numbers per token, shape (2, 6, 4).</p>"),
         wrap, "output"));
     v.push_back(screen(
         QStringLiteral("3.6.1"), Lesson::tr("Each head has its own weights"),
-        Lesson::tr("<p>The two heads compute different attention patterns from the same input. "
-                   "Switch heads in the head grid, or open the token view to see both at once.</p>"),
+        Lesson::tr(
+            "<p>The two heads compute different attention patterns from the same input. "
+            "Switch heads in the head grid, or open the token view to see both at once.</p>"),
         wrap, "weights", 1));
 
     Config mha = makeConfig(Variant::MultiHead, 123, 2);
     v.push_back(screen(
         QStringLiteral("3.6.2"), Lesson::tr("MultiHeadAttention: one projection, split"),
-        Lesson::tr("<p><code>MultiHeadAttention</code> is the efficient version: one W<sub>query</sub> "
-                   "for all heads, then <code>.view</code> cuts d_out = 2 into 2 heads of "
-                   "head_dim = 1. Column “h.i” is element i of head h.</p>"),
+        Lesson::tr(
+            "<p><code>MultiHeadAttention</code> is the efficient version: one W<sub>query</sub> "
+            "for all heads, then <code>.view</code> cuts d_out = 2 into 2 heads of "
+            "head_dim = 1. Column “h.i” is element i of head h.</p>"),
         mha, "queries_split"));
     v.push_back(screen(
         QStringLiteral("3.6.2"), Lesson::tr("Grouped by head"),
-        Lesson::tr("<p><code>.transpose(1, 2)</code> moves the head axis before the tokens, so every "
-                   "head holds its own (6 × 1) queries and all heads run in one batched matrix "
-                   "product.</p>"),
+        Lesson::tr(
+            "<p><code>.transpose(1, 2)</code> moves the head axis before the tokens, so every "
+            "head holds its own (6 × 1) queries and all heads run in one batched matrix "
+            "product.</p>"),
         mha, "queries_heads", 0));
     v.push_back(screen(
         QStringLiteral("3.6.2"), Lesson::tr("Attention weights per head"),
         Lesson::tr("<p>Each head has its own causal attention weights, scaled by √head_dim = 1. "
                    "This is head 1.</p>"),
         mha, "weights", 1));
-    v.push_back(screen(
-        QStringLiteral("3.6.2"), Lesson::tr("Heads joined again"),
-        Lesson::tr("<p>The heads' context vectors are transposed back and joined per token "
-                   "(<code>.contiguous().view</code>): d_out = 2 again.</p>"),
-        mha, "context"));
+    v.push_back(
+        screen(QStringLiteral("3.6.2"), Lesson::tr("Heads joined again"),
+               Lesson::tr("<p>The heads' context vectors are transposed back and joined per token "
+                          "(<code>.contiguous().view</code>): d_out = 2 again.</p>"),
+               mha, "context"));
     v.push_back(screen(
         QStringLiteral("3.6.2"), Lesson::tr("Output projection"),
-        Lesson::tr("<p>Finally <code>out_proj</code>, a 2 × 2 linear layer with bias, mixes the "
-                   "heads. With seed 123 this is the book's (2, 6, 2) result. Open the PyTorch panel "
-                   "to run the same code yourself.</p>"),
+        Lesson::tr(
+            "<p>Finally <code>out_proj</code>, a 2 × 2 linear layer with bias, mixes the "
+            "heads. With seed 123 this is the book's (2, 6, 2) result. Open the PyTorch panel "
+            "to run the same code yourself.</p>"),
         mha, "output"));
     return v;
 }
@@ -268,18 +281,21 @@ void LessonPanel::setScreens(const std::vector<LessonScreen>& screens) {
 
 const LessonScreen& LessonPanel::currentScreen() const {
     static const LessonScreen empty;
-    if (index_ < 0 || index_ >= int(screens_.size())) return empty;
+    if (index_ < 0 || index_ >= int(screens_.size()))
+        return empty;
     return screens_[size_t(index_)];
 }
 
 QString LessonPanel::progressText() const {
-    if (screens_.empty()) return {};
+    if (screens_.empty())
+        return {};
     return tr("%1 / %2").arg(index_ + 1).arg(screens_.size());
 }
 
 void LessonPanel::setFontScale(double scale) {
     QFont f = font();
-    if (f.pointSizeF() > 0) f.setPointSizeF(QApplication::font().pointSizeF() * std::clamp(scale, 0.5, 4.0));
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(QApplication::font().pointSizeF() * std::clamp(scale, 0.5, 4.0));
     text_->setFont(f);
     QFont tf = f;
     tf.setPointSizeF(f.pointSizeF() * 1.35);
@@ -288,7 +304,8 @@ void LessonPanel::setFontScale(double scale) {
 }
 
 void LessonPanel::setCurrentIndex(int index) {
-    if (screens_.empty()) return;
+    if (screens_.empty())
+        return;
     index = std::clamp(index, 0, int(screens_.size()) - 1);
     index_ = index;
     refresh();
@@ -305,16 +322,21 @@ void LessonPanel::next() {
 }
 
 void LessonPanel::back() {
-    if (index_ > 0) setCurrentIndex(index_ - 1);
+    if (index_ > 0)
+        setCurrentIndex(index_ - 1);
 }
 
-void LessonPanel::restart() { setCurrentIndex(0); }
+void LessonPanel::restart() {
+    setCurrentIndex(0);
+}
 
 void LessonPanel::refresh() {
     const bool any = !screens_.empty();
     const LessonScreen& s = currentScreen();
-    section_->setText(any ? tr("Chapter 3, section %1  ·  %2").arg(s.section, QString::fromStdString(variantClassName(s.config.variant)))
-                          : QString());
+    section_->setText(
+        any ? tr("Chapter 3, section %1  ·  %2")
+                  .arg(s.section, QString::fromStdString(variantClassName(s.config.variant)))
+            : QString());
     title_->setText(s.title);
     text_->setHtml(s.html);
     progress_->setText(progressText());

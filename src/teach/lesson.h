@@ -19,13 +19,13 @@ class QProgressBar;
 namespace attn {
 
 struct LessonScreen {
-    QString section;       // "3.3.1"
-    QString title;         // "Attention scores by dot products"
-    QString html;          // what to read and look at (rich text)
-    Config config;         // the model to show
+    QString section;                               // "3.3.1"
+    QString title;                                 // "Attention scores by dot products"
+    QString html;                                  // what to read and look at (rich text)
+    Config config;                                 // the model to show
     QString inputPreset = QStringLiteral("book");  // the input: the book's six vectors
-    std::string stepId;    // the step to select
-    int head = -1;         // the head to show, -1 = whatever the view shows (head 0)
+    std::string stepId;                            // the step to select
+    int head = -1;  // the head to show, -1 = whatever the view shows (head 0)
     int batch = 0;
 };
 
@@ -35,7 +35,7 @@ const std::vector<LessonScreen>& chapter3Lesson();
 // Back / Next, the screen's title and text and "3 / 12". Put it in a dock or a LessonDialog.
 class LessonPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit LessonPanel(QWidget* parent = nullptr);
     void setScreens(const std::vector<LessonScreen>& screens);  // defaults to chapter3Lesson()
     int count() const { return int(screens_.size()); }
@@ -44,18 +44,18 @@ public:
     QString progressText() const;  // "3 / 12"
     void setFontScale(double scale);
 
-public slots:
+  public slots:
     void setCurrentIndex(int index);  // emits screenChanged
     void next();
     void back();
     void restart();
 
-signals:
+  signals:
     void screenChanged(const attn::LessonScreen& screen);
     void indexChanged(int index);
     void finished();  // Next on the last screen
 
-private:
+  private:
     void refresh();
     std::vector<LessonScreen> screens_;
     int index_ = 0;
@@ -71,11 +71,11 @@ private:
 // A modeless dialog around a LessonPanel (Lesson > Chapter 3 tour).
 class LessonDialog : public QDialog {
     Q_OBJECT
-public:
+  public:
     explicit LessonDialog(QWidget* parent = nullptr);
     LessonPanel* panel() const { return panel_; }
 
-private:
+  private:
     LessonPanel* panel_ = nullptr;
 };
 

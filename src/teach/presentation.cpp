@@ -24,12 +24,15 @@ QPalette presentationPalette(const PresentationOptions& o) {
         p.setColor(group, QPalette::Button, panel);
         p.setColor(group, QPalette::ButtonText, fg);
         p.setColor(group, QPalette::Highlight, accent);
-        p.setColor(group, QPalette::HighlightedText, o.darkBackground ? QColor(Qt::black) : QColor(Qt::white));
+        p.setColor(group, QPalette::HighlightedText,
+                   o.darkBackground ? QColor(Qt::black) : QColor(Qt::white));
         p.setColor(group, QPalette::ToolTipBase, bg);
         p.setColor(group, QPalette::ToolTipText, fg);
-        p.setColor(group, QPalette::PlaceholderText, o.darkBackground ? QColor(0xbb, 0xbb, 0xbb) : QColor(0x44, 0x44, 0x44));
+        p.setColor(group, QPalette::PlaceholderText,
+                   o.darkBackground ? QColor(0xbb, 0xbb, 0xbb) : QColor(0x44, 0x44, 0x44));
         p.setColor(group, QPalette::Link, accent);
-        p.setColor(group, QPalette::BrightText, o.darkBackground ? QColor(0xff, 0xd0, 0x40) : QColor(0xb0, 0x00, 0x00));
+        p.setColor(group, QPalette::BrightText,
+                   o.darkBackground ? QColor(0xff, 0xd0, 0x40) : QColor(0xb0, 0x00, 0x00));
     }
     p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
     p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
@@ -44,8 +47,10 @@ QString presentationStyleSheet(const PresentationOptions& o, double basePointSiz
     return QStringLiteral(
                "QWidget { font-size: %1pt; }\n"
                "QToolTip { font-size: %1pt; color: %2; border: 2px solid %3; padding: 6px; }\n"
-               "QPushButton, QToolButton { padding: 6px 14px; border: 2px solid %2; border-radius: 6px; }\n"
-               "QPushButton:focus, QToolButton:focus, QComboBox:focus, QLineEdit:focus, QSpinBox:focus "
+               "QPushButton, QToolButton { padding: 6px 14px; border: 2px solid %2; border-radius: "
+               "6px; }\n"
+               "QPushButton:focus, QToolButton:focus, QComboBox:focus, QLineEdit:focus, "
+               "QSpinBox:focus "
                "{ border: 3px solid %3; }\n"
                "QLabel { color: %2; }\n"
                "QTextBrowser, QPlainTextEdit { font-size: %1pt; }\n"
@@ -56,8 +61,10 @@ QString presentationStyleSheet(const PresentationOptions& o, double basePointSiz
 }
 
 void PresentationMode::apply(QWidget* window, const PresentationOptions& options) {
-    if (!window) return;
-    if (window_ && window_ != window) restore();
+    if (!window)
+        return;
+    if (window_ && window_ != window)
+        restore();
     if (!window_) {
         oldPalette_ = window->palette();
         oldStyleSheet_ = window->styleSheet();
@@ -73,14 +80,16 @@ void PresentationMode::apply(QWidget* window, const PresentationOptions& options
 }
 
 void PresentationMode::restore() {
-    if (!window_) return;
+    if (!window_)
+        return;
     window_->setStyleSheet(oldStyleSheet_);
     window_->setFont(oldFont_);
     window_->setPalette(oldPalette_);
     window_ = nullptr;
 }
 
-CellFadeAnimator::CellFadeAnimator(QObject* parent) : QObject(parent), anim_(new QVariantAnimation(this)) {
+CellFadeAnimator::CellFadeAnimator(QObject* parent)
+    : QObject(parent), anim_(new QVariantAnimation(this)) {
     anim_->setStartValue(0.0);
     anim_->setEndValue(1.0);
     anim_->setDuration(1200);
@@ -95,21 +104,30 @@ CellFadeAnimator::CellFadeAnimator(QObject* parent) : QObject(parent), anim_(new
 CellFadeAnimator::~CellFadeAnimator() = default;
 
 bool CellFadeAnimator::setEndpoints(const HeatmapData& from, const HeatmapData& to) {
-    if (from.rows != to.rows || from.cols != to.cols || from.values.size() != to.values.size()) return false;
+    if (from.rows != to.rows || from.cols != to.cols || from.values.size() != to.values.size())
+        return false;
     stop();
     from_ = from;
     to_ = to;
     return true;
 }
 
-void CellFadeAnimator::setDuration(int ms) { anim_->setDuration(std::max(1, ms)); }
-int CellFadeAnimator::duration() const { return anim_->duration(); }
-bool CellFadeAnimator::isRunning() const { return anim_->state() == QAbstractAnimation::Running; }
+void CellFadeAnimator::setDuration(int ms) {
+    anim_->setDuration(std::max(1, ms));
+}
+int CellFadeAnimator::duration() const {
+    return anim_->duration();
+}
+bool CellFadeAnimator::isRunning() const {
+    return anim_->state() == QAbstractAnimation::Running;
+}
 
-HeatmapData CellFadeAnimator::interpolate(const HeatmapData& from, const HeatmapData& to, double t) {
+HeatmapData CellFadeAnimator::interpolate(const HeatmapData& from, const HeatmapData& to,
+                                          double t) {
     t = std::clamp(t, 0.0, 1.0);
     HeatmapData d = t < 0.5 ? from : to;  // labels, title, kind of the nearer end
-    if (from.values.size() != to.values.size()) return d;
+    if (from.values.size() != to.values.size())
+        return d;
     const size_t n = from.values.size();
     d.values.resize(n);
     d.hidden.assign(n, 0);
@@ -133,11 +151,14 @@ HeatmapData CellFadeAnimator::interpolate(const HeatmapData& from, const Heatmap
             anyHidden = anyHidden || d.hidden[i];
         }
     }
-    if (!anyHidden) d.hidden.clear();
+    if (!anyHidden)
+        d.hidden.clear();
     return d;
 }
 
-HeatmapData CellFadeAnimator::frameAt(double t) const { return interpolate(from_, to_, t); }
+HeatmapData CellFadeAnimator::frameAt(double t) const {
+    return interpolate(from_, to_, t);
+}
 
 void CellFadeAnimator::start() {
     anim_->stop();

@@ -16,7 +16,7 @@ class QWidget;
 namespace attn {
 
 struct PresentationOptions {
-    double fontScale = 1.6;   // multiplies the application font size
+    double fontScale = 1.6;       // multiplies the application font size
     bool darkBackground = false;  // white on near-black instead of black on white
 };
 
@@ -25,16 +25,17 @@ QPalette presentationPalette(const PresentationOptions& options = {});
 // Style sheet with large fonts and thick focus outlines; basePointSize is the normal font size.
 // Widgets with the dynamic property presentationRole = "title" get 1.4x that size (bold),
 // "caption" 0.8x, so headings stay headings.
-QString presentationStyleSheet(const PresentationOptions& options = {}, double basePointSize = 10.0);
+QString presentationStyleSheet(const PresentationOptions& options = {},
+                               double basePointSize = 10.0);
 
 // Applies to a top-level window and remembers what it replaces; restore() puts it back.
 class PresentationMode {
-public:
+  public:
     void apply(QWidget* window, const PresentationOptions& options = {});
     void restore();
     bool isActive() const { return window_ != nullptr; }
 
-private:
+  private:
     QWidget* window_ = nullptr;
     QPalette oldPalette_;
     QString oldStyleSheet_;
@@ -46,7 +47,7 @@ private:
 // so masked cells read as "going to 0" from scaled_scores to weights.
 class CellFadeAnimator : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit CellFadeAnimator(QObject* parent = nullptr);
     ~CellFadeAnimator() override;
 
@@ -60,15 +61,15 @@ public:
     HeatmapData frameAt(double t) const;
     static HeatmapData interpolate(const HeatmapData& from, const HeatmapData& to, double t);
 
-public slots:
+  public slots:
     void start();
     void stop();  // jumps to the end frame
 
-signals:
+  signals:
     void frame(const attn::HeatmapData& data, double t);
     void finished();
 
-private:
+  private:
     HeatmapData from_, to_;
     QVariantAnimation* anim_ = nullptr;
 };

@@ -16,15 +16,18 @@ namespace attn {
 namespace {
 const QStringList& keywords() {
     static const QStringList k = {
-        QStringLiteral("False"), QStringLiteral("None"), QStringLiteral("True"), QStringLiteral("and"),
-        QStringLiteral("as"), QStringLiteral("assert"), QStringLiteral("async"), QStringLiteral("await"),
-        QStringLiteral("break"), QStringLiteral("class"), QStringLiteral("continue"), QStringLiteral("def"),
-        QStringLiteral("del"), QStringLiteral("elif"), QStringLiteral("else"), QStringLiteral("except"),
-        QStringLiteral("finally"), QStringLiteral("for"), QStringLiteral("from"), QStringLiteral("global"),
-        QStringLiteral("if"), QStringLiteral("import"), QStringLiteral("in"), QStringLiteral("is"),
-        QStringLiteral("lambda"), QStringLiteral("nonlocal"), QStringLiteral("not"), QStringLiteral("or"),
-        QStringLiteral("pass"), QStringLiteral("raise"), QStringLiteral("return"), QStringLiteral("try"),
-        QStringLiteral("while"), QStringLiteral("with"), QStringLiteral("yield")};
+        QStringLiteral("False"),  QStringLiteral("None"),     QStringLiteral("True"),
+        QStringLiteral("and"),    QStringLiteral("as"),       QStringLiteral("assert"),
+        QStringLiteral("async"),  QStringLiteral("await"),    QStringLiteral("break"),
+        QStringLiteral("class"),  QStringLiteral("continue"), QStringLiteral("def"),
+        QStringLiteral("del"),    QStringLiteral("elif"),     QStringLiteral("else"),
+        QStringLiteral("except"), QStringLiteral("finally"),  QStringLiteral("for"),
+        QStringLiteral("from"),   QStringLiteral("global"),   QStringLiteral("if"),
+        QStringLiteral("import"), QStringLiteral("in"),       QStringLiteral("is"),
+        QStringLiteral("lambda"), QStringLiteral("nonlocal"), QStringLiteral("not"),
+        QStringLiteral("or"),     QStringLiteral("pass"),     QStringLiteral("raise"),
+        QStringLiteral("return"), QStringLiteral("try"),      QStringLiteral("while"),
+        QStringLiteral("with"),   QStringLiteral("yield")};
     return k;
 }
 }  // namespace
@@ -33,27 +36,42 @@ PythonHighlighter::PythonHighlighter(QTextDocument* parent) : QSyntaxHighlighter
     // Colours readable on the editor's background (light or dark system palette) and chosen to
     // stay distinct for colour-blind readers.
     const bool dark = QApplication::palette().color(QPalette::Base).lightness() < 128;
-    formats_[int(Role::Keyword)].setForeground(dark ? QColor(0x6c, 0xb4, 0xff) : QColor(0x00, 0x4d, 0x99));
+    formats_[int(Role::Keyword)].setForeground(dark ? QColor(0x6c, 0xb4, 0xff)
+                                                    : QColor(0x00, 0x4d, 0x99));
     formats_[int(Role::Keyword)].setFontWeight(QFont::Bold);
-    formats_[int(Role::Builtin)].setForeground(dark ? QColor(0xc9, 0xa0, 0xff) : QColor(0x6f, 0x2d, 0xa8));
-    formats_[int(Role::Number)].setForeground(dark ? QColor(0xff, 0xb8, 0x6b) : QColor(0xa3, 0x4a, 0x00));
-    formats_[int(Role::String)].setForeground(dark ? QColor(0x8f, 0xd6, 0x94) : QColor(0x1b, 0x6e, 0x35));
-    formats_[int(Role::Comment)].setForeground(dark ? QColor(0xa8, 0xa8, 0xa8) : QColor(0x6a, 0x6a, 0x6a));
+    formats_[int(Role::Builtin)].setForeground(dark ? QColor(0xc9, 0xa0, 0xff)
+                                                    : QColor(0x6f, 0x2d, 0xa8));
+    formats_[int(Role::Number)].setForeground(dark ? QColor(0xff, 0xb8, 0x6b)
+                                                   : QColor(0xa3, 0x4a, 0x00));
+    formats_[int(Role::String)].setForeground(dark ? QColor(0x8f, 0xd6, 0x94)
+                                                   : QColor(0x1b, 0x6e, 0x35));
+    formats_[int(Role::Comment)].setForeground(dark ? QColor(0xa8, 0xa8, 0xa8)
+                                                    : QColor(0x6a, 0x6a, 0x6a));
     formats_[int(Role::Comment)].setFontItalic(true);
-    formats_[int(Role::Decorator)].setForeground(dark ? QColor(0xf0, 0xc0, 0x60) : QColor(0x8a, 0x5a, 0x00));
+    formats_[int(Role::Decorator)].setForeground(dark ? QColor(0xf0, 0xc0, 0x60)
+                                                      : QColor(0x8a, 0x5a, 0x00));
 
-    rules_.push_back({QRegularExpression(QStringLiteral("\\b(%1)\\b").arg(keywords().join(QLatin1Char('|')))), Role::Keyword});
-    rules_.push_back({QRegularExpression(QStringLiteral(
-                          "\\b(print|range|len|super|self|torch|nn|int|float|list|dict|tuple|isinstance|zip|enumerate)\\b")),
-                      Role::Builtin});
-    rules_.push_back({QRegularExpression(QStringLiteral("\\b(0[xX][0-9a-fA-F]+|\\d+\\.?\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?)\\b")),
-                      Role::Number});
+    rules_.push_back(
+        {QRegularExpression(QStringLiteral("\\b(%1)\\b").arg(keywords().join(QLatin1Char('|')))),
+         Role::Keyword});
+    rules_.push_back(
+        {QRegularExpression(QStringLiteral("\\b(print|range|len|super|self|torch|nn|int|float|list|"
+                                           "dict|tuple|isinstance|zip|enumerate)\\b")),
+         Role::Builtin});
+    rules_.push_back(
+        {QRegularExpression(QStringLiteral(
+             "\\b(0[xX][0-9a-fA-F]+|\\d+\\.?\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?)\\b")),
+         Role::Number});
     rules_.push_back({QRegularExpression(QStringLiteral("^\\s*@[\\w.]+")), Role::Decorator});
 }
 
-QTextCharFormat PythonHighlighter::format(Role role) const { return formats_[int(role)]; }
+QTextCharFormat PythonHighlighter::format(Role role) const {
+    return formats_[int(role)];
+}
 
-bool PythonHighlighter::isKeyword(const QString& word) { return keywords().contains(word); }
+bool PythonHighlighter::isKeyword(const QString& word) {
+    return keywords().contains(word);
+}
 
 void PythonHighlighter::highlightBlock(const QString& text) {
     for (const Rule& r : rules_) {
@@ -68,7 +86,8 @@ void PythonHighlighter::highlightBlock(const QString& text) {
     int i = 0;
     const int n = int(text.size());
     if (previousBlockState() == 1 || previousBlockState() == 2) {
-        const QString delim = previousBlockState() == 1 ? QStringLiteral("\"\"\"") : QStringLiteral("'''");
+        const QString delim =
+            previousBlockState() == 1 ? QStringLiteral("\"\"\"") : QStringLiteral("'''");
         const int end = int(text.indexOf(delim));
         if (end < 0) {
             setFormat(0, n, formats_[int(Role::String)]);
@@ -99,7 +118,8 @@ void PythonHighlighter::highlightBlock(const QString& text) {
                 continue;
             }
             int j = i + 1;
-            while (j < n && text[j] != ch) j += text[j] == QLatin1Char('\\') ? 2 : 1;
+            while (j < n && text[j] != ch)
+                j += text[j] == QLatin1Char('\\') ? 2 : 1;
             const int len = std::min(j + 1, n) - i;
             setFormat(i, len, formats_[int(Role::String)]);
             i += len;
@@ -113,7 +133,8 @@ PyTorchPanel::PyTorchPanel(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(6, 6, 6, 6);
     auto* top = new QHBoxLayout;
-    caption_ = new QLabel(tr("Running this in Python gives the same <code>output</code> as the app."), this);
+    caption_ = new QLabel(
+        tr("Running this in Python gives the same <code>output</code> as the app."), this);
     caption_->setTextFormat(Qt::RichText);
     caption_->setWordWrap(true);
     copyButton_ = new QPushButton(tr("Copy"), this);
@@ -138,13 +159,16 @@ PyTorchPanel::PyTorchPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void PyTorchPanel::setCode(const QString& code) {
-    if (code == editor_->toPlainText()) return;
+    if (code == editor_->toPlainText())
+        return;
     editor_->setPlainText(code);
     copyButton_->setEnabled(!code.isEmpty());
     copyButton_->setText(tr("Copy"));
 }
 
-QString PyTorchPanel::code() const { return editor_->toPlainText(); }
+QString PyTorchPanel::code() const {
+    return editor_->toPlainText();
+}
 
 void PyTorchPanel::setFontScale(double scale) {
     QFont f = editor_->font();
@@ -153,9 +177,11 @@ void PyTorchPanel::setFontScale(double scale) {
 }
 
 void PyTorchPanel::copyToClipboard() {
-    if (QClipboard* cb = QGuiApplication::clipboard()) cb->setText(code());
+    if (QClipboard* cb = QGuiApplication::clipboard())
+        cb->setText(code());
     copyButton_->setText(tr("Copied"));
-    QTimer::singleShot(1500, copyButton_, [b = copyButton_] { b->setText(PyTorchPanel::tr("Copy")); });
+    QTimer::singleShot(1500, copyButton_,
+                       [b = copyButton_] { b->setText(PyTorchPanel::tr("Copy")); });
     emit copied();
 }
 

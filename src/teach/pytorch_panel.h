@@ -17,7 +17,7 @@ namespace attn {
 
 class PythonHighlighter : public QSyntaxHighlighter {
     Q_OBJECT
-public:
+  public:
     enum class Role { Keyword, Builtin, Number, String, Comment, Decorator };
     explicit PythonHighlighter(QTextDocument* parent);
     // The format a role is drawn with (for tests and theming).
@@ -25,10 +25,10 @@ public:
     // Role of the highlighted text at (block, position in block), if any.
     static bool isKeyword(const QString& word);
 
-protected:
+  protected:
     void highlightBlock(const QString& text) override;
 
-private:
+  private:
     struct Rule {
         QRegularExpression pattern;
         Role role;
@@ -39,7 +39,7 @@ private:
 
 class PyTorchPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit PyTorchPanel(QWidget* parent = nullptr);
     void setCode(const QString& code);
     QString code() const;
@@ -47,13 +47,13 @@ public:
     PythonHighlighter* highlighter() const { return highlighter_; }
     void setFontScale(double scale);
 
-public slots:
+  public slots:
     void copyToClipboard();
 
-signals:
+  signals:
     void copied();
 
-private:
+  private:
     QPlainTextEdit* editor_ = nullptr;
     PythonHighlighter* highlighter_ = nullptr;
     QPushButton* copyButton_ = nullptr;

@@ -15,8 +15,8 @@ namespace attn {
 
 namespace {
 constexpr double kMargin = 12.0;
-constexpr double kGap = 150.0;   // room for the lines between the columns
-constexpr double kPad = 6.0;     // text to line end
+constexpr double kGap = 150.0;  // room for the lines between the columns
+constexpr double kPad = 6.0;    // text to line end
 }  // namespace
 
 TokenView::TokenView(QWidget* parent) : QWidget(parent) {
@@ -24,7 +24,8 @@ TokenView::TokenView(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_Hover);
     setBackgroundRole(QPalette::Base);
     setAutoFillBackground(true);
-    setAccessibleName(tr("Token view: lines from query tokens to key tokens, darker = more attention"));
+    setAccessibleName(
+        tr("Token view: lines from query tokens to key tokens, darker = more attention"));
 }
 
 QColor TokenView::headColor(int head) {
@@ -35,12 +36,15 @@ QColor TokenView::headColor(int head) {
     return QColor(kColors[((head % n) + n) % n]);
 }
 
-void TokenView::setAttention(const std::vector<std::vector<float>>& perHeadWeights, const QStringList& tokens) {
+void TokenView::setAttention(const std::vector<std::vector<float>>& perHeadWeights,
+                             const QStringList& tokens) {
     weights_ = perHeadWeights;
     tokens_ = tokens;
     const size_t need = size_t(tokens.size()) * size_t(tokens.size());
-    for (auto& w : weights_) w.resize(need, 0.0f);  // defensive: never index past the end
-    if (head_ >= int(weights_.size())) head_ = -1;
+    for (auto& w : weights_)
+        w.resize(need, 0.0f);  // defensive: never index past the end
+    if (head_ >= int(weights_.size()))
+        head_ = -1;
     hovered_ = {};
     updateGeometry();
     update();
@@ -68,8 +72,10 @@ double TokenView::legendWidth() const {
 
 QFont TokenView::tokenFont() const {
     QFont f = font();
-    if (f.pointSizeF() > 0) f.setPointSizeF(f.pointSizeF() * 1.1 * fontScale_);
-    else f.setPixelSize(int(std::lround(f.pixelSize() * 1.1 * fontScale_)));
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * 1.1 * fontScale_);
+    else
+        f.setPixelSize(int(std::lround(f.pixelSize() * 1.1 * fontScale_)));
     return f;
 }
 
@@ -77,7 +83,8 @@ TokenView::Layout TokenView::layout() const {
     Layout l;
     const QFontMetricsF fm(tokenFont());
     double colW = fm.horizontalAdvance(tr("Queries"));
-    for (const QString& t : tokens_) colW = std::max(colW, fm.horizontalAdvance(displayLabel(t, 18)));
+    for (const QString& t : tokens_)
+        colW = std::max(colW, fm.horizontalAdvance(displayLabel(t, 18)));
     colW += 2 * kPad;
     l.colW = colW;
     l.rowH = std::ceil(fm.height() * 1.55);
@@ -88,16 +95,18 @@ TokenView::Layout TokenView::layout() const {
     const int n = int(tokens_.size());
     const double total = 2 * colW + kGap * fontScale_;
     const double x0 = std::max(kMargin, (width() - total) / 2.0);
-    l.leftX = x0;                       // left column box starts here
+    l.leftX = x0;                              // left column box starts here
     l.rightX = x0 + colW + kGap * fontScale_;  // right column box starts here
     // Spread rows out when the widget is taller than needed (up to 2x).
     const double avail = height() - l.top - kMargin;
-    if (n > 0 && avail > n * l.rowH) l.rowH = std::min(l.rowH * 2.0, avail / n);
+    if (n > 0 && avail > n * l.rowH)
+        l.rowH = std::min(l.rowH * 2.0, avail / n);
     return l;
 }
 
 QRectF TokenView::tokenRect(Side side, int index) const {
-    if (side == Side::None || index < 0 || index >= tokens_.size()) return {};
+    if (side == Side::None || index < 0 || index >= tokens_.size())
+        return {};
     const Layout l = layout();
     const double x = side == Side::Query ? l.leftX : l.rightX;
     return QRectF(x, l.top + index * l.rowH, l.colW, l.rowH);
@@ -105,16 +114,20 @@ QRectF TokenView::tokenRect(Side side, int index) const {
 
 TokenView::Hit TokenView::hitTest(const QPointF& pos) const {
     for (int i = 0; i < tokens_.size(); ++i) {
-        if (tokenRect(Side::Query, i).contains(pos)) return {Side::Query, i};
-        if (tokenRect(Side::Key, i).contains(pos)) return {Side::Key, i};
+        if (tokenRect(Side::Query, i).contains(pos))
+            return {Side::Query, i};
+        if (tokenRect(Side::Key, i).contains(pos))
+            return {Side::Key, i};
     }
     return {};
 }
 
 void TokenView::setHovered(const Hit& hit) {
     Hit h = hit;
-    if (h.side == Side::None || h.index < 0 || h.index >= tokens_.size()) h = {};
-    if (h == hovered_) return;
+    if (h.side == Side::None || h.index < 0 || h.index >= tokens_.size())
+        h = {};
+    if (h == hovered_)
+        return;
     hovered_ = h;
     emit tokenHovered(int(h.side), h.index);
     update();
@@ -124,13 +137,17 @@ std::vector<TokenView::Line> TokenView::visibleLines() const {
     std::vector<Line> out;
     const int T = int(tokens_.size());
     for (int h = 0; h < int(weights_.size()); ++h) {
-        if (head_ >= 0 && h != head_) continue;
+        if (head_ >= 0 && h != head_)
+            continue;
         for (int i = 0; i < T; ++i) {
-            if (hovered_.side == Side::Query && hovered_.index != i) continue;
+            if (hovered_.side == Side::Query && hovered_.index != i)
+                continue;
             for (int j = 0; j < T; ++j) {
-                if (hovered_.side == Side::Key && hovered_.index != j) continue;
+                if (hovered_.side == Side::Key && hovered_.index != j)
+                    continue;
                 const float w = weights_[size_t(h)][size_t(i) * size_t(T) + size_t(j)];
-                if (!std::isfinite(w) || w <= 0.0f) continue;
+                if (!std::isfinite(w) || w <= 0.0f)
+                    continue;
                 out.push_back({h, i, j, std::min(w, 1.0f)});
             }
         }
@@ -142,11 +159,14 @@ QSize TokenView::sizeHint() const {
     const Layout l = const_cast<TokenView*>(this)->layout();
     const int w = int(2 * l.colW + kGap * fontScale_ + 2 * kMargin);
     const QFontMetricsF fm(tokenFont());
-    const int h = int(l.top + std::max<qsizetype>(tokens_.size(), 3) * std::ceil(fm.height() * 1.55) + kMargin);
+    const int h = int(
+        l.top + std::max<qsizetype>(tokens_.size(), 3) * std::ceil(fm.height() * 1.55) + kMargin);
     return {std::max({w, 320, int(legendWidth() + 2 * kMargin)}), h};
 }
 
-QSize TokenView::minimumSizeHint() const { return {200, 120}; }
+QSize TokenView::minimumSizeHint() const {
+    return {200, 120};
+}
 
 void TokenView::paintEvent(QPaintEvent*) {
     QPainter p(this);
@@ -172,8 +192,10 @@ void TokenView::paintEvent(QPaintEvent*) {
     p.setFont(bold);
     p.setPen(pal.color(QPalette::Text));
     const double headerY = l.headerY;
-    p.drawText(QRectF(l.leftX, headerY, l.colW, fm.height()), Qt::AlignRight | Qt::AlignVCenter, tr("Queries"));
-    p.drawText(QRectF(l.rightX, headerY, l.colW, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, tr("Keys"));
+    p.drawText(QRectF(l.leftX, headerY, l.colW, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+               tr("Queries"));
+    p.drawText(QRectF(l.rightX, headerY, l.colW, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("Keys"));
     p.setFont(f);
     if (l.legend) {
         // One swatch per head, centred above the lines.
@@ -186,7 +208,8 @@ void TokenView::paintEvent(QPaintEvent*) {
             x += sw + 4;
             const QString label = tr("head %1").arg(h);
             p.setPen(pal.color(QPalette::Text));
-            p.drawText(QRectF(x, kMargin, fm.horizontalAdvance(label) + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
+            p.drawText(QRectF(x, kMargin, fm.horizontalAdvance(label) + 2, fm.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter, label);
             x += fm.horizontalAdvance(label) + 12;
         }
     } else if (head_ >= 0 && H > 1) {
@@ -199,17 +222,20 @@ void TokenView::paintEvent(QPaintEvent*) {
         p.fillRect(QRectF(x, headerY + (fm.height() - sw) / 2, sw, sw), headColor(h));
         x += sw + 4;
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(QRectF(x, headerY, fm.horizontalAdvance(label) + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
+        p.drawText(QRectF(x, headerY, fm.horizontalAdvance(label) + 2, fm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, label);
     }
 
     // Lines, faint ones first so strong ones sit on top.
     std::vector<Line> lines = visibleLines();
-    std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.weight < b.weight; });
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const Line& a, const Line& b) { return a.weight < b.weight; });
     const int drawnHeads = head_ >= 0 ? 1 : H;
     const double lineW = std::max(1.5, 2.5 * fontScale_);
     for (const Line& ln : lines) {
         const int slot = head_ >= 0 ? 0 : ln.head;
-        const double off = (slot - (drawnHeads - 1) / 2.0) * std::min(3.0, l.rowH / (2.0 * drawnHeads + 2));
+        const double off =
+            (slot - (drawnHeads - 1) / 2.0) * std::min(3.0, l.rowH / (2.0 * drawnHeads + 2));
         const QPointF a(l.leftX + l.colW, l.top + (ln.query + 0.5) * l.rowH + off);
         const QPointF b(l.rightX, l.top + (ln.key + 0.5) * l.rowH + off);
         QColor c = headColor(ln.head);
@@ -239,7 +265,8 @@ void TokenView::paintEvent(QPaintEvent*) {
             p.setFont(tf);
             p.setPen(pal.color(QPalette::Text));
             const QRectF tr2 = r.adjusted(kPad, 0, -kPad, 0);
-            p.drawText(tr2, (side == Side::Query ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
+            p.drawText(tr2,
+                       (side == Side::Query ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
                        displayLabel(tokens_[i], 18));
             if (showWeights && side != hovered_.side && !weights_.empty()) {
                 const int q = hovered_.side == Side::Query ? hovered_.index : i;
@@ -252,8 +279,9 @@ void TokenView::paintEvent(QPaintEvent*) {
                 p.setPen(pal.color(QPalette::PlaceholderText));
                 const QFontMetricsF sfm(sf);
                 const double tw = sfm.horizontalAdvance(txt) + 4;
-                const QRectF wr = side == Side::Key ? QRectF(r.left() - tw - 2, r.top(), tw, r.height())
-                                                    : QRectF(r.right() + 2, r.top(), tw, r.height());
+                const QRectF wr = side == Side::Key
+                                      ? QRectF(r.left() - tw - 2, r.top(), tw, r.height())
+                                      : QRectF(r.right() + 2, r.top(), tw, r.height());
                 p.drawText(wr, Qt::AlignCenter, txt);
             }
         }
@@ -270,12 +298,15 @@ void TokenView::leaveEvent(QEvent* event) {
     QWidget::leaveEvent(event);
 }
 
-std::vector<std::vector<float>> tokenViewWeights(const Trace& trace, int batch, const std::string& stepId) {
+std::vector<std::vector<float>> tokenViewWeights(const Trace& trace, int batch,
+                                                 const std::string& stepId) {
     std::vector<std::vector<float>> out;
     const Step* s = trace.find(stepId);
-    if (!s || s->value.dim() < 2 || s->value.size(-1) != s->value.size(-2)) return out;
+    if (!s || s->value.dim() < 2 || s->value.size(-1) != s->value.size(-2))
+        return out;
     const int heads = int(trace.config.effectiveHeads());
-    for (int h = 0; h < heads; ++h) out.push_back(stepMatrix(*s, h, batch).toVector());
+    for (int h = 0; h < heads; ++h)
+        out.push_back(stepMatrix(*s, h, batch).toVector());
     return out;
 }
 

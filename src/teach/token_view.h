@@ -20,7 +20,7 @@ std::vector<std::vector<float>> tokenViewWeights(const Trace& trace, int batch =
 
 class TokenView : public QWidget {
     Q_OBJECT
-public:
+  public:
     enum class Side { None, Query, Key };
     struct Hit {
         Side side = Side::None;
@@ -39,7 +39,8 @@ public:
 
     // h matrices of T*T weights, row-major (row = query, col = key). Non-finite weights draw
     // nothing. Resets the hover.
-    void setAttention(const std::vector<std::vector<float>>& perHeadWeights, const QStringList& tokens);
+    void setAttention(const std::vector<std::vector<float>>& perHeadWeights,
+                      const QStringList& tokens);
     void setHead(int head);  // -1 = all heads
     int head() const { return head_; }
     int headCount() const { return int(weights_.size()); }
@@ -62,15 +63,15 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
-signals:
+  signals:
     void tokenHovered(int side /* 0 none, 1 query, 2 key */, int index);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
 
-private:
+  private:
     struct Layout {
         double top = 0, rowH = 0, leftX = 0, rightX = 0, colW = 0, headerY = 0;
         bool legend = false;

@@ -20,7 +20,8 @@ inline bool settle(MainWindow& w, int timeoutMs = 60000) {
     timer.start();
     QCoreApplication::processEvents();
     while (w.hasPendingChanges() || w.appliedGeneration() != w.controller()->latestGeneration()) {
-        if (timer.elapsed() > timeoutMs) return false;
+        if (timer.elapsed() > timeoutMs)
+            return false;
         if (w.hasPendingChanges()) {
             QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
             continue;

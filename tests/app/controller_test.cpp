@@ -28,7 +28,8 @@ bool waitNewest(TraceController& c, QSignalSpy& spy, int timeoutMs = 60000) {
     t.start();
     while (t.elapsed() < timeoutMs) {
         for (const auto& args : spy)
-            if (args.at(0).value<AppResult>().generation == c.latestGeneration()) return true;
+            if (args.at(0).value<AppResult>().generation == c.latestGeneration())
+                return true;
         spy.wait(500);
     }
     return false;
@@ -56,7 +57,8 @@ TEST(TraceController, OnlyTheNewestOfManyQueuedRequestsIsDelivered) {
     TraceController c;
     QSignalSpy spy(&c, &TraceController::resultReady);
     // No event processing between submits: the worker finds 19 stale requests in its queue.
-    for (int i = 0; i < 20; ++i) c.submit(textRequest(QStringLiteral("token %1").arg(i), 768, 768, 12));
+    for (int i = 0; i < 20; ++i)
+        c.submit(textRequest(QStringLiteral("token %1").arg(i), 768, 768, 12));
     ASSERT_TRUE(waitNewest(c, spy));
     QCoreApplication::processEvents();
     ASSERT_EQ(spy.count(), 1);
@@ -70,7 +72,8 @@ TEST(TraceController, CancelStopsTheRunningRequest) {
     TraceController c;
     QSignalSpy spy(&c, &TraceController::resultReady);
     QString text;
-    for (int i = 0; i < 400; ++i) text += QStringLiteral("word ");
+    for (int i = 0; i < 400; ++i)
+        text += QStringLiteral("word ");
     c.submit(textRequest(text, 1600, 1600, 25));
     QThread::msleep(20);  // let it start (the result is the same if it has not)
     c.cancel();

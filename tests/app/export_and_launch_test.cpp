@@ -17,7 +17,8 @@ namespace {
 
 QByteArray head(const QString& path, int n) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
     return f.read(n);
 }
 
@@ -77,12 +78,25 @@ TEST(LaunchOptions, DefaultsAreTheBookExample) {
 TEST(LaunchOptions, ParsesEveryOption) {
     LaunchOptions o;
     QString err;
-    ASSERT_TRUE(parse({"--text", "The quick brown fox", "--tokenizer", "words", "--variant",
-                       "causal", "--d-in", "8", "--d-out", "4", "--heads", "2", "--mask",
-                       "window:3", "--dropout", "0.5", "--mode", "eval", "--dropout-rng", "mkl",
-                       "--seed", "7", "--embedding-seed", "9", "--no-positions", "--qkv-bias",
-                       "--batch", "2", "--context-length", "64", "--step", "scores", "--head",
-                       "0", "--colormap", "magma", "--screenshot", "/tmp/x.png"},
+    ASSERT_TRUE(parse({"--text",           "The quick brown fox",
+                       "--tokenizer",      "words",
+                       "--variant",        "causal",
+                       "--d-in",           "8",
+                       "--d-out",          "4",
+                       "--heads",          "2",
+                       "--mask",           "window:3",
+                       "--dropout",        "0.5",
+                       "--mode",           "eval",
+                       "--dropout-rng",    "mkl",
+                       "--seed",           "7",
+                       "--embedding-seed", "9",
+                       "--no-positions",   "--qkv-bias",
+                       "--batch",          "2",
+                       "--context-length", "64",
+                       "--step",           "scores",
+                       "--head",           "0",
+                       "--colormap",       "magma",
+                       "--screenshot",     "/tmp/x.png"},
                       &o, &err))
         << err.toStdString();
     const Config& c = o.state.config;
@@ -110,10 +124,16 @@ TEST(LaunchOptions, ParsesEveryOption) {
 
 TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     const QList<QStringList> bad = {
-        {"--variant", "nope"}, {"--mask", "diagonal"}, {"--dropout", "1.5"},
-        {"--heads", "zero"},   {"--tokenizer", "bpe"}, {"--colormap", "jet"},
-        {"--bogus"},           {"--preset", "book", "--text", "x"},
-        {"--mode", "test"},    {"--d-in", "5"},  // the book is 3-d
+        {"--variant", "nope"},
+        {"--mask", "diagonal"},
+        {"--dropout", "1.5"},
+        {"--heads", "zero"},
+        {"--tokenizer", "bpe"},
+        {"--colormap", "jet"},
+        {"--bogus"},
+        {"--preset", "book", "--text", "x"},
+        {"--mode", "test"},
+        {"--d-in", "5"},  // the book is 3-d
     };
     for (const QStringList& args : bad) {
         LaunchOptions o;
@@ -186,9 +206,9 @@ TEST(Executable, ScreenshotWritesPng) {
 TEST(Executable, ScreenshotWithTextAndGpt2SmallSizes) {
     QTemporaryDir dir;
     const QString shot = dir.filePath(QStringLiteral("fox.png"));
-    const RunResult r = runApp({"--text", "The quick brown fox jumps over the lazy dog", "--variant",
-                                "multi-head", "--d-in", "768", "--d-out", "768", "--heads", "12",
-                                "--screenshot", shot});
+    const RunResult r =
+        runApp({"--text", "The quick brown fox jumps over the lazy dog", "--variant", "multi-head",
+                "--d-in", "768", "--d-out", "768", "--heads", "12", "--screenshot", shot});
     ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
     EXPECT_FALSE(QImage(shot).isNull());
 }
@@ -238,9 +258,10 @@ TEST(Files, LoadEmbeddingsAndWeights) {
     {
         QFile f(wf);
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write("{\"W_query.weight\": [[1, 0, 0], [0, 1, 0]],"
-                " \"W_key.weight\": [[1, 0, 0], [0, 1, 0]],"
-                " \"W_value.weight\": [[0, 0, 1], [1, 0, 0]]}");
+        f.write(
+            "{\"W_query.weight\": [[1, 0, 0], [0, 1, 0]],"
+            " \"W_key.weight\": [[1, 0, 0], [0, 1, 0]],"
+            " \"W_value.weight\": [[0, 0, 1], [1, 0, 0]]}");
     }
     ASSERT_TRUE(w.loadWeights(wf, &error)) << error.toStdString();
     ASSERT_TRUE(settle(w));

@@ -6,20 +6,20 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
-#include <QDockWidget>
-#include <QSettings>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
 #include <QTimer>
-#include <QElapsedTimer>
 
 #include "app/heatmap_view.h"
 #include "app/token_chips.h"
@@ -45,7 +45,8 @@ AppState bookState(Variant v) {
 
 QStringList tableColumn(QTableWidget* t, int col) {
     QStringList out;
-    for (int r = 0; r < t->rowCount(); ++r) out << (t->item(r, col) ? t->item(r, col)->text() : QString());
+    for (int r = 0; r < t->rowCount(); ++r)
+        out << (t->item(r, col) ? t->item(r, col)->text() : QString());
     return out;
 }
 
@@ -251,27 +252,49 @@ TEST(MainWindow, ShapeTraceListsSpecStepsForEveryVariant) {
     // SPEC section 4, book example: b = 1, T = 6, d_in = 3, d_out = 2, h = 2, hd = 1.
     const std::map<Variant, std::map<QString, QString>> expected = {
         {Variant::Simplified,
-         {{"inputs", "(1, 6, 3)"}, {"scores", "(1, 6, 6)"}, {"weights", "(1, 6, 6)"},
-          {"context", "(1, 6, 3)"}, {"output", "(1, 6, 3)"}}},
+         {{"inputs", "(1, 6, 3)"},
+          {"scores", "(1, 6, 6)"},
+          {"weights", "(1, 6, 6)"},
+          {"context", "(1, 6, 3)"},
+          {"output", "(1, 6, 3)"}}},
         {Variant::SelfAttentionV1,
-         {{"inputs", "(1, 6, 3)"}, {"queries", "(1, 6, 2)"}, {"keys", "(1, 6, 2)"},
-          {"values", "(1, 6, 2)"}, {"scores", "(1, 6, 6)"}, {"weights", "(1, 6, 6)"},
-          {"context", "(1, 6, 2)"}, {"output", "(1, 6, 2)"}}},
+         {{"inputs", "(1, 6, 3)"},
+          {"queries", "(1, 6, 2)"},
+          {"keys", "(1, 6, 2)"},
+          {"values", "(1, 6, 2)"},
+          {"scores", "(1, 6, 6)"},
+          {"weights", "(1, 6, 6)"},
+          {"context", "(1, 6, 2)"},
+          {"output", "(1, 6, 2)"}}},
         {Variant::SelfAttention,
-         {{"queries", "(1, 6, 2)"}, {"scores", "(1, 6, 6)"}, {"weights", "(1, 6, 6)"},
+         {{"queries", "(1, 6, 2)"},
+          {"scores", "(1, 6, 6)"},
+          {"weights", "(1, 6, 6)"},
           {"output", "(1, 6, 2)"}}},
         {Variant::Causal,
-         {{"queries", "(1, 6, 2)"}, {"scores", "(1, 6, 6)"}, {"mask", "(6, 6)"},
-          {"masked_scores", "(1, 6, 6)"}, {"scaled_scores", "(1, 6, 6)"},
-          {"weights", "(1, 6, 6)"}, {"context", "(1, 6, 2)"}, {"output", "(1, 6, 2)"}}},
+         {{"queries", "(1, 6, 2)"},
+          {"scores", "(1, 6, 6)"},
+          {"mask", "(6, 6)"},
+          {"masked_scores", "(1, 6, 6)"},
+          {"scaled_scores", "(1, 6, 6)"},
+          {"weights", "(1, 6, 6)"},
+          {"context", "(1, 6, 2)"},
+          {"output", "(1, 6, 2)"}}},
         {Variant::MultiHeadWrapper,
          {{"inputs", "(1, 6, 3)"}, {"weights", "(2, 1, 6, 6)"}, {"output", "(1, 6, 4)"}}},
         {Variant::MultiHead,
-         {{"inputs", "(1, 6, 3)"}, {"queries", "(1, 6, 2)"}, {"queries_split", "(1, 6, 2, 1)"},
-          {"queries_heads", "(1, 2, 6, 1)"}, {"keys_heads", "(1, 2, 6, 1)"},
-          {"values_heads", "(1, 2, 6, 1)"}, {"scores", "(1, 2, 6, 6)"}, {"mask", "(6, 6)"},
-          {"weights", "(1, 2, 6, 6)"}, {"context_heads", "(1, 2, 6, 1)"},
-          {"context_transposed", "(1, 6, 2, 1)"}, {"context", "(1, 6, 2)"},
+         {{"inputs", "(1, 6, 3)"},
+          {"queries", "(1, 6, 2)"},
+          {"queries_split", "(1, 6, 2, 1)"},
+          {"queries_heads", "(1, 2, 6, 1)"},
+          {"keys_heads", "(1, 2, 6, 1)"},
+          {"values_heads", "(1, 2, 6, 1)"},
+          {"scores", "(1, 2, 6, 6)"},
+          {"mask", "(6, 6)"},
+          {"weights", "(1, 2, 6, 6)"},
+          {"context_heads", "(1, 2, 6, 1)"},
+          {"context_transposed", "(1, 6, 2, 1)"},
+          {"context", "(1, 6, 2)"},
           {"output", "(1, 6, 2)"}}},
     };
     MainWindow w(testOptions());
@@ -395,7 +418,8 @@ TEST(MainWindow, TypingAtGpt2SmallSizesKeepsTheEventLoopRunningWhileTheWorkerCom
     AppState s = w.state();
     s.source = InputSource::Text;
     QString text;
-    while (text.size() < 5200) text += QStringLiteral("Attention lets every token look back at the tokens before it. ");
+    while (text.size() < 5200)
+        text += QStringLiteral("Attention lets every token look back at the tokens before it. ");
     s.text = text;
     s.config.dIn = s.config.dOut = 768;
     s.config.heads = 12;
@@ -410,7 +434,8 @@ TEST(MainWindow, TypingAtGpt2SmallSizesKeepsTheEventLoopRunningWhileTheWorkerCom
     QTimer probe;
     probe.setInterval(1);
     QObject::connect(&probe, &QTimer::timeout, [&] {
-        if (w.controller()->isBusy()) ++ticksWhileBusy;
+        if (w.controller()->isBusy())
+            ++ticksWhileBusy;
     });
     probe.start();
     for (int i = 0; i < 15; ++i) {

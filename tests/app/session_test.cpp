@@ -101,14 +101,18 @@ void expectRefused(const QByteArray& bytes, const std::string& message) {
 }
 
 TEST(Session, CorruptFilesAreRefused) {
-    expectRefused("{\"format\": \"attention-lens-session\", \"version\": 1,",
-                  "x.attnlens: not a valid Attention Lens session (unterminated object at byte 50).");
-    expectRefused("[1, 2]", "x.attnlens: not a valid Attention Lens session (the file is not a JSON object).");
+    expectRefused(
+        "{\"format\": \"attention-lens-session\", \"version\": 1,",
+        "x.attnlens: not a valid Attention Lens session (unterminated object at byte 50).");
+    expectRefused(
+        "[1, 2]",
+        "x.attnlens: not a valid Attention Lens session (the file is not a JSON object).");
     expectRefused("{\"version\": 1}",
                   "x.attnlens: not a valid Attention Lens session (it does not say \"format\": "
                   "\"attention-lens-session\").");
-    expectRefused(R"({"format": "attention-lens-session", "version": 1, "d_in": "three"})",
-                  "x.attnlens: not a valid Attention Lens session (\"d_in\" should be a whole number).");
+    expectRefused(
+        R"({"format": "attention-lens-session", "version": 1, "d_in": "three"})",
+        "x.attnlens: not a valid Attention Lens session (\"d_in\" should be a whole number).");
     expectRefused(R"({"format": "attention-lens-session", "version": 1, "variant": "transformer"})",
                   "x.attnlens: not a valid Attention Lens session (unknown variant).");
     expectRefused(R"({"format": "attention-lens-session", "version": 1, "seed": 5})",
@@ -119,9 +123,10 @@ TEST(Session, CorruptFilesAreRefused) {
 }
 
 TEST(Session, NewerVersionExplainsItself) {
-    expectRefused(R"({"format": "attention-lens-session", "version": 7})",
-                  "x.attnlens was saved by a newer Attention Lens (session version 7; this one reads "
-                  "up to 1). Update the app to open it.");
+    expectRefused(
+        R"({"format": "attention-lens-session", "version": 7})",
+        "x.attnlens was saved by a newer Attention Lens (session version 7; this one reads "
+        "up to 1). Update the app to open it.");
 }
 
 TEST(Session, UnwritablePathLeavesNothing) {

@@ -36,7 +36,8 @@ QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArra
 
 void expectExit2(const QStringList& args, const QString& contains) {
     const Result r = runCli(args);
-    EXPECT_EQ(r.exitCode, 2) << args.join(' ').left(200).toStdString() << "\n" << r.err.toStdString();
+    EXPECT_EQ(r.exitCode, 2) << args.join(' ').left(200).toStdString() << "\n"
+                             << r.err.toStdString();
     EXPECT_TRUE(r.out.isEmpty());
     EXPECT_EQ(r.err.count('\n'), 1) << r.err.toStdString();
     EXPECT_TRUE(QString::fromUtf8(r.err).contains(contains))
@@ -75,15 +76,18 @@ TEST(BadInput, InvalidUtf8AndNulBytes) {
 TEST(BadInput, SeedsAtTheEdges) {
     EXPECT_EQ(runCli({"trace", "--seed", "0"}).exitCode, 0);
     EXPECT_EQ(runCli({"trace", "--seed", "18446744073709551615"}).exitCode, 0);
-    EXPECT_EQ(runCli({"trace", "--seed", "-1", "--text", "x", "--embedding-seed", "-5"}).exitCode, 0);
+    EXPECT_EQ(runCli({"trace", "--seed", "-1", "--text", "x", "--embedding-seed", "-5"}).exitCode,
+              0);
     expectExit2({"trace", "--seed", "18446744073709551616"}, "--seed expects a whole number");
 }
 
 TEST(BadInput, HugeConfigurations) {
-    expectExit2({"trace", "--text", "a b c", "--d-in", "100000000"}, "is too large; the limit is 1048576.");
+    expectExit2({"trace", "--text", "a b c", "--d-in", "100000000"},
+                "is too large; the limit is 1048576.");
     expectExit2({"trace", "--text", "a b c", "--d-in", "100000"},
                 "d_in = 100000 is too large for the chapter-2 embeddings");
-    expectExit2({"trace", "--preset", "book", "--batch", "1000000"}, "This configuration needs about");
+    expectExit2({"trace", "--preset", "book", "--batch", "1000000"},
+                "This configuration needs about");
     expectExit2({"trace", "--text", QString("x ").repeated(1000), "--d-in", "64", "--d-out", "1024",
                  "--heads", "1024", "--context-length", "2048"},
                 "This configuration needs about");
@@ -93,9 +97,11 @@ TEST(BadInput, HugeConfigurations) {
 TEST(BadInput, MalformedEmbeddingFiles) {
     QTemporaryDir dir;
     expectExit2({"trace", "--embeddings", writeFile(dir, "t.npy", "\x93NUMPY\x01\x00")}, "t.npy");
-    expectExit2({"trace", "--embeddings", writeFile(dir, "n.json", "[[1, NaN], [2, 3]]")}, "n.json");
+    expectExit2({"trace", "--embeddings", writeFile(dir, "n.json", "[[1, NaN], [2, 3]]")},
+                "n.json");
     expectExit2({"trace", "--embeddings", writeFile(dir, "r.json", "[[1, 2], [3]]")}, "r.json");
-    expectExit2({"trace", "--embeddings", writeFile(dir, "d.json", QByteArray(5000, '[') + QByteArray(5000, ']'))},
+    expectExit2({"trace", "--embeddings",
+                 writeFile(dir, "d.json", QByteArray(5000, '[') + QByteArray(5000, ']'))},
                 "d.json");
     expectExit2({"trace", "--embeddings", writeFile(dir, "s.json", "{\"a\": 1}")}, "s.json");
     expectExit2({"trace", "--embeddings", writeFile(dir, "c.csv", "1,2\n3,x\n")}, "c.csv");
@@ -108,14 +114,15 @@ TEST(BadInput, MalformedEmbeddingFiles) {
 
 TEST(BadInput, MalformedWeightFiles) {
     QTemporaryDir dir;
-    expectExit2({"trace", "--variant", "self-attention", "--weights", writeFile(dir, "w.json", "{}")},
-                "W_query.weight");
+    expectExit2(
+        {"trace", "--variant", "self-attention", "--weights", writeFile(dir, "w.json", "{}")},
+        "W_query.weight");
     QByteArray lying("\xff\xff\xff\xff\x00\x00\x00\x00{}", 10);
     expectExit2({"trace", "--weights", writeFile(dir, "l.safetensors", lying)}, "l.safetensors");
-    expectExit2({"trace", "--variant", "self-attention",
-                 "--weights", writeFile(dir, "shape.json",
-                                        "{\"W_query.weight\": [[1,2,3]], \"W_key.weight\": [[1,2,3],[1,2,3]],"
-                                        " \"W_value.weight\": [[1,2,3],[1,2,3]]}")},
+    expectExit2({"trace", "--variant", "self-attention", "--weights",
+                 writeFile(dir, "shape.json",
+                           "{\"W_query.weight\": [[1,2,3]], \"W_key.weight\": [[1,2,3],[1,2,3]],"
+                           " \"W_value.weight\": [[1,2,3],[1,2,3]]}")},
                 "W_query.weight");
 }
 

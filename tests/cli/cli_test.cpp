@@ -47,7 +47,8 @@ void expectBadInput(const QStringList& args, const QString& expected) {
 }
 
 TEST(Cli, TraceOfTheBooksSelfAttentionV1) {
-    const CliRun r = cli({"trace", "--preset", "book", "--variant", "self-attention-v1", "--seed", "123"});
+    const CliRun r =
+        cli({"trace", "--preset", "book", "--variant", "self-attention-v1", "--seed", "123"});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     const QJsonObject o = json(r.out);
     EXPECT_EQ(o["config"].toObject()["variant"].toString(), "self-attention-v1");
@@ -59,7 +60,8 @@ TEST(Cli, TraceOfTheBooksSelfAttentionV1) {
     EXPECT_NEAR(data[0].toDouble(), 0.2996, 5e-5);
     EXPECT_NEAR(data[1].toDouble(), 0.8053, 5e-5);
     QStringList ids;
-    for (const QJsonValue& s : o["steps"].toArray()) ids << s.toObject()["id"].toString();
+    for (const QJsonValue& s : o["steps"].toArray())
+        ids << s.toObject()["id"].toString();
     EXPECT_EQ(ids, (QStringList{"inputs", "queries", "keys", "values", "scores", "scaled_scores",
                                 "weights", "context", "output"}));
 }
@@ -70,7 +72,8 @@ TEST(Cli, TraceWritesMaskedCellsAsStrings) {
     const QJsonObject o = json(r.out);
     for (const QJsonValue& s : o["steps"].toArray()) {
         const QJsonObject step = s.toObject();
-        if (step["id"] != "masked_scores") continue;
+        if (step["id"] != "masked_scores")
+            continue;
         EXPECT_EQ(step["shape"].toArray(), (QJsonArray{1, 2, 6, 6}));
         EXPECT_EQ(step["dims"].toArray(), (QJsonArray{"b", "h", "T", "T"}));
         const QJsonArray d = step["data"].toArray();
@@ -84,7 +87,8 @@ TEST(Cli, TraceWritesMaskedCellsAsStrings) {
 TEST(Cli, TraceOutFile) {
     QTemporaryDir dir;
     const QString path = dir.filePath("trace.json");
-    const CliRun r = cli({"trace", "--text", "Hello world", "--d-in", "8", "--d-out", "4", "--out", path});
+    const CliRun r =
+        cli({"trace", "--text", "Hello world", "--d-in", "8", "--d-out", "4", "--out", path});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     EXPECT_TRUE(r.out.isEmpty());
     QFile f(path);
@@ -117,18 +121,25 @@ TEST(Cli, Bench) {
 
 TEST(Cli, BadInputExitsTwoWithOneLine) {
     expectBadInput({"trace", "--heads", "3"}, "Valid head counts for d_out = 2: 1, 2.");
-    expectBadInput({"trace", "--d-out", "0"}, "d_out (the output size) must be at least 1 (it is 0).");
-    expectBadInput({"trace", "--text", "hi", "--d-in", "-4"}, "d_in (the embedding size) must be at least 1");
-    expectBadInput({"trace", "--dropout", "1.0"}, "The dropout rate must be at least 0 and below 1 (it is 1)");
+    expectBadInput({"trace", "--d-out", "0"},
+                   "d_out (the output size) must be at least 1 (it is 0).");
+    expectBadInput({"trace", "--text", "hi", "--d-in", "-4"},
+                   "d_in (the embedding size) must be at least 1");
+    expectBadInput({"trace", "--dropout", "1.0"},
+                   "The dropout rate must be at least 0 and below 1 (it is 1)");
     expectBadInput({"trace", "--dropout", "-0.1"}, "(it is -0.1)");
-    expectBadInput({"trace", "--dropout", "lots"}, "--dropout expects a number in [0, 1), got \"lots\".");
+    expectBadInput({"trace", "--dropout", "lots"},
+                   "--dropout expects a number in [0, 1), got \"lots\".");
     expectBadInput({"trace", "--mask", "window:0"}, "The window size K must be at least 1");
-    expectBadInput({"trace", "--mask", "diagonal"}, "Unknown mask \"diagonal\"; use none, causal or window:K");
+    expectBadInput({"trace", "--mask", "diagonal"},
+                   "Unknown mask \"diagonal\"; use none, causal or window:K");
     expectBadInput({"trace", "--variant", "transformer"}, "Unknown variant \"transformer\"");
-    expectBadInput({"trace", "--context-length", "4"}, "The input has 6 tokens, more than the context length of 4.");
+    expectBadInput({"trace", "--context-length", "4"},
+                   "The input has 6 tokens, more than the context length of 4.");
     expectBadInput({"trace", "--text", ""}, "The text has no tokens");
     expectBadInput({"trace", "--seed", "abc"}, "--seed expects a whole number");
-    expectBadInput({"trace", "--preset", "book", "--d-in", "5"}, "The book preset has 3-dimensional embeddings");
+    expectBadInput({"trace", "--preset", "book", "--d-in", "5"},
+                   "The book preset has 3-dimensional embeddings");
     expectBadInput({"trace", "--preset", "book", "--text", "x"}, "Give only one input");
     expectBadInput({"trace", "--embeddings", "/nonexistent/x.npy"}, "/nonexistent/x.npy");
     expectBadInput({"trace", "--weights", "/nonexistent/w.json"}, "/nonexistent/w.json");
@@ -138,11 +149,13 @@ TEST(Cli, BadInputExitsTwoWithOneLine) {
                     QString("word ").repeated(1000), "--batch", "100"},
                    "This configuration needs about");
     expectBadInput({"export", "--out", "x.txt"}, "use a .csv, .npy, .json or .npz file");
-    expectBadInput({"export", "--step", "nope", "--out", "/tmp/x.npy"}, "This configuration has no step \"nope\"");
+    expectBadInput({"export", "--step", "nope", "--out", "/tmp/x.npy"},
+                   "This configuration has no step \"nope\"");
 }
 
 TEST(Cli, UnwritableOutputLeavesNoFile) {
-    expectBadInput({"trace", "--out", "/nonexistent-dir/trace.json"}, "Cannot write /nonexistent-dir/trace.json");
+    expectBadInput({"trace", "--out", "/nonexistent-dir/trace.json"},
+                   "Cannot write /nonexistent-dir/trace.json");
     expectBadInput({"trace", "--out", "/dev/full"}, "Cannot write /dev/full");
     EXPECT_FALSE(QFile::exists("/nonexistent-dir/trace.json"));
 }
@@ -150,7 +163,8 @@ TEST(Cli, UnwritableOutputLeavesNoFile) {
 TEST(Cli, ExportFormats) {
     QTemporaryDir dir;
     const QStringList base = {"export", "--preset", "book", "--variant", "causal"};
-    ASSERT_EQ(cli(base + QStringList{"--step", "weights", "--out", dir.filePath("w.npy")}).exitCode, 0);
+    ASSERT_EQ(cli(base + QStringList{"--step", "weights", "--out", dir.filePath("w.npy")}).exitCode,
+              0);
     QFile npy(dir.filePath("w.npy"));
     ASSERT_TRUE(npy.open(QIODevice::ReadOnly));
     const QByteArray bytes = npy.readAll();
@@ -158,13 +172,16 @@ TEST(Cli, ExportFormats) {
     EXPECT_TRUE(bytes.contains("'shape': (1, 6, 6)"));
     EXPECT_EQ(bytes.size(), 128 + 36 * 4);
 
-    ASSERT_EQ(cli(base + QStringList{"--step", "weights", "--out", dir.filePath("w.csv")}).exitCode, 0);
+    ASSERT_EQ(cli(base + QStringList{"--step", "weights", "--out", dir.filePath("w.csv")}).exitCode,
+              0);
     QFile csv(dir.filePath("w.csv"));
     ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
     EXPECT_TRUE(csv.readLine().startsWith(",Your,journey,starts,with,one,step"));
     EXPECT_TRUE(csv.readLine().startsWith("Your,1,0,0,0,0,0"));
 
-    ASSERT_EQ(cli(base + QStringList{"--step", "masked_scores", "--out", dir.filePath("s.json")}).exitCode, 0);
+    ASSERT_EQ(cli(base + QStringList{"--step", "masked_scores", "--out", dir.filePath("s.json")})
+                  .exitCode,
+              0);
     QFile js(dir.filePath("s.json"));
     ASSERT_TRUE(js.open(QIODevice::ReadOnly));
     EXPECT_EQ(json(js.readAll())["id"].toString(), "masked_scores");
@@ -183,8 +200,8 @@ TEST(Cli, RenderImages) {
     GTEST_SKIP() << "built without the GUI libraries: no image export";
 #endif
     QTemporaryDir dir;
-    const CliRun png = cli({"render", "--preset", "book", "--variant", "causal", "--step", "weights",
-                            "--out", dir.filePath("w.png"), "--scale", "1"});
+    const CliRun png = cli({"render", "--preset", "book", "--variant", "causal", "--step",
+                            "weights", "--out", dir.filePath("w.png"), "--scale", "1"});
     ASSERT_EQ(png.exitCode, 0) << png.err.toStdString();
     EXPECT_TRUE(png.err.isEmpty()) << png.err.toStdString();
     QFile f(dir.filePath("w.png"));
@@ -201,7 +218,8 @@ TEST(Cli, RenderImages) {
     EXPECT_TRUE(text.contains("journey"));  // token labels are text, not pixels
 
     // Every step, and every head of per-head steps: multi-head with 2 heads on the book.
-    const CliRun all = cli({"render", "--preset", "book", "--all-steps", dir.filePath("all"), "--format", "svg"});
+    const CliRun all =
+        cli({"render", "--preset", "book", "--all-steps", dir.filePath("all"), "--format", "svg"});
     ASSERT_EQ(all.exitCode, 0) << all.err.toStdString();
     const QStringList files = QDir(dir.filePath("all")).entryList(QDir::Files);
     EXPECT_TRUE(files.contains("weights_head0.svg"));
@@ -213,19 +231,24 @@ TEST(Cli, RenderImages) {
     EXPECT_EQ(files.size(), 11 + 11 * 2);
 
     EXPECT_EQ(cli({"render", "--preset", "book", "--step", "weights", "--head", "2", "--out",
-                   dir.filePath("x.png")}).exitCode, 2);
+                   dir.filePath("x.png")})
+                  .exitCode,
+              2);
     EXPECT_FALSE(QFile::exists(dir.filePath("x.png")));
 }
 
 TEST(Cli, PytorchCodeNamesTheModuleAndSeeds) {
-    const CliRun r = cli({"pytorch", "--text", "Hello world", "--variant", "multi-head", "--d-in", "6",
-                       "--d-out", "4", "--heads", "2", "--seed", "7", "--embedding-seed", "9"});
+    const CliRun r =
+        cli({"pytorch", "--text", "Hello world", "--variant", "multi-head", "--d-in", "6",
+             "--d-out", "4", "--heads", "2", "--seed", "7", "--embedding-seed", "9"});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     const QString code = QString::fromUtf8(r.out);
     EXPECT_TRUE(code.contains("class MultiHeadAttention(nn.Module):"));
     EXPECT_TRUE(code.contains("ids = torch.tensor([15496, 995])"));
-    EXPECT_TRUE(code.contains("torch.manual_seed(9)\ntoken_embedding_layer = nn.Embedding(50257, 6)"));
-    EXPECT_TRUE(code.contains("torch.manual_seed(7)\nmodule = MultiHeadAttention(6, 4, 1024, 0.0, 2, qkv_bias=False)"));
+    EXPECT_TRUE(
+        code.contains("torch.manual_seed(9)\ntoken_embedding_layer = nn.Embedding(50257, 6)"));
+    EXPECT_TRUE(code.contains(
+        "torch.manual_seed(7)\nmodule = MultiHeadAttention(6, 4, 1024, 0.0, 2, qkv_bias=False)"));
     EXPECT_TRUE(code.contains("    output = module(x)"));
 }
 
@@ -237,8 +260,8 @@ TEST(Cli, PytorchCodeReproducesTheTrace) {
         {"--preset", "book"},
         {"--text", "The cat sat on the mat", "--variant", "multi-head-wrapper", "--heads", "3",
          "--d-in", "5", "--d-out", "2", "--dropout", "0.3", "--batch", "2", "--mask", "window:2"},
-        {"--text", "Attention is all you need", "--variant", "causal", "--d-in", "7", "--d-out", "3",
-         "--qkv-bias", "--no-positions"},
+        {"--text", "Attention is all you need", "--variant", "causal", "--d-in", "7", "--d-out",
+         "3", "--qkv-bias", "--no-positions"},
     };
     for (const QStringList& args : configs) {
         const CliRun code = cli(QStringList{"pytorch"} + args);
@@ -254,7 +277,8 @@ TEST(Cli, PytorchCodeReproducesTheTrace) {
         const QJsonArray ours = json(trace.out)["output"].toObject()["data"].toArray();
         ASSERT_EQ(ours.size(), theirs.size()) << args.join(' ').toStdString();
         for (int i = 0; i < ours.size(); ++i)
-            EXPECT_NEAR(ours[i].toDouble(), theirs[i].toDouble(), 1e-5) << args.join(' ').toStdString() << " " << i;
+            EXPECT_NEAR(ours[i].toDouble(), theirs[i].toDouble(), 1e-5)
+                << args.join(' ').toStdString() << " " << i;
     }
 }
 

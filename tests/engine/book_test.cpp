@@ -37,7 +37,8 @@ void expectNear(const Tensor& t, const QJsonValue& expected, const char* what, f
     const std::vector<float> want = flatten(expected);
     const std::vector<float> got = t.toVector();
     ASSERT_EQ(got.size(), want.size()) << what;
-    for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << what << " [" << i << "]";
+    for (size_t i = 0; i < want.size(); ++i)
+        EXPECT_NEAR(got[i], want[i], tol) << what << " [" << i << "]";
 }
 
 Trace traceBook(Variant v, uint64_t seed) {
@@ -103,7 +104,8 @@ TEST(Book, CausalWeightsOfTheChapter) {
     const Tensor& w = t.find("weights")->value;
     EXPECT_NEAR(w.at({0, 1, 0}), 0.5517f, 5e-5f);
     EXPECT_NEAR(w.at({0, 1, 1}), 0.4483f, 5e-5f);
-    for (int j = 2; j < 6; ++j) EXPECT_EQ(w.at({0, 1, j}), 0.0f);
+    for (int j = 2; j < 6; ++j)
+        EXPECT_EQ(w.at({0, 1, j}), 0.0f);
 }
 
 }  // namespace

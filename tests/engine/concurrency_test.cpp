@@ -19,9 +19,11 @@ namespace {
 // Eigen splits a product among OpenMP threads differently when called from a thread of one's
 // own, which may change the last bit of a sum: equal means equal to float rounding here.
 bool sameNumbers(const std::vector<float>& a, const std::vector<float>& b) {
-    if (a.size() != b.size()) return false;
+    if (a.size() != b.size())
+        return false;
     for (size_t i = 0; i < a.size(); ++i)
-        if (std::fabs(a[i] - b[i]) > 1e-6f * std::max(1.0f, std::fabs(b[i]))) return false;
+        if (std::fabs(a[i] - b[i]) > 1e-6f * std::max(1.0f, std::fabs(b[i])))
+            return false;
     return true;
 }
 
@@ -51,10 +53,12 @@ TEST(Concurrency, ParallelTracesAgreeWithASerialOne) {
                 chapterTwoEmbeddings(mine, {ids[static_cast<size_t>(t)], 50256});
                 TraceRequest req = r;
                 req.inputs = chapterTwoEmbeddings(e, ids);
-                if (!sameNumbers(runTrace(req).output().toVector(), expected)) ++mismatches;
+                if (!sameNumbers(runTrace(req).output().toVector(), expected))
+                    ++mismatches;
             }
         });
-    for (auto& th : threads) th.join();
+    for (auto& th : threads)
+        th.join();
     EXPECT_EQ(mismatches.load(), 0);
 }
 
@@ -65,7 +69,8 @@ TEST(Concurrency, CancellingOneTraceLeavesTheOthersAlone) {
     r.config.dOut = 4;
     r.config.heads = 3;
     std::vector<float> x(64 * 8);
-    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 13) / 13.0f;
+    for (size_t i = 0; i < x.size(); ++i)
+        x[i] = static_cast<float>(i % 13) / 13.0f;
     r.inputs = Tensor(Shape{64, 8}, x);
     const std::vector<float> expected = runTrace(r).output().toVector();
 
@@ -87,7 +92,8 @@ TEST(Concurrency, CancellingOneTraceLeavesTheOthersAlone) {
                 ++good;
             }
         });
-    for (auto& th : threads) th.join();
+    for (auto& th : threads)
+        th.join();
     EXPECT_EQ(threw.load(), 2);
     EXPECT_EQ(good.load(), 2);
 }

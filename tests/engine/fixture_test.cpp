@@ -43,7 +43,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path torchFixtureDir() { return fs::path(ATTN_FIXTURES_DIR) / "torch"; }
+fs::path torchFixtureDir() {
+    return fs::path(ATTN_FIXTURES_DIR) / "torch";
+}
 
 std::vector<std::string> listFixtures() {
     std::vector<std::string> names;
@@ -73,8 +75,10 @@ struct RefTensor {
 float jsonFloat(const QJsonValue& v) {
     if (v.isString()) {
         const QString s = v.toString();
-        if (s == QLatin1String("-inf")) return -std::numeric_limits<float>::infinity();
-        if (s == QLatin1String("inf")) return std::numeric_limits<float>::infinity();
+        if (s == QLatin1String("-inf"))
+            return -std::numeric_limits<float>::infinity();
+        if (s == QLatin1String("inf"))
+            return std::numeric_limits<float>::infinity();
         return std::numeric_limits<float>::quiet_NaN();
     }
     // Written so that double -> float rounding gives the exact float32 value.
@@ -83,7 +87,8 @@ float jsonFloat(const QJsonValue& v) {
 
 attn::Shape jsonShape(const QJsonValue& v) {
     attn::Shape shape;
-    for (const QJsonValue& d : v.toArray()) shape.push_back(d.toInteger());
+    for (const QJsonValue& d : v.toArray())
+        shape.push_back(d.toInteger());
     return shape;
 }
 
@@ -99,13 +104,16 @@ RefTensor readTensor(const QJsonObject& o) {
         }
     } else {
         t.sampled = true;
-        for (const QJsonValue& i : o.value("sample_index").toArray()) t.index.push_back(i.toInteger());
-        for (const QJsonValue& v : o.value("sample").toArray()) t.values.push_back(jsonFloat(v));
+        for (const QJsonValue& i : o.value("sample_index").toArray())
+            t.index.push_back(i.toInteger());
+        for (const QJsonValue& v : o.value("sample").toArray())
+            t.values.push_back(jsonFloat(v));
         t.sum = o.value("sum").toDouble();
         t.absSum = o.value("abs_sum").toDouble();
         t.nonfiniteCount = o.value("nonfinite_count").toInteger();
     }
-    if (o.contains("fnv1a64")) t.fnv = o.value("fnv1a64").toString().toULongLong(nullptr, 16);
+    if (o.contains("fnv1a64"))
+        t.fnv = o.value("fnv1a64").toString().toULongLong(nullptr, 16);
     return t;
 }
 
@@ -143,7 +151,8 @@ std::string indexString(const attn::Shape& shape, int64_t flat) {
     }
     std::string s = "[";
     for (size_t i = 0; i < idx.size(); ++i) {
-        if (i) s += ",";
+        if (i)
+            s += ",";
         s += std::to_string(idx[i]);
     }
     return s + "]";
@@ -163,20 +172,27 @@ uint64_t fnv1a64(const std::vector<float>& values) {
 }
 
 bool closeEnough(float expected, float got, double absTol, double relTol) {
-    if (std::isnan(expected)) return std::isnan(got);
-    if (std::isinf(expected)) return got == expected;
-    if (!std::isfinite(got)) return false;
-    return std::fabs(double(got) - double(expected)) <= absTol + relTol * std::fabs(double(expected));
+    if (std::isnan(expected))
+        return std::isnan(got);
+    if (std::isinf(expected))
+        return got == expected;
+    if (!std::isfinite(got))
+        return false;
+    return std::fabs(double(got) - double(expected)) <=
+           absTol + relTol * std::fabs(double(expected));
 }
 
-bool bitEqual(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
+bool bitEqual(float a, float b) {
+    return std::memcmp(&a, &b, sizeof(float)) == 0;
+}
 
 // Compares `got` (any layout, read row-major) with the reference. Empty string when equal.
 // bitwise: parameters; else within absTol + relTol * |expected|, non-finite values exactly.
 std::string compareTensor(const std::string& where, const RefTensor& ref, const attn::Tensor& got,
                           double absTol, double relTol, bool bitwise) {
     std::ostringstream msg;
-    if (got.empty() && attn::shapeNumel(ref.shape) > 0) return where + ": tensor is empty";
+    if (got.empty() && attn::shapeNumel(ref.shape) > 0)
+        return where + ": tensor is empty";
     if (got.shape() != ref.shape) {
         msg << where << ": shape " << attn::shapeToString(got.shape()) << ", expected "
             << attn::shapeToString(ref.shape);
@@ -189,7 +205,8 @@ std::string compareTensor(const std::string& where, const RefTensor& ref, const 
     double maxDiff = 0.0;
     for (size_t k = 0; k < ref.index.size(); ++k) {
         const int64_t i = ref.index[k];
-        if (i < 0 || i >= n) return where + ": fixture index " + std::to_string(i) + " out of range";
+        if (i < 0 || i >= n)
+            return where + ": fixture index " + std::to_string(i) + " out of range";
         const float e = ref.values[k];
         const float g = got.flat(i);
         const bool ok = bitwise ? bitEqual(e, g) : closeEnough(e, g, absTol, relTol);
@@ -200,13 +217,14 @@ std::string compareTensor(const std::string& where, const RefTensor& ref, const 
                 firstGot = g;
             }
             ++bad;
-            if (std::isfinite(e) && std::isfinite(g)) maxDiff = std::max(maxDiff, std::fabs(double(g) - double(e)));
+            if (std::isfinite(e) && std::isfinite(g))
+                maxDiff = std::max(maxDiff, std::fabs(double(g) - double(e)));
         }
     }
     if (bad > 0) {
-        msg << where << ": " << bad << " of " << ref.index.size()
-            << (ref.sampled ? " sampled" : "") << " values differ; first at flat index " << first
-            << " " << indexString(ref.shape, first) << ": expected " << fmt(firstExp) << ", got "
+        msg << where << ": " << bad << " of " << ref.index.size() << (ref.sampled ? " sampled" : "")
+            << " values differ; first at flat index " << first << " "
+            << indexString(ref.shape, first) << ": expected " << fmt(firstExp) << ", got "
             << fmt(firstGot);
         if (bitwise) {
             uint32_t eb, gb;
@@ -232,11 +250,14 @@ std::string compareTensor(const std::string& where, const RefTensor& ref, const 
         int64_t nonfinite = 0;
         const std::vector<float> all = got.toVector();
         for (float v : all) {
-            if (std::isfinite(v)) sum += v;
-            else ++nonfinite;
+            if (std::isfinite(v))
+                sum += v;
+            else
+                ++nonfinite;
         }
         if (nonfinite != ref.nonfiniteCount) {
-            msg << where << ": " << nonfinite << " non-finite values, expected " << ref.nonfiniteCount;
+            msg << where << ": " << nonfinite << " non-finite values, expected "
+                << ref.nonfiniteCount;
             return msg.str();
         }
         const double tol = absTol * double(n) + relTol * ref.absSum;
@@ -260,7 +281,8 @@ constexpr double kRel = 1e-5;
 
 class TorchFixture : public ::testing::TestWithParam<std::string> {};
 
-void checkFixtureSelfConsistent(const std::string& name, const std::string& what, const RefTensor& ref) {
+void checkFixtureSelfConsistent(const std::string& name, const std::string& what,
+                                const RefTensor& ref) {
     // Guards the reader: the parsed values of a full tensor hash to what PyTorch wrote.
     if (ref.fnv && !ref.sampled) {
         EXPECT_EQ(fnv1a64(ref.values), *ref.fnv)
@@ -303,7 +325,8 @@ attn::Config configFromFixture(const std::string& name, const QJsonObject& c, bo
 std::string joinIds(const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) {
-        if (!s.empty()) s += " ";
+        if (!s.empty())
+            s += " ";
         s += x;
     }
     return s;
@@ -313,9 +336,11 @@ std::string joinIds(const std::vector<std::string>& v) {
 // which run this is in failure messages.
 void checkTraceSteps(const std::string& label, const QJsonObject& fx, const attn::Trace& trace) {
     std::vector<std::string> expectedOrder;
-    for (const QJsonValue& v : fx.value("step_order").toArray()) expectedOrder.push_back(v.toString().toStdString());
+    for (const QJsonValue& v : fx.value("step_order").toArray())
+        expectedOrder.push_back(v.toString().toStdString());
     std::vector<std::string> gotOrder;
-    for (const attn::Step& s : trace.steps) gotOrder.push_back(s.info.id);
+    for (const attn::Step& s : trace.steps)
+        gotOrder.push_back(s.info.id);
     if (gotOrder != expectedOrder) {
         ADD_FAILURE() << label << ": step ids differ\n  expected: " << joinIds(expectedOrder)
                       << "\n  got:      " << joinIds(gotOrder);
@@ -334,19 +359,24 @@ void checkTraceSteps(const std::string& label, const QJsonObject& fx, const attn
                           << attn::shapeToString(step->info.shape) << ", expected "
                           << attn::shapeToString(ref.shape);
         }
-        const std::string err = compareTensor(label + " / step " + id, ref, step->value, kAbs, kRel, false);
-        if (!err.empty()) ADD_FAILURE() << err;
+        const std::string err =
+            compareTensor(label + " / step " + id, ref, step->value, kAbs, kRel, false);
+        if (!err.empty())
+            ADD_FAILURE() << err;
     }
 
     const RefTensor ref = readTensor(steps.value("output").toObject());
-    const std::string err = compareTensor(label + " / trace.output()", ref, trace.output(), kAbs, kRel, false);
-    if (!err.empty()) ADD_FAILURE() << err;
+    const std::string err =
+        compareTensor(label + " / trace.output()", ref, trace.output(), kAbs, kRel, false);
+    if (!err.empty())
+        ADD_FAILURE() << err;
 }
 
 void runTraceFixture(const std::string& name, const QJsonObject& fx) {
     bool ok = false;
     const attn::Config config = configFromFixture(name, fx.value("config").toObject(), &ok);
-    if (!ok) return;
+    if (!ok)
+        return;
 
     const RefTensor inputs = readTensor(fx.value("inputs").toObject());
     ASSERT_FALSE(inputs.sampled) << name << ": inputs must be stored in full";
@@ -367,21 +397,26 @@ void runTraceFixture(const std::string& name, const QJsonObject& fx) {
 
     // The plan (drives the UI before a result exists) names the same steps with the same shapes.
     std::vector<std::string> expectedOrder;
-    for (const QJsonValue& v : fx.value("step_order").toArray()) expectedOrder.push_back(v.toString().toStdString());
+    for (const QJsonValue& v : fx.value("step_order").toArray())
+        expectedOrder.push_back(v.toString().toStdString());
     {
         const std::vector<attn::StepInfo> plan = attn::planSteps(config, tokens);
         std::vector<std::string> planIds;
-        for (const auto& info : plan) planIds.push_back(info.id);
+        for (const auto& info : plan)
+            planIds.push_back(info.id);
         if (planIds != expectedOrder) {
-            ADD_FAILURE() << name << ": planSteps ids differ\n  expected: " << joinIds(expectedOrder)
+            ADD_FAILURE() << name
+                          << ": planSteps ids differ\n  expected: " << joinIds(expectedOrder)
                           << "\n  got:      " << joinIds(planIds);
         } else {
             const QJsonObject steps = fx.value("steps").toObject();
             for (const auto& info : plan) {
-                const attn::Shape shape = jsonShape(steps.value(QString::fromStdString(info.id)).toObject().value("shape"));
+                const attn::Shape shape = jsonShape(
+                    steps.value(QString::fromStdString(info.id)).toObject().value("shape"));
                 if (info.shape != shape)
                     ADD_FAILURE() << name << " / " << info.id << ": planSteps shape "
-                                  << attn::shapeToString(info.shape) << ", expected " << attn::shapeToString(shape);
+                                  << attn::shapeToString(info.shape) << ", expected "
+                                  << attn::shapeToString(shape);
             }
         }
     }
@@ -397,20 +432,25 @@ void runTraceFixture(const std::string& name, const QJsonObject& fx) {
         const RefTensor ref = readTensor(it.value().toObject());
         count += attn::shapeNumel(ref.shape);
         checkFixtureSelfConsistent(name, "parameter " + pname, ref);
-        if (ref.sampled) allFull = false;
-        else fixtureWeights[pname] = toTensor(ref);
+        if (ref.sampled)
+            allFull = false;
+        else
+            fixtureWeights[pname] = toTensor(ref);
         const auto found = trace.parameters.find(pname);
         if (found == trace.parameters.end()) {
             ADD_FAILURE() << name << " / parameter " << pname << ": missing from trace.parameters";
             continue;
         }
-        const std::string err = compareTensor(name + " / parameter " + pname, ref, found->second, 0, 0, true);
-        if (!err.empty()) ADD_FAILURE() << err;
+        const std::string err =
+            compareTensor(name + " / parameter " + pname, ref, found->second, 0, 0, true);
+        if (!err.empty())
+            ADD_FAILURE() << err;
     }
     for (const auto& [pname, tensor] : trace.parameters) {
         (void)tensor;
         if (!params.contains(QString::fromStdString(pname)))
-            ADD_FAILURE() << name << " / parameter " << pname << ": not a state_dict entry of the PyTorch module";
+            ADD_FAILURE() << name << " / parameter " << pname
+                          << ": not a state_dict entry of the PyTorch module";
     }
     EXPECT_EQ(trace.parameterCount, count) << name << ": trace.parameterCount";
     EXPECT_EQ(attn::parameterCount(config), count) << name << ": parameterCount(config)";
@@ -418,12 +458,16 @@ void runTraceFixture(const std::string& name, const QJsonObject& fx) {
         std::map<std::string, attn::Shape> expected, got;
         for (auto it = params.begin(); it != params.end(); ++it)
             expected[it.key().toStdString()] = jsonShape(it.value().toObject().value("shape"));
-        for (const auto& [pname, shape] : attn::parameterShapes(config)) got[pname] = shape;
+        for (const auto& [pname, shape] : attn::parameterShapes(config))
+            got[pname] = shape;
         if (expected != got) {
             std::string e, g;
-            for (const auto& [k, v] : expected) e += " " + k + attn::shapeToString(v);
-            for (const auto& [k, v] : got) g += " " + k + attn::shapeToString(v);
-            ADD_FAILURE() << name << ": parameterShapes(config) differ\n  expected:" << e << "\n  got:     " << g;
+            for (const auto& [k, v] : expected)
+                e += " " + k + attn::shapeToString(v);
+            for (const auto& [k, v] : got)
+                g += " " + k + attn::shapeToString(v);
+            ADD_FAILURE() << name << ": parameterShapes(config) differ\n  expected:" << e
+                          << "\n  got:     " << g;
         }
     }
 
@@ -454,7 +498,8 @@ void runEmbeddingFixture(const std::string& name, const QJsonObject& fx) {
     config.positions = c.value("positions").toBool();
     config.vocabSize = c.value("vocab_size").toInteger();
     std::vector<int64_t> ids;
-    for (const QJsonValue& v : fx.value("ids").toArray()) ids.push_back(v.toInteger());
+    for (const QJsonValue& v : fx.value("ids").toArray())
+        ids.push_back(v.toInteger());
     const QJsonObject steps = fx.value("steps").toObject();
 
     attn::Tensor x;
@@ -465,7 +510,8 @@ void runEmbeddingFixture(const std::string& name, const QJsonObject& fx) {
     }
     const RefTensor refX = readTensor(steps.value("x").toObject());
     std::string err = compareTensor(name + " / x", refX, x, kAbs, kRel, false);
-    if (!err.empty()) ADD_FAILURE() << err;
+    if (!err.empty())
+        ADD_FAILURE() << err;
 
     // Token rows alone: the table right after manual_seed.
     const RefTensor refTok = readTensor(steps.value("token_embeddings").toObject());
@@ -481,12 +527,14 @@ void runEmbeddingFixture(const std::string& name, const QJsonObject& fx) {
     } else {
         err = compareTensor(name + " / token_embeddings (normalTableRows)", refTok,
                             attn::Tensor(refTok.shape, rows), 1e-6, 1e-6, false);
-        if (!err.empty()) ADD_FAILURE() << err;
+        if (!err.empty())
+            ADD_FAILURE() << err;
     }
 }
 
 void runNormalFixture(const std::string& name, const QJsonObject& fx) {
-    const uint64_t seed = static_cast<uint64_t>(fx.value("config").toObject().value("seed").toInteger());
+    const uint64_t seed =
+        static_cast<uint64_t>(fx.value("config").toObject().value("seed").toInteger());
     attn::TorchGenerator gen(seed);
     const QJsonArray calls = fx.value("calls").toArray();
     for (qsizetype ci = 0; ci < calls.size(); ++ci) {
@@ -496,8 +544,8 @@ void runNormalFixture(const std::string& name, const QJsonObject& fx) {
         const double mean = call.value("mean").toDouble();
         const double stdv = call.value("std").toDouble();
         const QJsonArray data = call.value("data").toArray();
-        const std::string where = name + " / call " + std::to_string(ci) + " (" + dtype + ", n=" +
-                                  std::to_string(n) + ")";
+        const std::string where = name + " / call " + std::to_string(ci) + " (" + dtype +
+                                  ", n=" + std::to_string(n) + ")";
         ASSERT_EQ(data.size(), n) << where << ": fixture data size";
         if (dtype == "float32") {
             std::vector<float> out(static_cast<size_t>(n));
@@ -508,15 +556,18 @@ void runNormalFixture(const std::string& name, const QJsonObject& fx) {
                 ref.index.push_back(i);
                 ref.values.push_back(jsonFloat(data.at(i)));
             }
-            const std::string err = compareTensor(where, ref, attn::Tensor({n}, out), 1e-6, 1e-6, false);
-            if (!err.empty()) ADD_FAILURE() << err;
+            const std::string err =
+                compareTensor(where, ref, attn::Tensor({n}, out), 1e-6, 1e-6, false);
+            if (!err.empty())
+                ADD_FAILURE() << err;
         } else {
             // Every value is drawn even after a difference, so later calls see the same stream.
             int64_t bad = 0;
             for (int64_t i = 0; i < n; ++i) {
                 const double expected = data.at(i).toDouble();
                 const double got = gen.normalDouble(mean, stdv);
-                if (!(std::fabs(got - expected) <= 1e-12 + 1e-12 * std::fabs(expected)) && bad++ == 0) {
+                if (!(std::fabs(got - expected) <= 1e-12 + 1e-12 * std::fabs(expected)) &&
+                    bad++ == 0) {
                     ADD_FAILURE() << where << ": first difference at index " << i << ": expected "
                                   << fmt(expected) << ", got " << fmt(got);
                 }
@@ -531,16 +582,21 @@ TEST_P(TorchFixture, MatchesPyTorch) {
     const auto fx = readFixture(name, &error);
     ASSERT_TRUE(fx.has_value()) << error;
     const QString kind = fx->value("kind").toString();
-    if (kind == QLatin1String("trace")) runTraceFixture(name, *fx);
-    else if (kind == QLatin1String("embedding")) runEmbeddingFixture(name, *fx);
-    else if (kind == QLatin1String("normal")) runNormalFixture(name, *fx);
-    else FAIL() << name << ": unknown kind " << kind.toStdString();
+    if (kind == QLatin1String("trace"))
+        runTraceFixture(name, *fx);
+    else if (kind == QLatin1String("embedding"))
+        runEmbeddingFixture(name, *fx);
+    else if (kind == QLatin1String("normal"))
+        runNormalFixture(name, *fx);
+    else
+        FAIL() << name << ": unknown kind " << kind.toStdString();
 }
 
 std::string testName(const ::testing::TestParamInfo<std::string>& info) {
     std::string s = info.param;
     for (char& ch : s)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+        if (!std::isalnum(static_cast<unsigned char>(ch)))
+            ch = '_';
     return s;
 }
 
@@ -549,14 +605,16 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TorchFixture);
 
 TEST(TorchFixtures, ArePresent) {
     const auto names = listFixtures();
-    EXPECT_GE(names.size(), 40u) << "expected the PyTorch fixtures in " << torchFixtureDir().string()
+    EXPECT_GE(names.size(), 40u) << "expected the PyTorch fixtures in "
+                                 << torchFixtureDir().string()
                                  << " (regenerate with tests/fixtures/make_fixtures.py)";
     int traces = 0;
     for (const auto& n : names) {
         std::string error;
         const auto fx = readFixture(n, &error);
         ASSERT_TRUE(fx.has_value()) << error;
-        if (fx->value("kind").toString() == QLatin1String("trace")) ++traces;
+        if (fx->value("kind").toString() == QLatin1String("trace"))
+            ++traces;
     }
     EXPECT_GE(traces, 30);
 }

@@ -24,7 +24,8 @@ Trace run(Config c, Tensor inputs = bookInputs(), const CancelToken* cancel = nu
 
 std::vector<std::string> ids(const Trace& t) {
     std::vector<std::string> out;
-    for (const Step& s : t.steps) out.push_back(s.info.id);
+    for (const Step& s : t.steps)
+        out.push_back(s.info.id);
     return out;
 }
 
@@ -32,12 +33,17 @@ TEST(TraceStructure, MultiHeadStepsAndShapes) {
     Config c;  // multi-head, d_in 3, d_out 2, 2 heads, causal
     c.batch = 2;
     const Trace t = run(c);
-    EXPECT_EQ(ids(t), (std::vector<std::string>{
-                          "inputs", "queries", "keys", "values", "queries_split", "keys_split",
-                          "values_split", "queries_heads", "keys_heads", "values_heads", "scores", "mask",
-                          "masked_scores", "scaled_scores", "weights", "weights_unmasked", "weights_tril",
-                          "weights_renormalized", "context_heads", "context_transposed", "context",
-                          "output"}));
+    EXPECT_EQ(ids(t), (std::vector<std::string>{"inputs",        "queries",
+                                                "keys",          "values",
+                                                "queries_split", "keys_split",
+                                                "values_split",  "queries_heads",
+                                                "keys_heads",    "values_heads",
+                                                "scores",        "mask",
+                                                "masked_scores", "scaled_scores",
+                                                "weights",       "weights_unmasked",
+                                                "weights_tril",  "weights_renormalized",
+                                                "context_heads", "context_transposed",
+                                                "context",       "output"}));
     EXPECT_EQ(t.find("inputs")->value.shape(), (Shape{2, 6, 3}));
     EXPECT_EQ(t.find("queries_split")->value.shape(), (Shape{2, 6, 2, 1}));
     EXPECT_EQ(t.find("queries_heads")->value.shape(), (Shape{2, 2, 6, 1}));
@@ -59,7 +65,8 @@ TEST(TraceStructure, ReshapesShareStorage) {
     EXPECT_TRUE(t.find("context")->value.sharesStorageWith(t.find("context_heads")->value));
     // queries_heads[b, h, t, i] == queries[b, t, h * hd + i]
     EXPECT_EQ(t.find("queries_heads")->value.at({0, 1, 4, 0}), q.at({0, 4, 1}));
-    EXPECT_EQ(t.find("context_heads")->value.at({0, 1, 3, 0}), t.find("context")->value.at({0, 3, 1}));
+    EXPECT_EQ(t.find("context_heads")->value.at({0, 1, 3, 0}),
+              t.find("context")->value.at({0, 3, 1}));
 }
 
 TEST(TraceStructure, PlanMatchesTraceForEveryVariant) {
@@ -127,9 +134,11 @@ TEST(TraceStructure, WindowMaskKeepsTheLastK) {
     const Trace t = run(c);
     const Tensor& m = t.find("mask")->value;
     for (int i = 0; i < 6; ++i)
-        for (int j = 0; j < 6; ++j) EXPECT_EQ(m.at({i, j}), (j == i || j == i - 1) ? 0.0f : 1.0f) << i << j;
-    EXPECT_EQ(t.find("mask")->info.op,
-              "torch.triu(torch.ones(T, T), diagonal=1) + torch.tril(torch.ones(T, T), diagonal=-2)");
+        for (int j = 0; j < 6; ++j)
+            EXPECT_EQ(m.at({i, j}), (j == i || j == i - 1) ? 0.0f : 1.0f) << i << j;
+    EXPECT_EQ(
+        t.find("mask")->info.op,
+        "torch.triu(torch.ones(T, T), diagonal=1) + torch.tril(torch.ones(T, T), diagonal=-2)");
 }
 
 TEST(TraceStructure, SimpleMaskingMethodEqualsWeights) {
@@ -141,7 +150,8 @@ TEST(TraceStructure, SimpleMaskingMethodEqualsWeights) {
         const std::vector<float> w = t.find("weights")->value.toVector();
         const std::vector<float> r = t.find("weights_renormalized")->value.toVector();
         ASSERT_EQ(w.size(), r.size());
-        for (size_t i = 0; i < w.size(); ++i) EXPECT_NEAR(w[i], r[i], 1e-6f) << variantName(v) << i;
+        for (size_t i = 0; i < w.size(); ++i)
+            EXPECT_NEAR(w[i], r[i], 1e-6f) << variantName(v) << i;
     }
 }
 
@@ -174,7 +184,8 @@ TEST(TraceStructure, DefaultDropoutMatchesTheBooksPrintout) {
                                      0, 2, 2, 0, 0, 2,  //
                                      0, 2, 0, 2, 0, 2,  //
                                      0, 2, 2, 2, 2, 0};
-    for (int i = 0; i < 36; ++i) EXPECT_EQ(keep[i] * 2.0f, book[i]) << i;
+    for (int i = 0; i < 36; ++i)
+        EXPECT_EQ(keep[i] * 2.0f, book[i]) << i;
 }
 
 TEST(TraceStructure, MklDropoutFollowsTheMcg31Recurrence) {
@@ -198,7 +209,8 @@ TEST(TraceStructure, CancelStopsBetweenSteps) {
     EXPECT_THROW(run(Config{}, bookInputs(), &token,
                      [&](int done, int, const std::string&) {
                          ++calls;
-                         if (done == 3) token.cancel();
+                         if (done == 3)
+                             token.cancel();
                      }),
                  Cancelled);
     EXPECT_EQ(calls, 3);
@@ -207,11 +219,12 @@ TEST(TraceStructure, CancelStopsBetweenSteps) {
 TEST(TraceStructure, ProgressCountsEveryStep) {
     std::vector<std::string> seen;
     int total = 0;
-    const Trace t = run(Config{}, bookInputs(), nullptr, [&](int done, int all, const std::string& id) {
-        EXPECT_EQ(done, static_cast<int>(seen.size()) + 1);
-        seen.push_back(id);
-        total = all;
-    });
+    const Trace t =
+        run(Config{}, bookInputs(), nullptr, [&](int done, int all, const std::string& id) {
+            EXPECT_EQ(done, static_cast<int>(seen.size()) + 1);
+            seen.push_back(id);
+            total = all;
+        });
     EXPECT_EQ(seen, ids(t));
     EXPECT_EQ(total, static_cast<int>(t.steps.size()));
 }

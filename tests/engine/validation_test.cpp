@@ -12,11 +12,14 @@ namespace {
 std::string onlyMessage(const Config& c, int64_t tokens, const std::string& field) {
     std::string found;
     for (const auto& issue : validate(c, tokens))
-        if (issue.field == field) found = issue.message;
+        if (issue.field == field)
+            found = issue.message;
     return found;
 }
 
-TEST(Validation, DefaultConfigIsValid) { EXPECT_TRUE(validate(Config{}, 6).empty()); }
+TEST(Validation, DefaultConfigIsValid) {
+    EXPECT_TRUE(validate(Config{}, 6).empty());
+}
 
 TEST(Validation, HeadsMustDivideDOut) {
     Config c;
@@ -27,10 +30,11 @@ TEST(Validation, HeadsMustDivideDOut) {
               "Valid head counts for d_out = 2: 1, 2.");
     c.dOut = 768;
     c.heads = 7;
-    EXPECT_EQ(onlyMessage(c, 6, "heads"),
-              "d_out = 768 is not divisible by 7 heads, so the heads cannot share it equally. Valid "
-              "head counts for d_out = 768: 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, "
-              "256, 384, 768.");
+    EXPECT_EQ(
+        onlyMessage(c, 6, "heads"),
+        "d_out = 768 is not divisible by 7 heads, so the heads cannot share it equally. Valid "
+        "head counts for d_out = 768: 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, "
+        "256, 384, 768.");
     // The wrapper concatenates whole heads, so any head count works there.
     c.variant = Variant::MultiHeadWrapper;
     EXPECT_TRUE(validate(c, 6).empty());
@@ -52,9 +56,10 @@ TEST(Validation, SizesMustBePositive) {
 TEST(Validation, TooManyTokens) {
     Config c;
     c.contextLength = 4;
-    EXPECT_EQ(onlyMessage(c, 6, "input"),
-              "The input has 6 tokens, more than the context length of 4. Shorten the text or raise "
-              "the context length.");
+    EXPECT_EQ(
+        onlyMessage(c, 6, "input"),
+        "The input has 6 tokens, more than the context length of 4. Shorten the text or raise "
+        "the context length.");
     EXPECT_EQ(onlyMessage(c, 0, "input"), "There are no tokens: type some text or pick a preset.");
 }
 
@@ -86,7 +91,8 @@ TEST(Validation, MemoryBudgetNamesTheEstimate) {
     // 12 heads x 100,000^2 scores x 4 bytes x several steps is far above 2 GiB.
     const std::string m = onlyMessage(c, 100000, "memory");
     EXPECT_EQ(m.rfind("This configuration needs about ", 0), 0u) << m;
-    EXPECT_NE(m.find("TiB to keep every step, more than the budget of 2.0 GiB."), std::string::npos) << m;
+    EXPECT_NE(m.find("TiB to keep every step, more than the budget of 2.0 GiB."), std::string::npos)
+        << m;
     EXPECT_GT(estimateTraceBytes(c, 100000), uint64_t(1) << 40);
 }
 
@@ -99,7 +105,8 @@ TEST(Validation, RunTraceThrowsTheFirstIssue) {
         FAIL() << "expected an EngineError";
     } catch (const EngineError& e) {
         EXPECT_EQ(e.field(), "heads");
-        EXPECT_NE(std::string(e.what()).find("Valid head counts for d_out = 2: 1, 2."), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("Valid head counts for d_out = 2: 1, 2."),
+                  std::string::npos);
     }
 }
 
@@ -112,9 +119,10 @@ TEST(Validation, EmbeddingsOfTheWrongWidth) {
         FAIL() << "expected an EngineError";
     } catch (const EngineError& e) {
         EXPECT_EQ(e.field(), "embeddings");
-        EXPECT_STREQ(e.what(),
-                     "The embeddings have 3 numbers per token, but d_in is 4. Expected shape (T, d_in) = "
-                     "(6, 4).");
+        EXPECT_STREQ(
+            e.what(),
+            "The embeddings have 3 numbers per token, but d_in is 4. Expected shape (T, d_in) = "
+            "(6, 4).");
     }
 }
 
@@ -140,12 +148,15 @@ TEST(Validation, ExplicitWeightsOfTheWrongShape) {
         runTrace(r);
         FAIL() << "expected an EngineError";
     } catch (const EngineError& e) {
-        EXPECT_STREQ(e.what(), "The weights have no \"W_value.weight\" (shape (2, 3)), which SelfAttention_v2 needs.");
+        EXPECT_STREQ(
+            e.what(),
+            "The weights have no \"W_value.weight\" (shape (2, 3)), which SelfAttention_v2 needs.");
     }
 }
 
 TEST(Validation, TextFormsRoundTrip) {
-    for (Variant v : allVariants()) EXPECT_EQ(parseVariant(variantName(v)), v);
+    for (Variant v : allVariants())
+        EXPECT_EQ(parseVariant(variantName(v)), v);
     EXPECT_EQ(parseMask("window:3"), (MaskSpec{MaskKind::Window, 3}));
     EXPECT_FALSE(parseMask("window:"));
     EXPECT_FALSE(parseMask("window:3x"));

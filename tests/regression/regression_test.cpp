@@ -73,7 +73,8 @@ void expectExactStrides(const Tensor& t) {
     int64_t n = 1;
     for (int64_t d : shape)
         if (__builtin_mul_overflow(n, d, &n)) {
-            ADD_FAILURE() << "the element count of " << shapeToString(shape) << " overflows int64_t";
+            ADD_FAILURE() << "the element count of " << shapeToString(shape)
+                          << " overflows int64_t";
             return;
         }
     int64_t s = 1;
@@ -91,31 +92,40 @@ void expectExactStrides(const Tensor& t) {
 
 void replayNpy(const std::string& bytes) {
     Tensor t;
-    if (!onlyEngineError([&] { t = io::parseNpy(bytes, "input.npy"); }, "parseNpy")) return;
+    if (!onlyEngineError([&] { t = io::parseNpy(bytes, "input.npy"); }, "parseNpy"))
+        return;
     expectExactStrides(t);
     EXPECT_EQ(static_cast<int64_t>(t.toVector().size()), t.numel());
 }
 
 void replayNpz(const std::string& bytes) {
     io::NamedTensors arrays;
-    if (!onlyEngineError([&] { arrays = io::parseNpz(bytes, "input.npz"); }, "parseNpz")) return;
-    for (const auto& [name, t] : arrays) expectExactStrides(t);
+    if (!onlyEngineError([&] { arrays = io::parseNpz(bytes, "input.npz"); }, "parseNpz"))
+        return;
+    for (const auto& [name, t] : arrays)
+        expectExactStrides(t);
 }
 
 void replaySafetensors(const std::string& bytes) {
     io::SafetensorsFile f;
-    if (!onlyEngineError([&] { f = io::parseSafetensors(bytes, "input.safetensors"); }, "parseSafetensors"))
+    if (!onlyEngineError([&] { f = io::parseSafetensors(bytes, "input.safetensors"); },
+                         "parseSafetensors"))
         return;
-    for (const auto& [name, t] : f.tensors) expectExactStrides(t);
+    for (const auto& [name, t] : f.tensors)
+        expectExactStrides(t);
     // A file the reader accepts must come back unchanged from the writer.
     std::string again;
-    if (!onlyEngineError([&] { again = io::safetensorsBytes(f.tensors, f.metadata); }, "safetensorsBytes")) return;
+    if (!onlyEngineError([&] { again = io::safetensorsBytes(f.tensors, f.metadata); },
+                         "safetensorsBytes"))
+        return;
     io::SafetensorsFile back;
     ASSERT_TRUE(onlyEngineError([&] { back = io::parseSafetensors(again, "again.safetensors"); },
                                 "parseSafetensors(safetensorsBytes)"));
     std::vector<std::string> names, backNames;
-    for (const auto& [name, t] : f.tensors) names.push_back(name);
-    for (const auto& [name, t] : back.tensors) backNames.push_back(name);
+    for (const auto& [name, t] : f.tensors)
+        names.push_back(name);
+    for (const auto& [name, t] : back.tensors)
+        backNames.push_back(name);
     EXPECT_EQ(names, backNames) << "tensor names changed in the round trip";
     EXPECT_EQ(f.metadata, back.metadata) << "metadata changed in the round trip";
 }
@@ -125,7 +135,8 @@ void replayJson(const std::string& text) {
     if (onlyEngineError([&] { t = io::parseJsonTensor(text, "input.json"); }, "parseJsonTensor"))
         expectExactStrides(t);
     WeightMap w;
-    if (onlyEngineError([&] { w = io::parseJsonWeights(text, "input.json"); }, "parseJsonWeights")) {
+    if (onlyEngineError([&] { w = io::parseJsonWeights(text, "input.json"); },
+                        "parseJsonWeights")) {
         Config c;
         c.contextLength = 6;
         onlyEngineError([&] { io::checkWeights(w, c, "input.json"); }, "checkWeights");
@@ -134,7 +145,8 @@ void replayJson(const std::string& text) {
 
 void replayCsv(const std::string& text) {
     io::CsvMatrix m;
-    if (!onlyEngineError([&] { m = io::parseCsv(text, "input.csv"); }, "parseCsv")) return;
+    if (!onlyEngineError([&] { m = io::parseCsv(text, "input.csv"); }, "parseCsv"))
+        return;
     EXPECT_EQ(m.values.dim(), 2);
 }
 
@@ -154,36 +166,48 @@ void replayOptions(const std::string& in) {
     size_t start = 0;
     while (start <= in.size()) {
         size_t end = in.find('\n', start);
-        if (end == std::string::npos) end = in.size();
+        if (end == std::string::npos)
+            end = in.size();
         args << QString::fromUtf8(in.data() + start, static_cast<qsizetype>(end - start));
         start = end + 1;
     }
     QCommandLineParser parser;
     addRunOptions(parser);
-    if (!parser.parse(args) || parser.isSet("text-file")) return;
+    if (!parser.parse(args) || parser.isSet("text-file"))
+        return;
     RunSpec spec;
-    if (!onlyEngineError([&] { spec = parseRunOptions(parser); }, "parseRunOptions")) return;
+    if (!onlyEngineError([&] { spec = parseRunOptions(parser); }, "parseRunOptions"))
+        return;
     const Config& c = spec.config;
     int64_t T = 6;
-    if (spec.input.kind == InputKind::Text) T = static_cast<int64_t>(tokenize(spec.input.tokenizer, spec.input.text).size());
+    if (spec.input.kind == InputKind::Text)
+        T = static_cast<int64_t>(tokenize(spec.input.tokenizer, spec.input.text).size());
     std::vector<ValidationIssue> issues;
     onlyEngineError([&] { issues = validate(c, T); }, "validate");
     onlyEngineError([&] { (void)validate(c, c.contextLength); }, "validate(context_length)");
-    if (!issues.empty() || T <= 0) return;
+    if (!issues.empty() || T <= 0)
+        return;
     const int64_t d = std::max(c.dIn, c.dOut);
-    if (c.batch * T * d > 4096 || c.batch * c.effectiveHeads() * T * T > 4096 || c.dIn * c.dOut > 4096) return;
+    if (c.batch * T * d > 4096 || c.batch * c.effectiveHeads() * T * T > 4096 ||
+        c.dIn * c.dOut > 4096)
+        return;
     TraceRequest req;
     req.config = c;
     req.inputs = Tensor(Shape{T, c.dIn});
-    for (int64_t i = 0; i < T * c.dIn; ++i) req.inputs.mutableData()[i] = 0.01f * static_cast<float>(i % 97);
+    for (int64_t i = 0; i < T * c.dIn; ++i)
+        req.inputs.mutableData()[i] = 0.01f * static_cast<float>(i % 97);
     EXPECT_TRUE(onlyEngineError([&] { (void)runTrace(req); }, "runTrace"))
         << "validate() accepted a configuration runTrace() rejects";
 }
 
 const std::map<std::string, std::function<void(const std::string&)>>& replays() {
     static const std::map<std::string, std::function<void(const std::string&)>> m = {
-        {"fuzz_npy", replayNpy},   {"fuzz_npz", replayNpz},   {"fuzz_safetensors", replaySafetensors},
-        {"fuzz_json", replayJson}, {"fuzz_csv", replayCsv},   {"fuzz_tokenizer", replayTokenizer},
+        {"fuzz_npy", replayNpy},
+        {"fuzz_npz", replayNpz},
+        {"fuzz_safetensors", replaySafetensors},
+        {"fuzz_json", replayJson},
+        {"fuzz_csv", replayCsv},
+        {"fuzz_tokenizer", replayTokenizer},
         {"fuzz_options", replayOptions},
     };
     return m;
@@ -214,9 +238,11 @@ void replay(const std::string& name, std::chrono::seconds kDeadline = std::chron
 TEST(Regression, ReplayAll) {
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(ATTN_REGRESSION_INPUTS))
-        if (e.is_regular_file()) names.push_back(e.path().filename().string());
+        if (e.is_regular_file())
+            names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
-    for (const std::string& n : names) replay(n);
+    for (const std::string& n : names)
+        replay(n);
 }
 
 // fuzz_npy-1 and fuzz_npy-2: a header shape with a 0 and huge other sizes, e.g. (3356, 0,
@@ -225,30 +251,42 @@ TEST(Regression, ReplayAll) {
 // Tensor::uninitialized (src/engine/tensor.cpp) overflows int64_t in rowMajorStrides
 // (fuzz_npy-1) or shapeNumel (fuzz_npy-2): UBSan "signed integer overflow". Reachable with
 // `--embeddings file.npy` and through .npz. Correct: an EngineError naming the shape.
-TEST(Regression, NpyZeroSizedHugeShapeStridesOverflow) { replay("fuzz_npy-1"); }
-TEST(Regression, NpyZeroSizedHugeShapeNumelOverflow) { replay("fuzz_npy-2"); }
+TEST(Regression, NpyZeroSizedHugeShapeStridesOverflow) {
+    replay("fuzz_npy-1");
+}
+TEST(Regression, NpyZeroSizedHugeShapeNumelOverflow) {
+    replay("fuzz_npy-2");
+}
 
 // fuzz_safetensors-2 (written by hand after fuzz_npy-1): the same overflow through
 // parseSafetensors (src/io/safetensors.cpp:187): shape [0, 4, 2^62] with data_offsets [0, 0].
-TEST(Regression, SafetensorsZeroSizedHugeShapeStridesOverflow) { replay("fuzz_safetensors-2"); }
+TEST(Regression, SafetensorsZeroSizedHugeShapeStridesOverflow) {
+    replay("fuzz_safetensors-2");
+}
 
 // fuzz_options-1: `--d-out 333333333333` (heads 2 by default). validate()
 // (src/engine/config.cpp) lists the valid head counts for the message before it has checked
 // d_out against its 2^20 cap, and validHeadCounts() tries every h <= d_out: 3.3e11 divisions,
 // so `attention-lens-cli trace --d-out 333333333333` hangs (and --d-out 9223372036854775807
 // for ever). Correct: the "too large" message at once.
-TEST(Regression, OptionsHugeDOutHangsInValidHeadCounts) { replay("fuzz_options-1"); }
+TEST(Regression, OptionsHugeDOutHangsInValidHeadCounts) {
+    replay("fuzz_options-1");
+}
 
 // fuzz_options-2: `--d-out 9223372036854775783` (the largest prime below 2^63). After the
 // O(sqrt(d_out)) validHeadCounts of a6ed989, validate() still runs 3e9 divisions for the
 // message: 11 s in the ASan build, 11 s CPU at -O3, minutes under the fuzzer. A rejected
 // d_out (above the 2^20 cap) should not have its divisors listed at all. Validation is
 // microseconds when right, so 5 s is a generous bound even for a loaded CI machine.
-TEST(Regression, OptionsHugePrimeDOutSlowInValidHeadCounts) { replay("fuzz_options-2", std::chrono::seconds(5)); }
+TEST(Regression, OptionsHugePrimeDOutSlowInValidHeadCounts) {
+    replay("fuzz_options-2", std::chrono::seconds(5));
+}
 
 // fuzz_safetensors-1: a tensor name with a byte that is not UTF-8 ("W_\xebey") in the
 // JSON header. JsonReader::parseString (src/io/json_reader.cpp) accepts raw invalid UTF-8
 // (RFC 8259 and the reference safetensors reader reject it); safetensorsBytes ->
 // appendJsonString then writes U+FFFD, so the name changes on a round trip. Correct: reject
 // the file with an EngineError (or keep the name).
-TEST(Regression, SafetensorsInvalidUtf8NameRoundTrip) { replay("fuzz_safetensors-1"); }
+TEST(Regression, SafetensorsInvalidUtf8NameRoundTrip) {
+    replay("fuzz_safetensors-1");
+}

@@ -15,8 +15,9 @@ using testing::bookTokenList;
 using testing::bookTrace;
 using testing::f4;
 
-#define EXPECT_HAS(html, text) \
-    EXPECT_TRUE((html).contains(text)) << "missing: " << QString(text).toStdString() << "\nin: " << (html).toStdString()
+#define EXPECT_HAS(html, text)         \
+    EXPECT_TRUE((html).contains(text)) \
+        << "missing: " << QString(text).toStdString() << "\nin: " << (html).toStdString()
 
 TEST(Derivation, SimplifiedScoreIsTheSumOfProductsListed) {
     const Trace t = bookTrace(bookConfig(Variant::Simplified));
@@ -42,8 +43,10 @@ TEST(Derivation, WeightCellShowsNumeratorDenominatorAndRowSum) {
     const QString html = deriveCellHtml(t, bookTokenList(), "weights", -1, 0, 1, 0);
     const Tensor& s = t.find("scores")->value;
     double mx = -1e30, den = 0;
-    for (int j = 0; j < 6; ++j) mx = std::max(mx, double(s.at({0, 1, j})));
-    for (int j = 0; j < 6; ++j) den += std::exp(s.at({0, 1, j}) - mx);
+    for (int j = 0; j < 6; ++j)
+        mx = std::max(mx, double(s.at({0, 1, j})));
+    for (int j = 0; j < 6; ++j)
+        den += std::exp(s.at({0, 1, j}) - mx);
     const double num = std::exp(s.at({0, 1, 0}) - mx);
     EXPECT_HAS(html, f4(num));
     EXPECT_HAS(html, f4(den));
@@ -75,7 +78,8 @@ TEST(Derivation, MaskedCellsSayMinusInfinityAndZero) {
     Config win = c;
     win.mask = MaskSpec{MaskKind::Window, 2};
     const Trace tw = bookTrace(win);
-    EXPECT_HAS(deriveCellHtml(tw, tokens, "masked_scores", -1, 0, 4, 1), QStringLiteral("outside the query"));
+    EXPECT_HAS(deriveCellHtml(tw, tokens, "masked_scores", -1, 0, 4, 1),
+               QStringLiteral("outside the query"));
 }
 
 TEST(Derivation, ScaledCellDividesBySqrtDk) {
@@ -93,7 +97,8 @@ TEST(Derivation, ProjectionsListInputTimesWeight) {
     const QString v1 = deriveCellHtml(t1, bookTokenList(), "queries", -1, 0, 1, 1);
     const Tensor& W = t1.parameters.at("W_query");
     const Tensor& x = t1.find("inputs")->value;
-    for (int m = 0; m < 3; ++m) EXPECT_HAS(v1, f4(x.at({0, 1, m})) + QStringLiteral(" × ") + f4(W.at({m, 1})));
+    for (int m = 0; m < 3; ++m)
+        EXPECT_HAS(v1, f4(x.at({0, 1, m})) + QStringLiteral(" × ") + f4(W.at({m, 1})));
     EXPECT_HAS(v1, f4(t1.find("queries")->value.at({0, 1, 1})));
     EXPECT_HAS(v1, QStringLiteral("column 1 of W_query"));
 
@@ -120,18 +125,22 @@ TEST(Derivation, MultiHeadSeed123) {
     EXPECT_HAS(split, QStringLiteral("queries_split[0, 2, 1, 0]"));
     // a score of head 1 is q·k over hd = 1 term
     const QString score = deriveCellHtml(t, tokens, "scores", 1, 0, 4, 2);
-    const double q = t.find("queries")->value.at({0, 4, 1}), k = t.find("keys")->value.at({0, 2, 1});
+    const double q = t.find("queries")->value.at({0, 4, 1}),
+                 k = t.find("keys")->value.at({0, 2, 1});
     EXPECT_HAS(score, QStringLiteral("<b>%1</b>").arg(f4(q * k)));
     EXPECT_HAS(score, QStringLiteral("head 1"));
     // context_heads: Σ_j w_ij v_j
     const QString ctx = deriveCellHtml(t, tokens, "context_heads", 0, 0, 5, 0);
     double sum = 0;
-    for (int j = 0; j < 6; ++j) sum += double(t.find("weights")->value.at({0, 0, 5, j})) * t.find("values")->value.at({0, j, 0});
+    for (int j = 0; j < 6; ++j)
+        sum += double(t.find("weights")->value.at({0, 0, 5, j})) *
+               t.find("values")->value.at({0, j, 0});
     EXPECT_HAS(ctx, QStringLiteral("<b>%1</b>").arg(f4(sum)));
     EXPECT_EQ(f4(sum), f4(t.find("context_heads")->value.at({0, 0, 5, 0})));
     // context: which head it came from
     EXPECT_HAS(deriveCellHtml(t, tokens, "context", -1, 0, 2, 1), QStringLiteral("head 1"));
-    EXPECT_HAS(deriveCellHtml(t, tokens, "context_transposed", -1, 0, 2, 1), QStringLiteral("context_heads[0, 1, 2, 0]"));
+    EXPECT_HAS(deriveCellHtml(t, tokens, "context_transposed", -1, 0, 2, 1),
+               QStringLiteral("context_heads[0, 1, 2, 0]"));
     // output via out_proj with its bias
     const QString out = deriveCellHtml(t, tokens, "output", -1, 1, 5, 1);
     EXPECT_HAS(out, QStringLiteral("out_proj.weight"));
@@ -145,8 +154,10 @@ TEST(Derivation, MultiHeadSeed123) {
 TEST(Derivation, WrapperAndDropoutAndSimpleMasking) {
     const QStringList tokens = bookTokenList();
     const Trace w = bookTrace(bookConfig(Variant::MultiHeadWrapper, 123, 2));
-    EXPECT_HAS(deriveCellHtml(w, tokens, "output", -1, 0, 1, 3), QStringLiteral("context[1, 0, 1, 1]"));
-    EXPECT_HAS(deriveCellHtml(w, tokens, "queries", 1, 0, 1, 1), QStringLiteral("heads.1.W_query.weight"));
+    EXPECT_HAS(deriveCellHtml(w, tokens, "output", -1, 0, 1, 3),
+               QStringLiteral("context[1, 0, 1, 1]"));
+    EXPECT_HAS(deriveCellHtml(w, tokens, "queries", 1, 0, 1, 1),
+               QStringLiteral("heads.1.W_query.weight"));
 
     Config c = bookConfig(Variant::Causal);
     c.dropout = 0.5;
@@ -154,13 +165,16 @@ TEST(Derivation, WrapperAndDropoutAndSimpleMasking) {
     const Tensor& keep = d.find("dropout_mask")->value;
     int kept = -1, dropped = -1;
     for (int j = 0; j <= 5; ++j) {
-        if (keep.at({0, 5, j}) != 0 && kept < 0) kept = j;
-        if (keep.at({0, 5, j}) == 0 && dropped < 0) dropped = j;
+        if (keep.at({0, 5, j}) != 0 && kept < 0)
+            kept = j;
+        if (keep.at({0, 5, j}) == 0 && dropped < 0)
+            dropped = j;
     }
     ASSERT_GE(kept, 0);
     ASSERT_GE(dropped, 0);
     EXPECT_HAS(deriveCellHtml(d, tokens, "dropout_mask", -1, 0, 5, kept), QStringLiteral("kept"));
-    EXPECT_HAS(deriveCellHtml(d, tokens, "dropout_mask", -1, 0, 5, dropped), QStringLiteral("dropped"));
+    EXPECT_HAS(deriveCellHtml(d, tokens, "dropout_mask", -1, 0, 5, dropped),
+               QStringLiteral("dropped"));
     const QString dw = deriveCellHtml(d, tokens, "dropped_weights", -1, 0, 5, kept);
     EXPECT_HAS(dw, QStringLiteral("2.0000"));
     EXPECT_HAS(dw, f4(d.find("dropped_weights")->value.at({0, 5, kept})));
@@ -168,7 +182,8 @@ TEST(Derivation, WrapperAndDropoutAndSimpleMasking) {
     const QString renorm = deriveCellHtml(d, tokens, "weights_renormalized", -1, 0, 2, 1);
     EXPECT_HAS(renorm, f4(d.find("weights")->value.at({0, 2, 1})));
     EXPECT_HAS(renorm, QStringLiteral("= <b>1.0000</b>"));
-    EXPECT_HAS(deriveCellHtml(d, tokens, "weights_tril", -1, 0, 2, 4), QStringLiteral("no longer sums to 1"));
+    EXPECT_HAS(deriveCellHtml(d, tokens, "weights_tril", -1, 0, 2, 4),
+               QStringLiteral("no longer sums to 1"));
 }
 
 TEST(Derivation, LongSumsAreTruncated) {
@@ -177,7 +192,8 @@ TEST(Derivation, LongSumsAreTruncated) {
     TraceRequest r;
     r.config = c;
     std::vector<float> data(12 * 3);
-    for (size_t i = 0; i < data.size(); ++i) data[i] = float(i % 7) * 0.1f;
+    for (size_t i = 0; i < data.size(); ++i)
+        data[i] = float(i % 7) * 0.1f;
     r.inputs = Tensor({12, 3}, data);
     const Trace t = runTrace(r);
     const QString html = deriveCellHtml(t, {}, "context", -1, 0, 11, 0);
@@ -203,7 +219,8 @@ TEST(Derivation, EveryStepOfEveryVariant) {
             for (const Step& s : t.steps) {
                 SCOPED_TRACE(variantName(v) + " " + s.info.id);
                 const int cols = sliceStep(s, tokens, 1, 1).cols;
-                const QString html = deriveCellHtml(t, tokens, s.info.id, 1, 1, 2, std::min(1, cols - 1));
+                const QString html =
+                    deriveCellHtml(t, tokens, s.info.id, 1, 1, 2, std::min(1, cols - 1));
                 EXPECT_TRUE(deriveCellHtml(t, tokens, s.info.id, 1, 1, 2, cols).isEmpty());
                 EXPECT_GT(html.size(), 60);
                 EXPECT_FALSE(html.contains(QStringLiteral("not available")));

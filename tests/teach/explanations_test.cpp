@@ -13,7 +13,8 @@ using testing::bookTrace;
 std::vector<Config> everyConfiguration() {
     std::vector<Config> out;
     for (Variant v : allVariants())
-        for (MaskSpec m : {MaskSpec{MaskKind::None, 0}, MaskSpec{MaskKind::Causal, 0}, MaskSpec{MaskKind::Window, 3}})
+        for (MaskSpec m : {MaskSpec{MaskKind::None, 0}, MaskSpec{MaskKind::Causal, 0},
+                           MaskSpec{MaskKind::Window, 3}})
             for (double p : {0.0, 0.5}) {
                 Config c = bookConfig(v, 123, 2);
                 c.mask = m;
@@ -28,8 +29,8 @@ TEST(Explanations, EveryStepOfEveryVariantHasText) {
     for (const Config& c : everyConfiguration()) {
         ASSERT_TRUE(validate(c, 6).empty()) << variantName(c.variant);
         for (const StepInfo& s : planSteps(c, 6)) {
-            SCOPED_TRACE(variantName(c.variant) + " " + maskName(c.effectiveMask()) + " p=" +
-                         std::to_string(c.dropout) + " " + s.id);
+            SCOPED_TRACE(variantName(c.variant) + " " + maskName(c.effectiveMask()) +
+                         " p=" + std::to_string(c.dropout) + " " + s.id);
             const QString html = explainStepHtml(c, 6, s.id);
             EXPECT_GT(html.size(), 200);
             EXPECT_TRUE(html.contains(QStringLiteral("Shape:")));
@@ -47,17 +48,23 @@ TEST(Explanations, EveryStepOfEveryVariantHasText) {
 TEST(Explanations, FromATraceUsesItsSizes) {
     Config c = bookConfig(Variant::MultiHead);
     const Trace t = bookTrace(c);
-    for (const Step& s : t.steps) EXPECT_FALSE(explainStepHtml(t, s.info.id).isEmpty()) << s.info.id;
+    for (const Step& s : t.steps)
+        EXPECT_FALSE(explainStepHtml(t, s.info.id).isEmpty()) << s.info.id;
     EXPECT_TRUE(explainStepHtml(t, "no_such_step").isEmpty());
     const QString split = explainStepHtml(t, "queries_split");
-    EXPECT_TRUE(split.contains(QStringLiteral("(1, 6, 2) → (1, 6, 2, 1): split d_out = 2 into h = 2 heads of hd = 1")))
+    EXPECT_TRUE(split.contains(
+        QStringLiteral("(1, 6, 2) → (1, 6, 2, 1): split d_out = 2 into h = 2 heads of hd = 1")))
         << split.toStdString();
     const QString heads = explainStepHtml(t, "queries_heads");
-    EXPECT_TRUE(heads.contains(QStringLiteral("(1, 6, 2, 1) → (1, 2, 6, 1)"))) << heads.toStdString();
+    EXPECT_TRUE(heads.contains(QStringLiteral("(1, 6, 2, 1) → (1, 2, 6, 1)")))
+        << heads.toStdString();
     const QString scaled = explainStepHtml(t, "scaled_scores");
     EXPECT_TRUE(scaled.contains(QStringLiteral("√d<sub>k</sub>")));
     EXPECT_TRUE(scaled.contains(QStringLiteral("d<sub>k</sub> = 1")));  // hd for multi-head
-    EXPECT_TRUE(explainStepHtml(t, "scores").contains(QStringLiteral("score<sub>ij</sub><sup>(h)</sup> = q<sub>i</sub><sup>(h)</sup> · k<sub>j</sub><sup>(h)</sup>")));
+    EXPECT_TRUE(
+        explainStepHtml(t, "scores")
+            .contains(QStringLiteral("score<sub>ij</sub><sup>(h)</sup> = "
+                                     "q<sub>i</sub><sup>(h)</sup> · k<sub>j</sub><sup>(h)</sup>")));
     EXPECT_TRUE(explainStepHtml(t, "output").contains(QStringLiteral("out_proj")));
 }
 
@@ -65,27 +72,35 @@ TEST(Explanations, VariantAware) {
     const Config simple = bookConfig(Variant::Simplified);
     EXPECT_TRUE(explainStepHtml(simple, 6, "weights").contains(QStringLiteral("without scaling")));
     EXPECT_TRUE(explainStepHtml(simple, 6, "scaled_scores").isEmpty());  // no such step
-    EXPECT_TRUE(explainStepHtml(simple, 6, "scores").contains(QStringLiteral("no trainable weights")));
-    EXPECT_TRUE(stepFormulaHtml(simple, "scores").contains(QStringLiteral("x<sub>i</sub> · x<sub>j</sub>")));
+    EXPECT_TRUE(
+        explainStepHtml(simple, 6, "scores").contains(QStringLiteral("no trainable weights")));
+    EXPECT_TRUE(stepFormulaHtml(simple, "scores")
+                    .contains(QStringLiteral("x<sub>i</sub> · x<sub>j</sub>")));
 
     const Config v1 = bookConfig(Variant::SelfAttentionV1);
     EXPECT_TRUE(explainStepHtml(v1, 6, "queries").contains(QStringLiteral("x @ W")));
-    EXPECT_EQ(stepFormulaHtml(v1, "queries"), QStringLiteral("q<sub>i</sub> = x<sub>i</sub> W<sub>query</sub>"));
+    EXPECT_EQ(stepFormulaHtml(v1, "queries"),
+              QStringLiteral("q<sub>i</sub> = x<sub>i</sub> W<sub>query</sub>"));
 
     const Config v2 = bookConfig(Variant::SelfAttention, 789);
     EXPECT_TRUE(explainStepHtml(v2, 6, "queries").contains(QStringLiteral("nn.Linear(3, 2)")));
-    EXPECT_TRUE(explainStepHtml(v2, 6, "scaled_scores").contains(QStringLiteral("d<sub>k</sub> = 2")));
+    EXPECT_TRUE(
+        explainStepHtml(v2, 6, "scaled_scores").contains(QStringLiteral("d<sub>k</sub> = 2")));
 
     const Config wrap = bookConfig(Variant::MultiHeadWrapper, 123, 2);
-    EXPECT_TRUE(explainStepHtml(wrap, 6, "queries").contains(QStringLiteral("2 separate CausalAttention heads")));
-    EXPECT_TRUE(explainStepHtml(wrap, 6, "output").contains(QStringLiteral("(2, 2, 6, 2) → (2, 6, 4)")));
+    EXPECT_TRUE(explainStepHtml(wrap, 6, "queries")
+                    .contains(QStringLiteral("2 separate CausalAttention heads")));
+    EXPECT_TRUE(
+        explainStepHtml(wrap, 6, "output").contains(QStringLiteral("(2, 2, 6, 2) → (2, 6, 4)")));
 
     Config drop = bookConfig(Variant::Causal);
     drop.dropout = 0.5;
-    EXPECT_TRUE(explainStepHtml(drop, 6, "dropped_weights").contains(QStringLiteral("1/(1 − p) = 2")));
+    EXPECT_TRUE(
+        explainStepHtml(drop, 6, "dropped_weights").contains(QStringLiteral("1/(1 − p) = 2")));
     Config window = bookConfig(Variant::Causal);
     window.mask = MaskSpec{MaskKind::Window, 3};
-    EXPECT_TRUE(explainStepHtml(window, 6, "mask").contains(QStringLiteral("the 2 tokens before it")));
+    EXPECT_TRUE(
+        explainStepHtml(window, 6, "mask").contains(QStringLiteral("the 2 tokens before it")));
 }
 
 TEST(Explanations, CaptionsAreOneLine) {

@@ -23,7 +23,8 @@ TEST(Lesson, ScreensFormAValidSequence) {
         EXPECT_EQ(s.inputPreset, QStringLiteral("book"));
         EXPECT_TRUE(validate(s.config, 6).empty());
         bool found = false;
-        for (const StepInfo& st : planSteps(s.config, 6)) found = found || st.id == s.stepId;
+        for (const StepInfo& st : planSteps(s.config, 6))
+            found = found || st.id == s.stepId;
         EXPECT_TRUE(found) << s.stepId;
         EXPECT_LT(s.head, int(s.config.effectiveHeads()));
         EXPECT_LT(s.batch, int(s.config.batch));
@@ -46,8 +47,10 @@ TEST(Lesson, ScreensFormAValidSequence) {
     for (const LessonScreen& s : screens) {
         v1 = v1 || (s.config.variant == Variant::SelfAttentionV1 && s.config.seed == 123);
         v2 = v2 || (s.config.variant == Variant::SelfAttention && s.config.seed == 789);
-        drop = drop || (s.config.dropout == 0.5 && s.config.seed == 123 && s.stepId == "dropped_weights");
-        wrapper = wrapper || (s.config.variant == Variant::MultiHeadWrapper && s.config.seed == 123);
+        drop = drop ||
+               (s.config.dropout == 0.5 && s.config.seed == 123 && s.stepId == "dropped_weights");
+        wrapper =
+            wrapper || (s.config.variant == Variant::MultiHeadWrapper && s.config.seed == 123);
         simple = simple || s.stepId == "weights_renormalized";
     }
     EXPECT_TRUE(v1 && v2 && drop && wrapper && simple);

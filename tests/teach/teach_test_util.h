@@ -35,14 +35,16 @@ inline Trace bookTrace(const Config& c) {
 
 inline QStringList bookTokenList() {
     QStringList out;
-    for (const std::string& t : bookTokens()) out << QString::fromStdString(t);
+    for (const std::string& t : bookTokens())
+        out << QString::fromStdString(t);
     return out;
 }
 
 // As the derivations print numbers: 4 decimals.
 inline QString f4(double v) {
     QString s = QString::number(v, 'f', 4);
-    if (s == QLatin1String("-0.0000")) s = QStringLiteral("0.0000");
+    if (s == QLatin1String("-0.0000"))
+        s = QStringLiteral("0.0000");
     return s;
 }
 

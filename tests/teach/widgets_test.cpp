@@ -33,7 +33,8 @@ using testing::bookTrace;
 std::vector<std::vector<float>> headWeights(const Trace& t, int batch = 0) {
     const Step* w = t.find("weights");
     std::vector<std::vector<float>> out;
-    for (int h = 0; h < t.config.effectiveHeads(); ++h) out.push_back(stepMatrix(*w, h, batch).toVector());
+    for (int h = 0; h < t.config.effectiveHeads(); ++h)
+        out.push_back(stepMatrix(*w, h, batch).toVector());
     return out;
 }
 
@@ -51,7 +52,8 @@ TEST(TokenView, PaintsAndIsolatesHoveredToken) {
     EXPECT_EQ(view.visibleLines().size(), 42u);
     view.setHead(1);
     EXPECT_EQ(view.visibleLines().size(), 21u);
-    for (const auto& l : view.visibleLines()) EXPECT_EQ(l.head, 1);
+    for (const auto& l : view.visibleLines())
+        EXPECT_EQ(l.head, 1);
     EXPECT_TRUE(testing::savePng(&view, QStringLiteral("token_view_head1.png")));
     view.setHead(-1);
     EXPECT_TRUE(testing::savePng(&view, QStringLiteral("token_view_all.png")));
@@ -72,7 +74,8 @@ TEST(TokenView, PaintsAndIsolatesHoveredToken) {
     EXPECT_EQ(spy.count(), 1);
     auto lines = view.visibleLines();
     EXPECT_EQ(lines.size(), 8u);  // query 3 sees 4 keys, in 2 heads
-    for (const auto& l : lines) EXPECT_EQ(l.query, 3);
+    for (const auto& l : lines)
+        EXPECT_EQ(l.query, 3);
     EXPECT_TRUE(testing::savePng(&view, QStringLiteral("token_view_hover_query.png")));
     view.setHead(0);
     EXPECT_TRUE(testing::savePng(&view, QStringLiteral("token_view_hover_head0.png")));
@@ -81,15 +84,16 @@ TEST(TokenView, PaintsAndIsolatesHoveredToken) {
     view.setHovered({TokenView::Side::Key, 1});
     lines = view.visibleLines();
     EXPECT_EQ(lines.size(), 10u);  // queries 1..5 see key 1, in 2 heads
-    for (const auto& l : lines) EXPECT_EQ(l.key, 1);
+    for (const auto& l : lines)
+        EXPECT_EQ(l.key, 1);
 
     view.setHovered({});
     EXPECT_EQ(view.visibleLines().size(), 42u);
 
     // Mouse moves drive the same isolation.
     QMouseEvent move(QEvent::MouseMove, view.tokenRect(TokenView::Side::Key, 0).center(),
-                     view.mapToGlobal(view.tokenRect(TokenView::Side::Key, 0).center()), Qt::NoButton, Qt::NoButton,
-                     Qt::NoModifier);
+                     view.mapToGlobal(view.tokenRect(TokenView::Side::Key, 0).center()),
+                     Qt::NoButton, Qt::NoButton, Qt::NoModifier);
     QApplication::sendEvent(&view, &move);
     EXPECT_EQ(view.hovered().side, TokenView::Side::Key);
     EXPECT_EQ(view.hovered().index, 0);
@@ -112,11 +116,13 @@ TEST(TokenView, ManyTokensAndPresentationScale) {
     TraceRequest r;
     r.config = c;
     std::vector<float> data(12 * 3);
-    for (size_t i = 0; i < data.size(); ++i) data[i] = std::sin(float(i));
+    for (size_t i = 0; i < data.size(); ++i)
+        data[i] = std::sin(float(i));
     r.inputs = Tensor({12, 3}, data);
     const Trace t = runTrace(r);
     QStringList tokens;
-    for (const char* s : {"The", " cat", " sat", " on", " the", " mat", ",", " and", " then", " it", " slept", "."})
+    for (const char* s :
+         {"The", " cat", " sat", " on", " the", " mat", ",", " and", " then", " it", " slept", "."})
         tokens << QString::fromUtf8(s);
     TokenView view;
     view.setAttention(headWeights(t), tokens);
@@ -134,7 +140,8 @@ TEST(CompareView, TwoMaskingMethodsAreEqual) {
     const HeatmapData b = sliceStep(*t.find("weights_renormalized"), tokens, 0, 0, mask);
     CompareView view;
     view.resize(1300, 500);
-    view.setData(a, QStringLiteral("weights (−∞ before softmax)"), b, QStringLiteral("weights_renormalized (simple method)"));
+    view.setData(a, QStringLiteral("weights (−∞ before softmax)"), b,
+                 QStringLiteral("weights_renormalized (simple method)"));
     EXPECT_TRUE(view.shapesMatch());
     EXPECT_LT(view.maxAbsDifference(), 1e-6);
     EXPECT_TRUE(view.isEqual());
@@ -197,13 +204,18 @@ TEST(PyTorchPanel, HighlightsPython) {
     auto formatAt = [&](int blockNo, int pos) -> QTextCharFormat {
         const QTextBlock block = doc->findBlockByNumber(blockNo);
         for (const QTextLayout::FormatRange& r : block.layout()->formats())
-            if (pos >= r.start && pos < r.start + r.length) return r.format;
+            if (pos >= r.start && pos < r.start + r.length)
+                return r.format;
         return {};
     };
-    const QColor kw = panel.highlighter()->format(PythonHighlighter::Role::Keyword).foreground().color();
-    const QColor cm = panel.highlighter()->format(PythonHighlighter::Role::Comment).foreground().color();
-    const QColor st = panel.highlighter()->format(PythonHighlighter::Role::String).foreground().color();
-    const QColor nb = panel.highlighter()->format(PythonHighlighter::Role::Number).foreground().color();
+    const QColor kw =
+        panel.highlighter()->format(PythonHighlighter::Role::Keyword).foreground().color();
+    const QColor cm =
+        panel.highlighter()->format(PythonHighlighter::Role::Comment).foreground().color();
+    const QColor st =
+        panel.highlighter()->format(PythonHighlighter::Role::String).foreground().color();
+    const QColor nb =
+        panel.highlighter()->format(PythonHighlighter::Role::Number).foreground().color();
     EXPECT_EQ(formatAt(0, 0).foreground().color(), kw);   // import
     EXPECT_EQ(formatAt(1, 2).foreground().color(), cm);   // comment
     EXPECT_EQ(formatAt(2, 19).foreground().color(), nb);  // 123
@@ -241,7 +253,8 @@ TEST(Presentation, FadeFromScaledScoresToWeights) {
     EXPECT_EQ(mid.value(0, 5), 0.0f);
     EXPECT_TRUE(mid.isMasked(0, 5));
     const HeatmapData end = anim.frameAt(1.0);
-    for (size_t i = 0; i < end.values.size(); ++i) EXPECT_FLOAT_EQ(end.values[i], to.values[i]);
+    for (size_t i = 0; i < end.values.size(); ++i)
+        EXPECT_FLOAT_EQ(end.values[i], to.values[i]);
     EXPECT_EQ(end.stepId, QStringLiteral("weights"));
 
     QSignalSpy frames(&anim, &CellFadeAnimator::frame);
