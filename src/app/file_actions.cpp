@@ -365,6 +365,29 @@ bool FileActions::openSession(const QString& path) {
     return true;
 }
 
+bool FileActions::maybeSaveChanges() {
+    refreshModified();
+    if (!modified_)
+        return true;
+    const QString title = tr("Save changes?");
+    const QString text =
+        tr("The session %1 has changes that are not saved. Save them before it closes?")
+            .arg(QFileInfo(sessionPath_).fileName());
+    int answer = QMessageBox::Cancel;
+    if (questionHook_) {
+        answer = questionHook_(title, text);
+    } else {
+        QMessageBox box(QMessageBox::Question, title, text,
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window_);
+        box.setDefaultButton(QMessageBox::Save);
+        box.setEscapeButton(QMessageBox::Cancel);
+        answer = box.exec();
+    }
+    if (answer == QMessageBox::Save)
+        return saveSessionTo(sessionPath_);
+    return answer == QMessageBox::Discard;
+}
+
 bool FileActions::saveSessionTo(const QString& path) {
     try {
         writeSession(path, currentSession());
@@ -385,7 +408,7 @@ void FileActions::openInteractive() {
     const QString path =
         QFileDialog::getOpenFileName(window_, tr("Open session"), dir,
                                      tr("Attention Lens sessions (*.attnlens);;All files (*)"));
-    if (path.isEmpty())
+    if (path.isEmpty() || !maybeSaveChanges())
         return;
     settings.setValue(kSessionDirKey, QFileInfo(path).absolutePath());
     openSession(path);
@@ -462,7 +485,8 @@ void FileActions::rebuildRecentMenu() {
                 QSettings().setValue(kRecentKey, l);
                 return;
             }
-            openSession(path);
+            if (maybeSaveChanges())
+                openSession(path);
         });
     }
     if (list.isEmpty()) {

@@ -47,6 +47,10 @@ class FileActions : public QObject {
     // The session the window shows (empty path: none) and whether it changed since saved.
     QString sessionPath() const { return sessionPath_; }
     bool isModified() const { return modified_; }
+    // Before the window closes or another session replaces this one: when the session has
+    // unsaved changes, asks whether to save them (Save / Discard / Cancel). Returns false when
+    // the user cancels or saving fails, so the caller keeps the window as it is.
+    bool maybeSaveChanges();
     // The notes of the last open (missing files, settings an older file lacked).
     QStringList sessionNotes() const { return notes_; }
     // The window as a session (state, loaded files with their SHA-256, layout).
@@ -84,6 +88,10 @@ class FileActions : public QObject {
     // Errors go to this instead of a modal message box when set (tests).
     using MessageHook = std::function<void(const QString& title, const QString& text)>;
     void setMessageHook(MessageHook hook) { messageHook_ = std::move(hook); }
+    // Answers maybeSaveChanges()' question instead of a dialog when set (tests): returns
+    // QMessageBox::Save, Discard or Cancel.
+    using QuestionHook = std::function<int(const QString& title, const QString& text)>;
+    void setQuestionHook(QuestionHook hook) { questionHook_ = std::move(hook); }
 
   signals:
     void sessionChanged();  // path or modified flag changed
@@ -112,6 +120,7 @@ class FileActions : public QObject {
     bool modified_ = false;
     QStringList notes_;
     MessageHook messageHook_;
+    QuestionHook questionHook_;
 
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;

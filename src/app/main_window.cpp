@@ -1368,6 +1368,10 @@ void MainWindow::about() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!fileActions_->maybeSaveChanges()) {
+        event->ignore();
+        return;
+    }
     if (options_.useSettings)
         saveSettings();
     QMainWindow::closeEvent(event);

@@ -178,6 +178,65 @@ TEST(Sessions, RoundTripThroughTheWindowGivesTheSameView) {
     EXPECT_EQ(FileActions::recentSessions().value(0), QFileInfo(path).absoluteFilePath());
 }
 
+TEST(Sessions, ClosingWithUnsavedChangesAsksAndCancelKeepsTheWindowOpen) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lesson.attnlens"));
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    QStringList asked;
+    int answer = QMessageBox::Cancel;
+    w.fileActions()->setQuestionHook([&](const QString& title, const QString& text) {
+        asked << title + QStringLiteral(": ") + text;
+        return answer;
+    });
+
+    // No session file, or a saved one without changes: closing does not ask.
+    ASSERT_TRUE(w.fileActions()->saveSessionTo(path));
+    const QByteArray savedBytes = [&] {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }();
+    ASSERT_FALSE(savedBytes.isEmpty());
+    EXPECT_TRUE(w.fileActions()->maybeSaveChanges());
+    EXPECT_TRUE(asked.isEmpty());
+
+    AppState changed = w.state();
+    changed.config.seed = 99;
+    w.setState(changed);
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(w.isWindowModified());
+
+    // Cancel: the window stays open, still modified, the file untouched.
+    EXPECT_FALSE(w.close());
+    EXPECT_TRUE(w.isVisible());
+    ASSERT_EQ(asked.size(), 1);
+    EXPECT_EQ(asked.front(),
+              QStringLiteral("Save changes?: The session lesson.attnlens has changes that are not "
+                             "saved. Save them before it closes?"));
+    EXPECT_TRUE(w.isWindowModified());
+
+    // Save: the file now holds seed 99 and the window closes.
+    answer = QMessageBox::Save;
+    EXPECT_TRUE(w.close());
+    EXPECT_FALSE(w.isVisible());
+    EXPECT_EQ(asked.size(), 2);
+    QStringList notes;
+    const Session reread = readSession(path, &notes);
+    EXPECT_EQ(reread.state.config.seed, 99u);
+    EXPECT_FALSE(w.isWindowModified());
+
+    // Discard: closes without writing.
+    w.show();
+    changed.config.seed = 5;
+    w.setState(changed);
+    ASSERT_TRUE(settle(w));
+    answer = QMessageBox::Discard;
+    EXPECT_TRUE(w.close());
+    EXPECT_EQ(asked.size(), 3);
+    EXPECT_EQ(readSession(path, &notes).state.config.seed, 99u);
+}
+
 TEST(Sessions, CorruptOrNewerFileIsRefusedAndNothingChanges) {
     QTemporaryDir dir;
     MainWindow w(testOptions());
