@@ -616,21 +616,10 @@ bool FileActions::exportStepCsv(const QString& path) {
     }
     try {
         const AppState st = window_->state();
-        const Tensor m = stepMatrix(*step, window_->currentHead(), st.batchIndex);
-        const auto& dims = step->info.dims;
-        const bool tokenRows = dims.size() >= 2 && dims[dims.size() - 2] == "T";
-        const bool tokenCols = !dims.empty() && dims.back() == "T";
-        auto label = [&](bool tokens, int64_t i) {
-            if (tokens && i < r->tokenLabels.size())
-                return r->tokenLabels[int(i)].toStdString();
-            return std::to_string(i);
-        };
-        std::vector<std::string> rows, cols;
-        for (int64_t i = 0; i < m.size(0); ++i)
-            rows.push_back(label(tokenRows, i));
-        for (int64_t j = 0; j < m.size(1); ++j)
-            cols.push_back(label(tokenCols, j));
-        io::writeCsv(path.toStdString(), m, rows, cols);
+        std::vector<std::string> tokens;
+        for (const QString& label : r->tokenLabels)
+            tokens.push_back(label.toStdString());
+        io::writeStepCsv(path.toStdString(), *step, window_->currentHead(), st.batchIndex, tokens);
     } catch (const std::exception& e) {
         showError(tr("Export failed"), what(e));
         return false;

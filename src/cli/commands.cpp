@@ -225,18 +225,8 @@ int exportCommand(const QStringList& args) {
     } else if (ext == ".json") {
         io::writeFileAtomically(out, io::stepToJson(step) + "\n");
     } else {
-        const Tensor m = stepMatrix(step, nonNegativeOption(p, "head", 0),
-                                    nonNegativeOption(p, "batch-index", 0));
-        const auto& dims = step.info.dims;
-        const bool tokenRows = dims.size() >= 2 && dims[dims.size() - 2] == "T";
-        const bool tokenCols = !dims.empty() && dims.back() == "T";
-        std::vector<std::string> cols;
-        for (int64_t j = 0; j < m.size(1); ++j)
-            cols.push_back(tokenCols ? r.input.labels[static_cast<size_t>(j)] : std::to_string(j));
-        std::vector<std::string> rows;
-        for (int64_t i = 0; i < m.size(0); ++i)
-            rows.push_back(tokenRows ? r.input.labels[static_cast<size_t>(i)] : std::to_string(i));
-        io::writeCsv(out, m, rows, cols);
+        io::writeStepCsv(out, step, nonNegativeOption(p, "head", 0),
+                         nonNegativeOption(p, "batch-index", 0), r.input.labels);
     }
     return 0;
 }

@@ -562,23 +562,101 @@ const Tensor& Trace::output() const {
     return s ? s->value : empty;
 }
 
-Tensor stepMatrix(const Step& step, int64_t head, int64_t batch) {
+StepSlice sliceStepValues(const Step& step, int64_t head, int64_t batch) {
+    StepSlice out;
     Tensor t = step.value;
+    std::vector<std::string> dims = step.info.dims;
+    if (dims.size() != size_t(t.dim())) {  // unnamed dims: keep what fits, name the rest
+        dims.resize(size_t(t.dim()));
+        for (size_t i = 0; i < dims.size(); ++i)
+            if (dims[i].empty())
+                dims[i] = "dim" + std::to_string(i);
+    }
+    if (t.empty() || t.numel() == 0) {
+        out.values = t;
+        out.dims = dims;
+        return out;
+    }
+    StepInfo named = step.info;
+    named.dims = dims;
+    if (const int64_t hd = named.headDim(); hd >= 0) {
+        out.head = std::clamp<int64_t>(head, 0, t.size(hd) - 1);
+        t = t.select(hd, out.head);
+        dims.erase(dims.begin() + hd);
+    }
+    named.dims = dims;
+    if (const int64_t bd = named.batchDim(); bd >= 0) {
+        out.batchSize = t.size(bd);
+        out.batch = std::clamp<int64_t>(batch, 0, t.size(bd) - 1);
+        t = t.select(bd, out.batch);
+        dims.erase(dims.begin() + bd);
+    }
+    while (t.dim() > 2 && dims.front() != "T") {
+        t = t.select(0, 0);
+        dims.erase(dims.begin());
+    }
+    out.values = t;
+    out.dims = std::move(dims);
+    return out;
+}
+
+SliceLabels sliceLabels(const StepSlice& slice, const std::vector<std::string>& tokens) {
+    const Tensor& t = slice.values;
+    const auto& dims = slice.dims;
+    auto label = [&](const std::string& dim, int64_t i) {
+        return dim == "T" && size_t(i) < tokens.size() ? tokens[size_t(i)] : std::to_string(i);
+    };
+    SliceLabels out;
+    if (t.empty() || t.numel() == 0)
+        return out;
+    if (t.dim() == 0) {
+        out.rows = {"0"};
+        out.cols = {"0"};
+        return out;
+    }
+    if (t.dim() == 1) {
+        out.rows = {""};
+        for (int64_t j = 0; j < t.size(0); ++j)
+            out.cols.push_back(label(dims[0], j));
+        return out;
+    }
+    for (int64_t i = 0; i < t.size(0); ++i)
+        out.rows.push_back(label(dims[0], i));
+    if (t.dim() == 2) {
+        for (int64_t j = 0; j < t.size(1); ++j)
+            out.cols.push_back(label(dims[1], j));
+        return out;
+    }
+    // Merged trailing dims: the multi-index of each column, e.g. "1.0" = head 1, feature 0.
+    const int64_t cols = t.numel() / t.size(0);
+    for (int64_t c = 0; c < cols; ++c) {
+        std::string name;
+        int64_t rest = c;
+        for (int64_t k = t.dim() - 1; k >= 1; --k) {
+            const std::string part = std::to_string(rest % t.size(k));
+            name = k == t.dim() - 1 ? part : part + "." + name;
+            rest /= t.size(k);
+        }
+        out.cols.push_back(std::move(name));
+    }
+    return out;
+}
+
+Tensor stepMatrix(const Step& step, int64_t head, int64_t batch) {
+    return stepMatrix(sliceStepValues(step, head, batch));
+}
+
+Tensor stepMatrix(const StepSlice& slice) {
+    const Tensor& t = slice.values;
+    if (t.empty())
+        return t;
+    if (t.dim() == 0)
+        return t.contiguous().view({1, 1});
     if (t.dim() == 1)
         return t.view({1, t.size(0)});
-    // Pick from the leading dims, highest index first so earlier indices stay valid.
-    const auto& dims = step.info.dims;
-    for (int64_t d = t.dim() - 3; d >= 0; --d) {
-        const std::string& name = dims[static_cast<size_t>(d)];
-        int64_t want = 0;
-        if (name == "h" || name == "head")
-            want = head;
-        else if (name == "b")
-            want = batch;
-        want = std::clamp<int64_t>(want, 0, t.size(d) - 1);
-        t = t.select(d, want);
-    }
-    return t;
+    if (t.dim() == 2)
+        return t;
+    return t.contiguous().view({t.size(0), t.numel() / t.size(0)});  // (T, h, hd) -> (T, h * hd)
 }
 
 Trace runTrace(const TraceRequest& request) {

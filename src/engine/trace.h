@@ -56,10 +56,33 @@ struct Trace {
     const Tensor& output() const;  // the final step `output`
 };
 
-// The 2-D (rows, cols) matrix of a step for one head and batch entry: the last two dims are rows
-// and columns, a 1-D step becomes one row, and head/batch pick along the "h"/"head" and "b" dims
-// (clamped to range). A view: no copy.
+// What a heatmap of a step shows for one head and batch entry (and what its CSV export holds).
+// The head (StepInfo::headDim) and batch entry (StepInfo::batchDim) are picked, clamped to
+// range. If more than two dims remain and tokens lead (the multi-head reshapes, (T, h, hd)),
+// they stay: tokens are the rows and the trailing dims sit side by side as columns, exactly as
+// .view lays them out. Any other extra leading dim is shown at index 0.
+struct StepSlice {
+    Tensor values;                  // the picked view: 0-D, 1-D, 2-D, or (T, ...) when merged
+    std::vector<std::string> dims;  // the names of values' dims ("dim<i>" where unnamed)
+    int64_t head = -1;              // the head picked, -1 when no head dim was picked
+    int64_t batch = -1;             // the batch entry picked, -1 without a "b" dim
+    int64_t batchSize = 0;          // size of the "b" dim (0 without one)
+    bool merged() const { return values.dim() > 2; }
+};
+StepSlice sliceStepValues(const Step& step, int64_t head, int64_t batch);
+
+// Row and column labels of that slice as a matrix (stepMatrix): `tokens` on token axes (dims
+// named "T"), "1.0" (head 1, feature 0) for the merged columns, indices elsewhere; a 1-D slice
+// has one row with an empty label.
+struct SliceLabels {
+    std::vector<std::string> rows, cols;
+};
+SliceLabels sliceLabels(const StepSlice& slice, const std::vector<std::string>& tokens);
+
+// The same slice as a (rows, cols) matrix: a 0-D or 1-D slice becomes one row, a merged one
+// (T, h, hd) becomes (T, h * hd). No copy unless merging needs one.
 Tensor stepMatrix(const Step& step, int64_t head, int64_t batch);
+Tensor stepMatrix(const StepSlice& slice);
 
 // The steps a configuration produces on T tokens, without computing anything: drives the
 // pipeline strip and shape table before a result exists, and the memory estimate.

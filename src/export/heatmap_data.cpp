@@ -20,12 +20,6 @@ bool isNegInf(float v) {
     return std::isinf(v) && v < 0;
 }
 
-QString dimLabel(const std::string& dim, int64_t index, const QStringList& tokens) {
-    if (dim == "T" && index < tokens.size())
-        return tokens[int(index)];
-    return QString::number(index);
-}
-
 // An axis title for a named dim when it is not a token axis.
 QString featureAxisName(const std::string& dim) {
     if (dim == "T")
@@ -265,102 +259,47 @@ HeatmapData sliceStep(const Step& step, const QStringList& tokens, int head, int
     HeatmapData d;
     d.kind = step.info.kind;
     d.stepId = QString::fromStdString(step.info.id);
-    Tensor t = step.value;
-    std::vector<std::string> dims = step.info.dims;
-    const Shape fullShape = t.empty() ? step.info.shape : t.shape();
+    const Shape fullShape = step.value.empty() ? step.info.shape : step.value.shape();
+    StepSlice slice = sliceStepValues(step, head, batch);
+    const Tensor& t = slice.values;
+    const std::vector<std::string>& dims = slice.dims;
     if (t.empty() || t.numel() == 0) {
         d.title = d.stepId;
         return d;
     }
-    if (dims.size() != size_t(t.dim())) {  // unnamed dims: keep what fits, name the rest
-        dims.resize(size_t(t.dim()));
-        for (size_t i = 0; i < dims.size(); ++i)
-            if (dims[i].empty())
-                dims[i] = "dim" + std::to_string(i);
-    }
-    StepInfo named = step.info;
-    named.dims = dims;
-
     QStringList where;
-    if (const int64_t hd = named.headDim(); hd >= 0) {
-        const int64_t n = t.size(hd);
-        d.head = int(std::clamp<int64_t>(head, 0, n - 1));
-        t = t.select(hd, d.head);
-        dims.erase(dims.begin() + hd);
+    if (slice.head >= 0) {
+        d.head = int(slice.head);
         where << HeatmapText::tr("head %1").arg(d.head);
     }
-    named.dims = dims;
-    if (const int64_t bd = named.batchDim(); bd >= 0) {
-        const int64_t n = t.size(bd);
-        d.batch = int(std::clamp<int64_t>(batch, 0, n - 1));
-        t = t.select(bd, d.batch);
-        dims.erase(dims.begin() + bd);
-        if (n > 1)
+    if (slice.batch >= 0) {
+        d.batch = int(slice.batch);
+        if (slice.batchSize > 1)
             where << HeatmapText::tr("batch %1").arg(d.batch);
     }
-
-    // Still more than two dims (the multi-head reshapes (T, h, hd)): tokens stay the rows and
-    // the trailing dims are laid side by side as columns, which is exactly what .view does.
-    // Otherwise leading extra dims are shown at index 0.
-    bool merged = false;
-    std::vector<int64_t> trailingSizes;
-    while (t.dim() > 2) {
-        if (dims.front() == "T") {
-            merged = true;
-            break;
-        }
-        t = t.select(0, 0);
-        dims.erase(dims.begin());
-    }
-
+    std::vector<std::string> tokenNames;
+    tokenNames.reserve(size_t(tokens.size()));
+    for (const QString& token : tokens)
+        tokenNames.push_back(token.toStdString());
+    const SliceLabels labels = sliceLabels(slice, tokenNames);
+    for (const std::string& l : labels.rows)
+        d.rowLabels << QString::fromStdString(l);
+    for (const std::string& l : labels.cols)
+        d.colLabels << QString::fromStdString(l);
+    d.rows = int(labels.rows.size());
+    d.cols = int(labels.cols.size());
     std::vector<float> values = t.toVector();
-    if (t.dim() == 0) {
-        d.rows = d.cols = 1;
-        d.colLabels << QStringLiteral("0");
-        d.rowLabels << QStringLiteral("0");
-    } else if (t.dim() == 1) {
-        d.rows = 1;
-        d.cols = int(t.size(0));
-        d.rowLabels << QString();
-        for (int64_t i = 0; i < t.size(0); ++i)
-            d.colLabels << dimLabel(dims[0], i, tokens);
+    if (t.dim() == 1) {
         d.colAxis = featureAxisName(dims[0]);
         d.colsAreTokens = dims[0] == "T";
-    } else if (merged) {
-        d.rows = int(t.size(0));
-        int64_t cols = 1;
+    } else if (slice.merged()) {
         QStringList names;
-        for (int64_t k = 1; k < t.dim(); ++k) {
-            cols *= t.size(k);
-            trailingSizes.push_back(t.size(k));
-            names << QString::fromStdString(dims[size_t(k)]);
-        }
-        d.cols = int(cols);
-        for (int64_t r = 0; r < d.rows; ++r)
-            d.rowLabels << dimLabel("T", r, tokens);
-        for (int64_t c = 0; c < cols; ++c) {
-            // Multi-index, e.g. "1.0" = head 1, feature 0.
-            std::vector<int64_t> idx(trailingSizes.size());
-            int64_t rest = c;
-            for (size_t k = trailingSizes.size(); k-- > 0;) {
-                idx[k] = rest % trailingSizes[k];
-                rest /= trailingSizes[k];
-            }
-            QStringList parts;
-            for (int64_t i : idx)
-                parts << QString::number(i);
-            d.colLabels << parts.join(QLatin1Char('.'));
-        }
+        for (size_t k = 1; k < dims.size(); ++k)
+            names << QString::fromStdString(dims[k]);
         d.rowAxis = HeatmapText::tr("token");
         d.rowsAreTokens = true;
         d.colAxis = names.join(QStringLiteral(" . "));
-    } else {
-        d.rows = int(t.size(0));
-        d.cols = int(t.size(1));
-        for (int64_t r = 0; r < d.rows; ++r)
-            d.rowLabels << dimLabel(dims[0], r, tokens);
-        for (int64_t c = 0; c < d.cols; ++c)
-            d.colLabels << dimLabel(dims[1], c, tokens);
+    } else if (t.dim() == 2) {
         d.rowsAreTokens = dims[0] == "T";
         d.colsAreTokens = dims[1] == "T";
         if (dims[0] == "T" && dims[1] == "T") {

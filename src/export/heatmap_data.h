@@ -42,9 +42,9 @@ struct HeatmapData {
     int maskedCount() const;                // cells isMasked() is true for
 };
 
-// The (row, col) matrix of `step` for one head and batch entry: the last two dims are rows and
-// columns; a 1-D step becomes one row; a (T,T) mask ignores head and batch. `tokens` label token
-// axes (dims named "T"). Head and batch are clamped to range.
+// The picture of `step` for one head and batch entry: the slice and labels of sliceStepValues /
+// sliceLabels (engine/trace.h), so a figure and a CSV export of a step hold the same matrix.
+// `tokens` label token axes (dims named "T"). Head and batch are clamped to range.
 // `mask`, the trace's (T,T) `mask` step (1 = hidden), marks the cells of attention-weight steps
 // that the mask zeroed as hidden, so they read as masked rather than as a weight of 0 (cells the
 // mask hides but that hold a non-zero value, e.g. weights_unmasked, stay as they are).

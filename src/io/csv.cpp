@@ -271,4 +271,11 @@ void writeCsv(const std::string& path, const Tensor& matrix,
     writeFileAtomically(path, csvBytes(matrix, rowLabels, columnLabels));
 }
 
+void writeStepCsv(const std::string& path, const Step& step, int64_t head, int64_t batch,
+                  const std::vector<std::string>& tokens) {
+    const StepSlice slice = sliceStepValues(step, head, batch);
+    const SliceLabels labels = sliceLabels(slice, tokens);
+    writeCsv(path, stepMatrix(slice), labels.rows, labels.cols);
+}
+
 }  // namespace attn::io

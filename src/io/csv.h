@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/tensor.h"
+#include "engine/trace.h"
 
 namespace attn::io {
 
@@ -32,5 +33,10 @@ std::string csvBytes(const Tensor& matrix, const std::vector<std::string>& rowLa
 void writeCsv(const std::string& path, const Tensor& matrix,
               const std::vector<std::string>& rowLabels,
               const std::vector<std::string>& columnLabels);
+
+// One step for one head and batch entry, exactly the matrix its heatmap shows (stepMatrix and
+// sliceLabels of engine/trace.h), token axes labelled with `tokens`.
+void writeStepCsv(const std::string& path, const Step& step, int64_t head, int64_t batch,
+                  const std::vector<std::string>& tokens);
 
 }  // namespace attn::io

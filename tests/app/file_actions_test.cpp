@@ -508,6 +508,31 @@ TEST(FileExport, StepDataAsCsvNpyJsonAndTraceAsNpz) {
     }
     EXPECT_EQ(lines[1].split(',')[1].toFloat(), 1.0f);  // "Your" attends only to itself
 
+    // A split step's CSV holds the matrix its heatmap shows: tokens as rows, the heads' features
+    // side by side as "head.feature" columns (book example: 2 heads of 1 number each).
+    w.selectStep(QStringLiteral("keys_split"));
+    const QString splitCsv = dir.filePath(QStringLiteral("keys_split.csv"));
+    ASSERT_TRUE(w.fileActions()->exportStepCsv(splitCsv));
+    const QStringList split = QString::fromUtf8(readAll(splitCsv)).split('\n', Qt::SkipEmptyParts);
+    const HeatmapData shown = w.heatmapView()->data();
+    ASSERT_EQ(shown.rows, 6);
+    ASSERT_EQ(shown.cols, 2);
+    ASSERT_EQ(split.size(), 7);
+    EXPECT_EQ(split[0], QStringLiteral(",0.0,1.0"));
+    const Step* keysSplit = t.find("keys_split");
+    ASSERT_NE(keysSplit, nullptr);
+    for (int r = 0; r < 6; ++r) {
+        const QStringList cells = split[r + 1].split(',');
+        ASSERT_EQ(cells.size(), 3);
+        EXPECT_EQ(cells[0], shown.rowLabels[r]);
+        for (int c = 0; c < 2; ++c) {
+            EXPECT_EQ(cells[c + 1].toFloat(), shown.value(r, c)) << r << "," << c;
+            EXPECT_EQ(cells[c + 1].toFloat(), keysSplit->value.at({0, r, c, 0}));
+        }
+    }
+
+    w.selectStep(QStringLiteral("weights"));
+
     const QString npy = dir.filePath(QStringLiteral("weights.npy"));
     ASSERT_TRUE(w.fileActions()->exportStepNpy(npy));
     const QByteArray npyBytes = readAll(npy);

@@ -179,6 +179,19 @@ TEST(Cli, ExportFormats) {
     EXPECT_TRUE(csv.readLine().startsWith(",Your,journey,starts,with,one,step"));
     EXPECT_TRUE(csv.readLine().startsWith("Your,1,0,0,0,0,0"));
 
+    // A multi-head split step as its heatmap shows it: tokens down, "head.feature" across.
+    ASSERT_EQ(cli({"export", "--preset", "book", "--d-out", "4", "--step", "queries_split", "--out",
+                   dir.filePath("q.csv")})
+                  .exitCode,
+              0);
+    QFile qcsv(dir.filePath("q.csv"));
+    ASSERT_TRUE(qcsv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> qlines = qcsv.readAll().split('\n');
+    ASSERT_EQ(qlines.size(), 8);  // header, six tokens, and the empty piece after the last \n
+    EXPECT_EQ(qlines[0], ",0.0,0.1,1.0,1.1");
+    EXPECT_TRUE(qlines[6].startsWith("step,"));
+    EXPECT_EQ(qlines[6].split(',').size(), 5);
+
     ASSERT_EQ(cli(base + QStringList{"--step", "masked_scores", "--out", dir.filePath("s.json")})
                   .exitCode,
               0);

@@ -256,9 +256,43 @@ TEST(TraceStructure, StepMatrixPicksHeadAndBatch) {
     EXPECT_EQ(m.shape(), (Shape{6, 6}));
     EXPECT_EQ(m.at({3, 2}), w.value.at({1, 1, 3, 2}));
     EXPECT_EQ(stepMatrix(w, 9, 9).at({3, 2}), w.value.at({1, 1, 3, 2}));  // clamped
-    const Step& split = *t.find("queries_split");  // (b, T, h, hd): rows are heads here
-    EXPECT_EQ(stepMatrix(split, 0, 1).shape(), (Shape{2, 1}));
     EXPECT_EQ(stepMatrix(*t.find("mask"), 1, 1).shape(), (Shape{6, 6}));
+}
+
+TEST(TraceStructure, SplitStepsKeepTokensAsRowsWithHeadsSideBySide) {
+    Config c;
+    c.batch = 2;
+    c.heads = 2;
+    c.dOut = 4;  // head_dim 2
+    const Trace t = run(c);
+    // (b, T, h, hd): h is a feature axis here, so the head argument is ignored and the columns
+    // are (head, feature) pairs in .view's order, labelled "head.feature".
+    const Step& split = *t.find("queries_split");
+    const StepSlice slice = sliceStepValues(split, 1, 1);
+    EXPECT_EQ(slice.head, -1);
+    EXPECT_EQ(slice.batch, 1);
+    EXPECT_EQ(slice.batchSize, 2);
+    EXPECT_EQ(slice.dims, (std::vector<std::string>{"T", "h", "hd"}));
+    const Tensor m = stepMatrix(slice);
+    ASSERT_EQ(m.shape(), (Shape{6, 4}));
+    for (int64_t tok = 0; tok < 6; ++tok)
+        for (int64_t col = 0; col < 4; ++col)
+            EXPECT_EQ(m.at({tok, col}), split.value.at({1, tok, col / 2, col % 2}));
+    const SliceLabels labels =
+        sliceLabels(slice, {"Your", " journey", " starts", " with", " one", " step"});
+    EXPECT_EQ(labels.rows.front(), "Your");
+    EXPECT_EQ(labels.rows.back(), " step");
+    EXPECT_EQ(labels.cols, (std::vector<std::string>{"0.0", "0.1", "1.0", "1.1"}));
+
+    // (b, h, T, hd) after the transpose: one head's (T, hd) matrix.
+    const Step& q = *t.find("queries_heads");
+    const StepSlice head1 = sliceStepValues(q, 1, 0);
+    EXPECT_EQ(head1.head, 1);
+    const Tensor qm = stepMatrix(head1);
+    ASSERT_EQ(qm.shape(), (Shape{6, 2}));
+    EXPECT_EQ(qm.at({4, 1}), q.value.at({0, 1, 4, 1}));
+    EXPECT_EQ(sliceLabels(head1, {}).cols, (std::vector<std::string>{"0", "1"}));
+    EXPECT_EQ(sliceLabels(head1, {}).rows.at(5), "5");  // no token labels given
 }
 
 }  // namespace
