@@ -1,10 +1,9 @@
 #include "app/launch_options.h"
 
 #include <QCommandLineParser>
-#include <QFile>
-#include <QFileInfo>
-#include <limits>
+#include <cstdint>
 
+#include "cli/run_options.h"
 #include "engine/embeddings.h"
 #include "engine/trace.h"
 #include "export/heatmap_data.h"
@@ -13,22 +12,48 @@ namespace attn {
 
 namespace {
 
-bool parseInt(const QString& text, int64_t lo, int64_t hi, int64_t* out) {
-    bool ok = false;
-    const qlonglong v = text.toLongLong(&ok);
-    if (!ok || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
+// The options that set what the window shows; any of them means "do not restore the last
+// settings". --screenshot and SESSION are not among them.
+const QStringList& stateOptionNames() {
+    static const QStringList names = {
+        "preset",  "text",           "text-file", "embeddings",     "weights",      "tokenizer",
+        "variant", "d-in",           "d-out",     "heads",          "mask",         "dropout",
+        "mode",    "dropout-rng",    "seed",      "embedding-seed", "no-positions", "qkv-bias",
+        "batch",   "context-length", "step",      "head",           "colormap"};
+    return names;
 }
 
-bool parseU64(const QString& text, uint64_t* out) {
-    bool ok = false;
-    const qulonglong v = text.toULongLong(&ok);
-    if (!ok)
-        return false;
-    *out = v;
-    return true;
+// The whole state a RunSpec describes (every field, given or not). applyLaunchOptions then
+// takes from it only what the options gave.
+AppState stateFromRunSpec(const RunSpec& spec) {
+    AppState s;
+    switch (spec.input.kind) {
+        case InputKind::BookPreset:
+            s.source = InputSource::Book;
+            break;
+        case InputKind::Text:
+            s.source = InputSource::Text;
+            s.text = QString::fromStdString(spec.input.text);
+            break;
+        case InputKind::Embeddings:
+            s.source = InputSource::File;
+            break;
+    }
+    s.tokenizer = spec.input.tokenizer;
+    s.embeddingSeed = spec.input.embeddingSeed;
+    s.positions = spec.input.positions;
+    s.config = spec.config;
+    return s;
+}
+
+// The seed boxes of the window hold 0 .. 2^31-1; say so instead of silently clamping (the CLI
+// also takes negative and 64-bit seeds).
+QString checkSeed(const QCommandLineParser& p, const char* name, uint64_t seed) {
+    if (!p.isSet(QString::fromLatin1(name)) || seed <= uint64_t(INT32_MAX))
+        return QString();
+    return QStringLiteral(
+               "--%1 expects a whole number from 0 to 2147483647 in the app, got \"%2\".")
+        .arg(QString::fromLatin1(name), p.value(QString::fromLatin1(name)).trimmed());
 }
 
 }  // namespace
@@ -36,44 +61,29 @@ bool parseU64(const QString& text, uint64_t* out) {
 bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QString* error,
                         QString* helpText) {
     QCommandLineParser p;
-    p.setApplicationDescription(
-        QStringLiteral("Attention Lens: see transformer attention step by step."));
+    p.setApplicationDescription(QStringLiteral(
+        "Attention Lens: see transformer attention step by step.\n"
+        "SESSION opens a saved session (.attnlens); input, model and view options given with it\n"
+        "override the session's settings."));
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help."));
     p.addOption(help);
-    auto opt = [&](const char* name, const char* desc, const char* value = nullptr) {
+    addRunOptions(p);
+    auto opt = [&](const char* name, const char* desc, const char* value) {
         QCommandLineOption o(QString::fromLatin1(name), QString::fromLatin1(desc));
-        if (value)
-            o.setValueName(QString::fromLatin1(value));
+        o.setValueName(QString::fromLatin1(value));
         p.addOption(o);
     };
-    opt("preset", "Input preset: book, gpt2-small, gpt2-medium, gpt2-large, gpt2-xl.", "NAME");
-    opt("text", "Text to tokenize (chapter-2 embeddings).", "T");
-    opt("text-file", "Read the text from a UTF-8 file.", "F");
-    opt("embeddings", "Load the input x from a .npy, .json or .csv file.", "F");
-    opt("weights", "Load the module's weights from a .json or .safetensors file.", "F");
-    opt("tokenizer", "gpt2 (default), words or chars.", "KIND");
-    opt("variant",
-        "simplified, self-attention-v1, self-attention, causal, multi-head-wrapper, multi-head.",
-        "V");
-    opt("d-in", "Embedding size.", "N");
-    opt("d-out", "Output size.", "N");
-    opt("heads", "Number of heads.", "N");
-    opt("mask", "none, causal or window:K.", "MASK");
-    opt("dropout", "Dropout probability p in [0, 1).", "P");
-    opt("mode", "train (default) or eval.", "MODE");
-    opt("dropout-rng", "default or mkl.", "RNG");
-    opt("seed", "Weight seed (torch.manual_seed), default 123.", "S");
-    opt("embedding-seed", "Embedding seed, default 123.", "S");
-    opt("no-positions", "Do not add position embeddings.");
-    opt("qkv-bias", "Use a bias in the query, key and value projections.");
-    opt("batch", "Batch size b.", "B");
-    opt("context-length", "Context length, default 1024.", "N");
-    opt("step", "Step to show first, e.g. weights.", "ID");
-    opt("head", "Head to show first.", "H");
-    opt("colormap", "auto, viridis, magma, cividis or diverging.", "NAME");
-    opt("screenshot", "Save a screenshot of the window to FILE (PNG) and exit.", "FILE");
+    opt("step", "Step to show first, e.g. weights.", "id");
+    opt("head", "Head to show first.", "h");
+    opt("colormap", "auto, viridis, magma, cividis or diverging.", "name");
+    opt("screenshot", "Save a screenshot of the window to the file (PNG) and exit.", "file");
+    p.addPositionalArgument(
+        QStringLiteral("SESSION"),
+        QStringLiteral("A saved session (.attnlens) to open. Options given with it override its "
+                       "settings."),
+        QStringLiteral("[SESSION]"));
 
     if (!p.parse(arguments)) {
         *error = p.errorText();
@@ -81,167 +91,75 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     }
     if (p.isSet(help)) {
         if (helpText) {
+            // Qt names the program "<executable_name>" before QApplication exists, and by its
+            // path after: "Usage: attention-lens [options] [SESSION]" either way.
             *helpText = p.helpText();
-            helpText->replace(QStringLiteral("<executable_name>"),
-                              QStringLiteral("attention-lens"));
+            const QString usage = QStringLiteral("Usage: ");
+            const qsizetype end = helpText->indexOf(QStringLiteral(" [options]"));
+            if (helpText->startsWith(usage) && end > usage.size())
+                helpText->replace(usage.size(), end - usage.size(),
+                                  QStringLiteral("attention-lens"));
         }
         *error = QString();
         return false;
     }
-    if (!p.positionalArguments().isEmpty()) {
-        *error = QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first());
-        return false;
-    }
-
-    LaunchOptions o;
-    AppState& s = o.state;
-    Config& c = s.config;
     auto fail = [&](const QString& msg) {
         *error = msg;
         return false;
     };
-    const QStringList stateOptions = {
-        "preset",  "text",           "text-file", "embeddings",     "weights",      "tokenizer",
-        "variant", "d-in",           "d-out",     "heads",          "mask",         "dropout",
-        "mode",    "dropout-rng",    "seed",      "embedding-seed", "no-positions", "qkv-bias",
-        "batch",   "context-length", "step",      "head",           "colormap"};
-    for (const QString& name : stateOptions)
+    const QStringList positional = p.positionalArguments();
+    if (positional.size() > 1)
+        return fail(QStringLiteral("Give at most one session file (.attnlens); got %1: \"%2\".")
+                        .arg(positional.size())
+                        .arg(positional.join(QStringLiteral("\", \""))));
+
+    LaunchOptions o;
+    o.sessionFile = positional.value(0);
+    for (const QString& name : stateOptionNames())
         if (p.isSet(name))
-            o.anyStateOption = true;
+            o.givenOptions << name;
+    o.anyStateOption = !o.givenOptions.isEmpty();
 
-    int sources = int(p.isSet("text")) + int(p.isSet("text-file")) + int(p.isSet("embeddings"));
-    if (p.isSet("preset") && p.value("preset") == QLatin1String("book"))
-        ++sources;
-    if (sources > 1)
-        return fail(
-            QStringLiteral("give only one of --preset book, --text, --text-file, --embeddings"));
+    // Without an input option the app's input is the book example, unless a session brings its
+    // own or --tokenizer asks for the typed text (see applyLaunchOptions).
+    const bool bookIsDefault =
+        o.sessionFile.isEmpty() && !(p.isSet("tokenizer") && !p.isSet("preset"));
+    RunSpec spec;
+    try {
+        spec = parseRunOptions(p, bookIsDefault);
+    } catch (const EngineError& e) {
+        return fail(QString::fromStdString(e.what()));
+    }
+    // Problems of one option on its own (a size below 1, a dropout rate of 1, a window of 0)
+    // are reported now; those of a combination (heads not dividing d_out, too many tokens)
+    // by checkLaunchState, once a session may have supplied the rest.
+    Config alone = spec.config;
+    if (alone.heads >= 1)
+        alone.heads = 1;  // divides every d_out
+    for (const ValidationIssue& issue : validate(alone, 1))
+        if (issue.field != "memory" && issue.field != "input")
+            return fail(QString::fromStdString(issue.message));
+    for (const QString& problem : {checkSeed(p, "seed", spec.config.seed),
+                                   checkSeed(p, "embedding-seed", spec.input.embeddingSeed)})
+        if (!problem.isEmpty())
+            return fail(problem);
 
-    if (p.isSet("preset")) {
-        const QString name = p.value("preset");
-        bool found = false;
-        for (const Preset& pr : presets()) {
-            if (pr.key != name || pr.key == QLatin1String("custom"))
-                continue;
-            found = true;
-            if (pr.book) {
-                s.source = InputSource::Book;
-            } else {
-                s.source = InputSource::Text;
-                c.variant = Variant::MultiHead;
-                c.dIn = c.dOut = pr.d;
-                c.heads = pr.heads;
-                c.mask = MaskSpec{MaskKind::Causal, 0};
-            }
-        }
-        if (!found)
-            return fail(
-                QStringLiteral("--preset: unknown preset '%1' (book, gpt2-small, gpt2-medium, "
-                               "gpt2-large, gpt2-xl)")
-                    .arg(name));
-    }
-    if (p.isSet("text")) {
-        s.source = InputSource::Text;
-        s.text = p.value("text");
-    }
-    if (p.isSet("text-file")) {
-        QFile f(p.value("text-file"));
-        if (!f.open(QIODevice::ReadOnly))
-            return fail(QStringLiteral("--text-file: cannot read %1: %2")
-                            .arg(f.fileName(), f.errorString()));
-        s.source = InputSource::Text;
-        s.text = QString::fromUtf8(f.readAll());
-    }
-    if (p.isSet("embeddings")) {
-        s.source = InputSource::File;
-        o.embeddingsFile = p.value("embeddings");
-    }
-    if (p.isSet("weights"))
-        o.weightsFile = p.value("weights");
-    if (p.isSet("tokenizer")) {
-        auto k = parseTokenizer(p.value("tokenizer").toStdString());
-        if (!k)
-            return fail(QStringLiteral("--tokenizer: expected gpt2, words or chars, got '%1'")
-                            .arg(p.value("tokenizer")));
-        s.tokenizer = *k;
-        if (s.source == InputSource::Book && !p.isSet("preset"))
-            s.source = InputSource::Text;
-    }
-    if (p.isSet("variant")) {
-        auto v = parseVariant(p.value("variant").toStdString());
-        if (!v)
-            return fail(
-                QStringLiteral("--variant: unknown variant '%1' (simplified, self-attention-v1, "
-                               "self-attention, causal, multi-head-wrapper, multi-head)")
-                    .arg(p.value("variant")));
-        c.variant = *v;
-        if (!p.isSet("mask"))
-            c.mask = defaultMask(*v);
-    }
-    const int64_t big = 1 << 20;
-    if (p.isSet("d-in") && !parseInt(p.value("d-in"), 1, big, &c.dIn))
-        return fail(
-            QStringLiteral("--d-in: expected a positive integer, got '%1'").arg(p.value("d-in")));
-    if (p.isSet("d-out") && !parseInt(p.value("d-out"), 1, big, &c.dOut))
-        return fail(
-            QStringLiteral("--d-out: expected a positive integer, got '%1'").arg(p.value("d-out")));
-    if (p.isSet("heads") && !parseInt(p.value("heads"), 1, big, &c.heads))
-        return fail(
-            QStringLiteral("--heads: expected a positive integer, got '%1'").arg(p.value("heads")));
-    if (p.isSet("mask")) {
-        auto m = parseMask(p.value("mask").toStdString());
-        if (!m)
-            return fail(QStringLiteral("--mask: expected none, causal or window:K, got '%1'")
-                            .arg(p.value("mask")));
-        c.mask = *m;
-    }
-    if (p.isSet("dropout")) {
-        bool ok = false;
-        const double d = p.value("dropout").toDouble(&ok);
-        if (!ok || !(d >= 0.0 && d < 1.0))
-            return fail(QStringLiteral("--dropout: expected a probability in [0, 1), got '%1'")
-                            .arg(p.value("dropout")));
-        c.dropout = d;
-    }
-    if (p.isSet("mode")) {
-        auto m = parseMode(p.value("mode").toStdString());
-        if (!m)
-            return fail(
-                QStringLiteral("--mode: expected train or eval, got '%1'").arg(p.value("mode")));
-        c.mode = *m;
-    }
-    if (p.isSet("dropout-rng")) {
-        auto r = parseDropoutRng(p.value("dropout-rng").toStdString());
-        if (!r)
-            return fail(QStringLiteral("--dropout-rng: expected default or mkl, got '%1'")
-                            .arg(p.value("dropout-rng")));
-        c.dropoutRng = *r;
-    }
-    if (p.isSet("seed") && !parseU64(p.value("seed"), &c.seed))
-        return fail(QStringLiteral("--seed: expected a non-negative integer, got '%1'")
-                        .arg(p.value("seed")));
-    if (p.isSet("embedding-seed") && !parseU64(p.value("embedding-seed"), &s.embeddingSeed))
-        return fail(QStringLiteral("--embedding-seed: expected a non-negative integer, got '%1'")
-                        .arg(p.value("embedding-seed")));
-    if (p.isSet("no-positions"))
-        s.positions = false;
-    if (p.isSet("qkv-bias"))
-        c.qkvBias = true;
-    if (p.isSet("batch") && !parseInt(p.value("batch"), 1, 4096, &c.batch))
-        return fail(
-            QStringLiteral("--batch: expected a positive integer, got '%1'").arg(p.value("batch")));
-    if (p.isSet("context-length") && !parseInt(p.value("context-length"), 1, big, &c.contextLength))
-        return fail(QStringLiteral("--context-length: expected a positive integer, got '%1'")
-                        .arg(p.value("context-length")));
+    AppState full = stateFromRunSpec(spec);
+    if (spec.input.kind == InputKind::Embeddings)
+        o.embeddingsFile = QString::fromStdString(spec.input.embeddingsPath);
+    if (spec.weightsPath)
+        o.weightsFile = QString::fromStdString(*spec.weightsPath);
     if (p.isSet("step")) {
-        s.step = p.value("step");
+        full.step = p.value("step");
         o.stepGiven = true;
     }
     if (p.isSet("head")) {
-        int64_t h = 0;
-        if (!parseInt(p.value("head"), 0, big, &h))
+        bool ok = false;
+        const int h = p.value("head").toInt(&ok);
+        if (!ok || h < 0)
             return fail(QStringLiteral("--head: expected a non-negative integer, got '%1'")
                             .arg(p.value("head")));
-        s.head = int(h);
+        full.head = h;
         o.headGiven = true;
     }
     if (p.isSet("colormap")) {
@@ -252,26 +170,104 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
                 QStringLiteral(
                     "--colormap: expected auto, viridis, magma, cividis or diverging, got '%1'")
                     .arg(name));
-        s.colormap = name;
+        full.colormap = name;
     }
     if (p.isSet("screenshot")) {
         o.screenshot = p.value("screenshot");
         if (o.screenshot.isEmpty())
             return fail(QStringLiteral("--screenshot: empty file name"));
     }
-    if (s.source == InputSource::Book && c.dIn != 3)
-        return fail(
-            QStringLiteral(
-                "--d-in: the book example's inputs are 3-dimensional; use --text for d_in = %1")
-                .arg(c.dIn));
+    o.state = full;
+    o.state = applyLaunchOptions(AppState(), o);
     *out = o;
     return true;
+}
+
+AppState applyLaunchOptions(const AppState& base, const LaunchOptions& options) {
+    auto given = [&](const char* name) {
+        return options.givenOptions.contains(QLatin1String(name));
+    };
+    const AppState& from = options.state;
+    const Config& f = from.config;
+    AppState s = base;
+    Config& c = s.config;
+
+    const bool input = given("text") || given("text-file") || given("embeddings");
+    // --preset book is an input (and the book's d_in of 3); the GPT-2 presets are model sizes
+    // for the text (the typed or session text when no input option is given).
+    const bool sizePreset = given("preset") && from.source != InputSource::Book;
+    if (given("preset") && !sizePreset) {
+        s.source = InputSource::Book;
+        c.dIn = f.dIn;
+    }
+    if (sizePreset) {
+        c.variant = f.variant;
+        c.dIn = f.dIn;
+        c.dOut = f.dOut;
+        c.heads = f.heads;
+        if (!input)
+            s.source = InputSource::Text;
+    }
+    if (given("text") || given("text-file")) {
+        s.source = InputSource::Text;
+        s.text = from.text;
+    }
+    if (given("embeddings"))
+        s.source = InputSource::File;
+    if (given("tokenizer")) {
+        s.tokenizer = from.tokenizer;
+        // A tokenizer is for text: the book example becomes its sentence as typed text.
+        if (s.source == InputSource::Book && !given("preset"))
+            s.source = InputSource::Text;
+    }
+    if (given("variant"))
+        c.variant = f.variant;
+    if (given("d-in"))
+        c.dIn = f.dIn;
+    if (given("d-out"))
+        c.dOut = f.dOut;
+    if (given("heads"))
+        c.heads = f.heads;
+    if (given("mask"))
+        c.mask = f.mask;
+    else if (given("variant") || sizePreset)
+        c.mask = defaultMask(c.variant);
+    if (given("dropout"))
+        c.dropout = f.dropout;
+    if (given("mode"))
+        c.mode = f.mode;
+    if (given("dropout-rng"))
+        c.dropoutRng = f.dropoutRng;
+    if (given("seed"))
+        c.seed = f.seed;
+    if (given("qkv-bias"))
+        c.qkvBias = true;
+    if (given("batch"))
+        c.batch = f.batch;
+    if (given("context-length"))
+        c.contextLength = f.contextLength;
+    if (given("embedding-seed"))
+        s.embeddingSeed = from.embeddingSeed;
+    if (given("no-positions"))
+        s.positions = false;
+    if (given("step"))
+        s.step = from.step;
+    if (given("head"))
+        s.head = from.head;
+    if (given("colormap"))
+        s.colormap = from.colormap;
+    return s;
 }
 
 QString checkLaunchState(const LaunchOptions& options) {
     const AppState& s = options.state;
     int64_t tokens = 0;
     if (s.source == InputSource::Book) {
+        // As parseRunOptions says it; reached when a session was the base of the options.
+        if (s.config.dIn != 3)
+            return QStringLiteral(
+                       "The book preset has 3-dimensional embeddings, so d_in must be 3 (got %1).")
+                .arg(s.config.dIn);
         tokens = int64_t(bookTokens().size());
     } else if (s.source == InputSource::Text) {
         const QByteArray utf8 = s.text.toUtf8();

@@ -1,6 +1,7 @@
 #pragma once
-// Command-line options of the desktop app. Same names as the CLI (SPEC section 6), plus
-// --step, --head, --colormap and --screenshot.
+// Command-line options of the desktop app: the CLI's input and model options (SPEC section 6,
+// declared and read by cli/run_options), plus --step, --head, --colormap, --screenshot and an
+// optional SESSION (.attnlens) to open.
 
 #include <QString>
 #include <QStringList>
@@ -10,19 +11,26 @@
 namespace attn {
 
 struct LaunchOptions {
-    AppState state;
+    AppState state;               // the app's defaults with the options given applied
+    QString sessionFile;          // SESSION: a saved session to open first
     QString screenshot;           // --screenshot FILE
-    QString embeddingsFile;       // --embeddings F (needs attn_io)
-    QString weightsFile;          // --weights F (needs attn_io)
+    QString embeddingsFile;       // --embeddings F, for MainWindow::loadEmbeddings
+    QString weightsFile;          // --weights F, for MainWindow::loadWeights
+    QStringList givenOptions;     // the input/model/view options given, by name ("heads", ...)
     bool anyStateOption = false;  // any input/model/view option given: do not restore settings
     bool stepGiven = false;
     bool headGiven = false;
 };
 
 // Parses `arguments` (argv, program name first). On failure returns false and sets `error` to
-// one line naming the problem. `--help`/`--version` set `exitNow` with the text to print.
+// one line naming the problem. For --help it returns false with `error` empty and the text to
+// print in `helpText`.
 bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QString* error,
                         QString* helpText = nullptr);
+
+// `base` with the options given on the command line applied, and only those: how the options
+// override an opened session. `options.state` is applyLaunchOptions(AppState{}, options).
+AppState applyLaunchOptions(const AppState& base, const LaunchOptions& options);
 
 // Checks the parsed state as the GUI would run it (tokenizes typed text, validates the
 // configuration, checks --step/--head against the plan). Returns an empty string when fine.

@@ -1,17 +1,21 @@
 // attention-lens: the desktop app. Options as in the CLI (SPEC section 6), plus --step, --head,
-// --colormap and --screenshot FILE (render the window once the first result is shown, save it
-// as PNG and exit).
+// --colormap, --screenshot FILE (render the window once the first result is shown, save it as
+// PNG and exit) and an optional SESSION (.attnlens) to open, which the options override.
 
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPixmap>
+#include <QStatusBar>
 #include <QTimer>
 #include <cstdio>
+#include <exception>
 
+#include "app/file_actions.h"
 #include "app/launch_options.h"
 #include "app/main_window.h"
+#include "app/session.h"
 #include "app/trace_controller.h"
 
 namespace {
@@ -39,10 +43,24 @@ int main(int argc, char** argv) {
         }
         return fail(error);
     }
-    const QString problem = attn::checkLaunchState(options);
-    if (!problem.isEmpty())
-        return fail(problem);
     const bool screenshot = !options.screenshot.isEmpty();
+    // A session is read here too, so a missing or corrupt one is one line and no window. The
+    // options are checked as they apply to it; a session on its own opens as the File menu
+    // opens it (the window shows any problem of its settings), except for a screenshot.
+    attn::LaunchOptions checked = options;
+    if (!options.sessionFile.isEmpty()) {
+        try {
+            checked.state = attn::applyLaunchOptions(
+                attn::readSession(options.sessionFile, nullptr).state, options);
+        } catch (const std::exception& e) {
+            return fail(QString::fromStdString(e.what()));
+        }
+    }
+    if (options.sessionFile.isEmpty() || options.anyStateOption || screenshot) {
+        const QString problem = attn::checkLaunchState(checked);
+        if (!problem.isEmpty())
+            return fail(problem);
+    }
     if (screenshot) {
         const QFileInfo info(options.screenshot);
         if (!QFileInfo(info.absolutePath()).isDir())
@@ -61,10 +79,31 @@ int main(int argc, char** argv) {
 
     attn::MainWindow::Options wo;
     wo.useSettings = !screenshot;
-    wo.restoreState = !options.anyStateOption;
+    wo.restoreState = !options.anyStateOption && options.sessionFile.isEmpty();
     attn::MainWindow window(wo);
+    if (!options.sessionFile.isEmpty()) {
+        attn::FileActions* files = window.fileActions();
+        QString sessionError;
+        files->setMessageHook([&](const QString&, const QString& text) { sessionError = text; });
+        const QStringList recent = attn::FileActions::recentSessions();
+        const bool opened = files->openSession(options.sessionFile);
+        files->setMessageHook({});
+        if (screenshot) {
+            // A screenshot leaves the settings, and so the recent list, alone, and shows the
+            // view without the "Opened ..." note in the status bar.
+            attn::FileActions::clearRecentSessions();
+            for (auto it = recent.crbegin(); it != recent.crend(); ++it)
+                attn::FileActions::addRecentSession(*it);
+            window.statusBar()->clearMessage();
+        }
+        if (!opened)
+            return fail(sessionError);
+    }
+    // The options override the session's settings (or the defaults without a session).
     if (options.anyStateOption)
-        window.setState(options.state);
+        window.setState(options.sessionFile.isEmpty()
+                            ? options.state
+                            : attn::applyLaunchOptions(window.state(), options));
 
     if (!options.embeddingsFile.isEmpty() && !window.loadEmbeddings(options.embeddingsFile, &error))
         return fail(QStringLiteral("--embeddings: ") + error);

@@ -79,7 +79,7 @@ void addRunOptions(QCommandLineParser& p) {
     });
 }
 
-RunSpec parseRunOptions(const QCommandLineParser& p) {
+RunSpec parseRunOptions(const QCommandLineParser& p, bool bookIsDefaultInput) {
     RunSpec spec;
     Config& c = spec.config;
     InputSpec& in = spec.input;
@@ -192,7 +192,8 @@ RunSpec parseRunOptions(const QCommandLineParser& p) {
     if (p.isSet("weights"))
         spec.weightsPath = p.value("weights").toStdString();
 
-    if (in.kind == InputKind::BookPreset && p.isSet("d-in") && c.dIn != 3)
+    if ((bookPreset || (in.kind == InputKind::BookPreset && bookIsDefaultInput)) &&
+        p.isSet("d-in") && c.dIn != 3)
         bad("d_in", QStringLiteral(
                         "The book preset has 3-dimensional embeddings, so d_in must be 3 (got %1).")
                         .arg(c.dIn));

@@ -42,7 +42,10 @@ void addRunOptions(QCommandLineParser& parser);
 
 // Reads them back. Throws EngineError(field, message) naming the option and what is allowed.
 // Defaults: the book example (preset book, multi-head, d_in 3, d_out 2, 2 heads, seed 123).
-RunSpec parseRunOptions(const QCommandLineParser& parser);
+// `bookIsDefaultInput` false: the caller has an input of its own when no input option is given
+// (the app: a session file, or the typed text), so --d-in is checked against the book's 3-d
+// vectors only when --preset book is given.
+RunSpec parseRunOptions(const QCommandLineParser& parser, bool bookIsDefaultInput = true);
 
 struct PreparedInput {
     Tensor inputs;                    // (T, d_in) or (b, T, d_in)

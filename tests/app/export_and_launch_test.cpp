@@ -1,12 +1,14 @@
 // Image export from the window, launch options, and the real executable with --screenshot.
 #include <gtest/gtest.h>
 
+#include <QDirIterator>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 
 #include "app/launch_options.h"
+#include "app/session.h"
 #include "app_test_util.h"
 
 using namespace attn;
@@ -165,6 +167,125 @@ TEST(LaunchOptions, AppliedToTheWindow) {
     EXPECT_EQ(w.state().colormap, QStringLiteral("cividis"));
 }
 
+TEST(LaunchOptions, ParsesASessionFile) {
+    LaunchOptions o;
+    QString err;
+    ASSERT_TRUE(parse({"lessons/chapter3.attnlens"}, &o, &err)) << err.toStdString();
+    EXPECT_EQ(o.sessionFile, QStringLiteral("lessons/chapter3.attnlens"));
+    EXPECT_FALSE(o.anyStateOption);
+    EXPECT_TRUE(o.givenOptions.isEmpty());
+    EXPECT_TRUE(o.screenshot.isEmpty());
+
+    // Options around it, in any order.
+    ASSERT_TRUE(
+        parse({"--heads", "3", "lesson.attnlens", "--step", "scores", "--screenshot", "/tmp/s.png"},
+              &o, &err))
+        << err.toStdString();
+    EXPECT_EQ(o.sessionFile, QStringLiteral("lesson.attnlens"));
+    EXPECT_TRUE(o.anyStateOption);
+    EXPECT_EQ(o.givenOptions, (QStringList{"heads", "step"}));
+    EXPECT_EQ(o.state.config.heads, 3);
+    EXPECT_EQ(o.screenshot, QStringLiteral("/tmp/s.png"));
+
+    // Without a session --d-in 8 contradicts the book example; with one, the session's input
+    // decides (checkLaunchState checks the result).
+    EXPECT_FALSE(parse({"--d-in", "8"}, &o, &err));
+    EXPECT_EQ(err, QStringLiteral(
+                       "The book preset has 3-dimensional embeddings, so d_in must be 3 (got 8)."));
+    ASSERT_TRUE(parse({"lesson.attnlens", "--d-in", "8"}, &o, &err)) << err.toStdString();
+    EXPECT_EQ(o.state.config.dIn, 8);
+
+    QString help;
+    EXPECT_FALSE(parseLaunchOptions({"attention-lens", "--help"}, &o, &err, &help));
+    EXPECT_TRUE(err.isEmpty());
+    EXPECT_TRUE(help.contains(QStringLiteral("Usage: attention-lens [options] [SESSION]")))
+        << help.toStdString();
+    EXPECT_TRUE(help.contains(QStringLiteral("override the session's settings")))
+        << help.toStdString();
+}
+
+TEST(LaunchOptions, RejectsTwoSessions) {
+    LaunchOptions o;
+    QString err;
+    EXPECT_FALSE(parse({"a.attnlens", "--heads", "2", "b.attnlens"}, &o, &err));
+    EXPECT_EQ(err, QStringLiteral("Give at most one session file (.attnlens); got 2: "
+                                  "\"a.attnlens\", \"b.attnlens\"."));
+}
+
+TEST(LaunchOptions, OptionsOverrideOnlyWhatTheyGive) {
+    AppState session;
+    session.source = InputSource::Text;
+    session.text = QStringLiteral("The cat sat on the mat");
+    session.tokenizer = TokenizerKind::Words;
+    session.config.variant = Variant::MultiHead;
+    session.config.dIn = 16;
+    session.config.dOut = 6;
+    session.config.heads = 3;
+    session.config.mask = MaskSpec{MaskKind::Window, 2};
+    session.config.seed = 9;
+    session.config.qkvBias = true;
+    session.embeddingSeed = 11;
+    session.step = QStringLiteral("context");
+    session.head = 2;
+    session.colormap = QStringLiteral("magma");
+
+    LaunchOptions o;
+    QString err;
+    ASSERT_TRUE(
+        parse({"s.attnlens", "--heads", "2", "--seed", "5", "--colormap", "cividis"}, &o, &err))
+        << err.toStdString();
+    AppState s = applyLaunchOptions(session, o);
+    EXPECT_EQ(s.config.heads, 2);
+    EXPECT_EQ(s.config.seed, 5u);
+    EXPECT_EQ(s.colormap, QStringLiteral("cividis"));
+    // Everything else is the session's, not the app's defaults.
+    EXPECT_EQ(s.source, InputSource::Text);
+    EXPECT_EQ(s.text, QStringLiteral("The cat sat on the mat"));
+    EXPECT_EQ(s.tokenizer, TokenizerKind::Words);
+    EXPECT_EQ(s.config.dIn, 16);
+    EXPECT_EQ(s.config.dOut, 6);
+    EXPECT_EQ(s.config.effectiveMask(), (MaskSpec{MaskKind::Window, 2}));
+    EXPECT_TRUE(s.config.qkvBias);
+    EXPECT_EQ(s.embeddingSeed, 11u);
+    EXPECT_EQ(s.step, QStringLiteral("context"));
+    EXPECT_EQ(s.head, 2);
+
+    // A GPT-2 size keeps the session's text; a new variant brings its own mask.
+    ASSERT_TRUE(parse({"s.attnlens", "--preset", "gpt2-small"}, &o, &err)) << err.toStdString();
+    s = applyLaunchOptions(session, o);
+    EXPECT_EQ(s.text, QStringLiteral("The cat sat on the mat"));
+    EXPECT_EQ(s.config.dIn, 768);
+    EXPECT_EQ(s.config.dOut, 768);
+    EXPECT_EQ(s.config.heads, 12);
+    EXPECT_EQ(s.config.effectiveMask().kind, MaskKind::Causal);
+    ASSERT_TRUE(parse({"s.attnlens", "--variant", "self-attention"}, &o, &err));
+    s = applyLaunchOptions(session, o);
+    EXPECT_EQ(s.config.variant, Variant::SelfAttention);
+    EXPECT_EQ(s.config.effectiveMask().kind, MaskKind::None);
+    EXPECT_EQ(s.config.dOut, 6);
+
+    // --preset book makes it the book example again; a d_in the book cannot have is refused.
+    ASSERT_TRUE(parse({"s.attnlens", "--preset", "book"}, &o, &err));
+    s = applyLaunchOptions(session, o);
+    EXPECT_EQ(s.source, InputSource::Book);
+    EXPECT_EQ(s.config.dIn, 3);
+    AppState book;
+    ASSERT_TRUE(parse({"s.attnlens", "--d-in", "8"}, &o, &err));
+    o.state = applyLaunchOptions(book, o);
+    EXPECT_EQ(
+        checkLaunchState(o),
+        QStringLiteral("The book preset has 3-dimensional embeddings, so d_in must be 3 (got 8)."));
+
+    // Without a session the options apply to the defaults: the same as o.state.
+    ASSERT_TRUE(parse({"--variant", "causal", "--tokenizer", "chars"}, &o, &err));
+    s = applyLaunchOptions(AppState(), o);
+    EXPECT_EQ(s.source, InputSource::Text);  // a tokenizer is for text
+    EXPECT_EQ(s.tokenizer, TokenizerKind::Chars);
+    EXPECT_EQ(s.config.variant, Variant::Causal);
+    EXPECT_EQ(o.state.source, s.source);
+    EXPECT_EQ(o.state.config.variant, s.config.variant);
+}
+
 namespace {
 
 struct RunResult {
@@ -172,10 +293,14 @@ struct RunResult {
     QByteArray stderrText;
 };
 
-RunResult runApp(const QStringList& args) {
+// Runs the app with its settings in `configDir` (a temporary one when empty), never the user's.
+RunResult runApp(const QStringList& args, const QString& configDir = QString()) {
+    QTemporaryDir ownConfig;
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"),
+               configDir.isEmpty() ? ownConfig.path() : configDir);
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(ATTN_APP_EXE), args);
     RunResult r;
@@ -225,6 +350,124 @@ TEST(Executable, BadOptionsExitTwoWithOneLine) {
         EXPECT_FALSE(err.isEmpty());
         EXPECT_FALSE(err.contains('\n')) << err.toStdString();
     }
+}
+
+namespace {
+
+// The window's screenshot without its status bar, whose timings differ from run to run.
+QImage aboveStatusBar(const QString& png) {
+    const QImage img(png);
+    return img.isNull() ? img : img.copy(0, 0, img.width(), img.height() - 80);
+}
+
+}  // namespace
+
+TEST(Executable, ScreenshotOfASessionShowsTheSessionsView) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    Session session;
+    session.state.source = InputSource::Text;
+    session.state.text = QStringLiteral("The cat sat on the mat");
+    session.state.config.variant = Variant::Causal;
+    session.state.config.dIn = 4;
+    session.state.config.dOut = 4;
+    session.state.config.mask = MaskSpec{MaskKind::Window, 2};
+    session.state.config.seed = 7;
+    session.state.step = QStringLiteral("masked_scores");
+    session.state.colormap = QStringLiteral("magma");
+    const QString path = dir.filePath(QStringLiteral("lesson.attnlens"));
+    writeSession(path, session);
+
+    const QString fromSession = dir.filePath(QStringLiteral("session.png"));
+    const QString config = dir.filePath(QStringLiteral("config"));
+    RunResult r = runApp({path, QStringLiteral("--screenshot"), fromSession}, config);
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
+    EXPECT_EQ(head(fromSession, 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+    const QImage shot = aboveStatusBar(fromSession);
+    ASSERT_FALSE(shot.isNull());
+    EXPECT_EQ(QImage(fromSession).size(), QSize(1600, 1000));
+
+    // The same view given as options draws the same window; the book example does not.
+    const QString fromOptions = dir.filePath(QStringLiteral("options.png"));
+    r = runApp({"--text", "The cat sat on the mat", "--variant", "causal", "--d-in", "4", "--d-out",
+                "4", "--mask", "window:2", "--seed", "7", "--step", "masked_scores", "--colormap",
+                "magma", "--screenshot", fromOptions});
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
+    EXPECT_TRUE(shot == aboveStatusBar(fromOptions));
+    const QString book = dir.filePath(QStringLiteral("book.png"));
+    r = runApp({"--screenshot", book});
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
+    EXPECT_FALSE(shot == aboveStatusBar(book));
+
+    // Options override the session: only the seed changes here.
+    const QString overridden = dir.filePath(QStringLiteral("seed8.png"));
+    r = runApp({path, "--seed", "8", "--screenshot", overridden}, config);
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
+    const QString seed8 = dir.filePath(QStringLiteral("options8.png"));
+    r = runApp({"--text", "The cat sat on the mat", "--variant", "causal", "--d-in", "4", "--d-out",
+                "4", "--mask", "window:2", "--seed", "8", "--step", "masked_scores", "--colormap",
+                "magma", "--screenshot", seed8});
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
+    EXPECT_TRUE(aboveStatusBar(overridden) == aboveStatusBar(seed8));
+    EXPECT_FALSE(aboveStatusBar(overridden) == shot);
+
+    // A screenshot leaves the settings alone: the session is not added to the recent list.
+    QDirIterator it(config, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString file = it.next();
+        EXPECT_FALSE(head(file, 1 << 20).contains("lesson.attnlens")) << file.toStdString();
+    }
+
+    // Options that cannot run with the session's settings: one line, exit 2, no file.
+    const QString bad = dir.filePath(QStringLiteral("bad.png"));
+    r = runApp({path, "--variant", "multi-head", "--heads", "3", "--screenshot", bad}, config);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.stderrText.trimmed(),
+              QByteArray("attention-lens: heads: d_out = 4 is not divisible by 3 heads, so the "
+                         "heads cannot share it equally. Valid head counts for d_out = 4: 1, 2, "
+                         "4."));
+    EXPECT_FALSE(QFile::exists(bad));
+}
+
+TEST(Executable, MissingOrCorruptSessionExitsTwoNamingTheFile) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString corrupt = dir.filePath(QStringLiteral("broken.attnlens"));
+    {
+        QFile f(corrupt);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write("{\"format\": \"attention-lens-session\", \"version\": ");
+    }
+    const QString shot = dir.filePath(QStringLiteral("shot.png"));
+    RunResult r = runApp({corrupt, "--screenshot", shot});
+    EXPECT_EQ(r.exitCode, 2);
+    QByteArray err = r.stderrText.trimmed();
+    EXPECT_FALSE(err.contains('\n')) << err.toStdString();
+    EXPECT_TRUE(
+        err.startsWith("attention-lens: broken.attnlens: not a valid Attention Lens "
+                       "session ("))
+        << err.toStdString();
+    EXPECT_FALSE(QFile::exists(shot));
+
+    // Without --screenshot too: no window opens, the process ends at once.
+    r = runApp({corrupt});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.stderrText.trimmed().startsWith("attention-lens: broken.attnlens: "))
+        << r.stderrText.toStdString();
+
+    const QString missing = dir.filePath(QStringLiteral("missing.attnlens"));
+    r = runApp({missing});
+    EXPECT_EQ(r.exitCode, 2);
+    err = r.stderrText.trimmed();
+    EXPECT_FALSE(err.contains('\n')) << err.toStdString();
+    EXPECT_TRUE(err.startsWith("attention-lens: Cannot open " + missing.toLocal8Bit() + ": "))
+        << err.toStdString();
+
+    r = runApp({missing, corrupt});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.stderrText.trimmed(),
+              "attention-lens: Give at most one session file (.attnlens); got 2: \"" +
+                  missing.toLocal8Bit() + "\", \"" + corrupt.toLocal8Bit() + "\".");
 }
 
 TEST(Files, LoadEmbeddingsAndWeights) {
