@@ -77,7 +77,7 @@ void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelTok
     res.request = req;
     if (cancel->cancelled()) {  // cancelled by the user before it started
         res.cancelled = true;
-        sink_.finished(res);
+        sink_.finished(std::move(res));
         return;
     }
     try {
@@ -126,7 +126,7 @@ void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelTok
         }
         if (!res.issues.empty()) {
             res.elapsedMs = double(timer.nsecsElapsed()) / 1e6;
-            sink_.finished(res);
+            sink_.finished(std::move(res));
             return;
         }
         throwIfCancelled(cancel.get());
@@ -173,7 +173,7 @@ void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelTok
         res.issues.push_back({"", e.what()});
     }
     res.elapsedMs = double(timer.nsecsElapsed()) / 1e6;
-    sink_.finished(res);
+    sink_.finished(std::move(res));
 }
 
 TraceController::TraceController(QObject* parent)
@@ -209,6 +209,14 @@ TraceController::TraceController(QObject* parent)
         &thread_, &QThread::finished, this, [this] { handOff(&thread_); }, Qt::DirectConnection);
     thread_.setObjectName(QStringLiteral("attn-trace-worker"));
     thread_.start();
+
+    // A big trace leaves hundreds of megabytes of buffers the engine keeps for the next one
+    // (engine/tensor.h). While the user keeps changing things they make each trace faster; once
+    // nothing has happened for two seconds they go back to the system, on the worker thread.
+    releaseTimer_.setSingleShot(true);
+    releaseTimer_.setInterval(2000);
+    connect(&releaseTimer_, &QTimer::timeout, this,
+            [this] { workerInbox_->post([] { releaseCachedBuffers(); }); });
 }
 
 TraceController::~TraceController() {
@@ -220,6 +228,7 @@ TraceController::~TraceController() {
 }
 
 quint64 TraceController::submit(AppRequest request) {
+    releaseTimer_.stop();
     current_->cancel();
     current_ = std::make_shared<CancelToken>();
     const quint64 gen = latest_->load() + 1;
@@ -246,6 +255,7 @@ void TraceController::onFinished(const AppResult& result) {
         return;
     }
     busy_ = false;
+    releaseTimer_.start();
     emit busyChanged(false);
     emit resultReady(result);
 }

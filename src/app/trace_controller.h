@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QThread>
+#include <QTimer>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -65,6 +66,8 @@ class TraceController : public QObject {
     QThread thread_;
     ThreadInbox* workerInbox_ = nullptr;  // lives on thread_, deleted there when it finishes
     std::unique_ptr<const TraceWorker> worker_;
+    // Idle for a moment after a result: hand the engine's kept buffers back to the system.
+    QTimer releaseTimer_;
     std::shared_ptr<std::atomic<quint64>> latest_;
     std::shared_ptr<CancelToken> current_;
     bool busy_ = false;

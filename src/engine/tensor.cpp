@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #ifdef __linux__
 #include <sys/mman.h>
@@ -41,20 +43,98 @@ bool shapeIsRepresentable(const Shape& shape) {
 
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ATTN_KEEP_BUFFERS 0  // AddressSanitizer must see every free to catch a use after it
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ATTN_KEEP_BUFFERS 0
+#endif
+#endif
+#ifndef ATTN_KEEP_BUFFERS
+#define ATTN_KEEP_BUFFERS 1
+#endif
+
+constexpr size_t kHuge = size_t(2) << 20;
+
+// Freed large blocks by size. A request takes the smallest kept block that is big enough and
+// wastes at most a quarter of it (typing one more token grows every T x T step a little).
+class BufferCache {
+  public:
+    static constexpr size_t kCapacity = size_t(1) << 30;
+
+    // A kept block of at least `bytes` (its real size in *got), or nullptr.
+    void* take(size_t bytes, size_t* got) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = blocks_.lower_bound(bytes);
+        if (it == blocks_.end() || it->first > bytes + bytes / 4)
+            return nullptr;
+        void* p = it->second;
+        *got = it->first;
+        held_ -= it->first;
+        blocks_.erase(it);
+        return p;
+    }
+    void give(void* p, size_t bytes) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (ATTN_KEEP_BUFFERS && held_ + bytes <= kCapacity) {
+                blocks_.emplace(bytes, p);
+                held_ += bytes;
+                return;
+            }
+        }
+        std::free(p);
+    }
+    void release() {
+        std::multimap<size_t, void*> blocks;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            blocks.swap(blocks_);
+            held_ = 0;
+        }
+        for (const auto& [bytes, p] : blocks)
+            std::free(p);
+    }
+    size_t held() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return held_;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::multimap<size_t, void*> blocks_;  // kept, free, by size
+    size_t held_ = 0;
+};
+
+BufferCache& bufferCache() {
+    static BufferCache* cache = new BufferCache;  // never destroyed: tensors may outlive main()
+    return *cache;
+}
+
 // The T x T steps of a large trace are tens of megabytes each and are written once, right after
 // allocation. glibc maps such blocks fresh from the kernel every time, so 4 KiB page faults would
-// cost as much as the arithmetic; asking for transparent huge pages cuts them 512-fold.
+// cost as much as the arithmetic; reusing kept blocks avoids them, and asking for transparent
+// huge pages for new ones cuts them 512-fold.
 std::shared_ptr<float[]> allocateFloats(int64_t n) {
     const size_t bytes = static_cast<size_t>(std::max<int64_t>(n, 1)) * sizeof(float);
 #ifdef __linux__
-    constexpr size_t kHuge = size_t(2) << 20;
     if (bytes >= 2 * kHuge) {
-        const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
-        if (void* p = std::aligned_alloc(kHuge, rounded)) {
+        size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+        BufferCache& cache = bufferCache();
+        void* p = cache.take(rounded, &rounded);
+        if (!p) {
+            p = std::aligned_alloc(kHuge, rounded);
+            if (!p) {
+                // Kept blocks of other sizes may be what stands in the way.
+                cache.release();
+                p = std::aligned_alloc(kHuge, rounded);
+            }
+            if (!p)
+                throw std::bad_alloc();
             madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure only costs speed
-            return std::shared_ptr<float[]>(static_cast<float*>(p), [](float* q) { std::free(q); });
         }
-        throw std::bad_alloc();
+        return std::shared_ptr<float[]>(static_cast<float*>(p),
+                                        [rounded](float* q) { bufferCache().give(q, rounded); });
     }
 #endif
     // new float[] leaves the memory untouched (std::vector would zero it).
@@ -71,6 +151,14 @@ std::vector<int64_t> rowMajorStrides(const Shape& shape) {
     return strides;
 }
 }  // namespace
+
+void releaseCachedBuffers() {
+    bufferCache().release();
+}
+
+size_t cachedBufferBytes() {
+    return bufferCache().held();
+}
 
 Tensor::Tensor(Shape shape) : Tensor(uninitialized(std::move(shape))) {
     std::fill_n(storage_.get(), numel(), 0.0f);

@@ -4,9 +4,11 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QTest>
 #include <QThread>
 
 #include "app/trace_controller.h"
+#include "engine/tensor.h"
 
 using namespace attn;
 
@@ -103,4 +105,27 @@ TEST(TraceController, TokensArriveBeforeTheResult) {
     ASSERT_TRUE(waitNewest(c, results));
     ASSERT_GE(tokens.count(), 1);
     EXPECT_EQ(tokens.last().at(0).value<TokensUpdate>().tokens.size(), 3u);
+}
+
+TEST(TraceController, KeptBuffersGoBackToTheSystemWhenIdle) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "AddressSanitizer build: the engine keeps no buffers";
+#endif
+    releaseCachedBuffers();
+    TraceController c;
+    QSignalSpy spy(&c, &TraceController::resultReady);
+    QString text;
+    for (int i = 0; i < 600; ++i)
+        text += QStringLiteral("word ");
+    // 600 tokens, 12 heads: each T x T step is 600 * 600 * 12 floats, 16.5 MiB.
+    c.submit(textRequest(text, 768, 768, 12));
+    ASSERT_TRUE(waitNewest(c, spy));
+    ASSERT_TRUE(spy.last().at(0).value<AppResult>().ok());
+    spy.clear();  // the last reference to the trace (the worker keeps none): its buffers are kept
+    EXPECT_GE(cachedBufferBytes(), size_t(16) << 20);
+    QElapsedTimer t;
+    t.start();
+    while (cachedBufferBytes() != 0 && t.elapsed() < 30000)
+        QTest::qWait(50);
+    EXPECT_EQ(cachedBufferBytes(), 0u);
 }
