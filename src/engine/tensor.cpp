@@ -55,6 +55,7 @@ namespace {
 #endif
 
 constexpr size_t kHuge = size_t(2) << 20;
+constexpr size_t kKeptFrom = size_t(1) << 20;  // smaller blocks come and go through malloc
 
 // Freed large blocks by size. A request takes the smallest kept block that is big enough and
 // wastes at most a quarter of it (typing one more token grows every T x T step a little).
@@ -117,26 +118,30 @@ BufferCache& bufferCache() {
 // huge pages for new ones cuts them 512-fold.
 std::shared_ptr<float[]> allocateFloats(int64_t n) {
     const size_t bytes = static_cast<size_t>(std::max<int64_t>(n, 1)) * sizeof(float);
-#ifdef __linux__
-    if (bytes >= 2 * kHuge) {
-        size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    if (bytes >= kKeptFrom) {
+        // Huge-page sized blocks from 4 MiB, 64 KiB granules below: either way a block fits
+        // the next trace's slightly bigger step more often.
+        const size_t granule = bytes >= 2 * kHuge ? kHuge : size_t(64) << 10;
+        size_t rounded = (bytes + granule - 1) / granule * granule;
         BufferCache& cache = bufferCache();
         void* p = cache.take(rounded, &rounded);
         if (!p) {
-            p = std::aligned_alloc(kHuge, rounded);
+            p = std::aligned_alloc(granule, rounded);
             if (!p) {
                 // Kept blocks of other sizes may be what stands in the way.
                 cache.release();
-                p = std::aligned_alloc(kHuge, rounded);
+                p = std::aligned_alloc(granule, rounded);
             }
             if (!p)
                 throw std::bad_alloc();
-            madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure only costs speed
+#ifdef __linux__
+            if (granule == kHuge)
+                madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure only costs speed
+#endif
         }
         return std::shared_ptr<float[]>(static_cast<float*>(p),
                                         [rounded](float* q) { bufferCache().give(q, rounded); });
     }
-#endif
     // new float[] leaves the memory untouched (std::vector would zero it).
     return std::shared_ptr<float[]>(new float[bytes / sizeof(float)]);
 }
