@@ -301,4 +301,42 @@ QString checkLaunchState(const LaunchOptions& options) {
     return QString();
 }
 
+QString describeAdjustedSetting(const AppState& wanted, const AppState& shown) {
+    const Config& w = wanted.config;
+    const Config& s = shown.config;
+    auto number = [](double v) { return QString::number(v, 'g', 10); };
+    auto changed = [&](const char* option, double want, double got) {
+        return QStringLiteral("--%1 %2 is more than the app's control allows: it would become %3.")
+            .arg(QLatin1String(option), number(want), number(got));
+    };
+    const struct {
+        const char* option;
+        double want, got;
+    } settings[] = {
+        {"d-in", double(w.dIn), double(s.dIn)},
+        {"d-out", double(w.dOut), double(s.dOut)},
+        {"heads", double(w.heads), double(s.heads)},
+        {"batch", double(w.batch), double(s.batch)},
+        {"context-length", double(w.contextLength), double(s.contextLength)},
+        {"seed", double(w.seed), double(s.seed)},
+        {"embedding-seed", double(wanted.embeddingSeed), double(shown.embeddingSeed)},
+    };
+    for (const auto& c : settings)
+        if (c.want != c.got)
+            return changed(c.option, c.want, c.got);
+    const MaskSpec wm = w.effectiveMask(), sm = s.effectiveMask();
+    if (wm.kind == MaskKind::Window && sm.window != wm.window)
+        return QStringLiteral(
+                   "--mask window:%1 is more than the app's control allows: it would "
+                   "become window:%2.")
+            .arg(wm.window)
+            .arg(sm.window);
+    if (s.dropout != w.dropout)
+        return QStringLiteral(
+                   "--dropout %1: the app sets dropout in steps of 0.01 up to 0.99, so "
+                   "it would become %2.")
+            .arg(number(w.dropout), number(s.dropout));
+    return {};
+}
+
 }  // namespace attn

@@ -36,4 +36,10 @@ AppState applyLaunchOptions(const AppState& base, const LaunchOptions& options);
 // configuration, checks --step/--head against the plan). Returns an empty string when fine.
 QString checkLaunchState(const LaunchOptions& options);
 
+// The window's controls have limits of their own (batch at most 64, dropout in steps of 0.01,
+// ...). Compares the state asked for with the state the window shows after setState() and
+// names the first setting the controls changed, e.g. "--batch 100 is more than the app allows:
+// it would become 64." Empty when nothing changed.
+QString describeAdjustedSetting(const AppState& wanted, const AppState& shown);
+
 }  // namespace attn

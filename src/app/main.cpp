@@ -100,10 +100,15 @@ int main(int argc, char** argv) {
             return fail(sessionError);
     }
     // The options override the session's settings (or the defaults without a session).
-    if (options.anyStateOption)
-        window.setState(options.sessionFile.isEmpty()
-                            ? options.state
-                            : attn::applyLaunchOptions(window.state(), options));
+    if (options.anyStateOption) {
+        const attn::AppState wanted = options.sessionFile.isEmpty()
+                                          ? options.state
+                                          : attn::applyLaunchOptions(window.state(), options);
+        window.setState(wanted);
+        const QString adjusted = attn::describeAdjustedSetting(wanted, window.state());
+        if (!adjusted.isEmpty())
+            return fail(adjusted);
+    }
 
     if (!options.embeddingsFile.isEmpty() && !window.loadEmbeddings(options.embeddingsFile, &error))
         return fail(QStringLiteral("--embeddings: ") + error);

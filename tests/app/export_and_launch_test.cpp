@@ -296,9 +296,13 @@ struct RunResult {
 // Runs the app with its settings in `configDir` (a temporary one when empty), never the user's.
 RunResult runApp(const QStringList& args, const QString& configDir = QString()) {
     QTemporaryDir ownConfig;
+    QTemporaryDir runtimeDir;  // as a desktop session has; without it Qt warns on stderr
+    QFile::setPermissions(runtimeDir.path(),
+                          QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
     env.insert(QStringLiteral("XDG_CONFIG_HOME"),
                configDir.isEmpty() ? ownConfig.path() : configDir);
     p.setProcessEnvironment(env);
@@ -350,6 +354,39 @@ TEST(Executable, BadOptionsExitTwoWithOneLine) {
         EXPECT_FALSE(err.isEmpty());
         EXPECT_FALSE(err.contains('\n')) << err.toStdString();
     }
+}
+
+TEST(Executable, OptionsBeyondTheControlsLimitsAreRefusedNotChanged) {
+    QTemporaryDir dir;
+    const QString shot = dir.filePath(QStringLiteral("a.png"));
+    RunResult r = runApp({"--batch", "100", "--screenshot", shot});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.stderrText.trimmed(),
+              QByteArray("attention-lens: --batch 100 is more than the app's control allows: it "
+                         "would become 64."));
+    EXPECT_FALSE(QFile::exists(shot));
+    r = runApp({"--dropout", "0.125", "--screenshot", shot});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.stderrText.trimmed(),
+              QByteArray("attention-lens: --dropout 0.125: the app sets dropout in steps of 0.01 "
+                         "up to 0.99, so it would become 0.13."));
+}
+
+TEST(LaunchOptions, DescribesTheFirstSettingTheControlsChanged) {
+    AppState wanted;
+    AppState shown = wanted;
+    EXPECT_EQ(describeAdjustedSetting(wanted, shown), QString());
+    wanted.config.dIn = 9000;
+    shown.config.dIn = 8192;
+    EXPECT_EQ(describeAdjustedSetting(wanted, shown),
+              QStringLiteral("--d-in 9000 is more than the app's control allows: it would become "
+                             "8192."));
+    shown.config.dIn = 9000;
+    wanted.config.mask = MaskSpec{MaskKind::Window, 70000};
+    shown.config.mask = MaskSpec{MaskKind::Window, 65536};
+    EXPECT_EQ(describeAdjustedSetting(wanted, shown),
+              QStringLiteral("--mask window:70000 is more than the app's control allows: it would "
+                             "become window:65536."));
 }
 
 namespace {
