@@ -16,6 +16,7 @@ namespace attn {
 struct HeadGrid::Private {
     std::vector<HeatmapData> heads;
     std::vector<QImage> images;  // one pixel per cell
+    FigureColors colors;         // masked cells' grey and hatch: from the palette
     Colormap colormap = Colormap::Viridis;
     int current = 0;
     int hover = -1;
@@ -52,6 +53,7 @@ HeadGrid::HeadGrid(QWidget* parent) : QWidget(parent), d_(std::make_unique<Priva
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     setAccessibleName(tr("Attention heads"));
     setToolTip(QString());
+    d_->colors = FigureColors::fromPalette(palette());
 }
 
 HeadGrid::~HeadGrid() = default;
@@ -81,7 +83,7 @@ void HeadGrid::setColormap(Colormap c) {
     const double span = hi > lo ? hi - lo : 1.0;
     for (const HeatmapData& h : d_->heads) {
         QImage img(std::max(1, h.cols), std::max(1, h.rows), QImage::Format_RGB32);
-        img.fill(QColor(0xe8, 0xe8, 0xe8));
+        img.fill(d_->colors.maskFill);
         for (int r = 0; r < h.rows; ++r) {
             auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
             for (int col = 0; col < h.cols; ++col) {
@@ -180,6 +182,19 @@ void HeadGrid::paintEvent(QPaintEvent*) {
     if (d_->heads.empty())
         return;
     const QColor highlight = palette().color(QPalette::Highlight);
+    // Tile frames: light greys on a light window; on a dark one, greys between the window and
+    // its text, so idle frames stay quiet and the hovered one stands out.
+    const bool dark = d_->colors.isDark();
+    const QColor window = palette().color(QPalette::Window);
+    const QColor windowText = palette().color(QPalette::WindowText);
+    auto between = [&](double t) {
+        return QColor::fromRgbF(
+            float(window.redF() + (windowText.redF() - window.redF()) * t),
+            float(window.greenF() + (windowText.greenF() - window.greenF()) * t),
+            float(window.blueF() + (windowText.blueF() - window.blueF()) * t));
+    };
+    const QColor idleFrame = dark ? between(0.3) : QColor(0xbb, 0xbb, 0xbb);
+    const QColor hoverFrame = dark ? between(0.65) : QColor(0x88, 0x88, 0x88);
     for (size_t i = 0; i < d_->tiles.size() && i < d_->images.size(); ++i) {
         const QRect tile = d_->tiles[i];
         const QRect cell = d_->cells[i];
@@ -193,15 +208,13 @@ void HeadGrid::paintEvent(QPaintEvent*) {
             for (int r = 0; r < h.rows; ++r)
                 for (int c = 0; c < h.cols; ++c)
                     if (h.isMasked(r, c))
-                        drawMaskHatch(&p,
-                                      QRectF(tile.left() + c * cw, tile.top() + r * ch, cw, ch));
+                        drawMaskHatch(&p, QRectF(tile.left() + c * cw, tile.top() + r * ch, cw, ch),
+                                      d_->colors);
         }
         const bool current = int(i) == d_->current;
         const bool hovered = int(i) == d_->hover;
         p.setRenderHint(QPainter::Antialiasing, true);
-        QPen pen(current   ? highlight
-                 : hovered ? QColor(0x88, 0x88, 0x88)
-                           : QColor(0xbb, 0xbb, 0xbb));
+        QPen pen(current ? highlight : hovered ? hoverFrame : idleFrame);
         pen.setWidthF(current ? 3.0 : 1.0);
         p.setPen(pen);
         p.setBrush(Qt::NoBrush);
@@ -271,6 +284,17 @@ void HeadGrid::keyPressEvent(QKeyEvent* event) {
         setCurrentHead(next);
         emit headClicked(next);
     }
+}
+
+void HeadGrid::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange && event->type() != QEvent::StyleChange)
+        return;
+    const FigureColors colors = FigureColors::fromPalette(palette());
+    if (colors == d_->colors)
+        return;
+    d_->colors = colors;
+    setColormap(d_->colormap);  // rebuilds the images with the new masked-cell grey
 }
 
 bool HeadGrid::event(QEvent* event) {

@@ -4,6 +4,7 @@
 #include <QGraphicsColorizeEffect>
 #include <QGridLayout>
 #include <QLabel>
+#include <QPalette>
 #include <QMouseEvent>
 #include <QToolTip>
 
@@ -18,6 +19,7 @@ struct HeatmapView::Private {
     QLabel* emptyLabel = nullptr;
     QCPItemRect* highlight = nullptr;
     HeatmapData data;
+    FigureColors colors;  // on screen: from the palette
     Colormap colormap = Colormap::Viridis;
     bool autoColormap = true;
     bool showValues = true;
@@ -31,6 +33,13 @@ struct HeatmapView::Private {
 };
 
 namespace {
+
+// The stale look: the figure desaturated and pulled towards mid-grey. The colorize effect
+// screens the grey image with this colour, so on a dark figure a dark tint keeps it dark (mid-grey
+// would turn it into a light panel).
+QColor staleTint(const FigureColors& colors) {
+    return colors.isDark() ? QColor(0x20, 0x20, 0x20) : QColor(0x80, 0x80, 0x80);
+}
 
 // Keeps an axis inside [-0.5, n - 0.5] and at least one cell wide.
 void clampRange(QCPAxis* axis, int n) {
@@ -55,6 +64,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent), d_(std::make_unique
     d_->plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     d_->plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     d_->plot->setAccessibleName(tr("Heatmap of the selected step"));
+    d_->colors = FigureColors::fromPalette(palette());
     grid->addWidget(d_->plot, 0, 0);
 
     d_->staleLabel = new QLabel(tr("stale: showing the last valid result"), this);
@@ -67,7 +77,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent), d_(std::make_unique
 
     d_->emptyLabel = new QLabel(tr("Type a sentence to see its attention."), this);
     d_->emptyLabel->setObjectName(QStringLiteral("emptyLabel"));
-    d_->emptyLabel->setStyleSheet(QStringLiteral("QLabel { color: #777; }"));
+    d_->emptyLabel->setForegroundRole(QPalette::PlaceholderText);  // dim in light and dark
     d_->emptyLabel->setAlignment(Qt::AlignCenter);
     grid->addWidget(d_->emptyLabel, 0, 0, Qt::AlignCenter);
 
@@ -144,7 +154,9 @@ void HeatmapView::setData(const HeatmapData& data) {
         d_->colormap = defaultColormapFor(data);
     d_->hoverRow = d_->hoverCol = -1;
     d_->highlight = nullptr;
-    drawHeatmap(d_->plot, d_->data, figureOptions());
+    FigureOptions options = figureOptions();
+    options.colors = d_->colors;
+    drawHeatmap(d_->plot, d_->data, options);
 
     QCPAxisRect* rect = heatmapAxisRect(d_->plot);
     rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
@@ -201,7 +213,7 @@ void HeatmapView::setColormap(Colormap c) {
     if (c == d_->colormap)
         return;
     d_->colormap = c;
-    setData(HeatmapData(d_->data));
+    redraw();
 }
 
 Colormap HeatmapView::colormap() const {
@@ -213,7 +225,7 @@ void HeatmapView::setAutoColormap(bool on) {
         return;
     d_->autoColormap = on;
     if (on)
-        setData(HeatmapData(d_->data));
+        redraw();
 }
 
 bool HeatmapView::autoColormap() const {
@@ -224,7 +236,7 @@ void HeatmapView::setShowValues(bool on) {
     if (on == d_->showValues)
         return;
     d_->showValues = on;
-    setData(HeatmapData(d_->data));
+    redraw();
 }
 
 bool HeatmapView::showValues() const {
@@ -235,11 +247,32 @@ void HeatmapView::setFontScale(double scale) {
     if (!(scale > 0) || scale == d_->fontScale)
         return;
     d_->fontScale = scale;
+    redraw();
+}
+
+FigureColors HeatmapView::figureColors() const {
+    return d_->colors;
+}
+
+void HeatmapView::redraw() {
     setData(HeatmapData(d_->data));
 }
 
+void HeatmapView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange && event->type() != QEvent::StyleChange)
+        return;
+    const FigureColors colors = FigureColors::fromPalette(palette());
+    if (colors == d_->colors)
+        return;
+    d_->colors = colors;
+    if (auto* effect = qobject_cast<QGraphicsColorizeEffect*>(d_->plot->graphicsEffect()))
+        effect->setColor(staleTint(colors));
+    redraw();  // keeps the zoom: same shape
+}
+
 FigureOptions HeatmapView::figureOptions() const {
-    FigureOptions o;
+    FigureOptions o;  // o.colors: the print look
     o.colormap = d_->colormap;
     o.showValues = d_->showValues;
     o.showTitle = true;
@@ -256,7 +289,7 @@ void HeatmapView::setStale(bool stale) {
     d_->stale = stale;
     if (stale) {
         auto* effect = new QGraphicsColorizeEffect;
-        effect->setColor(QColor(0x80, 0x80, 0x80));
+        effect->setColor(staleTint(d_->colors));
         effect->setStrength(0.85);
         d_->plot->setGraphicsEffect(effect);  // the plot owns it
         d_->staleLabel->show();

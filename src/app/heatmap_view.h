@@ -31,8 +31,11 @@ class HeatmapView : public QWidget {
     bool autoColormap() const;
     bool showValues() const;
     void setFontScale(double scale);  // presentation mode: bigger labels and numbers
-    // The options that export the figure as it is shown (colormap, values, font scale).
+    // The options that export the figure as it is shown (colormap, values, font scale), in the
+    // print colours: exports and copies stay white whatever the window's palette.
     FigureOptions figureOptions() const;
+    // The colours the figure is drawn in on screen: from the widget's palette.
+    FigureColors figureColors() const;
     // What hovering the cell shows, e.g. `row "journey", col "Your" = 0.551712`.
     QString toolTipForCell(int row, int col) const;
     // The cell under a point in plot() coordinates; false outside the cells.
@@ -42,7 +45,11 @@ class HeatmapView : public QWidget {
     void cellHovered(int row, int col, float value);
     void cellClicked(int row, int col, float value);
 
+  protected:
+    void changeEvent(QEvent* event) override;  // redraws in the new palette's colours
+
   private:
+    void redraw();
     struct Private;
     std::unique_ptr<Private> d_;
 };
@@ -75,6 +82,7 @@ class HeadGrid : public QWidget {
     void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
+    void changeEvent(QEvent* event) override;  // repaints in the new palette's colours
 
   private:
     struct Private;

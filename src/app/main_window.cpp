@@ -118,50 +118,6 @@ bool sameConfig(const Config& a, const Config& b) {
 constexpr int kThumbCells = 128;
 
 // Block-averages `d` to at most maxCells x maxCells. A block is masked when all its cells are.
-HeatmapData thumbnail(HeatmapData d, int maxCells) {
-    if (d.rows <= maxCells && d.cols <= maxCells)
-        return d;
-    const int rows = std::min(d.rows, maxCells);
-    const int cols = std::min(d.cols, maxCells);
-    std::vector<float> values(size_t(rows) * size_t(cols));
-    QStringList rowLabels, colLabels;
-    for (int r = 0; r < rows; ++r) {
-        const int r0 = int(int64_t(r) * d.rows / rows), r1 = int(int64_t(r + 1) * d.rows / rows);
-        if (r0 < d.rowLabels.size())
-            rowLabels << d.rowLabels[r0];
-        for (int c = 0; c < cols; ++c) {
-            const int c0 = int(int64_t(c) * d.cols / cols),
-                      c1 = int(int64_t(c + 1) * d.cols / cols);
-            double sum = 0;
-            int n = 0;
-            for (int i = r0; i < r1; ++i)
-                for (int j = c0; j < c1; ++j) {
-                    if (d.isMasked(i, j))
-                        continue;
-                    const float v = d.value(i, j);
-                    if (!std::isfinite(v))
-                        continue;
-                    sum += v;
-                    ++n;
-                }
-            values[size_t(r) * size_t(cols) + size_t(c)] =
-                n ? float(sum / n) : -std::numeric_limits<float>::infinity();
-        }
-    }
-    for (int c = 0; c < cols; ++c) {
-        const int c0 = int(int64_t(c) * d.cols / cols);
-        if (c0 < d.colLabels.size())
-            colLabels << d.colLabels[c0];
-    }
-    d.values = std::move(values);
-    d.hidden.clear();
-    d.rows = rows;
-    d.cols = cols;
-    d.rowLabels = rowLabels;
-    d.colLabels = colLabels;
-    return d;
-}
-
 Config bookConfig() {
     Config c;  // defaults are the book's multi-head example
     c.variant = Variant::MultiHead;
@@ -1114,7 +1070,7 @@ void MainWindow::updateStepViews() {
         const std::vector<HeatmapData> grid =
             QtConcurrent::blockingMapped<std::vector<HeatmapData>>(
                 headIndex, [step, &labels, batch, mask](int h) {
-                    return thumbnail(sliceStep(*step, labels, h, batch, mask), kThumbCells);
+                    return pooledSlice(*step, labels, h, batch, mask, kThumbCells);
                 });
         // One image build: drop the old tiles, switch the colormap, then set the new tiles.
         if (ui->headGrid->colormap() != cm) {
@@ -1159,6 +1115,7 @@ bool MainWindow::exportImage(const QString& path, double scale, QString* error) 
         return false;
     }
     FigureOptions opts = ui->heatmapView->figureOptions();
+    opts.colors = FigureColors();  // files keep the white print look in a dark window too
     opts.scale = scale;
     try {
         exportHeatmapImage(ui->heatmapView->data(), opts, path);
@@ -1217,6 +1174,7 @@ void MainWindow::copyImage() {
     if (!shown_)
         return;
     FigureOptions opts = ui->heatmapView->figureOptions();
+    opts.colors = FigureColors();  // pasted into slides and papers: the print look
     opts.scale = 2.0;
     try {
         QApplication::clipboard()->setImage(renderHeatmapImage(ui->heatmapView->data(), opts));

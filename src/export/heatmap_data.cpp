@@ -169,6 +169,60 @@ std::pair<double, double> colorRange(const HeatmapData& data, Colormap c) {
     return {lo, hi};
 }
 
+HeatmapData pooledSlice(const Step& step, const QStringList& labels, int head, int batch,
+                        const Step* mask, int maxCells) {
+    const StepSlice slice = sliceStepValues(step, head, batch);
+    if (slice.values.dim() != 2 ||
+        (slice.values.size(0) <= maxCells && slice.values.size(1) <= maxCells))
+        return sliceStep(step, labels, head, batch, mask);
+    const Tensor& m = slice.values;
+    const int64_t R = m.size(0), C = m.size(1);
+    const bool hideZeros = mask && step.info.kind == StepKind::Weights && slice.dims[0] == "T" &&
+                           slice.dims[1] == "T" && mask->value.dim() == 2 &&
+                           mask->value.size(0) == R && mask->value.size(1) == C;
+    const Tensor hidden = hideZeros ? mask->value.contiguous() : Tensor();
+    const int rows = int(std::min<int64_t>(R, maxCells));
+    const int cols = int(std::min<int64_t>(C, maxCells));
+    Tensor pooled = Tensor::uninitialized({rows, cols});
+    const float* v = m.data();
+    const int64_t rs = m.strides()[0], cs = m.strides()[1];
+    for (int r = 0; r < rows; ++r) {
+        const int64_t r0 = int64_t(r) * R / rows, r1 = int64_t(r + 1) * R / rows;
+        for (int c = 0; c < cols; ++c) {
+            const int64_t c0 = int64_t(c) * C / cols, c1 = int64_t(c + 1) * C / cols;
+            double sum = 0;
+            int n = 0;
+            for (int64_t i = r0; i < r1; ++i)
+                for (int64_t j = c0; j < c1; ++j) {
+                    const float x = v[i * rs + j * cs];
+                    if (!std::isfinite(x) || (hideZeros && x == 0.0f && hidden.data()[i * C + j]))
+                        continue;
+                    sum += x;
+                    ++n;
+                }
+            pooled.mutableData()[int64_t(r) * cols + c] =
+                n ? float(sum / n) : -std::numeric_limits<float>::infinity();
+        }
+    }
+    // Token labels of the first token of each block (both axes of a T x T map pool alike).
+    QStringList sampled;
+    const int64_t tokenAxis = slice.dims[0] == "T" ? R : C;
+    const int64_t pooledAxis = slice.dims[0] == "T" ? rows : cols;
+    for (int64_t k = 0; k < pooledAxis; ++k) {
+        const int64_t first = k * tokenAxis / pooledAxis;
+        sampled << (first < labels.size() ? labels[int(first)] : QString::number(first));
+    }
+    Step small;
+    small.info = step.info;
+    small.info.dims = slice.dims;
+    small.info.shape = {rows, cols};
+    small.value = pooled;
+    HeatmapData d = sliceStep(small, sampled, 0, 0, nullptr);
+    d.head = int(slice.head);
+    d.batch = int(std::max<int64_t>(0, slice.batch));
+    return d;
+}
+
 Colormap defaultColormapFor(const HeatmapData& data) {
     switch (data.kind) {
         case StepKind::Input:

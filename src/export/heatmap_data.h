@@ -51,6 +51,14 @@ struct HeatmapData {
 HeatmapData sliceStep(const Step& step, const QStringList& tokens, int head, int batch,
                       const Step* mask = nullptr);
 
+// sliceStep pooled to at most maxCells x maxCells cells (the head grid's small multiples),
+// straight from the trace's tensor: no full-size copy of a 1,000 x 1,000 map is made. Each cell
+// is the mean of its block, leaving out -inf and the cells sliceStep marks hidden (weights the
+// mask zeroed); a block with nothing left reads as masked (-inf). Labels are those of each
+// block's first row and column. Slices that already fit are sliceStep's.
+HeatmapData pooledSlice(const Step& step, const QStringList& tokens, int head, int batch,
+                        const Step* mask, int maxCells);
+
 // Picks the colormap a step reads best in: diverging for signed projections and scores,
 // viridis otherwise (the user's choice overrides this in the views).
 Colormap defaultColormapFor(const HeatmapData& data);

@@ -7,6 +7,7 @@
 #include <QFontMetricsF>
 #include <QLinearGradient>
 #include <QPainter>
+#include <QPalette>
 #include <QPixmap>
 
 #include <algorithm>
@@ -21,9 +22,6 @@ class FigureText {
     Q_DECLARE_TR_FUNCTIONS(attn::FigureText)
 };
 
-const QColor kMaskFill(0xe8, 0xe8, 0xe8);
-const QColor kMaskLine(0x9a, 0x9a, 0x9a);
-const QColor kFrame(0x55, 0x55, 0x55);
 constexpr double kHatchSpacing = 8.0;  // logical pixels between hatch lines (Qt::BDiagPattern)
 
 bool isMaskedValue(float v) {
@@ -40,12 +38,12 @@ QFont baseFont(double pointSize) {
 
 // Diagonal lines x + y = c (c a multiple of the spacing, so neighbouring cells join up)
 // clipped to `r` by hand: vector output needs no clip paths.
-void drawHatch(QPainter* p, const QRectF& r) {
+void drawHatch(QPainter* p, const QRectF& r, const FigureColors& colors) {
     p->save();
     p->setPen(Qt::NoPen);
-    p->setBrush(kMaskFill);
+    p->setBrush(colors.maskFill);
     p->drawRect(r);
-    QPen pen(kMaskLine);
+    QPen pen(colors.maskLine);
     pen.setWidthF(1.0);
     pen.setCapStyle(Qt::FlatCap);
     p->setPen(pen);
@@ -62,12 +60,12 @@ void drawHatch(QPainter* p, const QRectF& r) {
     p->restore();
 }
 
-// The hatched light-grey texture behind the colour map: NaN (masked) cells are transparent.
-QBrush hatchBrush() {
+// The hatched grey texture behind the colour map: NaN (masked) cells are transparent.
+QBrush hatchBrush(const FigureColors& colors) {
     QPixmap tile(16, 16);
-    tile.fill(kMaskFill);
+    tile.fill(colors.maskFill);
     QPainter p(&tile);
-    p.fillRect(tile.rect(), QBrush(kMaskLine, Qt::BDiagPattern));
+    p.fillRect(tile.rect(), QBrush(colors.maskLine, Qt::BDiagPattern));
     p.end();
     return QBrush(tile);
 }
@@ -92,6 +90,7 @@ struct Shared {
     int decimals = 2;
     int maxChars = 4;
     double fontScale = 1.0;
+    FigureColors colors;
 };
 
 QColor cellColor(Shared& s, float v) {
@@ -126,7 +125,7 @@ class VectorCellsItem : public QCPAbstractItem {
                 QRectF cr = cellRect(x, y, r, c);
                 const float v = d.value(r, c);
                 if (isMaskedValue(v) || d.isMasked(r, c)) {
-                    drawHatch(painter, cr);
+                    drawHatch(painter, cr, s_->colors);
                     continue;
                 }
                 // Overlap the next cell a little so no hairline seams show in viewers.
@@ -191,9 +190,9 @@ class CellValuesItem : public QCPAbstractItem {
                     const double th = fm.height();
                     const QRectF box(cr.center().x() - tw / 2, cr.center().y() - th / 2, tw, th);
                     painter->setPen(Qt::NoPen);
-                    painter->setBrush(kMaskFill);
+                    painter->setBrush(s_->colors.maskFill);
                     painter->drawRect(box.intersected(cr));
-                    painter->setPen(QColor(0x3a, 0x3a, 0x3a));
+                    painter->setPen(s_->colors.maskText);
                     painter->drawText(cr, Qt::AlignCenter, text);
                     continue;
                 }
@@ -215,8 +214,8 @@ class CellValuesItem : public QCPAbstractItem {
 // vector in SVG (<linearGradient>) and PDF (a shading), so no bitmap ends up in the file.
 class ColorBarItem : public QCPAbstractItem {
   public:
-    ColorBarItem(QCustomPlot* plot, Colormap c, QCPAxisRect* bar)
-        : QCPAbstractItem(plot), colormap_(c), bar_(bar) {
+    ColorBarItem(QCustomPlot* plot, Colormap c, QCPAxisRect* bar, const QColor& frame)
+        : QCPAbstractItem(plot), colormap_(c), bar_(bar), frame_(frame) {
         setClipAxisRect(bar);
         setClipToAxisRect(false);
         setSelectable(false);
@@ -235,7 +234,7 @@ class ColorBarItem : public QCPAbstractItem {
         painter->setPen(Qt::NoPen);
         painter->setBrush(g);
         painter->drawRect(r);
-        painter->setPen(QPen(kFrame, 1));
+        painter->setPen(QPen(frame_, 1));
         painter->setBrush(Qt::NoBrush);
         painter->drawRect(r);
         painter->restore();
@@ -244,6 +243,7 @@ class ColorBarItem : public QCPAbstractItem {
   private:
     Colormap colormap_;
     QCPAxisRect* bar_;
+    QColor frame_;
 };
 
 // Token labels at integer positions, thinned to every k-th token when they would overlap.
@@ -300,8 +300,9 @@ class TokenTicker : public QCPAxisTickerText {
 // "hatched = masked (-inf)" with a swatch, under the heatmap.
 class MaskNoteElement : public QCPLayoutElement {
   public:
-    MaskNoteElement(QCustomPlot* plot, const QString& text, const QFont& font)
-        : QCPLayoutElement(plot), text_(text), font_(font) {
+    MaskNoteElement(QCustomPlot* plot, const QString& text, const QFont& font,
+                    const FigureColors& colors)
+        : QCPLayoutElement(plot), text_(text), font_(font), colors_(colors) {
         setMargins(QMargins(0, 4, 0, 6));
     }
     QSize minimumOuterSizeHint() const override {
@@ -323,12 +324,12 @@ class MaskNoteElement : public QCPLayoutElement {
         const double h = std::max(14.0, fm.height() - 2);
         const QRectF swatch(left, mRect.center().y() - h / 2.0, swatchW, h);
         painter->save();
-        drawHatch(painter, swatch);
-        painter->setPen(QPen(kFrame, 0.8));
+        drawHatch(painter, swatch, colors_);
+        painter->setPen(QPen(colors_.frame, 0.8));
         painter->setBrush(Qt::NoBrush);
         painter->drawRect(swatch);
         painter->setFont(font_);
-        painter->setPen(QColor(0x33, 0x33, 0x33));
+        painter->setPen(colors_.noteText);
         painter->drawText(QRectF(swatch.right() + gap, mRect.top(), textW + 4, mRect.height()),
                           Qt::AlignLeft | Qt::AlignVCenter, text_);
         painter->restore();
@@ -337,6 +338,7 @@ class MaskNoteElement : public QCPLayoutElement {
   private:
     QString text_;
     QFont font_;
+    FigureColors colors_;
 };
 
 QString colorScaleLabel(StepKind kind) {
@@ -357,13 +359,14 @@ QString colorScaleLabel(StepKind kind) {
     return FigureText::tr("value");
 }
 
-void styleAxis(QCPAxis* axis, const QFont& tickFont, const QFont& labelFont) {
+void styleAxis(QCPAxis* axis, const QFont& tickFont, const QFont& labelFont,
+               const FigureColors& colors) {
     axis->setTickLabelFont(tickFont);
     axis->setLabelFont(labelFont);
-    axis->setLabelColor(QColor(0x22, 0x22, 0x22));
-    axis->setTickLabelColor(QColor(0x22, 0x22, 0x22));
-    axis->setBasePen(QPen(kFrame, 1));
-    axis->setTickPen(QPen(kFrame, 1));
+    axis->setLabelColor(colors.text);
+    axis->setTickLabelColor(colors.text);
+    axis->setBasePen(QPen(colors.frame, 1));
+    axis->setTickPen(QPen(colors.frame, 1));
     axis->setTickLengthIn(0);
     axis->setTickLengthOut(4);
     axis->setSubTicks(false);
@@ -372,10 +375,53 @@ void styleAxis(QCPAxis* axis, const QFont& tickFont, const QFont& labelFont) {
     axis->setLabelPadding(6);
 }
 
+// a + (b - a) * t per channel.
+QColor mix(const QColor& a, const QColor& b, double t) {
+    auto ch = [t](int x, int y) { return std::clamp(int(std::lround(x + (y - x) * t)), 0, 255); };
+    return QColor(ch(a.red(), b.red()), ch(a.green(), b.green()), ch(a.blue(), b.blue()));
+}
+
+QColor grey(int level) {
+    return QColor(level, level, level);
+}
+
 }  // namespace
 
-void drawMaskHatch(QPainter* painter, const QRectF& rect) {
-    drawHatch(painter, rect);
+FigureColors FigureColors::fromPalette(const QPalette& palette) {
+    const QColor window = palette.color(QPalette::Active, QPalette::Window);
+    if (window.lightness() >= 128)
+        return FigureColors{};  // light window: the print look, exactly
+    FigureColors c;
+    // The figure sits on the palette's view background (as white does in a light window):
+    // Base when it is dark too, else the window colour.
+    QColor bg = palette.color(QPalette::Active, QPalette::Base);
+    if (bg.lightness() >= 100)
+        bg = window.lightness() < 100 ? window : grey(0x1e);
+    bg.setAlpha(255);
+    // The palette's text when it reads well on that background, else a light grey.
+    QColor text = palette.color(QPalette::Active, QPalette::Text);
+    if (text.lightness() < bg.lightness() + 140)
+        text = grey(0xe6);
+    text.setAlpha(255);
+    c.background = bg;
+    c.text = text;
+    c.title = mix(text, Qt::white, 0.5);  // a little brighter than the axes, as 0x11 vs 0x22
+    c.subtitle = mix(bg, text, 0.68);     // subdued but readable, like 0x55 on white
+    c.noteText = mix(bg, text, 0.88);
+    c.frame = mix(bg, text, 0.5);
+    // Masked cells: a neutral dark grey a step above the background with mid-grey hatch lines.
+    // No colormap has a neutral dark grey (viridis and cividis start at a dark blue/purple,
+    // magma at black), so masked cells never read as a value; the lines tell them apart from
+    // the background.
+    const int fill = std::clamp(bg.lightness() + 28, 0x38, 0x4a);
+    c.maskFill = grey(fill);
+    c.maskLine = grey(fill + 0x50);
+    c.maskText = mix(c.maskFill, text, 0.88);
+    return c;
+}
+
+void drawMaskHatch(QPainter* painter, const QRectF& rect, const FigureColors& colors) {
+    drawHatch(painter, rect, colors);
 }
 
 bool fitColumnLabels(QCustomPlot* plot, double cellWidth) {
@@ -487,7 +533,8 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
     plot->plotLayout()->simplify();
     plot->plotLayout()->setRowSpacing(0);
     plot->plotLayout()->setColumnSpacing(8);
-    plot->setBackground(Qt::white);
+    const FigureColors& colors = o.colors;
+    plot->setBackground(QBrush(colors.background));
 
     const double fs = o.fontScale > 0 ? o.fontScale : 1.0;
     const QSize size =
@@ -498,7 +545,7 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
         tf.setBold(true);
         const QString title = o.title.isEmpty() ? data.title : o.title;
         auto* titleEl = new QCPTextElement(plot, title, tf);
-        titleEl->setTextColor(QColor(0x11, 0x11, 0x11));
+        titleEl->setTextColor(colors.title);
         titleEl->setMargins(QMargins(0, 8, 0, 0));
         plot->plotLayout()->addElement(row++, 0, titleEl);
         if (!data.subtitle.isEmpty()) {
@@ -506,7 +553,7 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
             sf.setFamily(QFontInfo(sf).family());
             sf.setPointSizeF(9.5 * fs);
             auto* sub = new QCPTextElement(plot, data.subtitle, sf);
-            sub->setTextColor(QColor(0x55, 0x55, 0x55));
+            sub->setTextColor(colors.subtitle);
             sub->setMargins(QMargins(0, 2, 0, 6));
             plot->plotLayout()->addElement(row++, 0, sub);
         }
@@ -526,7 +573,7 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
     QFont labelFont = baseFont(11 * fs);
     labelFont.setBold(true);
     for (QCPAxis* a : {x, y, x2, y2})
-        styleAxis(a, tickFont, labelFont);
+        styleAxis(a, tickFont, labelFont, colors);
     for (QCPAxis* a : {x2, y2}) {
         a->setVisible(true);
         a->setTicks(false);
@@ -560,6 +607,7 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
     const auto [lo, hi] = colorRange(data, cm);
     shared->range = QCPRange(lo, hi);
     shared->fontScale = fs;
+    shared->colors = colors;
     bool integral = true;
     int maxChars = 1;
     for (float v : data.values) {
@@ -605,14 +653,14 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
     bar->setRangeZoom(Qt::Orientations());
     bar->setBackground(Qt::NoBrush);
     QCPAxis* barAxis = bar->axis(QCPAxis::atRight);
-    styleAxis(barAxis, tickFont, labelFont);
+    styleAxis(barAxis, tickFont, labelFont, colors);
     barAxis->setBasePen(Qt::NoPen);
     barAxis->setRange(shared->range);
     barAxis->setLabel(colorScaleLabel(data.kind));
     barAxis->ticker()->setTickCount(6);
     bar->setAutoMargins(QCP::msLeft | QCP::msRight | QCP::msTop | QCP::msBottom);
     plot->plotLayout()->addElement(rectRow, 1, bar);
-    new ColorBarItem(plot, cm, bar);
+    new ColorBarItem(plot, cm, bar, colors.frame);
 
     auto* group = new QCPMarginGroup(plot);
     rect->setMarginGroup(QCP::msTop | QCP::msBottom, group);
@@ -620,10 +668,10 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
 
     if (o.vectorCells) {
         map->setVisible(false);
-        rect->setBackground(QBrush(Qt::white));
+        rect->setBackground(QBrush(colors.background));
         new VectorCellsItem(plot, shared, rect);
     } else {
-        rect->setBackground(hatchBrush());
+        rect->setBackground(hatchBrush(colors));
     }
     if (o.showValues)
         new CellValuesItem(plot, shared, rect);
@@ -635,7 +683,7 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
                                     : FigureText::tr(
                                           "hatched = masked (weight 0: the mask hides "
                                           "this key)");
-        auto* note = new MaskNoteElement(plot, text, nf);
+        auto* note = new MaskNoteElement(plot, text, nf, colors);
         plot->plotLayout()->addElement(row++, 0, note);
     }
 

@@ -1,7 +1,8 @@
 #pragma once
 // One heatmap figure in a QCustomPlot: the colour map with crisp cells, token labels on both
 // axes, a colour bar, title and PyTorch op, hatched -inf cells and the values in the cells.
-// Shared by the on-screen HeatmapView and the PNG/SVG/PDF export, so both look the same.
+// Shared by the on-screen HeatmapView and the PNG/SVG/PDF export, so both look the same; the
+// screen draws it in the window's colours (FigureColors::fromPalette), files in print colours.
 
 #include <QColor>
 #include <QPointF>
@@ -14,9 +15,31 @@ class QCustomPlot;
 class QCPColorGradient;
 class QCPAxisRect;
 class QPainter;
+class QPalette;
 class QRectF;
 
 namespace attn {
+
+// The colours a figure is painted in. The defaults are the print look (white background, dark
+// text, light-grey hatch for masked cells) that exports use; fromPalette() gives the on-screen
+// colours for a window palette: the defaults for a light one, dark colours for a dark one.
+struct FigureColors {
+    QColor background{0xff, 0xff, 0xff};  // the figure and the margins around the cells
+    QColor title{0x11, 0x11, 0x11};
+    QColor subtitle{0x55, 0x55, 0x55};  // the PyTorch op and shape under the title
+    QColor text{0x22, 0x22, 0x22};      // axis labels and tick labels, colour-bar scale
+    QColor noteText{0x33, 0x33, 0x33};  // "hatched = masked" under the heatmap
+    QColor frame{0x55, 0x55, 0x55};     // axes, ticks, the colour bar's and swatch's frame
+    QColor maskFill{0xe8, 0xe8, 0xe8};  // masked (-inf / hidden) cells ...
+    QColor maskLine{0x9a, 0x9a, 0x9a};  // ... and their diagonal hatch lines
+    QColor maskText{0x3a, 0x3a, 0x3a};  // "-inf" written on a masked cell
+
+    // Dark figure colours when the palette's window colour is dark (lightness < 128), chosen
+    // for contrast with the palette's own background and text; the defaults otherwise.
+    static FigureColors fromPalette(const QPalette& palette);
+    bool isDark() const { return background.lightness() < 128; }
+    bool operator==(const FigureColors&) const = default;
+};
 
 struct FigureOptions {
     Colormap colormap = Colormap::Viridis;
@@ -28,6 +51,7 @@ struct FigureOptions {
     QString title;             // replaces data.title when not empty
     bool vectorCells = false;  // each cell its own rectangle (SVG/PDF) instead of one bitmap
     double fontScale = 1.0;    // presentation mode: bigger text
+    FigureColors colors;       // the print look unless set (on screen: from the palette)
 };
 
 // A figure size that gives small matrices roomy cells and caps big ones.
@@ -50,8 +74,9 @@ bool fitColumnLabels(QCustomPlot* plot, double cellWidth = 0);
 // Shows every cell again (undoes zoom and pan).
 void resetHeatmapRange(QCustomPlot* plot, const HeatmapData& data);
 
-// The look of a masked (-inf) cell: light grey with diagonal hatch lines, vector-friendly.
-void drawMaskHatch(QPainter* painter, const QRectF& rect);
+// The look of a masked (-inf) cell: grey (light in print) with diagonal hatch lines,
+// vector-friendly.
+void drawMaskHatch(QPainter* painter, const QRectF& rect, const FigureColors& colors = {});
 
 // Black or white, whichever reads better on `background` (WCAG relative luminance).
 QColor textColorOn(const QColor& background);

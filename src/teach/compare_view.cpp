@@ -19,6 +19,7 @@ struct CompareView::Private {
     double tolerance = 1e-6;
     double fontScale = 1.0;
     double maxDiff = 0.0;
+    FigureColors colors;  // the colours the figures were last drawn in
     bool shapesMatch = false;
     bool hasData = false;
     QCustomPlot* plots[3] = {nullptr, nullptr, nullptr};
@@ -26,6 +27,18 @@ struct CompareView::Private {
     QLabel* summary = nullptr;
     QLabel* badge = nullptr;
 };
+
+namespace {
+
+// An empty plot, in the background colour of the figures around it.
+void blank(QCustomPlot* plot, const QColor& background) {
+    plot->clearPlottables();
+    plot->clearItems();
+    plot->setBackground(QBrush(background));
+    plot->replot();
+}
+
+}  // namespace
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent), d_(std::make_unique<Private>()) {
     auto* grid = new QGridLayout(this);
@@ -147,11 +160,9 @@ void CompareView::clear() {
     d_->hasData = false;
     d_->shapesMatch = false;
     d_->maxDiff = 0;
-    for (auto* p : d_->plots) {
-        p->clearPlottables();
-        p->clearItems();
-        p->replot();
-    }
+    d_->colors = FigureColors::fromPalette(palette());
+    for (auto* p : d_->plots)
+        blank(p, d_->colors.background);
     for (auto* c : d_->captions)
         c->clear();
     d_->badge->hide();
@@ -277,14 +288,14 @@ void CompareView::rebuild() {
     const bool eq = isEqual();
     FigureOptions o;
     o.showTitle = false;
+    o.colors = FigureColors::fromPalette(palette());
+    d_->colors = o.colors;
     o.fontScale = d_->fontScale;
     const HeatmapData* data[3] = {&d_->a, &d_->b, &d_->diff};
     for (int k = 0; k < 3; ++k) {
         QCustomPlot* p = d_->plots[k];
         if (data[k]->isEmpty()) {
-            p->clearPlottables();
-            p->clearItems();
-            p->replot();
+            blank(p, o.colors.background);
             d_->captions[k]->clear();
             continue;
         }
@@ -322,6 +333,18 @@ void CompareView::rebuild() {
         summary += QStringLiteral("<br><small>") + tr("Hatched cells are masked.").toHtmlEscaped() +
                    QStringLiteral("</small>");
     d_->summary->setText(summary);
+}
+
+void CompareView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange && event->type() != QEvent::StyleChange)
+        return;
+    if (FigureColors::fromPalette(palette()) == d_->colors)
+        return;
+    if (d_->hasData)
+        rebuild();
+    else
+        clear();
 }
 
 void CompareView::resizeEvent(QResizeEvent* event) {

@@ -48,6 +48,7 @@ class CompareView : public QWidget {
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;  // redraws in the new palette's colours
 
   private:
     void rebuild();

@@ -1,12 +1,19 @@
 // Image export from the window, launch options, and the real executable with --screenshot.
 #include <gtest/gtest.h>
 
+#include <qcustomplot.h>
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "app/file_actions.h"
+#include "app/heatmap_view.h"
 #include "app/launch_options.h"
 #include "app/session.h"
 #include "app_test_util.h"
@@ -59,6 +66,51 @@ TEST(Export, WritesValidPngSvgAndPdf) {
     EXPECT_FALSE(w.exportImage(bad, 1.0, &error));
     EXPECT_FALSE(error.isEmpty());
     EXPECT_FALSE(QFile::exists(bad));
+}
+
+TEST(Export, DarkWindowShowsADarkFigureButExportsAndCopiesTheWhitePrintLook) {
+    const attn::testing::ScopedAppPalette dark(attn::testing::darkPalette());
+    MainWindow w(testOptions());
+    w.resize(1200, 800);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    QCoreApplication::processEvents();
+    // On screen: the figure is dark, like the window.
+    QCustomPlot* plot = w.heatmapView()->plot();
+    plot->replot();
+    const QImage screen = plot->grab().toImage();
+    EXPECT_EQ(QColor(screen.pixel(3, 3)), QColor(0x1e, 0x1e, 0x1e));
+
+    const QRgb white = qRgb(255, 255, 255);
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    QString error;
+    const QString png = dir.filePath(QStringLiteral("weights.png"));
+    ASSERT_TRUE(w.exportImage(png, 1.0, &error)) << error.toStdString();
+    const QImage exported(png);
+    ASSERT_FALSE(exported.isNull());
+    EXPECT_EQ(exported.pixel(3, 3), white);
+    EXPECT_EQ(exported.pixel(exported.width() - 4, exported.height() - 4), white);
+    const QString svg = dir.filePath(QStringLiteral("weights.svg"));
+    ASSERT_TRUE(w.exportImage(svg, 1.0, &error)) << error.toStdString();
+    QFile svgFile(svg);
+    ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
+    EXPECT_FALSE(svgFile.readAll().contains("#1e1e1e"));
+
+    QApplication::clipboard()->clear();
+    w.findChild<QAction*>(QStringLiteral("actionCopyImage"))->trigger();
+    const QImage copied = QApplication::clipboard()->image();
+    ASSERT_FALSE(copied.isNull());
+    EXPECT_EQ(copied.pixel(3, 3), white);
+
+    // File > Export all steps: the first figure is white too.
+    const QString out = dir.filePath(QStringLiteral("all"));
+    const auto r = w.fileActions()->exportAllSteps(
+        out, QStringLiteral("png"), [](int done, int, const QString&) { return done < 1; });
+    ASSERT_EQ(r.files.size(), 1);
+    const QImage first(QDir(out).filePath(QDir(out).entryList(QDir::Files).value(0)));
+    ASSERT_FALSE(first.isNull());
+    EXPECT_EQ(first.pixel(3, 3), white);
 }
 
 TEST(LaunchOptions, DefaultsAreTheBookExample) {

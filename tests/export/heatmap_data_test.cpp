@@ -273,3 +273,33 @@ TEST(Colormaps, TextColourFollowsLuminance) {
     EXPECT_EQ(textColorOn(QColor("#f7f7f7")), QColor(Qt::black));
     EXPECT_EQ(textColorOn(QColor("#053061")), QColor(Qt::white));
 }
+
+TEST(PooledSlice, MeansOfBlocksLeaveOutWhatTheMaskHid) {
+    // Two heads of the chapter's causal weights (head 1 at half strength), pooled 6x6 -> 3x3.
+    std::vector<float> values = causalWeights();
+    for (float v : causalWeights())
+        values.push_back(0.5f * v);
+    const Step weights = makeStep("weights", StepKind::Weights, {"b", "h", "T", "T"}, {1, 2, 6, 6},
+                                  values, "torch.softmax(scaled_scores, dim=-1)");
+    const Step mask = maskStep();
+    const HeatmapData d = pooledSlice(weights, bookTokens(), 1, 0, &mask, 3);
+    ASSERT_EQ(d.rows, 3);
+    ASSERT_EQ(d.cols, 3);
+    EXPECT_EQ(d.head, 1);
+    // Block rows 0-1 x cols 0-1: (0,1) is hidden by the mask, the mean is of the other three.
+    EXPECT_FLOAT_EQ(d.value(0, 0), 0.5f * (1.0f + 0.551712f + 0.448288f) / 3.0f);
+    // Block rows 0-1 x cols 2-3: all hidden, so masked.
+    EXPECT_TRUE(d.isMasked(0, 1));
+    // Block rows 4-5 x cols 4-5: (4,5) hidden.
+    EXPECT_FLOAT_EQ(d.value(2, 2), 0.5f * (0.1970f + 0.1666f + 0.1528f) / 3.0f);
+    EXPECT_EQ(d.rowLabels, QStringList({"Your", "starts", "one"}));
+    EXPECT_EQ(d.colLabels, QStringList({"Your", "starts", "one"}));
+    EXPECT_TRUE(d.rowsAreTokens);
+
+    // Without the mask the zeros count; a slice that fits is sliceStep's.
+    EXPECT_FLOAT_EQ(pooledSlice(weights, bookTokens(), 0, 0, nullptr, 3).value(0, 0),
+                    (1.0f + 0.551712f + 0.448288f) / 4.0f);
+    const HeatmapData full = pooledSlice(weights, bookTokens(), 0, 0, &mask, 6);
+    EXPECT_EQ(full.rows, 6);
+    EXPECT_EQ(full.values, sliceStep(weights, bookTokens(), 0, 0, &mask).values);
+}

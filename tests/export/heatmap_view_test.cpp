@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPalette>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -33,6 +34,29 @@ void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button
     QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)), button, buttons,
                   Qt::NoModifier);
     QCoreApplication::sendEvent(w, &e);
+}
+
+QPalette darkPalette() {
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xd9));
+    return p;
+}
+
+// The darkest and lightest pixel lightness inside `r`.
+std::pair<int, int> lightnessRange(const QImage& img, const QRect& r) {
+    int lo = 255, hi = 0;
+    const QRect in = r & img.rect();
+    for (int y = in.top(); y <= in.bottom(); ++y)
+        for (int x = in.left(); x <= in.right(); ++x) {
+            const int l = QColor(img.pixel(x, y)).lightness();
+            lo = std::min(lo, l);
+            hi = std::max(hi, l);
+        }
+    return {lo, hi};
 }
 
 void showAndLayOut(QWidget& w) {
@@ -216,4 +240,88 @@ TEST(HeadGrid, ShowsHeadsAndReportsClicks) {
     grid.setHeads({});
     EXPECT_EQ(grid.headCount(), 0);
     EXPECT_EQ(grid.headAt(QPoint(10, 10)), -1);
+}
+
+TEST(HeatmapView, FollowsTheDarkPaletteAndBack) {
+    HeatmapView view;
+    view.setData(weightsData());
+    showAndLayOut(view);
+    const QColor white(Qt::white);
+    auto shot = [&]() {
+        QCoreApplication::processEvents();
+        view.plot()->replot();
+        return view.plot()->grab().toImage();
+    };
+    auto titleRect = [&]() {
+        auto* title = qobject_cast<QCPTextElement*>(view.plot()->plotLayout()->element(0, 0));
+        return title ? title->rect() : QRect();
+    };
+    QImage img = shot();
+    EXPECT_EQ(QColor(img.pixel(3, 3)), white);
+    ASSERT_FALSE(titleRect().isEmpty());
+    EXPECT_LT(lightnessRange(img, titleRect()).first, 60);  // dark title on white
+
+    // Zoomed in: the new colours keep the zoom.
+    QCPAxis* x = heatmapAxisRect(view.plot())->axis(QCPAxis::atBottom);
+    x->setRange(0.5, 3.5);
+
+    view.setPalette(darkPalette());
+    EXPECT_TRUE(view.figureColors().isDark());
+    img = shot();
+    const QColor margin(img.pixel(3, 3));
+    EXPECT_EQ(margin, QColor(0x1e, 0x1e, 0x1e));
+    EXPECT_LT(margin.lightness(), 40);
+    const auto [lo, hi] = lightnessRange(img, titleRect());
+    EXPECT_LT(lo, 40);   // the background around the letters ...
+    EXPECT_GT(hi, 220);  // ... and the letters, light
+    // Beside the colour bar, right margin: dark too (no white panel anywhere in the margins).
+    EXPECT_LT(QColor(img.pixel(img.width() - 3, img.height() / 2)).lightness(), 40);
+    x = heatmapAxisRect(view.plot())->axis(QCPAxis::atBottom);
+    EXPECT_DOUBLE_EQ(x->range().lower, 0.5);
+    EXPECT_DOUBLE_EQ(x->range().upper, 3.5);
+    // What export and copy take from the view stays the print look.
+    EXPECT_TRUE(view.figureOptions().colors == FigureColors());
+    // Stale greys the figure but keeps it dark (no light-grey panel in a dark window).
+    view.setStale(true);
+    img = view.grab().toImage();
+    EXPECT_LT(QColor(img.pixel(3, img.height() - 3)).lightness(), 70);
+    view.setStale(false);
+
+    view.setPalette(QPalette(QColor(0xef, 0xef, 0xef)));
+    EXPECT_FALSE(view.figureColors().isDark());
+    img = shot();
+    EXPECT_EQ(QColor(img.pixel(3, 3)), white);
+    EXPECT_LT(lightnessRange(img, titleRect()).first, 60);
+}
+
+TEST(HeadGrid, MaskedCellsAndFramesFollowTheDarkPalette) {
+    const Step mask = maskStep();
+    std::vector<HeatmapData> heads{sliceStep(weightsStep(), bookTokens(), 0, 0, &mask),
+                                   sliceStep(weightsStep(), bookTokens(), 0, 0, &mask)};
+    HeadGrid grid;
+    grid.setHeads(heads);
+    grid.resize(480, 200);
+    grid.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&grid));
+    // The masked cell (0, 5) of head 1, in the tile's top right corner (a 6 x 6 square tile).
+    auto maskedPixel = [&](const QImage& img) {
+        const QRect t = grid.tileRect(1);
+        const int cell = t.width() / 6;
+        return QColor(img.pixel(t.left() + 5 * cell + 1, t.top() + 1));
+    };
+    QImage img = grid.grab().toImage();
+    EXPECT_GT(maskedPixel(img).lightness(), 140);  // light grey or its hatch line
+
+    grid.setPalette(darkPalette());
+    img = grid.grab().toImage();
+    EXPECT_EQ(QColor(img.pixel(2, 2)), QColor(0x2b, 0x2b, 0x2b));  // the window colour
+    const QColor dark = maskedPixel(img);
+    EXPECT_LT(dark.lightness(), 150);
+    EXPECT_GT(std::hypot(dark.red() - 0x44, dark.green() - 0x01, dark.blue() - 0x54), 55);
+    // The idle frame of head 1 (1.5 px outside the tile): a quiet grey between the window and
+    // its text, not the light-grey box of a light window.
+    const QRect t = grid.tileRect(1);
+    const QColor frame(img.pixel(t.left() - 2, t.top() + t.width() / 2));
+    EXPECT_GT(frame.lightness(), 0x2b + 40);
+    EXPECT_LT(frame.lightness(), 130);
 }

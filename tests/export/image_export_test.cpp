@@ -4,11 +4,13 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QPalette>
 #include <QRegularExpression>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -31,6 +33,20 @@ HeatmapData maskedScoresData() {
     const Step s = makeStep("masked_scores", StepKind::Scores, {"b", "T", "T"}, {1, 6, 6},
                             maskedScores(), "scores.masked_fill(mask.bool(), -torch.inf)");
     return sliceStep(s, bookTokens(), 0, 0);
+}
+
+// A dark desktop palette like KDE Breeze Dark or the dark Fusion the screenshots use.
+QPalette darkPalette() {
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    return p;
+}
+
+double colourDistance(const QColor& a, const QColor& b) {
+    return std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
 }
 
 QByteArray readAll(const QString& path) {
@@ -373,4 +389,137 @@ TEST(Figure, OneRowAndEmptyDataStillDraw) {
     e.scale = 1;
     const QImage empty = renderHeatmapImage(HeatmapData{}, e);
     EXPECT_FALSE(empty.isNull());
+}
+
+TEST(FigureColors, DefaultsAreThePrintLookAndALightPaletteKeepsThem) {
+    const FigureColors d;
+    EXPECT_EQ(d.background, QColor(Qt::white));
+    EXPECT_EQ(d.title, QColor(0x11, 0x11, 0x11));
+    EXPECT_EQ(d.subtitle, QColor(0x55, 0x55, 0x55));
+    EXPECT_EQ(d.text, QColor(0x22, 0x22, 0x22));
+    EXPECT_EQ(d.noteText, QColor(0x33, 0x33, 0x33));
+    EXPECT_EQ(d.frame, QColor(0x55, 0x55, 0x55));
+    EXPECT_EQ(d.maskFill, QColor(0xe8, 0xe8, 0xe8));
+    EXPECT_EQ(d.maskLine, QColor(0x9a, 0x9a, 0x9a));
+    EXPECT_EQ(d.maskText, QColor(0x3a, 0x3a, 0x3a));
+    EXPECT_FALSE(d.isDark());
+    EXPECT_TRUE(FigureOptions().colors == d);
+
+    // Light palettes, whatever their exact greys, give exactly the defaults.
+    EXPECT_TRUE(FigureColors::fromPalette(QPalette(QColor(0xef, 0xef, 0xef))) == d);
+    EXPECT_TRUE(FigureColors::fromPalette(QPalette(QColor(0xd4, 0xd0, 0xc8))) == d);
+    QPalette light;
+    light.setColor(QPalette::Window, QColor(0xf6, 0xf5, 0xf4));
+    light.setColor(QPalette::Base, Qt::white);
+    light.setColor(QPalette::Text, Qt::black);
+    EXPECT_TRUE(FigureColors::fromPalette(light) == d);
+}
+
+TEST(FigureColors, DarkPaletteGivesDarkBackgroundAndLightText) {
+    const FigureColors c = FigureColors::fromPalette(darkPalette());
+    EXPECT_TRUE(c.isDark());
+    EXPECT_EQ(c.background, QColor(0x1e, 0x1e, 0x1e));  // the palette's view background
+    EXPECT_LT(c.background.lightness(), 40);
+    EXPECT_GE(c.text.lightness(), 220);
+    EXPECT_GE(c.title.lightness(), c.text.lightness());
+    EXPECT_GT(c.noteText.lightness(), 190);
+    // Subdued but readable: well above the background, below the text.
+    EXPECT_GT(c.subtitle.lightness(), 150);
+    EXPECT_LT(c.subtitle.lightness(), c.text.lightness());
+    EXPECT_GT(c.frame.lightness(), c.background.lightness() + 80);
+    EXPECT_GT(c.maskText.lightness(), c.maskFill.lightness() + 120);
+
+    // A dark window with a light view background or dark text (a half-made theme) still gets
+    // a dark figure with light text.
+    QPalette odd = darkPalette();
+    odd.setColor(QPalette::Base, Qt::white);
+    odd.setColor(QPalette::Text, QColor(0x30, 0x30, 0x30));
+    const FigureColors o = FigureColors::fromPalette(odd);
+    EXPECT_EQ(o.background, QColor(0x2b, 0x2b, 0x2b));
+    EXPECT_GE(o.text.lightness(), 200);
+
+    // The presentation's dark projector theme: near-black figure, white text.
+    QPalette projector;
+    projector.setColor(QPalette::Window, QColor(0x1e, 0x1e, 0x1e));
+    projector.setColor(QPalette::Base, QColor(0x10, 0x10, 0x10));
+    projector.setColor(QPalette::Text, Qt::white);
+    const FigureColors pr = FigureColors::fromPalette(projector);
+    EXPECT_EQ(pr.background, QColor(0x10, 0x10, 0x10));
+    EXPECT_EQ(pr.text, QColor(Qt::white));
+}
+
+TEST(FigureColors, DarkHatchStaysApartFromEveryColormap) {
+    const FigureColors c = FigureColors::fromPalette(darkPalette());
+    // Grey, a step above the background, with clearly visible lines.
+    EXPECT_EQ(c.maskFill.red(), c.maskFill.blue());
+    EXPECT_GT(colourDistance(c.maskFill, c.background), 40);
+    EXPECT_GT(colourDistance(c.maskLine, c.maskFill), 120);
+    // The viridis low end (#440154) is the colour a masked weight would take if drawn as 0.
+    const QColor viridisLow = colormapColor(Colormap::Viridis, 0.0);
+    EXPECT_EQ(viridisLow.name(), "#440154");
+    EXPECT_GT(colourDistance(c.maskFill, viridisLow), 55);
+    EXPECT_GT(colourDistance(c.maskFill, colormapColor(Colormap::Magma, 0.0)), 90);
+    // No colour of any colormap comes close to the masked fill.
+    for (Colormap cm :
+         {Colormap::Viridis, Colormap::Magma, Colormap::Cividis, Colormap::Diverging}) {
+        double nearest = 1e9;
+        for (int i = 0; i <= 255; ++i)
+            nearest = std::min(nearest, colourDistance(c.maskFill, colormapColor(cm, i / 255.0)));
+        EXPECT_GT(nearest, 45) << colormapName(cm).toStdString();
+    }
+
+    // Drawn: the masked cell (0, 5) of causal weights is dark grey with lighter lines, far from
+    // the colour for 0.
+    FigureOptions o;
+    o.width = 700;
+    o.height = 640;
+    o.showValues = false;
+    o.colors = c;
+    QCustomPlot plot;
+    plot.resize(o.width, o.height);
+    drawHeatmap(&plot, causalWeightsData(), o);
+    const QImage img = plot.toPixmap(o.width, o.height, 1.0).toImage();
+    QCPAxisRect* rect = heatmapAxisRect(&plot);
+    const QPoint centre(int(rect->axis(QCPAxis::atBottom)->coordToPixel(5)),
+                        int(rect->axis(QCPAxis::atLeft)->coordToPixel(0)));
+    int fill = 0, lines = 0;
+    for (int dy = -6; dy <= 6; ++dy) {
+        for (int dx = -6; dx <= 6; ++dx) {
+            const QColor px(img.pixel(centre + QPoint(dx, dy)));
+            EXPECT_GT(colourDistance(px, viridisLow), 55);
+            EXPECT_LT(std::abs(px.red() - px.blue()), 4);  // grey
+            if (px == c.maskFill)
+                ++fill;
+            if (px.lightness() > c.maskFill.lightness() + 40)
+                ++lines;
+        }
+    }
+    EXPECT_GT(fill, 60);
+    EXPECT_GT(lines, 5);
+    EXPECT_EQ(QColor(img.pixel(3, 3)), c.background);
+}
+
+TEST(FigureColors, ExportsUseTheColoursTheyAreGivenAndThePrintLookByDefault) {
+    FigureOptions print;
+    print.width = 520;
+    print.height = 420;
+    print.scale = 1.0;
+    const HeatmapData d = causalWeightsData();
+    const QByteArray defaults = renderHeatmapBytes(d, print, ImageFormat::Png);
+    FigureOptions fromLight = print;
+    fromLight.colors = FigureColors::fromPalette(QPalette(QColor(0xef, 0xef, 0xef)));
+    EXPECT_EQ(renderHeatmapBytes(d, fromLight, ImageFormat::Png), defaults);
+    QImage img;
+    ASSERT_TRUE(img.loadFromData(defaults, "PNG"));
+    EXPECT_EQ(img.pixel(3, 3), qRgb(255, 255, 255));
+    EXPECT_EQ(img.pixel(img.width() - 4, img.height() - 4), qRgb(255, 255, 255));
+
+    FigureOptions dark = print;
+    dark.colors = FigureColors::fromPalette(darkPalette());
+    ASSERT_TRUE(img.loadFromData(renderHeatmapBytes(d, dark, ImageFormat::Png), "PNG"));
+    EXPECT_EQ(img.pixel(3, 3), qRgb(0x1e, 0x1e, 0x1e));
+    // SVG: the print figure has no dark fills, the dark one a dark background.
+    const QByteArray svg = renderHeatmapBytes(d, print, ImageFormat::Svg);
+    EXPECT_FALSE(svg.contains("#1e1e1e"));
+    EXPECT_TRUE(renderHeatmapBytes(d, dark, ImageFormat::Svg).contains("#1e1e1e"));
 }

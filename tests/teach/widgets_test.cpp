@@ -1,6 +1,7 @@
 // The widgets paint offscreen, their hit tests and hover isolation, the compare view's numbers,
 // the Python highlighting and the presentation helpers. PNGs go to build/.../png for a look.
 #include <gtest/gtest.h>
+#include <qcustomplot.h>
 
 #include <QApplication>
 #include <QClipboard>
@@ -15,6 +16,7 @@
 #include <cmath>
 
 #include "export/heatmap_data.h"
+#include "export/heatmap_figure.h"
 #include "teach/compare_view.h"
 #include "teach/derivation.h"
 #include "teach/explanations.h"
@@ -184,6 +186,47 @@ TEST(CompareView, DifferenceKeepsMaskedCells) {
     EXPECT_FLOAT_EQ(d.values[0], 0.5f);
     EXPECT_TRUE(std::isinf(d.values[1]));
     EXPECT_TRUE(std::isnan(d.values[2]));
+}
+
+TEST(CompareView, FiguresFollowTheDarkPaletteAndBack) {
+    const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
+    const QStringList tokens = bookTokenList();
+    CompareView view;
+    view.resize(1300, 500);
+    view.show();
+    ASSERT_TRUE(view.setSteps(t, tokens, "weights", "weights_renormalized"));
+    auto margin = [](QCustomPlot* p) {
+        p->replot();
+        return QColor(p->grab().toImage().pixel(3, 3));
+    };
+    for (QCustomPlot* p : {view.plotA(), view.plotB(), view.plotDiff()})
+        EXPECT_EQ(margin(p), QColor(Qt::white));
+
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    view.setPalette(dark);
+    for (QCustomPlot* p : {view.plotA(), view.plotB(), view.plotDiff()}) {
+        const QColor m = margin(p);
+        EXPECT_EQ(m, QColor(0x1e, 0x1e, 0x1e));
+        EXPECT_LT(m.lightness(), 40);
+        // The axis labels are light: the bottom axis's tick labels hold light pixels.
+        QCPAxis* x = heatmapAxisRect(p)->axis(QCPAxis::atBottom);
+        EXPECT_GT(x->tickLabelColor().lightness(), 200);
+        EXPECT_GT(x->labelColor().lightness(), 200);
+    }
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("compare_dark.png")));
+
+    // A cleared view has no white panels either.
+    view.clear();
+    EXPECT_EQ(margin(view.plotA()), QColor(0x1e, 0x1e, 0x1e));
+
+    view.setPalette(QPalette(QColor(0xef, 0xef, 0xef)));
+    EXPECT_EQ(margin(view.plotA()), QColor(Qt::white));
+    ASSERT_TRUE(view.setSteps(t, tokens, "weights", "weights_renormalized"));
+    EXPECT_EQ(margin(view.plotDiff()), QColor(Qt::white));
 }
 
 TEST(PyTorchPanel, HighlightsPython) {
