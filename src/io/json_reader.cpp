@@ -1,5 +1,7 @@
 #include "io/json_reader.h"
 
+#include <QUtf8StringView>
+
 #include "engine/config.h"
 #include "io/text_format.h"
 
@@ -165,6 +167,11 @@ std::string JsonReader::parseString() {
         char c = text_[pos_];
         if (c == '"') {
             ++pos_;
+            // RFC 8259 text is UTF-8; a name with other bytes could not be written back as the
+            // same name (the writers would put U+FFFD in its place).
+            if (!QUtf8StringView(out).isValidUtf8())
+                failAt(start,
+                       "a string holds bytes that are not UTF-8 text (save the file as UTF-8)");
             return out;
         }
         if (static_cast<unsigned char>(c) < 0x20)

@@ -122,6 +122,16 @@ TEST(JsonWeightsErrors, WrongTypesAndDuplicates) {
     expectError(
         [] { parseJsonWeights("{\"W_key.weight\": [[1, true]]}", "weights.json"); }, "file",
         "weights.json: W_key.weight[0][1] is a boolean, expected a number (line 1, column 23)");
+    expectError(
+        [] {
+            parseJsonWeights(
+                "{\"W_\xeb"
+                "ey.weight\": [[1]]}",
+                "weights.json");
+        },
+        "file",
+        "weights.json: a string holds bytes that are not UTF-8 text (save the file as "
+        "UTF-8) (line 1, column 2)");
     expectError([] { parseJsonWeights("{\"a\": [1], \"a\": [2]}", "weights.json"); }, "file",
                 "weights.json: the weight a appears twice (line 1, column 12)");
     expectError(
