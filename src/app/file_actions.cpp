@@ -21,6 +21,7 @@
 #include <exception>
 
 #include "app/heatmap_view.h"
+#include "app/launch_options.h"
 #include "app/main_window.h"
 #include "app/session.h"
 #include "export/image_export.h"
@@ -341,6 +342,11 @@ bool FileActions::openSession(const QString& path) {
     }
     window_->forgetLoadedFiles();
     window_->setState(st);
+    // A file edited by hand may ask for more than the controls allow: say what is used instead.
+    for (const AdjustedSetting& c : adjustedSettings(st, window_->state()))
+        notes << tr("The app's controls cannot hold the session's %1 %2; it uses %3.")
+                     .arg(QString(c.option).replace(QLatin1Char('-'), QLatin1Char('_')), c.wanted,
+                          c.shown);
     QString error;
     if (embeddings && !window_->loadEmbeddings(s.embeddings.path, &error)) {
         notes << tr("The embeddings file could not be loaded: %1").arg(error);

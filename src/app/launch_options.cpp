@@ -301,14 +301,11 @@ QString checkLaunchState(const LaunchOptions& options) {
     return QString();
 }
 
-QString describeAdjustedSetting(const AppState& wanted, const AppState& shown) {
+std::vector<AdjustedSetting> adjustedSettings(const AppState& wanted, const AppState& shown) {
     const Config& w = wanted.config;
     const Config& s = shown.config;
     auto number = [](double v) { return QString::number(v, 'g', 10); };
-    auto changed = [&](const char* option, double want, double got) {
-        return QStringLiteral("--%1 %2 is more than the app's control allows: it would become %3.")
-            .arg(QLatin1String(option), number(want), number(got));
-    };
+    std::vector<AdjustedSetting> out;
     const struct {
         const char* option;
         double want, got;
@@ -320,23 +317,30 @@ QString describeAdjustedSetting(const AppState& wanted, const AppState& shown) {
         {"context-length", double(w.contextLength), double(s.contextLength)},
         {"seed", double(w.seed), double(s.seed)},
         {"embedding-seed", double(wanted.embeddingSeed), double(shown.embeddingSeed)},
+        {"dropout", w.dropout, s.dropout},
     };
     for (const auto& c : settings)
         if (c.want != c.got)
-            return changed(c.option, c.want, c.got);
+            out.push_back({QLatin1String(c.option), number(c.want), number(c.got)});
     const MaskSpec wm = w.effectiveMask(), sm = s.effectiveMask();
     if (wm.kind == MaskKind::Window && sm.window != wm.window)
+        out.push_back({QStringLiteral("mask"), QStringLiteral("window:%1").arg(wm.window),
+                       QStringLiteral("window:%1").arg(sm.window)});
+    return out;
+}
+
+QString describeAdjustedSetting(const AppState& wanted, const AppState& shown) {
+    const std::vector<AdjustedSetting> changed = adjustedSettings(wanted, shown);
+    if (changed.empty())
+        return {};
+    const AdjustedSetting& c = changed.front();
+    if (c.option == QLatin1String("dropout"))
         return QStringLiteral(
-                   "--mask window:%1 is more than the app's control allows: it would "
-                   "become window:%2.")
-            .arg(wm.window)
-            .arg(sm.window);
-    if (s.dropout != w.dropout)
-        return QStringLiteral(
-                   "--dropout %1: the app sets dropout in steps of 0.01 up to 0.99, so "
-                   "it would become %2.")
-            .arg(number(w.dropout), number(s.dropout));
-    return {};
+                   "--dropout %1: the app sets dropout in steps of 0.01 up to 0.99, so it would "
+                   "become %2.")
+            .arg(c.wanted, c.shown);
+    return QStringLiteral("--%1 %2 is more than the app's control allows: it would become %3.")
+        .arg(c.option, c.wanted, c.shown);
 }
 
 }  // namespace attn

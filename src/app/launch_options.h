@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <vector>
 
 #include "app/app_types.h"
 
@@ -41,5 +42,12 @@ QString checkLaunchState(const LaunchOptions& options);
 // names the first setting the controls changed, e.g. "--batch 100 is more than the app allows:
 // it would become 64." Empty when nothing changed.
 QString describeAdjustedSetting(const AppState& wanted, const AppState& shown);
+
+// Every setting the controls changed: its option name ("batch", "context-length", "mask"), the
+// value asked for and the value shown, as text.
+struct AdjustedSetting {
+    QString option, wanted, shown;
+};
+std::vector<AdjustedSetting> adjustedSettings(const AppState& wanted, const AppState& shown);
 
 }  // namespace attn

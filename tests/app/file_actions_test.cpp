@@ -354,6 +354,31 @@ TEST(Sessions, MissingOrChangedFilesAreNotedAndTheRestOpens) {
                     2 * x.at({0, 0, 0}));
 }
 
+TEST(Sessions, SettingsBeyondTheControlsAreNotedWithWhatIsUsed) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("edited.attnlens"));
+    Session edited;
+    edited.state.source = InputSource::Text;
+    edited.state.text = QStringLiteral("a b c");
+    edited.state.tokenizer = TokenizerKind::Words;
+    edited.state.config.dIn = 4;
+    edited.state.config.batch = 100;
+    edited.state.config.dropout = 0.125;
+    writeSession(path, edited);
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    Messages messages;
+    messages.attach(w);
+    ASSERT_TRUE(w.fileActions()->openSession(path));
+    EXPECT_EQ(w.fileActions()->sessionNotes(),
+              QStringList({QStringLiteral("The app's controls cannot hold the session's batch "
+                                          "100; it uses 64."),
+                           QStringLiteral("The app's controls cannot hold the session's dropout "
+                                          "0.125; it uses 0.13.")}));
+    EXPECT_EQ(w.state().config.batch, 64);
+}
+
 TEST(Sessions, OlderFileOpensWithNotesAboutDefaults) {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("old.attnlens"));
