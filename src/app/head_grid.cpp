@@ -288,13 +288,8 @@ void HeadGrid::keyPressEvent(QKeyEvent* event) {
 
 void HeadGrid::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
-    if (event->type() != QEvent::PaletteChange && event->type() != QEvent::StyleChange)
-        return;
-    const FigureColors colors = FigureColors::fromPalette(palette());
-    if (colors == d_->colors)
-        return;
-    d_->colors = colors;
-    setColormap(d_->colormap);  // rebuilds the images with the new masked-cell grey
+    if (FigureColors::followPalette(event, palette(), &d_->colors))
+        setColormap(d_->colormap);  // rebuilds the images with the new masked-cell grey
 }
 
 bool HeadGrid::event(QEvent* event) {

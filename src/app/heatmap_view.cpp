@@ -4,8 +4,8 @@
 #include <QGraphicsColorizeEffect>
 #include <QGridLayout>
 #include <QLabel>
-#include <QPalette>
 #include <QMouseEvent>
+#include <QPalette>
 #include <QToolTip>
 
 #include <cmath>
@@ -260,12 +260,9 @@ void HeatmapView::redraw() {
 
 void HeatmapView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
-    if (event->type() != QEvent::PaletteChange && event->type() != QEvent::StyleChange)
+    if (!FigureColors::followPalette(event, palette(), &d_->colors))
         return;
-    const FigureColors colors = FigureColors::fromPalette(palette());
-    if (colors == d_->colors)
-        return;
-    d_->colors = colors;
+    const FigureColors& colors = d_->colors;
     if (auto* effect = qobject_cast<QGraphicsColorizeEffect*>(d_->plot->graphicsEffect()))
         effect->setColor(staleTint(colors));
     redraw();  // keeps the zoom: same shape

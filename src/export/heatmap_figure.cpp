@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 #include <QCoreApplication>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QFontInfo>
 #include <QFontMetricsF>
@@ -387,6 +388,17 @@ QColor grey(int level) {
 }
 
 }  // namespace
+
+bool FigureColors::followPalette(const QEvent* event, const QPalette& palette,
+                                 FigureColors* colors) {
+    if (event->type() != QEvent::PaletteChange && event->type() != QEvent::StyleChange)
+        return false;
+    const FigureColors now = fromPalette(palette);
+    if (now == *colors)
+        return false;
+    *colors = now;
+    return true;
+}
 
 FigureColors FigureColors::fromPalette(const QPalette& palette) {
     const QColor window = palette.color(QPalette::Active, QPalette::Window);

@@ -14,6 +14,7 @@
 class QCustomPlot;
 class QCPColorGradient;
 class QCPAxisRect;
+class QEvent;
 class QPainter;
 class QPalette;
 class QRectF;
@@ -37,6 +38,9 @@ struct FigureColors {
     // Dark figure colours when the palette's window colour is dark (lightness < 128), chosen
     // for contrast with the palette's own background and text; the defaults otherwise.
     static FigureColors fromPalette(const QPalette& palette);
+    // For a widget's changeEvent: after a palette or style change, takes the colours of
+    // `palette` into *colors and returns true when they differ (the widget then redraws).
+    static bool followPalette(const QEvent* event, const QPalette& palette, FigureColors* colors);
     bool isDark() const { return background.lightness() < 128; }
     bool operator==(const FigureColors&) const = default;
 };

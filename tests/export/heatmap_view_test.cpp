@@ -36,16 +36,6 @@ void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button
     QCoreApplication::sendEvent(w, &e);
 }
 
-QPalette darkPalette() {
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xd9));
-    return p;
-}
-
 // The darkest and lightest pixel lightness inside `r`.
 std::pair<int, int> lightnessRange(const QImage& img, const QRect& r) {
     int lo = 255, hi = 0;

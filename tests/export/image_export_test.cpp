@@ -35,16 +35,6 @@ HeatmapData maskedScoresData() {
     return sliceStep(s, bookTokens(), 0, 0);
 }
 
-// A dark desktop palette like KDE Breeze Dark or the dark Fusion the screenshots use.
-QPalette darkPalette() {
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    return p;
-}
-
 double colourDistance(const QColor& a, const QColor& b) {
     return std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Hand-built trace steps for the figure tests: no engine computation involved.
 
+#include <QPalette>
 #include <QStringList>
 
 #include <cmath>
@@ -67,6 +68,17 @@ inline Step weightsStep() {
 inline Step maskStep() {
     return makeStep("mask", StepKind::Mask, {"T", "T"}, {6, 6}, causalMask(),
                     "torch.triu(torch.ones(T, T), diagonal=1)");
+}
+
+// A dark desktop palette like KDE Breeze Dark or the dark Fusion the screenshots use.
+inline QPalette darkPalette() {
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xd9));
+    return p;
 }
 
 }  // namespace attn::testing
