@@ -673,8 +673,11 @@ TEST(FileWeights, SafetensorsFromSeed7AreUsedWhileTheSeedIs123) {
         }
         tensor = copy;
         std::string shape;
-        for (int64_t d : copy.shape())
-            shape += (shape.empty() ? "" : ",") + std::to_string(d);
+        for (int64_t d : copy.shape()) {
+            if (!shape.empty())
+                shape += ',';
+            shape += std::to_string(d);
+        }
         if (header.size() > 1)
             header += ",";
         header += "\"" + name + "\":{\"dtype\":\"BF16\",\"shape\":[" + shape +
