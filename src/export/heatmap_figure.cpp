@@ -101,16 +101,26 @@ QColor cellColor(Shared& s, float v) {
     return QColor::fromRgba(s.gradient.color(double(v), s.range));
 }
 
-// Every cell as its own rectangle (for SVG and PDF, where QCPColorMap would emit one bitmap).
-class VectorCellsItem : public QCPAbstractItem {
+// Something drawn over the cells of a figure, clipped to their axis rect, never selectable.
+class CellsItem : public QCPAbstractItem {
   public:
-    VectorCellsItem(QCustomPlot* plot, std::shared_ptr<Shared> s, QCPAxisRect* rect)
+    CellsItem(QCustomPlot* plot, std::shared_ptr<Shared> s, QCPAxisRect* rect)
         : QCPAbstractItem(plot), s_(std::move(s)), rect_(rect) {
         setClipAxisRect(rect);
         setClipToAxisRect(true);
         setSelectable(false);
     }
     double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
+
+  protected:
+    std::shared_ptr<Shared> s_;
+    QCPAxisRect* rect_;
+};
+
+// Every cell as its own rectangle (for SVG and PDF, where QCPColorMap would emit one bitmap).
+class VectorCellsItem : public CellsItem {
+  public:
+    using CellsItem::CellsItem;
 
   protected:
     void draw(QCPPainter* painter) override {
@@ -142,22 +152,12 @@ class VectorCellsItem : public QCPAbstractItem {
         }
         painter->restore();
     }
-
-  private:
-    std::shared_ptr<Shared> s_;
-    QCPAxisRect* rect_;
 };
 
 // The numbers in the cells, sized to the cells at draw time (so zooming in reveals them).
-class CellValuesItem : public QCPAbstractItem {
+class CellValuesItem : public CellsItem {
   public:
-    CellValuesItem(QCustomPlot* plot, std::shared_ptr<Shared> s, QCPAxisRect* rect)
-        : QCPAbstractItem(plot), s_(std::move(s)), rect_(rect) {
-        setClipAxisRect(rect);
-        setClipToAxisRect(true);
-        setSelectable(false);
-    }
-    double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
+    using CellsItem::CellsItem;
 
   protected:
     void draw(QCPPainter* painter) override {
@@ -206,10 +206,6 @@ class CellValuesItem : public QCPAbstractItem {
         }
         painter->restore();
     }
-
-  private:
-    std::shared_ptr<Shared> s_;
-    QCPAxisRect* rect_;
 };
 
 // The colour bar: one rectangle filled with a linear gradient through the colormap's stops,
