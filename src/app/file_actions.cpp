@@ -613,73 +613,52 @@ FileActions::ExportAllResult FileActions::exportAllSteps(const QString& dir, con
     return result;
 }
 
-bool FileActions::exportStepCsv(const QString& path) {
-    const Step* step = currentStep();
-    const AppResult* r = window_->shownResult();
-    if (!step || !r) {
+// Around every data export's writer: refuse when nothing is shown, explain a failure (the
+// target is then left as it was), and say where the file went.
+bool FileActions::writeDataExport(const QString& path, bool haveData,
+                                  const std::function<void()>& write) {
+    if (!haveData) {
         showError(tr("Export failed"), tr("There is nothing to export yet."));
         return false;
     }
     try {
-        const AppState st = window_->state();
-        std::vector<std::string> tokens;
-        for (const QString& label : r->tokenLabels)
-            tokens.push_back(label.toStdString());
-        io::writeStepCsv(path.toStdString(), *step, window_->currentHead(), st.batchIndex, tokens);
+        write();
     } catch (const std::exception& e) {
         showError(tr("Export failed"), what(e));
         return false;
     }
     window_->statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
     return true;
+}
+
+bool FileActions::exportStepCsv(const QString& path) {
+    const Step* step = currentStep();
+    const AppResult* r = window_->shownResult();
+    return writeDataExport(path, step && r, [&] {
+        std::vector<std::string> tokens;
+        for (const QString& label : r->tokenLabels)
+            tokens.push_back(label.toStdString());
+        io::writeStepCsv(path.toStdString(), *step, window_->currentHead(),
+                         window_->state().batchIndex, tokens);
+    });
 }
 
 bool FileActions::exportStepNpy(const QString& path) {
     const Step* step = currentStep();
-    if (!step) {
-        showError(tr("Export failed"), tr("There is nothing to export yet."));
-        return false;
-    }
-    try {
-        io::writeNpy(path.toStdString(), step->value);
-    } catch (const std::exception& e) {
-        showError(tr("Export failed"), what(e));
-        return false;
-    }
-    window_->statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
-    return true;
+    return writeDataExport(path, step, [&] { io::writeNpy(path.toStdString(), step->value); });
 }
 
 bool FileActions::exportStepJson(const QString& path) {
     const Step* step = currentStep();
-    if (!step) {
-        showError(tr("Export failed"), tr("There is nothing to export yet."));
-        return false;
-    }
-    try {
+    return writeDataExport(path, step, [&] {
         io::writeFileAtomically(path.toStdString(), io::stepToJson(*step) + "\n");
-    } catch (const std::exception& e) {
-        showError(tr("Export failed"), what(e));
-        return false;
-    }
-    window_->statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
-    return true;
+    });
 }
 
 bool FileActions::exportTraceNpz(const QString& path) {
     const AppResult* r = window_->shownResult();
-    if (!r) {
-        showError(tr("Export failed"), tr("There is nothing to export yet."));
-        return false;
-    }
-    try {
-        io::writeNpz(path.toStdString(), io::traceTensors(*r->trace));
-    } catch (const std::exception& e) {
-        showError(tr("Export failed"), what(e));
-        return false;
-    }
-    window_->statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
-    return true;
+    return writeDataExport(path, r,
+                           [&] { io::writeNpz(path.toStdString(), io::traceTensors(*r->trace)); });
 }
 
 QString FileActions::suggestedDataName(const QString& suffix) const {

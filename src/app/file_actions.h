@@ -102,6 +102,7 @@ class FileActions : public QObject {
     void saveAsInteractive();
     void exportAllInteractive();
     void exportDataInteractive(const QString& suffix);
+    bool writeDataExport(const QString& path, bool haveData, const std::function<void()>& write);
     void rebuildRecentMenu();
     void showHeatmapMenu(const QPoint& pos);
     void refreshModified();
