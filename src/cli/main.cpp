@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
             return attn::cli::renderCommand(args);
         return fail("unknown command \"" + command +
                     "\"; the commands are tokenize, trace, render, export, pytorch, bench.");
-    } catch (const attn::EngineError& e) {
+    } catch (const attn::UserError& e) {
         return fail(e.what());
     } catch (const attn::Cancelled& e) {
         return fail(e.what());

@@ -130,7 +130,7 @@ bool variantHasHeads(Variant v) {
     return v == Variant::MultiHead || v == Variant::MultiHeadWrapper;
 }
 
-int64_t Config::headDim() const {
+int64_t Config::headSize() const {
     if (variant == Variant::MultiHead && heads > 0)
         return dOut / heads;
     return variant == Variant::Simplified ? dIn : dOut;

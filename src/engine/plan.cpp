@@ -29,7 +29,7 @@ class Planner {
         s_.dIn = c.dIn;
         s_.dOut = c.variant == Variant::Simplified ? c.dIn : c.dOut;
         s_.h = c.effectiveHeads();
-        s_.hd = c.headDim();
+        s_.hd = c.headSize();
     }
 
     std::vector<StepInfo> plan() {
@@ -199,7 +199,7 @@ class Planner {
 
 }  // namespace
 
-int64_t StepInfo::headDim() const {
+int64_t StepInfo::headAxis() const {
     for (size_t i = 0; i < dims.size(); ++i)
         if (dims[i] == "h" || dims[i] == "head") {
             // The reshape steps of multi-head have h as a feature axis, not a picture axis, when
@@ -211,7 +211,7 @@ int64_t StepInfo::headDim() const {
     return -1;
 }
 
-int64_t StepInfo::batchDim() const {
+int64_t StepInfo::batchAxis() const {
     for (size_t i = 0; i < dims.size(); ++i)
         if (dims[i] == "b")
             return static_cast<int64_t>(i);

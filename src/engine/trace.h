@@ -35,9 +35,9 @@ struct StepInfo {
     std::vector<std::string> dims;  // names, e.g. {"b", "h", "T", "T"}
     StepKind kind = StepKind::Projection;
     std::string viewOf;  // id of the step whose storage this one shares (a view: no copy)
-    // Index of the head dimension ("h" or "head"), -1 if the step is not split by head.
-    int64_t headDim() const;
-    int64_t batchDim() const;  // index of "b", -1 if none
+    // Index of the head axis ("h" or "head"), -1 if the step is not split by head.
+    int64_t headAxis() const;
+    int64_t batchAxis() const;  // index of "b", -1 if none
 };
 
 struct Step {
@@ -104,7 +104,7 @@ struct TraceRequest {
     ProgressFn progress;
 };
 
-// Validates (throws EngineError naming the field), then computes every step.
+// Validates (throws UserError naming the field), then computes every step.
 // Throws Cancelled if the token is set.
 Trace runTrace(const TraceRequest& request);
 

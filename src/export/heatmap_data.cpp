@@ -51,32 +51,6 @@ int HeatmapData::maskedCount() const {
     return n;
 }
 
-QString colormapName(Colormap c) {
-    switch (c) {
-        case Colormap::Viridis:
-            return QStringLiteral("viridis");
-        case Colormap::Magma:
-            return QStringLiteral("magma");
-        case Colormap::Cividis:
-            return QStringLiteral("cividis");
-        case Colormap::Diverging:
-            return QStringLiteral("diverging");
-    }
-    return QStringLiteral("viridis");
-}
-
-bool parseColormap(const QString& name, Colormap* out) {
-    const QString n = name.trimmed().toLower();
-    for (Colormap c : allColormaps()) {
-        if (colormapName(c) == n) {
-            if (out)
-                *out = c;
-            return true;
-        }
-    }
-    return false;
-}
-
 const std::vector<Colormap>& allColormaps() {
     static const std::vector<Colormap> all = {Colormap::Viridis, Colormap::Magma, Colormap::Cividis,
                                               Colormap::Diverging};

@@ -9,12 +9,10 @@
 #include <vector>
 
 #include "engine/trace.h"
+#include "pipeline/settings.h"
 
 namespace attn {
 
-enum class Colormap { Viridis, Magma, Cividis, Diverging };
-QString colormapName(Colormap c);  // "viridis", "magma", "cividis", "diverging"
-bool parseColormap(const QString& name, Colormap* out);
 
 struct HeatmapData {
     int rows = 0;

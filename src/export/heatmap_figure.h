@@ -47,6 +47,7 @@ struct FigureColors {
 
 struct FigureOptions {
     Colormap colormap = Colormap::Viridis;
+    ColorScale colorScale = ColorScale::Matrix;
     bool showValues = true;  // numbers in the cells when they fit
     bool showTitle = true;   // title and subtitle (op, shape) above the heatmap
     int width = 0;           // figure size in logical pixels; <= 0: suggestedFigureSize()

@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 #include <QApplication>
 #include <QBuffer>
+#include <QDir>
 #include <QFileInfo>
 #include <QPageLayout>
 #include <QPageSize>
@@ -24,12 +25,12 @@ class ExportText {
 };
 
 [[noreturn]] void fail(const QString& path, const QString& reason) {
-    throw EngineError("output",
+    throw UserError("output",
                       ExportText::tr("Cannot write %1: %2").arg(path, reason).toStdString());
 }
 
 [[noreturn]] void renderFail(const QString& reason) {
-    throw EngineError("output",
+    throw UserError("output",
                       ExportText::tr("Cannot draw the figure: %1").arg(reason).toStdString());
 }
 
@@ -201,6 +202,45 @@ void exportHeatmapImage(const HeatmapData& data, const FigureOptions& options,
     const QByteArray bytes = renderHeatmapBytes(data, options, format);
     io::writeFileAtomically(path.toStdString(),
                             std::string_view(bytes.constData(), size_t(bytes.size())));
+}
+
+StepFiguresResult exportStepFigures(const Trace& trace, const QStringList& tokens,
+                                    const std::vector<StepFigure>& figures,
+                                    const FigureOptions& options,
+                                    std::optional<Colormap> colormap, const QString& dir,
+                                    const StepFiguresProgress& progress) {
+    StepFiguresResult result;
+    result.total = int(figures.size());
+    if (!QDir().mkpath(dir)) {
+        result.error = ExportText::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir));
+        return result;
+    }
+    const QDir out(dir);
+    const Step* mask = trace.find("mask");
+    for (int i = 0; i < result.total; ++i) {
+        const StepFigure& figure = figures[size_t(i)];
+        if (progress && !progress(i, result.total, figure.fileName)) {
+            result.cancelled = true;
+            return result;
+        }
+        const HeatmapData data = sliceStep(*figure.step, tokens, std::max(figure.head, 0),
+                                           std::max(figure.batch, 0), mask);
+        FigureOptions o = options;
+        o.colormap = colormap ? *colormap : defaultColormapFor(data);
+        ImageFormat format = ImageFormat::Png;
+        imageFormatForPath(figure.fileName, &format);
+        o.vectorCells = format != ImageFormat::Png;
+        try {
+            exportHeatmapImage(data, o, out.filePath(figure.fileName));
+        } catch (const std::exception& e) {
+            result.error = QString::fromUtf8(e.what());
+            return result;
+        }
+        result.files << out.filePath(figure.fileName);
+    }
+    if (progress)
+        progress(result.total, result.total, QString());
+    return result;
 }
 
 }  // namespace attn

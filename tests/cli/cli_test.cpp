@@ -139,7 +139,7 @@ TEST(Cli, BadInputExitsTwoWithOneLine) {
     expectBadInput({"trace", "--text", ""}, "The text has no tokens");
     expectBadInput({"trace", "--seed", "abc"}, "--seed expects a whole number");
     expectBadInput({"trace", "--preset", "book", "--d-in", "5"},
-                   "The book preset has 3-dimensional embeddings");
+                   "The book's input vectors are 3-dimensional, so d_in must be 3");
     expectBadInput({"trace", "--preset", "book", "--text", "x"}, "Give only one input");
     expectBadInput({"trace", "--embeddings", "/nonexistent/x.npy"}, "/nonexistent/x.npy");
     expectBadInput({"trace", "--weights", "/nonexistent/w.json"}, "/nonexistent/w.json");

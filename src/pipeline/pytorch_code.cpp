@@ -1,5 +1,6 @@
-#include "cli/pytorch_code.h"
+#include "pipeline/pytorch_code.h"
 
+#include "engine/embeddings.h"
 #include "io/text_format.h"
 
 namespace attn {
@@ -200,34 +201,38 @@ std::string constructorCall(const Config& c) {
     return {};
 }
 
-std::string inputCode(const RunSpec& spec, const PreparedInput& input, const Config& c) {
+std::string inputCode(const TraceRun& run, const Config& c) {
+    const Settings& settings = run.settings;
     std::string s;
-    switch (spec.input.kind) {
-        case InputKind::BookPreset:
-            s += "# Section 3.3.1: the embeddings of \"Your journey starts with one step\".\n"
-                 "inputs = torch.tensor(\n"
-                 "    [[0.43, 0.15, 0.89],  # Your     (x^1)\n"
-                 "     [0.55, 0.87, 0.66],  # journey  (x^2)\n"
-                 "     [0.57, 0.85, 0.64],  # starts   (x^3)\n"
-                 "     [0.22, 0.58, 0.33],  # with     (x^4)\n"
-                 "     [0.77, 0.25, 0.10],  # one      (x^5)\n"
-                 "     [0.05, 0.80, 0.55]]  # step     (x^6)\n"
-                 ")\n";
+    switch (settings.source) {
+        case InputSource::Book: {
+            // One row per word, as the chapter prints them.
+            s += "# Section 3.3.1: the embeddings of \"" + bookSentence() + "\".\ninputs = torch.tensor(\n";
+            const auto& words = bookTokens();
+            for (int64_t r = 0; r < run.inputs.size(0); ++r) {
+                s += r == 0 ? "    [" : "     ";
+                s += pyTensorLiteral(run.inputs.select(0, r), "");
+                s += r + 1 < run.inputs.size(0) ? ", " : "] ";
+                s += " # " + words[size_t(r)] + "\n";
+            }
+            s += ")\n";
             break;
-        case InputKind::Text: {
-            s += "# Chapter 2: token ids (" + tokenizerName(spec.input.tokenizer) + " tokenizer";
-            if (spec.input.tokenizer == TokenizerKind::Gpt2)
+        }
+        case InputSource::Text: {
+            s += "# Chapter 2: token ids (" + tokenizerName(settings.tokenizer) + " tokenizer";
+            if (settings.tokenizer == TokenizerKind::Gpt2)
                 s += ", as tiktoken.get_encoding(\"gpt2\").encode(text, allowed_special=\"all\")";
             s += ")\n# then token + positional embeddings.\nids = torch.tensor([";
-            for (size_t i = 0; i < input.tokens.size(); ++i)
-                s += (i ? ", " : "") + std::to_string(input.tokens[i].id);
+            const auto& tokens = run.input.tokens;
+            for (size_t i = 0; i < tokens.size(); ++i)
+                s += (i ? ", " : "") + std::to_string(tokens[i].id);
             s += "])\n"
                  "torch.manual_seed(" +
-                 std::to_string(spec.input.embeddingSeed) +
+                 std::to_string(settings.embeddingSeed) +
                  ")\n"
                  "token_embedding_layer = nn.Embedding(50257, " +
                  std::to_string(c.dIn) + ")\n";
-            if (spec.input.positions)
+            if (settings.positions)
                 s += "pos_embedding_layer = nn.Embedding(" + std::to_string(c.contextLength) +
                      ", " + std::to_string(c.dIn) +
                      ")\n"
@@ -237,14 +242,17 @@ std::string inputCode(const RunSpec& spec, const PreparedInput& input, const Con
                 s += "inputs = token_embedding_layer(ids).detach()  # positions switched off\n";
             break;
         }
-        case InputKind::Embeddings:
-            s += "# The embeddings loaded from " + spec.input.embeddingsPath +
+        case InputSource::File: {
+            std::string path;
+            io::appendJsonString(path, settings.embeddingsFile.toStdString());
+            s += "# The embeddings loaded from " + path.substr(1, path.size() - 2) +
                  "\n"
                  "inputs = torch.tensor(\n    " +
-                 pyTensorLiteral(input.inputs, "    ") + "\n)\n";
+                 pyTensorLiteral(run.inputs, "    ") + "\n)\n";
             break;
+        }
     }
-    if (input.inputs.dim() == 2) {
+    if (run.inputs.dim() == 2) {
         if (c.batch == 1)
             s += "x = inputs.unsqueeze(0)  # a batch of one: (1, T, d_in)\n";
         else
@@ -256,42 +264,119 @@ std::string inputCode(const RunSpec& spec, const PreparedInput& input, const Con
     return s;
 }
 
+// Reads a safetensors file with the standard library, so nothing beyond PyTorch is needed
+// (Debian's python3-torch does not bring the safetensors package).
+const char* kSafetensorsReader =
+    "def load_safetensors(path):\n"
+    "    # 8 bytes of header length, a JSON header, then the raw little-endian tensors.\n"
+    "    import json, struct\n"
+    "    with open(path, \"rb\") as f:\n"
+    "        header = json.loads(f.read(struct.unpack(\"<Q\", f.read(8))[0]))\n"
+    "        data = f.read()\n"
+    "    dtypes = {\"F32\": torch.float32, \"F16\": torch.float16, \"BF16\": torch.bfloat16,\n"
+    "              \"F64\": torch.float64, \"BOOL\": torch.bool}\n"
+    "    tensors = {}\n"
+    "    for name, info in header.items():\n"
+    "        if name == \"__metadata__\":\n"
+    "            continue\n"
+    "        begin, end = info[\"data_offsets\"]\n"
+    "        flat = torch.frombuffer(bytearray(data[begin:end]), dtype=dtypes[info[\"dtype\"]]) \\\n"
+    "            if end > begin else torch.empty(0, dtype=dtypes[info[\"dtype\"]])\n"
+    "        tensors[name] = flat.reshape(info[\"shape\"]).float()\n"
+    "    return tensors\n\n\n";
+
+std::string loadWeightsCode(const QString& weightsFile) {
+    std::string path;
+    io::appendJsonString(path, weightsFile.toStdString());  // a valid Python string literal too
+    std::string s = weightsFile.endsWith(QLatin1String(".safetensors"))
+                        ? "state = load_safetensors(" + path + ")\n"
+                        : "import json\n"
+                          "state = {name: torch.tensor(value) for name, value in json.load(open(" +
+                              path + ")).items()}\n";
+    return s +
+           "# A file may leave out the mask buffer; every parameter must be in it (strict load).\n"
+           "for name, buffer in module.named_buffers():\n"
+           "    state.setdefault(name, buffer)\n"
+           "module.load_state_dict(state)\n";
+}
+
+// When the listing gives the view's numbers.
+void describeReproduction(const Config& c, PyTorchListing* out) {
+    if (!c.dropoutActive()) {
+        out->reproduces =
+            "Gives the same output as the view (float32, to about 1e-6) on any CPU build of "
+            "PyTorch.";
+        return;
+    }
+    if (c.dropoutRng == DropoutRng::Default) {
+        out->reproduces =
+            "Gives the same output as the view, dropout included, on PyTorch builds without "
+            "Intel MKL (Debian's python3-torch, AMD CPUs). A PyTorch wheel with MKL on an Intel "
+            "CPU drops other weights: set Dropout RNG to mkl to see its pattern.";
+        return;
+    }
+    out->exact = false;
+    out->reproduces =
+        "The view drops the weights PyTorch wheels with Intel MKL drop on Intel CPUs. This code "
+        "gives that output only there; on other builds (Debian's python3-torch, AMD CPUs) "
+        "dropout keeps other weights, so the numbers differ. Set Dropout RNG to default to match "
+        "those.";
+}
+
+// Lines of at most 96 characters, each starting with "# ".
+std::string commentLines(const std::string& text) {
+    std::string out, line;
+    size_t i = 0;
+    while (i < text.size()) {
+        size_t j = text.find(' ', i);
+        if (j == std::string::npos)
+            j = text.size();
+        const std::string word = text.substr(i, j - i);
+        if (!line.empty() && line.size() + 1 + word.size() > 94) {
+            out += "# " + line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        i = j + 1;
+    }
+    if (!line.empty())
+        out += "# " + line + "\n";
+    return out;
+}
+
 }  // namespace
 
-std::string pytorchCode(const RunSpec& spec, const PreparedInput& input, const Config& c) {
+PyTorchListing pytorchListing(const TraceRun& run) {
+    const Config& c = run.trace->config;
+    PyTorchListing listing;
+    describeReproduction(c, &listing);
     const MaskSpec mask = c.effectiveMask();
     const bool masked = mask.kind != MaskKind::None;
     const bool dropout = c.dropout > 0.0;
+    const bool loaded = !run.settings.weightsFile.isEmpty() && variantHasWeights(c.variant);
     std::string s = "# Generated by Attention Lens: " + variantClassName(c.variant) +
                     " as in chapter 3 of\n"
                     "# \"Build a Large Language Model From Scratch\". The module's result is left "
-                    "in `output`.\n"
+                    "in `output`.\n" +
+                    commentLines(listing.reproduces) +
                     "import torch\n"
                     "import torch.nn as nn\n\n\n";
     if (masked)
         s += maskFunction(mask);
+    if (loaded && run.settings.weightsFile.endsWith(QLatin1String(".safetensors")))
+        s += kSafetensorsReader;
     s += moduleClasses(c, masked, dropout);
-    s += inputCode(spec, input, c);
+    s += inputCode(run, c);
     s += "\ntorch.manual_seed(" + std::to_string(c.seed) + ")\n";
     s += "module = " + constructorCall(c) + "\n";
-    if (spec.weightsPath) {
-        std::string path;
-        io::appendJsonString(path, *spec.weightsPath);  // a valid Python string literal too
-        if (spec.weightsPath->ends_with(".safetensors"))
-            s += "from safetensors.torch import load_file\n"
-                 "module.load_state_dict(load_file(" +
-                 path + "), strict=False)\n";
-        else
-            s += "import json\n"
-                 "module.load_state_dict({name: torch.tensor(value) for name, value in "
-                 "json.load(open(" +
-                 path + ")).items()}, strict=False)\n";
-    }
+    if (loaded)
+        s += loadWeightsCode(run.settings.weightsFile);
     if (c.mode == Mode::Eval)
         s += "module.eval()  # dropout off\n";
     s += "with torch.no_grad():\n    output = module(x)\n";
     s += "print(output)\n";
-    return s;
+    listing.code = std::move(s);
+    return listing;
 }
 
 }  // namespace attn
