@@ -1,4 +1,5 @@
-// attention-lens-cli: the engine without a window (SPEC section 6).
+// attention-lens-cli: the engine without a window. Exit 0 on success, 2 with one line on stderr
+// for bad input; never a partial output file.
 
 #include <QCoreApplication>
 #ifdef ATTN_HAVE_EXPORT

@@ -73,6 +73,10 @@ struct Config {
     friend bool operator==(const Config&, const Config&) = default;
 };
 
+// The largest d_in, d_out, heads, batch and context length (and window K) a configuration may
+// have: the products of sizes in the engine and its memory estimate stay far from overflow.
+constexpr int64_t kMaxDimension = int64_t(1) << 20;
+
 // One problem with a configuration. `field` names the control it belongs to:
 // "d_in", "d_out", "heads", "mask", "dropout", "batch", "context_length", "input", "memory",
 // "weights", "embeddings".

@@ -1,5 +1,6 @@
 // What each configuration computes: the ordered step list with ids, titles, PyTorch expressions
-// and named shapes (SPEC section 4), the parameter list, and the memory estimate.
+// and named shapes (PyTorch order, batch first; the ids are the contract exports and the CLI
+// use), the parameter list, and the memory estimate.
 
 #include <cmath>
 
@@ -100,7 +101,6 @@ class Planner {
                 "scores.masked_fill(mask.bool(), -torch.inf)", tt, StepKind::Scores);
             current = "masked_scores";
         }
-        const std::string dk = mha ? "head_dim" : "d_out";
         if (scaled) {
             add("scaled_scores", "Scaled scores: divided by sqrt(d_k) so softmax does not saturate",
                 current + " / keys.shape[-1]**0.5", tt, StepKind::Scores);

@@ -1,6 +1,7 @@
 #pragma once
 // The step trace: every intermediate tensor of one forward pass of a chapter-3 module, with its
-// SPEC step id, a title, the PyTorch expression that makes it and its named dims.
+// step id (a fixed name the CLI, exports and tests use), a title, the PyTorch expression that
+// makes it and its named dims.
 
 #include <functional>
 #include <map>

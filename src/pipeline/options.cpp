@@ -19,23 +19,6 @@ class Text {
     throw UserError(field, message.toStdString());
 }
 
-// The GPT-2 presets: model sizes for the text (the book's sentence when no text is given).
-struct SizePreset {
-    const char* name;
-    int64_t d, heads;
-};
-constexpr SizePreset kSizes[] = {{"gpt2-small", 768, 12},
-                                 {"gpt2-medium", 1024, 16},
-                                 {"gpt2-large", 1280, 20},
-                                 {"gpt2-xl", 1600, 25}};
-
-const SizePreset* sizePreset(const QString& name) {
-    for (const SizePreset& p : kSizes)
-        if (name == QLatin1String(p.name))
-            return &p;
-    return nullptr;
-}
-
 bool contains(std::initializer_list<SettingGroup> groups, SettingGroup group) {
     for (SettingGroup g : groups)
         if (g == group)
@@ -44,6 +27,28 @@ bool contains(std::initializer_list<SettingGroup> groups, SettingGroup group) {
 }
 
 }  // namespace
+
+const std::vector<SizePreset>& sizePresets() {
+    static const std::vector<SizePreset> presets = {{"gpt2-small", "GPT-2 small", 768, 12},
+                                                    {"gpt2-medium", "GPT-2 medium", 1024, 16},
+                                                    {"gpt2-large", "GPT-2 large", 1280, 20},
+                                                    {"gpt2-xl", "GPT-2 XL", 1600, 25}};
+    return presets;
+}
+
+const SizePreset* findSizePreset(const QString& key) {
+    for (const SizePreset& p : sizePresets())
+        if (key == QLatin1String(p.key))
+            return &p;
+    return nullptr;
+}
+
+void applySizePreset(Config* c, const SizePreset& preset) {
+    c->variant = Variant::MultiHead;
+    c->dIn = c->dOut = preset.d;
+    c->heads = preset.heads;
+    c->mask = MaskSpec{MaskKind::Causal, 0};
+}
 
 void addSettingOptions(QCommandLineParser& parser, std::initializer_list<SettingGroup> groups) {
     if (contains(groups, SettingGroup::Input)) {
@@ -83,7 +88,7 @@ QVariantMap givenSettings(const QCommandLineParser& p) {
     if (isSet("preset")) {
         const QString name = p.value(QStringLiteral("preset"));
         bookPreset = name == QLatin1String("book");
-        if (!bookPreset && !sizePreset(name))
+        if (!bookPreset && !findSizePreset(name))
             bad("input", Text::tr("Unknown preset \"%1\"; the presets are book, gpt2-small, "
                                   "gpt2-medium, gpt2-large and gpt2-xl.")
                              .arg(name));
@@ -117,7 +122,7 @@ Settings applyGivenSettings(const Settings& base, const QVariantMap& given) {
     const auto has = [&](const char* key) { return given.contains(QLatin1String(key)); };
 
     const QString preset = given.value(QStringLiteral("preset")).toString();
-    const SizePreset* size = sizePreset(preset);
+    const SizePreset* size = findSizePreset(preset);
     const bool otherInput = has("text") || has("embeddings_file");
     if (preset == QLatin1String("book")) {
         s.source = InputSource::Book;
@@ -125,13 +130,19 @@ Settings applyGivenSettings(const Settings& base, const QVariantMap& given) {
             c.dIn = 3;  // the book's vectors are 3-d
     }
     if (size) {
-        c.variant = Variant::MultiHead;
-        if (!has("d_in"))
-            c.dIn = size->d;
-        if (!has("d_out"))
-            c.dOut = size->d;
-        if (!has("heads"))
-            c.heads = size->heads;
+        // The sizes the options give themselves win over the preset's.
+        const Config given = c;
+        applySizePreset(&c, *size);
+        if (has("d_in"))
+            c.dIn = given.dIn;
+        if (has("d_out"))
+            c.dOut = given.dOut;
+        if (has("heads"))
+            c.heads = given.heads;
+        if (has("mask"))
+            c.mask = given.mask;
+        if (has("variant"))
+            c.variant = given.variant;
         if (s.source == InputSource::Book && !otherInput)
             s.source = InputSource::Text;  // the book's sentence, typed
     }
@@ -145,7 +156,7 @@ Settings applyGivenSettings(const Settings& base, const QVariantMap& given) {
         if (!has("text"))
             s.text = QString::fromStdString(bookSentence());
     }
-    if (!has("mask") && (has("variant") || size))
+    if (!has("mask") && has("variant"))
         c.mask = defaultMask(c.variant);
     return s;
 }

@@ -6,12 +6,25 @@
 #include <QString>
 #include <QVariantMap>
 #include <initializer_list>
+#include <vector>
 
 #include "pipeline/settings.h"
 
 class QCommandLineParser;
 
 namespace attn {
+
+// The GPT-2 sizes the presets offer: d_in = d_out = d, with GPT-2's heads.
+struct SizePreset {
+    const char* key;   // "gpt2-small"
+    const char* name;  // "GPT-2 small"
+    int64_t d;
+    int64_t heads;
+};
+const std::vector<SizePreset>& sizePresets();
+const SizePreset* findSizePreset(const QString& key);
+// The module of a GPT-2 size: multi-head attention, d_in = d_out = d, its heads, causal mask.
+void applySizePreset(Config* config, const SizePreset& preset);
 
 // Registers the options of the fields of `groups`; with SettingGroup::Input also --preset and
 // --text-file.

@@ -79,6 +79,10 @@ InputTokens tokenizeInput(const Settings& settings, const InputFiles& files) {
     switch (settings.source) {
         case InputSource::Book:
             in.labels = bookTokens();
+            // The sentence's GPT-2 tokens are its six words, so the chips can show their ids.
+            in.tokens = tokenize(TokenizerKind::Gpt2, bookSentence());
+            if (in.tokens.size() != in.labels.size())
+                in.tokens.clear();
             break;
         case InputSource::Text: {
             const QByteArray utf8 = settings.text.toUtf8();

@@ -40,6 +40,17 @@ QString wholeNumber(const QVariant& v, int64_t* out) {
     return {};
 }
 
+// The sizes of the module: 1 .. kMaxDimension, as the engine takes them.
+QString size(const QVariant& v, int64_t* out) {
+    int64_t n = 0;
+    if (!wholeNumber(v, &n).isEmpty() || n < 1 || n > kMaxDimension)
+        return Text::tr("{} expects a whole number from 1 to %1, got \"%2\"")
+            .arg(kMaxDimension)
+            .arg(text(v));
+    *out = n;
+    return {};
+}
+
 QString count(const QVariant& v, int* out) {
     int64_t n = 0;
     if (wholeNumber(v, &n).isEmpty() && n >= 0 && n <= std::numeric_limits<int>::max()) {
@@ -69,8 +80,9 @@ QString seed(const QVariant& v, uint64_t* out) {
 QString rate(const QVariant& v, double* out) {
     bool ok = v.typeId() == QMetaType::Double;
     const double d = ok ? v.toDouble() : text(v).toDouble(&ok);
-    if (!ok)
-        return Text::tr("{} expects a number in [0, 1), got \"%1\"").arg(text(v));
+    if (!ok || !(d >= 0.0 && d < 1.0))
+        return Text::tr("{} expects a number from 0 up to (not including) 1, got \"%1\"")
+            .arg(text(v));
     *out = d;
     return {};
 }
@@ -150,19 +162,25 @@ std::vector<SettingField> makeFields() {
                           "multi-head-wrapper or multi-head",
                           &s.config.variant);)},
         {"d_in", "d-in", "n", "Embedding size d_in (default 3).", G::Module, false,
-         GET(wide(s.config.dIn)), SET(return wholeNumber(v, &s.config.dIn);)},
+         GET(wide(s.config.dIn)), SET(return size(v, &s.config.dIn);)},
         {"d_out", "d-out", "n", "Output size d_out (default 2).", G::Module, false,
-         GET(wide(s.config.dOut)), SET(return wholeNumber(v, &s.config.dOut);)},
+         GET(wide(s.config.dOut)), SET(return size(v, &s.config.dOut);)},
         {"heads", "heads", "n", "Number of heads (default 2).", G::Module, false,
-         GET(wide(s.config.heads)), SET(return wholeNumber(v, &s.config.heads);)},
+         GET(wide(s.config.heads)), SET(return size(v, &s.config.heads);)},
         {"mask", "mask", "mask", "none, causal or window:K (default: the variant's).", G::Module,
          false, GET(str(maskName(s.config.effectiveMask()))), SET({
              MaskSpec m;
              const QString e = named(v, parseMask, Text::tr("mask"),
                                      "none, causal or window:K (K a whole number)", &m);
-             if (e.isEmpty())
-                 s.config.mask = m;
-             return e;
+             if (!e.isEmpty())
+                 return e;
+             if (m.kind == MaskKind::Window && (m.window < 1 || m.window > kMaxDimension))
+                 return Text::tr("The window size K of {} must be from 1 to %1 (each token sees "
+                                 "itself and the K-1 tokens before it), got %2")
+                     .arg(kMaxDimension)
+                     .arg(m.window);
+             s.config.mask = m;
+             return QString();
          })},
         {"dropout", "dropout", "p", "Dropout rate p in [0, 1) (default 0).", G::Module, false,
          GET(s.config.dropout), SET(return rate(v, &s.config.dropout);)},
@@ -181,11 +199,11 @@ std::vector<SettingField> makeFields() {
          "Give the query, key and value projections a bias.", G::Module, false,
          GET(s.config.qkvBias), SET(return boolean(v, &s.config.qkvBias);)},
         {"batch", "batch", "b", "Batch size b: the input stacked b times (default 1).", G::Module,
-         false, GET(wide(s.config.batch)), SET(return wholeNumber(v, &s.config.batch);)},
+         false, GET(wide(s.config.batch)), SET(return size(v, &s.config.batch);)},
         {"context_length", "context-length", "n",
          "Context length (default 1024; a weights file's mask buffer sets it when not given).",
          G::Module, false, GET(wide(s.config.contextLength)),
-         SET(return wholeNumber(v, &s.config.contextLength);)},
+         SET(return size(v, &s.config.contextLength);)},
 
         // What the views show.
         {"step", "step", "id", "Step id, e.g. weights.", G::View, false, GET(s.step),

@@ -1,6 +1,6 @@
 #pragma once
 // Helpers for driving the main window in tests: wait (without sleeping) until the newest
-// request has been applied.
+// change has been computed and shown.
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -8,36 +8,49 @@
 #include <QElapsedTimer>
 #include <QPalette>
 #include <QSignalSpy>
+#include <functional>
 
 #include "app/main_window.h"
-#include "app/trace_controller.h"
+#include "app/workspace.h"
 
 namespace attn::testing {
 
 // Processes events until every pending change is submitted and the newest generation is
 // applied. Returns false on timeout.
-inline bool settle(MainWindow& w, int timeoutMs = 60000) {
-    QSignalSpy spy(&w, &MainWindow::resultApplied);
+inline bool settle(Workspace& w, int timeoutMs = 60000) {
+    QSignalSpy spy(&w, &Workspace::resultApplied);
     QElapsedTimer timer;
     timer.start();
     QCoreApplication::processEvents();
-    while (w.hasPendingChanges() || w.appliedGeneration() != w.controller()->latestGeneration()) {
+    while (w.hasPendingWork() || w.appliedGeneration() != w.latestGeneration()) {
         if (timer.elapsed() > timeoutMs)
             return false;
-        if (w.hasPendingChanges()) {
+        if (w.hasPendingWork()) {
             QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
             continue;
         }
         spy.wait(1000);
     }
+    QCoreApplication::processEvents();  // what the views do with the result
     return true;
+}
+
+inline bool settle(MainWindow& w, int timeoutMs = 60000) {
+    return settle(*w.workspace(), timeoutMs);
 }
 
 inline MainWindow::Options testOptions() {
     MainWindow::Options o;
     o.useSettings = false;
-    o.restoreState = false;
+    o.restoreSettings = false;
     return o;
+}
+
+// Changes the settings as a user action would.
+inline void change(MainWindow& w, const std::function<void(Settings&)>& edit) {
+    Settings s = w.workspace()->settings();
+    edit(s);
+    w.workspace()->change(s, QStringLiteral("test"));
 }
 
 // A dark desktop palette (dark Fusion, as a dark system theme gives the app).

@@ -1,4 +1,4 @@
-// The shape of a trace: step ids and shapes per SPEC section 4, views that share storage,
+// The shape of a trace: the step ids and shapes of every variant, views that share storage,
 // the simple masking method, dropout, cancellation and progress.
 
 #include <gtest/gtest.h>

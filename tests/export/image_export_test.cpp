@@ -268,7 +268,7 @@ void expectOutputError(const QString& path) {
     try {
         exportHeatmapImage(causalWeightsData(), FigureOptions{}, path);
         ADD_FAILURE() << "no error for " << path.toStdString();
-    } catch (const EngineError& e) {
+    } catch (const UserError& e) {
         EXPECT_EQ(e.field(), "output");
         const std::string msg = e.what();
         EXPECT_NE(msg.find("Cannot write " + path.toStdString() + ": "), std::string::npos) << msg;

@@ -313,26 +313,28 @@ TEST(Presentation, FadeFromScaledScoresToWeights) {
     EXPECT_FALSE(anim.setEndpoints(from, other));
 }
 
-TEST(Presentation, PaletteAndStyleSheet) {
+TEST(Presentation, PaletteAndFontComeAndGo) {
     const QPalette p = presentationPalette();
     EXPECT_EQ(p.color(QPalette::Text), QColor(Qt::black));
     EXPECT_EQ(p.color(QPalette::Base), QColor(Qt::white));
     const QPalette dark = presentationPalette({1.6, true});
     EXPECT_EQ(dark.color(QPalette::Text), QColor(Qt::white));
-    EXPECT_TRUE(presentationStyleSheet({1.6, false}, 10).contains(QStringLiteral("16.0pt")));
-    EXPECT_TRUE(presentationStyleSheet({2.0, false}, 10).contains(QStringLiteral("20.0pt")));
 
     QWidget w;
-    const QString oldSheet = w.styleSheet();
     const double oldPt = w.font().pointSizeF();
+    const QColor oldText = w.palette().color(QPalette::WindowText);
     PresentationMode mode;
-    mode.apply(&w, {2.0, false});
+    mode.apply(&w, {2.0, true});
     EXPECT_TRUE(mode.isActive());
     EXPECT_NEAR(w.font().pointSizeF(), oldPt * 2.0, 0.01);
+    EXPECT_EQ(w.palette().color(QPalette::WindowText), QColor(Qt::white));
     mode.restore();
     EXPECT_FALSE(mode.isActive());
-    EXPECT_EQ(w.styleSheet(), oldSheet);
     EXPECT_NEAR(w.font().pointSizeF(), oldPt, 0.01);
+    EXPECT_EQ(w.palette().color(QPalette::WindowText), oldText);
+    // Inherited again, not pinned to what it was.
+    EXPECT_FALSE(w.testAttribute(Qt::WA_SetFont));
+    EXPECT_FALSE(w.testAttribute(Qt::WA_SetPalette));
 }
 
 // Explanations and derivations rendered the way the Explain panel shows them: to check by eye.
@@ -418,8 +420,8 @@ TEST(Presentation, FadeFrameAndPresentationLook) {
     auto* panel = new LessonPanel(&window);
     v->addWidget(panel);
     PresentationMode mode;
-    mode.apply(&window, {1.6, false});
-    panel->setFontScale(1.6);
+    mode.apply(&window, {kPresentationFontScale, false});
+    panel->setFontScale(kPresentationFontScale);
     panel->setCurrentIndex(4);
     window.resize(640, 460);
     EXPECT_TRUE(testing::savePng(&window, QStringLiteral("lesson_presentation.png")));

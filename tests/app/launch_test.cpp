@@ -9,16 +9,23 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QProcess>
+#include <QSpinBox>
+#include <QUndoStack>
 #include <QTemporaryDir>
 
-#include "app/file_actions.h"
-#include "app/heatmap_view.h"
-#include "app/launch_options.h"
+#include "app/export_actions.h"
+#include "app/launch.h"
 #include "app/session.h"
+#include "app/session_actions.h"
+#include "app/step_view.h"
 #include "app_test_util.h"
+#include "export/heatmap_view.h"
+#include "io/safetensors.h"
 
 using namespace attn;
+using attn::testing::change;
 using attn::testing::settle;
 using attn::testing::testOptions;
 
@@ -35,6 +42,26 @@ bool parse(const QStringList& args, LaunchOptions* o, QString* err) {
     return parseLaunchOptions(QStringList{QStringLiteral("attention-lens")} + args, o, err);
 }
 
+// The settings the options give over `base`, and the problem with them ("" when none).
+Settings launched(const QStringList& args, const Settings& base = Settings(),
+                  QString* problem = nullptr) {
+    LaunchOptions o;
+    QString err;
+    EXPECT_TRUE(parse(args, &o, &err)) << err.toStdString();
+    const WorkspaceState state = launchState({base, {}}, o, &err);
+    if (problem)
+        *problem = err;
+    else
+        EXPECT_TRUE(err.isEmpty()) << err.toStdString();
+    return state.settings;
+}
+
+bool exportImage(MainWindow& w, const QString& path, double scale, QString* error) {
+    FigureOptions o = w.exports()->figureOptions();
+    o.scale = scale;
+    return w.exports()->exportImage(path, o, error);
+}
+
 }  // namespace
 
 TEST(Export, WritesValidPngSvgAndPdf) {
@@ -46,24 +73,24 @@ TEST(Export, WritesValidPngSvgAndPdf) {
     QString error;
 
     const QString png = dir.filePath(QStringLiteral("weights.png"));
-    ASSERT_TRUE(w.exportImage(png, 2.0, &error)) << error.toStdString();
+    ASSERT_TRUE(exportImage(w, png, 2.0, &error)) << error.toStdString();
     EXPECT_EQ(head(png, 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
     QImage img(png);
     ASSERT_FALSE(img.isNull());
     EXPECT_GT(img.width(), 200);
 
     const QString svg = dir.filePath(QStringLiteral("weights.svg"));
-    ASSERT_TRUE(w.exportImage(svg, 1.0, &error)) << error.toStdString();
+    ASSERT_TRUE(exportImage(w, svg, 1.0, &error)) << error.toStdString();
     const QByteArray svgHead = head(svg, 4096);
     EXPECT_TRUE(svgHead.contains("<svg")) << svgHead.left(200).toStdString();
 
     const QString pdf = dir.filePath(QStringLiteral("weights.pdf"));
-    ASSERT_TRUE(w.exportImage(pdf, 1.0, &error)) << error.toStdString();
+    ASSERT_TRUE(exportImage(w, pdf, 1.0, &error)) << error.toStdString();
     EXPECT_EQ(head(pdf, 5), QByteArray("%PDF-"));
 
     // A folder that does not exist: a clear error, no crash, no file.
     const QString bad = dir.filePath(QStringLiteral("missing/dir/x.png"));
-    EXPECT_FALSE(w.exportImage(bad, 1.0, &error));
+    EXPECT_FALSE(exportImage(w, bad, 1.0, &error));
     EXPECT_FALSE(error.isEmpty());
     EXPECT_FALSE(QFile::exists(bad));
 }
@@ -76,7 +103,7 @@ TEST(Export, DarkWindowShowsADarkFigureButExportsAndCopiesTheWhitePrintLook) {
     ASSERT_TRUE(settle(w));
     QCoreApplication::processEvents();
     // On screen: the figure is dark, like the window.
-    QCustomPlot* plot = w.heatmapView()->plot();
+    QCustomPlot* plot = w.stepView()->heatmap()->plot();
     plot->replot();
     const QImage screen = plot->grab().toImage();
     EXPECT_EQ(QColor(screen.pixel(3, 3)), QColor(0x1e, 0x1e, 0x1e));
@@ -86,13 +113,13 @@ TEST(Export, DarkWindowShowsADarkFigureButExportsAndCopiesTheWhitePrintLook) {
     ASSERT_TRUE(dir.isValid());
     QString error;
     const QString png = dir.filePath(QStringLiteral("weights.png"));
-    ASSERT_TRUE(w.exportImage(png, 1.0, &error)) << error.toStdString();
+    ASSERT_TRUE(exportImage(w, png, 1.0, &error)) << error.toStdString();
     const QImage exported(png);
     ASSERT_FALSE(exported.isNull());
     EXPECT_EQ(exported.pixel(3, 3), white);
     EXPECT_EQ(exported.pixel(exported.width() - 4, exported.height() - 4), white);
     const QString svg = dir.filePath(QStringLiteral("weights.svg"));
-    ASSERT_TRUE(w.exportImage(svg, 1.0, &error)) << error.toStdString();
+    ASSERT_TRUE(exportImage(w, svg, 1.0, &error)) << error.toStdString();
     QFile svgFile(svg);
     ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
     EXPECT_FALSE(svgFile.readAll().contains("#1e1e1e"));
@@ -105,8 +132,8 @@ TEST(Export, DarkWindowShowsADarkFigureButExportsAndCopiesTheWhitePrintLook) {
 
     // File > Export all steps: the first figure is white too.
     const QString out = dir.filePath(QStringLiteral("all"));
-    const auto r = w.fileActions()->exportAllSteps(
-        out, QStringLiteral("png"), [](int done, int, const QString&) { return done < 1; });
+    const auto r = w.exports()->exportAllSteps(
+        out, QStringLiteral("png"), false, [](int done, int, const QString&) { return done < 1; });
     ASSERT_EQ(r.files.size(), 1);
     const QImage first(QDir(out).filePath(QDir(out).entryList(QDir::Files).value(0)));
     ASSERT_FALSE(first.isNull());
@@ -117,46 +144,33 @@ TEST(LaunchOptions, DefaultsAreTheBookExample) {
     LaunchOptions o;
     QString err;
     ASSERT_TRUE(parse({}, &o, &err)) << err.toStdString();
-    EXPECT_FALSE(o.anyStateOption);
-    EXPECT_EQ(o.state.source, InputSource::Book);
-    EXPECT_EQ(o.state.config.variant, Variant::MultiHead);
-    EXPECT_EQ(o.state.config.dIn, 3);
-    EXPECT_EQ(o.state.config.dOut, 2);
-    EXPECT_EQ(o.state.config.heads, 2);
-    EXPECT_EQ(o.state.config.effectiveMask().kind, MaskKind::Causal);
-    EXPECT_EQ(o.state.config.seed, 123u);
-    EXPECT_EQ(o.state.step, QStringLiteral("weights"));
-    EXPECT_TRUE(checkLaunchState(o).isEmpty());
+    EXPECT_FALSE(o.anySetting());
+    EXPECT_EQ(launched({}), Settings());
 }
 
-TEST(LaunchOptions, ParsesEveryOption) {
-    LaunchOptions o;
-    QString err;
-    ASSERT_TRUE(parse({"--text",           "The quick brown fox",
-                       "--tokenizer",      "words",
-                       "--variant",        "causal",
-                       "--d-in",           "8",
-                       "--d-out",          "4",
-                       "--heads",          "2",
-                       "--mask",           "window:3",
-                       "--dropout",        "0.5",
-                       "--mode",           "eval",
-                       "--dropout-rng",    "mkl",
-                       "--seed",           "7",
-                       "--embedding-seed", "9",
-                       "--no-positions",   "--qkv-bias",
-                       "--batch",          "2",
-                       "--context-length", "64",
-                       "--step",           "scores",
-                       "--head",           "0",
-                       "--colormap",       "magma",
-                       "--screenshot",     "/tmp/x.png"},
-                      &o, &err))
-        << err.toStdString();
-    const Config& c = o.state.config;
-    EXPECT_EQ(o.state.source, InputSource::Text);
-    EXPECT_EQ(o.state.text, QStringLiteral("The quick brown fox"));
-    EXPECT_EQ(o.state.tokenizer, TokenizerKind::Words);
+TEST(LaunchOptions, TakesEveryOptionOfTheCli) {
+    const Settings s = launched({"--text",           "The quick brown fox",
+                                 "--tokenizer",      "words",
+                                 "--variant",        "causal",
+                                 "--d-in",           "8",
+                                 "--d-out",          "4",
+                                 "--mask",           "window:3",
+                                 "--dropout",        "0.5",
+                                 "--mode",           "eval",
+                                 "--dropout-rng",    "mkl",
+                                 "--seed",           "7",
+                                 "--embedding-seed", "9",
+                                 "--no-positions",   "--qkv-bias",
+                                 "--batch",          "2",
+                                 "--context-length", "64",
+                                 "--step",           "scores",
+                                 "--colormap",       "magma",
+                                 "--color-scale",    "row",
+                                 "--no-values"});
+    const Config& c = s.config;
+    EXPECT_EQ(s.source, InputSource::Text);
+    EXPECT_EQ(s.text, QStringLiteral("The quick brown fox"));
+    EXPECT_EQ(s.tokenizer, TokenizerKind::Words);
     EXPECT_EQ(c.variant, Variant::Causal);
     EXPECT_EQ(c.dIn, 8);
     EXPECT_EQ(c.dOut, 4);
@@ -165,29 +179,23 @@ TEST(LaunchOptions, ParsesEveryOption) {
     EXPECT_EQ(c.mode, Mode::Eval);
     EXPECT_EQ(c.dropoutRng, DropoutRng::Mkl);
     EXPECT_EQ(c.seed, 7u);
-    EXPECT_EQ(o.state.embeddingSeed, 9u);
-    EXPECT_FALSE(o.state.positions);
+    EXPECT_EQ(s.embeddingSeed, 9u);
+    EXPECT_FALSE(s.positions);
     EXPECT_TRUE(c.qkvBias);
     EXPECT_EQ(c.batch, 2);
     EXPECT_EQ(c.contextLength, 64);
-    EXPECT_EQ(o.state.step, QStringLiteral("scores"));
-    EXPECT_EQ(o.state.colormap, QStringLiteral("magma"));
-    EXPECT_EQ(o.screenshot, QStringLiteral("/tmp/x.png"));
-    EXPECT_TRUE(checkLaunchState(o).isEmpty()) << checkLaunchState(o).toStdString();
+    EXPECT_EQ(s.step, QStringLiteral("scores"));
+    EXPECT_EQ(s.colormap, QStringLiteral("magma"));
+    EXPECT_EQ(s.colorScale, ColorScale::Row);
+    EXPECT_FALSE(s.showValues);
 }
 
 TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     const QList<QStringList> bad = {
-        {"--variant", "nope"},
-        {"--mask", "diagonal"},
-        {"--dropout", "1.5"},
-        {"--heads", "zero"},
-        {"--tokenizer", "bpe"},
-        {"--colormap", "jet"},
-        {"--bogus"},
-        {"--preset", "book", "--text", "x"},
-        {"--mode", "test"},
-        {"--d-in", "5"},  // the book is 3-d
+        {"--variant", "nope"}, {"--mask", "diagonal"}, {"--dropout", "1.5"},
+        {"--heads", "zero"},   {"--tokenizer", "bpe"}, {"--colormap", "jet"},
+        {"--bogus"},           {"--preset", "book", "--text", "x"}, {"--mode", "test"},
+        {"--batch", "0"},
     };
     for (const QStringList& args : bad) {
         LaunchOptions o;
@@ -196,64 +204,59 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
         EXPECT_FALSE(err.isEmpty());
         EXPECT_FALSE(err.contains('\n')) << err.toStdString();
     }
-    // Parses, but the configuration cannot run.
-    LaunchOptions o;
-    QString err;
-    ASSERT_TRUE(parse({"--heads", "3"}, &o, &err));
-    const QString problem = checkLaunchState(o);
-    EXPECT_TRUE(problem.contains(QStringLiteral("heads"))) << problem.toStdString();
-    ASSERT_TRUE(parse({"--step", "nope"}, &o, &err));
-    EXPECT_TRUE(checkLaunchState(o).contains(QStringLiteral("--step")));
+    // They parse, but what they describe cannot run: said as the CLI says it.
+    QString problem;
+    launched({"--heads", "3"}, Settings(), &problem);
+    EXPECT_EQ(problem, QStringLiteral("d_out = 2 is not divisible by 3 heads, so the heads cannot "
+                                      "share it equally. Valid head counts for d_out = 2: 1, 2."));
+    launched({"--d-in", "5"}, Settings(), &problem);
+    EXPECT_EQ(problem, QStringLiteral("The book's input vectors are 3-dimensional, so d_in must be "
+                                      "3 (it is 5)."));
+    launched({"--step", "nope"}, Settings(), &problem);
+    EXPECT_TRUE(problem.startsWith(QStringLiteral("--step: \"nope\" is not a step of this "
+                                                  "configuration; its steps are inputs, queries")))
+        << problem.toStdString();
+    launched({"--step", "weights", "--head", "2"}, Settings(), &problem);
+    EXPECT_EQ(problem, QStringLiteral("--head 2 is out of range: \"weights\" has 2 heads."));
 }
 
-TEST(LaunchOptions, AppliedToTheWindow) {
-    LaunchOptions o;
-    QString err;
-    ASSERT_TRUE(parse({"--variant", "causal", "--step", "masked_scores", "--colormap", "cividis"},
-                      &o, &err));
+TEST(LaunchOptions, ValuesAreKeptExactlyNothingIsAdjusted) {
+    // Batch 100, a dropout rate of 0.125 and 64-bit seeds: the controls hold them as given.
+    const Settings s = launched({"--batch", "100", "--dropout", "0.125", "--seed",
+                                 "18446744073709551615"});
+    EXPECT_EQ(s.config.batch, 100);
+    EXPECT_EQ(s.config.dropout, 0.125);
+    EXPECT_EQ(s.config.seed, 18446744073709551615ull);
     MainWindow w(testOptions());
-    w.setState(o.state);
+    w.workspace()->reset({s, {}});
     ASSERT_TRUE(settle(w));
-    EXPECT_EQ(w.currentStep(), QStringLiteral("masked_scores"));
-    EXPECT_EQ(w.shownResult()->trace->config.variant, Variant::Causal);
-    EXPECT_EQ(w.state().colormap, QStringLiteral("cividis"));
+    EXPECT_EQ(w.workspace()->settings(), s);
+    EXPECT_EQ(w.workspace()->shownRun()->trace->config.batch, 100);
 }
 
-TEST(LaunchOptions, ParsesASessionFile) {
+TEST(LaunchOptions, ParsesASessionFileAndHelp) {
     LaunchOptions o;
     QString err;
     ASSERT_TRUE(parse({"lessons/chapter3.attnlens"}, &o, &err)) << err.toStdString();
     EXPECT_EQ(o.sessionFile, QStringLiteral("lessons/chapter3.attnlens"));
-    EXPECT_FALSE(o.anyStateOption);
-    EXPECT_TRUE(o.givenOptions.isEmpty());
+    EXPECT_FALSE(o.anySetting());
     EXPECT_TRUE(o.screenshot.isEmpty());
 
-    // Options around it, in any order.
     ASSERT_TRUE(
         parse({"--heads", "3", "lesson.attnlens", "--step", "scores", "--screenshot", "/tmp/s.png"},
               &o, &err))
         << err.toStdString();
     EXPECT_EQ(o.sessionFile, QStringLiteral("lesson.attnlens"));
-    EXPECT_TRUE(o.anyStateOption);
-    EXPECT_EQ(o.givenOptions, (QStringList{"heads", "step"}));
-    EXPECT_EQ(o.state.config.heads, 3);
+    EXPECT_EQ(o.given.keys(), (QStringList{"heads", "step"}));
     EXPECT_EQ(o.screenshot, QStringLiteral("/tmp/s.png"));
-
-    // Without a session --d-in 8 contradicts the book example; with one, the session's input
-    // decides (checkLaunchState checks the result).
-    EXPECT_FALSE(parse({"--d-in", "8"}, &o, &err));
-    EXPECT_EQ(err, QStringLiteral(
-                       "The book preset has 3-dimensional embeddings, so d_in must be 3 (got 8)."));
-    ASSERT_TRUE(parse({"lesson.attnlens", "--d-in", "8"}, &o, &err)) << err.toStdString();
-    EXPECT_EQ(o.state.config.dIn, 8);
 
     QString help;
     EXPECT_FALSE(parseLaunchOptions({"attention-lens", "--help"}, &o, &err, &help));
     EXPECT_TRUE(err.isEmpty());
     EXPECT_TRUE(help.contains(QStringLiteral("Usage: attention-lens [options] [SESSION]")))
         << help.toStdString();
-    EXPECT_TRUE(help.contains(QStringLiteral("override the session's settings")))
-        << help.toStdString();
+    EXPECT_TRUE(help.contains(QStringLiteral("--color-scale <scale>"))) << help.toStdString();
+    EXPECT_TRUE(help.contains(QStringLiteral("override the session's settings")));
 }
 
 TEST(LaunchOptions, RejectsTwoSessions) {
@@ -265,7 +268,7 @@ TEST(LaunchOptions, RejectsTwoSessions) {
 }
 
 TEST(LaunchOptions, OptionsOverrideOnlyWhatTheyGive) {
-    AppState session;
+    Settings session;
     session.source = InputSource::Text;
     session.text = QStringLiteral("The cat sat on the mat");
     session.tokenizer = TokenizerKind::Words;
@@ -281,61 +284,32 @@ TEST(LaunchOptions, OptionsOverrideOnlyWhatTheyGive) {
     session.head = 2;
     session.colormap = QStringLiteral("magma");
 
-    LaunchOptions o;
-    QString err;
-    ASSERT_TRUE(
-        parse({"s.attnlens", "--heads", "2", "--seed", "5", "--colormap", "cividis"}, &o, &err))
-        << err.toStdString();
-    AppState s = applyLaunchOptions(session, o);
+    Settings s = launched({"s.attnlens", "--heads", "2", "--seed", "5", "--colormap", "cividis"},
+                          session);
     EXPECT_EQ(s.config.heads, 2);
     EXPECT_EQ(s.config.seed, 5u);
     EXPECT_EQ(s.colormap, QStringLiteral("cividis"));
-    // Everything else is the session's, not the app's defaults.
-    EXPECT_EQ(s.source, InputSource::Text);
-    EXPECT_EQ(s.text, QStringLiteral("The cat sat on the mat"));
-    EXPECT_EQ(s.tokenizer, TokenizerKind::Words);
-    EXPECT_EQ(s.config.dIn, 16);
-    EXPECT_EQ(s.config.dOut, 6);
-    EXPECT_EQ(s.config.effectiveMask(), (MaskSpec{MaskKind::Window, 2}));
-    EXPECT_TRUE(s.config.qkvBias);
-    EXPECT_EQ(s.embeddingSeed, 11u);
-    EXPECT_EQ(s.step, QStringLiteral("context"));
-    EXPECT_EQ(s.head, 2);
+    Settings rest = s;  // everything else is the session's, not the app's defaults
+    rest.config.heads = 3;
+    rest.config.seed = 9;
+    rest.colormap = QStringLiteral("magma");
+    EXPECT_EQ(rest, session);
 
     // A GPT-2 size keeps the session's text; a new variant brings its own mask.
-    ASSERT_TRUE(parse({"s.attnlens", "--preset", "gpt2-small"}, &o, &err)) << err.toStdString();
-    s = applyLaunchOptions(session, o);
+    s = launched({"s.attnlens", "--preset", "gpt2-small"}, session);
     EXPECT_EQ(s.text, QStringLiteral("The cat sat on the mat"));
     EXPECT_EQ(s.config.dIn, 768);
-    EXPECT_EQ(s.config.dOut, 768);
     EXPECT_EQ(s.config.heads, 12);
     EXPECT_EQ(s.config.effectiveMask().kind, MaskKind::Causal);
-    ASSERT_TRUE(parse({"s.attnlens", "--variant", "self-attention"}, &o, &err));
-    s = applyLaunchOptions(session, o);
+    s = launched({"s.attnlens", "--variant", "self-attention"}, session);
     EXPECT_EQ(s.config.variant, Variant::SelfAttention);
     EXPECT_EQ(s.config.effectiveMask().kind, MaskKind::None);
     EXPECT_EQ(s.config.dOut, 6);
 
-    // --preset book makes it the book example again; a d_in the book cannot have is refused.
-    ASSERT_TRUE(parse({"s.attnlens", "--preset", "book"}, &o, &err));
-    s = applyLaunchOptions(session, o);
+    // --preset book makes it the book example again.
+    s = launched({"s.attnlens", "--preset", "book"}, session);
     EXPECT_EQ(s.source, InputSource::Book);
     EXPECT_EQ(s.config.dIn, 3);
-    AppState book;
-    ASSERT_TRUE(parse({"s.attnlens", "--d-in", "8"}, &o, &err));
-    o.state = applyLaunchOptions(book, o);
-    EXPECT_EQ(
-        checkLaunchState(o),
-        QStringLiteral("The book preset has 3-dimensional embeddings, so d_in must be 3 (got 8)."));
-
-    // Without a session the options apply to the defaults: the same as o.state.
-    ASSERT_TRUE(parse({"--variant", "causal", "--tokenizer", "chars"}, &o, &err));
-    s = applyLaunchOptions(AppState(), o);
-    EXPECT_EQ(s.source, InputSource::Text);  // a tokenizer is for text
-    EXPECT_EQ(s.tokenizer, TokenizerKind::Chars);
-    EXPECT_EQ(s.config.variant, Variant::Causal);
-    EXPECT_EQ(o.state.source, s.source);
-    EXPECT_EQ(o.state.config.variant, s.config.variant);
 }
 
 namespace {
@@ -345,15 +319,34 @@ struct RunResult {
     QByteArray stderrText;
 };
 
-// Runs the app with its settings in `configDir` (a temporary one when empty), never the user's.
-RunResult runApp(const QStringList& args, const QString& configDir = QString()) {
+// Runs the app with its settings in `configDir` (a temporary one when empty), never the user's,
+// on an offscreen screen of `screen` pixels (800 x 600 when empty).
+RunResult runApp(const QStringList& args, const QString& configDir = QString(),
+                 const QSize& screen = QSize(), double dpr = 1.0) {
     QTemporaryDir ownConfig;
+    QTemporaryDir screenDir;
     QTemporaryDir runtimeDir;  // as a desktop session has; without it Qt warns on stderr
     QFile::setPermissions(runtimeDir.path(),
                           QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    if (screen.isValid()) {
+        // The offscreen platform's screen as a configuration file describes it.
+        const QString config = screenDir.filePath(QStringLiteral("screen.json"));
+        QFile f(config);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(QStringLiteral("{\"screens\": [{\"name\": \"S\", \"x\": 0, \"y\": 0, "
+                                   "\"width\": %1, \"height\": %2, \"logicalDpi\": %3, "
+                                   "\"logicalBaseDpi\": 96, \"dpr\": %4}]}")
+                        .arg(screen.width())
+                        .arg(screen.height())
+                        .arg(96 * dpr)
+                        .arg(dpr)
+                        .toUtf8());
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"),
+                   QStringLiteral("offscreen:configfile=") + config);
+    }
     env.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
     env.insert(QStringLiteral("XDG_CONFIG_HOME"),
                configDir.isEmpty() ? ownConfig.path() : configDir);
@@ -372,16 +365,29 @@ RunResult runApp(const QStringList& args, const QString& configDir = QString()) 
 
 }  // namespace
 
-TEST(Executable, ScreenshotWritesPng) {
+TEST(Executable, ScreenshotIsTheWindowAsItOpensOnThisScreen) {
     QTemporaryDir dir;
-    const QString shot = dir.filePath(QStringLiteral("shot.png"));
-    const RunResult r = runApp({QStringLiteral("--screenshot"), shot});
+    // Classroom projectors and laptops: the window opens inside the screen and fills most of it.
+    for (const QSize screen : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)}) {
+        SCOPED_TRACE(screen.width());
+        const QString shot = dir.filePath(QStringLiteral("shot%1.png").arg(screen.width()));
+        const RunResult r = runApp({QStringLiteral("--screenshot"), shot}, QString(), screen);
+        ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
+        EXPECT_EQ(head(shot, 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        const QImage img(shot);
+        ASSERT_FALSE(img.isNull());
+        EXPECT_LE(img.width(), screen.width());
+        EXPECT_LE(img.height(), screen.height());
+        EXPECT_GE(img.width(), screen.width() * 85 / 100);
+        EXPECT_GE(img.height(), screen.height() * 85 / 100);
+    }
+    // A 4K screen at twice the scale: the logical size is 1920 x 1080, the image twice that.
+    const QString hidpi = dir.filePath(QStringLiteral("hidpi.png"));
+    const RunResult r = runApp({QStringLiteral("--screenshot"), hidpi}, QString(), QSize(1920, 1080), 2.0);
     ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
-    EXPECT_EQ(head(shot, 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
-    QImage img(shot);
-    ASSERT_FALSE(img.isNull());
-    EXPECT_EQ(img.width(), 1600);
-    EXPECT_EQ(img.height(), 1000);
+    const QImage img(hidpi);
+    EXPECT_LE(img.width(), 3840);
+    EXPECT_GE(img.width(), 3840 * 85 / 100);
 }
 
 TEST(Executable, ScreenshotWithTextAndGpt2SmallSizes) {
@@ -408,39 +414,6 @@ TEST(Executable, BadOptionsExitTwoWithOneLine) {
     }
 }
 
-TEST(Executable, OptionsBeyondTheControlsLimitsAreRefusedNotChanged) {
-    QTemporaryDir dir;
-    const QString shot = dir.filePath(QStringLiteral("a.png"));
-    RunResult r = runApp({"--batch", "100", "--screenshot", shot});
-    EXPECT_EQ(r.exitCode, 2);
-    EXPECT_EQ(r.stderrText.trimmed(),
-              QByteArray("attention-lens: --batch 100 is more than the app's control allows: it "
-                         "would become 64."));
-    EXPECT_FALSE(QFile::exists(shot));
-    r = runApp({"--dropout", "0.125", "--screenshot", shot});
-    EXPECT_EQ(r.exitCode, 2);
-    EXPECT_EQ(r.stderrText.trimmed(),
-              QByteArray("attention-lens: --dropout 0.125: the app sets dropout in steps of 0.01 "
-                         "up to 0.99, so it would become 0.13."));
-}
-
-TEST(LaunchOptions, DescribesTheFirstSettingTheControlsChanged) {
-    AppState wanted;
-    AppState shown = wanted;
-    EXPECT_EQ(describeAdjustedSetting(wanted, shown), QString());
-    wanted.config.dIn = 9000;
-    shown.config.dIn = 8192;
-    EXPECT_EQ(describeAdjustedSetting(wanted, shown),
-              QStringLiteral("--d-in 9000 is more than the app's control allows: it would become "
-                             "8192."));
-    shown.config.dIn = 9000;
-    wanted.config.mask = MaskSpec{MaskKind::Window, 70000};
-    shown.config.mask = MaskSpec{MaskKind::Window, 65536};
-    EXPECT_EQ(describeAdjustedSetting(wanted, shown),
-              QStringLiteral("--mask window:70000 is more than the app's control allows: it would "
-                             "become window:65536."));
-}
-
 namespace {
 
 // The window's screenshot without its status bar, whose timings differ from run to run.
@@ -455,15 +428,15 @@ TEST(Executable, ScreenshotOfASessionShowsTheSessionsView) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     Session session;
-    session.state.source = InputSource::Text;
-    session.state.text = QStringLiteral("The cat sat on the mat");
-    session.state.config.variant = Variant::Causal;
-    session.state.config.dIn = 4;
-    session.state.config.dOut = 4;
-    session.state.config.mask = MaskSpec{MaskKind::Window, 2};
-    session.state.config.seed = 7;
-    session.state.step = QStringLiteral("masked_scores");
-    session.state.colormap = QStringLiteral("magma");
+    session.settings.source = InputSource::Text;
+    session.settings.text = QStringLiteral("The cat sat on the mat");
+    session.settings.config.variant = Variant::Causal;
+    session.settings.config.dIn = 4;
+    session.settings.config.dOut = 4;
+    session.settings.config.mask = MaskSpec{MaskKind::Window, 2};
+    session.settings.config.seed = 7;
+    session.settings.step = QStringLiteral("masked_scores");
+    session.settings.colormap = QStringLiteral("magma");
     const QString path = dir.filePath(QStringLiteral("lesson.attnlens"));
     writeSession(path, session);
 
@@ -474,7 +447,7 @@ TEST(Executable, ScreenshotOfASessionShowsTheSessionsView) {
     EXPECT_EQ(head(fromSession, 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
     const QImage shot = aboveStatusBar(fromSession);
     ASSERT_FALSE(shot.isNull());
-    EXPECT_EQ(QImage(fromSession).size(), QSize(1600, 1000));
+
 
     // The same view given as options draws the same window; the book example does not.
     const QString fromOptions = dir.filePath(QStringLiteral("options.png"));
@@ -512,9 +485,8 @@ TEST(Executable, ScreenshotOfASessionShowsTheSessionsView) {
     r = runApp({path, "--variant", "multi-head", "--heads", "3", "--screenshot", bad}, config);
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(r.stderrText.trimmed(),
-              QByteArray("attention-lens: heads: d_out = 4 is not divisible by 3 heads, so the "
-                         "heads cannot share it equally. Valid head counts for d_out = 4: 1, 2, "
-                         "4."));
+              QByteArray("attention-lens: d_out = 4 is not divisible by 3 heads, so the heads "
+                         "cannot share it equally. Valid head counts for d_out = 4: 1, 2, 4."));
     EXPECT_FALSE(QFile::exists(bad));
 }
 
@@ -570,21 +542,19 @@ TEST(Files, LoadEmbeddingsAndWeights) {
     MainWindow w(testOptions());
     w.show();
     ASSERT_TRUE(settle(w));
+    Workspace* ws = w.workspace();
     QString error;
-    if (!w.loadEmbeddings(emb, &error) && error.contains(QStringLiteral("cannot read files")))
-        GTEST_SKIP() << "built without attn_io";
-    ASSERT_TRUE(error.isEmpty()) << error.toStdString();
+    ASSERT_TRUE(ws->openEmbeddings(emb, &error)) << error.toStdString();
     ASSERT_TRUE(settle(w));
-    ASSERT_NE(w.shownResult(), nullptr);
-    EXPECT_EQ(w.state().source, InputSource::File);
-    EXPECT_EQ(w.shownResult()->trace->tokens, 4);
-    EXPECT_EQ(w.shownResult()->tokenLabels, (QStringList{"0", "1", "2", "3"}));
+    EXPECT_EQ(ws->settings().source, InputSource::File);
+    EXPECT_EQ(ws->shownRun()->trace->tokens, 4);
+    EXPECT_EQ(ws->shownRun()->input.labels, (std::vector<std::string>{"0", "1", "2", "3"}));
 
     // Weights for SelfAttention_v2 (d_in 3 -> d_out 2) with the state_dict names.
-    AppState s = w.state();
-    s.config.variant = Variant::SelfAttention;
-    s.config.mask = defaultMask(Variant::SelfAttention);
-    w.setState(s);
+    change(w, [](Settings& s) {
+        s.config.variant = Variant::SelfAttention;
+        s.config.mask = defaultMask(Variant::SelfAttention);
+    });
     ASSERT_TRUE(settle(w));
     const QString wf = dir.filePath(QStringLiteral("w.json"));
     {
@@ -595,10 +565,9 @@ TEST(Files, LoadEmbeddingsAndWeights) {
             " \"W_key.weight\": [[1, 0, 0], [0, 1, 0]],"
             " \"W_value.weight\": [[0, 0, 1], [1, 0, 0]]}");
     }
-    ASSERT_TRUE(w.loadWeights(wf, &error)) << error.toStdString();
+    ASSERT_TRUE(ws->openWeights(wf, &error)) << error.toStdString();
     ASSERT_TRUE(settle(w));
-    ASSERT_TRUE(w.shownResult()->ok());
-    const Step* q = w.shownResult()->trace->find("queries");
+    const Step* q = ws->shownRun()->trace->find("queries");
     ASSERT_NE(q, nullptr);
     EXPECT_FLOAT_EQ(q->value.at({0, 1, 0}), 0.4f);  // x[1] @ W_query^T = (0.4, 0.5)
     EXPECT_FLOAT_EQ(q->value.at({0, 1, 1}), 0.5f);
@@ -610,6 +579,49 @@ TEST(Files, LoadEmbeddingsAndWeights) {
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
         f.write("{\"W_query.weight\": [[1, 0], [0, 1]]}");
     }
-    EXPECT_FALSE(w.loadWeights(bad, &error));
-    EXPECT_FALSE(error.isEmpty());
+    EXPECT_FALSE(ws->openWeights(bad, &error));
+    EXPECT_TRUE(error.startsWith(QStringLiteral("bad.json: "))) << error.toStdString();
+    EXPECT_EQ(ws->settings().weightsFile, wf);
+
+    // Forget them: typed text and drawn weights again, undoably.
+    w.findChild<QAction*>(QStringLiteral("actionForgetFiles"))->trigger();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(ws->settings().source, InputSource::Text);
+    EXPECT_TRUE(ws->settings().weightsFile.isEmpty());
+    EXPECT_FALSE(w.findChild<QAction*>(QStringLiteral("actionForgetFiles"))->isEnabled());
+    ws->undoStack()->undo();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(ws->settings().source, InputSource::File);
+    EXPECT_EQ(ws->shownRun()->trace->tokens, 4);
+}
+
+TEST(Files, AChapterStateDictSetsTheContextLengthWithANote) {
+    QTemporaryDir dir;
+    MainWindow w(testOptions());
+    w.show();
+    change(w, [](Settings& s) {
+        s.config.variant = Variant::Causal;
+        s.config.mask = defaultMask(Variant::Causal);
+    });
+    ASSERT_TRUE(settle(w));
+    // CausalAttention(3, 2, context_length=6).state_dict(): the weights and the 6 x 6 mask.
+    WeightMap sd = w.workspace()->shownRun()->trace->parameters;
+    std::vector<float> mask(36, 0.0f);
+    for (int i = 0; i < 6; ++i)
+        for (int j = i + 1; j < 6; ++j)
+            mask[size_t(i * 6 + j)] = 1.0f;
+    sd["mask"] = Tensor(Shape{6, 6}, mask);
+    const QString path = dir.filePath(QStringLiteral("causal.safetensors"));
+    io::writeSafetensors(path.toStdString(), sd);
+    QString error;
+    ASSERT_TRUE(w.workspace()->openWeights(path, &error)) << error.toStdString();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().config.contextLength, 6);
+    EXPECT_EQ(w.findChild<QSpinBox*>("context_lengthSpin")->value(), 6);
+    auto* notes = w.findChild<QLabel*>("fileNotes");
+    ASSERT_NE(notes, nullptr);
+    EXPECT_TRUE(notes->isVisible());
+    EXPECT_EQ(notes->text(),
+              QStringLiteral("The context length is 6, the size of the mask buffer in "
+                             "causal.safetensors."));
 }

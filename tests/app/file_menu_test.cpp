@@ -9,12 +9,14 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QImage>
-#include <QInputDialog>
+#include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QMap>
 #include <QMenu>
 #include <QMessageBox>
@@ -29,14 +31,18 @@
 #include <functional>
 #include <memory>
 
-#include "app/file_actions.h"
-#include "app/heatmap_view.h"
-#include "app/session.h"
+#include "app/export_actions.h"
+#include "app/input_panel.h"
+#include "app/session_actions.h"
+#include "app/step_view.h"
+#include "export/heatmap_view.h"
+#include "pipeline/step_files.h"
 #include "app_test_util.h"
 #include "io/npy.h"
 #include "io/safetensors.h"
 
 using namespace attn;
+using attn::testing::change;
 using attn::testing::settle;
 using attn::testing::testOptions;
 
@@ -47,19 +53,14 @@ struct Messages {
     QStringList titles;
     QStringList texts;
     void attach(MainWindow& w) {
-        w.fileActions()->setMessageHook([this](const QString& title, const QString& text) {
+        auto hook = [this](const QString& title, const QString& text) {
             titles << title;
             texts << text;
-        });
+        };
+        w.sessions()->setMessageHook(hook);
+        w.exports()->setMessageHook(hook);
     }
 };
-
-// Everything a session saves about the state, as comparable text.
-QByteArray stateKey(const AppState& s) {
-    Session session;
-    session.state = s;
-    return sessionToJson(session);
-}
 
 void expectSameTensor(const Tensor& a, const Tensor& b) {
     ASSERT_EQ(a.shape(), b.shape());
@@ -72,8 +73,8 @@ void expectSameTensor(const Tensor& a, const Tensor& b) {
     }
 }
 
-AppState customState() {
-    AppState s;
+Settings customState() {
+    Settings s;
     s.source = InputSource::Text;
     s.text = QStringLiteral("The quick brown fox jumps over the lazy dog");
     s.tokenizer = TokenizerKind::Gpt2;
@@ -115,30 +116,29 @@ void writeText(const QString& path, const QByteArray& bytes) {
 TEST(Sessions, RoundTripThroughTheWindowGivesTheSameView) {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("fox lesson.attnlens"));
-    AppState saved;
+    Settings saved;
     std::shared_ptr<const Trace> before;
     {
         MainWindow w(testOptions());
         w.show();
-        w.setState(customState());
+        w.workspace()->reset({customState(), {}});
         ASSERT_TRUE(settle(w));
-        ASSERT_NE(w.shownResult(), nullptr);
-        ASSERT_TRUE(w.shownResult()->ok());
+        ASSERT_NE(w.workspace()->shownRun(), nullptr);
         EXPECT_EQ(w.windowTitle(), QStringLiteral("Attention Lens"));
         w.findChild<QDockWidget*>(QStringLiteral("shapesDock"))->hide();  // part of the layout
-        ASSERT_TRUE(w.fileActions()->saveSessionTo(path));
+        ASSERT_TRUE(w.sessions()->saveSessionTo(path));
         EXPECT_TRUE(QFile::exists(path));
-        EXPECT_EQ(w.fileActions()->sessionPath(), QFileInfo(path).absoluteFilePath());
+        EXPECT_EQ(w.sessions()->sessionPath(), QFileInfo(path).absoluteFilePath());
         EXPECT_TRUE(w.windowTitle().startsWith(QStringLiteral("fox lesson[*]")));
         EXPECT_FALSE(w.isWindowModified());
-        saved = w.state();
-        before = w.shownResult()->trace;
+        saved = w.workspace()->settings();
+        before = w.workspace()->shownRun()->trace;
 
         // A change marks the title; undoing it clears the mark.
-        w.selectHead(0);
-        EXPECT_TRUE(w.fileActions()->isModified());
+        w.workspace()->selectHead(0);
+        EXPECT_TRUE(w.sessions()->isModified());
         EXPECT_TRUE(w.isWindowModified());
-        w.selectHead(2);
+        w.workspace()->selectHead(2);
         EXPECT_FALSE(w.isWindowModified());
     }
     EXPECT_EQ(saved.head, 2);
@@ -151,31 +151,31 @@ TEST(Sessions, RoundTripThroughTheWindowGivesTheSameView) {
     Messages messages;
     messages.attach(w2);
     EXPECT_FALSE(w2.findChild<QDockWidget*>(QStringLiteral("shapesDock"))->isHidden());
-    ASSERT_TRUE(w2.fileActions()->openSession(path));
+    ASSERT_TRUE(w2.sessions()->openSession(path));
     ASSERT_TRUE(settle(w2));
     EXPECT_TRUE(w2.findChild<QDockWidget*>(QStringLiteral("shapesDock"))->isHidden());
     EXPECT_TRUE(messages.texts.isEmpty()) << messages.texts.join('\n').toStdString();
-    EXPECT_TRUE(w2.fileActions()->sessionNotes().isEmpty());
-    EXPECT_FALSE(w2.fileActions()->notesWidget()->isVisibleTo(&w2));
-    EXPECT_EQ(stateKey(w2.state()), stateKey(saved));
-    EXPECT_EQ(w2.currentStep(), QStringLiteral("scaled_scores"));
-    EXPECT_EQ(w2.currentHead(), 2);
-    EXPECT_EQ(w2.state().config.seed, 42u);
-    EXPECT_EQ(w2.state().embeddingSeed, 7u);
-    EXPECT_EQ(w2.state().colormap, QStringLiteral("magma"));
-    EXPECT_FALSE(w2.state().showValues);
+    EXPECT_TRUE(w2.sessions()->notes().isEmpty());
+    EXPECT_FALSE(w2.sessions()->notesWidget()->isVisibleTo(&w2));
+    EXPECT_EQ(w2.workspace()->settings(), saved);
+    EXPECT_EQ(w2.workspace()->settings().step, QStringLiteral("scaled_scores"));
+    EXPECT_EQ(w2.workspace()->settings().head, 2);
+    EXPECT_EQ(w2.workspace()->settings().config.seed, 42u);
+    EXPECT_EQ(w2.workspace()->settings().embeddingSeed, 7u);
+    EXPECT_EQ(w2.workspace()->settings().colormap, QStringLiteral("magma"));
+    EXPECT_FALSE(w2.workspace()->settings().showValues);
     EXPECT_TRUE(w2.windowTitle().startsWith(QStringLiteral("fox lesson[*]")));
     EXPECT_FALSE(w2.isWindowModified());
-    ASSERT_NE(w2.shownResult(), nullptr);
-    const Trace& after = *w2.shownResult()->trace;
+    ASSERT_NE(w2.workspace()->shownRun(), nullptr);
+    const Trace& after = *w2.workspace()->shownRun()->trace;
     ASSERT_EQ(after.steps.size(), before->steps.size());
     expectSameTensor(after.output(), before->output());
     expectSameTensor(after.find("dropout_mask")->value, before->find("dropout_mask")->value);
     // The heatmap shows the same slice: step, head 2, batch entry 1.
-    EXPECT_EQ(w2.heatmapView()->data().stepId, QStringLiteral("scaled_scores"));
-    EXPECT_EQ(w2.heatmapView()->data().head, 2);
-    EXPECT_EQ(w2.heatmapView()->data().batch, 1);
-    EXPECT_EQ(FileActions::recentSessions().value(0), QFileInfo(path).absoluteFilePath());
+    EXPECT_EQ(w2.stepView()->heatmap()->data().stepId, QStringLiteral("scaled_scores"));
+    EXPECT_EQ(w2.stepView()->heatmap()->data().head, 2);
+    EXPECT_EQ(w2.stepView()->heatmap()->data().batch, 1);
+    EXPECT_EQ(SessionActions::recentSessions().value(0), QFileInfo(path).absoluteFilePath());
 }
 
 TEST(Sessions, ClosingWithUnsavedChangesAsksAndCancelKeepsTheWindowOpen) {
@@ -186,24 +186,24 @@ TEST(Sessions, ClosingWithUnsavedChangesAsksAndCancelKeepsTheWindowOpen) {
     ASSERT_TRUE(settle(w));
     QStringList asked;
     int answer = QMessageBox::Cancel;
-    w.fileActions()->setQuestionHook([&](const QString& title, const QString& text) {
+    w.sessions()->setQuestionHook([&](const QString& title, const QString& text) {
         asked << title + QStringLiteral(": ") + text;
         return answer;
     });
 
     // No session file, or a saved one without changes: closing does not ask.
-    ASSERT_TRUE(w.fileActions()->saveSessionTo(path));
+    ASSERT_TRUE(w.sessions()->saveSessionTo(path));
     const QByteArray savedBytes = [&] {
         QFile f(path);
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
     }();
     ASSERT_FALSE(savedBytes.isEmpty());
-    EXPECT_TRUE(w.fileActions()->maybeSaveChanges());
+    EXPECT_TRUE(w.sessions()->maybeSaveChanges());
     EXPECT_TRUE(asked.isEmpty());
 
-    AppState changed = w.state();
+    Settings changed = w.workspace()->settings();
     changed.config.seed = 99;
-    w.setState(changed);
+    w.workspace()->reset({changed, {}});
     ASSERT_TRUE(settle(w));
     ASSERT_TRUE(w.isWindowModified());
 
@@ -223,43 +223,43 @@ TEST(Sessions, ClosingWithUnsavedChangesAsksAndCancelKeepsTheWindowOpen) {
     EXPECT_EQ(asked.size(), 2);
     QStringList notes;
     const Session reread = readSession(path, &notes);
-    EXPECT_EQ(reread.state.config.seed, 99u);
+    EXPECT_EQ(reread.settings.config.seed, 99u);
     EXPECT_FALSE(w.isWindowModified());
 
     // Discard: closes without writing.
     w.show();
     changed.config.seed = 5;
-    w.setState(changed);
+    w.workspace()->reset({changed, {}});
     ASSERT_TRUE(settle(w));
     answer = QMessageBox::Discard;
     EXPECT_TRUE(w.close());
     EXPECT_EQ(asked.size(), 3);
-    EXPECT_EQ(readSession(path, &notes).state.config.seed, 99u);
+    EXPECT_EQ(readSession(path, &notes).settings.config.seed, 99u);
 }
 
 TEST(Sessions, CorruptOrNewerFileIsRefusedAndNothingChanges) {
     QTemporaryDir dir;
     MainWindow w(testOptions());
     w.show();
-    w.setState(customState());
+    w.workspace()->reset({customState(), {}});
     ASSERT_TRUE(settle(w));
     Messages messages;
     messages.attach(w);
-    const QByteArray stateBefore = stateKey(w.state());
-    const quint64 generation = w.controller()->latestGeneration();
+    const Settings stateBefore = w.workspace()->settings();
+    const quint64 generation = w.workspace()->latestGeneration();
     const QString title = w.windowTitle();
-    const Trace* trace = w.shownResult()->trace.get();
+    const Trace* trace = w.workspace()->shownRun()->trace.get();
 
     const QString corrupt = dir.filePath(QStringLiteral("broken.attnlens"));
     writeText(corrupt, "{\"format\": \"attention-lens-session\", \"version\": 1, \"d_in\": ");
-    EXPECT_FALSE(w.fileActions()->openSession(corrupt));
+    EXPECT_FALSE(w.sessions()->openSession(corrupt));
     const QString newer = dir.filePath(QStringLiteral("future.attnlens"));
     writeText(newer, "{\"format\": \"attention-lens-session\", \"version\": 99, \"text\": \"x\"}");
-    EXPECT_FALSE(w.fileActions()->openSession(newer));
+    EXPECT_FALSE(w.sessions()->openSession(newer));
     const QString wrongType = dir.filePath(QStringLiteral("wrong.attnlens"));
     writeText(wrongType,
               "{\"format\": \"attention-lens-session\", \"version\": 1, \"heads\": \"two\"}");
-    EXPECT_FALSE(w.fileActions()->openSession(wrongType));
+    EXPECT_FALSE(w.sessions()->openSession(wrongType));
 
     ASSERT_EQ(messages.texts.size(), 3);
     EXPECT_EQ(messages.titles[0], QStringLiteral("Cannot open the session"));
@@ -272,14 +272,14 @@ TEST(Sessions, CorruptOrNewerFileIsRefusedAndNothingChanges) {
     EXPECT_TRUE(messages.texts[2].contains(QStringLiteral("\"heads\" should be a whole number")));
 
     // Nothing in the window changed: state, no new request, the same result, title, no notes.
-    EXPECT_FALSE(w.hasPendingChanges());
-    EXPECT_EQ(w.controller()->latestGeneration(), generation);
-    EXPECT_EQ(stateKey(w.state()), stateBefore);
-    EXPECT_EQ(w.shownResult()->trace.get(), trace);
+    EXPECT_FALSE(w.workspace()->hasPendingWork());
+    EXPECT_EQ(w.workspace()->latestGeneration(), generation);
+    EXPECT_EQ(w.workspace()->settings(), stateBefore);
+    EXPECT_EQ(w.workspace()->shownRun()->trace.get(), trace);
     EXPECT_EQ(w.windowTitle(), title);
-    EXPECT_TRUE(w.fileActions()->sessionPath().isEmpty());
-    EXPECT_FALSE(w.fileActions()->notesWidget()->isVisibleTo(&w));
-    EXPECT_FALSE(FileActions::recentSessions().contains(QFileInfo(corrupt).absoluteFilePath()));
+    EXPECT_TRUE(w.sessions()->sessionPath().isEmpty());
+    EXPECT_FALSE(w.sessions()->notesWidget()->isVisibleTo(&w));
+    EXPECT_FALSE(SessionActions::recentSessions().contains(QFileInfo(corrupt).absoluteFilePath()));
 }
 
 TEST(Sessions, MissingOrChangedFilesAreNotedAndTheRestOpens) {
@@ -294,17 +294,17 @@ TEST(Sessions, MissingOrChangedFilesAreNotedAndTheRestOpens) {
     const QString path = dir.filePath(QStringLiteral("files.attnlens"));
     {
         MainWindow w(testOptions());
-        AppState s = w.state();
+        Settings s = w.workspace()->settings();
         s.config.variant = Variant::SelfAttention;
         s.config.mask = defaultMask(Variant::SelfAttention);
         s.step = QStringLiteral("queries");
-        w.setState(s);
+        w.workspace()->reset({s, {}});
         ASSERT_TRUE(settle(w));
         QString error;
-        ASSERT_TRUE(w.loadEmbeddings(emb, &error)) << error.toStdString();
-        ASSERT_TRUE(w.loadWeights(wf, &error)) << error.toStdString();
+        ASSERT_TRUE(w.workspace()->openEmbeddings(emb, &error)) << error.toStdString();
+        ASSERT_TRUE(w.workspace()->openWeights(wf, &error)) << error.toStdString();
         ASSERT_TRUE(settle(w));
-        ASSERT_TRUE(w.fileActions()->saveSessionTo(path));
+        ASSERT_TRUE(w.sessions()->saveSessionTo(path));
         const QJsonObject o = QJsonDocument::fromJson(readAll(path)).object();
         EXPECT_EQ(o["embeddings_file"].toObject()["path"].toString(),
                   QFileInfo(emb).absoluteFilePath());
@@ -312,13 +312,13 @@ TEST(Sessions, MissingOrChangedFilesAreNotedAndTheRestOpens) {
 
         // Both files come back as they were.
         MainWindow again(testOptions());
-        ASSERT_TRUE(again.fileActions()->openSession(path));
+        ASSERT_TRUE(again.sessions()->openSession(path));
         ASSERT_TRUE(settle(again));
-        EXPECT_TRUE(again.fileActions()->sessionNotes().isEmpty());
-        EXPECT_EQ(again.state().source, InputSource::File);
-        EXPECT_EQ(again.shownResult()->trace->tokens, 4);
-        EXPECT_EQ(again.loadedWeightsPath(), QFileInfo(wf).absoluteFilePath());
-        EXPECT_FLOAT_EQ(again.shownResult()->trace->find("queries")->value.at({0, 1, 0}), 0.4f);
+        EXPECT_TRUE(again.sessions()->notes().isEmpty());
+        EXPECT_EQ(again.workspace()->settings().source, InputSource::File);
+        EXPECT_EQ(again.workspace()->shownRun()->trace->tokens, 4);
+        EXPECT_EQ(again.workspace()->settings().weightsFile, QFileInfo(wf).absoluteFilePath());
+        EXPECT_FLOAT_EQ(again.workspace()->shownRun()->trace->find("queries")->value.at({0, 1, 0}), 0.4f);
     }
     // The embeddings disappear, the weights change (still a valid file).
     ASSERT_TRUE(QFile::remove(emb));
@@ -331,52 +331,57 @@ TEST(Sessions, MissingOrChangedFilesAreNotedAndTheRestOpens) {
     ASSERT_TRUE(settle(w));
     Messages messages;
     messages.attach(w);
-    ASSERT_TRUE(w.fileActions()->openSession(path));
+    ASSERT_TRUE(w.sessions()->openSession(path));
     ASSERT_TRUE(settle(w));
     EXPECT_TRUE(messages.texts.isEmpty());  // non-modal: notes, not boxes
-    const QString notes = w.fileActions()->sessionNotes().join('\n');
+    const QString notes = w.sessions()->notes().join('\n');
     EXPECT_TRUE(notes.contains(QStringLiteral("embeddings file")) &&
                 notes.contains(QStringLiteral("missing")))
         << notes.toStdString();
     EXPECT_TRUE(notes.contains(QStringLiteral("has changed since the session was saved")))
         << notes.toStdString();
-    EXPECT_TRUE(w.fileActions()->notesWidget()->isVisibleTo(&w));
+    EXPECT_TRUE(w.sessions()->notesWidget()->isVisibleTo(&w));
     EXPECT_TRUE(w.statusBar()->currentMessage().contains(QStringLiteral("note")))
         << w.statusBar()->currentMessage().toStdString();
     // The rest opened: the variant and step, typed text for x, the changed weights in use.
-    EXPECT_EQ(w.state().config.variant, Variant::SelfAttention);
-    EXPECT_EQ(w.currentStep(), QStringLiteral("queries"));
-    EXPECT_EQ(w.state().source, InputSource::Text);
-    ASSERT_TRUE(w.shownResult()->ok());
-    EXPECT_FALSE(w.loadedWeightsPath().isEmpty());
-    const Tensor& x = w.shownResult()->trace->find("inputs")->value;
-    EXPECT_FLOAT_EQ(w.shownResult()->trace->find("queries")->value.at({0, 0, 0}),
+    EXPECT_EQ(w.workspace()->settings().config.variant, Variant::SelfAttention);
+    EXPECT_EQ(w.workspace()->settings().step, QStringLiteral("queries"));
+    EXPECT_EQ(w.workspace()->settings().source, InputSource::Text);
+    ASSERT_NE(w.workspace()->shownRun(), nullptr);
+    EXPECT_FALSE(w.workspace()->settings().weightsFile.isEmpty());
+    const Tensor& x = w.workspace()->shownRun()->trace->find("inputs")->value;
+    EXPECT_FLOAT_EQ(w.workspace()->shownRun()->trace->find("queries")->value.at({0, 0, 0}),
                     2 * x.at({0, 0, 0}));
 }
 
-TEST(Sessions, SettingsBeyondTheControlsAreNotedWithWhatIsUsed) {
+TEST(Sessions, EverySettingASessionHoldsIsShownAsItIsNotAdjusted) {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("edited.attnlens"));
     Session edited;
-    edited.state.source = InputSource::Text;
-    edited.state.text = QStringLiteral("a b c");
-    edited.state.tokenizer = TokenizerKind::Words;
-    edited.state.config.dIn = 4;
-    edited.state.config.batch = 100;
-    edited.state.config.dropout = 0.125;
+    edited.settings.source = InputSource::Text;
+    edited.settings.text = QStringLiteral("a b c");
+    edited.settings.tokenizer = TokenizerKind::Words;
+    edited.settings.config.dIn = 4;
+    edited.settings.config.batch = 100;
+    edited.settings.config.dropout = 0.125;
+    edited.settings.config.seed = 18446744073709551615ull;
     writeSession(path, edited);
     MainWindow w(testOptions());
     w.show();
     ASSERT_TRUE(settle(w));
     Messages messages;
     messages.attach(w);
-    ASSERT_TRUE(w.fileActions()->openSession(path));
-    EXPECT_EQ(w.fileActions()->sessionNotes(),
-              QStringList({QStringLiteral("The app's controls cannot hold the session's batch "
-                                          "100; it uses 64."),
-                           QStringLiteral("The app's controls cannot hold the session's dropout "
-                                          "0.125; it uses 0.13.")}));
-    EXPECT_EQ(w.state().config.batch, 64);
+    ASSERT_TRUE(w.sessions()->openSession(path));
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(w.sessions()->notes().isEmpty()) << w.sessions()->notes().join('\n').toStdString();
+    EXPECT_EQ(w.workspace()->settings().config.batch, 100);
+    EXPECT_EQ(w.workspace()->settings().config.dropout, 0.125);
+    EXPECT_EQ(w.workspace()->shownRun()->trace->config.batch, 100);
+    // The controls show the values exactly.
+    EXPECT_EQ(w.findChild<QSpinBox*>("batchSpin")->value(), 100);
+    EXPECT_EQ(w.findChild<QDoubleSpinBox*>("dropoutSpin")->text(), QStringLiteral("0.125"));
+    EXPECT_EQ(w.findChild<QLineEdit*>("seedEdit")->text(), QStringLiteral("18446744073709551615"));
+    EXPECT_FALSE(w.sessions()->isModified());
 }
 
 TEST(Sessions, OlderFileOpensWithNotesAboutDefaults) {
@@ -387,14 +392,14 @@ TEST(Sessions, OlderFileOpensWithNotesAboutDefaults) {
               " \"text\": \"Hello there\", \"variant\": \"causal\"}");
     MainWindow w(testOptions());
     w.show();
-    ASSERT_TRUE(w.fileActions()->openSession(path));
+    ASSERT_TRUE(w.sessions()->openSession(path));
     ASSERT_TRUE(settle(w));
-    EXPECT_EQ(w.state().text, QStringLiteral("Hello there"));
-    EXPECT_EQ(w.state().config.variant, Variant::Causal);
-    const QStringList notes = w.fileActions()->sessionNotes();
+    EXPECT_EQ(w.workspace()->settings().text, QStringLiteral("Hello there"));
+    EXPECT_EQ(w.workspace()->settings().config.variant, Variant::Causal);
+    const QStringList notes = w.sessions()->notes();
     EXPECT_TRUE(notes.contains(QStringLiteral("The session has no \"seed\"; the default is used.")))
         << notes.join('\n').toStdString();
-    EXPECT_TRUE(w.fileActions()->notesWidget()->isVisibleTo(&w));
+    EXPECT_TRUE(w.sessions()->notesWidget()->isVisibleTo(&w));
     // The box names the missing settings on one line rather than one line each.
     auto* label = w.findChild<QLabel*>(QStringLiteral("sessionNotesLabel"));
     ASSERT_NE(label, nullptr);
@@ -407,16 +412,16 @@ TEST(Sessions, OlderFileOpensWithNotesAboutDefaults) {
 }
 
 TEST(Sessions, RecentListIsNewestFirstWithoutDuplicatesAndCapped) {
-    FileActions::clearRecentSessions();
+    SessionActions::clearRecentSessions();
     QTemporaryDir dir;
     for (int i = 0; i < 10; ++i)
-        FileActions::addRecentSession(dir.filePath(QStringLiteral("s%1.attnlens").arg(i)));
-    QStringList list = FileActions::recentSessions();
-    ASSERT_EQ(list.size(), FileActions::kMaxRecent);
+        SessionActions::addRecentSession(dir.filePath(QStringLiteral("s%1.attnlens").arg(i)));
+    QStringList list = SessionActions::recentSessions();
+    ASSERT_EQ(list.size(), SessionActions::kMaxRecent);
     EXPECT_EQ(list.front(), dir.filePath(QStringLiteral("s9.attnlens")));
     EXPECT_EQ(list.back(), dir.filePath(QStringLiteral("s2.attnlens")));
-    FileActions::addRecentSession(dir.filePath(QStringLiteral("s5.attnlens")));
-    list = FileActions::recentSessions();
+    SessionActions::addRecentSession(dir.filePath(QStringLiteral("s5.attnlens")));
+    list = SessionActions::recentSessions();
     ASSERT_EQ(list.size(), 8);
     EXPECT_EQ(list.front(), dir.filePath(QStringLiteral("s5.attnlens")));
     EXPECT_EQ(list.count(dir.filePath(QStringLiteral("s5.attnlens"))), 1);
@@ -438,20 +443,28 @@ TEST(Sessions, RecentListIsNewestFirstWithoutDuplicatesAndCapped) {
     EXPECT_EQ(paths, list);
     ASSERT_NE(clear, nullptr);
     clear->trigger();
-    EXPECT_TRUE(FileActions::recentSessions().isEmpty());
+    EXPECT_TRUE(SessionActions::recentSessions().isEmpty());
     emit menu->aboutToShow();
     EXPECT_FALSE(menu->actions().front()->isEnabled());  // "(no recent sessions)"
+}
+
+// The names the app gives every step's figure: those of `render --all-steps`.
+QStringList allStepsFileNames(MainWindow& w, const QString& format, bool everyBatchEntry = false) {
+    QStringList names;
+    for (const StepFigure& f : allStepFigures(*w.workspace()->shownRun()->trace, format, everyBatchEntry))
+        names << f.fileName;
+    return names;
 }
 
 TEST(FileExport, AllStepsOfTheBookExampleWithCliNamesAndValidSvg) {
     MainWindow w(testOptions());
     w.show();
     ASSERT_TRUE(settle(w));
-    const Trace& t = *w.shownResult()->trace;
+    const Trace& t = *w.workspace()->shownRun()->trace;
     ASSERT_EQ(t.config.heads, 2);
     QStringList expected;
     for (const Step& s : t.steps) {
-        const int64_t hd = s.info.headDim();
+        const int64_t hd = s.info.headAxis();
         const QString id = QString::fromStdString(s.info.id);
         if (hd < 0)
             expected << id + ".svg";
@@ -464,18 +477,18 @@ TEST(FileExport, AllStepsOfTheBookExampleWithCliNamesAndValidSvg) {
     EXPECT_TRUE(expected.contains(QStringLiteral("weights_head0.svg")));
     EXPECT_TRUE(expected.contains(QStringLiteral("weights_head1.svg")));
     EXPECT_TRUE(expected.contains(QStringLiteral("output.svg")));
-    EXPECT_EQ(w.fileActions()->allStepsFileNames(QStringLiteral("svg")), expected);
+    EXPECT_EQ(allStepsFileNames(w, QStringLiteral("svg")), expected);
 
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("figures"));
     std::vector<int> seen;
-    const auto r = w.fileActions()->exportAllSteps(out, QStringLiteral("svg"),
-                                                   [&](int done, int total, const QString&) {
-                                                       seen.push_back(done);
-                                                       EXPECT_EQ(total, int(expected.size()));
-                                                       return true;
-                                                   });
-    EXPECT_TRUE(r.ok);
+    const auto r = w.exports()->exportAllSteps(out, QStringLiteral("svg"), false,
+                                               [&](int done, int total, const QString&) {
+                                                   seen.push_back(done);
+                                                   EXPECT_EQ(total, int(expected.size()));
+                                                   return true;
+                                               });
+    EXPECT_TRUE(r.ok());
     EXPECT_FALSE(r.cancelled);
     EXPECT_EQ(r.total, int(expected.size()));
     EXPECT_EQ(int(seen.size()), r.total + 1);
@@ -490,10 +503,10 @@ TEST(FileExport, AllStepsOfTheBookExampleWithCliNamesAndValidSvg) {
 
     // Cancel after three files: exactly three complete files, nothing half written.
     const QString out2 = dir.filePath(QStringLiteral("cancelled"));
-    const auto c = w.fileActions()->exportAllSteps(
-        out2, QStringLiteral("png"), [](int done, int, const QString&) { return done < 3; });
+    const auto c = w.exports()->exportAllSteps(
+        out2, QStringLiteral("png"), false, [](int done, int, const QString&) { return done < 3; });
     EXPECT_TRUE(c.cancelled);
-    EXPECT_FALSE(c.ok);
+    EXPECT_FALSE(c.ok());
     ASSERT_EQ(c.files.size(), 3);
     written = QDir(out2).entryList(QDir::Files | QDir::Hidden, QDir::Name);
     QStringList first3 = expected.mid(0, 3);
@@ -505,21 +518,41 @@ TEST(FileExport, AllStepsOfTheBookExampleWithCliNamesAndValidSvg) {
         EXPECT_FALSE(QImage(QDir(out2).filePath(f)).isNull()) << f.toStdString();
 }
 
+TEST(FileExport, EveryBatchEntryWhenAskedAndFiguresAtTheirOwnSize) {
+    MainWindow w(testOptions());
+    w.show();
+    change(w, [](Settings& s) { s.config.batch = 2; });
+    ASSERT_TRUE(settle(w));
+    QTemporaryDir dir;
+    const auto r = w.exports()->exportAllSteps(dir.path(), QStringLiteral("png"), true);
+    ASSERT_TRUE(r.ok()) << r.error.toStdString();
+    const QStringList names = QDir(dir.path()).entryList(QDir::Files, QDir::Name);
+    EXPECT_TRUE(names.contains(QStringLiteral("weights_head1_batch1.png")));
+    EXPECT_TRUE(names.contains(QStringLiteral("weights_head1_batch0.png")));
+    EXPECT_TRUE(names.contains(QStringLiteral("mask.png")));  // the same for every entry
+    EXPECT_EQ(names.size(), allStepsFileNames(w, QStringLiteral("png"), true).size());
+    // The 6 x 6 weights at their own size: square cells, not the window's aspect.
+    const QImage weights(QDir(dir.path()).filePath(QStringLiteral("weights_head0_batch0.png")));
+    ASSERT_FALSE(weights.isNull());
+    EXPECT_LT(double(weights.width()) / weights.height(), 1.6);
+    EXPECT_GT(double(weights.width()) / weights.height(), 0.8);
+}
+
 TEST(FileExport, StepDataAsCsvNpyJsonAndTraceAsNpz) {
     MainWindow w(testOptions());
     w.show();
     ASSERT_TRUE(settle(w));
-    w.selectStep(QStringLiteral("weights"));
-    w.selectHead(1);
+    w.workspace()->selectStep(QStringLiteral("weights"));
+    w.workspace()->selectHead(1);
     QTemporaryDir dir;
     Messages messages;
     messages.attach(w);
-    const Trace& t = *w.shownResult()->trace;
+    const Trace& t = *w.workspace()->shownRun()->trace;
     const Step* weights = t.find("weights");
     ASSERT_NE(weights, nullptr);
 
     const QString csv = dir.filePath(QStringLiteral("weights_head1.csv"));
-    ASSERT_TRUE(w.fileActions()->exportStepCsv(csv));
+    ASSERT_TRUE(w.exports()->exportStepCsv(csv));
     const QStringList lines = QString::fromUtf8(readAll(csv)).split('\n', Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 7);
     EXPECT_EQ(lines[0], QStringLiteral(",Your,journey,starts,with,one,step"));
@@ -535,11 +568,11 @@ TEST(FileExport, StepDataAsCsvNpyJsonAndTraceAsNpz) {
 
     // A split step's CSV holds the matrix its heatmap shows: tokens as rows, the heads' features
     // side by side as "head.feature" columns (book example: 2 heads of 1 number each).
-    w.selectStep(QStringLiteral("keys_split"));
+    w.workspace()->selectStep(QStringLiteral("keys_split"));
     const QString splitCsv = dir.filePath(QStringLiteral("keys_split.csv"));
-    ASSERT_TRUE(w.fileActions()->exportStepCsv(splitCsv));
+    ASSERT_TRUE(w.exports()->exportStepCsv(splitCsv));
     const QStringList split = QString::fromUtf8(readAll(splitCsv)).split('\n', Qt::SkipEmptyParts);
-    const HeatmapData shown = w.heatmapView()->data();
+    const HeatmapData shown = w.stepView()->heatmap()->data();
     ASSERT_EQ(shown.rows, 6);
     ASSERT_EQ(shown.cols, 2);
     ASSERT_EQ(split.size(), 7);
@@ -556,10 +589,10 @@ TEST(FileExport, StepDataAsCsvNpyJsonAndTraceAsNpz) {
         }
     }
 
-    w.selectStep(QStringLiteral("weights"));
+    w.workspace()->selectStep(QStringLiteral("weights"));
 
     const QString npy = dir.filePath(QStringLiteral("weights.npy"));
-    ASSERT_TRUE(w.fileActions()->exportStepNpy(npy));
+    ASSERT_TRUE(w.exports()->exportStepNpy(npy));
     const QByteArray npyBytes = readAll(npy);
     ASSERT_TRUE(npyBytes.startsWith(QByteArray("\x93NUMPY", 6)));
     EXPECT_TRUE(npyBytes.contains("'descr': '<f4'"));
@@ -567,14 +600,14 @@ TEST(FileExport, StepDataAsCsvNpyJsonAndTraceAsNpz) {
     expectSameTensor(io::readNpy(npy.toStdString()), weights->value);
 
     const QString json = dir.filePath(QStringLiteral("weights.json"));
-    ASSERT_TRUE(w.fileActions()->exportStepJson(json));
+    ASSERT_TRUE(w.exports()->exportStepJson(json));
     const QJsonObject o = QJsonDocument::fromJson(readAll(json)).object();
     EXPECT_EQ(o["id"].toString(), QStringLiteral("weights"));
     EXPECT_EQ(o["shape"].toArray(), (QJsonArray{1, 2, 6, 6}));
     EXPECT_EQ(o["data"].toArray().size(), 72);
 
     const QString npz = dir.filePath(QStringLiteral("trace.npz"));
-    ASSERT_TRUE(w.fileActions()->exportTraceNpz(npz));
+    ASSERT_TRUE(w.exports()->exportTraceNpz(npz));
     const io::NamedTensors arrays = io::readNpz(npz.toStdString());
     ASSERT_EQ(arrays.size(), t.steps.size());
     for (size_t i = 0; i < arrays.size(); ++i) {
@@ -591,36 +624,34 @@ TEST(FileExport, WriteFailuresShowAnErrorAndLeaveNoFile) {
     Messages messages;
     messages.attach(w);
     if (QFileInfo::exists(QStringLiteral("/dev/full"))) {
-        EXPECT_FALSE(w.fileActions()->exportStepCsv(QStringLiteral("/dev/full")));
+        EXPECT_FALSE(w.exports()->exportStepCsv(QStringLiteral("/dev/full")));
         ASSERT_EQ(messages.texts.size(), 1);
         EXPECT_EQ(messages.titles[0], QStringLiteral("Export failed"));
         EXPECT_TRUE(messages.texts[0].contains(QStringLiteral("Cannot write /dev/full")))
             << messages.texts[0].toStdString();
-        EXPECT_FALSE(w.fileActions()->exportTraceNpz(QStringLiteral("/dev/full")));
+        EXPECT_FALSE(w.exports()->exportTraceNpz(QStringLiteral("/dev/full")));
         EXPECT_EQ(messages.texts.size(), 2);
-        EXPECT_FALSE(w.fileActions()->saveSessionTo(QStringLiteral("/dev/full")));
+        EXPECT_FALSE(w.sessions()->saveSessionTo(QStringLiteral("/dev/full")));
         ASSERT_EQ(messages.texts.size(), 3);
         EXPECT_EQ(messages.titles[2], QStringLiteral("Cannot save the session"));
-        EXPECT_TRUE(w.fileActions()->sessionPath().isEmpty());
+        EXPECT_TRUE(w.sessions()->sessionPath().isEmpty());
         messages.texts.clear();
         messages.titles.clear();
     }
     QTemporaryDir dir;
     const QString missing = dir.filePath(QStringLiteral("no/such/folder/weights.npy"));
-    EXPECT_FALSE(w.fileActions()->exportStepNpy(missing));
+    EXPECT_FALSE(w.exports()->exportStepNpy(missing));
     ASSERT_EQ(messages.texts.size(), 1);
     EXPECT_TRUE(messages.texts[0].contains(QStringLiteral("does not exist")))
         << messages.texts[0].toStdString();
     EXPECT_FALSE(QFile::exists(missing));
     // A file where the folder should be: the export of every step stops with a message.
     writeText(dir.filePath(QStringLiteral("file")), "x");
-    const auto r = w.fileActions()->exportAllSteps(dir.filePath(QStringLiteral("file")),
-                                                   QStringLiteral("svg"));
-    EXPECT_FALSE(r.ok);
+    const auto r = w.exports()->exportAllSteps(dir.filePath(QStringLiteral("file")),
+                                               QStringLiteral("svg"), false);
+    EXPECT_FALSE(r.ok());
     EXPECT_TRUE(r.files.isEmpty());
-    ASSERT_EQ(messages.texts.size(), 2);
-    EXPECT_TRUE(messages.texts[1].contains(QStringLiteral("Cannot create the folder")))
-        << messages.texts[1].toStdString();
+    EXPECT_TRUE(r.error.contains(QStringLiteral("Cannot create the folder"))) << r.error.toStdString();
     // Nothing but the one file we made is in the folder (no temporary leftovers).
     EXPECT_EQ(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
               QStringList{QStringLiteral("file")});
@@ -629,30 +660,30 @@ TEST(FileExport, WriteFailuresShowAnErrorAndLeaveNoFile) {
 TEST(FileWeights, SafetensorsFromSeed7AreUsedWhileTheSeedIs123) {
     MainWindow w(testOptions());
     w.show();
-    AppState s = w.state();  // the book example: MultiHeadAttention, d_in 3, d_out 2, 2 heads
+    Settings s = w.workspace()->settings();  // the book example: MultiHeadAttention, d_in 3, d_out 2, 2 heads
     s.config.seed = 7;
-    w.setState(s);
+    w.workspace()->reset({s, {}});
     ASSERT_TRUE(settle(w));
-    const std::shared_ptr<const Trace> seven = w.shownResult()->trace;
+    const std::shared_ptr<const Trace> seven = w.workspace()->shownRun()->trace;
     ASSERT_FALSE(seven->parameters.empty());
     EXPECT_TRUE(seven->parameters.count("out_proj.weight"));
 
     s.config.seed = 123;
-    w.setState(s);
+    w.workspace()->reset({s, {}});
     ASSERT_TRUE(settle(w));
-    const std::shared_ptr<const Trace> base = w.shownResult()->trace;
+    const std::shared_ptr<const Trace> base = w.workspace()->shownRun()->trace;
     EXPECT_NE(base->output().at({0, 5, 0}), seven->output().at({0, 5, 0}));
 
     QTemporaryDir dir;
     const QString file = dir.filePath(QStringLiteral("mha_seed7.safetensors"));
     io::writeSafetensors(file.toStdString(), seven->parameters);
     QString error;
-    ASSERT_TRUE(w.loadWeights(file, &error)) << error.toStdString();
+    ASSERT_TRUE(w.workspace()->openWeights(file, &error)) << error.toStdString();
     ASSERT_TRUE(settle(w));
-    EXPECT_EQ(w.state().config.seed, 123u);
-    ASSERT_TRUE(w.shownResult()->ok());
-    expectSameTensor(w.shownResult()->trace->output(), seven->output());
-    expectSameTensor(w.shownResult()->trace->find("weights")->value, seven->find("weights")->value);
+    EXPECT_EQ(w.workspace()->settings().config.seed, 123u);
+    ASSERT_NE(w.workspace()->shownRun(), nullptr);
+    expectSameTensor(w.workspace()->shownRun()->trace->output(), seven->output());
+    expectSameTensor(w.workspace()->shownRun()->trace->find("weights")->value, seven->find("weights")->value);
 
     // BF16 weights: the same numbers rounded to bfloat16 give the same output as F32 weights
     // holding those rounded numbers.
@@ -695,24 +726,24 @@ TEST(FileWeights, SafetensorsFromSeed7AreUsedWhileTheSeedIs123) {
     writeText(bf16, QByteArray(bytes.data(), qsizetype(bytes.size())));
     const QString f32 = dir.filePath(QStringLiteral("rounded.safetensors"));
     io::writeSafetensors(f32.toStdString(), rounded);
-    ASSERT_TRUE(w.loadWeights(f32, &error)) << error.toStdString();
+    ASSERT_TRUE(w.workspace()->openWeights(f32, &error)) << error.toStdString();
     ASSERT_TRUE(settle(w));
-    const std::shared_ptr<const Trace> fromF32 = w.shownResult()->trace;
-    ASSERT_TRUE(w.loadWeights(bf16, &error)) << error.toStdString();
+    const std::shared_ptr<const Trace> fromF32 = w.workspace()->shownRun()->trace;
+    ASSERT_TRUE(w.workspace()->openWeights(bf16, &error)) << error.toStdString();
     ASSERT_TRUE(settle(w));
-    expectSameTensor(w.shownResult()->trace->output(), fromF32->output());
-    EXPECT_NE(w.shownResult()->trace->output().at({0, 5, 0}), seven->output().at({0, 5, 0}));
+    expectSameTensor(w.workspace()->shownRun()->trace->output(), fromF32->output());
+    EXPECT_NE(w.workspace()->shownRun()->trace->output().at({0, 5, 0}), seven->output().at({0, 5, 0}));
 
     // Weights of another shape: refused with the expected and the found shape.
     WeightMap wrong = seven->parameters;
     wrong["W_query.weight"] = Tensor(Shape{4, 3});
     const QString bad = dir.filePath(QStringLiteral("wrong.safetensors"));
     io::writeSafetensors(bad.toStdString(), wrong);
-    EXPECT_FALSE(w.loadWeights(bad, &error));
+    EXPECT_FALSE(w.workspace()->openWeights(bad, &error));
     EXPECT_TRUE(error.contains(
         QStringLiteral("W_query.weight has shape (4, 3) but this model needs (2, 3)")))
         << error.toStdString();
-    EXPECT_EQ(w.loadedWeightsPath(), bf16);  // the last good file stays in use
+    EXPECT_EQ(w.workspace()->settings().weightsFile, bf16);  // the last good file stays in use
 }
 
 TEST(FileMenu, SessionAndExportActionsWithShortcutsAndAHeatmapMenu) {
@@ -726,10 +757,11 @@ TEST(FileMenu, SessionAndExportActionsWithShortcutsAndAHeatmapMenu) {
         names << (a->isSeparator() ? QStringLiteral("-")
                   : a->menu()      ? a->menu()->objectName()
                                    : a->objectName());
-    const QStringList head = names.mid(0, 9);
-    EXPECT_EQ(head, (QStringList{"actionOpenSession", "menuRecentSessions", "actionSaveSession",
-                                 "actionSaveSessionAs", "-", "actionExportImage",
-                                 "actionExportAllSteps", "menuExportData", "-"}))
+    EXPECT_EQ(names, (QStringList{"actionOpenSession", "menuRecentSessions", "actionSaveSession",
+                                  "actionSaveSessionAs", "-", "actionOpenText",
+                                  "actionLoadEmbeddings", "actionLoadWeights", "actionForgetFiles",
+                                  "-", "actionExportImage", "actionExportAllSteps",
+                                  "menuExportData", "-", "actionQuit"}))
         << names.join(' ').toStdString();
     auto shortcut = [&](const char* name) {
         auto* a = w.findChild<QAction*>(QString::fromLatin1(name));
@@ -739,6 +771,7 @@ TEST(FileMenu, SessionAndExportActionsWithShortcutsAndAHeatmapMenu) {
     EXPECT_EQ(shortcut("actionSaveSession"), QKeySequence(QKeySequence::Save));
     EXPECT_EQ(shortcut("actionSaveSessionAs"), QKeySequence(QStringLiteral("Ctrl+Shift+S")));
     EXPECT_EQ(shortcut("actionExportAllSteps"), QKeySequence(QStringLiteral("Ctrl+Shift+E")));
+    EXPECT_EQ(shortcut("actionExportImage"), QKeySequence(QStringLiteral("Ctrl+E")));
 
     // No two actions of the window share a shortcut.
     QMap<QString, QString> owners;
@@ -752,7 +785,7 @@ TEST(FileMenu, SessionAndExportActionsWithShortcutsAndAHeatmapMenu) {
         }
     }
 
-    std::unique_ptr<QMenu> menu(w.fileActions()->createHeatmapMenu(&w));
+    std::unique_ptr<QMenu> menu(w.exports()->createHeatmapMenu(&w));
     QStringList items;
     for (QAction* a : menu->actions())
         if (!a->isSeparator())
@@ -760,7 +793,7 @@ TEST(FileMenu, SessionAndExportActionsWithShortcutsAndAHeatmapMenu) {
     EXPECT_EQ(items, (QStringList{"actionExportImage", "actionCopyImage", "actionExportAllSteps",
                                   "menuExportData"}));
     EXPECT_TRUE(w.findChild<QAction*>(QStringLiteral("actionExportAllSteps"))->isEnabled());
-    EXPECT_EQ(w.heatmapView()->plot()->contextMenuPolicy(), Qt::CustomContextMenu);
+    EXPECT_EQ(w.stepView()->heatmap()->contextMenuPolicy(), Qt::CustomContextMenu);
 }
 
 namespace {
@@ -832,6 +865,19 @@ DialogDriver::Handler chooseFile(const QString& path) {
     };
 }
 
+// Export all steps: the folder typed in, the file type picked, then Export.
+DialogDriver::Handler exportAllInto(const QString& dir, const QString& format) {
+    return [dir, format](QWidget* w) {
+        if (w->objectName() != QLatin1String("exportAllDialog"))
+            return false;
+        w->findChild<QLineEdit*>(QStringLiteral("exportFolder"))->setText(dir);
+        auto* type = w->findChild<QComboBox*>(QStringLiteral("exportFormat"));
+        type->setCurrentIndex(type->findData(format));
+        static_cast<QDialog*>(w)->accept();
+        return true;
+    };
+}
+
 }  // namespace
 
 TEST(FileMenu, SaveAsksForANameOnlyTheFirstTimeAndExportAllRunsFromTheMenu) {
@@ -847,8 +893,8 @@ TEST(FileMenu, SaveAsksForANameOnlyTheFirstTimeAndExportAllRunsFromTheMenu) {
         EXPECT_TRUE(driver.unexpected().isEmpty()) << driver.unexpected().join('\n').toStdString();
     }
     ASSERT_TRUE(QFile::exists(path));
-    EXPECT_EQ(w.fileActions()->sessionPath(), path);
-    w.selectStep(QStringLiteral("scores"));
+    EXPECT_EQ(w.sessions()->sessionPath(), path);
+    w.workspace()->selectStep(QStringLiteral("scores"));
     EXPECT_TRUE(w.isWindowModified());
     {
         DialogDriver driver({});
@@ -863,19 +909,12 @@ TEST(FileMenu, SaveAsksForANameOnlyTheFirstTimeAndExportAllRunsFromTheMenu) {
     const QString out = dir.filePath(QStringLiteral("pdfs"));
     ASSERT_TRUE(QDir().mkpath(out));
     {
-        DialogDriver driver({chooseFile(out), [](QWidget* d) {
-                                 auto* input = qobject_cast<QInputDialog*>(d);
-                                 if (!input)
-                                     return false;
-                                 input->setTextValue(input->comboBoxItems().value(2));  // PDF
-                                 input->accept();
-                                 return true;
-                             }});
+        DialogDriver driver({exportAllInto(out, QStringLiteral("pdf"))});
         w.findChild<QAction*>(QStringLiteral("actionExportAllSteps"))->trigger();
-        EXPECT_EQ(driver.handled(), 2);
+        EXPECT_EQ(driver.handled(), 1);
         EXPECT_TRUE(driver.unexpected().isEmpty()) << driver.unexpected().join('\n').toStdString();
     }
-    QStringList want = w.fileActions()->allStepsFileNames(QStringLiteral("pdf"));
+    QStringList want = allStepsFileNames(w, QStringLiteral("pdf"));
     want.sort();
     EXPECT_EQ(QDir(out).entryList(QDir::Files, QDir::Name), want);
     EXPECT_TRUE(w.statusBar()->currentMessage().startsWith(
@@ -886,30 +925,22 @@ TEST(FileMenu, SaveAsksForANameOnlyTheFirstTimeAndExportAllRunsFromTheMenu) {
 TEST(FileMenu, ExportAllStaysResponsiveAndCancelLeavesOnlyCompleteFiles) {
     MainWindow w(testOptions());
     w.show();
-    AppState s = w.state();
+    Settings s = w.workspace()->settings();
     s.source = InputSource::Text;
     s.text = QStringLiteral("The quick brown fox jumps over the lazy dog again and again");
     s.config.dIn = 48;
     s.config.dOut = 48;
     s.config.heads = 12;
-    w.setState(s);
+    w.workspace()->reset({s, {}});
     ASSERT_TRUE(settle(w));
-    const int total = int(w.fileActions()->allStepsFileNames(QStringLiteral("svg")).size());
+    const int total = int(allStepsFileNames(w, QStringLiteral("svg")).size());
     ASSERT_GT(total, 100);
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("svgs"));
     ASSERT_TRUE(QDir().mkpath(out));
     int seenAt = -1;
     {
-        DialogDriver driver({chooseFile(out),
-                             [](QWidget* d) {
-                                 auto* input = qobject_cast<QInputDialog*>(d);
-                                 if (!input)
-                                     return false;
-                                 input->setTextValue(input->comboBoxItems().value(0));  // SVG
-                                 input->accept();
-                                 return true;
-                             },
+        DialogDriver driver({exportAllInto(out, QStringLiteral("svg")),
                              [&seenAt](QWidget* d) {
                                  // The progress window is up and timers still run: press Cancel.
                                  auto* progress = qobject_cast<QProgressDialog*>(d);
@@ -920,7 +951,7 @@ TEST(FileMenu, ExportAllStaysResponsiveAndCancelLeavesOnlyCompleteFiles) {
                                  return true;
                              }});
         w.findChild<QAction*>(QStringLiteral("actionExportAllSteps"))->trigger();
-        EXPECT_EQ(driver.handled(), 3);
+        EXPECT_EQ(driver.handled(), 2);
         EXPECT_TRUE(driver.unexpected().isEmpty()) << driver.unexpected().join('\n').toStdString();
     }
     ASSERT_GE(seenAt, 3);
@@ -956,6 +987,6 @@ TEST(FileWeights, WrongWeightsFromTheMenuAreExplainedBesideTheSource) {
         << message.toStdString();
     EXPECT_TRUE(message.contains(QStringLiteral("unexpected W_kee.weight")))
         << message.toStdString();
-    EXPECT_TRUE(w.loadedWeightsPath().isEmpty());
-    EXPECT_FALSE(w.hasPendingChanges());  // nothing changed: the seeded weights stay
+    EXPECT_TRUE(w.workspace()->settings().weightsFile.isEmpty());
+    EXPECT_FALSE(w.workspace()->hasPendingWork());  // nothing changed: the seeded weights stay
 }
