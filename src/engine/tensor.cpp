@@ -181,6 +181,17 @@ Tensor Tensor::uninitialized(Shape shape) {
     return t;
 }
 
+Tensor Tensor::wrap(std::shared_ptr<float[]> storage, Shape shape) {
+    if (!shapeIsRepresentable(shape))
+        throw std::length_error("Tensor: shape " + shapeToString(shape) +
+                                " does not fit in memory");
+    Tensor t;
+    t.storage_ = std::move(storage);
+    t.shape_ = std::move(shape);
+    t.strides_ = rowMajorStrides(t.shape_);
+    return t;
+}
+
 Tensor::Tensor(Shape shape, std::vector<float> data) : Tensor(uninitialized(std::move(shape))) {
     if (static_cast<int64_t>(data.size()) != numel())
         throw std::invalid_argument("Tensor: " + std::to_string(data.size()) +
