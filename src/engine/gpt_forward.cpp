@@ -105,8 +105,9 @@ void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
     const int64_t P = io.poolStarts ? static_cast<int64_t>(io.poolStarts->size()) - 1 : 0;
 #pragma omp parallel if (work > kParallelWork)
     {
-        std::vector<float> scores(static_cast<size_t>(kRowBlock * T));
-        std::vector<float> scratch(io.weights ? 0 : static_cast<size_t>(kRowBlock * T));
+        // Aligned like every tensor, so each row is computed the same way in every run.
+        Eigen::ArrayXf scores(kRowBlock * T);
+        Eigen::ArrayXf scratch(io.weights ? 0 : kRowBlock * T);
 #pragma omp for schedule(dynamic, 1)
         for (int64_t t = 0; t < tasks; ++t) {
             if (cancel && cancel->cancelled())
@@ -131,9 +132,12 @@ void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
                     s[j] = s[j] / root;
                 kernels::softmaxRow(s, w, i + 1);
                 std::fill(w + i + 1, w + (io.weights ? T : cols), 0.0f);
-                const Eigen::Map<const Eigen::ArrayXf> wa(w, i + 1);
-                if (io.rowEntropy)
-                    io.rowEntropy[h * T + i] = -(wa > 0.0f).select(wa * wa.log(), 0.0f).sum();
+                if (io.rowEntropy) {
+                    // -sum w ln w, with 0 ln 0 = 0; `s` is free again after the softmax.
+                    const Eigen::Map<const Eigen::ArrayXf> wa(w, i + 1);
+                    Eigen::Map<Eigen::ArrayXf>(s, i + 1) = (wa > 0.0f).select(wa * wa.log(), 0.0f);
+                    io.rowEntropy[h * T + i] = -kernels::rowSum(s, i + 1);
+                }
                 if (io.rowDistance) {
                     float d = 0.0f;
                     for (int64_t j = 0; j <= i; ++j)

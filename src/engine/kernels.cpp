@@ -21,11 +21,20 @@ using StridedMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 // Multiply-adds below which a product runs on one thread: waking the second one costs more.
 constexpr int64_t kParallelWork = int64_t(1) << 21;
-// Multiply-adds per chunk at most (about a millisecond on one core), so that a cancel request
-// is seen within a few milliseconds even inside the largest products.
-constexpr int64_t kChunkWork = int64_t(1) << 25;
+// Multiply-adds per chunk at most (a quarter of a millisecond on one core): enough chunks to
+// share between the cores, and a cancel request is seen within a few milliseconds even inside
+// the largest products.
+constexpr int64_t kChunkWork = int64_t(1) << 23;
 // Columns per chunk at least: each chunk packs all of x again, so narrow chunks waste time.
 constexpr int64_t kMinChunkColumns = 64;
+
+// Every product is split between threads here (or runs inside a parallel loop), never by
+// Eigen itself: Eigen's own split changes its blocking with the number of threads and with it
+// the last bits of the results, so the same input would not always give the same numbers.
+const bool kEigenSingleThreaded = [] {
+    Eigen::setNbThreads(1);
+    return true;
+}();
 
 struct Chunk {
     const LinearJob* job;
@@ -59,38 +68,46 @@ int maxThreads() {
 }  // namespace
 
 void linear(std::span<const LinearJob> jobs, const CancelToken* cancel) {
-    int64_t work = 0;
-    for (const LinearJob& j : jobs)
-        work += j.rows * j.in * j.out;
-    const int threads = work > kParallelWork ? maxThreads() : 1;
-    if (threads <= 1) {
-        for (const LinearJob& j : jobs) {
-            throwIfCancelled(cancel);
-            runChunk({&j, 0, j.out});
-        }
-        throwIfCancelled(cancel);
-        return;
-    }
-    // Chunks: enough to give every thread a share and to bound the time between cancel
-    // checks, a multiple of 16 columns wide (whole SIMD panels) unless the job is narrower.
+    // Chunks depend on the sizes only, never on the number of threads, so every run computes
+    // each output column the same way. Each is a whole number of 16-column SIMD panels unless
+    // the job is narrower.
     std::vector<Chunk> chunks;
+    int64_t work = 0;
     for (const LinearJob& j : jobs) {
         const int64_t jobWork = j.rows * j.in * j.out;
-        int64_t n = std::max<int64_t>((jobWork + kChunkWork - 1) / kChunkWork, threads);
-        n = (n + threads - 1) / threads * threads;
+        work += jobWork;
+        const int64_t n = std::max<int64_t>((jobWork + kChunkWork - 1) / kChunkWork, 1);
         int64_t width = (j.out + n - 1) / n;
         width = std::max<int64_t>((width + 15) / 16 * 16, kMinChunkColumns);
         for (int64_t c0 = 0; c0 < j.out; c0 += width)
             chunks.push_back({&j, c0, std::min(j.out, c0 + width)});
     }
     const int64_t count = static_cast<int64_t>(chunks.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    const int threads = work > kParallelWork ? maxThreads() : 1;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && count > 1)
     for (int64_t i = 0; i < count; ++i) {
         if (cancel && cancel->cancelled())
             continue;  // cannot leave an OpenMP loop early: skip the rest
         runChunk(chunks[static_cast<size_t>(i)]);
     }
     throwIfCancelled(cancel);
+}
+
+float rowSum(const float* x, int64_t n) {
+    // Sixteen running sums, element j in sum j % 16, added up in a fixed order. The compiler
+    // vectorises the lanes with unaligned loads; Eigen's sum() instead starts its vector part at
+    // the first aligned element, so its rounding would depend on where the row lies in memory.
+    float lane[16] = {};
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16)
+        for (int k = 0; k < 16; ++k)
+            lane[k] += x[j + k];
+    for (int k = 0; j < n; ++j, ++k)
+        lane[k] += x[j];
+    for (int w = 8; w >= 1; w /= 2)
+        for (int k = 0; k < w; ++k)
+            lane[k] += lane[k + w];
+    return lane[0];
 }
 
 void softmaxRow(const float* in, float* out, int64_t n) {
@@ -103,7 +120,7 @@ void softmaxRow(const float* in, float* out, int64_t n) {
     for (int64_t j = 0; j < n; ++j)
         if (in[j] == kNegInf)
             out[j] = 0.0f;
-    o *= 1.0f / o.sum();
+    o *= 1.0f / rowSum(out, n);
 }
 
 void layerNorm(const float* x, int64_t rows, int64_t d, int64_t xStride, const float* scale,

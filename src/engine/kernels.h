@@ -31,8 +31,12 @@ struct LinearJob {
 // Runs every job. Their output columns are cut into chunks that the OpenMP threads share, each
 // chunk one single-threaded product: for the thin products of a trace (64 to 1,024 rows) that
 // keeps both cores busy where Eigen's own split of a row-major product often leaves one idle.
+// The chunks depend only on the sizes, so results are the same whatever the thread count.
 // The cancel token is checked between chunks; throws Cancelled.
 void linear(std::span<const LinearJob> jobs, const CancelToken* cancel = nullptr);
+
+// The sum of n floats, rounded the same wherever they lie in memory.
+float rowSum(const float* x, int64_t n);
 
 // softmax(z)_j = exp(z_j - max z) / sum_k exp(z_k - max z), over one row of n, into `out`.
 // -inf entries (masked keys) become exactly 0, as in PyTorch.

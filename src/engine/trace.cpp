@@ -27,7 +27,6 @@ using StridedConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
 using StridedMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-constexpr int64_t kParallelWork = int64_t(1) << 21;  // multiply-adds worth a second thread
 
 // y (n, out) = x (n, in) @ W^T + bias: nn.Linear with weight (out, in), as one job.
 kernels::LinearJob linearJob(const float* x, int64_t n, int64_t in, const Tensor& weight,
@@ -289,21 +288,25 @@ class TraceBuilder {
         const int64_t G = static_cast<int64_t>(groups.size());
         const int64_t TT = T_ * T_;
         const int64_t dv = groups.empty() ? 0 : vCols_;
-        // Waking a second thread costs more than small products; only split real work.
-        const int64_t work = G * T_ * T_ * std::max(dk, dv);
 
+        // scores = q @ k^T: per group a product with the keys in nn.Linear's (out, in) place.
         Tensor scores = Tensor::uninitialized(ttShape);
         float* s = scores.mutableData();
-#pragma omp parallel for if (G > 1 && work > kParallelWork)
+        std::vector<kernels::LinearJob> jobs(groups.size());
         for (int64_t g = 0; g < G; ++g) {
-            if (cancelled())
-                continue;  // cannot leave an OpenMP loop early: skip the rest
             const Group& gr = groups[static_cast<size_t>(g)];
-            // scores = q @ k^T
-            MutMap(s + g * TT, T_, T_).noalias() =
-                StridedConstMap(gr.q, T_, dk, Eigen::OuterStride<>(gr.qkStride)) *
-                StridedConstMap(gr.k, T_, dk, Eigen::OuterStride<>(gr.qkStride)).transpose();
+            kernels::LinearJob& j = jobs[static_cast<size_t>(g)];
+            j.x = gr.q;
+            j.rows = T_;
+            j.in = dk;
+            j.xStride = gr.qkStride;
+            j.weight = gr.k;
+            j.weightStride = gr.qkStride;
+            j.y = s + g * TT;
+            j.out = T_;
+            j.yStride = T_;
         }
+        kernels::linear(jobs, req_.cancel);
         done("scores", scores);
 
         const MaskSpec m = c_.effectiveMask();
@@ -409,17 +412,23 @@ class TraceBuilder {
             used = dropped;
         }
 
-        // context = weights @ values
+        // context = weights @ values: the values are an input-major (T, dv) weight.
         const float* wd = used.data();
-#pragma omp parallel for if (G > 1 && work > kParallelWork)
         for (int64_t g = 0; g < G; ++g) {
-            if (cancelled())
-                continue;
             const Group& gr = groups[static_cast<size_t>(g)];
-            StridedMap(gr.ctx, T_, dv, Eigen::OuterStride<>(gr.ctxStride)).noalias() =
-                ConstMap(wd + g * TT, T_, T_) *
-                StridedConstMap(gr.v, T_, dv, Eigen::OuterStride<>(gr.vStride));
+            kernels::LinearJob& j = jobs[static_cast<size_t>(g)];
+            j.x = wd + g * TT;
+            j.rows = T_;
+            j.in = T_;
+            j.xStride = T_;
+            j.weight = gr.v;
+            j.weightStride = gr.vStride;
+            j.inputMajor = true;
+            j.y = gr.ctx;
+            j.out = dv;
+            j.yStride = gr.ctxStride;
         }
+        kernels::linear(jobs, req_.cancel);
     }
 
     void runSimplified() {
