@@ -200,6 +200,40 @@ Tensor blockQueries(const GptBlock& b, const float* norm1, int64_t rows,
     return q;
 }
 
+// Attention of every row of layer `layer` from queries q (T, d) and the run's kept keys and
+// values; the caller says where results go.
+AttentionIo keptLayerIo(const GptRun& run, int64_t layer, const Tensor& q) {
+    const GptArchitecture& a = run.model->arch;
+    const int64_t T = run.tokens(), d = a.dModel;
+    AttentionIo io;
+    io.heads = a.heads;
+    io.headDim = a.headDim();
+    io.tokens = T;
+    io.q = q.data();
+    io.qStride = d;
+    io.k = run.keys.data() + layer * T * d;
+    io.v = run.values.data() + layer * T * d;
+    io.kvStride = d;
+    return io;
+}
+
+// The output head on `rows` final hidden states, vocabulary entries c0..c0+width: logits y
+// (rows, width).
+kernels::LinearJob headJob(const GptModel& m, const float* x, int64_t rows, int64_t c0,
+                           int64_t width, float* y) {
+    kernels::LinearJob j;
+    j.x = x;
+    j.rows = rows;
+    j.in = m.arch.dModel;
+    j.xStride = m.arch.dModel;
+    j.weight = m.outHead.data() + c0 * m.arch.dModel;
+    j.weightStride = m.arch.dModel;
+    j.y = y;
+    j.out = width;
+    j.yStride = width;
+    return j;
+}
+
 Tensor normRows(const float* x, int64_t rows, int64_t d, const Tensor& scale, const Tensor& shift) {
     Tensor y = Tensor::uninitialized(Shape{rows, d});
     kernels::layerNorm(x, rows, d, d, scale.data(), shift.data(), y.mutableData(), d);
@@ -476,15 +510,7 @@ Tensor layerAttention(const GptRun& run, int64_t layer, const CancelToken* cance
         normRows(run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift);
     const Tensor q = blockQueries(b, norm1.data(), T, cancel);
     Tensor weights = Tensor::uninitialized(Shape{H, T, T});
-    AttentionIo io;
-    io.heads = H;
-    io.headDim = m.arch.headDim();
-    io.tokens = T;
-    io.q = q.data();
-    io.qStride = d;
-    io.k = run.keys.data() + layer * T * d;
-    io.v = run.values.data() + layer * T * d;
-    io.kvStride = d;
+    AttentionIo io = keptLayerIo(run, layer, q);
     io.weights = weights.mutableData();
     causalAttention(io, cancel);
     return weights;
@@ -500,15 +526,7 @@ GptBlockContext blockContext(const GptRun& run, int64_t layer, const CancelToken
     c.norm1 = normRows(c.residualIn.data(), T, d, b.norm1Scale, b.norm1Shift);
     const Tensor q = blockQueries(b, c.norm1.data(), T, cancel);
     Tensor context = Tensor::uninitialized(Shape{T, d});
-    AttentionIo io;
-    io.heads = m.arch.heads;
-    io.headDim = m.arch.headDim();
-    io.tokens = T;
-    io.q = q.data();
-    io.qStride = d;
-    io.k = run.keys.data() + layer * T * d;
-    io.v = run.values.data() + layer * T * d;
-    io.kvStride = d;
+    AttentionIo io = keptLayerIo(run, layer, q);
     io.context = context.mutableData();
     io.contextStride = d;
     causalAttention(io, cancel);
@@ -579,16 +597,8 @@ Tensor nextTokenLogits(const GptRun& run, int64_t position) {
     const GptModel& m = modelOf(run);
     const int64_t d = m.arch.dModel, V = m.arch.vocab;
     Tensor logits = Tensor::uninitialized(Shape{V});
-    kernels::LinearJob j;
-    j.x = run.finalHidden.data() + position * d;
-    j.rows = 1;
-    j.in = d;
-    j.xStride = d;
-    j.weight = m.outHead.data();
-    j.weightStride = d;
-    j.y = logits.mutableData();
-    j.out = V;
-    j.yStride = V;
+    const kernels::LinearJob j =
+        headJob(m, run.finalHidden.data() + position * d, 1, 0, V, logits.mutableData());
     kernels::linear({&j, 1});
     return logits;
 }
@@ -635,7 +645,7 @@ double nextTokenLogProbability(const GptRun& run, int64_t position, int64_t toke
 
 std::vector<double> tokenLogProbabilities(const GptRun& run, const CancelToken* cancel) {
     const GptModel& m = modelOf(run);
-    const int64_t n = run.tokens() - 1, d = m.arch.dModel, V = m.arch.vocab;
+    const int64_t n = run.tokens() - 1, V = m.arch.vocab;
     if (n <= 0)
         return {};
     // Vocabulary chunks: the (n, chunk) logits stay small, and each chunk updates every row's
@@ -647,16 +657,8 @@ std::vector<double> tokenLogProbabilities(const GptRun& run, const CancelToken* 
     Tensor logits = Tensor::uninitialized(Shape{n, std::min(kChunk, V)});
     for (int64_t c0 = 0; c0 < V; c0 += kChunk) {
         const int64_t width = std::min(kChunk, V - c0);
-        kernels::LinearJob j;
-        j.x = run.finalHidden.data();
-        j.rows = n;
-        j.in = d;
-        j.xStride = d;
-        j.weight = m.outHead.data() + c0 * d;
-        j.weightStride = d;
-        j.y = logits.mutableData();
-        j.out = width;
-        j.yStride = width;
+        const kernels::LinearJob j =
+            headJob(m, run.finalHidden.data(), n, c0, width, logits.mutableData());
         kernels::linear({&j, 1}, cancel);
 #pragma omp parallel for if (n * width > 262144)
         for (int64_t i = 0; i < n; ++i) {

@@ -11,11 +11,14 @@
 #include <random>
 #include <thread>
 
+#include "../io/io_test_util.h"  // expectError
 #include "engine/config.h"
 #include "engine/gpt_forward.h"
 
 namespace attn {
 namespace {
+
+using io::test::expectError;
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
@@ -110,17 +113,6 @@ void expectNear(const Tensor& a, const Tensor& b, double tol, const std::string&
     for (size_t i = 0; i < x.size(); ++i)
         ASSERT_TRUE(x[i] == y[i] || std::fabs(x[i] - y[i]) <= tol)
             << what << " element " << i << ": " << x[i] << " vs " << y[i];
-}
-
-void expectError(const std::function<void()>& f, const std::string& field,
-                 const std::string& message) {
-    try {
-        f();
-        ADD_FAILURE() << "expected EngineError(" << field << ", " << message << ")";
-    } catch (const EngineError& e) {
-        EXPECT_EQ(e.field(), field);
-        EXPECT_EQ(std::string(e.what()), message);
-    }
 }
 
 std::shared_ptr<const GptRun> run(std::shared_ptr<const GptModel> model,

@@ -99,6 +99,16 @@ std::shared_ptr<const GptModel> loadFixture(const std::string& file, const QJson
     return loadGptModel((modelDir() / file).string(), options);
 }
 
+std::shared_ptr<const GptRun> runFixture(const std::string& file, const QJsonObject& ref) {
+    GptRequest request;
+    request.model = loadFixture(file, ref);
+    request.ids = jsonIds(ref);
+    return runGpt(request);
+}
+
+// The fixture that also holds a layer's step trace and block context.
+const std::string kTraceFile = "hf_tied_f32.safetensors";
+
 class ModelFixture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ModelFixture, ArchitectureIsReadFromTheShapes) {
@@ -250,12 +260,8 @@ INSTANTIATE_TEST_SUITE_P(Models, ModelFixture, ::testing::ValuesIn(modelFiles())
                          });
 
 TEST(ModelFixtureTrace, LayerTraceMatchesTheChapterThreeModuleStepByStep) {
-    const std::string file = "hf_tied_f32.safetensors";
-    const QJsonObject ref = readJson(file);
-    GptRequest request;
-    request.model = loadFixture(file, ref);
-    request.ids = jsonIds(ref);
-    const auto run = runGpt(request);
+    const QJsonObject ref = readJson(kTraceFile);
+    const auto run = runFixture(kTraceFile, ref);
     const int64_t layer = ref.value("trace_layer").toInteger();
     const Trace trace = layerTrace(*run, layer);
 
@@ -296,12 +302,8 @@ TEST(ModelFixtureTrace, LayerTraceMatchesTheChapterThreeModuleStepByStep) {
 }
 
 TEST(ModelFixtureTrace, BlockContextMatchesPyTorch) {
-    const std::string file = "hf_tied_f32.safetensors";
-    const QJsonObject ref = readJson(file);
-    GptRequest request;
-    request.model = loadFixture(file, ref);
-    request.ids = jsonIds(ref);
-    const auto run = runGpt(request);
+    const QJsonObject ref = readJson(kTraceFile);
+    const auto run = runFixture(kTraceFile, ref);
     const int64_t layer = ref.value("trace_layer").toInteger();
     const GptBlockContext c = blockContext(*run, layer);
     const QJsonObject want = ref.value("block_context").toObject();
