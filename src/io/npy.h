@@ -10,6 +10,7 @@
 
 #include "engine/tensor.h"
 #include "engine/trace.h"
+#include "io/zip.h"  // crc32
 
 namespace attn::io {
 
@@ -38,8 +39,5 @@ NamedTensors traceTensors(const Trace& trace);
 // Reads stored (uncompressed) entries; names come back without ".npy".
 NamedTensors parseNpz(std::string_view bytes, const std::string& source);
 NamedTensors readNpz(const std::string& path);
-
-// CRC-32 (ISO-HDLC, as ZIP and zlib compute it).
-uint32_t crc32(std::string_view bytes);
 
 }  // namespace attn::io

@@ -90,7 +90,7 @@ TEST(BadInput, SeedsAtTheEdges) {
 
 TEST(BadInput, HugeConfigurations) {
     expectExit2({"trace", "--text", "a b c", "--d-in", "100000000"},
-                "is too large; the limit is 1048576.");
+                "--d-in expects a whole number from 1 to 1048576, got \"100000000\".");
     expectExit2({"trace", "--text", "a b c", "--d-in", "100000"},
                 "The chapter-2 embeddings go up to d_in = 8192");
     expectExit2({"trace", "--preset", "book", "--batch", "1000000"},
@@ -98,7 +98,7 @@ TEST(BadInput, HugeConfigurations) {
     expectExit2({"trace", "--text", QString("x ").repeated(1000), "--d-in", "64", "--d-out", "1024",
                  "--heads", "1024", "--context-length", "2048"},
                 "This configuration needs about");
-    expectExit2({"trace", "--heads", "99999999999999999999"}, "--heads expects a whole number");
+    expectExit2({"trace", "--heads", "99999999999999999999"}, "--heads expects a whole number from 1");
 }
 
 TEST(BadInput, MalformedEmbeddingFiles) {
