@@ -42,8 +42,10 @@ io::JsonConfigExtras extrasFor(const Settings& s) {
             e.set("input", std::string("text"));
             e.set("text", s.text.toStdString());
             e.set("tokenizer", tokenizerName(s.tokenizer));
-            e.set("embedding_seed", static_cast<int64_t>(s.embeddingSeed));
-            e.set("positions", s.positions);
+            if (!s.modelMode()) {  // a trained model has embeddings of its own
+                e.set("embedding_seed", static_cast<int64_t>(s.embeddingSeed));
+                e.set("positions", s.positions);
+            }
             break;
         case InputSource::File:
             e.set("input", std::string("embeddings"));
@@ -52,6 +54,10 @@ io::JsonConfigExtras extrasFor(const Settings& s) {
     }
     if (!s.weightsFile.isEmpty())
         e.set("weights", s.weightsFile.toStdString());
+    if (s.modelMode()) {
+        e.set("model", s.model.toStdString());
+        e.set("layer", int64_t{s.layer});
+    }
     return e;
 }
 
@@ -94,6 +100,12 @@ CliInput settingsFromOptions(const QCommandLineParser& parser) {
                        {in.given.contains(QStringLiteral("d_in")),
                         in.given.contains(QStringLiteral("context_length"))});
     return in;
+}
+
+TraceRun traceFromOptions(const CliInput& in) {
+    if (in.settings.modelMode())
+        return layerTraceRun(modelFromOptions(in));
+    return runSettings(in.settings, in.files);
 }
 
 const Step& requireStep(const Trace& trace, const QString& id) {
@@ -153,7 +165,7 @@ int traceCommand(const QStringList& args) {
     p.addOption({"out", "Write the JSON to this file instead of stdout.", "file"});
     parseOrThrow(p, args, "trace", "every step of one forward pass as JSON");
     const CliInput in = settingsFromOptions(p);
-    const TraceRun run = runSettings(in.settings, in.files);
+    const TraceRun run = traceFromOptions(in);
     writeOutput(p, io::traceToJson(*run.trace, run.input.labels, extrasFor(in.settings)));
     return 0;
 }
@@ -172,6 +184,8 @@ int benchCommand(const QStringList& args) {
                                           p.value("repeat").toStdString() + "\".");
     }
     const CliInput in = settingsFromOptions(p);
+    if (in.settings.modelMode())
+        return modelBench(in, repeat);
     TraceRequest req;
     int64_t tokens = 0;
     WeightMap parameters;
@@ -210,7 +224,10 @@ int benchCommand(const QStringList& args) {
 int exportCommand(const QStringList& args) {
     QCommandLineParser p;
     addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module});
-    p.addOptions({{"step", "Step id to export (not needed for .npz).", "id"},
+    p.addOptions({{"step",
+                   "Step id to export (not needed for .npz); with --model, attention for every "
+                   "layer's weights (L, H, T, T) as .npy.",
+                   "id"},
                   {"head", "Head for CSV of a per-head step (default 0).", "h"},
                   {"batch-index", "Batch entry for CSV (default 0).", "i"},
                   {"out", "Output file: .csv, .npy, .json, or .npz for every step.", "file"}});
@@ -226,7 +243,28 @@ int exportCommand(const QStringList& args) {
         throw UserError("step",
                         "Say which step to export with --step ID (or use a .npz file for all).");
     const CliInput in = settingsFromOptions(p);
-    const TraceRun run = runSettings(in.settings, in.files);
+    if (in.settings.modelMode() && p.value("step") == QLatin1String("attention")) {
+        if (ext != ".npy")
+            throw UserError("out", "Every layer's attention is 4-dimensional (L, H, T, T): export "
+                                   "it to a .npy file.");
+        const ModelRun m = modelFromOptions(in);
+        const GptRun& r = *m.run;
+        if (r.attentionKept()) {
+            io::writeNpy(out, r.attention);
+        } else {
+            // Beyond the memory budget the run keeps no attention: each layer is recomputed.
+            const GptArchitecture& a = m.model->arch;
+            const int64_t T = r.tokens();
+            Tensor all = Tensor::uninitialized({a.layers, a.heads, T, T});
+            for (int64_t l = 0; l < a.layers; ++l) {
+                const Tensor layer = layerAttention(r, l).contiguous();
+                std::copy_n(layer.data(), layer.numel(), all.mutableData() + l * layer.numel());
+            }
+            io::writeNpy(out, all);
+        }
+        return 0;
+    }
+    const TraceRun run = traceFromOptions(in);
     if (ext == ".npz") {
         io::writeNpz(out, io::traceTensors(*run.trace));
         return 0;
@@ -250,6 +288,10 @@ int pytorchCommand(const QStringList& args) {
     parseOrThrow(p, args, "pytorch", "Python code that rebuilds the same input and module");
     const CliInput in = settingsFromOptions(p);
     // Run once: the code is only offered for configurations that are valid.
+    if (in.settings.modelMode()) {
+        writeOutput(p, pytorchModelListing(modelFromOptions(in)).code);
+        return 0;
+    }
     const TraceRun run = runSettings(in.settings, in.files);
     writeOutput(p, pytorchListing(run).code);
     return 0;

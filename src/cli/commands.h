@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <QVariantMap>
 
+#include "pipeline/model_request.h"
 #include "pipeline/request.h"
 
 class QCommandLineParser;
@@ -32,7 +33,16 @@ CliInput settingsFromOptions(const QCommandLineParser& parser);
 // The step `id` of the trace, or a UserError listing the steps it has.
 const Step& requireStep(const Trace& trace, const QString& id);
 
+// Model mode (--model): the model the options name (with --heads if given), run on the text.
+ModelRun modelFromOptions(const CliInput& in);
+// The trace the options describe: the chapter-3 module's, or with --model the chapter-3 view
+// of block --layer of the model.
+TraceRun traceFromOptions(const CliInput& in);
+// The "config" extras of a trace's JSON: the input, and the model and layer in model mode.
+int modelBench(const CliInput& in, int repeat);
+
 int tokenizeCommand(const QStringList& args);
+int modelCommand(const QStringList& args);
 int traceCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int exportCommand(const QStringList& args);

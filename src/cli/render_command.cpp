@@ -56,7 +56,7 @@ int renderCommand(const QStringList& args) {
     }
     const std::optional<Colormap> colormap = parseColormap(s.colormap.toStdString());
 
-    const TraceRun run = runSettings(s, in.files);
+    const TraceRun run = traceFromOptions(in);
     const Trace& trace = *run.trace;
     QStringList tokens;
     for (const std::string& l : run.input.labels)

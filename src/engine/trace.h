@@ -58,7 +58,7 @@ struct Trace {
 };
 
 // What a heatmap of a step shows for one head and batch entry (and what its CSV export holds).
-// The head (StepInfo::headDim) and batch entry (StepInfo::batchDim) are picked, clamped to
+// The head (StepInfo::headAxis) and batch entry (StepInfo::batchAxis) are picked, clamped to
 // range. If more than two dims remain and tokens lead (the multi-head reshapes, (T, h, hd)),
 // they stay: tokens are the rows and the trailing dims sit side by side as columns, exactly as
 // .view lays them out. Any other extra leading dim is shown at index 0.

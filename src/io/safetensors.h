@@ -31,7 +31,7 @@ struct SafetensorsHeader {
 };
 
 // The header alone, every dtype the format defines, every size and range checked against the
-// file (no overlaps) without reading any tensor data. Throws attn::EngineError("file",
+// file (no overlaps) without reading any tensor data. Throws attn::UserError("file",
 // "<source>: ...").
 SafetensorsHeader parseSafetensorsHeader(std::string_view bytes, const std::string& source);
 

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "pipeline/model_request.h"
 #include "pipeline/request.h"
 
 namespace attn {
@@ -22,5 +23,11 @@ struct PyTorchListing {
 // embeddings file). Loaded files are read by path, safetensors with the standard library only,
 // and loaded strictly: every parameter must be in the file.
 PyTorchListing pytorchListing(const TraceRun& run);
+
+// Model mode: Python that loads the same model file with torch (safetensors through the
+// standard library, torch.save files with torch.load), runs the chapter-4 forward on the same
+// token ids and prints block settings.layer's attention weights and the most probable next
+// tokens: the numbers the view shows.
+PyTorchListing pytorchModelListing(const ModelRun& run);
 
 }  // namespace attn

@@ -204,6 +204,13 @@ std::vector<SettingField> makeFields() {
          "Context length (default 1024; a weights file's mask buffer sets it when not given).",
          G::Module, false, GET(wide(s.config.contextLength)),
          SET(return size(v, &s.config.contextLength);)},
+        {"model", "model", "file",
+         "A trained GPT-2-architecture model instead of the chapter-3 module: a .safetensors or "
+         "torch.save file (.pth, .pt, .bin), or tiny-shakespeare (the model that ships with the "
+         "app).",
+         G::Module, false, GET(s.model), SET(s.model = v.toString(); return {};)},
+        {"layer", "layer", "n", "With --model: the block whose attention the trace shows (from 0).",
+         G::Module, false, GET(s.layer), SET(return count(v, &s.layer);)},
 
         // What the views show.
         {"step", "step", "id", "Step id, e.g. weights.", G::View, false, GET(s.step),

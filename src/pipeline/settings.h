@@ -55,6 +55,11 @@ struct Settings {
 
     // The module (defaults: the book's multi-head example).
     Config config = bookConfig();
+    // A trained GPT model instead of the chapter-3 module: a model file (.safetensors, .pth,
+    // .pt, .bin) or the name of a model that ships with the app ("tiny-shakespeare"); empty for
+    // the chapter's module. Its attention of block `layer` is what the step views show.
+    QString model;
+    int layer = 0;
 
     // What the views show.
     QString step = QStringLiteral("weights");
@@ -71,6 +76,7 @@ struct Settings {
     static Config bookConfig();
     // The text the input uses: the book's sentence for InputSource::Book.
     QString inputText() const;
+    bool modelMode() const { return !model.isEmpty(); }
 };
 
 // The settings a session or the window starts from: the book example.
