@@ -238,8 +238,9 @@ TEST(PipelineStrip, NarrowCollapsesAndScrollsKeepingTheCurrentStepVisible) {
     strip.setCurrentStep(QStringLiteral("weights"));
     // Too narrow for anything but the current stage: every other stage of several steps folds.
     for (int s = 0; s < int(strip.stages().size()); ++s)
-        if (strip.stages()[size_t(s)].stepIds.size() > 1)
+        if (strip.stages()[size_t(s)].stepIds.size() > 1) {
             EXPECT_TRUE(strip.isCollapsed(s)) << s;
+        }
     EXPECT_FALSE(strip.isCollapsed(stageIndex(strip, QStringLiteral("softmax"))));
     EXPECT_TRUE(strip.isScrolling());
 
