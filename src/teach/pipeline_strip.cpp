@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "teach/scaled_font.h"
+
 namespace attn {
 
 namespace {
@@ -97,15 +99,6 @@ QColor mix(const QColor& a, const QColor& b, double t) {
     return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t),
                             float(a.greenF() * (1 - t) + b.greenF() * t),
                             float(a.blueF() * (1 - t) + b.blueF() * t));
-}
-
-QFont scaledFont(const QFont& base, double scale) {
-    QFont f = base;
-    if (f.pointSizeF() > 0)
-        f.setPointSizeF(f.pointSizeF() * scale);
-    else
-        f.setPixelSize(std::max(1, int(std::lround(f.pixelSize() * scale))));
-    return f;
 }
 
 QString namedShapeText(const StepInfo& s) {

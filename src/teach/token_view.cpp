@@ -17,6 +17,7 @@
 
 #include "engine/trace.h"
 #include "export/heatmap_data.h"
+#include "teach/scaled_font.h"
 
 namespace attn {
 
@@ -187,15 +188,6 @@ void drawSegments(QImage& img, std::vector<Segment> lines, const LineGeometry& g
         rasterLine(img, QPointF(g.x0 * dpr, ya * dpr), QPointF(g.x1 * dpr, yb * dpr),
                    g.lineWidth * dpr, ink, yMin * dpr, yMax * dpr);
     }
-}
-
-QFont scaledFont(const QFont& base, double scale) {
-    QFont f = base;
-    if (f.pointSizeF() > 0)
-        f.setPointSizeF(f.pointSizeF() * scale);
-    else
-        f.setPixelSize(std::max(1, int(std::lround(f.pixelSize() * scale))));
-    return f;
 }
 
 }  // namespace
@@ -933,8 +925,7 @@ void TokenView::paintEvent(QPaintEvent*) {
     // With a token hovered and one head drawn, the weights go next to the other column.
     const bool showWeights = hovered_.side != Side::None && (head_ >= 0 || H == 1);
     const int wHead = head_ >= 0 ? head_ : 0;
-    QFont small = f;
-    small.setPointSizeF(f.pointSizeF() > 0 ? f.pointSizeF() * 0.8 : 8);
+    const QFont small = scaledFont(f, 0.8);
     const QFontMetricsF smallFm(small);
     QFont smallItalic = small;
     smallItalic.setItalic(true);

@@ -84,22 +84,6 @@ void click(PipelineStrip& strip, const QRect& r) {
     QTest::mouseClick(&strip, Qt::LeftButton, Qt::NoModifier, r.center());
 }
 
-QPalette darkPalette() {
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
-    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
-    p.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe0));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::PlaceholderText, QColor(0xa0, 0xa0, 0xa0));
-    return p;
-}
-
 TEST(PipelineStrip, GroupsEveryVariantsStepsByStage) {
     const std::vector<MaskSpec> masks = {
         {MaskKind::None, 0}, {MaskKind::Causal, 0}, {MaskKind::Window, 2}};
@@ -385,7 +369,7 @@ TEST(PipelineStrip, RendersLightAndDark) {
                     frame.setStyle(fusion);
                     frame.setAutoFillBackground(true);
                     if (dark)
-                        frame.setPalette(darkPalette());
+                        frame.setPalette(testing::darkPalette());
                     auto* strip = new PipelineStrip(&frame);
                     strip->setStyle(fusion);
                     strip->setSteps(planSteps(c.config, 6));

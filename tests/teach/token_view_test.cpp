@@ -61,17 +61,6 @@ bool waitForLines(const TokenView& view) {
     return QTest::qWaitFor([&] { return view.linesReady() && !view.isRendering(); }, 20000);
 }
 
-QPalette darkPalette() {
-    QPalette p(QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::PlaceholderText, QColor(0xa0, 0xa0, 0xa0));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe0));
-    return p;
-}
-
 TEST(TokenViewLinks, StrongestKeysPerQueryAboveTheThreshold) {
     // One head, one query row of 12 keys with known weights.
     const int T = 12;
@@ -311,7 +300,7 @@ TEST(TokenViewLook, BookExampleLightAndDark) {
             QWidget top;
             top.setStyle(fusion);
             if (dark)
-                top.setPalette(darkPalette());
+                top.setPalette(testing::darkPalette());
             auto* view = new TokenView(&top);
             view->setStyle(fusion);
             view->setAttention(tokenViewWeights(t, 0), bookTokenList(), tokenViewHidden(t));
