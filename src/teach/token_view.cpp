@@ -741,7 +741,7 @@ bool TokenView::imageCoversView() const {
 }
 
 bool TokenView::linesReady() const {
-    return !data_ || tokens_.isEmpty() || imageCoversView();
+    return !data_ || tokens_.isEmpty() || headCount() == 0 || imageCoversView();
 }
 
 void TokenView::requestRender() {

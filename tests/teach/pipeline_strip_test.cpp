@@ -311,6 +311,15 @@ TEST(PipelineStrip, KeyboardWalksTheStepsInOrder) {
     EXPECT_EQ(strip.currentStep(), QStringLiteral("output"));
     EXPECT_EQ(spy.count(), int(plan.size()) + 3);
     EXPECT_EQ(spy.last().at(0).toString(), QStringLiteral("output"));
+
+    // The focus ring around the current chip, for a look.
+    strip.activateWindow();
+    if (QTest::qWaitForWindowActive(&strip)) {
+        strip.setFocus();
+        QTest::keyClick(&strip, Qt::Key_Left);
+        EXPECT_TRUE(strip.hasFocus());
+        EXPECT_TRUE(testing::savePng(&strip, QStringLiteral("pipeline_focus_600.png")));
+    }
 }
 
 TEST(PipelineStrip, OnlyTheUserEmitsStepSelected) {

@@ -241,6 +241,15 @@ TEST(TokenViewMask, MaskedKeysReadMaskedNeverZero) {
     EXPECT_TRUE(tokenViewHidden(bookTrace(open)).empty());
 }
 
+TEST(TokenViewRender, NothingToDrawIsReadyAtOnce) {
+    TokenView view;
+    EXPECT_TRUE(view.linesReady());
+    view.setAttention({}, wordTokens(5));  // tokens without weights: no lines to wait for
+    EXPECT_TRUE(view.linesReady());
+    EXPECT_FALSE(view.isRendering());
+    EXPECT_TRUE(view.visibleLines().empty());
+}
+
 TEST(TokenViewLabels, RepeatedTokensCarryTheirPosition) {
     const QStringList tokens = {"The", " cat", " the", "the", " dog", ",", "\n", " "};
     EXPECT_EQ(tokenViewLabels(tokens), (QStringList{"The", "cat", "2\u00b7the", "3\u00b7the", "dog",
