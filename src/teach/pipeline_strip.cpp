@@ -1,6 +1,7 @@
 #include "teach/pipeline_strip.h"
 
 #include <QAccessible>
+#include <QAccessibleWidget>
 #include <QFocusEvent>
 #include <QFontMetricsF>
 #include <QHash>
@@ -9,6 +10,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPointer>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -147,10 +149,118 @@ QString PipelineStrip::chipLabel(const QString& id) {
     return it == labels.end() ? id : tr(it.value());
 }
 
+namespace {
+
+// Screen readers see the strip as a tab list with one tab per step: its chip label and id as
+// the name, title, PyTorch op and shape as the description, selected when current. The tabs
+// are not QObjects, so they are made when first asked for and registered with QAccessible.
+class StepTabAccessible : public QAccessibleInterface {
+  public:
+    StepTabAccessible(PipelineStrip* strip, int index) : strip_(strip), index_(index) {}
+    bool isValid() const override { return strip_ && index_ < strip_->stepIds().size(); }
+    QObject* object() const override { return nullptr; }
+    QWindow* window() const override { return strip_ ? strip_->window()->windowHandle() : nullptr; }
+    QAccessibleInterface* parent() const override {
+        return strip_ ? QAccessible::queryAccessibleInterface(strip_) : nullptr;
+    }
+    QAccessibleInterface* child(int) const override { return nullptr; }
+    int childCount() const override { return 0; }
+    int indexOfChild(const QAccessibleInterface*) const override { return -1; }
+    QAccessibleInterface* childAt(int, int) const override { return nullptr; }
+    QString text(QAccessible::Text t) const override {
+        if (!isValid())
+            return {};
+        const QString id = strip_->stepIds()[index_];
+        if (t == QAccessible::Name) {
+            const QString label = PipelineStrip::chipLabel(id);
+            return label == id ? id : QStringLiteral("%1 (%2)").arg(label, id);
+        }
+        if (t == QAccessible::Description)
+            return strip_->stepDescription(id);
+        return {};
+    }
+    void setText(QAccessible::Text, const QString&) override {}
+    QRect rect() const override {
+        if (!isValid())
+            return {};
+        const QRect r = strip_->clickableRect(strip_->stepIds()[index_]);
+        return r.isEmpty() ? QRect() : QRect(strip_->mapToGlobal(r.topLeft()), r.size());
+    }
+    QAccessible::Role role() const override { return QAccessible::PageTab; }
+    QAccessible::State state() const override {
+        QAccessible::State st;
+        if (!isValid()) {
+            st.invalid = true;
+            return st;
+        }
+        const bool current = strip_->stepIds()[index_] == strip_->currentStep();
+        st.selectable = true;
+        st.focusable = true;
+        st.selected = current;
+        st.focused = current && strip_->hasFocus();
+        st.offscreen = rect().isEmpty();
+        return st;
+    }
+
+  private:
+    QPointer<PipelineStrip> strip_;
+    int index_;
+};
+
+class PipelineStripAccessible : public QAccessibleWidget {
+  public:
+    explicit PipelineStripAccessible(PipelineStrip* strip)
+        : QAccessibleWidget(strip, QAccessible::PageTabList) {}
+    ~PipelineStripAccessible() override {
+        for (QAccessible::Id id : tabs_)
+            QAccessible::deleteAccessibleInterface(id);
+    }
+    int childCount() const override { return int(strip()->stepIds().size()); }
+    QAccessibleInterface* child(int index) const override {
+        if (index < 0 || index >= childCount())
+            return nullptr;
+        while (int(tabs_.size()) <= index)
+            tabs_.push_back(QAccessible::registerAccessibleInterface(
+                new StepTabAccessible(strip(), int(tabs_.size()))));
+        return QAccessible::accessibleInterface(tabs_[size_t(index)]);
+    }
+    int indexOfChild(const QAccessibleInterface* child) const override {
+        for (int i = 0; i < int(tabs_.size()); ++i)
+            if (QAccessible::accessibleInterface(tabs_[size_t(i)]) == child)
+                return i < childCount() ? i : -1;
+        return -1;
+    }
+    QAccessibleInterface* childAt(int x, int y) const override {
+        for (int i = 0; i < childCount(); ++i) {
+            QAccessibleInterface* c = child(i);
+            if (c->rect().contains(x, y))
+                return c;
+        }
+        return nullptr;
+    }
+
+  private:
+    PipelineStrip* strip() const { return static_cast<PipelineStrip*>(widget()); }
+    mutable std::vector<QAccessible::Id> tabs_;
+};
+
+QAccessibleInterface* pipelineStripAccessibleFactory(const QString& className, QObject* object) {
+    if (className == QLatin1String("attn::PipelineStrip") && object && object->isWidgetType())
+        return new PipelineStripAccessible(static_cast<PipelineStrip*>(object));
+    return nullptr;
+}
+
+}  // namespace
+
 PipelineStrip::PipelineStrip(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    static const bool factoryInstalled = [] {
+        QAccessible::installFactory(pipelineStripAccessibleFactory);
+        return true;
+    }();
+    Q_UNUSED(factoryInstalled);
     setAccessibleName(tr("Pipeline steps"));
     updateAccessibleText();
 }
@@ -238,6 +348,15 @@ void PipelineStrip::setCurrentStep(const QString& id) {
     update();
 }
 
+QString PipelineStrip::stepDescription(const QString& id) const {
+    const int i = int(stepIds().indexOf(id));
+    if (i < 0)
+        return {};
+    const StepInfo& s = steps_[size_t(i)];
+    return QStringLiteral("%1. %2. Shape %3.")
+        .arg(QString::fromStdString(s.title), QString::fromStdString(s.op), namedShapeText(s));
+}
+
 QString PipelineStrip::currentStep() const {
     return current_ < 0 ? QString() : QString::fromStdString(steps_[size_t(current_)].id);
 }
@@ -261,8 +380,15 @@ void PipelineStrip::selectByUser(int step) {
         return;
     setCurrentStep(QString::fromStdString(steps_[size_t(step)].id));
     if (QAccessible::isActive()) {
-        QAccessibleEvent ev(this, QAccessible::DescriptionChanged);
-        QAccessible::updateAccessibility(&ev);
+        // The new current tab takes the focus, so a screen reader says which step it is.
+        if (QAccessibleInterface* strip = QAccessible::queryAccessibleInterface(this)) {
+            if (QAccessibleInterface* tab = strip->child(current_)) {
+                QAccessibleEvent focus(tab, QAccessible::Focus);
+                QAccessible::updateAccessibility(&focus);
+            }
+        }
+        QAccessibleEvent description(this, QAccessible::DescriptionChanged);
+        QAccessible::updateAccessibility(&description);
     }
     emit stepSelected(currentStep());
 }

@@ -45,6 +45,9 @@ class PipelineStrip : public QWidget {
     static QString stageKeyOf(const QString& id);
     // The text on a step's chip inside its stage ("queries", "Q split", "scaled", ...).
     static QString chipLabel(const QString& id);
+    // What a step is, in plain text: its title, PyTorch op and named shape (what screen readers
+    // read for its chip; the tooltip says the same).
+    QString stepDescription(const QString& id) const;
 
     bool isCollapsed(int stage) const;
     bool isScrolling() const { return geometry().scrolling; }

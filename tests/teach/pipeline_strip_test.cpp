@@ -3,6 +3,7 @@
 // PNGs of the strip at several widths, light and dark, go to build/.../png for a look.
 #include <gtest/gtest.h>
 
+#include <QAccessible>
 #include <QApplication>
 #include <QSignalSpy>
 #include <QStyle>
@@ -354,6 +355,36 @@ TEST(PipelineStrip, AccessibleNameAndToolTips) {
     strip.setCurrentStep(QStringLiteral("weights"));
     EXPECT_FALSE(strip.accessibleName().isEmpty());
     EXPECT_TRUE(strip.accessibleDescription().contains(QStringLiteral("weights")));
+
+    // A tab list with one tab per step, the current one selected.
+    strip.resize(1900, strip.sizeHint().height());
+    QAccessibleInterface* list = QAccessible::queryAccessibleInterface(&strip);
+    ASSERT_NE(list, nullptr);
+    EXPECT_EQ(list->role(), QAccessible::PageTabList);
+    ASSERT_EQ(list->childCount(), int(strip.stepIds().size()));
+    int selected = 0;
+    for (int i = 0; i < list->childCount(); ++i) {
+        QAccessibleInterface* tab = list->child(i);
+        ASSERT_NE(tab, nullptr);
+        EXPECT_EQ(tab->role(), QAccessible::PageTab);
+        EXPECT_EQ(list->indexOfChild(tab), i);
+        EXPECT_EQ(tab->parent(), list);
+        const QString id = strip.stepIds()[i];
+        EXPECT_TRUE(tab->text(QAccessible::Name).contains(id)) << id.toStdString();
+        EXPECT_EQ(tab->text(QAccessible::Description), strip.stepDescription(id));
+        if (tab->state().selected) {
+            ++selected;
+            EXPECT_EQ(id, QStringLiteral("weights"));
+        }
+        EXPECT_FALSE(tab->state().offscreen);
+    }
+    EXPECT_EQ(selected, 1);
+    EXPECT_EQ(list->child(int(strip.stepIds().indexOf("queries_split")))->text(QAccessible::Name),
+              QStringLiteral("Q split (queries_split)"));
+    EXPECT_TRUE(strip.stepDescription(QStringLiteral("weights"))
+                    .contains(QStringLiteral("torch.softmax(scaled_scores, dim=-1)")));
+    EXPECT_TRUE(strip.stepDescription(QStringLiteral("weights"))
+                    .contains(QStringLiteral("(b=1, h=2, T=6, T=6)")));
 }
 
 // Light and dark, at the widths the main window can give it, normal and presentation size.
