@@ -480,11 +480,18 @@ QFont TokenView::tokenFont() const {
     return scaledFont(font(), 1.1 * fontScale_);
 }
 
-double TokenView::legendWidth(const QFont& font) const {
+QString TokenView::legendLabel(int head, bool compact) const {
+    return compact ? QString::number(head) : tr("head %1").arg(head);
+}
+
+// The swatches and labels in one line; compact, the labels are the head numbers after a
+// "heads" caption, for many heads in a narrow view or at presentation size.
+double TokenView::legendWidth(const QFont& font, bool compact) const {
     const QFontMetricsF fm(font);
-    double total = 0;
+    double total = compact ? fm.horizontalAdvance(tr("heads")) + 8 : 0;
     for (int h = 0; h < headCount(); ++h)
-        total += fm.height() * 0.7 + 4 + fm.horizontalAdvance(tr("head %1").arg(h)) + 12;
+        total += fm.height() * 0.7 + 4 + fm.horizontalAdvance(legendLabel(h, compact)) +
+                 (compact ? 8 : 12);
     return total;
 }
 
@@ -512,6 +519,7 @@ const TokenView::Layout& TokenView::layout() const {
     l.rowH = baseRowH;
     double y = kMargin;
     l.legend = headCount() > 1 && head_ < 0;
+    l.legendCompact = legendWidth(l.font, false) > width() - 2 * kMargin;
     l.legendY = y;
     if (l.legend)
         y += l.lineH * 1.5;
@@ -649,15 +657,15 @@ QString TokenView::linkNote() const {
         return tr("Finding the strongest links\u2026");
     QStringList parts;
     if (selection_->omitted > 0)
-        parts << tr("Showing the %1 strongest links per token (weights from %2)")
+        parts << tr("The %1 strongest links per token (weights \u2265 %2)")
                      .arg(kLinksPerQuery)
                      .arg(double(kMinLinkWeight), 0, 'f', 2);
     const Layout& l = layout();
     if (l.contentH > l.rowsBottom - l.rowsTop + 0.5)
-        parts << tr("links to rows out of view show when you hover a token");
+        parts << tr("hover a token to see all of its links");
     if (parts.isEmpty())
         return {};
-    QString note = parts.join(QStringLiteral("; ")) + QLatin1Char('.');
+    QString note = parts.join(QStringLiteral(" \u00b7 ")) + QLatin1Char('.');
     note[0] = note[0].toUpper();
     return note;
 }
@@ -720,7 +728,7 @@ QSize TokenView::sizeHint() const {
     // Tall enough for a sentence; longer inputs scroll.
     const int rows = std::clamp(int(tokens_.size()), 3, 40);
     const int h = int(l.rowsTop + rows * std::ceil(fm.height() * 1.55) + kMargin);
-    return {std::max({w, 320, int(legendWidth(l.font) + 2 * kMargin)}), h};
+    return {std::max({w, 320, int(legendWidth(l.font, true) + 2 * kMargin)}), h};
 }
 
 QSize TokenView::minimumSizeHint() const {
@@ -835,16 +843,24 @@ void TokenView::paintEvent(QPaintEvent*) {
     const double mid = (l.leftX + l.colW + l.rightX) / 2.0;
     if (l.legend) {
         const double sw = fm.height() * 0.7;
-        double x = std::max(kMargin, mid - legendWidth(f) / 2.0);
+        const bool compact = l.legendCompact;
+        double x = std::max(kMargin, mid - legendWidth(f, compact) / 2.0);
+        p.setPen(text);
+        if (compact) {
+            const QString caption = tr("heads");
+            p.drawText(QRectF(x, l.legendY, fm.horizontalAdvance(caption) + 2, fm.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter, caption);
+            x += fm.horizontalAdvance(caption) + 8;
+        }
+        const std::vector<QRgb> colors = lineColors();
         for (int h = 0; h < H; ++h) {
             const QRectF swatch(x, l.legendY + (fm.height() - sw) / 2, sw, sw);
-            p.fillRect(swatch, QColor::fromRgb(lineColors()[size_t(h)]));
+            p.fillRect(swatch, QColor::fromRgb(colors[size_t(h)]));
             x += sw + 4;
-            const QString label = tr("head %1").arg(h);
-            p.setPen(text);
+            const QString label = legendLabel(h, compact);
             p.drawText(QRectF(x, l.legendY, fm.horizontalAdvance(label) + 2, fm.height()),
                        Qt::AlignLeft | Qt::AlignVCenter, label);
-            x += fm.horizontalAdvance(label) + 12;
+            x += fm.horizontalAdvance(label) + (compact ? 8 : 12);
         }
     }
     if (l.note) {

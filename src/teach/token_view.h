@@ -111,8 +111,9 @@ class TokenView : public QWidget {
     // head shown and how many keys the mask hides from it, for a key how many queries it is
     // hidden from.
     QString toolTipText(const Hit& hit) const;
-    // The line under the column titles that says what is drawn: "Showing the 8 strongest links
-    // per token ...", empty while every positive weight is drawn.
+    // The line above the column titles that says what is left out: "The 8 strongest links per
+    // token ...", and, when the rows scroll, that hovering a token shows all of its links (the
+    // picture leaves out links to rows far out of view); empty when neither applies.
     QString linkNote() const;
 
     // True once the lines of the current attention, head, size and scroll position are in the
@@ -156,13 +157,14 @@ class TokenView : public QWidget {
         double rowsTop = 0, rowsBottom = 0;  // the scrolling rows area, widget coordinates
         double contentH = 0;                 // all rows
         double lineH = 0;                    // one text line of the font
-        bool legend = false, note = false;
+        bool legend = false, legendCompact = false, note = false;
         QSize size;
     };
     const Layout& layout() const;  // for the current size and settings, computed when needed
     void invalidate();             // settings changed: new layout and new lines
     QFont tokenFont() const;
-    double legendWidth(const QFont& font) const;
+    QString legendLabel(int head, bool compact) const;
+    double legendWidth(const QFont& font, bool compact) const;
     void updateScrollBar() const;
     int firstVisibleRow() const;
     int lastVisibleRow() const;

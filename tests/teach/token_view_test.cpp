@@ -127,7 +127,7 @@ TEST(TokenViewLinks, TheViewDrawsOnlyTheSelectedLinks) {
     for (int n : perQuery)
         EXPECT_LE(n, TokenView::kLinksPerQuery);
     EXPECT_GT(expected.omitted, 0);
-    EXPECT_TRUE(view.linkNote().contains(QStringLiteral("8 strongest links")));
+    EXPECT_TRUE(view.linkNote().contains(QStringLiteral("8 strongest links per token")));
 
     view.setHead(2);
     for (const auto& l : view.visibleLines())
@@ -270,7 +270,7 @@ TEST(TokenViewScroll, AThousandTokensScrollAndHitTest) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&top));
     view->setAttention(causalWeights(12, T, 5), wordTokens(T), causalHidden(T));
     ASSERT_TRUE(waitForLines(*view));
-    EXPECT_TRUE(view->linkNote().contains(QStringLiteral("8 strongest links")));
+    EXPECT_TRUE(view->linkNote().contains(QStringLiteral("8 strongest links per token")));
     EXPECT_FALSE(view->rect().contains(view->tokenRect(TokenView::Side::Query, 999).toRect()));
     EXPECT_TRUE(view->rect().contains(view->tokenRect(TokenView::Side::Query, 0).toRect()));
     EXPECT_TRUE(testing::savePng(view, QStringLiteral("token_view_1000_top.png")));
