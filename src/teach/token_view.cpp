@@ -424,18 +424,23 @@ void TokenView::setAttention(std::vector<std::vector<float>> perHeadWeights,
     if (head_ >= headCount())
         head_ = -1;
     hovered_ = {};
+    scrollBar_->setValue(0);  // before the render is asked for: it covers the rows in view
     invalidate();
-    scrollBar_->setValue(0);
     updateGeometry();
 }
 
 void TokenView::setHead(int head) {
-    head_ = head < 0 || head >= headCount() ? -1 : head;
+    const int next = head < 0 || head >= headCount() ? -1 : head;
+    if (next == head_)
+        return;
+    head_ = next;
     invalidate();
     updateGeometry();
 }
 
 void TokenView::setFontScale(double scale) {
+    if (std::clamp(scale, 0.5, 4.0) == fontScale_)
+        return;
     fontScale_ = std::clamp(scale, 0.5, 4.0);
     colWCache_ = -1;
     invalidate();
