@@ -16,6 +16,7 @@ namespace {
 
 const char* const kEmbeddingsKey = "embeddings_file";
 const char* const kWeightsKey = "weights_file";
+const char* const kModelKey = "model_file";
 
 [[noreturn]] void corrupt(const QString& name, const QString& why) {
     throw UserError(
@@ -53,6 +54,7 @@ QByteArray sessionToJson(const Session& s) {
     o["version"] = kSessionVersion;
     o[QLatin1String(kEmbeddingsKey)] = fileValue(s.embeddings);
     o[QLatin1String(kWeightsKey)] = fileValue(s.weights);
+    o[QLatin1String(kModelKey)] = fileValue(s.model);
     o["window_geometry"] = QString::fromLatin1(s.windowGeometry.toBase64());
     o["window_state"] = QString::fromLatin1(s.windowState.toBase64());
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
@@ -83,9 +85,12 @@ Session sessionFromJson(const QByteArray& bytes, const QString& name, QStringLis
     Session s;
     s.embeddings = fileFrom(o, kEmbeddingsKey, name);
     s.weights = fileFrom(o, kWeightsKey, name);
+    s.model = fileFrom(o, kModelKey, name);
     QVariantMap map = o.toVariantMap();
     map.insert(QLatin1String(kEmbeddingsKey), s.embeddings.path);
     map.insert(QLatin1String(kWeightsKey), s.weights.path);
+    if (!s.model.path.isEmpty())
+        map.insert(QStringLiteral("model"), s.model.path);
     QStringList missing;
     try {
         s.settings = settingsFromMap(map, Settings(), &missing);

@@ -22,6 +22,7 @@ struct Session {
     Settings settings;  // embeddingsFile / weightsFile hold the files' paths
     SessionFile embeddings;
     SessionFile weights;
+    SessionFile model;  // a model file (a bundled model is named in settings.model alone)
     QByteArray windowGeometry;  // QMainWindow::saveGeometry()
     QByteArray windowState;     // QMainWindow::saveState()
 };

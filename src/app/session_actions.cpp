@@ -17,6 +17,8 @@
 #include <QToolButton>
 #include <QUndoStack>
 
+#include "pipeline/model_request.h"
+
 namespace attn {
 
 namespace {
@@ -34,7 +36,8 @@ WorkspaceState sessionState(const Session& s, QStringList* notes) {
     WorkspaceState state{s.settings, {}};
     Settings& settings = state.settings;
     // A file comes back when it is still there; a changed one is used as it is now.
-    auto usable = [&](const SessionFile& f, const QString& kind) {
+    // A model file can be gigabytes: its hash is compared when the loader has read it.
+    auto usable = [&](const SessionFile& f, const QString& kind, bool compareHash = true) {
         if (f.path.isEmpty())
             return false;
         if (!QFileInfo(f.path).isFile()) {
@@ -42,7 +45,7 @@ WorkspaceState sessionState(const Session& s, QStringList* notes) {
                           .arg(kind, QDir::toNativeSeparators(f.path));
             return false;
         }
-        if (!f.sha256.isEmpty() && fileSha256(f.path) != f.sha256)
+        if (compareHash && !f.sha256.isEmpty() && fileSha256(f.path) != f.sha256)
             *notes << SessionActions::tr("The %1 file %2 has changed since the session was "
                                          "saved; its current contents are used.")
                           .arg(kind, QDir::toNativeSeparators(f.path));
@@ -78,6 +81,16 @@ WorkspaceState sessionState(const Session& s, QStringList* notes) {
     }
     if (!state.files.weights)
         settings.weightsFile.clear();
+    // A model file comes back when it is there (the window reads it once the session is open); a
+    // bundled model is named, not kept as a file.
+    if (settings.modelMode() && !bundledModelNames().contains(settings.model)) {
+        if (!usable(s.model, SessionActions::tr("model"), false)) {
+            settings.model.clear();
+            *notes << SessionActions::tr("The chapter-3 module is shown instead of the model.");
+        } else {
+            state.modelSha256 = s.model.sha256;
+        }
+    }
     return state;
 }
 
@@ -160,6 +173,11 @@ Session SessionActions::currentSession() const {
         s.weights = file(s.settings.weightsFile);
     s.settings.embeddingsFile = s.embeddings.path;
     s.settings.weightsFile = s.weights.path;
+    if (s.settings.modelMode() && !bundledModelNames().contains(s.settings.model)) {
+        // The hash was taken when the model was read (files can be gigabytes).
+        s.model = SessionFile{QFileInfo(s.settings.model).absoluteFilePath(), workspace_->modelSha256()};
+        s.settings.model = s.model.path;
+    }
     s.windowGeometry = window_->saveGeometry();
     s.windowState = window_->saveState();
     return s;
@@ -220,8 +238,8 @@ bool SessionActions::openSession(const QString& path) {
     }
     QStringList notes;
     // An older file lacks settings that came later: one line names them all.
-    missing.removeAll(QStringLiteral("embeddings_file"));
-    missing.removeAll(QStringLiteral("weights_file"));
+    for (const char* key : {"embeddings_file", "weights_file", "model", "layer"})
+        missing.removeAll(QLatin1String(key));  // files are optional; model mode came later
     if (missing.size() == 1)
         notes << tr("The session has no \"%1\"; the default is used.").arg(missing.front());
     else if (!missing.isEmpty())

@@ -17,6 +17,7 @@ void registerTypes() {
         qRegisterMetaType<attn::TraceJob>();
         qRegisterMetaType<attn::TraceOutcome>();
         qRegisterMetaType<attn::TokensUpdate>();
+        qRegisterMetaType<attn::LayerUpdate>();
         return true;
     }();
     (void)once;
@@ -35,6 +36,13 @@ void chooseThreadCount(const Config& c, int64_t tokens) {
 #else
     (void)c;
     (void)tokens;
+#endif
+}
+
+// A trained model's forward is big enough that every core pays off, even for a short text.
+void useEveryCore() {
+#ifdef _OPENMP
+    omp_set_num_threads(std::max(1, omp_get_num_procs()));
 #endif
 }
 
@@ -63,6 +71,12 @@ void TraceWorker::process(const TraceJob& job, const std::shared_ptr<CancelToken
         return;
     }
     try {
+        if (job.settings.modelMode()) {
+            processModel(job, cancel, out);
+            out.elapsedMs = msSince(timer);
+            sink_.finished(std::move(out));
+            return;
+        }
         TraceRun& run = out.run;
         run.settings = job.settings;
         run.input = tokenizeInput(job.settings, job.files);
@@ -111,6 +125,47 @@ void TraceWorker::process(const TraceJob& job, const std::shared_ptr<CancelToken
     sink_.finished(std::move(out));
 }
 
+void TraceWorker::processModel(const TraceJob& job, const std::shared_ptr<CancelToken>& cancel,
+                               TraceOutcome& out) const {
+    const Settings& s = job.settings;
+    if (!job.model) {
+        out.issues.push_back({"model", "The model is not loaded yet."});
+        return;
+    }
+    ModelRun m;
+    m.settings = s;
+    m.model = job.model;
+    m.input = modelTokens(s);
+    sink_.tokens(TokensUpdate{job.generation, m.input});
+    out.issues = checkModelSettings(s, *job.model, m.input);
+    if (!out.issues.empty())
+        return;
+    QElapsedTimer timer;
+    timer.start();
+    const std::vector<int64_t> ids = tokenIds(m.input.tokens);
+    const auto& previous = job.previousRun;
+    if (previous && previous->model == job.model && previous->ids == ids) {
+        m.run = previous;  // the same text: only the layer (or the view) changed
+    } else {
+        useEveryCore();
+        GptRequest r;
+        r.model = job.model;
+        r.ids = ids;
+        r.previous = previous && previous->model == job.model ? previous : nullptr;
+        r.memoryBudgetBytes = s.config.memoryBudgetBytes;
+        r.cancel = cancel.get();
+        const quint64 gen = job.generation;
+        r.progress = [this, gen](const GptLayerDone& done) {
+            sink_.layerDone(LayerUpdate{gen, done.layer, done.layers, done.thumbnail});
+        };
+        m.run = runGpt(r);
+    }
+    out.run = layerTraceRunInBlock(m, cancel.get());
+    out.traceMs = msSince(timer);
+    out.model = job.model;
+    out.modelRun = m.run;
+}
+
 TraceController::TraceController(QObject* parent)
     : QObject(parent),
       latest_(std::make_shared<std::atomic<quint64>>(0)),
@@ -133,6 +188,12 @@ TraceController::TraceController(QObject* parent)
     };
     sink.finished = [this](TraceOutcome r) {
         inbox_.post([this, r = std::move(r)] { onFinished(r); });
+    };
+    sink.layerDone = [this](LayerUpdate u) {
+        inbox_.post([this, u = std::move(u)] {
+            if (u.generation == latest_->load())
+                emit layerReady(u);
+        });
     };
     worker_ = std::make_unique<const TraceWorker>(latest_, std::move(sink));
 

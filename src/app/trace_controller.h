@@ -26,6 +26,7 @@ class TraceWorker {
         std::function<void(TokensUpdate)> tokens;
         std::function<void(quint64 generation, int done, int total, QString stepId)> progress;
         std::function<void(TraceOutcome)> finished;
+        std::function<void(LayerUpdate)> layerDone;  // model mode, each block as it finishes
     };
     TraceWorker(std::shared_ptr<const std::atomic<quint64>> latest, Sink sink);
     // The pipeline's steps one by one (tokenize, check, embed, trace), so the tokens can be
@@ -33,6 +34,10 @@ class TraceWorker {
     void process(const TraceJob& job, const std::shared_ptr<CancelToken>& cancel) const;
 
   private:
+    // Model mode: the forward (or the previous run, when only the layer changed) and the layer's
+    // trace in its block.
+    void processModel(const TraceJob& job, const std::shared_ptr<CancelToken>& cancel,
+                      TraceOutcome& out) const;
     std::shared_ptr<const std::atomic<quint64>> latest_;
     Sink sink_;
 };
@@ -57,6 +62,7 @@ class TraceController : public QObject {
     void tokensReady(const attn::TokensUpdate& update);  // newest generation only
     void progress(quint64 generation, int done, int total, const QString& stepId);
     void resultReady(const attn::TraceOutcome& outcome);  // newest generation only
+    void layerReady(const attn::LayerUpdate& update);     // newest generation only
     void busyChanged(bool busy);
 
   private:

@@ -6,6 +6,7 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 
+#include "app/model_loader.h"
 #include "app/trace_controller.h"
 #include "io/loaders.h"
 #include "pipeline/step_files.h"
@@ -25,8 +26,9 @@ Settings withView(Settings s, const Settings& view) {
     return s;
 }
 
-bool sameFiles(const InputFiles& a, const InputFiles& b) {
-    return a.embeddings == b.embeddings && a.weights == b.weights;
+bool sameFiles(const WorkspaceState& a, const WorkspaceState& b) {
+    return a.files.embeddings == b.files.embeddings && a.files.weights == b.files.weights &&
+           a.model == b.model;
 }
 
 // Changes of one kind merge into one undo step while they come less than this apart.
@@ -91,6 +93,38 @@ Workspace::Workspace(QObject* parent) : QObject(parent) {
     });
     connect(controller_, &TraceController::resultReady, this, &Workspace::onOutcome);
     connect(controller_, &TraceController::busyChanged, this, &Workspace::busyChanged);
+    connect(controller_, &TraceController::layerReady, this, &Workspace::layerComputed);
+    loader_ = new ModelLoader(this);
+    connect(loader_, &ModelLoader::loadingChanged, this, &Workspace::modelLoadingChanged);
+    connect(loader_, &ModelLoader::progress, this, &Workspace::modelLoadProgress);
+    connect(loader_, &ModelLoader::failed, this, [this](const QString& name, const QString& why) {
+        loadingModel_.clear();
+        emit modelFailed(name, why);
+        scheduleCompute();  // whatever waited for the model shows what it has
+    });
+    connect(loader_, &ModelLoader::loaded, this,
+            [this](const QString& name, std::shared_ptr<const GptModel> model, const QString& sha) {
+                loadingModel_.clear();
+                WorkspaceState next = state_;
+                // A session remembers the hash of the file it was saved with: say when it differs.
+                if (!state_.modelSha256.isEmpty() && state_.modelSha256 != sha &&
+                    state_.settings.model == name && !state_.model)
+                    fileNotes_ << tr("The model file %1 has changed since the session was saved; "
+                                     "its current contents are used.")
+                                      .arg(name);
+                next.model = std::move(model);
+                next.modelSha256 = sha;
+                next.settings.model = name;
+                next.settings.layer = std::clamp(next.settings.layer, 0,
+                                                 int(next.model->arch.layers) - 1);
+                const WorkspaceState before = state_;
+                const bool sessionWaiting = state_.settings.model == name && !state_.model;
+                apply(next, false);
+                if (!sessionWaiting)  // a session or launch that named it is not a user's change
+                    undo_->push(new SettingsCommand(this, before, next,
+                                                    tr("Open model %1").arg(QFileInfo(name).fileName()),
+                                                    false));
+            });
     connect(controller_, &TraceController::progress, this,
             [this](quint64, int done, int total, const QString& id) {
                 emit progress(done, total, id);
@@ -102,13 +136,17 @@ Workspace::~Workspace() = default;
 
 void Workspace::apply(const WorkspaceState& next, bool keepView) {
     const Settings before = state_.settings;
-    const bool filesChanged = !sameFiles(state_.files, next.files);
+    const bool filesChanged = !sameFiles(state_, next);
+    const bool modelChanged = state_.model != next.model;
     state_.settings = keepView ? withView(next.settings, before) : next.settings;
     state_.files = next.files;
+    state_.model = next.model;
     if (!sameComputation(before, state_.settings) || filesChanged)
         scheduleCompute();
     if (filesChanged)
         emit this->filesChanged();
+    if (modelChanged)
+        emit this->modelChanged();
     if (!(before == state_.settings))
         emit settingsChanged(before);
 }
@@ -292,7 +330,62 @@ void Workspace::scheduleCompute() {
 }
 
 void Workspace::computeNow() {
-    controller_->submit(TraceJob{0, state_.settings, state_.files});
+    const Settings& s = state_.settings;
+    if (s.modelMode() && (!state_.model || !loadingModel_.isEmpty())) {
+        // Named by a session or the command line but not read yet: read it, then compute.
+        if (loadingModel_.isEmpty() && !state_.model) {
+            loadingModel_ = s.model;
+            loader_->load(s.model);
+        }
+        return;
+    }
+    TraceJob job{0, s, state_.files, state_.model, nullptr};
+    if (s.modelMode() && shown_ && shown_->model == state_.model)
+        job.previousRun = shown_->modelRun;
+    controller_->submit(job);
+}
+
+void Workspace::openModel(const QString& nameOrPath) {
+    loadingModel_ = nameOrPath;
+    loader_->load(nameOrPath);
+}
+
+void Workspace::cancelModelLoading() {
+    if (loadingModel_.isEmpty())
+        return;
+    loadingModel_.clear();
+    loader_->cancel();
+    if (state_.settings.modelMode() && !state_.model) {
+        // A session's model that is not read: back to the chapter's module.
+        WorkspaceState next = state_;
+        next.settings.model.clear();
+        apply(next, false);
+    }
+}
+
+bool Workspace::isLoadingModel() const {
+    return !loadingModel_.isEmpty();
+}
+
+void Workspace::useModuleOfTheChapter() {
+    if (!state_.settings.modelMode())
+        return;
+    cancelModelLoading();
+    WorkspaceState next = state_;
+    next.settings.model.clear();
+    next.model.reset();
+    next.modelSha256.clear();
+    const WorkspaceState before = state_;
+    apply(next, false);
+    undo_->push(new SettingsCommand(this, before, next, tr("Use the chapter's module"), false));
+}
+
+void Workspace::selectLayer(int layer) {
+    if (layer == state_.settings.layer || layer < 0)
+        return;
+    WorkspaceState next = state_;
+    next.settings.layer = layer;
+    apply(next, false);
 }
 
 void Workspace::setStale(bool stale) {

@@ -19,12 +19,15 @@ class QUndoStack;
 
 namespace attn {
 
+class ModelLoader;
 class TraceController;
 
-// The settings and the files they name, as one value: what undo restores.
+// The settings and the files and model they name, as one value: what undo restores.
 struct WorkspaceState {
     Settings settings;
     InputFiles files;
+    std::shared_ptr<const GptModel> model;  // model mode: the model settings.model names
+    QString modelSha256;                     // of the model's file, read with it (sessions keep it)
 };
 
 class Workspace : public QObject {
@@ -35,6 +38,8 @@ class Workspace : public QObject {
 
     const Settings& settings() const { return state_.settings; }
     const InputFiles& files() const { return state_.files; }
+    // Model mode: the model in use (null in the chapter-3 mode, and while it is being read).
+    const std::shared_ptr<const GptModel>& model() const { return state_.model; }
 
     // A user's change of the settings: undoable under the name `what` ("Change d_out"), and
     // recomputed when anything beyond the view changed. Consecutive text edits merge into one
@@ -66,6 +71,19 @@ class Workspace : public QObject {
     bool openWeights(const QString& path, QString* error);
     // Back to typed text and drawn weights (undoable).
     void forgetFiles();
+
+    // Model mode. openModel reads a model file (or a bundled model by name) off the GUI thread;
+    // once read it replaces the chapter-3 module (undoably), and until then, or when it cannot
+    // be read, everything stays as it was (modelFailed says why). useModuleOfTheChapter goes back
+    // to the chapter-3 module (undoably).
+    void openModel(const QString& nameOrPath);
+    void cancelModelLoading();
+    bool isLoadingModel() const;
+    void useModuleOfTheChapter();
+    // The block whose attention the step views show (model mode); not undoable, like the step.
+    void selectLayer(int layer);
+    // The SHA-256 of the model file in use, for sessions (empty for the chapter-3 module).
+    QString modelSha256() const { return state_.modelSha256; }
     // Notes on the last change a file made ("The context length is 6, the size of the mask
     // buffer in w.safetensors."), until the next change.
     QStringList fileNotes() const { return fileNotes_; }
@@ -110,6 +128,13 @@ class Workspace : public QObject {
     void busyChanged(bool busy);
     void progress(int done, int total, const QString& stepId);
     void cellSelected(int row, int col);
+    // Model mode: reading a model file (progress, done or failed), and each block of a forward
+    // as it finishes (the overview fills in layer by layer).
+    void modelLoadingChanged(bool loading);
+    void modelLoadProgress(int done, int total, const QString& what);
+    void modelFailed(const QString& nameOrPath, const QString& message);
+    void modelChanged();
+    void layerComputed(const attn::LayerUpdate& update);
 
   private:
     friend class SettingsCommand;
@@ -122,6 +147,8 @@ class Workspace : public QObject {
 
     WorkspaceState state_;
     TraceController* controller_ = nullptr;
+    ModelLoader* loader_ = nullptr;
+    QString loadingModel_;  // the name or path being read, empty when none
     QUndoStack* undo_ = nullptr;
     QTimer* computeTimer_ = nullptr;
     std::optional<TraceOutcome> shown_;

@@ -155,6 +155,61 @@ TraceRun layerTraceRun(const ModelRun& run, const CancelToken* cancel) {
     return t;
 }
 
+const std::vector<std::string>& blockContextStepIds() {
+    static const std::vector<std::string> ids = {"block_input",  "residual_after_attention",
+                                                 "norm2",        "ff_hidden",
+                                                 "ff_output",    "block_output"};
+    return ids;
+}
+
+TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
+    TraceRun t = layerTraceRun(run, cancel);
+    const GptBlockContext c = blockContext(*run.run, run.settings.layer, cancel);
+    const int64_t T = run.run->tokens();
+    auto step = [&](const char* id, const QString& title, const char* op, const Tensor& value,
+                    const char* width) {
+        Step s;
+        s.info.id = id;
+        s.info.title = title.toStdString();
+        s.info.op = op;
+        s.info.dims = {"b", "T", width};
+        s.info.shape = {1, T, value.size(-1)};
+        s.info.kind = StepKind::Projection;
+        s.value = value.contiguous().view(s.info.shape);
+        return s;
+    };
+    Trace trace = *t.trace;
+    std::vector<Step> steps;
+    steps.push_back(step("block_input",
+                         Text::tr("The block's input: the residual stream, token embeddings plus "
+                                  "what the blocks before added"),
+                         "x", c.residualIn, "d_model"));
+    for (const Step& s : trace.steps)
+        steps.push_back(s);
+    steps.push_back(step("residual_after_attention",
+                         Text::tr("The residual stream after attention: the input plus what "
+                                  "attention adds"),
+                         "x = x + self.att(self.norm1(x))", c.residualMid, "d_model"));
+    steps.push_back(step("norm2",
+                         Text::tr("LayerNorm 2: each token's vector scaled to mean 0, variance 1, "
+                                  "then scale and shift"),
+                         "self.norm2(x)", c.norm2, "d_model"));
+    steps.push_back(step("ff_hidden",
+                         Text::tr("Feed-forward, first layer and GELU: four times wider, one "
+                                  "token at a time"),
+                         "GELU(self.ff.layers[0](norm2))", c.ffHidden, "ff_hidden"));
+    steps.push_back(step("ff_output",
+                         Text::tr("Feed-forward, second layer: back to d_model"),
+                         "self.ff.layers[2](hidden)", c.ffOutput, "d_model"));
+    steps.push_back(step("block_output",
+                         Text::tr("The block's output: the residual stream plus the feed-forward, "
+                                  "the next block's input"),
+                         "x = x + self.ff(self.norm2(x))", c.residualOut, "d_model"));
+    trace.steps = std::move(steps);
+    t.trace = std::make_shared<const Trace>(std::move(trace));
+    return t;
+}
+
 QString describeModel(const GptModel& model) {
     const GptArchitecture& a = model.arch;
     const QLocale c = QLocale::c();

@@ -54,6 +54,15 @@ ModelRun runModel(const Settings& settings, std::shared_ptr<const GptModel> mode
 // output, output = out_proj's), as a TraceRun the step views, exports and PyTorch listing take.
 TraceRun layerTraceRun(const ModelRun& run, const CancelToken* cancel = nullptr);
 
+// The same trace with the rest of the block around its attention, so a student sees where
+// attention sits: `block_input` (the residual stream entering the block) before the chapter-3
+// steps, and after them `residual_after_attention` (x + the attention's output), `norm2`,
+// `ff_hidden` (GELU of the first feed-forward layer), `ff_output` and `block_output` (the next
+// block's input). Each (1, T, d), ff_hidden (1, T, ff_hidden).
+TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel = nullptr);
+// The ids of those steps around the attention.
+const std::vector<std::string>& blockContextStepIds();
+
 // The architecture in words, for a caption or the CLI: "4 layers, 4 heads of 32 (d 128),
 // vocabulary 50,257, context 256, F16".
 QString describeModel(const GptModel& model);
