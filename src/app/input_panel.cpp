@@ -130,6 +130,7 @@ InputPanel::InputPanel(Workspace* workspace, QWidget* parent)
     connect(preset_, &QComboBox::activated, this, &InputPanel::onPreset);
     connect(workspace_, &Workspace::settingsChanged, this, &InputPanel::fromSettings);
     connect(workspace_, &Workspace::filesChanged, this, &InputPanel::fromSettings);
+    connect(workspace_, &Workspace::modelChanged, this, &InputPanel::fromSettings);
     connect(workspace_, &Workspace::tokensChanged, this, &InputPanel::onTokens);
     connect(workspace_, &Workspace::resultApplied, this, [this] {
         errors_->show(workspace_->issues());
@@ -166,7 +167,9 @@ void InputPanel::fromSettings() {
     const bool file = s.source == InputSource::File;
     text_->setReadOnly(file);
     text_->setEnabled(!file);
-    tokenizer_->setEnabled(!file);
+    // A trained GPT-2 model reads GPT-2 tokens; the presets are sizes of the chapter's module.
+    tokenizer_->setEnabled(!file && !s.modelMode());
+    preset_->setEnabled(!s.modelMode());
     text_->setToolTip(file ? tr("The input is the loaded embeddings file (File > Forget loaded "
                                 "files to type again)")
                            : tr("The text to tokenize and embed. Every view follows as you type."));
@@ -174,6 +177,9 @@ void InputPanel::fromSettings() {
 }
 
 QString InputPanel::sourceText(const Settings& s) const {
+    if (s.modelMode())
+        return tr("x: the model's token and position embeddings of the text's GPT-2 tokens. "
+                  "Weights: the model's.");
     QString x;
     switch (s.source) {
         case InputSource::Book:

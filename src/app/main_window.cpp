@@ -17,6 +17,7 @@
 
 #include "app/export_actions.h"
 #include "app/input_panel.h"
+#include "app/model_picker.h"
 #include "app/module_panel.h"
 #include "app/presentation_controller.h"
 #include "app/session_actions.h"
@@ -108,16 +109,19 @@ void MainWindow::createDocks() {
     // ever squeezed below its size (the panel scrolls instead).
     auto* settings = new QWidget;
     auto* column = new QVBoxLayout(settings);
+    picker_ = new ModelPicker(workspace_, settings);
     input_ = new InputPanel(workspace_, settings);
     module_ = new ModulePanel(workspace_, settings);
-    auto* inputHeading = new QLabel(tr("<b>Input</b>"), settings);
-    auto* moduleHeading = new QLabel(tr("<b>Model</b>"), settings);
-    column->addWidget(inputHeading);
+    column->addWidget(new QLabel(tr("<b>Model</b>"), settings));
+    column->addWidget(picker_);
+    column->addSpacing(6);
+    column->addWidget(new QLabel(tr("<b>Input</b>"), settings));
     column->addWidget(input_);
     column->addSpacing(6);
-    column->addWidget(moduleHeading);
+    column->addWidget(new QLabel(tr("<b>Attention module</b>"), settings));
     column->addWidget(module_);
     column->addStretch(1);
+    connect(picker_, &ModelPicker::openFileRequested, this, &MainWindow::openModelInteractive);
     auto* scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("settingsScroll"));
     scroll->setWidget(settings);
@@ -186,6 +190,10 @@ void MainWindow::createMenus() {
     file->addAction(sessions_->saveAction());
     file->addAction(sessions_->saveAsAction());
     file->addSeparator();
+    QAction* openModel =
+        file->addAction(tr("Open &model file..."), this, &MainWindow::openModelInteractive);
+    openModel->setObjectName(QStringLiteral("actionOpenModel"));
+    openModel->setToolTip(tr("Use a trained GPT-2-architecture model (.safetensors or .pth)"));
     QAction* openText = file->addAction(tr("Open &text..."), this, &MainWindow::openTextInteractive);
     openText->setObjectName(QStringLiteral("actionOpenText"));
     openText->setToolTip(tr("Use a UTF-8 text file as the sentence"));
@@ -319,6 +327,17 @@ void MainWindow::loadFileInteractive(bool weights) {
                             : workspace_->openEmbeddings(path, &error);
     input_->setFileError(weights ? QStringLiteral("weights") : QStringLiteral("embeddings"),
                          ok ? QString() : error);
+}
+
+void MainWindow::openModelInteractive() {
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open model file"), settings.value(QStringLiteral("model/dir")).toString(),
+        tr("GPT-2 models (*.safetensors *.pth *.pt *.bin);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("model/dir"), QFileInfo(path).absolutePath());
+    workspace_->openModel(path);
 }
 
 void MainWindow::openTextInteractive() {

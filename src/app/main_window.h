@@ -14,6 +14,7 @@ class ExplainPanel;
 class ExportActions;
 class InputPanel;
 class LessonPanel;
+class ModelPicker;
 class ModulePanel;
 class PresentationController;
 class SessionActions;
@@ -38,6 +39,7 @@ class MainWindow : public QMainWindow {
     StepView* stepView() const { return stepView_; }
     InputPanel* inputPanel() const { return input_; }
     ModulePanel* modulePanel() const { return module_; }
+    ModelPicker* modelPicker() const { return picker_; }
     ShapesPanel* shapesPanel() const { return shapes_; }
     ExplainPanel* explainPanel() const { return explain_; }
     TokenViewPanel* tokenPanel() const { return tokens_; }
@@ -68,6 +70,7 @@ class MainWindow : public QMainWindow {
     QAction* dockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut);
     void loadFileInteractive(bool weights);
     void openTextInteractive();
+    void openModelInteractive();
     void about();
     void restoreLayout();
     void saveLayout() const;
@@ -77,6 +80,7 @@ class MainWindow : public QMainWindow {
     StepView* stepView_ = nullptr;
     InputPanel* input_ = nullptr;
     ModulePanel* module_ = nullptr;
+    ModelPicker* picker_ = nullptr;
     ShapesPanel* shapes_ = nullptr;
     ExplainPanel* explain_ = nullptr;
     TokenViewPanel* tokens_ = nullptr;

@@ -57,6 +57,7 @@ ModulePanel::ModulePanel(Workspace* workspace, QWidget* parent)
     build();
     connect(workspace_, &Workspace::settingsChanged, this, &ModulePanel::fromSettings);
     connect(workspace_, &Workspace::filesChanged, this, &ModulePanel::fromSettings);
+    connect(workspace_, &Workspace::modelChanged, this, &ModulePanel::fromSettings);
     connect(workspace_, &Workspace::resultApplied, this,
             [this] { errors_->show(workspace_->issues(), InputPanel::fields()); });
     fromSettings();
@@ -86,8 +87,8 @@ CappedSpinBox* ModulePanel::sizeSpin(const QString& objectName, const QString& t
     return s;
 }
 
-void ModulePanel::addRow(const QString& label, QWidget* field, const QString& errorField,
-                         const QList<QWidget*>& outlined) {
+QWidget* ModulePanel::addRow(const QString& label, QWidget* field, const QString& errorField,
+                             const QList<QWidget*>& outlined) {
     // The field and its error line share one cell, so a hidden error leaves no gap.
     auto* cell = new QWidget(this);
     auto* v = new QVBoxLayout(cell);
@@ -100,6 +101,7 @@ void ModulePanel::addRow(const QString& label, QWidget* field, const QString& er
         errors_->add(errorField, error, outlined);
     }
     form_->addRow(label, cell);
+    return cell;
 }
 
 void ModulePanel::build() {
@@ -115,6 +117,16 @@ void ModulePanel::build() {
         h->addWidget(b, 1);
         return w;
     };
+
+    modelNote_ = new QLabel(tr("A trained model: its sizes, read from its file. Each layer's "
+                               "attention is the chapter's multi-head attention with these "
+                               "weights."),
+                            this);
+    modelNote_->setObjectName(QStringLiteral("modelNote"));
+    modelNote_->setWordWrap(true);
+    modelNote_->setForegroundRole(QPalette::PlaceholderText);
+    modelNote_->hide();
+    form_->addRow(modelNote_);
 
     variant_ = new QComboBox(this);
     variant_->setObjectName(QStringLiteral("variantCombo"));
@@ -209,6 +221,11 @@ void ModulePanel::build() {
     addRow(tr("&Context length"), contextLength_, QStringLiteral("context_length"),
            {contextLength_});
 
+    layer_ = sizeSpin(QStringLiteral("layerSpin"), QString());
+    layer_->setMinimum(0);
+    layerRow_ = addRow(tr("&Layer"), layer_, QStringLiteral("layer"), {layer_});
+    connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
+
     general_ = makeErrorLabel(this, QStringLiteral("error_general"));
     form_->addRow(general_);
     errors_->setGeneralLabel(general_);
@@ -272,7 +289,31 @@ void ModulePanel::edit(const QString& what, const std::function<void(Settings&)>
 
 void ModulePanel::fromSettings() {
     const Settings& s = workspace_->settings();
-    const Config& c = s.config;
+    // In model mode the controls show the file's architecture (read-only): nothing can be set
+    // that the model does not have.
+    Config c = s.config;
+    const auto& model = workspace_->model();
+    if (s.modelMode() && model) {
+        const GptArchitecture& a = model->arch;
+        c.variant = Variant::MultiHead;
+        c.dIn = c.dOut = a.dModel;
+        c.heads = a.heads;
+        c.mask = MaskSpec{MaskKind::Causal, 0};
+        c.dropout = 0.0;
+        c.mode = Mode::Eval;
+        c.qkvBias = a.qkvBias;
+        c.batch = 1;
+        c.contextLength = a.contextLength;
+        const QSignalBlocker block(layer_);
+        layer_->setRange(0, int(a.layers) - 1);
+        layer_->setValue(s.layer);
+        layer_->setToolTip(tr("Which block's attention the steps show (0 to %1): the model has %2 "
+                              "layers")
+                               .arg(a.layers - 1)
+                               .arg(a.layers));
+    }
+    layerRow_->setVisible(s.modelMode());
+    form_->setRowVisible(layerRow_, s.modelMode());
     selectData(variant_, c.variant);
     auto set = [](QSpinBox* box, int64_t v) {
         const QSignalBlocker block(box);
@@ -304,6 +345,14 @@ void ModulePanel::fromSettings() {
 }
 
 void ModulePanel::refreshEnabled(const Settings& s) {
+    modelNote_->setVisible(s.modelMode());
+    if (s.modelMode()) {
+        for (QWidget* w : std::initializer_list<QWidget*>{
+                 variant_, dIn_, dOut_, heads_, mask_, window_, dropout_, mode_, dropoutRng_, seed_,
+                 embeddingSeed_, positions_, qkvBias_, batch_, contextLength_})
+            w->setEnabled(false);
+        return;
+    }
     const Variant v = s.config.variant;
     const bool book = s.source == InputSource::Book;
     const bool file = s.source == InputSource::File;

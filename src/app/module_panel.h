@@ -36,8 +36,9 @@ class ModulePanel : public QWidget {
     // Changes the settings with `edit` as one undoable step named `what`.
     void edit(const QString& what, const std::function<void(Settings&)>& edit);
     CappedSpinBox* sizeSpin(const QString& objectName, const QString& tip);
-    void addRow(const QString& label, QWidget* field, const QString& errorField,
-                const QList<QWidget*>& outlined);
+    // Returns the row's cell (the field and its error line).
+    QWidget* addRow(const QString& label, QWidget* field, const QString& errorField,
+                    const QList<QWidget*>& outlined);
 
     Workspace* workspace_;
     QFormLayout* form_ = nullptr;
@@ -57,6 +58,9 @@ class ModulePanel : public QWidget {
     QCheckBox* qkvBias_ = nullptr;
     CappedSpinBox* batch_ = nullptr;
     CappedSpinBox* contextLength_ = nullptr;
+    CappedSpinBox* layer_ = nullptr;
+    QWidget* layerRow_ = nullptr;
+    QLabel* modelNote_ = nullptr;
     QLabel* general_ = nullptr;
 };
 

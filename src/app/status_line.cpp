@@ -1,5 +1,6 @@
 #include "app/status_line.h"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -83,12 +84,23 @@ void StatusLine::refresh() {
     const qsizetype n = workspace_->tokens().count();
     tokens_->setText(n == 1 ? tr("1 token") : tr("%1 tokens").arg(n));
     // The settings as they are now; when they cannot run, say what is shown instead.
+    const Settings& s = workspace_->settings();
+    if (s.modelMode()) {
+        const auto& model = workspace_->model();
+        module_->setText(model ? tr("%1, layer %2 of %3, %4 heads")
+                                     .arg(QFileInfo(s.model).completeBaseName())
+                                     .arg(s.layer)
+                                     .arg(model->arch.layers)
+                                     .arg(model->arch.heads)
+                               : tr("reading %1...").arg(QFileInfo(s.model).fileName()));
+    }
     QString text = describe(workspace_->settings().config);
     const TraceOutcome* shown = workspace_->shown();
     if (workspace_->isStale() && shown && !(shown->run.trace->config == workspace_->settings().config))
         text += QLatin1String("  ") +
                 tr("(showing the last valid result: %1)").arg(describe(shown->run.trace->config));
-    module_->setText(text);
+    if (!s.modelMode())
+        module_->setText(text);
     const TraceOutcome* last = workspace_->shown();
     if (!workspace_->issues().empty())
         time_->setText(tr("not computed (see the highlighted setting)"));

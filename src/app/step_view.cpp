@@ -73,6 +73,13 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     caption_->setMinimumWidth(80);
     caption_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // elides, never widens
     bar->addWidget(caption_, 1);
+    layerLabel_ = new QLabel(tr("La&yer"), this);
+    layer_ = new QSpinBox(this);
+    layer_->setObjectName(QStringLiteral("stepLayerSpin"));
+    layer_->setToolTip(tr("Which block of the model the steps show"));
+    layerLabel_->setBuddy(layer_);
+    bar->addWidget(layerLabel_);
+    bar->addWidget(layer_);
     headLabel_ = new QLabel(tr("Hea&d"), this);
     head_ = new QComboBox(this);
     head_->setObjectName(QStringLiteral("headCombo"));
@@ -142,6 +149,7 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
 
     connect(pipeline_, &PipelineStrip::stepSelected, workspace_, &Workspace::selectStep);
     connect(head_, &QComboBox::activated, workspace_, &Workspace::selectHead);
+    connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
     connect(heads_, &HeadGrid::headClicked, workspace_, &Workspace::selectHead);
     connect(batch_, &QSpinBox::valueChanged, workspace_, &Workspace::selectBatchEntry);
     connect(scale_, &QComboBox::activated, this, [this](int i) {
@@ -292,6 +300,16 @@ void StepView::refreshSelectors(const Step* step) {
     const int heads = step ? stepHeadCount(step->info) : 0;
     const int entries = step ? stepBatchCount(step->info) : 0;
     const Settings& s = workspace_->settings();
+    const auto& model = workspace_->model();
+    const bool layers = s.modelMode() && model;
+    layerLabel_->setVisible(layers);
+    layer_->setVisible(layers);
+    if (layers) {
+        const QSignalBlocker block(layer_);
+        layer_->setRange(0, int(model->arch.layers) - 1);
+        layer_->setValue(s.layer);
+        layer_->setSuffix(tr(" of %1").arg(model->arch.layers - 1));
+    }
     {
         const QSignalBlocker block(head_);
         if (head_->count() != heads) {

@@ -65,6 +65,8 @@ class StepView : public QWidget {
     Workspace* workspace_;
     PipelineStrip* pipeline_ = nullptr;
     QLabel* caption_ = nullptr;
+    QLabel* layerLabel_ = nullptr;
+    QSpinBox* layer_ = nullptr;
     QLabel* headLabel_ = nullptr;
     QComboBox* head_ = nullptr;
     QLabel* batchLabel_ = nullptr;

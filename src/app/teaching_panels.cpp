@@ -213,7 +213,10 @@ void CodePanel::refresh() {
     if (!shown || !onScreen(this) || shown->generation == generation_)
         return;
     try {
-        const PyTorchListing listing = pytorchListing(shown->run);
+        const PyTorchListing listing =
+            shown->modelRun ? pytorchModelListing(ModelRun{shown->run.settings, shown->run.input,
+                                                           shown->model, shown->modelRun})
+                            : pytorchListing(shown->run);
         panel_->setCode(QString::fromStdString(listing.code));
         panel_->setCaption((listing.exact ? QString() : QStringLiteral("<b>%1</b> ").arg(tr("Note:"))) +
                            QString::fromStdString(listing.reproduces).toHtmlEscaped());
@@ -317,6 +320,14 @@ void ComparePanel::refresh() {
                           "the simple method (softmax, zero the hidden weights, renormalise the "
                           "rows: <b>weights_renormalized</b>) give the same weights."));
         }
+        emit updated();
+        return;
+    }
+    if (shown->modelRun) {
+        view_->clear();
+        setMessage(tr("A trained model's sizes and mask are its own, so there is no modified "
+                      "configuration to compare with. The masking methods can be compared in any "
+                      "layer."));
         emit updated();
         return;
     }

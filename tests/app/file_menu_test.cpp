@@ -758,7 +758,7 @@ TEST(FileMenu, SessionAndExportActionsWithShortcutsAndAHeatmapMenu) {
                   : a->menu()      ? a->menu()->objectName()
                                    : a->objectName());
     EXPECT_EQ(names, (QStringList{"actionOpenSession", "menuRecentSessions", "actionSaveSession",
-                                  "actionSaveSessionAs", "-", "actionOpenText",
+                                  "actionSaveSessionAs", "-", "actionOpenModel", "actionOpenText",
                                   "actionLoadEmbeddings", "actionLoadWeights", "actionForgetFiles",
                                   "-", "actionExportImage", "actionExportAllSteps",
                                   "menuExportData", "-", "actionQuit"}))
