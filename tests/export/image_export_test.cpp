@@ -268,7 +268,7 @@ void expectOutputError(const QString& path) {
     try {
         exportHeatmapImage(causalWeightsData(), FigureOptions{}, path);
         ADD_FAILURE() << "no error for " << path.toStdString();
-    } catch (const EngineError& e) {
+    } catch (const UserError& e) {
         EXPECT_EQ(e.field(), "output");
         const std::string msg = e.what();
         EXPECT_NE(msg.find("Cannot write " + path.toStdString() + ": "), std::string::npos) << msg;
@@ -455,7 +455,7 @@ TEST(FigureColors, DarkHatchStaysApartFromEveryColormap) {
         double nearest = 1e9;
         for (int i = 0; i <= 255; ++i)
             nearest = std::min(nearest, colourDistance(c.maskFill, colormapColor(cm, i / 255.0)));
-        EXPECT_GT(nearest, 45) << colormapName(cm).toStdString();
+        EXPECT_GT(nearest, 45) << colormapName(cm);
     }
 
     // Drawn: the masked cell (0, 5) of causal weights is dark grey with lighter lines, far from
