@@ -9,7 +9,8 @@
 
 #include <cmath>
 
-#include "app/heatmap_view.h"
+#include "export/head_grid.h"
+#include "export/heatmap_view.h"
 #include "test_steps.h"
 
 using namespace attn;
@@ -61,9 +62,10 @@ void showAndLayOut(QWidget& w) {
 TEST(HeatmapView, ToolTipTextForCells) {
     HeatmapView view;
     view.setData(weightsData());
-    EXPECT_EQ(view.toolTipForCell(1, 0), "row \"journey\", col \"Your\" = 0.551712");
+    EXPECT_EQ(view.toolTipForCell(1, 0), "row 1 \"journey\", col 0 \"Your\" = 0.551712");
     EXPECT_EQ(view.toolTipForCell(0, 1),
-              "row \"Your\", col \"journey\" = 0 (masked: this key is hidden from this query)");
+              "row 0 \"Your\", col 1 \"journey\" = 0 (masked: this key is hidden from this "
+              "query)");
     EXPECT_EQ(view.toolTipForCell(9, 9), "");
     EXPECT_EQ(view.data().rows, 6);
 }
@@ -209,7 +211,14 @@ TEST(HeadGrid, ShowsHeadsAndReportsClicks) {
     EXPECT_EQ(clicked.at(0).at(0).toInt(), 2);
     EXPECT_EQ(grid.currentHead(), 2);
 
+    // Arrows move the selection; Enter opens the selected head.
+    QSignalSpy moved(&grid, &HeadGrid::currentHeadChanged);
     QTest::keyClick(&grid, Qt::Key_Right);
+    EXPECT_EQ(clicked.count(), 1);
+    ASSERT_EQ(moved.count(), 1);
+    EXPECT_EQ(moved.at(0).at(0).toInt(), 3);
+    EXPECT_EQ(grid.currentHead(), 3);
+    QTest::keyClick(&grid, Qt::Key_Return);
     ASSERT_EQ(clicked.count(), 2);
     EXPECT_EQ(clicked.at(1).at(0).toInt(), 3);
 
@@ -234,6 +243,7 @@ TEST(HeadGrid, ShowsHeadsAndReportsClicks) {
 
 TEST(HeatmapView, FollowsTheDarkPaletteAndBack) {
     HeatmapView view;
+    view.setShowTitle(true);  // off by default: the window's caption row says it
     view.setData(weightsData());
     showAndLayOut(view);
     const QColor white(Qt::white);
