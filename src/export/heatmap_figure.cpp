@@ -505,7 +505,8 @@ struct FigureMetrics {
     double barLabelWidth = 0;  // the widest colour-bar tick label
     double barTitle = 0;       // height of the colour bar's title, turned along the bar
     double barTitleLength = 0;
-    QSizeF legend;  // the masked-cells legend under the colour bar (empty: none)
+    QSizeF legend;       // the masked-cells legend under the colour bar (empty: none)
+    double maxCell = 0;  // FigureOptions::maxCellSize
     bool colsAreTokens = false;
 };
 
@@ -544,8 +545,9 @@ QMargins cellsMargins(const FigureMetrics& m, bool rotated, double cellW) {
         bottom += kTitlePad + m.xTitle;
     if (!m.legend.isEmpty())
         bottom = std::max(bottom, kTickOut + kTickLabelPad + m.legend.height() + kEdge);
-    // The colour bar's end labels reach half a line beyond the cells' top.
-    const double top = m.colorBar ? std::max<double>(kEdge, m.tickLine / 2 + 2) : kEdge;
+    // The colour bar's end labels reach half a line beyond the cells' top. Reserved with or
+    // without a bar, so figures side by side (compare view) put their rows at the same height.
+    const double top = std::max<double>(kEdge, m.tickLine / 2 + 2);
     return QMargins(int(std::ceil(left)), int(std::ceil(top)), kEdge, int(std::ceil(bottom)));
 }
 
@@ -581,11 +583,21 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     const int barW = barOuterWidth(m);
     QMargins mg;
     for (bool rotated : {false, true}) {
-        // The rotated margins depend on the cell width a little (the first label's reach).
-        mg = cellsMargins(m, rotated, 0);
-        const double availW = area.width() - mg.left() - mg.right() - barW;
-        const double availH = area.height() - mg.top() - mg.bottom();
-        double cw = availW / m.cols, ch = availH / m.rows;
+        // The margins without the first column label's reach, which depends on the cell width.
+        mg = cellsMargins(m, rotated, 1e9);
+        const double widthLeft = area.width() - mg.right() - barW;  // margin and cells
+        double cw = (widthLeft - mg.left()) / m.cols;
+        if (rotated) {
+            // A turned label reaches left of its cell's centre by its diagonal: the first one
+            // may need more than the row labels leave.
+            const double reach = columnLabelsHeight(m, true) + kEdge;
+            cw = std::min(cw, (widthLeft - reach) / (m.cols - 0.5));
+        }
+        double ch = (area.height() - mg.top() - mg.bottom()) / m.rows;
+        if (m.maxCell > 0) {
+            cw = std::min(cw, m.maxCell);
+            ch = std::min(ch, m.maxCell);
+        }
         if (m.square)
             cw = ch = std::min(cw, ch);
         cw = wholePixels(std::max(cw, 0.0));
@@ -860,12 +872,14 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     m.rows = std::max(1, data.rows);
     m.cols = std::max(1, data.cols);
     m.square = squareCells(data);
+    m.maxCell = o.maxCellSize;
     m.colsAreTokens = data.colsAreTokens;
     m.tickLine = QFontMetrics(p.fonts.tick).height();
     m.rowLabelWidth = p.rowTicksShown ? widestText(p.fonts.tick, p.rowTicks) : 0;
     m.colLabelWidth = widestText(p.fonts.tick, p.colTicks);
-    m.xTitle = textHeight(p.fonts.axisTitle, data.colAxis);
-    m.yTitle = o.showRowLabels ? textHeight(p.fonts.axisTitle, data.rowAxis) : 0;
+    m.xTitle = o.showAxisTitles ? textHeight(p.fonts.axisTitle, data.colAxis) : 0;
+    m.yTitle =
+        o.showRowLabels && o.showAxisTitles ? textHeight(p.fonts.axisTitle, data.rowAxis) : 0;
     m.colorBar = o.showColorBar;
     m.barWidth = std::round(16 * fs);
     if (m.colorBar) {
@@ -1130,9 +1144,11 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
         a->setTicks(false);
         a->setTickLabels(false);
     }
-    x->setLabel(data.colAxis);
-    if (o.showRowLabels)
-        y->setLabel(data.rowAxis);
+    if (o.showAxisTitles) {
+        x->setLabel(data.colAxis);
+        if (o.showRowLabels)
+            y->setLabel(data.rowAxis);
+    }
     y->setRangeReversed(true);
     y2->setRangeReversed(true);
     x->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker(p.colTicks, x)));

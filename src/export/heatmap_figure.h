@@ -52,14 +52,18 @@ struct FigureOptions {
     ColorScale colorScale = ColorScale::Matrix;
     LabelPositions positionsInLabels = LabelPositions::Auto;  // 3·the on token axes
     bool showValues = true;                                   // numbers in the cells when they fit
-    bool showTitle = true;      // title and subtitle (op, shape) above the heatmap
-    bool showColorBar = true;   // the colour bar beside the cells
-    bool showRowLabels = true;  // row tick labels and title (off beside a figure that has them)
+    bool showTitle = true;       // title and subtitle (op, shape) above the heatmap
+    bool showColorBar = true;    // the colour bar beside the cells, with the masked-cells legend
+    bool showRowLabels = true;   // row tick labels and title (off beside a figure that has them)
+    bool showAxisTitles = true;  // "query token", "key token" (off where a caption says them)
     // The value range of the Matrix scale; unset: colorRange(data, colormap). For figures that
     // share one scale (compare view) and the symmetric scale of a difference.
     std::optional<std::pair<double, double>> valueRange;
     QString colorBarLabel;  // replaces the colour bar's title when not empty
-    int width = 0;          // figure size in logical pixels; <= 0: suggestedFigureSize()
+    // Cells no larger than this many pixels (0: as large as the area allows), so figures side
+    // by side can share one cell size and their rows line up.
+    double maxCellSize = 0;
+    int width = 0;  // figure size in logical pixels; <= 0: suggestedFigureSize()
     int height = 0;
     double scale = 2.0;        // PNG only: device pixels per logical pixel
     QString title;             // replaces data.title when not empty

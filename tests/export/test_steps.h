@@ -1,7 +1,6 @@
 #pragma once
 // Hand-built trace steps for the figure tests: no engine computation involved.
 
-#include <QPalette>
 #include <QStringList>
 
 #include <QCoreApplication>
@@ -15,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/dark_palette.h"
 #include "engine/tensor.h"
 #include "engine/trace.h"
 
@@ -131,17 +131,6 @@ inline bool savePng(QWidget* w, const QString& name) {
 }
 inline bool savePng(const QImage& image, const QString& name) {
     return image.save(pngPath(name));
-}
-
-// A dark desktop palette like KDE Breeze Dark or the dark Fusion the screenshots use.
-inline QPalette darkPalette() {
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xd9));
-    return p;
 }
 
 }  // namespace attn::testing
