@@ -21,21 +21,9 @@ using namespace attn::testing;
 
 namespace {
 
-HeatmapData bookWeights() {
-    const Step mask = maskStep();
-    return sliceStep(weightsStep(), bookTokens(), 0, 0, &mask);
-}
-
 HeatmapData tokenWeights(int T) {
     const Step mask = causalMaskStep(T);
     return sliceStep(randomCausalWeightsStep(T), sentenceTokens(T), 0, 0, &mask);
-}
-
-void showAt(QWidget& w, QSize size) {
-    w.resize(size);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    QCoreApplication::processEvents();
 }
 
 // A figure drawn into a hidden plot of `size`, laid out as an export lays it out.
@@ -89,7 +77,7 @@ std::pair<int, int> sideGaps(QCustomPlot* plot) {
 }  // namespace
 
 TEST(FigureLayout, BookWeightsOnScreenHaveSquareCentredCellsWithNumbers) {
-    const HeatmapData d = bookWeights();
+    const HeatmapData d = bookWeightsData();
     for (const QSize size : {QSize(640, 500), QSize(700, 560), QSize(1000, 420)}) {
         SCOPED_TRACE(size.width());
         HeatmapView view;
@@ -147,7 +135,7 @@ TEST(FigureLayout, LabelsAreLeftOutOnlyWhereTheyWouldOverlap) {
     FigureOptions o;
     // The book's six tokens at 74 px a cell (Export all steps used to drop every other one).
     {
-        Drawn f(bookWeights(), o, QSize(6 * 74 + 260, 6 * 74 + 200));
+        Drawn f(bookWeightsData(), o, QSize(6 * 74 + 260, 6 * 74 + 200));
         EXPECT_GE(heatmapCellRect(&f.plot, 0, 0).width(), 70);
         EXPECT_EQ(f.axis(QCPAxis::atBottom)->tickVectorLabels().size(), 6);
         EXPECT_EQ(f.axis(QCPAxis::atLeft)->tickVectorLabels().size(), 6);
@@ -236,7 +224,7 @@ TEST(FigureLayout, LongStripsStretchTheirCellsOtherMatricesKeepThemSquare) {
 }
 
 TEST(SuggestedFigureSize, BookWeightsGetSquareCellsThatHoldTheirNumbers) {
-    const HeatmapData d = bookWeights();
+    const HeatmapData d = bookWeightsData();
     FigureOptions o;
     const QSize size = suggestedFigureSize(d, o);
     // Not the squashed on-screen aspect: about as tall as wide, well under a screen.
@@ -304,7 +292,7 @@ TEST(SuggestedFigureSize, EveryExportPathUsesIt) {
     }
     // The view hands exports its options without a size of its own.
     HeatmapView view;
-    view.setData(bookWeights());
+    view.setData(bookWeightsData());
     showAt(view, QSize(900, 300));
     EXPECT_EQ(view.figureOptions().width, 0);
     EXPECT_EQ(view.figureOptions().height, 0);

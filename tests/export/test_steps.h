@@ -1,11 +1,14 @@
 #pragma once
-// Hand-built trace steps for the figure tests: no engine computation involved.
+// Hand-built trace steps for the figure tests (no engine computation involved), and helpers
+// that show widgets and send them mouse events.
 
 #include <QStringList>
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QImage>
+#include <QMouseEvent>
+#include <QTest>
 #include <QWidget>
 
 #include <cmath>
@@ -17,6 +20,7 @@
 #include "common/dark_palette.h"
 #include "engine/tensor.h"
 #include "engine/trace.h"
+#include "export/heatmap_data.h"
 
 namespace attn::testing {
 
@@ -76,6 +80,12 @@ inline Step maskStep() {
                     "torch.triu(torch.ones(T, T), diagonal=1)");
 }
 
+// The book's causal weights as the views show them: the mask's zeros hidden.
+inline HeatmapData bookWeightsData() {
+    const Step mask = maskStep();
+    return sliceStep(weightsStep(), bookTokens(), 0, 0, &mask);
+}
+
 // A (T, T) causal mask: 1 above the diagonal (hidden).
 inline Step causalMaskStep(int T) {
     std::vector<float> v(size_t(T) * size_t(T));
@@ -118,6 +128,21 @@ inline QStringList sentenceTokens(int T) {
     for (int i = 0; i < T; ++i)
         out << QString::fromUtf8(words[i % 18]);
     return out;
+}
+
+// Shows `w` at `size` on the offscreen screen and lets it lay itself out.
+inline void showAt(QWidget& w, QSize size) {
+    w.resize(size);
+    w.show();
+    QTest::qWaitForWindowExposed(&w);
+    QCoreApplication::processEvents();
+}
+
+inline void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
+                      Qt::MouseButtons buttons) {
+    QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)), button, buttons,
+                  Qt::NoModifier);
+    QCoreApplication::sendEvent(w, &e);
 }
 
 // Figures to look at: PNGs in the build tree (tests/export/png).

@@ -23,25 +23,6 @@ using namespace attn::testing;
 
 namespace {
 
-HeatmapData bookWeights() {
-    const Step mask = maskStep();
-    return sliceStep(weightsStep(), bookTokens(), 0, 0, &mask);
-}
-
-void showAt(QWidget& w, QSize size) {
-    w.resize(size);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    QCoreApplication::processEvents();
-}
-
-void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
-               Qt::MouseButtons buttons) {
-    QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)), button, buttons,
-                  Qt::NoModifier);
-    QCoreApplication::sendEvent(w, &e);
-}
-
 // Pixels of `colour` along the border of a rectangle (a frame drawn around a cell).
 int framePixels(const QImage& img, const QRectF& r, const QColor& colour) {
     int n = 0;
@@ -75,7 +56,7 @@ std::shared_ptr<const Trace> headTrace(int heads, int T, unsigned seed) {
 
 TEST(HeatmapViewApi, OutlinedCellStaysUntilClearedOrOutOfRange) {
     HeatmapView view;
-    view.setData(bookWeights());
+    view.setData(bookWeightsData());
     showAt(view, QSize(640, 500));
     const QColor outline = view.palette().color(QPalette::Highlight);
     view.setOutlinedCell(3, 1);
@@ -86,7 +67,7 @@ TEST(HeatmapViewApi, OutlinedCellStaysUntilClearedOrOutOfRange) {
     EXPECT_EQ(framePixels(img, view.cellRect(1, 1), outline), 0);  // not next to it either
 
     // Another head of the same shape keeps it; a smaller step drops it.
-    view.setData(bookWeights());
+    view.setData(bookWeightsData());
     view.plot()->replot();
     img = view.plot()->grab().toImage();
     EXPECT_GT(framePixels(img, view.cellRect(3, 1), outline), 40);
@@ -105,7 +86,7 @@ TEST(HeatmapViewApi, OutlinedCellStaysUntilClearedOrOutOfRange) {
 
 TEST(HeatmapViewApi, NewDataDropsTheHoverHighlight) {
     HeatmapView view;
-    view.setData(bookWeights());
+    view.setData(bookWeightsData());
     showAt(view, QSize(640, 500));
     view.plot()->replot();
     QSignalSpy hovered(&view, &HeatmapView::cellHovered);
@@ -113,7 +94,7 @@ TEST(HeatmapViewApi, NewDataDropsTheHoverHighlight) {
               Qt::NoButton);
     ASSERT_EQ(hovered.count(), 1);
     EXPECT_EQ(visibleFrames(view.plot()), 1);
-    view.setData(bookWeights());
+    view.setData(bookWeightsData());
     EXPECT_EQ(visibleFrames(view.plot()), 0);
     ASSERT_EQ(hovered.count(), 2);
     EXPECT_EQ(hovered.last().at(0).toInt(), -1);
@@ -126,7 +107,7 @@ TEST(HeatmapViewApi, NewDataDropsTheHoverHighlight) {
 
 TEST(HeatmapViewApi, ClickingARowLabelReportsTheQueryToken) {
     HeatmapView view;
-    view.setData(bookWeights());
+    view.setData(bookWeightsData());
     showAt(view, QSize(640, 500));
     view.plot()->replot();
     QSignalSpy rowClicked(&view, &HeatmapView::rowLabelClicked);
@@ -144,7 +125,7 @@ TEST(HeatmapViewApi, ClickingARowLabelReportsTheQueryToken) {
 
 TEST(HeatmapViewApi, ScaleAndPositionsReachTheFigureAndTheExport) {
     HeatmapView view;
-    view.setData(bookWeights());
+    view.setData(bookWeightsData());
     view.setColorScale(ColorScale::Log);
     view.setLabelPositions(LabelPositions::On);
     showAt(view, QSize(640, 500));
@@ -161,7 +142,7 @@ TEST(HeatmapViewApi, ScaleAndPositionsReachTheFigureAndTheExport) {
 TEST(FocusRowView, OneQueryRowAsBarsWithMaskedKeysHatched) {
     FocusRowView view;
     EXPECT_TRUE(view.isEmpty());
-    const HeatmapData d = bookWeights();
+    const HeatmapData d = bookWeightsData();
     view.setRow(d, 3);
     showAt(view, QSize(520, 240));
     EXPECT_EQ(view.row(), 3);
@@ -286,7 +267,7 @@ TEST(HeadGridLayout, ThumbnailsAndCaptionsStayLegibleInAColumnOrAStrip) {
                          .arg(k.size.height())
                          .toStdString());
         HeadGrid grid;
-        grid.setHeads(std::vector<HeatmapData>(size_t(k.heads), bookWeights()));
+        grid.setHeads(std::vector<HeatmapData>(size_t(k.heads), bookWeightsData()));
         QSize size = k.size;
         if (size.height() == 0)
             size.setHeight(grid.heightForWidth(size.width()));
