@@ -328,3 +328,55 @@ TEST(FigureLabels, PositionsWhenTokensRepeat) {
     EXPECT_EQ(axisTickLabels({"a", "\n"}, true, true),
               QStringList({"0" + dot + "a", "1" + dot + QChar(0x21B5)}));
 }
+
+TEST(FigureLabels, RawGpt2TokensArePresentable) {
+    // As the pipeline passes them: leading spaces, a newline and a space token, the bytes of a
+    // partial UTF-8 character.
+    const QStringList raw = {"The", " cat", "\n", " ", "e4 bd", " cat"};
+    const Step w = makeStep("weights", StepKind::Weights, {"T", "T"}, {6, 6},
+                            std::vector<float>(36, 1.0f / 6));
+    const HeatmapData d = sliceStep(w, raw, 0, 0);
+    Drawn f(d, FigureOptions{}, QSize(700, 560));
+    const QString dot(QChar(0x00B7));
+    // " cat" repeats: positions on both axes.
+    EXPECT_EQ(f.axis(QCPAxis::atLeft)->tickVectorLabels(),
+              QVector<QString>({"0" + dot + "The", "1" + dot + "cat", "2" + dot + QChar(0x21B5),
+                                "3" + dot + dot, "4" + dot + "e4 bd", "5" + dot + "cat"}));
+    EXPECT_TRUE(savePng(f.image, "gpt2_labels.png"));
+}
+
+TEST(FigureLayout, PresentationModeScalesTheTextUp) {
+    HeatmapView view;
+    view.setData(bookWeightsData());
+    showAt(view, QSize(1300, 650));
+    const int normal = view.valueFontPixelSize();
+    const double tickNormal =
+        heatmapAxisRect(view.plot())->axis(QCPAxis::atLeft)->tickLabelFont().pointSizeF();
+    view.setFontScale(1.6);
+    view.plot()->replot();
+    EXPECT_GT(view.valueFontPixelSize(), normal);
+    EXPECT_GE(view.valueFontPixelSize(), 20);
+    EXPECT_NEAR(heatmapAxisRect(view.plot())->axis(QCPAxis::atLeft)->tickLabelFont().pointSizeF(),
+                1.6 * tickNormal, 0.01);
+    expectEqualCells(view.plot(), view.data(), true);
+    view.setPalette(darkPalette());
+    EXPECT_TRUE(savePng(&view, "book_weights_presentation_dark.png"));
+}
+
+TEST(FigureLayout, ZoomingInRevealsLabelsAndNumbers) {
+    const HeatmapData d = tokenWeights(200);
+    HeatmapView view;
+    view.setData(d);
+    showAt(view, QSize(700, 560));
+    QCPAxis* x = heatmapAxisRect(view.plot())->axis(QCPAxis::atBottom);
+    QCPAxis* y = heatmapAxisRect(view.plot())->axis(QCPAxis::atLeft);
+    EXPECT_EQ(view.valueFontPixelSize(), 0);
+    EXPECT_LT(y->tickVector().size(), 50);
+    x->setRange(99.5, 109.5);  // ten tokens across
+    y->setRange(99.5, 109.5);
+    view.plot()->replot();
+    EXPECT_GE(view.valueFontPixelSize(), 12);
+    EXPECT_EQ(y->tickVector().size(), 10);
+    EXPECT_EQ(x->tickVector().size(), 10);
+    EXPECT_TRUE(savePng(&view, "weights200_zoomed.png"));
+}
