@@ -122,7 +122,7 @@ void FocusRowView::Private::relayout(const QSize& size) {
     double widest = 0;
     for (const QString& s : labels)
         widest = std::max(widest, fm.horizontalAdvance(s));
-    l.rotateLabels = widest > l.pitch - 4;
+    l.rotateLabels = widest > l.pitch - 6;  // upright labels keep 6 px between them
     const double labelsH = l.rotateLabels ? (widest + fm.height()) * kSin45 : fm.height();
     const double bottom = std::min(labelsH + 8, size.height() * 0.4);
     l.plot = QRectF(left, kPad + l.titleHeight, n * l.pitch,

@@ -207,11 +207,10 @@ BarScale barScale(const ColorScaling& s) {
     return b;
 }
 
-// What the figure shares with the items that draw its cells and with its layout.
+// What the items that draw the cells (colours, numbers) share.
 struct Shared {
     HeatmapData data;
     QCPColorGradient gradient;
-    ColorScaling scaling;
     std::vector<float> positions;  // each cell's colormap position, NaN when masked
     int decimals = 2;
     QStringList widestValues;  // the cell texts that may be the widest
@@ -642,8 +641,9 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     return g;
 }
 
-// The cells and the colour bar, placed by layoutBody at every layout. Lays out the tick labels
-// for the cell size it chose and regenerates the ticks, so one replot is always consistent.
+// The cells, the colour bar and the masked-cells legend, placed by layoutBody at every layout.
+// Sets the tick labels up for the cell size it chose and makes the ticks again, so one replot is
+// always consistent.
 class FigureBody : public QCPLayout {
   public:
     FigureBody(const FigureMetrics& metrics, const QFont& barTitleFont, const QString& barTitle)
@@ -1162,7 +1162,6 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
     auto shared = std::make_shared<Shared>();
     shared->data = data;
     shared->gradient = colorGradient(o.colormap);
-    shared->scaling = p.scaling;
     shared->positions = colorPositions(data, p.scaling);
     shared->fontScale = o.fontScale > 0 ? o.fontScale : 1.0;
     shared->colors = colors;
