@@ -26,12 +26,12 @@ class ExportText {
 
 [[noreturn]] void fail(const QString& path, const QString& reason) {
     throw UserError("output",
-                      ExportText::tr("Cannot write %1: %2").arg(path, reason).toStdString());
+                    ExportText::tr("Cannot write %1: %2").arg(path, reason).toStdString());
 }
 
 [[noreturn]] void renderFail(const QString& reason) {
     throw UserError("output",
-                      ExportText::tr("Cannot draw the figure: %1").arg(reason).toStdString());
+                    ExportText::tr("Cannot draw the figure: %1").arg(reason).toStdString());
 }
 
 void requireGuiApplication() {
@@ -42,12 +42,12 @@ void requireGuiApplication() {
 }
 
 QSize figureSize(const HeatmapData& data, const FigureOptions& o) {
-    QSize s = o.width > 0 && o.height > 0 ? QSize(o.width, o.height) : suggestedFigureSize(data);
+    QSize s = o.width > 0 && o.height > 0 ? QSize(o.width, o.height) : suggestedFigureSize(data, o);
     return s.boundedTo(QSize(20000, 20000)).expandedTo(QSize(64, 64));
 }
 
-// A hidden QCustomPlot holding the figure, laid out once at its final size so the tick
-// thinning and margins are computed for that size.
+// A hidden QCustomPlot holding the figure at its final size (the figure lays itself out for the
+// size at every replot).
 struct OffscreenFigure {
     QCustomPlot plot;
     QSize size;
@@ -61,10 +61,6 @@ struct OffscreenFigure {
         plot.resize(size);
         drawHeatmap(&plot, data, opts);
         plot.setViewport(QRect(QPoint(0, 0), size));
-        plot.replot(QCustomPlot::rpImmediateRefresh);
-        // Now the cell width is known: fit the column labels to it and lay out again.
-        if (fitColumnLabels(&plot))
-            plot.replot(QCustomPlot::rpImmediateRefresh);
         plot.replot(QCustomPlot::rpImmediateRefresh);
     }
 };
@@ -206,13 +202,13 @@ void exportHeatmapImage(const HeatmapData& data, const FigureOptions& options,
 
 StepFiguresResult exportStepFigures(const Trace& trace, const QStringList& tokens,
                                     const std::vector<StepFigure>& figures,
-                                    const FigureOptions& options,
-                                    std::optional<Colormap> colormap, const QString& dir,
-                                    const StepFiguresProgress& progress) {
+                                    const FigureOptions& options, std::optional<Colormap> colormap,
+                                    const QString& dir, const StepFiguresProgress& progress) {
     StepFiguresResult result;
     result.total = int(figures.size());
     if (!QDir().mkpath(dir)) {
-        result.error = ExportText::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir));
+        result.error =
+            ExportText::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir));
         return result;
     }
     const QDir out(dir);

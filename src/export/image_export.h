@@ -52,8 +52,7 @@ using StepFiguresProgress = std::function<bool(int done, int total, const QStrin
 // Export all steps.
 StepFiguresResult exportStepFigures(const Trace& trace, const QStringList& tokens,
                                     const std::vector<StepFigure>& figures,
-                                    const FigureOptions& options,
-                                    std::optional<Colormap> colormap, const QString& dir,
-                                    const StepFiguresProgress& progress = {});
+                                    const FigureOptions& options, std::optional<Colormap> colormap,
+                                    const QString& dir, const StepFiguresProgress& progress = {});
 
 }  // namespace attn

@@ -10,6 +10,7 @@
 
 #include <cmath>
 
+#include "common/dark_palette.h"
 #include "engine/config.h"
 #include "engine/embeddings.h"
 #include "engine/trace.h"

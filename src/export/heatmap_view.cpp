@@ -1,4 +1,4 @@
-#include "app/heatmap_view.h"
+#include "export/heatmap_view.h"
 
 #include <qcustomplot.h>
 #include <QGraphicsColorizeEffect>
@@ -17,19 +17,24 @@ struct HeatmapView::Private {
     QCustomPlot* plot = nullptr;
     QLabel* staleLabel = nullptr;
     QLabel* emptyLabel = nullptr;
-    QCPItemRect* highlight = nullptr;
+    QCPItemRect* highlight = nullptr;  // the hovered cell
+    QCPItemRect* outline = nullptr;    // the outlined cell
     HeatmapData data;
     FigureColors colors;  // on screen: from the palette
     Colormap colormap = Colormap::Viridis;
     bool autoColormap = true;
+    ColorScale colorScale = ColorScale::Matrix;
+    LabelPositions labelPositions = LabelPositions::Auto;
     bool showValues = true;
+    bool showTitle = false;
     bool stale = false;
     double fontScale = 1.0;
     int hoverRow = -1;
     int hoverCol = -1;
+    int outlinedRow = -1;
+    int outlinedCol = -1;
     QPoint pressPos;
     bool pressed = false;
-    QSize tickedRectSize;  // axis rect size the tick labels were last thinned for
 };
 
 namespace {
@@ -50,6 +55,31 @@ void clampRange(QCPAxis* axis, int n) {
     const QCPRange clamped(lower, lower + size);
     if (std::abs(clamped.lower - r.lower) > 1e-9 || std::abs(clamped.upper - r.upper) > 1e-9)
         axis->setRange(clamped);
+}
+
+// A rectangle item over one cell of the figure, on the overlay layer, hidden until placed.
+QCPItemRect* cellFrame(QCustomPlot* plot, const QColor& color, double width) {
+    QCPAxisRect* rect = heatmapAxisRect(plot);
+    auto* item = new QCPItemRect(plot);
+    item->setClipAxisRect(rect);
+    item->setClipToAxisRect(true);
+    item->topLeft->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    item->bottomRight->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    QPen pen(color);
+    pen.setWidthF(width);
+    pen.setJoinStyle(Qt::MiterJoin);
+    item->setPen(pen);
+    item->setBrush(Qt::NoBrush);
+    item->setSelectable(false);
+    item->setVisible(false);
+    item->setLayer(QStringLiteral("overlay"));
+    return item;
+}
+
+void placeOnCell(QCPItemRect* item, int row, int col) {
+    item->topLeft->setCoords(col - 0.5, row - 0.5);
+    item->bottomRight->setCoords(col + 0.5, row + 0.5);
+    item->setVisible(true);
 }
 
 }  // namespace
@@ -84,28 +114,16 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent), d_(std::make_unique
     connect(d_->plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         int r = -1, c = -1;
         const QPoint pos = e->position().toPoint();
+        const bool overLabel = rowLabelAt(pos) >= 0;
+        d_->plot->setCursor(overLabel ? Qt::PointingHandCursor : Qt::ArrowCursor);
         if (!cellAt(pos, &r, &c)) {
             if (d_->hoverRow >= 0) {
-                d_->hoverRow = d_->hoverCol = -1;
-                if (d_->highlight)
-                    d_->highlight->setVisible(false);
-                d_->plot->replot(QCustomPlot::rpQueuedReplot);
+                setHover(-1, -1);
                 QToolTip::hideText();
-                emit cellHovered(-1, -1, std::numeric_limits<float>::quiet_NaN());
             }
             return;
         }
-        if (r != d_->hoverRow || c != d_->hoverCol) {
-            d_->hoverRow = r;
-            d_->hoverCol = c;
-            if (d_->highlight) {
-                d_->highlight->topLeft->setCoords(c - 0.5, r - 0.5);
-                d_->highlight->bottomRight->setCoords(c + 0.5, r + 0.5);
-                d_->highlight->setVisible(true);
-                d_->plot->replot(QCustomPlot::rpQueuedReplot);
-            }
-            emit cellHovered(r, c, d_->data.value(r, c));
-        }
+        setHover(r, c);
         if (!(e->buttons() & Qt::LeftButton))
             QToolTip::showText(e->globalPosition().toPoint(), toolTipForCell(r, c), d_->plot);
     });
@@ -118,27 +136,38 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent), d_(std::make_unique
         const QPoint pos = e->position().toPoint();
         const bool click = d_->pressed && (pos - d_->pressPos).manhattanLength() < 5;
         d_->pressed = false;
+        if (!click)
+            return;
         int r, c;
-        if (click && cellAt(pos, &r, &c))
+        if (cellAt(pos, &r, &c)) {
             emit cellClicked(r, c, d_->data.value(r, c));
+            return;
+        }
+        const int labelRow = rowLabelAt(pos);
+        if (labelRow >= 0 && labelRow == rowLabelAt(d_->pressPos))
+            emit rowLabelClicked(labelRow);
     });
     connect(d_->plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetZoom(); });
-    // Tick labels are thinned for the axis rect size of the previous layout: lay out again
-    // once when the size changed, so labels never overlap after a resize.
-    connect(d_->plot, &QCustomPlot::afterLayout, this, [this]() {
-        QCPAxisRect* rect = heatmapAxisRect(d_->plot);
-        if (!rect)
-            return;
-        const bool labelsChanged = fitColumnLabels(d_->plot);
-        if (rect->size() != d_->tickedRectSize || labelsChanged) {
-            d_->tickedRectSize = rect->size();
-            d_->plot->replot(QCustomPlot::rpQueuedReplot);
-        }
-    });
     setData(HeatmapData{});
 }
 
 HeatmapView::~HeatmapView() = default;
+
+void HeatmapView::setHover(int row, int col) {
+    if (row == d_->hoverRow && col == d_->hoverCol)
+        return;
+    d_->hoverRow = row;
+    d_->hoverCol = col;
+    if (d_->highlight) {
+        if (row >= 0)
+            placeOnCell(d_->highlight, row, col);
+        else
+            d_->highlight->setVisible(false);
+        d_->plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    emit cellHovered(row, col,
+                     row >= 0 ? d_->data.value(row, col) : std::numeric_limits<float>::quiet_NaN());
+}
 
 void HeatmapView::setData(const HeatmapData& data) {
     // Keep the zoom when the new data has the same shape (e.g. stepping between heads).
@@ -149,13 +178,18 @@ void HeatmapView::setData(const HeatmapData& data) {
         keepX = rect->axis(QCPAxis::atBottom)->range();
         keepY = rect->axis(QCPAxis::atLeft)->range();
     }
+    // The hovered cell belongs to the old picture: drop its frame and say so.
+    if (d_->hoverRow >= 0) {
+        d_->hoverRow = d_->hoverCol = -1;
+        QToolTip::hideText();
+        emit cellHovered(-1, -1, std::numeric_limits<float>::quiet_NaN());
+    }
     d_->data = data;
     if (d_->autoColormap)
         d_->colormap = defaultColormapFor(data);
-    d_->hoverRow = d_->hoverCol = -1;
-    d_->highlight = nullptr;
     FigureOptions options = figureOptions();
     options.colors = d_->colors;
+    options.showTitle = d_->showTitle;
     drawHeatmap(d_->plot, d_->data, options);
 
     QCPAxisRect* rect = heatmapAxisRect(d_->plot);
@@ -184,23 +218,15 @@ void HeatmapView::setData(const HeatmapData& data) {
         y->setRange(keepY);
     }
 
-    auto* hl = new QCPItemRect(d_->plot);
-    hl->setClipAxisRect(rect);
-    hl->setClipToAxisRect(true);
-    hl->topLeft->setAxes(x, y);
-    hl->bottomRight->setAxes(x, y);
-    QPen pen(QColor(0xff, 0x40, 0x81));
-    pen.setWidthF(2.5);
-    hl->setPen(pen);
-    hl->setBrush(Qt::NoBrush);
-    hl->setSelectable(false);
-    hl->setVisible(false);
-    hl->setLayer(QStringLiteral("overlay"));
-    d_->highlight = hl;
+    d_->highlight = cellFrame(d_->plot, QColor(0xff, 0x40, 0x81), 2.5);
+    d_->outline = cellFrame(d_->plot, palette().color(QPalette::Highlight), 3.0);
+    if (d_->outlinedRow >= 0 && d_->outlinedRow < rows && d_->outlinedCol < cols)
+        placeOnCell(d_->outline, d_->outlinedRow, d_->outlinedCol);
+    else
+        d_->outlinedRow = d_->outlinedCol = -1;
 
     d_->emptyLabel->setVisible(d_->data.isEmpty());
     d_->plot->setVisible(!d_->data.isEmpty());
-    d_->tickedRectSize = QSize();
     d_->plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -232,6 +258,28 @@ bool HeatmapView::autoColormap() const {
     return d_->autoColormap;
 }
 
+void HeatmapView::setColorScale(ColorScale scale) {
+    if (scale == d_->colorScale)
+        return;
+    d_->colorScale = scale;
+    redraw();
+}
+
+ColorScale HeatmapView::colorScale() const {
+    return d_->colorScale;
+}
+
+void HeatmapView::setLabelPositions(LabelPositions positions) {
+    if (positions == d_->labelPositions)
+        return;
+    d_->labelPositions = positions;
+    redraw();
+}
+
+LabelPositions HeatmapView::labelPositions() const {
+    return d_->labelPositions;
+}
+
 void HeatmapView::setShowValues(bool on) {
     if (on == d_->showValues)
         return;
@@ -243,11 +291,49 @@ bool HeatmapView::showValues() const {
     return d_->showValues;
 }
 
+void HeatmapView::setShowTitle(bool on) {
+    if (on == d_->showTitle)
+        return;
+    d_->showTitle = on;
+    redraw();
+}
+
+bool HeatmapView::showTitle() const {
+    return d_->showTitle;
+}
+
 void HeatmapView::setFontScale(double scale) {
     if (!(scale > 0) || scale == d_->fontScale)
         return;
     d_->fontScale = scale;
     redraw();
+}
+
+double HeatmapView::fontScale() const {
+    return d_->fontScale;
+}
+
+void HeatmapView::setOutlinedCell(int row, int col) {
+    if (row < 0 || col < 0 || row >= d_->data.rows || col >= d_->data.cols) {
+        clearOutlinedCell();
+        return;
+    }
+    d_->outlinedRow = row;
+    d_->outlinedCol = col;
+    placeOnCell(d_->outline, row, col);
+    d_->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::clearOutlinedCell() {
+    if (d_->outlinedRow < 0)
+        return;
+    d_->outlinedRow = d_->outlinedCol = -1;
+    d_->outline->setVisible(false);
+    d_->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool HeatmapView::hasOutlinedCell() const {
+    return d_->outlinedRow >= 0;
 }
 
 FigureColors HeatmapView::figureColors() const {
@@ -269,14 +355,13 @@ void HeatmapView::changeEvent(QEvent* event) {
 }
 
 FigureOptions HeatmapView::figureOptions() const {
-    FigureOptions o;  // o.colors: the print look
+    FigureOptions o;  // o.colors: the print look; o.width, o.height: the export's own size
     o.colormap = d_->colormap;
+    o.colorScale = d_->colorScale;
+    o.positionsInLabels = d_->labelPositions;
     o.showValues = d_->showValues;
     o.showTitle = true;
     o.fontScale = d_->fontScale;
-    // The on-screen figure fills the widget: rotate column labels by the widget's width.
-    o.width = std::max(320, d_->plot->width());
-    o.height = std::max(240, d_->plot->height());
     return o;
 }
 
@@ -316,6 +401,18 @@ QString HeatmapView::toolTipForCell(int row, int col) const {
 
 bool HeatmapView::cellAt(const QPoint& plotPos, int* row, int* col) const {
     return heatmapCellAt(d_->plot, d_->data, QPointF(plotPos), row, col);
+}
+
+int HeatmapView::rowLabelAt(const QPoint& plotPos) const {
+    return heatmapRowLabelAt(d_->plot, d_->data, QPointF(plotPos));
+}
+
+QRectF HeatmapView::cellRect(int row, int col) const {
+    return heatmapCellRect(d_->plot, row, col);
+}
+
+int HeatmapView::valueFontPixelSize() const {
+    return cellValuePixelSize(d_->plot);
 }
 
 }  // namespace attn
