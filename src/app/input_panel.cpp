@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "app/field_errors.h"
+#include "app/setting_controls.h"
 #include "app/token_chips.h"
 #include "app/workspace.h"
 #include "pipeline/options.h"
@@ -72,6 +73,7 @@ InputPanel::InputPanel(Workspace* workspace, QWidget* parent)
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     tokenizer_ = new QComboBox(this);
     tokenizer_->setObjectName(QStringLiteral("tokenizerCombo"));
+    makeCompact(tokenizer_);
     tokenizer_->addItem(tr("GPT-2 BPE"), int(TokenizerKind::Gpt2));
     tokenizer_->addItem(tr("Words"), int(TokenizerKind::Words));
     tokenizer_->addItem(tr("Characters"), int(TokenizerKind::Chars));
@@ -81,6 +83,7 @@ InputPanel::InputPanel(Workspace* workspace, QWidget* parent)
     form->addRow(tr("&Tokenizer"), tokenizer_);
     preset_ = new QComboBox(this);
     preset_->setObjectName(QStringLiteral("presetCombo"));
+    makeCompact(preset_);
     preset_->addItem(tr("Book example (6 tokens, 3-d)"), QLatin1String(kBookPreset));
     for (const SizePreset& p : sizePresets())
         preset_->addItem(presetTitle(p), QLatin1String(p.key));

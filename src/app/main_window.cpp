@@ -6,12 +6,16 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -29,6 +33,7 @@
 #include "export/heatmap_view.h"
 #include "pipeline/options.h"
 #include "teach/lesson.h"
+#include "teach/pipeline_strip.h"
 #include "teach/pytorch_panel.h"
 #include "teach/token_view.h"
 
@@ -46,8 +51,8 @@ QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* 
 
 // The widths the side panels open with, and the least the centre keeps, so that the window with
 // every panel fits a 1280 x 720 projector.
-constexpr int kLeftWidth = 300;
-constexpr int kRightWidth = 330;
+constexpr int kLeftWidth = 290;
+constexpr int kRightWidth = 300;
 
 }  // namespace
 
@@ -155,7 +160,6 @@ void MainWindow::createDocks() {
     lesson->hide();
     compare->hide();  // View > Compare opens it
     explain->raise();
-    resizeDocks({left, explain}, {kLeftWidth, kRightWidth}, Qt::Horizontal);
     connect(lesson_, &LessonPanel::finished, lesson, &QDockWidget::hide);
 }
 
@@ -382,8 +386,12 @@ void MainWindow::fitToScreen() {
     QRect frame = frameGeometry();
     const QSize decoration = frame.size() - size();  // title bar and borders, when there are any
     if (!placed_ || frame.width() > avail.width() || frame.height() > avail.height()) {
-        // Most of the screen, never more than it: the title bar stays reachable.
-        QSize s = placed_ ? size() : QSize(avail.width() * 92 / 100, avail.height() * 92 / 100);
+        // Most of the screen, never more than it: the title bar stays reachable. A laptop or
+        // projector screen (up to about 1440 wide) gets all of it: every pixel goes to the
+        // heatmap there.
+        const int percent = avail.width() <= 1440 ? 100 : 92;
+        QSize s = placed_ ? size()
+                          : QSize(avail.width() * percent / 100, avail.height() * percent / 100);
         s = s.boundedTo(avail.size() - decoration);
         resize(s.expandedTo(minimumSizeHint().boundedTo(avail.size() - decoration)));
         frame = frameGeometry();
@@ -416,6 +424,25 @@ void MainWindow::showEvent(QShowEvent* event) {
     if (presentation_->isOn())
         return;
     fitToScreen();
+    if (!sized_) {
+        // The side panels' first widths (a restored layout brings its own): the docks only take
+        // sizes once the window has its own.
+        sized_ = true;
+        if (!options_.useSettings || QSettings().value(QStringLiteral("window/state")).isNull()) {
+            // A narrow window (a laptop at 125 % scale is about 1,090 wide) keeps most of its
+            // width for the heatmap: the side panels take up to a fifth each, the right one
+            // at least what its tabs' titles need.
+            QTabBar titles;  // measures the tabs as the style draws them
+            titles.setFont(font());
+            for (const char* name : {"explainDock", "shapesDock", "tokenDock", "pytorchDock"})
+                titles.addTab(dock(QLatin1String(name))->windowTitle());
+            const int tabs = titles.sizeHint().width() + 8;
+            resizeDocks({dock(QStringLiteral("inputDock")), dock(QStringLiteral("explainDock"))},
+                        {std::min(kLeftWidth, width() / 5),
+                         std::min(kRightWidth, std::max(width() / 5, tabs))},
+                        Qt::Horizontal);
+        }
+    }
     // Floating panels restored from the last run open above the window, not behind it.
     for (QDockWidget* d : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
         if (d->isFloating() && d->isVisible())

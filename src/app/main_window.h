@@ -92,6 +92,7 @@ class MainWindow : public QMainWindow {
     PresentationController* presentation_ = nullptr;
     class StatusLine* status_ = nullptr;
     bool placed_ = false;
+    bool sized_ = false;
 };
 
 }  // namespace attn

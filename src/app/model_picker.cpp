@@ -125,8 +125,9 @@ QString ModelPicker::error() const {
 void ModelPicker::rebuild() {
     const QSignalBlocker block(combo_);
     combo_->clear();
-    combo_->addItem(tr("Chapter 3 module (random weights, as in the book)"), int(Kind::Chapter));
+    combo_->addItem(tr("Chapter 3 module (random weights)"), int(Kind::Chapter));
     combo_->setItemData(0, QString(), Qt::UserRole + 1);
+    combo_->setItemData(0, tr("Chapter 3 module (random weights, as in the book)"), Qt::ToolTipRole);
     for (const QString& name : bundledModelNames()) {
         combo_->addItem(tr("%1 (trained, ships with the app)").arg(name), int(Kind::Bundled));
         combo_->setItemData(combo_->count() - 1, name, Qt::UserRole + 1);

@@ -130,6 +130,7 @@ void ModulePanel::build() {
 
     variant_ = new QComboBox(this);
     variant_->setObjectName(QStringLiteral("variantCombo"));
+    makeCompact(variant_);
     for (Variant v : allVariants()) {
         variant_->addItem(variantTitle(v), int(v));
         variant_->setItemData(variant_->count() - 1,
@@ -153,6 +154,7 @@ void ModulePanel::build() {
 
     mask_ = new QComboBox(this);
     mask_->setObjectName(QStringLiteral("maskCombo"));
+    makeCompact(mask_, 5);
     mask_->addItem(tr("None"), int(MaskKind::None));
     mask_->addItem(tr("Causal"), int(MaskKind::Causal));
     mask_->addItem(tr("Window"), int(MaskKind::Window));
@@ -172,6 +174,7 @@ void ModulePanel::build() {
                             "1/(1-p)"));
     mode_ = new QComboBox(this);
     mode_->setObjectName(QStringLiteral("modeCombo"));
+    makeCompact(mode_, 5);
     mode_->addItem(tr("train"), int(Mode::Train));
     mode_->addItem(tr("eval"), int(Mode::Eval));
     mode_->setToolTip(tr("train: dropout is applied, as in a freshly built PyTorch module; "
@@ -180,6 +183,7 @@ void ModulePanel::build() {
 
     dropoutRng_ = new QComboBox(this);
     dropoutRng_->setObjectName(QStringLiteral("dropoutRngCombo"));
+    makeCompact(dropoutRng_);
     dropoutRng_->addItem(tr("default (Debian's PyTorch, AMD)"), int(DropoutRng::Default));
     dropoutRng_->addItem(tr("mkl (Intel MKL wheels)"), int(DropoutRng::Mkl));
     dropoutRng_->setToolTip(

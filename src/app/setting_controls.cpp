@@ -38,6 +38,21 @@ double RateSpinBox::valueFromText(const QString& text) const {
     return locale().toDouble(text.trimmed());
 }
 
+QSize RateSpinBox::sizeHint() const {
+    QSize s = QDoubleSpinBox::sizeHint();
+    const QFontMetrics fm(font());
+    const int full = fm.horizontalAdvance(textFromValue(maximum()));
+    const int compact = fm.horizontalAdvance(QStringLiteral("0.0000"));
+    s.setWidth(s.width() - std::max(0, full - compact));
+    return s;
+}
+
+QSize RateSpinBox::minimumSizeHint() const {
+    QSize s = QDoubleSpinBox::minimumSizeHint();
+    s.setWidth(std::min(s.width(), sizeHint().width()));
+    return s;
+}
+
 QValidator::State RateSpinBox::validate(QString& text, int&) const {
     const QString t = text.trimmed();
     if (t.isEmpty() || t == locale().decimalPoint() || t == QLatin1String("0") + locale().decimalPoint())
@@ -79,6 +94,11 @@ void SeedEdit::setSeed(uint64_t seed) {
     const QString t = QString::number(qulonglong(seed));
     if (text() != t)
         setText(t);
+}
+
+void makeCompact(QComboBox* combo, int chars) {
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(chars);
 }
 
 }  // namespace attn

@@ -3,6 +3,7 @@
 // option or the user gives is silently changed: sizes up to the engine's limit (and a message
 // instead of a swallowed keystroke beyond it), dropout rates with every digit, 64-bit seeds.
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -37,6 +38,10 @@ class RateSpinBox : public QDoubleSpinBox {
     QString textFromValue(double value) const override;
     double valueFromText(const QString& text) const override;
     QValidator::State validate(QString& text, int& pos) const override;
+    // As wide as a rate with a few digits: the twelve decimals it can hold would make the box,
+    // and the panel around it, as wide as "0.999999999999".
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
 };
 
 // A seed as torch.manual_seed takes it: 0 .. 2^64-1 (a negative seed is stored as its 64-bit
@@ -51,5 +56,10 @@ class SeedEdit : public QLineEdit {
   signals:
     void seedEdited(uint64_t seed);  // a complete, valid seed was typed
 };
+
+// A combo box as wide as `chars` characters however long its items are: long items ("default
+// (Debian's PyTorch, AMD)") are elided in the box and shown whole in the open list, so the
+// settings panel stays narrow at large fonts and the heatmap keeps the room.
+void makeCompact(QComboBox* combo, int chars = 10);
 
 }  // namespace attn

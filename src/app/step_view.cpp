@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QFutureWatcher>
 #include <QGridLayout>
+#include <QBoxLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -42,6 +43,41 @@ QStringList labelsOf(const TraceRun& run) {
     return labels;
 }
 
+// A one-line rich-text label that shows the longest of its variants that fits its width (rich
+// text does not elide): the step, its PyTorch call and its shape; without the call; the step.
+class FittingLabel : public QLabel {
+  public:
+    using QLabel::QLabel;
+    void setVariants(const QStringList& variants) {
+        variants_ = variants;
+        fit();
+    }
+    QString fullText() const { return variants_.value(0); }
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override {
+        QLabel::resizeEvent(event);
+        fit();
+    }
+
+  private:
+    void fit() {
+        QTextDocument doc;
+        doc.setDefaultFont(font());
+        doc.setDocumentMargin(0);
+        for (const QString& v : variants_) {
+            doc.setHtml(v);
+            if (doc.idealWidth() <= contentsRect().width() || v == variants_.back()) {
+                if (text() != v)
+                    setText(v);
+                return;
+            }
+        }
+        clear();
+    }
+    QStringList variants_;
+};
+
 }  // namespace
 
 // What the heatmap shows now, so a change of colours alone does not slice again.
@@ -66,12 +102,12 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
 
     auto* bar = new QHBoxLayout;
     bar->setSpacing(8);
-    caption_ = new QLabel(this);
+    caption_ = new FittingLabel(this);
     caption_->setObjectName(QStringLiteral("stepCaption"));
     caption_->setTextFormat(Qt::RichText);
     caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     caption_->setMinimumWidth(80);
-    caption_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // elides, never widens
+    caption_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // shortens, never widens
     bar->addWidget(caption_, 1);
     layerLabel_ = new QLabel(tr("La&yer"), this);
     layer_ = new QSpinBox(this);
@@ -112,22 +148,24 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     bar->addWidget(focusButton_);
     v->addLayout(bar);
 
-    auto* body = new QHBoxLayout;
-    body->setSpacing(6);
+    body_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    body_->setSpacing(6);
     heatmap_ = new HeatmapView(this);
     heatmap_->setObjectName(QStringLiteral("heatmapView"));
-    body->addWidget(heatmap_, 1);
-    auto* side = new QVBoxLayout;
+    body_->addWidget(heatmap_, 1);
+    side_ = new QBoxLayout(QBoxLayout::TopToBottom);
     heads_ = new HeadGrid(this);
     heads_->setObjectName(QStringLiteral("headGrid"));
-    side->addWidget(heads_, 1);
+    side_->addWidget(heads_, 1);
     derivation_ = new QTextBrowser(this);
     derivation_->setObjectName(QStringLiteral("presentationDerivation"));
+    derivation_->setMinimumWidth(derivation_->fontMetrics().averageCharWidth() * 40);
     derivation_->setFrameShape(QFrame::NoFrame);
     derivation_->hide();
-    side->addWidget(derivation_, 1);
-    body->addLayout(side);
-    v->addLayout(body, 1);
+    side_->addWidget(derivation_, 1);
+    body_->addLayout(side_);
+    v->addLayout(body_, 1);
+    placeHeads(true);
 
     focus_ = new FocusRowView(this);
     focus_->setObjectName(QStringLiteral("focusRowView"));
@@ -184,7 +222,7 @@ StepView::~StepView() = default;
 
 QString StepView::caption() const {
     QTextDocument doc;
-    doc.setHtml(caption_->text());
+    doc.setHtml(static_cast<FittingLabel*>(caption_)->fullText());
     return doc.toPlainText().replace(QChar(0xA0), QLatin1Char(' '));
 }
 
@@ -236,15 +274,19 @@ void StepView::refresh() {
     const Step* step = workspace_->shownStep();
     refreshSelectors(step);
     if (!run || !step) {
-        caption_->clear();
+        static_cast<FittingLabel*>(caption_)->setVariants({});
         showData(HeatmapData{});
         return;
     }
     const StepInfo& info = step->info;
-    caption_->setText(QStringLiteral("<b>%1</b>&nbsp;&nbsp;&nbsp;<code>%2</code>&nbsp;&nbsp;&nbsp;%3")
-                          .arg(QString::fromStdString(info.id).toHtmlEscaped(),
-                               QString::fromStdString(info.op).toHtmlEscaped(), shapeText(info)));
-    caption_->setToolTip(QString::fromStdString(info.title));
+    const QString idHtml = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(info.id).toHtmlEscaped());
+    const QString gap = QStringLiteral("&nbsp;&nbsp;&nbsp;");
+    static_cast<FittingLabel*>(caption_)->setVariants(
+        {idHtml + gap + QStringLiteral("<code>%1</code>")
+                        .arg(QString::fromStdString(info.op).toHtmlEscaped()) +
+             gap + shapeText(info),
+         idHtml + gap + shapeText(info), idHtml});
+    caption_->setToolTip(QString::fromStdString(info.title) + QLatin1Char('\n') + caption());
     sentence_->setText(stepCaption(info));
 
     const Trace* trace = run->trace.get();
@@ -371,6 +413,34 @@ void StepView::refreshDerivation() {
                               std::max(0, shown_->head), std::max(0, shown_->batch), row, col);
     derivation_->setHtml(html);
     derivation_->setVisible(!html.isEmpty());
+}
+
+void StepView::placeHeads(bool beside) {
+    // The heads are small multiples, the heatmap stays the largest thing on screen: a narrow
+    // column beside it in a wide view, a strip of one row of thumbnails under it in a tall one
+    // (a narrow window, or a laptop at 125 % scale), where the heatmap needs the width.
+    body_->setDirection(beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    side_->setDirection(beside ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    const QFontMetrics fm = heads_->fontMetrics();
+    if (beside) {
+        heads_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
+        heads_->setMinimumHeight(0);
+        heads_->setMaximumHeight(QWIDGETSIZE_MAX);
+        heads_->setFixedWidth(fm.averageCharWidth() * 18);
+    } else {
+        heads_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+        heads_->setMinimumWidth(0);
+        heads_->setMaximumWidth(QWIDGETSIZE_MAX);
+        heads_->setFixedHeight(fm.averageCharWidth() * 11 + fm.height() + 12);
+    }
+    headsBeside_ = beside;
+}
+
+void StepView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const bool beside = width() >= height() * 9 / 10;
+    if (beside != headsBeside_)
+        placeHeads(beside);
 }
 
 void StepView::setPresentation(bool on, double fontScale) {

@@ -10,6 +10,7 @@
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -54,7 +55,11 @@ class StepView : public QWidget {
   signals:
     void focusRowVisibleChanged(bool on);
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
+    void placeHeads(bool beside);
     void refresh();
     void refreshPipeline();
     void refreshSelectors(const class Step* step);
@@ -75,6 +80,9 @@ class StepView : public QWidget {
     QToolButton* focusButton_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     HeadGrid* heads_ = nullptr;
+    QBoxLayout* body_ = nullptr;  // heatmap and side_: a row, or a column when tall
+    QBoxLayout* side_ = nullptr;  // heads and presentation derivation
+    bool headsBeside_ = true;
     FocusRowView* focus_ = nullptr;
     QLabel* hover_ = nullptr;
     QLabel* sentence_ = nullptr;  // presentation: what the step does, in words

@@ -577,6 +577,26 @@ double barHeight(const FigureMetrics& m, double cellsHeight, double areaHeight) 
     return std::max(10.0, std::min(wanted, areaHeight - m.tickLine - 4));
 }
 
+// How far the body reaches above and below the cells' top edge, and where the masked-cells
+// legend starts: under the cells or under the bar, whichever ends lower (a bar keeps a least
+// height for its labels, so it can reach below a short matrix).
+struct VerticalExtent {
+    double top = 0, bottom = 0, legendTop = 0;
+};
+
+VerticalExtent verticalExtent(const FigureMetrics& m, const QMargins& mg, double cellsH,
+                              double barH) {
+    const double overhang = m.colorBar ? m.tickLine / 2 + 2 : 0;
+    const double barBottom = (cellsH + barH) / 2 + overhang;
+    VerticalExtent e;
+    e.legendTop = std::max(cellsH, barBottom) + kTickOut + kTickLabelPad;
+    e.top = std::min<double>(-mg.top(), (cellsH - barH) / 2 - overhang);
+    e.bottom = std::max<double>(cellsH + mg.bottom(), barBottom);
+    if (m.colorBar && !m.legend.isEmpty())
+        e.bottom = std::max(e.bottom, e.legendTop + m.legend.height() + kEdge);
+    return e;
+}
+
 BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     BodyGeometry g;
     const int barW = barOuterWidth(m);
@@ -620,8 +640,8 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     const double barH = m.colorBar ? barHeight(m, innerH, area.height()) : 0;
     const double overhang = m.colorBar ? m.tickLine / 2 + 2 : 0;
     // The block of cells and bar, relative to the cells' top left corner, centred in the area.
-    const double top = std::min<double>(-mg.top(), (innerH - barH) / 2 - overhang);
-    const double bottom = std::max<double>(innerH + mg.bottom(), (innerH + barH) / 2 + overhang);
+    const VerticalExtent ext = verticalExtent(m, mg, innerH, barH);
+    const double top = ext.top, bottom = ext.bottom, legendTop = ext.legendTop;
     const int blockW = mg.left() + innerW + mg.right() + barW;
     const int x = area.left() + std::max(0, (area.width() - blockW) / 2) + mg.left();
     const int y = area.top() + int(std::max(0.0, (area.height() - (bottom - top)) / 2 - top));
@@ -635,7 +655,7 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
         g.barOuter =
             bar.adjusted(0, -g.barMargins.top(), g.barMargins.right(), g.barMargins.bottom());
         if (!m.legend.isEmpty())
-            g.legend = QRect(bar.left(), inner.bottom() + 1 + kTickOut + kTickLabelPad,
+            g.legend = QRect(bar.left(), inner.top() + int(std::ceil(legendTop)),
                              int(std::ceil(m.legend.width())), int(std::ceil(m.legend.height())));
     }
     return g;
@@ -1003,8 +1023,8 @@ QSize suggestedFigureSize(const HeatmapData& data, const FigureOptions& o) {
     const QMargins mg = cellsMargins(m, rotated, cw);
     const double cellsW = cw * m.cols, cellsH = ch * m.rows;
     const double barH = m.colorBar ? barHeight(m, cellsH, 1e9) : 0;
-    const double overhang = m.colorBar ? m.tickLine / 2 + 2 : 0;
-    const double blockH = std::max(cellsH + mg.top() + mg.bottom(), barH + 2 * overhang);
+    const VerticalExtent ext = verticalExtent(m, mg, cellsH, barH);
+    const double blockH = ext.bottom - ext.top;
     // A few pixels of slack: the layout rounds cells down to whole pixels.
     double w = mg.left() + cellsW + mg.right() + barOuterWidth(m) + 2 * kBodyPad + 4;
     double h = blockH + 2 * kBodyPad + titleRowsHeight(p, o) + 4;
