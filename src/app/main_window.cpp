@@ -161,6 +161,14 @@ void MainWindow::createDocks() {
     compare->hide();  // View > Compare opens it
     explain->raise();
     connect(lesson_, &LessonPanel::finished, lesson, &QDockWidget::hide);
+    // A tab brought to the front gets no show event (it only moves up): draw it then, once
+    // it is on top.
+    connect(tokens, &QDockWidget::visibilityChanged, tokens_, &TokenViewPanel::refresh,
+            Qt::QueuedConnection);
+    connect(code, &QDockWidget::visibilityChanged, code_, &CodePanel::refresh,
+            Qt::QueuedConnection);
+    connect(compare, &QDockWidget::visibilityChanged, compare_, &ComparePanel::refresh,
+            Qt::QueuedConnection);
 }
 
 // A panel's toggle: shows and raises a hidden or tabbed-behind panel; hides one on top.

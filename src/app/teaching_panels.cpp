@@ -146,7 +146,8 @@ void TokenViewPanel::setFontScale(double scale) {
 
 void TokenViewPanel::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    refresh();
+    // A tab brought forward is laid out after its show event: draw once it has its place.
+    QMetaObject::invokeMethod(this, &TokenViewPanel::refresh, Qt::QueuedConnection);
 }
 
 void TokenViewPanel::refresh() {
@@ -205,7 +206,8 @@ CodePanel::CodePanel(Workspace* workspace, QWidget* parent)
 
 void CodePanel::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    refresh();
+    // A tab brought forward is laid out after its show event: draw once it has its place.
+    QMetaObject::invokeMethod(this, &CodePanel::refresh, Qt::QueuedConnection);
 }
 
 void CodePanel::refresh() {
@@ -271,7 +273,8 @@ ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
 
 void ComparePanel::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    refresh();
+    // A tab brought forward is laid out after its show event: draw once it has its place.
+    QMetaObject::invokeMethod(this, &ComparePanel::refresh, Qt::QueuedConnection);
 }
 
 void ComparePanel::setPreset(Preset preset) {

@@ -54,8 +54,12 @@ class TokenViewPanel : public QWidget {
   protected:
     void showEvent(QShowEvent* event) override;
 
-  private:
+  public slots:
+    // Draws the panel for the shown result when it is on screen (a tab behind another, or a
+    // hidden dock, waits): the window calls it when the panel's tab comes to the front.
     void refresh();
+
+  private:
     Workspace* workspace_;
     QCheckBox* allHeads_ = nullptr;
     QLabel* note_ = nullptr;
@@ -77,8 +81,12 @@ class CodePanel : public QWidget {
   protected:
     void showEvent(QShowEvent* event) override;
 
-  private:
+  public slots:
+    // Draws the panel for the shown result when it is on screen (a tab behind another, or a
+    // hidden dock, waits): the window calls it when the panel's tab comes to the front.
     void refresh();
+
+  private:
     Workspace* workspace_;
     PyTorchPanel* panel_ = nullptr;
     quint64 generation_ = 0;
@@ -106,8 +114,12 @@ class ComparePanel : public QWidget {
   protected:
     void showEvent(QShowEvent* event) override;
 
-  private:
+  public slots:
+    // Draws the panel for the shown result when it is on screen (a tab behind another, or a
+    // hidden dock, waits): the window calls it when the panel's tab comes to the front.
     void refresh();
+
+  private:
     void submit();
     void setMessage(const QString& text);
     Workspace* workspace_;

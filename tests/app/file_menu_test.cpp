@@ -269,7 +269,9 @@ TEST(Sessions, CorruptOrNewerFileIsRefusedAndNothingChanges) {
     EXPECT_TRUE(messages.texts[1].contains(QStringLiteral("newer Attention Lens")))
         << messages.texts[1].toStdString();
     EXPECT_TRUE(messages.texts[1].contains(QStringLiteral("version 99")));
-    EXPECT_TRUE(messages.texts[2].contains(QStringLiteral("\"heads\" should be a whole number")));
+    EXPECT_TRUE(messages.texts[2].contains(
+        QStringLiteral("\"heads\" expects a whole number from 1 to 1048576, got \"two\"")))
+        << messages.texts[2].toStdString();
 
     // Nothing in the window changed: state, no new request, the same result, title, no notes.
     EXPECT_FALSE(w.workspace()->hasPendingWork());
@@ -397,8 +399,12 @@ TEST(Sessions, OlderFileOpensWithNotesAboutDefaults) {
     EXPECT_EQ(w.workspace()->settings().text, QStringLiteral("Hello there"));
     EXPECT_EQ(w.workspace()->settings().config.variant, Variant::Causal);
     const QStringList notes = w.sessions()->notes();
-    EXPECT_TRUE(notes.contains(QStringLiteral("The session has no \"seed\"; the default is used.")))
-        << notes.join('\n').toStdString();
+    // One line names every setting the file lacks.
+    ASSERT_EQ(notes.size(), 1) << notes.join('\n').toStdString();
+    EXPECT_TRUE(notes[0].startsWith(
+        QStringLiteral("The session was saved by an older version and lacks 20 settings")))
+        << notes[0].toStdString();
+    EXPECT_TRUE(notes[0].contains(QStringLiteral(" seed,"))) << notes[0].toStdString();
     EXPECT_TRUE(w.sessions()->notesWidget()->isVisibleTo(&w));
     // The box names the missing settings on one line rather than one line each.
     auto* label = w.findChild<QLabel*>(QStringLiteral("sessionNotesLabel"));

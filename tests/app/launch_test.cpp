@@ -320,7 +320,8 @@ struct RunResult {
 };
 
 // Runs the app with its settings in `configDir` (a temporary one when empty), never the user's,
-// on an offscreen screen of `screen` pixels (800 x 600 when empty).
+// on an offscreen screen of `screen` logical pixels (800 x 600 when empty), each `dpr` device
+// pixels a side (the platform's scale, as a 4K screen at 200 % gives).
 RunResult runApp(const QStringList& args, const QString& configDir = QString(),
                  const QSize& screen = QSize(), double dpr = 1.0) {
     QTemporaryDir ownConfig;
@@ -337,11 +338,10 @@ RunResult runApp(const QStringList& args, const QString& configDir = QString(),
         QFile f(config);
         if (f.open(QIODevice::WriteOnly))
             f.write(QStringLiteral("{\"screens\": [{\"name\": \"S\", \"x\": 0, \"y\": 0, "
-                                   "\"width\": %1, \"height\": %2, \"logicalDpi\": %3, "
-                                   "\"logicalBaseDpi\": 96, \"dpr\": %4}]}")
+                                   "\"width\": %1, \"height\": %2, \"logicalDpi\": 96, "
+                                   "\"logicalBaseDpi\": 96, \"dpr\": %3}]}")
                         .arg(screen.width())
                         .arg(screen.height())
-                        .arg(96 * dpr)
                         .arg(dpr)
                         .toUtf8());
         env.insert(QStringLiteral("QT_QPA_PLATFORM"),

@@ -56,23 +56,6 @@ inline QString pngPath(const QString& name) {
     return QStringLiteral(ATTN_TEACH_PNG_DIR) + QLatin1Char('/') + name;
 }
 
-// A dark desktop palette (Fusion's roles as a dark theme sets them), for the dark screenshots.
-inline QPalette darkPalette() {
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
-    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
-    p.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe0));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::PlaceholderText, QColor(0xa0, 0xa0, 0xa0));
-    return p;
-}
-
 inline bool savePng(QWidget* w, const QString& name) {
     return w->grab().save(pngPath(name));
 }

@@ -253,7 +253,7 @@ TEST(TokenViewRender, NothingToDrawIsReadyAtOnce) {
 TEST(TokenViewLabels, RepeatedTokensCarryTheirPosition) {
     const QStringList tokens = {"The", " cat", " the", "the", " dog", ",", "\n", " "};
     EXPECT_EQ(tokenViewLabels(tokens), (QStringList{"The", "cat", "2\u00b7the", "3\u00b7the", "dog",
-                                                    ",", "\\n", QString(QChar(0x2423))}));
+                                                    ",", QString(QChar(0x21B5)), QString(QChar(0x00B7))}));
     EXPECT_EQ(tokenViewLabels({"a", " a", "b"}), (QStringList{"0\u00b7a", "1\u00b7a", "b"}));
     TokenView view;
     view.setAttention(causalWeights(1, 4, 1), {"x", "y", "x", "z"});
