@@ -296,7 +296,7 @@ std::vector<QImage> overviewTileImages(const Tensor& layerThumbnails, Colormap c
     for (int64_t h = 0; h < H; ++h) {
         const float* cells = t.data() + h * P * P;
         const float scale = tileScale(cells, P * P, ownScale);
-        QImage img(int(P), int(P), QImage::Format_ARGB32_Premultiplied);
+        QImage img(static_cast<int>(P), static_cast<int>(P), QImage::Format_ARGB32_Premultiplied);
         for (int64_t i = 0; i < P; ++i) {
             auto* line = reinterpret_cast<QRgb*>(img.scanLine(int(i)));
             for (int64_t j = 0; j < P; ++j) {

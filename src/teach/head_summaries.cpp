@@ -129,7 +129,8 @@ class ScoreMap : public QWidget {
         update();
     }
     QSize sizeHint() const override {
-        const int L = scores_ ? int(scores_->layers) : 12, H = scores_ ? int(scores_->heads) : 12;
+        const bool known = scores_ && !scores_->empty();
+        const int L = known ? int(scores_->layers) : 12, H = known ? int(scores_->heads) : 12;
         const int cell = std::clamp(160 / std::max(L, H), 3, 14);
         const QFontMetrics fm(font());
         return {std::max(H * cell, fm.horizontalAdvance(scoreTitle(score_))) + 4,
@@ -353,6 +354,8 @@ HeadSummaries::HeadSummaries(QWidget* parent)
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    for (HeadScoreColumn c : {HeadScoreColumn::Layer, HeadScoreColumn::Head})
+        table_->horizontalHeader()->setSectionResizeMode(int(c), QHeaderView::ResizeToContents);
     table_->setAlternatingRowColors(true);
     table_->setToolTip(tr("Every head with its scores: click a column header to sort, a row to "
                           "select that head"));

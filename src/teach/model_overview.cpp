@@ -265,14 +265,22 @@ void OverviewGrid::computeGeometry() const {
     const int L = std::max(1, o_->layers_), H = std::max(1, o_->heads_);
     g.leftW = fm.horizontalAdvance(ModelOverview::tr("layer %1").arg(L - 1)) + 14;
     g.topH = fm.height() + 8;
-    // The fit: the whole grid in the view as it is without scroll bars.
+    // The fit: the largest tile whose grid (tiles, gaps between them and around them) fits
+    // the view as it is without scroll bars.
     const QSize avail = maximumViewportSize();
-    const double pitchFit = std::min(double(avail.width() - g.leftW - 4) / H,
-                                     double(avail.height() - g.topH - 4) / L);
-    const double fitTile = pitchFit - std::max(4.0, pitchFit / 11.0);
-    g.tile = std::clamp(int(std::lround(fitTile * o_->zoom_)), ModelOverview::kMinTile,
+    const int areaW = avail.width() - g.leftW, areaH = avail.height() - g.topH;
+    const auto gapFor = [](int tile) { return std::max(4, tile / 10); };
+    int fit = std::max(1, std::min(areaW / H, areaH / L));
+    while (fit > ModelOverview::kMinTile &&
+           (H * (fit + gapFor(fit)) + gapFor(fit) > areaW ||
+            L * (fit + gapFor(fit)) + gapFor(fit) > areaH))
+        --fit;
+    // Zoom magnifies from the fit, or from the smallest tile when the fit is smaller still, so
+    // every zoom step shows.
+    const double base = std::max(fit, ModelOverview::kMinTile);
+    g.tile = std::clamp(int(std::floor(base * o_->zoom_)), ModelOverview::kMinTile,
                         ModelOverview::kMaxTile);
-    g.gap = std::max(4, g.tile / 10);
+    g.gap = gapFor(g.tile);
     g.pitch = g.tile + g.gap;
     g.longHeadLabels = fm.horizontalAdvance(ModelOverview::tr("head %1").arg(H - 1)) + 4 <= g.pitch;
 }
@@ -406,7 +414,9 @@ ModelOverview::ModelOverview(QWidget* parent)
     status_->setToolTip(tr("The model's size and how far the computation is"));
     status_->setTextFormat(Qt::PlainText);
     status_->setWordWrap(true);
+    status_->setContentsMargins(6, 0, 6, 2);
     auto* bar = new ScaleBar(this);
+    scaleBar_ = bar;
     ownScaleBox_ = new QCheckBox(tr("Each tile its own scale"), this);
     ownScaleBox_->setToolTip(
         tr("Colour every tile from 0 to its own largest weight, so faint, spread-out heads "
@@ -424,10 +434,7 @@ ModelOverview::ModelOverview(QWidget* parent)
     connect(zoomOutButton_, &QToolButton::clicked, this, &ModelOverview::zoomOut);
     connect(fitButton_, &QToolButton::clicked, this, &ModelOverview::zoomToFit);
     connect(zoomInButton_, &QToolButton::clicked, this, &ModelOverview::zoomIn);
-    connect(ownScaleBox_, &QCheckBox::toggled, this, [this, bar](bool on) {
-        bar->setOwnScale(on);
-        setOwnScale(on);
-    });
+    connect(ownScaleBox_, &QCheckBox::toggled, this, &ModelOverview::setOwnScale);
 
     auto* top = new QHBoxLayout;
     top->setContentsMargins(4, 2, 4, 2);
@@ -624,6 +631,7 @@ void ModelOverview::setOwnScale(bool on) {
         const QSignalBlocker block(ownScaleBox_);
         ownScaleBox_->setChecked(on);
     }
+    static_cast<ScaleBar*>(scaleBar_)->setOwnScale(on);
     rebuildImages(true);
 }
 

@@ -113,6 +113,7 @@ class ModelOverview : public QWidget {
 
     OverviewGrid* grid_ = nullptr;
     QLabel* status_ = nullptr;
+    QWidget* scaleBar_ = nullptr;  // the colour scale: 0 .. 1 or 0 .. tile max
     QCheckBox* ownScaleBox_ = nullptr;
     QToolButton* zoomOutButton_ = nullptr;
     QToolButton* fitButton_ = nullptr;

@@ -1,6 +1,7 @@
 #include "teach/next_tokens.h"
 
 #include <QAbstractTableModel>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -82,10 +83,12 @@ class ProbabilityDelegate : public QStyledItemDelegate {
             style->drawControl(QStyle::CE_ItemViewItem, &o, painter, o.widget);
         const double p = index.data(Qt::UserRole).toDouble();
         const QRect r = option.rect.adjusted(3, 3, -3, -3);
-        QColor bar = option.palette.color(QPalette::Highlight);
+        // On a selected row the bar takes the selection's text colour, so it still shows.
+        const bool selected = option.state & QStyle::State_Selected;
+        QColor bar = option.palette.color(selected ? QPalette::HighlightedText : QPalette::Highlight);
         if (!(option.state & QStyle::State_Enabled))
             bar = option.palette.color(QPalette::Mid);
-        bar.setAlpha(option.state & QStyle::State_Selected ? 255 : 150);
+        bar.setAlpha(selected ? 90 : 150);
         painter->fillRect(QRect(r.left(), r.top(), int(std::lround(r.width() * std::clamp(p, 0.0, 1.0))),
                                 r.height()),
                           bar);
@@ -154,13 +157,14 @@ class NextTokensModel : public QAbstractTableModel {
                 return percentText(t.probability);
             case Qt::UserRole:
                 return t.probability;
-            case Qt::FontRole:
-                if (actual) {
-                    QFont f;
-                    f.setBold(true);
-                    return f;
-                }
-                return {};
+            case Qt::FontRole: {
+                // Token text in a fixed-pitch font, where · and ↵ line up and read clearly.
+                QFont f = index.column() == TokenColumn
+                              ? QFontDatabase::systemFont(QFontDatabase::FixedFont)
+                              : QFont();
+                f.setBold(actual);
+                return f;
+            }
             case Qt::TextAlignmentRole:
                 return index.column() == RankColumn ? int(Qt::AlignRight | Qt::AlignVCenter)
                                                     : int(Qt::AlignLeft | Qt::AlignVCenter);

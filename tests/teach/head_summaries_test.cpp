@@ -162,7 +162,7 @@ TEST(HeadSummaries, Screenshots) {
     testing::PatternModelSpec spec;
     spec.layers = 12;
     spec.heads = 12;
-    spec.noise = 1.0f;
+    spec.noise = 0.3f;
     spec.pattern = [](int64_t l, int64_t h) {
         const HeadPattern kinds[] = {HeadPattern::Random, HeadPattern::Previous,
                                      HeadPattern::First,  HeadPattern::Random,
@@ -172,6 +172,8 @@ TEST(HeadSummaries, Screenshots) {
     const auto run = testing::runModel(testing::patternModel(spec), testing::sequentialIds(16, 64));
     HeadSummaries w;
     w.resize(960, 720);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
     w.setRun(run);
     w.setCurrent(4, 7);
     EXPECT_TRUE(testing::savePng(&w, QStringLiteral("head_summaries_light.png")));

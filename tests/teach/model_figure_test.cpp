@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <QByteArray>
 #include <QImage>
+#include <QPainter>
 #include <QSet>
 #include <QSvgRenderer>
 #include <QTemporaryDir>

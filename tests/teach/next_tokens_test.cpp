@@ -79,6 +79,8 @@ TEST(NextTokensPanel, ListsTheTopTenOfTheLastTokenAndAppends) {
     w.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
     const QRect row5 = list->visualRect(list->model()->index(5, 1));
+    // A double-click is a press, a release and the double-click event.
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, row5.center());
     QTest::mouseDClick(list->viewport(), Qt::LeftButton, {}, row5.center());
     ASSERT_EQ(append.count(), 3);
     EXPECT_EQ(append[2][0].value<int64_t>(), expected[5].id);
