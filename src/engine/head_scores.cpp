@@ -91,17 +91,15 @@ HeadScores headScores(const GptRun& run, const CancelToken* cancel) {
     HeadScores s = runSummaries(run);
     if (s.empty())
         return s;
-    s.previousToken = everyLayer(run, cancel, [](const Tensor& a) {
-        return previousTokenScores(a);
-    });
+    s.previousToken =
+        everyLayer(run, cancel, [](const Tensor& a) { return previousTokenScores(a); });
     return s;
 }
 
 std::vector<double> runInductionScores(const GptRun& run, int64_t period,
                                        const CancelToken* cancel) {
-    return everyLayer(run, cancel, [period](const Tensor& a) {
-        return inductionScores(a, period);
-    });
+    return everyLayer(run, cancel,
+                      [period](const Tensor& a) { return inductionScores(a, period); });
 }
 
 HeadPick highestScore(const std::vector<double>& scores, int64_t heads) {

@@ -37,7 +37,8 @@ class ModelFigureText {
 }
 
 [[noreturn]] void writeFail(const QString& path, const QString& reason) {
-    throw UserError("output", ModelFigureText::tr("Cannot write %1: %2").arg(path, reason).toStdString());
+    throw UserError("output",
+                    ModelFigureText::tr("Cannot write %1: %2").arg(path, reason).toStdString());
 }
 
 // colormapColor sampled at the middle of each of its 256 entries: index floor(t * 256) picks
@@ -58,8 +59,7 @@ int colorIndex(float v, float scale) {
 }
 
 void checkThumbnails(const Tensor& t) {
-    if (t.dim() != 4 || t.size(0) < 1 || t.size(1) < 1 || t.size(2) < 1 ||
-        t.size(2) != t.size(3))
+    if (t.dim() != 4 || t.size(0) < 1 || t.size(1) < 1 || t.size(2) < 1 || t.size(2) != t.size(3))
         drawFail(ModelFigureText::tr("the thumbnails must be (layers, heads, P, P), not %1")
                      .arg(QString::fromStdString(shapeToString(t.shape()))));
 }
@@ -103,7 +103,8 @@ FigureLayout layoutFigure(int64_t L, int64_t H, const OverviewFigureOptions& o) 
     f.subtitleFont = pixelFont(13);
     f.labelFont = pixelFont(12);
     const QFontMetricsF tm(f.titleFont), sm(f.subtitleFont), lm(f.labelFont);
-    f.title = o.title.isEmpty() ? ModelFigureText::tr("Attention of every layer and head") : o.title;
+    f.title =
+        o.title.isEmpty() ? ModelFigureText::tr("Attention of every layer and head") : o.title;
     f.subtitle = o.subtitle;
     f.subtitle.replace(QLatin1Char('\n'), QChar(0x21B5));
 
@@ -131,8 +132,8 @@ FigureLayout layoutFigure(int64_t L, int64_t H, const OverviewFigureOptions& o) 
     const double gridW = double(H) * f.pitch - f.gap, gridH = double(L) * f.pitch - f.gap;
     const double barH = std::min(gridH, 260.0);
     f.colorBar = QRectF(left + gridW + 24, y, 14, barH);
-    const double tickW = lm.horizontalAdvance(o.ownScale ? ModelFigureText::tr("tile max")
-                                                         : QStringLiteral("0.75"));
+    const double tickW =
+        lm.horizontalAdvance(o.ownScale ? ModelFigureText::tr("tile max") : QStringLiteral("0.75"));
     const double right = f.colorBar.right() + 6 + tickW + 8 + lm.height() + margin;
     const double width = std::max({right, tm.horizontalAdvance(f.title) + 2 * margin, 420.0});
     f.subtitle = sm.elidedText(f.subtitle, Qt::ElideRight, width - 2 * margin);
@@ -197,7 +198,8 @@ void paintOverview(QPainter& p, const Tensor& thumbs, const FigureLayout& f,
                 // Crisp cells when they are larger than a pixel, smooth pooling when not.
                 p.setRenderHint(QPainter::SmoothPixmapTransform, !upscale);
                 const QImage& img = images[size_t(h)];
-                const int factor = upscale ? std::max(1, int(std::ceil(2 * f.tile / double(P)))) : 1;
+                const int factor =
+                    upscale ? std::max(1, int(std::ceil(2 * f.tile / double(P)))) : 1;
                 p.drawImage(r, factor > 1 ? img.scaled(img.size() * factor, Qt::IgnoreAspectRatio,
                                                        Qt::FastTransformation)
                                           : img);
@@ -239,10 +241,10 @@ void paintOverview(QPainter& p, const Tensor& thumbs, const FigureLayout& f,
     p.setBrush(Qt::NoBrush);
     p.drawRect(bar);
     p.setPen(colors.text);
-    const QStringList ticks = o.ownScale ? QStringList{QStringLiteral("0"), ModelFigureText::tr("tile max")}
-                                         : QStringList{QStringLiteral("0"), QStringLiteral("0.25"),
-                                                       QStringLiteral("0.5"), QStringLiteral("0.75"),
-                                                       QStringLiteral("1")};
+    const QStringList ticks =
+        o.ownScale ? QStringList{QStringLiteral("0"), ModelFigureText::tr("tile max")}
+                   : QStringList{QStringLiteral("0"), QStringLiteral("0.25"), QStringLiteral("0.5"),
+                                 QStringLiteral("0.75"), QStringLiteral("1")};
     for (int i = 0; i < ticks.size(); ++i) {
         const double y = bar.bottom() - bar.height() * i / (ticks.size() - 1);
         p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
@@ -255,8 +257,7 @@ void paintOverview(QPainter& p, const Tensor& thumbs, const FigureLayout& f,
                     8 + lm.ascent(),
                 bar.center().y());
     p.rotate(-90);
-    p.drawText(QRectF(-bar.height(), -lm.ascent(), 2 * bar.height(), lm.height()),
-               Qt::AlignCenter,
+    p.drawText(QRectF(-bar.height(), -lm.ascent(), 2 * bar.height(), lm.height()), Qt::AlignCenter,
                o.ownScale ? ModelFigureText::tr("weight, share of the tile's max")
                           : ModelFigureText::tr("attention weight"));
     p.restore();
@@ -264,7 +265,8 @@ void paintOverview(QPainter& p, const Tensor& thumbs, const FigureLayout& f,
 
 void requireGuiApplication() {
     if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
-        drawFail(ModelFigureText::tr("drawing needs a QApplication (use QT_QPA_PLATFORM=offscreen "
+        drawFail(
+            ModelFigureText::tr("drawing needs a QApplication (use QT_QPA_PLATFORM=offscreen "
                                 "without a display)"));
 }
 
@@ -392,8 +394,9 @@ void exportOverviewFigure(const Tensor& thumbnails, const OverviewFigureOptions&
                                      : ModelFigureText::tr("it is not a regular file"));
     ImageFormat format;
     if (!imageFormatForPath(path, &format))
-        writeFail(path, ModelFigureText::tr("unsupported image type \"%1\" (use .png, .svg or .pdf)")
-                            .arg(info.suffix()));
+        writeFail(path,
+                  ModelFigureText::tr("unsupported image type \"%1\" (use .png, .svg or .pdf)")
+                      .arg(info.suffix()));
     const QByteArray bytes = renderOverviewBytes(thumbnails, options, format);
     io::writeFileAtomically(path.toStdString(),
                             std::string_view(bytes.constData(), size_t(bytes.size())));

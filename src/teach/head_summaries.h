@@ -26,7 +26,15 @@ class HeadScoresModel;
 class ScoreMap;
 
 // The list's columns, in order.
-enum class HeadScoreColumn { Layer, Head, PreviousToken, Entropy, Distance, FirstWeight, Induction };
+enum class HeadScoreColumn {
+    Layer,
+    Head,
+    PreviousToken,
+    Entropy,
+    Distance,
+    FirstWeight,
+    Induction
+};
 
 class HeadSummaries : public QWidget {
     Q_OBJECT

@@ -74,8 +74,8 @@ void LatestJob::start(std::shared_ptr<Job> job) {
     // The continuation runs on the worker thread (no context object that could die); posting
     // to the receiver, which is alive until this job lands, is thread-safe.
     QtConcurrent::run(std::move(run))
-        .then([receiver, generation = job->generation, done = std::move(job->done)](
-                  Outcome outcome) mutable {
+        .then([receiver, generation = job->generation,
+               done = std::move(job->done)](Outcome outcome) mutable {
             QMetaObject::invokeMethod(
                 receiver,
                 [receiver, generation, done = std::move(done),

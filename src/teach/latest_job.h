@@ -36,13 +36,11 @@ class LatestJob {
     template <class Work, class Done>
     void run(Work work, Done done) {
         using Result = std::invoke_result_t<Work&, const CancelToken&>;
-        runAny(
-            [work = std::move(work)](const CancelToken& cancel) mutable {
-                return std::any(work(cancel));
-            },
-            [done = std::move(done)](std::any value) mutable {
-                done(std::any_cast<Result>(std::move(value)));
-            });
+        runAny([work = std::move(work)](
+                   const CancelToken& cancel) mutable { return std::any(work(cancel)); },
+               [done = std::move(done)](std::any value) mutable {
+                   done(std::any_cast<Result>(std::move(value)));
+               });
     }
     // Makes the running and waiting jobs' results stale (and cancels the running one).
     void cancel();

@@ -140,13 +140,17 @@ class OverviewGrid : public QAbstractScrollArea {
         const QRect area(g.leftW, g.topH, viewport()->width() - g.leftW,
                          viewport()->height() - g.topH);
         if (r.left() - g.gap < area.left())
-            horizontalScrollBar()->setValue(horizontalScrollBar()->value() - (area.left() - r.left()) - g.gap);
+            horizontalScrollBar()->setValue(horizontalScrollBar()->value() -
+                                            (area.left() - r.left()) - g.gap);
         else if (r.right() + g.gap > area.right())
-            horizontalScrollBar()->setValue(horizontalScrollBar()->value() + (r.right() - area.right()) + g.gap);
+            horizontalScrollBar()->setValue(horizontalScrollBar()->value() +
+                                            (r.right() - area.right()) + g.gap);
         if (r.top() - g.gap < area.top())
-            verticalScrollBar()->setValue(verticalScrollBar()->value() - (area.top() - r.top()) - g.gap);
+            verticalScrollBar()->setValue(verticalScrollBar()->value() - (area.top() - r.top()) -
+                                          g.gap);
         else if (r.bottom() + g.gap > area.bottom())
-            verticalScrollBar()->setValue(verticalScrollBar()->value() + (r.bottom() - area.bottom()) + g.gap);
+            verticalScrollBar()->setValue(verticalScrollBar()->value() +
+                                          (r.bottom() - area.bottom()) + g.gap);
     }
     // Scaled pictures are made for the tile size at hand and kept until it or the layer changes.
     void dropScaled() { scaled_.clear(); }
@@ -236,7 +240,8 @@ class OverviewGrid : public QAbstractScrollArea {
         const Geometry& g = geometry();
         const QSize v = viewport()->size();
         const int contentW = o_->heads_ * g.pitch + g.gap, contentH = o_->layers_ * g.pitch + g.gap;
-        const int areaW = std::max(1, v.width() - g.leftW), areaH = std::max(1, v.height() - g.topH);
+        const int areaW = std::max(1, v.width() - g.leftW),
+                  areaH = std::max(1, v.height() - g.topH);
         horizontalScrollBar()->setRange(0, std::max(0, contentW - areaW));
         horizontalScrollBar()->setPageStep(areaW);
         horizontalScrollBar()->setSingleStep(std::max(1, g.pitch / 2));
@@ -271,9 +276,8 @@ void OverviewGrid::computeGeometry() const {
     const int areaW = avail.width() - g.leftW, areaH = avail.height() - g.topH;
     const auto gapFor = [](int tile) { return std::max(4, tile / 10); };
     int fit = std::max(1, std::min(areaW / H, areaH / L));
-    while (fit > ModelOverview::kMinTile &&
-           (H * (fit + gapFor(fit)) + gapFor(fit) > areaW ||
-            L * (fit + gapFor(fit)) + gapFor(fit) > areaH))
+    while (fit > ModelOverview::kMinTile && (H * (fit + gapFor(fit)) + gapFor(fit) > areaW ||
+                                             L * (fit + gapFor(fit)) + gapFor(fit) > areaH))
         --fit;
     // Zoom magnifies from the fit, or from the smallest tile when the fit is smaller still, so
     // every zoom step shows.
@@ -296,9 +300,9 @@ const QImage* OverviewGrid::scaledImage(int layer, int head, int pixels) const {
     if (s.stamp != data.stamp || s.image.width() != pixels) {
         const QImage& src = data.images[size_t(head)];
         // Cells larger than a pixel stay crisp squares; smaller ones are averaged.
-        s.image = src.scaled(pixels, pixels, Qt::IgnoreAspectRatio,
-                             pixels >= src.width() ? Qt::FastTransformation
-                                                   : Qt::SmoothTransformation);
+        s.image =
+            src.scaled(pixels, pixels, Qt::IgnoreAspectRatio,
+                       pixels >= src.width() ? Qt::FastTransformation : Qt::SmoothTransformation);
         s.stamp = data.stamp;
     }
     return &s.image;
@@ -349,8 +353,8 @@ void OverviewGrid::paintEvent(QPaintEvent*) {
         if (data.thumbnails.empty() && !computingNoted) {
             // The first layer still to come says so across its row.
             computingNoted = true;
-            const QRect row(g.leftW + g.gap - hScroll, tileRect(l, 0).top(),
-                            o_->heads_ * g.pitch, g.tile);
+            const QRect row(g.leftW + g.gap - hScroll, tileRect(l, 0).top(), o_->heads_ * g.pitch,
+                            g.tile);
             p.setPen(pal.color(QPalette::PlaceholderText));
             p.drawText(row.intersected(all.adjusted(g.leftW, 0, 0, 0)), Qt::AlignCenter,
                        ModelOverview::tr("computing\u2026"));
@@ -359,8 +363,8 @@ void OverviewGrid::paintEvent(QPaintEvent*) {
     if (o_->currentLayer_ >= 0 && o_->currentHead_ >= 0) {
         const QRect r = tileRect(o_->currentLayer_, o_->currentHead_);
         const int w = std::max(2, g.gap / 2 + 1);
-        p.setPen(QPen(pal.color(QPalette::Highlight), w, Qt::SolidLine, Qt::SquareCap,
-                      Qt::MiterJoin));
+        p.setPen(
+            QPen(pal.color(QPalette::Highlight), w, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
         p.setBrush(Qt::NoBrush);
         const double out = w / 2.0 + 0.5;
         p.drawRect(QRectF(r).adjusted(-out, -out, out, out));

@@ -76,7 +76,7 @@ class ModelOverview : public QWidget {
     void zoomIn();
     void zoomOut();
     void zoomToFit();
-    int tileSize() const;  // the side of a tile in pixels now
+    int tileSize() const;             // the side of a tile in pixels now
     void setFontScale(double scale);  // presentation mode
 
     // A tile's rectangle in this widget's coordinates (outside the widget when scrolled away;
@@ -89,8 +89,8 @@ class ModelOverview : public QWidget {
     QString statusText() const;
 
   signals:
-    void tileClicked(int layer, int head);    // a click on a tile
-    void tileActivated(int layer, int head);  // double-click, or Enter on the current tile
+    void tileClicked(int layer, int head);     // a click on a tile
+    void tileActivated(int layer, int head);   // double-click, or Enter on the current tile
     void currentChanged(int layer, int head);  // the user moved the selection (click, arrows)
 
   protected:

@@ -85,16 +85,16 @@ class ProbabilityDelegate : public QStyledItemDelegate {
         const QRect r = option.rect.adjusted(3, 3, -3, -3);
         // On a selected row the bar takes the selection's text colour, so it still shows.
         const bool selected = option.state & QStyle::State_Selected;
-        QColor bar = option.palette.color(selected ? QPalette::HighlightedText : QPalette::Highlight);
+        QColor bar =
+            option.palette.color(selected ? QPalette::HighlightedText : QPalette::Highlight);
         if (!(option.state & QStyle::State_Enabled))
             bar = option.palette.color(QPalette::Mid);
         bar.setAlpha(selected ? 90 : 150);
-        painter->fillRect(QRect(r.left(), r.top(), int(std::lround(r.width() * std::clamp(p, 0.0, 1.0))),
-                                r.height()),
+        painter->fillRect(QRect(r.left(), r.top(),
+                                int(std::lround(r.width() * std::clamp(p, 0.0, 1.0))), r.height()),
                           bar);
-        painter->setPen(option.palette.color(option.state & QStyle::State_Selected
-                                                 ? QPalette::HighlightedText
-                                                 : QPalette::Text));
+        painter->setPen(option.palette.color(
+            option.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
         painter->setFont(o.font);
         painter->drawText(r.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
     }
@@ -199,11 +199,11 @@ class NextTokensModel : public QAbstractTableModel {
                 case RankColumn:
                     return NextTokensPanel::tr("Rank: 1 = the most probable next token");
                 case TokenColumn:
-                    return NextTokensPanel::tr("The token's text: \u00b7 is a space, \u21b5 a "
-                                               "newline, \u2039hex\u203a part of a character");
-                default:
                     return NextTokensPanel::tr(
-                        "Softmax of the logits over the whole vocabulary");
+                        "The token's text: \u00b7 is a space, \u21b5 a "
+                        "newline, \u2039hex\u203a part of a character");
+                default:
+                    return NextTokensPanel::tr("Softmax of the logits over the whole vocabulary");
             }
         }
         return {};
@@ -248,8 +248,9 @@ NextTokensPanel::NextTokensPanel(QWidget* parent)
     list_->horizontalHeader()->setSectionResizeMode(RankColumn, QHeaderView::ResizeToContents);
     list_->horizontalHeader()->setSectionResizeMode(TokenColumn, QHeaderView::Stretch);
     list_->horizontalHeader()->setSectionResizeMode(ProbabilityColumn, QHeaderView::Stretch);
-    list_->setToolTip(tr("The most probable next tokens: click to select, double-click to "
-                         "append to the text"));
+    list_->setToolTip(
+        tr("The most probable next tokens: click to select, double-click to "
+           "append to the text"));
     connect(list_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.isValid() && !isComputing() && size_t(index.row()) < predictions_.size())
             emit appendRequested(predictions_[size_t(index.row())].id);
@@ -260,8 +261,9 @@ NextTokensPanel::NextTokensPanel(QWidget* parent)
     actualLabel_ = new QLabel(this);
     actualLabel_->setTextFormat(Qt::PlainText);
     actualLabel_->setWordWrap(true);
-    actualLabel_->setToolTip(tr("The token that really follows in the text, and how the model "
-                                "rated it"));
+    actualLabel_->setToolTip(
+        tr("The token that really follows in the text, and how the model "
+           "rated it"));
     appendTopButton_ = new QPushButton(tr("Append top token"), this);
     appendTopButton_->setToolTip(tr("Add the most probable next token to the text"));
     appendSelectedButton_ = new QPushButton(tr("Append selected"), this);
@@ -357,9 +359,8 @@ void NextTokensPanel::request() {
     list_->setEnabled(false);  // the old list stays, greyed, until the new one is in
     updateButtons();
     const int position = position_;
-    job_->run([run = run_, position](const CancelToken& cancel) {
-        return predict(*run, position, cancel);
-    },
+    job_->run([run = run_,
+               position](const CancelToken& cancel) { return predict(*run, position, cancel); },
               [this](Prediction p) {
                   predictions_ = p.top;
                   model_->setPredictions(std::move(p.top), p.actualId);

@@ -70,7 +70,8 @@ TEST(HeadSummaries, ListSortedByPreviousTokenScorePutsThePreviousTokenHeadFirst)
     // By entropy, lowest first: one of the focused heads (self, previous or first token).
     w.sortBy(HeadScoreColumn::Entropy, Qt::AscendingOrder);
     for (int r = 1; r < m->rowCount(); ++r)
-        EXPECT_GE(column(m, r, HeadScoreColumn::Entropy), column(m, r - 1, HeadScoreColumn::Entropy));
+        EXPECT_GE(column(m, r, HeadScoreColumn::Entropy),
+                  column(m, r - 1, HeadScoreColumn::Entropy));
     const auto focused = w.rowHead(0);
     EXPECT_TRUE(focused == std::pair(1, 0) || focused == std::pair(1, 2) ||
                 focused == std::pair(0, 1));

@@ -146,7 +146,8 @@ TEST(ModelFigure, AttentionNpyHoldsEveryLayerKeptOrRecomputed) {
     const auto recomputed = figureRun(false);
     ASSERT_FALSE(recomputed->attentionKept());
     QTemporaryDir dir;
-    const QString a = dir.filePath(QStringLiteral("a.npy")), b = dir.filePath(QStringLiteral("b.npy"));
+    const QString a = dir.filePath(QStringLiteral("a.npy")),
+                  b = dir.filePath(QStringLiteral("b.npy"));
     exportAttentionNpy(*kept, a);
     exportAttentionNpy(*recomputed, b);
     const Tensor fromKept = io::readNpy(a.toStdString());

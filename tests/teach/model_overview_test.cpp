@@ -40,7 +40,8 @@ QAbstractScrollArea* gridOf(ModelOverview& o) {
 // The colour at the centre of cell (row, col) of a tile with 2 x 2 cells.
 QColor cellColor(ModelOverview& o, const QImage& shot, int layer, int head, int row, int col) {
     const QRect r = o.tileRect(layer, head);
-    const QPoint p(r.left() + r.width() * (2 * col + 1) / 4, r.top() + r.height() * (2 * row + 1) / 4);
+    const QPoint p(r.left() + r.width() * (2 * col + 1) / 4,
+                   r.top() + r.height() * (2 * row + 1) / 4);
     return shot.pixelColor(p);
 }
 
@@ -130,7 +131,8 @@ TEST(ModelOverview, ProgressiveLayersThenTheRunKeepTheirPictures) {
     const QImage shot = o.grab().toImage();
     const QRect r = o.tileRect(0, 1);  // (0 + 1) % 2: previous token; 9 x 9 cells
     const double cell = r.width() / 9.0;
-    const QColor below = shot.pixelColor(QPoint(int(r.left() + cell * 3.5), int(r.top() + cell * 4.5)));
+    const QColor below =
+        shot.pixelColor(QPoint(int(r.left() + cell * 3.5), int(r.top() + cell * 4.5)));
     const QColor diagonal =
         shot.pixelColor(QPoint(int(r.left() + cell * 4.5), int(r.top() + cell * 4.5)));
     EXPECT_GT(below.lightness(), 120);  // viridis' yellow top: lightness 145
@@ -164,9 +166,7 @@ TEST(ModelOverview, ClicksDoubleClicksAndKeysSelect) {
     QSignalSpy activated(&o, &ModelOverview::tileActivated);
     QSignalSpy changed(&o, &ModelOverview::currentChanged);
     QWidget* viewport = gridOf(o)->viewport();
-    const auto at = [&](int l, int h) {
-        return viewport->mapFrom(&o, o.tileRect(l, h).center());
-    };
+    const auto at = [&](int l, int h) { return viewport->mapFrom(&o, o.tileRect(l, h).center()); };
     QTest::mouseClick(viewport, Qt::LeftButton, {}, at(2, 1));
     ASSERT_EQ(clicked.count(), 1);
     EXPECT_EQ(clicked[0][0].toInt(), 2);
@@ -242,7 +242,8 @@ TEST(ModelOverview, Gpt2XlGridScrollsAndZooms) {
     QAbstractScrollArea* grid = gridOf(o);
     EXPECT_GT(grid->verticalScrollBar()->maximum(), 0);
     EXPECT_GT(grid->horizontalScrollBar()->maximum(), 0);
-    EXPECT_FALSE(grid->viewport()->rect().contains(grid->viewport()->mapFrom(&o, o.tileRect(47, 24).center())));
+    EXPECT_FALSE(grid->viewport()->rect().contains(
+        grid->viewport()->mapFrom(&o, o.tileRect(47, 24).center())));
     o.setCurrent(47, 24);
     EXPECT_TRUE(grid->viewport()->rect().contains(
         grid->viewport()->mapFrom(&o, o.tileRect(47, 24).center())));

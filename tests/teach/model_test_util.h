@@ -136,8 +136,8 @@ inline std::shared_ptr<const GptRun> runModel(std::shared_ptr<const GptModel> mo
     r.ids = std::move(ids);
     r.thumbnailCells = cells;
     if (!keepAttention)
-        r.memoryBudgetBytes = estimateGptRunBytes(r.model->arch, int64_t(r.ids.size()), cells,
-                                                  false);
+        r.memoryBudgetBytes =
+            estimateGptRunBytes(r.model->arch, int64_t(r.ids.size()), cells, false);
     return runGpt(r);
 }
 

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 #include <QAbstractItemModel>
 #include <QSignalSpy>
-#include <QTableView>
 #include <QSpinBox>
+#include <QTableView>
 #include <QTest>
 
 #include "model_test_util.h"
@@ -156,7 +156,8 @@ TEST(NextTokensPanel, TokenTextIsVisible) {
     EXPECT_EQ(visibleTokenText(220), QStringLiteral("\u00b7"));     // " "
     EXPECT_EQ(visibleTokenText(50257), QStringLiteral("#50257"));
     EXPECT_EQ(visibleTokenText(std::string("e4 bd"), true), QStringLiteral("\u2039e4 bd\u203a"));
-    EXPECT_EQ(visibleTokenText(std::string("\tx  y"), false), QStringLiteral("\u2192x\u00b7\u00b7y"));
+    EXPECT_EQ(visibleTokenText(std::string("\tx  y"), false),
+              QStringLiteral("\u2192x\u00b7\u00b7y"));
 }
 
 }  // namespace
