@@ -41,6 +41,14 @@ class ModelFigureText {
                     ModelFigureText::tr("Cannot write %1: %2").arg(path, reason).toStdString());
 }
 
+// A folder or a device is never replaced by a file.
+void checkDestination(const QString& path) {
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile())
+        writeFail(path, info.isDir() ? ModelFigureText::tr("it is a folder")
+                                     : ModelFigureText::tr("it is not a regular file"));
+}
+
 // colormapColor sampled at the middle of each of its 256 entries: index floor(t * 256) picks
 // exactly the colour colormapColor(t) gives for the matplotlib maps.
 using ColorTable = std::array<QRgb, 256>;
@@ -325,6 +333,12 @@ QByteArray renderOverviewBytes(const Tensor& thumbnails, const OverviewFigureOpt
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
+    const auto paintOn = [&](QPaintDevice* device, const QString& failure) {
+        QPainter p;
+        if (!p.begin(device))
+            drawFail(failure);
+        paintOverview(p, thumbnails, f, options, vector);
+    };
     switch (format) {
         case ImageFormat::Png: {
             const double scale = std::isfinite(options.scale) && options.scale > 0
@@ -355,11 +369,7 @@ QByteArray renderOverviewBytes(const Tensor& thumbnails, const OverviewFigureOpt
             svg.setResolution(96);
             svg.setTitle(f.title);
             svg.setDescription(f.subtitle);
-            QPainter p;
-            if (!p.begin(&svg))
-                drawFail(ModelFigureText::tr("the SVG generator did not start"));
-            paintOverview(p, thumbnails, f, options, vector);
-            p.end();
+            paintOn(&svg, ModelFigureText::tr("the SVG generator did not start"));
             break;
         }
         case ImageFormat::Pdf: {
@@ -372,11 +382,7 @@ QByteArray renderOverviewBytes(const Tensor& thumbnails, const OverviewFigureOpt
             pdf.setPageLayout(
                 QPageLayout(QPageSize(pt, QPageSize::Point, QString(), QPageSize::ExactMatch),
                             QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-            QPainter p;
-            if (!p.begin(&pdf))
-                drawFail(ModelFigureText::tr("the PDF writer did not start"));
-            paintOverview(p, thumbnails, f, options, vector);
-            p.end();
+            paintOn(&pdf, ModelFigureText::tr("the PDF writer did not start"));
             break;
         }
     }
@@ -388,10 +394,8 @@ QByteArray renderOverviewBytes(const Tensor& thumbnails, const OverviewFigureOpt
 void exportOverviewFigure(const Tensor& thumbnails, const OverviewFigureOptions& options,
                           const QString& path) {
     // The destination first, so a bad path fails before any drawing.
+    checkDestination(path);
     const QFileInfo info(path);
-    if (info.exists() && !info.isFile())
-        writeFail(path, info.isDir() ? ModelFigureText::tr("it is a folder")
-                                     : ModelFigureText::tr("it is not a regular file"));
     ImageFormat format;
     if (!imageFormatForPath(path, &format))
         writeFail(path,
@@ -411,10 +415,7 @@ void exportAttentionNpy(const GptRun& run, const QString& path, const CancelToke
     }
     const GptArchitecture& a = run.model->arch;
     const int64_t T = run.tokens();
-    const QFileInfo info(path);
-    if (info.exists() && !info.isFile())
-        writeFail(path, info.isDir() ? ModelFigureText::tr("it is a folder")
-                                     : ModelFigureText::tr("it is not a regular file"));
+    checkDestination(path);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         writeFail(path, file.errorString());

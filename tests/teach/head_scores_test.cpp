@@ -14,8 +14,6 @@
 namespace attn {
 namespace {
 
-using testing::HeadPattern;
-
 // (H, T, T) causal attention from a function of (head, query, key) that need not be
 // normalised: each row is divided by its sum over the visible keys.
 template <class F>
@@ -126,21 +124,7 @@ TEST(HeadScores, RepeatedRandomTokensRepeatDistinctIds) {
     EXPECT_THROW(repeatedRandomTokens(0, 5, 1), UserError);
 }
 
-// A model whose layer 1 head 2 attends to the previous token, layer 0 head 1 to the first
-// token and layer 1 head 0 to itself; the other heads spread evenly.
-testing::PatternModelSpec designedSpec() {
-    testing::PatternModelSpec s;
-    s.pattern = [](int64_t l, int64_t h) {
-        if (l == 1 && h == 2)
-            return HeadPattern::Previous;
-        if (l == 0 && h == 1)
-            return HeadPattern::First;
-        if (l == 1 && h == 0)
-            return HeadPattern::Self;
-        return HeadPattern::Uniform;
-    };
-    return s;
-}
+using testing::designedSpec;
 
 TEST(HeadScores, DesignedModelShowsItsPreviousTokenHead) {
     const auto model = testing::patternModel(designedSpec());

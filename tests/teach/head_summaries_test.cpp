@@ -19,22 +19,8 @@
 namespace attn {
 namespace {
 
-using testing::HeadPattern;
-
-// Layer 1 head 2 attends to the previous token, layer 0 head 3 mostly (its queries are
-// noisy), layer 0 head 1 to the first token, layer 1 head 0 to itself; the rest evenly.
 std::shared_ptr<GptModel> designedModel() {
-    testing::PatternModelSpec s;
-    s.pattern = [](int64_t l, int64_t h) {
-        if (l == 1 && h == 2)
-            return HeadPattern::Previous;
-        if (l == 0 && h == 1)
-            return HeadPattern::First;
-        if (l == 1 && h == 0)
-            return HeadPattern::Self;
-        return HeadPattern::Uniform;
-    };
-    return testing::patternModel(s);
+    return testing::patternModel(testing::designedSpec());
 }
 
 double column(const QAbstractItemModel* m, int row, HeadScoreColumn c) {
@@ -160,17 +146,7 @@ TEST(HeadSummaries, InductionScoresShowAsAColumn) {
 }
 
 TEST(HeadSummaries, Screenshots) {
-    testing::PatternModelSpec spec;
-    spec.layers = 12;
-    spec.heads = 12;
-    spec.noise = 0.3f;
-    spec.pattern = [](int64_t l, int64_t h) {
-        const HeadPattern kinds[] = {HeadPattern::Random, HeadPattern::Previous,
-                                     HeadPattern::First,  HeadPattern::Random,
-                                     HeadPattern::Self,   HeadPattern::Uniform};
-        return kinds[(l * 5 + h * 3) % 6];
-    };
-    const auto run = testing::runModel(testing::patternModel(spec), testing::sequentialIds(16, 64));
+    const auto run = testing::screenshotRun();
     HeadSummaries w;
     w.resize(960, 720);
     w.show();

@@ -228,15 +228,20 @@ Tensor fakeThumbnails(int64_t L, int64_t H, int64_t P) {
     return t;
 }
 
-TEST(ModelOverview, Gpt2XlGridScrollsAndZooms) {
-    ModelOverview o;
+// Shows `o` at the size the brief asks for (700 x 560) with every layer of fake thumbnails.
+void showFilled(ModelOverview& o, int layers, int heads, int cells) {
     o.resize(700, 560);
     o.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&o));
-    o.setArchitecture(48, 25);
-    const Tensor thumbs = fakeThumbnails(48, 25, 16);
-    for (int l = 0; l < 48; ++l)
+    o.setArchitecture(layers, heads);
+    const Tensor thumbs = fakeThumbnails(layers, heads, cells);
+    for (int l = 0; l < layers; ++l)
         o.setLayer(l, thumbs.select(0, l));
+}
+
+TEST(ModelOverview, Gpt2XlGridScrollsAndZooms) {
+    ModelOverview o;
+    showFilled(o, 48, 25, 16);
     // The fit would be tiny: tiles keep their minimum and the grid scrolls both ways.
     EXPECT_EQ(o.tileSize(), ModelOverview::kMinTile);
     QAbstractScrollArea* grid = gridOf(o);
@@ -259,13 +264,7 @@ TEST(ModelOverview, Gpt2XlGridScrollsAndZooms) {
 
 TEST(ModelOverview, Gpt2SmallFitsWithoutScrolling) {
     ModelOverview o;
-    o.resize(700, 560);
-    o.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&o));
-    o.setArchitecture(12, 12);
-    const Tensor thumbs = fakeThumbnails(12, 12, 64);
-    for (int l = 0; l < 12; ++l)
-        o.setLayer(l, thumbs.select(0, l));
+    showFilled(o, 12, 12, 64);
     EXPECT_GE(o.tileSize(), ModelOverview::kMinTile);
     EXPECT_EQ(gridOf(o)->verticalScrollBar()->maximum(), 0);
     EXPECT_EQ(gridOf(o)->horizontalScrollBar()->maximum(), 0);
@@ -280,17 +279,7 @@ TEST(ModelOverview, Gpt2SmallFitsWithoutScrolling) {
 // Screenshots of a designed 12 x 12 model (previous-token, self, first-token, random and even
 // heads), light and dark, half computed and done; written to the test's png folder.
 TEST(ModelOverview, Screenshots) {
-    testing::PatternModelSpec spec;
-    spec.layers = 12;
-    spec.heads = 12;
-    spec.noise = 0.3f;
-    spec.pattern = [](int64_t l, int64_t h) {
-        const HeadPattern kinds[] = {HeadPattern::Random, HeadPattern::Previous,
-                                     HeadPattern::First,  HeadPattern::Random,
-                                     HeadPattern::Self,   HeadPattern::Uniform};
-        return kinds[(l * 5 + h * 3) % 6];
-    };
-    const auto run = testing::runModel(testing::patternModel(spec), testing::sequentialIds(16, 64));
+    const auto run = testing::screenshotRun();
     ModelOverview o;
     o.resize(700, 560);
     o.show();

@@ -141,4 +141,36 @@ inline std::shared_ptr<const GptRun> runModel(std::shared_ptr<const GptModel> mo
     return runGpt(r);
 }
 
+// Layer 1 head 2 attends to the previous token, layer 0 head 1 to the first token and layer 1
+// head 0 to itself; the other heads of the 2 x 4 model spread evenly.
+inline PatternModelSpec designedSpec() {
+    PatternModelSpec s;
+    s.pattern = [](int64_t l, int64_t h) {
+        if (l == 1 && h == 2)
+            return HeadPattern::Previous;
+        if (l == 0 && h == 1)
+            return HeadPattern::First;
+        if (l == 1 && h == 0)
+            return HeadPattern::Self;
+        return HeadPattern::Uniform;
+    };
+    return s;
+}
+
+// A GPT-2-small-shaped (12 x 12) run of 16 tokens mixing every pattern, a little noisy: what
+// the screenshots show.
+inline std::shared_ptr<const GptRun> screenshotRun() {
+    PatternModelSpec spec;
+    spec.layers = 12;
+    spec.heads = 12;
+    spec.noise = 0.3f;
+    spec.pattern = [](int64_t l, int64_t h) {
+        const HeadPattern kinds[] = {HeadPattern::Random, HeadPattern::Previous,
+                                     HeadPattern::First,  HeadPattern::Random,
+                                     HeadPattern::Self,   HeadPattern::Uniform};
+        return kinds[(l * 5 + h * 3) % 6];
+    };
+    return runModel(patternModel(spec), sequentialIds(16, 64));
+}
+
 }  // namespace attn::testing
