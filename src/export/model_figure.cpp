@@ -160,11 +160,13 @@ void drawVectorTile(QPainter& p, const float* cells, int64_t P, float scale, con
             int64_t end = j + 1;
             while (end < P && colorIndex(cells[i * P + end], scale) == index)
                 ++end;
-            // Rectangles overlap their right and lower neighbours by a hair so no seam of the
-            // background shows between cells when a viewer anti-aliases.
+            // Each rectangle reaches half a cell into its right and lower neighbours, which are
+            // drawn after it and cover that part: a viewer that anti-aliases the edges then
+            // blends two cell colours there, never a cell with the white background (which
+            // shows as hairline seams across the tile).
             const double x0 = r.left() + double(j) * cell, y0 = r.top() + double(i) * cell;
-            const double w = double(end - j) * cell + (end < P ? 0.25 : 0.0);
-            const double h = cell + (i + 1 < P ? 0.25 : 0.0);
+            const double w = double(end - j) * cell + (end < P ? cell / 2 : 0.0);
+            const double h = cell + (i + 1 < P ? cell / 2 : 0.0);
             p.fillRect(QRectF(x0, y0, w, h), index < 0 ? maskFill : QColor(table[size_t(index)]));
             j = end;
         }

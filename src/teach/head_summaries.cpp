@@ -133,17 +133,52 @@ class ScoreMap : public QWidget {
         const int L = known ? int(scores_->layers) : 12, H = known ? int(scores_->heads) : 12;
         const int cell = std::clamp(160 / std::max(L, H), 3, 14);
         const QFontMetrics fm(font());
-        return {std::max(H * cell, fm.horizontalAdvance(scoreTitle(score_))) + 4,
-                L * cell + 2 * fm.height() + 12};
+        return {std::max(H * cell + 2 * fm.horizontalAdvance(QStringLiteral("00")),
+                         fm.horizontalAdvance(scoreTitle(score_))) +
+                    4,
+                L * cell + 3 * fm.height() + 12};
     }
 
   protected:
+    // Layer and head numbers beside the cells, in a smaller font.
+    QFont tickFont() const {
+        QFont f = font();
+        if (f.pointSizeF() > 0)
+            f.setPointSizeF(f.pointSizeF() * 0.8);
+        return f;
+    }
     QRect cellsRect() const {
-        const QFontMetrics fm(font());
+        const QFontMetrics fm(font()), tm(tickFont());
         const int L = int(scores_->layers), H = int(scores_->heads);
-        const QRect area(0, fm.height() + 4, width(), height() - 2 * fm.height() - 10);
+        const int left = tm.horizontalAdvance(QString::number(L - 1)) + 4;
+        const QRect area(left, fm.height() + 4 + tm.height(), width() - 2 * left,
+                         height() - 2 * fm.height() - 10 - tm.height());
         const int cell = std::max(1, std::min(area.width() / H, area.height() / L));
         return {area.left() + (area.width() - cell * H) / 2, area.top(), cell * H, cell * L};
+    }
+    // Every step-th label, the step (1, 2, 5, 10, 20, ...) leaving `room` pixels per label.
+    static int tickStep(int cell, int room) {
+        for (int step : {1, 2, 5, 10, 20, 50})
+            if (step * cell >= room)
+                return step;
+        return 100;
+    }
+    void paintTicks(QPainter& p, const QRect& r, int cell) const {
+        const QFontMetrics tm(tickFont());
+        const int L = int(scores_->layers), H = int(scores_->heads);
+        p.setFont(tickFont());
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        const int rowStep = tickStep(cell, tm.height());
+        for (int l = 0; l < L; l += rowStep)
+            p.drawText(QRect(0, r.top() + l * cell + cell / 2 - tm.height() / 2, r.left() - 3,
+                             tm.height()),
+                       Qt::AlignRight | Qt::AlignVCenter, QString::number(l));
+        const int colStep = tickStep(cell, tm.horizontalAdvance(QString::number(H - 1)) + 4);
+        for (int h = 0; h < H; h += colStep)
+            p.drawText(
+                QRect(r.left() + h * cell - 10, r.top() - tm.height(), cell + 20, tm.height()),
+                Qt::AlignHCenter | Qt::AlignBottom, QString::number(h));
+        p.setFont(font());
     }
     bool cellAt(const QPoint& pos, int* layer, int* head) const {
         if (!scores_ || scores_->empty())
@@ -200,6 +235,7 @@ class ScoreMap : public QWidget {
                 else
                     p.fillRect(c, colors.maskFill);
             }
+        paintTicks(p, r, cell);
         if (pending_) {
             p.setPen(pal.color(QPalette::WindowText));
             p.drawText(r, Qt::AlignCenter, HeadSummaries::tr("computing\u2026"));
@@ -442,6 +478,12 @@ void HeadSummaries::setScores(const HeadScores& scores) {
     emit scoresChanged();
 }
 
+void HeadSummaries::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        showScores();
+}
+
 bool HeadSummaries::isComputing() const {
     return computing_;
 }
@@ -466,11 +508,14 @@ void HeadSummaries::showScores() {
     else if (computing_)
         best_->setText(tr("Computing the previous-token scores\u2026"));
     else if (best.valid())
-        best_->setText(tr("Strongest previous-token head: <a href=\"head:%1:%2\">layer %1, head "
-                          "%2</a> (%3)")
+        // The link in the selection colour: the palette's link blue is unreadable on a dark
+        // window.
+        best_->setText(tr("Strongest previous-token head: <a style=\"color:%4\" "
+                          "href=\"head:%1:%2\">layer %1, head %2</a> (%3)")
                            .arg(best.layer)
                            .arg(best.head)
-                           .arg(formatScore(best.score, 2)));
+                           .arg(formatScore(best.score, 2))
+                           .arg(palette().color(QPalette::Highlight).name()));
     else
         best_->setText(tr("No previous-token scores (the text has one token)."));
     setCurrent(currentLayer_, currentHead_);

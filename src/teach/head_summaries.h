@@ -77,6 +77,9 @@ class HeadSummaries : public QWidget {
     // New scores are in (setRun, setScores, or the previous-token scores arrived).
     void scoresChanged();
 
+  protected:
+    void changeEvent(QEvent* event) override;
+
   private:
     void showScores();
     void selectHead(int layer, int head);

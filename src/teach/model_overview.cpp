@@ -479,12 +479,10 @@ void ModelOverview::resetLayers(int layers, int heads) {
 }
 
 void ModelOverview::clear() {
-    run_.reset();
     resetLayers(0, 0);
 }
 
 void ModelOverview::setArchitecture(int layers, int heads) {
-    run_.reset();
     resetLayers(layers, heads);
 }
 
@@ -510,7 +508,6 @@ void ModelOverview::setRun(std::shared_ptr<const GptRun> run) {
     const Tensor& all = run->thumbnails;
     if (all.size(0) != layers_ || all.size(1) != heads_)
         resetLayers(int(all.size(0)), int(all.size(1)));
-    run_ = run;
     for (int l = 0; l < layers_; ++l) {
         const Tensor t = all.select(0, l);
         Layer& d = layerData_[size_t(l)];

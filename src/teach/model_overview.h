@@ -124,7 +124,6 @@ class ModelOverview : public QWidget {
     std::vector<Layer> layerData_;
     quint64 nextStamp_ = 1;
     HeadScores scores_;
-    std::shared_ptr<const GptRun> run_;
     int currentLayer_ = -1;
     int currentHead_ = -1;
     bool ownScale_ = false;

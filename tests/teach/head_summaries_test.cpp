@@ -158,5 +158,28 @@ TEST(HeadSummaries, Screenshots) {
     EXPECT_TRUE(testing::savePng(&w, QStringLiteral("head_summaries_dark.png")));
 }
 
+// GPT-2 XL's 48 x 25 heads: the maps scale down, the list scrolls. Scores made up: the
+// previous-token score grows with the head, the first-token weight with the layer.
+TEST(HeadSummaries, Gpt2XlScreenshot) {
+    HeadScores s;
+    s.layers = 48;
+    s.heads = 25;
+    for (int l = 0; l < 48; ++l)
+        for (int h = 0; h < 25; ++h) {
+            s.previousToken.push_back(h / 24.0);
+            s.entropy.push_back(0.5 + 0.05 * ((l * 7 + h * 3) % 40));
+            s.distance.push_back(1.0 + 0.2 * ((l + h) % 30));
+            s.firstWeight.push_back(l / 47.0);
+        }
+    HeadSummaries w;
+    w.resize(960, 720);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    w.setScores(s);
+    EXPECT_EQ(w.rowHead(0).second, 24);  // the highest previous-token score: head 24
+    w.setCurrent(30, 10);
+    EXPECT_TRUE(testing::savePng(&w, QStringLiteral("head_summaries_48x25.png")));
+}
+
 }  // namespace
 }  // namespace attn

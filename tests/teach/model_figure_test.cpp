@@ -166,5 +166,29 @@ TEST(ModelFigure, AttentionNpyHoldsEveryLayerKeptOrRecomputed) {
     EXPECT_FALSE(QFileInfo::exists(c));
 }
 
+// The figure of a GPT-2-small-shaped run, as PNG and as its SVG drawn back, for a human to judge.
+TEST(ModelFigure, Screenshots) {
+    const auto run = testing::screenshotRun();
+    OverviewFigureOptions o;
+    o.title = QStringLiteral("pattern model (12 layers, 12 heads)");
+    o.subtitle = QStringLiteral(
+        "16 made-up tokens; every tile one head's attention, query rows "
+        "down, key columns across");
+    o.scale = 1.0;
+    QImage png;
+    ASSERT_TRUE(png.loadFromData(renderOverviewBytes(run->thumbnails, o, ImageFormat::Png)));
+    EXPECT_TRUE(png.save(testing::pngPath(QStringLiteral("overview_figure_12x12.png"))));
+    o.ownScale = true;
+    QSvgRenderer svg(renderOverviewBytes(run->thumbnails, o, ImageFormat::Svg));
+    ASSERT_TRUE(svg.isValid());
+    QImage drawn(svg.defaultSize(), QImage::Format_RGB32);
+    drawn.fill(Qt::white);
+    {
+        QPainter p(&drawn);
+        svg.render(&p);
+    }
+    EXPECT_TRUE(drawn.save(testing::pngPath(QStringLiteral("overview_figure_12x12_svg.png"))));
+}
+
 }  // namespace
 }  // namespace attn
