@@ -25,6 +25,7 @@
 #include "app/input_panel.h"
 #include "app/main_window.h"
 #include "app/workspace.h"
+#include "qt_benchmark_main.h"
 
 namespace {
 
@@ -208,13 +209,5 @@ BENCHMARK(BM_KeystrokeBook)->Unit(benchmark::kMillisecond)->UseRealTime()->Itera
 BENCHMARK(BM_KeystrokeGpt2Small)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(40);
 
 int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return attn::bench::runQtBenchmarks(argc, argv);
 }

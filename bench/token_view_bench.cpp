@@ -14,6 +14,7 @@
 #include <random>
 
 #include "engine/trace.h"
+#include "qt_benchmark_main.h"
 #include "teach/token_view.h"
 
 namespace attn {
@@ -226,13 +227,5 @@ BENCHMARK(BM_TokenViewWeightsFromTrace)->Unit(benchmark::kMillisecond);
 }  // namespace attn
 
 int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return attn::bench::runQtBenchmarks(argc, argv);
 }
