@@ -10,9 +10,12 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QEventLoop>
+#include <QException>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -26,9 +29,12 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "app/step_view.h"
 #include "app/workspace.h"
+#include "engine/gpt_forward.h"
+#include "export/model_figure.h"
 #include "io/csv.h"
 #include "io/file_io.h"
 #include "io/npy.h"
@@ -96,13 +102,13 @@ class FigureSizeDialog : public QDialog {
             scale_->setSingleStep(0.5);
             scale_->setValue(scale);
             scale_->setSuffix(QStringLiteral("×"));
-            scale_->setToolTip(ExportActions::tr("Pixels per figure pixel: 2 for print and "
-                                                 "high-DPI slides"));
+            scale_->setToolTip(
+                ExportActions::tr("Pixels per figure pixel: 2 for print and "
+                                  "high-DPI slides"));
             form->addRow(ExportActions::tr("PNG &resolution:"), scale_);
             v->addLayout(form);
         }
-        auto* buttons =
-            new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
         buttons->button(QDialogButtonBox::Ok)->setText(ExportActions::tr("&Export"));
         connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
         connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -160,8 +166,7 @@ class ExportAllDialog : public QDialog {
                                 this);
         note->setWordWrap(true);
         form->addRow(note);
-        auto* buttons =
-            new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
         buttons->button(QDialogButtonBox::Ok)->setText(ExportActions::tr("&Export"));
         connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
         connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -225,7 +230,19 @@ ExportActions::ExportActions(Workspace* workspace, StepView* view, QWidget* wind
         if (suffix == QLatin1String("json"))
             data_->addSeparator();
     }
+    exportOverview_ = new QAction(tr("Export &overview of all layers..."), this);
+    exportOverview_->setObjectName(QStringLiteral("actionExportOverview"));
+    exportOverview_->setToolTip(
+        tr("The layers x heads overview of the trained model as PNG, SVG or PDF"));
+    connect(exportOverview_, &QAction::triggered, this, &ExportActions::exportOverviewInteractive);
+    exportAttention_ = data_->addAction(tr("Every layer's &attention as NumPy .npy..."));
+    exportAttention_->setObjectName(QStringLiteral("actionExportAttentionNpy"));
+    exportAttention_->setToolTip(
+        tr("All attention weights of the trained model, shape (layers, heads, T, T)"));
+    connect(exportAttention_, &QAction::triggered, this,
+            &ExportActions::exportAttentionInteractive);
     connect(workspace_, &Workspace::resultApplied, this, &ExportActions::refreshEnabled);
+    connect(workspace_, &Workspace::settingsChanged, this, &ExportActions::refreshEnabled);
     refreshEnabled();
 }
 
@@ -234,6 +251,12 @@ void ExportActions::refreshEnabled() {
     for (QAction* a : {exportImage_, copyImage_, exportAll_})
         a->setEnabled(have);
     data_->setEnabled(have);
+    const TraceOutcome* shown = workspace_->shown();
+    const bool model = have && shown->modelRun && workspace_->settings().modelMode();
+    exportOverview_->setEnabled(model);
+    exportOverview_->setVisible(workspace_->settings().modelMode());
+    exportAttention_->setEnabled(model);
+    exportAttention_->setVisible(workspace_->settings().modelMode());
 }
 
 QMenu* ExportActions::createHeatmapMenu(QWidget* parent) const {
@@ -289,9 +312,8 @@ void ExportActions::exportImageInteractive() {
     QSettings settings;
     const QString dir = settings.value(QLatin1String(kExportDirKey), QDir::homePath()).toString();
     const HeatmapData& data = view_->shownData();
-    const QString suggested =
-        QDir(dir).filePath(stepFileName(workspace_->shownStep()->info, data.head, -1,
-                                        QStringLiteral("png")));
+    const QString suggested = QDir(dir).filePath(
+        stepFileName(workspace_->shownStep()->info, data.head, -1, QStringLiteral("png")));
     QString selected;
     QString path = QFileDialog::getSaveFileName(
         window_, tr("Export image"), suggested,
@@ -303,7 +325,8 @@ void ExportActions::exportImageInteractive() {
                 : selected.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
                                                           : QStringLiteral(".png");
     FigureOptions options = figureOptions();
-    const bool png = QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0;
+    const bool png =
+        QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0;
     FigureSizeDialog dialog(suggestedFigureSize(data), png, options.scale, window_);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -312,7 +335,8 @@ void ExportActions::exportImageInteractive() {
         settings.setValue(QLatin1String(kScaleKey), dialog.scale());
     QString error;
     if (!exportImage(path, options, &error)) {
-        showError(tr("Export failed"), tr("The image could not be saved to\n%1\n\n%2").arg(path, error));
+        showError(tr("Export failed"),
+                  tr("The image could not be saved to\n%1\n\n%2").arg(path, error));
         return;
     }
     settings.setValue(QLatin1String(kExportDirKey), QFileInfo(path).absolutePath());
@@ -349,8 +373,9 @@ StepFiguresResult ExportActions::exportAllSteps(const QString& dir, const QStrin
     FigureOptions options = figureOptions();
     options.scale = 2.0;
     const auto colormap = parseColormap(workspace_->settings().colormap.toStdString());
-    return exportStepFigures(*trace, labels, allStepFigures(*trace, format.toLower(), everyBatchEntry),
-                             options, colormap, dir, progress);
+    return exportStepFigures(*trace, labels,
+                             allStepFigures(*trace, format.toLower(), everyBatchEntry), options,
+                             colormap, dir, progress);
 }
 
 void ExportActions::exportAllInteractive() {
@@ -358,9 +383,10 @@ void ExportActions::exportAllInteractive() {
     if (!run)
         return;
     QSettings settings;
-    ExportAllDialog dialog(settings.value(QLatin1String(kExportDirKey), QDir::homePath()).toString(),
-                           settings.value(QLatin1String(kAllStepsFormatKey), "svg").toString(),
-                           int(run->trace->config.batch), window_);
+    ExportAllDialog dialog(
+        settings.value(QLatin1String(kExportDirKey), QDir::homePath()).toString(),
+        settings.value(QLatin1String(kAllStepsFormatKey), "svg").toString(),
+        int(run->trace->config.batch), window_);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const QString dir = dialog.folder();
@@ -374,7 +400,8 @@ void ExportActions::exportAllInteractive() {
     progress.setAutoClose(false);
     progress.setAutoReset(false);
     const StepFiguresResult r = exportAllSteps(
-        dir, dialog.format(), dialog.everyBatchEntry(), [&progress](int done, int n, const QString& file) {
+        dir, dialog.format(), dialog.everyBatchEntry(),
+        [&progress](int done, int n, const QString& file) {
             progress.setMaximum(n);
             progress.setValue(done);
             if (!file.isEmpty())
@@ -392,14 +419,16 @@ void ExportActions::exportAllInteractive() {
     else if (r.cancelled)
         showStatus(tr("Export cancelled: %1 in %2").arg(files, where), 6000);
     else
-        showStatus(r.files.size() == 1 ? tr("Exported 1 file to %1").arg(where)
-                                       : tr("Exported %1 files to %2").arg(r.files.size()).arg(where),
+        showStatus(r.files.size() == 1
+                       ? tr("Exported 1 file to %1").arg(where)
+                       : tr("Exported %1 files to %2").arg(r.files.size()).arg(where),
                    6000);
 }
 
 // Around every data export's writer: refuse when nothing is shown, explain a failure (the
 // target is then left as it was), and say where the file went.
-bool ExportActions::writeData(const QString& path, bool haveData, const std::function<void()>& write) {
+bool ExportActions::writeData(const QString& path, bool haveData,
+                              const std::function<void()>& write) {
     if (!haveData) {
         showError(tr("Export failed"), tr("There is nothing to export yet."));
         return false;
@@ -441,6 +470,97 @@ bool ExportActions::exportTraceNpz(const QString& path) {
                      [&] { io::writeNpz(path.toStdString(), io::traceTensors(*run->trace)); });
 }
 
+bool ExportActions::exportOverview(const QString& path, bool ownScale) {
+    const TraceOutcome* shown = workspace_->shown();
+    const bool have = shown && shown->modelRun && workspace_->settings().modelMode();
+    return writeData(path, have, [&] {
+        OverviewFigureOptions o;
+        o.title = tr("%1: attention of every layer and head")
+                      .arg(QFileInfo(workspace_->settings().model).completeBaseName());
+        o.subtitle = workspace_->settings().inputText().simplified();
+        o.ownScale = ownScale;
+        if (const auto cm = parseColormap(workspace_->settings().colormap.toStdString()))
+            o.colormap = *cm;
+        o.scale = QSettings().value(QLatin1String(kScaleKey), 2.0).toDouble();
+        exportOverviewFigure(shown->modelRun->thumbnails, o, path);
+    });
+}
+
+bool ExportActions::exportAttentionNpy(const QString& path) {
+    const TraceOutcome* shown = workspace_->shown();
+    if (!shown || !shown->modelRun || !workspace_->settings().modelMode()) {
+        showError(tr("Export failed"), tr("There is nothing to export yet."));
+        return false;
+    }
+    // Without the kept weights every layer is recomputed (seconds for a long text at GPT-2
+    // sizes): off the GUI thread, with a dialog whose Cancel stops it.
+    const std::shared_ptr<const GptRun> run = shown->modelRun;
+    auto cancel = std::make_shared<CancelToken>();
+    QFuture<void> done = QtConcurrent::run(
+        [run, path, cancel] { attn::exportAttentionNpy(*run, path, cancel.get()); });
+    QProgressDialog progress(tr("Writing every layer's attention..."), tr("Cancel"), 0, 0, window_);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    QFutureWatcher<void> watcher;
+    QEventLoop loop;
+    connect(&watcher, &QFutureWatcher<void>::finished, &loop, &QEventLoop::quit);
+    connect(&progress, &QProgressDialog::canceled, &loop, [cancel] { cancel->cancel(); });
+    watcher.setFuture(done);
+    if (!done.isFinished())
+        loop.exec();
+    progress.reset();
+    try {
+        try {
+            done.waitForFinished();
+        } catch (const QUnhandledException& e) {  // what the writer threw, wrapped by Qt
+            if (e.exception())
+                std::rethrow_exception(e.exception());
+            throw;
+        }
+    } catch (const Cancelled&) {
+        showStatus(tr("Export cancelled: no file was written"), 4000);
+        return false;
+    } catch (const std::exception& e) {
+        showError(tr("Export failed"), what(e));
+        return false;
+    }
+    showStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
+    return true;
+}
+
+QString ExportActions::askSavePath(const QString& title, const QString& name,
+                                   const QString& filters) {
+    QSettings settings;
+    const QString dir = settings.value(QLatin1String(kExportDirKey), QDir::homePath()).toString();
+    QString selected;
+    QString path =
+        QFileDialog::getSaveFileName(window_, title, QDir(dir).filePath(name), filters, &selected);
+    if (path.isEmpty())
+        return path;
+    if (QFileInfo(path).suffix().isEmpty()) {
+        // The suffix of the chosen filter, "(*.svg)" -> ".svg".
+        const qsizetype star = selected.indexOf(QLatin1String("*."));
+        path += star >= 0 ? selected.mid(star + 1).chopped(1) : QFileInfo(name).suffix();
+    }
+    settings.setValue(QLatin1String(kExportDirKey), QFileInfo(path).absolutePath());
+    return path;
+}
+
+void ExportActions::exportOverviewInteractive() {
+    const QString path =
+        askSavePath(tr("Export overview"), QStringLiteral("overview.png"),
+                    tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
+    if (!path.isEmpty())
+        exportOverview(path, overviewOwnScale_ && overviewOwnScale_());
+}
+
+void ExportActions::exportAttentionInteractive() {
+    const QString path = askSavePath(tr("Export every layer's attention"),
+                                     QStringLiteral("attention.npy"), tr("NumPy array (*.npy)"));
+    if (!path.isEmpty())
+        exportAttentionNpy(path);
+}
+
 QString ExportActions::suggestedDataName(const QString& suffix) const {
     if (suffix == QLatin1String("npz"))
         return QStringLiteral("trace.npz");
@@ -461,8 +581,8 @@ void ExportActions::exportDataInteractive(const QString& suffix) {
                            : suffix == QLatin1String("npy")  ? tr("NumPy array (*.npy)")
                            : suffix == QLatin1String("json") ? tr("JSON (*.json)")
                                                              : tr("NumPy archive (*.npz)");
-    QString path = QFileDialog::getSaveFileName(window_, tr("Export data"),
-                                                QDir(dir).filePath(suggestedDataName(suffix)), filter);
+    QString path = QFileDialog::getSaveFileName(
+        window_, tr("Export data"), QDir(dir).filePath(suggestedDataName(suffix)), filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())

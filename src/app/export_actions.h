@@ -29,6 +29,13 @@ class ExportActions : public QObject {
     QAction* copyImageAction() const { return copyImage_; }
     QAction* exportAllAction() const { return exportAll_; }
     QMenu* dataMenu() const { return data_; }
+    // Model mode: the layers x heads overview as a figure, every layer's attention as .npy.
+    QAction* exportOverviewAction() const { return exportOverview_; }
+    QAction* exportAttentionAction() const { return exportAttention_; }
+    // Whether the overview figure colours each tile on its own scale (as the overview shows).
+    void setOverviewOwnScale(std::function<bool()> ownScale) {
+        overviewOwnScale_ = std::move(ownScale);
+    }
     // The heatmap's right-click menu (the caller owns it).
     QMenu* createHeatmapMenu(QWidget* parent) const;
 
@@ -41,12 +48,18 @@ class ExportActions : public QObject {
     // One figure per step and head (and batch entry when asked) into `dir`, named as
     // `render --all-steps` names them. Drawn on the GUI thread; `progress` runs between files.
     StepFiguresResult exportAllSteps(const QString& dir, const QString& format,
-                                     bool everyBatchEntry, const StepFiguresProgress& progress = {});
+                                     bool everyBatchEntry,
+                                     const StepFiguresProgress& progress = {});
     // The shown step (CSV: its head and batch entry, as the heatmap shows it) / every step.
     bool exportStepCsv(const QString& path);
     bool exportStepNpy(const QString& path);
     bool exportStepJson(const QString& path);
     bool exportTraceNpz(const QString& path);
+    // Model mode: the overview of the shown run (PNG/SVG/PDF by suffix), and every layer's
+    // attention weights (L, H, T, T) as float32 .npy; recomputed layer by layer off the GUI
+    // thread when the run did not keep them (a progress dialog with Cancel meanwhile).
+    bool exportOverview(const QString& path, bool ownScale);
+    bool exportAttentionNpy(const QString& path);
 
     // Errors go to this instead of a message box when set (tests).
     using MessageHook = std::function<void(const QString& title, const QString& text)>;
@@ -57,6 +70,9 @@ class ExportActions : public QObject {
     void copyImage();
     void exportAllInteractive();
     void exportDataInteractive(const QString& suffix);
+    void exportOverviewInteractive();
+    void exportAttentionInteractive();
+    QString askSavePath(const QString& title, const QString& name, const QString& filters);
     bool writeData(const QString& path, bool haveData, const std::function<void()>& write);
     void refreshEnabled();
     void showError(const QString& title, const QString& text) const;
@@ -71,6 +87,9 @@ class ExportActions : public QObject {
     QAction* copyImage_ = nullptr;
     QAction* exportAll_ = nullptr;
     QMenu* data_ = nullptr;
+    QAction* exportOverview_ = nullptr;
+    QAction* exportAttention_ = nullptr;
+    std::function<bool()> overviewOwnScale_;
 };
 
 }  // namespace attn

@@ -3,6 +3,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 
+#include "pipeline/model_request.h"
 #include "pipeline/options.h"
 #include "pipeline/step_files.h"
 
@@ -24,6 +25,11 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
                  QStringLiteral("Save a screenshot of the window, as it opens on this screen, to "
                                 "the file (PNG) once the first result is shown, and exit."),
                  QStringLiteral("file")});
+    p.addOption({QStringLiteral("page"),
+                 QStringLiteral("With --model: open on the page <name>: steps (one layer step by "
+                                "step, the default), overview (every layer and head) or scores "
+                                "(the head scores)."),
+                 QStringLiteral("name")});
     p.addPositionalArgument(QStringLiteral("SESSION"),
                             QStringLiteral("A saved session (.attnlens) to open. Options given "
                                            "with it override its settings."),
@@ -40,7 +46,8 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
             const QString usage = QStringLiteral("Usage: ");
             const qsizetype end = helpText->indexOf(QStringLiteral(" [options]"));
             if (helpText->startsWith(usage) && end > usage.size())
-                helpText->replace(usage.size(), end - usage.size(), QStringLiteral("attention-lens"));
+                helpText->replace(usage.size(), end - usage.size(),
+                                  QStringLiteral("attention-lens"));
         }
         error->clear();
         return false;
@@ -67,9 +74,25 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
             *error = QStringLiteral("--screenshot: empty file name.");
             return false;
         }
-        if (!QFileInfo(info.absolutePath()).isDir() || !QFileInfo(info.absolutePath()).isWritable()) {
-            *error = QStringLiteral("--screenshot: the folder %1 does not exist or is not writable.")
-                         .arg(info.absolutePath());
+        if (!QFileInfo(info.absolutePath()).isDir() ||
+            !QFileInfo(info.absolutePath()).isWritable()) {
+            *error =
+                QStringLiteral("--screenshot: the folder %1 does not exist or is not writable.")
+                    .arg(info.absolutePath());
+            return false;
+        }
+    }
+    if (p.isSet(QStringLiteral("page"))) {
+        o.page = p.value(QStringLiteral("page"));
+        if (!QStringList{"steps", "overview", "scores"}.contains(o.page)) {
+            *error =
+                QStringLiteral("--page expects steps, overview or scores, got \"%1\".").arg(o.page);
+            return false;
+        }
+        if (o.page != QLatin1String("steps") && !o.given.contains(QStringLiteral("model")) &&
+            o.sessionFile.isEmpty()) {
+            *error =
+                QStringLiteral("--page %1 shows a trained model: give --model too.").arg(o.page);
             return false;
         }
     }
@@ -83,7 +106,9 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
     WorkspaceState state = base;
     try {
         state.settings = applyGivenSettings(base.settings, options.given);
-        const auto given = [&](const char* key) { return options.given.contains(QLatin1String(key)); };
+        const auto given = [&](const char* key) {
+            return options.given.contains(QLatin1String(key));
+        };
         // Files named by the options are read here; those of the base (a session) are already.
         if (given("embeddings_file"))
             state.files.embeddings = readEmbeddings(state.settings.embeddingsFile);
@@ -91,32 +116,41 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
             state.files.weights = readWeights(state.settings.weightsFile);
         if (state.settings.source != InputSource::File)
             state.files.embeddings.reset();
-        fitSettingsToFiles(&state.settings, state.files,
-                           {given("d_in"), given("context_length") ||
-                                               state.settings.config.contextLength !=
-                                                   Config().contextLength});
+        fitSettingsToFiles(
+            &state.settings, state.files,
+            {given("d_in"), given("context_length") ||
+                                state.settings.config.contextLength != Config().contextLength});
     } catch (const UserError& e) {
         *error = QString::fromUtf8(e.what());
         return base;
     }
-    const InputTokens tokens = tokenizeInput(state.settings, state.files);
-    const auto issues = checkSettings(state.settings, state.files, tokens.count());
+    // A trained model is read after the window opens: its problems (too many tokens, a
+    // layer it lacks) are shown there, next to their controls. Its steps are known by name.
+    const bool model = state.settings.modelMode();
+    const InputTokens tokens =
+        model ? modelTokens(state.settings) : tokenizeInput(state.settings, state.files);
+    const auto issues = model ? std::vector<ValidationIssue>{}
+                              : checkSettings(state.settings, state.files, tokens.count());
     if (!issues.empty()) {
         *error = QString::fromStdString(issues.front().message);
         return base;
     }
-    const std::vector<StepInfo> plan = planSteps(state.settings.config, tokens.count());
+    const std::vector<StepInfo> plan =
+        model ? plannedModelSteps(GptArchitecture{}, tokens.count(),
+                                  state.settings.config.simpleMaskSteps)
+              : planSteps(state.settings.config, tokens.count());
     if (options.given.contains(QStringLiteral("step"))) {
         QStringList ids;
         for (const StepInfo& s : plan)
             ids << QString::fromStdString(s.id);
         if (!ids.contains(state.settings.step)) {
-            *error = QStringLiteral("--step: \"%1\" is not a step of this configuration; its steps "
-                                    "are %2.")
+            *error = QStringLiteral(
+                         "--step: \"%1\" is not a step of this configuration; its steps "
+                         "are %2.")
                          .arg(state.settings.step, ids.join(QStringLiteral(", ")));
             return base;
         }
-        if (options.given.contains(QStringLiteral("head"))) {
+        if (options.given.contains(QStringLiteral("head")) && !model) {
             for (const StepInfo& s : plan)
                 if (QString::fromStdString(s.id) == state.settings.step && stepHeadCount(s) > 0 &&
                     state.settings.head >= stepHeadCount(s)) {

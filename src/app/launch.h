@@ -1,7 +1,8 @@
 #pragma once
 // The desktop app's command line: every settings option of the CLI (read by the pipeline's
 // option parser, so both programs take the same options), plus --screenshot FILE and an optional
-// SESSION (.attnlens) whose settings the options override.
+// SESSION (.attnlens) whose settings the options override, and --page to open a trained model on
+// its overview or head scores.
 
 #include <QString>
 #include <QStringList>
@@ -15,6 +16,7 @@ struct LaunchOptions {
     QVariantMap given;    // the settings the options set (pipeline/options.h)
     QString sessionFile;  // SESSION
     QString screenshot;   // --screenshot FILE
+    QString page;         // --page: "steps", "overview" or "scores" (model mode), empty: steps
     bool anySetting() const { return !given.isEmpty(); }
 };
 
@@ -26,6 +28,7 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
 // `base` with the options applied and the files they name read; the problems of the result as
 // one line, as the CLI says them (no tokens, heads that do not divide d_out, an unknown --step,
 // a file that cannot be read). Empty `error` when it can be shown.
-WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& options, QString* error);
+WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& options,
+                           QString* error);
 
 }  // namespace attn

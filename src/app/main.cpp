@@ -3,6 +3,7 @@
 // and exit) and an optional SESSION (.attnlens) to open, which the options override.
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QImageWriter>
 #include <QStatusBar>
 #include <QTimer>
@@ -83,12 +84,15 @@ int main(int argc, char** argv) {
             return fail(error);
     }
     if (options.anySetting()) {
-        const attn::WorkspaceState state = attn::launchState(
-            {workspace->settings(), workspace->files()}, options, &error);
+        const attn::WorkspaceState state =
+            attn::launchState({workspace->settings(), workspace->files()}, options, &error);
         if (!error.isEmpty())
             return fail(error);
         workspace->reset(state);
     }
+
+    if (!options.page.isEmpty())
+        window.showPage(options.page);
 
     int exitCode = 0;
     if (screenshot) {
@@ -96,8 +100,16 @@ int main(int argc, char** argv) {
             // Wait for the newest request (the options may have queued more than one).
             if (workspace->hasPendingWork() || gen != workspace->latestGeneration())
                 return;
-            // Let layouts and the plots settle for one event-loop turn, then grab.
-            QTimer::singleShot(50, &window, [&] {
+            // Let layouts, plots and the views' background work settle, then grab.
+            auto* poll = new QTimer(&window);
+            QElapsedTimer waited;
+            waited.start();
+            poll->start(20);
+            QObject::connect(poll, &QTimer::timeout, &window, [&, poll, waited] {
+                if (!window.isSettled() && waited.elapsed() < 20000)
+                    return;
+                poll->stop();
+                poll->deleteLater();
                 if (!workspace->shownRun()) {
                     exitCode = fail(QStringLiteral("the configuration could not be computed"));
                 } else {

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -16,12 +17,14 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
 #include "app/export_actions.h"
 #include "app/input_panel.h"
 #include "app/model_picker.h"
+#include "app/model_views.h"
 #include "app/module_panel.h"
 #include "app/presentation_controller.h"
 #include "app/session_actions.h"
@@ -30,9 +33,13 @@
 #include "app/step_view.h"
 #include "app/teaching_panels.h"
 #include "app/workspace.h"
+#include "export/head_grid.h"
 #include "export/heatmap_view.h"
 #include "pipeline/options.h"
+#include "teach/head_summaries.h"
 #include "teach/lesson.h"
+#include "teach/model_overview.h"
+#include "teach/next_tokens.h"
 #include "teach/pipeline_strip.h"
 #include "teach/pytorch_panel.h"
 #include "teach/token_view.h"
@@ -58,8 +65,7 @@ constexpr int kRightWidth = 300;
 
 MainWindow::MainWindow(QWidget* parent) : MainWindow(Options{}, parent) {}
 
-MainWindow::MainWindow(Options options, QWidget* parent)
-    : QMainWindow(parent), options_(options) {
+MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), options_(options) {
     setWindowTitle(tr("Attention Lens"));
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
     workspace_ = new Workspace(this);
@@ -74,14 +80,44 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(0);
     v->addWidget(sessions_->notesWidget());
-    v->addWidget(stepView_, 1);
+    // Model mode adds pages beside the layer's steps: every layer and head, and the head
+    // scores. The chapter-3 module has only the steps, so the tab bar is hidden there.
+    centreTabs_ = new QTabWidget(centre);
+    centreTabs_->setObjectName(QStringLiteral("centreTabs"));
+    centreTabs_->setDocumentMode(true);
+    overview_ = new OverviewPage(workspace_, centreTabs_);
+    scores_ = new HeadScoresPage(workspace_, centreTabs_);
+    centreTabs_->addTab(stepView_, tr("Layer steps"));
+    centreTabs_->addTab(overview_, tr("All layers"));
+    centreTabs_->addTab(scores_, tr("Head scores"));
+    centreTabs_->setTabToolTip(0, tr("The selected layer's attention, step by step"));
+    centreTabs_->setTabToolTip(1, tr("Every layer and head at a glance (double-click a tile "
+                                     "to open its steps)"));
+    centreTabs_->setTabToolTip(2, tr("Scores that find previous-token heads, induction heads "
+                                     "and attention sinks"));
+    v->addWidget(centreTabs_, 1);
     setCentralWidget(centre);
+    auto openHead = [this] { centreTabs_->setCurrentWidget(stepView_); };
+    connect(overview_, &OverviewPage::headOpened, this, openHead);
+    connect(scores_, &HeadScoresPage::headOpened, this, openHead);
+    connect(scores_->summaries(), &HeadSummaries::scoresChanged, this,
+            [this] { overview_->overview()->setSummaries(scores_->summaries()->scores()); });
+    connect(overview_, &OverviewPage::exportRequested, exports_->exportOverviewAction(),
+            &QAction::trigger);
+    exports_->setOverviewOwnScale([this] { return overview_->overview()->ownScale(); });
+    connect(workspace_, &Workspace::settingsChanged, this, &MainWindow::refreshModelMode);
+    connect(workspace_, &Workspace::modelChanged, this, &MainWindow::refreshModelMode);
     createDocks();
-    presentation_ = new PresentationController(
-        {this, workspace_, stepView_, dock(QStringLiteral("lessonDock")), lesson_,
-         {[this](double s) { tokens_->setFontScale(s); },
-          [this](double s) { code_->panel()->setFontScale(s); }}},
-        this);
+    presentation_ =
+        new PresentationController({this,
+                                    workspace_,
+                                    stepView_,
+                                    dock(QStringLiteral("lessonDock")),
+                                    lesson_,
+                                    {[this](double s) { tokens_->setFontScale(s); },
+                                     [this](double s) { code_->panel()->setFontScale(s); },
+                                     [this](double s) { overview_->setFontScale(s); }}},
+                                   this);
     createMenus();
     status_ = new StatusLine(workspace_, statusBar());
 
@@ -101,6 +137,38 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     });
     if (options_.useSettings)
         restoreLayout();
+    refreshModelMode();
+}
+
+bool MainWindow::showPage(const QString& name) {
+    QWidget* page = name == QLatin1String("steps")      ? static_cast<QWidget*>(stepView_)
+                    : name == QLatin1String("overview") ? static_cast<QWidget*>(overview_)
+                    : name == QLatin1String("scores")   ? static_cast<QWidget*>(scores_)
+                                                        : nullptr;
+    if (!page)
+        return false;
+    centreTabs_->setCurrentWidget(page);
+    return true;
+}
+
+bool MainWindow::isSettled() const {
+    if (workspace_->isBusy() || workspace_->hasPendingWork() || stepView_->headGrid()->isLoading())
+        return false;
+    if (!workspace_->settings().modelMode())
+        return true;
+    return overview_->overview()->tilesReady() && !scores_->summaries()->isComputing() &&
+           !predictions_->panel()->isComputing();
+}
+
+void MainWindow::refreshModelMode() {
+    const bool model = workspace_->settings().modelMode();
+    for (int i = 1; i < centreTabs_->count(); ++i)
+        centreTabs_->setTabVisible(i, model);
+    centreTabs_->tabBar()->setVisible(model);
+    if (!model)
+        centreTabs_->setCurrentWidget(stepView_);
+    predictionTitle_->setVisible(model);
+    predictions_->setVisible(model);
 }
 
 MainWindow::~MainWindow() = default;
@@ -122,6 +190,12 @@ void MainWindow::createDocks() {
     column->addSpacing(6);
     column->addWidget(new QLabel(tr("<b>Input</b>"), settings));
     column->addWidget(input_);
+    column->addSpacing(6);
+    predictionTitle_ = new QLabel(tr("<b>Next token</b>"), settings);
+    predictions_ = new PredictionPanel(workspace_, settings);
+    predictions_->setObjectName(QStringLiteral("predictionPanel"));
+    column->addWidget(predictionTitle_);
+    column->addWidget(predictions_);
     column->addSpacing(6);
     column->addWidget(new QLabel(tr("<b>Attention module</b>"), settings));
     column->addWidget(module_);
@@ -151,7 +225,8 @@ void MainWindow::createDocks() {
     QDockWidget* tokens = makeDock(tr("Token view"), QStringLiteral("tokenDock"), tokens_, this);
     QDockWidget* code = makeDock(tr("PyTorch"), QStringLiteral("pytorchDock"), code_, this);
     QDockWidget* compare = makeDock(tr("Compare"), QStringLiteral("compareDock"), compare_, this);
-    QDockWidget* lesson = makeDock(tr("Chapter 3 tour"), QStringLiteral("lessonDock"), lesson_, this);
+    QDockWidget* lesson =
+        makeDock(tr("Chapter 3 tour"), QStringLiteral("lessonDock"), lesson_, this);
     // One column of tabs on the right: the heatmap keeps the height and most of the width.
     addDockWidget(Qt::RightDockWidgetArea, explain);
     for (QDockWidget* d : {shapes, tokens, code, compare})
@@ -206,19 +281,22 @@ void MainWindow::createMenus() {
         file->addAction(tr("Open &model file..."), this, &MainWindow::openModelInteractive);
     openModel->setObjectName(QStringLiteral("actionOpenModel"));
     openModel->setToolTip(tr("Use a trained GPT-2-architecture model (.safetensors or .pth)"));
-    QAction* openText = file->addAction(tr("Open &text..."), this, &MainWindow::openTextInteractive);
+    QAction* openText =
+        file->addAction(tr("Open &text..."), this, &MainWindow::openTextInteractive);
     openText->setObjectName(QStringLiteral("actionOpenText"));
     openText->setToolTip(tr("Use a UTF-8 text file as the sentence"));
     QAction* embeddings =
         file->addAction(tr("Load &embeddings..."), this, [this] { loadFileInteractive(false); });
     embeddings->setObjectName(QStringLiteral("actionLoadEmbeddings"));
-    embeddings->setToolTip(tr("Use a (T, d_in) or (b, T, d_in) matrix from .npy, .json or .csv "
-                              "as the input x"));
+    embeddings->setToolTip(
+        tr("Use a (T, d_in) or (b, T, d_in) matrix from .npy, .json or .csv "
+           "as the input x"));
     QAction* weights =
         file->addAction(tr("Load &weights..."), this, [this] { loadFileInteractive(true); });
     weights->setObjectName(QStringLiteral("actionLoadWeights"));
     weights->setToolTip(tr("Use the module's parameters from a .safetensors or .json state_dict"));
-    QAction* forget = file->addAction(tr("&Forget loaded files"), workspace_, &Workspace::forgetFiles);
+    QAction* forget =
+        file->addAction(tr("&Forget loaded files"), workspace_, &Workspace::forgetFiles);
     forget->setObjectName(QStringLiteral("actionForgetFiles"));
     auto refreshForget = [this, forget] {
         forget->setEnabled(workspace_->files().embeddings || workspace_->files().weights);
@@ -228,6 +306,7 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(exports_->exportImageAction());
     file->addAction(exports_->exportAllAction());
+    file->addAction(exports_->exportOverviewAction());
     file->addMenu(exports_->dataMenu());
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close)
@@ -257,12 +336,10 @@ void MainWindow::createMenus() {
         const char* dock;
         QString text;
         const char* key;
-    } panels[] = {{"inputDock", tr("&Input and model"), "Ctrl+1"},
-                  {"shapesDock", tr("&Shapes"), "Ctrl+2"},
-                  {"explainDock", tr("&Explain"), "Ctrl+3"},
-                  {"tokenDock", tr("&Token view"), "Ctrl+4"},
-                  {"pytorchDock", tr("P&yTorch"), "Ctrl+5"},
-                  {"compareDock", tr("&Compare"), "Ctrl+6"}};
+    } panels[] = {
+        {"inputDock", tr("&Input and model"), "Ctrl+1"}, {"shapesDock", tr("&Shapes"), "Ctrl+2"},
+        {"explainDock", tr("&Explain"), "Ctrl+3"},       {"tokenDock", tr("&Token view"), "Ctrl+4"},
+        {"pytorchDock", tr("P&yTorch"), "Ctrl+5"},       {"compareDock", tr("&Compare"), "Ctrl+6"}};
     for (const auto& p : panels)
         view->addAction(dockAction(dock(QLatin1String(p.dock)), p.text, QKeySequence(tr(p.key))));
     view->addSeparator();
@@ -306,8 +383,9 @@ void MainWindow::createMenus() {
 
     QMenu* lessonMenu = menuBar()->addMenu(tr("&Lesson"));
     lessonMenu->setObjectName(QStringLiteral("menuLesson"));
-    lessonMenu->addAction(tr("&Chapter 3 tour"), QKeySequence(tr("Ctrl+T")), this,
-                          &MainWindow::startLesson)
+    lessonMenu
+        ->addAction(tr("&Chapter 3 tour"), QKeySequence(tr("Ctrl+T")), this,
+                    &MainWindow::startLesson)
         ->setObjectName(QStringLiteral("actionLesson"));
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menuHelp"));
@@ -335,8 +413,8 @@ void MainWindow::loadFileInteractive(bool weights) {
     if (path.isEmpty())
         return;
     QString error;
-    const bool ok = weights ? workspace_->openWeights(path, &error)
-                            : workspace_->openEmbeddings(path, &error);
+    const bool ok =
+        weights ? workspace_->openWeights(path, &error) : workspace_->openEmbeddings(path, &error);
     input_->setFileError(weights ? QStringLiteral("weights") : QStringLiteral("embeddings"),
                          ok ? QString() : error);
 }
@@ -398,18 +476,20 @@ void MainWindow::fitToScreen() {
         // projector screen (up to about 1440 wide) gets all of it: every pixel goes to the
         // heatmap there.
         const int percent = avail.width() <= 1440 ? 100 : 92;
-        QSize s = placed_ ? size()
-                          : QSize(avail.width() * percent / 100, avail.height() * percent / 100);
+        QSize s =
+            placed_ ? size() : QSize(avail.width() * percent / 100, avail.height() * percent / 100);
         s = s.boundedTo(avail.size() - decoration);
         resize(s.expandedTo(minimumSizeHint().boundedTo(avail.size() - decoration)));
         frame = frameGeometry();
     }
     QPoint at = frame.topLeft();
-    at.setX(std::clamp(at.x(), avail.left(), std::max(avail.left(), avail.right() - frame.width() + 1)));
-    at.setY(std::clamp(at.y(), avail.top(), std::max(avail.top(), avail.bottom() - frame.height() + 1)));
+    at.setX(std::clamp(at.x(), avail.left(),
+                       std::max(avail.left(), avail.right() - frame.width() + 1)));
+    at.setY(std::clamp(at.y(), avail.top(),
+                       std::max(avail.top(), avail.bottom() - frame.height() + 1)));
     if (!placed_)
-        at = avail.topLeft() + QPoint((avail.width() - frame.width()) / 2,
-                                      (avail.height() - frame.height()) / 2);
+        at = avail.topLeft() +
+             QPoint((avail.width() - frame.width()) / 2, (avail.height() - frame.height()) / 2);
     move(at);
     placed_ = true;
 }

@@ -6,16 +6,22 @@
 
 #include <QMainWindow>
 
+class QLabel;
+class QTabWidget;
+
 namespace attn {
 
 class CodePanel;
 class ComparePanel;
 class ExplainPanel;
 class ExportActions;
+class HeadScoresPage;
 class InputPanel;
 class LessonPanel;
 class ModelPicker;
 class ModulePanel;
+class OverviewPage;
+class PredictionPanel;
 class PresentationController;
 class SessionActions;
 class ShapesPanel;
@@ -28,7 +34,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
     struct Options {
-        bool useSettings = true;    // restore and save QSettings (off in tests and screenshots)
+        bool useSettings = true;      // restore and save QSettings (off in tests and screenshots)
         bool restoreSettings = true;  // also start from the last settings (not the book example)
     };
     explicit MainWindow(QWidget* parent = nullptr);
@@ -50,6 +56,18 @@ class MainWindow : public QMainWindow {
     ExportActions* exports() const { return exports_; }
     PresentationController* presentation() const { return presentation_; }
     StatusLine* status() const { return status_; }
+    // Model mode: the centre's pages (layer steps, all layers, head scores) and the
+    // next-token predictions under the input.
+    QTabWidget* centreTabs() const { return centreTabs_; }
+    OverviewPage* overviewPage() const { return overview_; }
+    HeadScoresPage* headScoresPage() const { return scores_; }
+    PredictionPanel* predictionPanel() const { return predictions_; }
+    // Brings a centre page forward: "steps", "overview" or "scores" (the last two in model
+    // mode). False for another name.
+    bool showPage(const QString& name);
+    // Every view has drawn the shown result: no thumbnails, scores, predictions or token
+    // lines still on their way (screenshots wait for this).
+    bool isSettled() const;
     QDockWidget* dock(const QString& objectName) const;
 
     // The message beside the control of `field` ("heads", "d_out", "input", ...), empty if none.
@@ -74,6 +92,8 @@ class MainWindow : public QMainWindow {
     void about();
     void restoreLayout();
     void saveLayout() const;
+    // Shows model mode's pages and panels only when a trained model is in use.
+    void refreshModelMode();
 
     Options options_;
     Workspace* workspace_ = nullptr;
@@ -91,6 +111,11 @@ class MainWindow : public QMainWindow {
     ExportActions* exports_ = nullptr;
     PresentationController* presentation_ = nullptr;
     class StatusLine* status_ = nullptr;
+    QTabWidget* centreTabs_ = nullptr;
+    OverviewPage* overview_ = nullptr;
+    HeadScoresPage* scores_ = nullptr;
+    PredictionPanel* predictions_ = nullptr;
+    QLabel* predictionTitle_ = nullptr;
     bool placed_ = false;
     bool sized_ = false;
 };

@@ -65,8 +65,7 @@ ModulePanel::ModulePanel(Workspace* workspace, QWidget* parent)
 
 QString ModulePanel::fieldError(const QString& field) const {
     if (field == QLatin1String("general"))
-        return general_->isVisibleTo(const_cast<ModulePanel*>(this)) ? general_->text()
-                                                                     : QString();
+        return general_->isVisibleTo(const_cast<ModulePanel*>(this)) ? general_->text() : QString();
     return errors_->text(field);
 }
 
@@ -133,11 +132,11 @@ void ModulePanel::build() {
     makeCompact(variant_);
     for (Variant v : allVariants()) {
         variant_->addItem(variantTitle(v), int(v));
-        variant_->setItemData(variant_->count() - 1,
-                              QStringLiteral("%1 (%2)").arg(
-                                  QString::fromStdString(variantClassName(v)),
-                                  QString::fromStdString(variantName(v))),
-                              Qt::ToolTipRole);
+        variant_->setItemData(
+            variant_->count() - 1,
+            QStringLiteral("%1 (%2)").arg(QString::fromStdString(variantClassName(v)),
+                                          QString::fromStdString(variantName(v))),
+            Qt::ToolTipRole);
     }
     variant_->setToolTip(tr("The chapter-3 module: each brings its own mask, as in the book"));
     addRow(tr("&Variant"), variant_, QStringLiteral("variant"), {variant_});
@@ -158,8 +157,9 @@ void ModulePanel::build() {
     mask_->addItem(tr("None"), int(MaskKind::None));
     mask_->addItem(tr("Causal"), int(MaskKind::Causal));
     mask_->addItem(tr("Window"), int(MaskKind::Window));
-    mask_->setToolTip(tr("Which keys a query may not see: none, every later token (causal), or "
-                         "also those K or more tokens back (window)"));
+    mask_->setToolTip(
+        tr("Which keys a query may not see: none, every later token (causal), or "
+           "also those K or more tokens back (window)"));
     window_ = sizeSpin(QStringLiteral("windowSpin"),
                        tr("Window size K: each token sees itself and the K-1 tokens before it "
                           "(%1)")
@@ -169,17 +169,20 @@ void ModulePanel::build() {
 
     dropout_ = new RateSpinBox(this);
     dropout_->setObjectName(QStringLiteral("dropoutSpin"));
-    dropout_->setToolTip(tr("Dropout rate p: the share of attention weights dropped in training "
-                            "mode, from 0 up to (not including) 1; kept weights are scaled by "
-                            "1/(1-p)"));
+    dropout_->setToolTip(
+        tr("Dropout rate p: the share of attention weights dropped in training "
+           "mode, from 0 up to (not including) 1; kept weights are scaled by "
+           "1/(1-p)"));
     mode_ = new QComboBox(this);
     mode_->setObjectName(QStringLiteral("modeCombo"));
     makeCompact(mode_, 5);
     mode_->addItem(tr("train"), int(Mode::Train));
     mode_->addItem(tr("eval"), int(Mode::Eval));
-    mode_->setToolTip(tr("train: dropout is applied, as in a freshly built PyTorch module; "
-                         "eval: no dropout"));
-    addRow(tr("&Dropout"), pair(dropout_, mode_), QStringLiteral("dropout"), {dropout_});
+    mode_->setToolTip(
+        tr("train: dropout is applied, as in a freshly built PyTorch module; "
+           "eval: no dropout"));
+    chapterRows_ << addRow(tr("&Dropout"), pair(dropout_, mode_), QStringLiteral("dropout"),
+                           {dropout_});
 
     dropoutRng_ = new QComboBox(this);
     dropoutRng_->setObjectName(QStringLiteral("dropoutRngCombo"));
@@ -190,19 +193,21 @@ void ModulePanel::build() {
         tr("Which kernel of PyTorch draws the dropout pattern: default (builds without Intel "
            "MKL, e.g. Debian's python3-torch and AMD CPUs; what the book's notebooks print) or "
            "mkl (PyTorch wheels with MKL on Intel CPUs)"));
-    addRow(tr("Dropout &RNG"), dropoutRng_, QString(), {});
+    chapterRows_ << addRow(tr("Dropout &RNG"), dropoutRng_, QString(), {});
 
     seed_ = new SeedEdit(this);
     seed_->setObjectName(QStringLiteral("seedEdit"));
-    seed_->setToolTip(tr("torch.manual_seed before the module is built: its weights (0 to "
-                         "2^64-1)"));
-    addRow(tr("&Weight seed"), seed_, QStringLiteral("seed"), {seed_});
+    seed_->setToolTip(
+        tr("torch.manual_seed before the module is built: its weights (0 to "
+           "2^64-1)"));
+    chapterRows_ << addRow(tr("&Weight seed"), seed_, QStringLiteral("seed"), {seed_});
     embeddingSeed_ = new SeedEdit(this);
     embeddingSeed_->setObjectName(QStringLiteral("embeddingSeedEdit"));
-    embeddingSeed_->setToolTip(tr("torch.manual_seed before the chapter-2 embedding layers: the "
-                                  "input vectors of typed text (0 to 2^64-1)"));
-    addRow(tr("&Embedding seed"), embeddingSeed_, QStringLiteral("embedding_seed"),
-           {embeddingSeed_});
+    embeddingSeed_->setToolTip(
+        tr("torch.manual_seed before the chapter-2 embedding layers: the "
+           "input vectors of typed text (0 to 2^64-1)"));
+    chapterRows_ << addRow(tr("&Embedding seed"), embeddingSeed_, QStringLiteral("embedding_seed"),
+                           {embeddingSeed_});
 
     positions_ = new QCheckBox(tr("&Positions"), this);
     positions_->setObjectName(QStringLiteral("positionsCheck"));
@@ -210,13 +215,13 @@ void ModulePanel::build() {
     qkvBias_ = new QCheckBox(tr("&qkv bias"), this);
     qkvBias_->setObjectName(QStringLiteral("qkvBiasCheck"));
     qkvBias_->setToolTip(tr("Give the query, key and value projections a bias (qkv_bias=True)"));
-    addRow(tr("Options"), pair(positions_, qkvBias_), QString(), {});
+    chapterRows_ << addRow(tr("Options"), pair(positions_, qkvBias_), QString(), {});
 
     batch_ = sizeSpin(QStringLiteral("batchSpin"),
                       tr("Batch size b: the input stacked b times, as the chapter stacks two "
                          "(%1)")
                           .arg(range));
-    addRow(tr("&Batch"), batch_, QStringLiteral("batch"), {batch_});
+    chapterRows_ << addRow(tr("&Batch"), batch_, QStringLiteral("batch"), {batch_});
     contextLength_ = sizeSpin(
         QStringLiteral("context_lengthSpin"),
         tr("The context length: the most tokens the module takes, and the size of its mask "
@@ -224,11 +229,6 @@ void ModulePanel::build() {
             .arg(range));
     addRow(tr("&Context length"), contextLength_, QStringLiteral("context_length"),
            {contextLength_});
-
-    layer_ = sizeSpin(QStringLiteral("layerSpin"), QString());
-    layer_->setMinimum(0);
-    layerRow_ = addRow(tr("&Layer"), layer_, QStringLiteral("layer"), {layer_});
-    connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
 
     general_ = makeErrorLabel(this, QStringLiteral("error_general"));
     form_->addRow(general_);
@@ -265,11 +265,13 @@ void ModulePanel::build() {
         edit(tr("Change the dropout rate"), [&](Settings& s) { s.config.dropout = p; });
     });
     connect(mode_, &QComboBox::activated, this, [this](int i) {
-        edit(tr("Change the mode"), [&](Settings& s) { s.config.mode = Mode(mode_->itemData(i).toInt()); });
+        edit(tr("Change the mode"),
+             [&](Settings& s) { s.config.mode = Mode(mode_->itemData(i).toInt()); });
     });
     connect(dropoutRng_, &QComboBox::activated, this, [this](int i) {
-        edit(tr("Change the dropout RNG"),
-             [&](Settings& s) { s.config.dropoutRng = DropoutRng(dropoutRng_->itemData(i).toInt()); });
+        edit(tr("Change the dropout RNG"), [&](Settings& s) {
+            s.config.dropoutRng = DropoutRng(dropoutRng_->itemData(i).toInt());
+        });
     });
     connect(seed_, &SeedEdit::seedEdited, this, [this](uint64_t v) {
         edit(tr("Change the weight seed"), [&](Settings& s) { s.config.seed = v; });
@@ -308,16 +310,7 @@ void ModulePanel::fromSettings() {
         c.qkvBias = a.qkvBias;
         c.batch = 1;
         c.contextLength = a.contextLength;
-        const QSignalBlocker block(layer_);
-        layer_->setRange(0, int(a.layers) - 1);
-        layer_->setValue(s.layer);
-        layer_->setToolTip(tr("Which block's attention the steps show (0 to %1): the model has %2 "
-                              "layers")
-                               .arg(a.layers - 1)
-                               .arg(a.layers));
     }
-    layerRow_->setVisible(s.modelMode());
-    form_->setRowVisible(layerRow_, s.modelMode());
     selectData(variant_, c.variant);
     auto set = [](QSpinBox* box, int64_t v) {
         const QSignalBlocker block(box);
@@ -350,6 +343,10 @@ void ModulePanel::fromSettings() {
 
 void ModulePanel::refreshEnabled(const Settings& s) {
     modelNote_->setVisible(s.modelMode());
+    // A trained model has no dropout, seeds, batch or optional positions to show: those rows
+    // leave, the sizes stay (read-only).
+    for (QWidget* row : chapterRows_)
+        form_->setRowVisible(row, !s.modelMode());
     if (s.modelMode()) {
         for (QWidget* w : std::initializer_list<QWidget*>{
                  variant_, dIn_, dOut_, heads_, mask_, window_, dropout_, mode_, dropoutRng_, seed_,
@@ -361,8 +358,8 @@ void ModulePanel::refreshEnabled(const Settings& s) {
     const bool book = s.source == InputSource::Book;
     const bool file = s.source == InputSource::File;
     dIn_->setEnabled(!book && !file);
-    const QString dInTip = tr("d_in: the size of each token's embedding vector (1 to %L1)")
-                               .arg(kMaxDimension);
+    const QString dInTip =
+        tr("d_in: the size of each token's embedding vector (1 to %L1)").arg(kMaxDimension);
     dIn_->setToolTip(book   ? tr("The book's input vectors are 3-dimensional")
                      : file ? tr("Set by the loaded embeddings file")
                             : dInTip);

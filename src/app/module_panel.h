@@ -3,6 +3,7 @@
 // batch, context length), each control with its range in its tooltip and its problems beside
 // it. It edits the workspace's settings.
 
+#include <QList>
 #include <QWidget>
 #include <functional>
 
@@ -58,8 +59,7 @@ class ModulePanel : public QWidget {
     QCheckBox* qkvBias_ = nullptr;
     CappedSpinBox* batch_ = nullptr;
     CappedSpinBox* contextLength_ = nullptr;
-    CappedSpinBox* layer_ = nullptr;
-    QWidget* layerRow_ = nullptr;
+    QList<QWidget*> chapterRows_;  // the rows a trained model has nothing for
     QLabel* modelNote_ = nullptr;
     QLabel* general_ = nullptr;
 };

@@ -87,16 +87,17 @@ void StatusLine::refresh() {
     const Settings& s = workspace_->settings();
     if (s.modelMode()) {
         const auto& model = workspace_->model();
-        module_->setText(model ? tr("%1, layer %2 of %3, %4 heads")
+        module_->setText(model ? tr("%1, layer %2 of 0–%3, %4 heads")
                                      .arg(QFileInfo(s.model).completeBaseName())
                                      .arg(s.layer)
-                                     .arg(model->arch.layers)
+                                     .arg(model->arch.layers - 1)
                                      .arg(model->arch.heads)
                                : tr("reading %1...").arg(QFileInfo(s.model).fileName()));
     }
     QString text = describe(workspace_->settings().config);
     const TraceOutcome* shown = workspace_->shown();
-    if (workspace_->isStale() && shown && !(shown->run.trace->config == workspace_->settings().config))
+    if (workspace_->isStale() && shown &&
+        !(shown->run.trace->config == workspace_->settings().config))
         text += QLatin1String("  ") +
                 tr("(showing the last valid result: %1)").arg(describe(shown->run.trace->config));
     if (!s.modelMode())

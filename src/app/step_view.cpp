@@ -1,9 +1,9 @@
 #include "app/step_view.h"
 
+#include <QBoxLayout>
 #include <QComboBox>
 #include <QFutureWatcher>
 #include <QGridLayout>
-#include <QBoxLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -107,7 +107,8 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     caption_->setTextFormat(Qt::RichText);
     caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     caption_->setMinimumWidth(80);
-    caption_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // shortens, never widens
+    caption_->setSizePolicy(QSizePolicy::Ignored,
+                            QSizePolicy::Preferred);  // shortens, never widens
     bar->addWidget(caption_, 1);
     layerLabel_ = new QLabel(tr("La&yer"), this);
     layer_ = new QSpinBox(this);
@@ -190,9 +191,8 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
     connect(heads_, &HeadGrid::headClicked, workspace_, &Workspace::selectHead);
     connect(batch_, &QSpinBox::valueChanged, workspace_, &Workspace::selectBatchEntry);
-    connect(scale_, &QComboBox::activated, this, [this](int i) {
-        workspace_->setColorScale(ColorScale(scale_->itemData(i).toInt()));
-    });
+    connect(scale_, &QComboBox::activated, this,
+            [this](int i) { workspace_->setColorScale(ColorScale(scale_->itemData(i).toInt())); });
     connect(focusButton_, &QToolButton::toggled, this, &StepView::setFocusRowVisible);
     connect(heatmap_, &HeatmapView::cellHovered, this, [this](int row, int col, float) {
         hover_->setText(row < 0 ? QString() : heatmap_->toolTipForCell(row, col));
@@ -279,11 +279,13 @@ void StepView::refresh() {
         return;
     }
     const StepInfo& info = step->info;
-    const QString idHtml = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(info.id).toHtmlEscaped());
+    const QString idHtml =
+        QStringLiteral("<b>%1</b>").arg(QString::fromStdString(info.id).toHtmlEscaped());
     const QString gap = QStringLiteral("&nbsp;&nbsp;&nbsp;");
     static_cast<FittingLabel*>(caption_)->setVariants(
-        {idHtml + gap + QStringLiteral("<code>%1</code>")
-                        .arg(QString::fromStdString(info.op).toHtmlEscaped()) +
+        {idHtml + gap +
+             QStringLiteral("<code>%1</code>")
+                 .arg(QString::fromStdString(info.op).toHtmlEscaped()) +
              gap + shapeText(info),
          idHtml + gap + shapeText(info), idHtml});
     caption_->setToolTip(QString::fromStdString(info.title) + QLatin1Char('\n') + caption());
@@ -303,15 +305,15 @@ void StepView::refresh() {
     shown_->batch = batch;
     hover_->clear();
 
-    heads_->setStep(run->trace, info.id, shown_->labels, std::max(0, batch),
-                    heatmap_->colormap(), s.colorScale);
+    heads_->setStep(run->trace, info.id, shown_->labels, std::max(0, batch), heatmap_->colormap(),
+                    s.colorScale);
     heads_->setCurrentHead(std::max(0, head));
     heads_->setVisible(!presenting_ && stepHeadCount(info) > 1);
 
     const quint64 generation = ++sliceGeneration_;
-    const int64_t cells = info.shape.size() >= 2
-                              ? info.shape[info.shape.size() - 1] * info.shape[info.shape.size() - 2]
-                              : 1;
+    const int64_t cells = info.shape.size() >= 2 ? info.shape[info.shape.size() - 1] *
+                                                       info.shape[info.shape.size() - 2]
+                                                 : 1;
     if (cells <= kSyncSliceCells) {
         showData(sliceStep(*step, shown_->labels, std::max(0, head), std::max(0, batch),
                            trace->find("mask")));
@@ -350,7 +352,11 @@ void StepView::refreshSelectors(const Step* step) {
         const QSignalBlocker block(layer_);
         layer_->setRange(0, int(model->arch.layers) - 1);
         layer_->setValue(s.layer);
-        layer_->setSuffix(tr(" of %1").arg(model->arch.layers - 1));
+        // Layers count from 0, as the model's own names (h.0 ... h.11) and the CLI's --layer do.
+        layer_->setSuffix(tr(" of 0–%1").arg(model->arch.layers - 1));
+        layer_->setToolTip(tr("Which block of the model the steps show: 0 to %1 (%2 layers)")
+                               .arg(model->arch.layers - 1)
+                               .arg(model->arch.layers));
     }
     {
         const QSignalBlocker block(head_);

@@ -4,8 +4,11 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "app/trace_controller.h"
 #include "engine/embeddings.h"
@@ -22,6 +25,12 @@
 namespace attn {
 
 namespace {
+
+// What the token view draws, cut from a trace on the thread pool.
+struct TokenViewInput {
+    std::vector<std::vector<float>> weights;
+    std::vector<uint8_t> hidden;
+};
 
 // On screen: shown, and not a tab hidden behind another.
 bool onScreen(const QWidget* w) {
@@ -105,8 +114,9 @@ void ExplainPanel::refresh() {
     QString full = explanation_;
     full += QStringLiteral("<h3>%1</h3>").arg(tr("Where this number comes from"));
     if (derivation_.isEmpty())
-        full += QStringLiteral("<p><i>%1</i></p>")
-                    .arg(tr("Click a cell of the heatmap to see the arithmetic behind its number."));
+        full +=
+            QStringLiteral("<p><i>%1</i></p>")
+                .arg(tr("Click a cell of the heatmap to see the arithmetic behind its number."));
     else
         full += derivation_;
     browser_->setHtml(full);
@@ -126,22 +136,42 @@ TokenViewPanel::TokenViewPanel(Workspace* workspace, QWidget* parent)
     note_ = new QLabel(this);
     note_->setObjectName(QStringLiteral("tokenViewNote"));
     note_->setWordWrap(true);
+    layerLabel_ = new QLabel(tr("La&yer"), this);
+    layer_ = new QSpinBox(this);
+    layer_->setObjectName(QStringLiteral("tokenViewLayer"));
+    layer_->setToolTip(tr("Which layer of the model the lines show"));
+    layerLabel_->setBuddy(layer_);
+    connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
+    bar->addWidget(layerLabel_);
+    bar->addWidget(layer_);
     bar->addWidget(allHeads_);
-    bar->addWidget(note_, 1);
     v->addLayout(bar);
+    v->addWidget(note_);
     view_ = new TokenView(this);
     view_->setObjectName(QStringLiteral("tokenView"));
     v->addWidget(view_, 1);
-    connect(allHeads_, &QCheckBox::toggled, this, [this] {
-        drawnTrace_ = nullptr;  // draw again with the new head choice
-        refresh();
-    });
+    // The weights cut hold every head: choosing one or all only redraws.
+    connect(allHeads_, &QCheckBox::toggled, this, &TokenViewPanel::refresh);
     connect(workspace_, &Workspace::settingsChanged, this, &TokenViewPanel::refresh);
     connect(workspace_, &Workspace::resultApplied, this, &TokenViewPanel::refresh);
 }
 
 void TokenViewPanel::setFontScale(double scale) {
     view_->setFontScale(scale);
+}
+
+void TokenViewPanel::refreshLayer() {
+    const Settings& s = workspace_->settings();
+    const auto& model = workspace_->model();
+    const bool layers = s.modelMode() && model;
+    layerLabel_->setVisible(layers);
+    layer_->setVisible(layers);
+    if (layers) {
+        const QSignalBlocker block(layer_);
+        layer_->setRange(0, int(model->arch.layers) - 1);
+        layer_->setValue(s.layer);
+        layer_->setSuffix(tr(" of 0–%1").arg(model->arch.layers - 1));
+    }
 }
 
 void TokenViewPanel::showEvent(QShowEvent* event) {
@@ -163,18 +193,32 @@ void TokenViewPanel::refresh() {
     std::string id = shown && shown->info.kind == StepKind::Weights ? shown->info.id : "weights";
     const int batch = std::max(0, std::min<int>(s.batchIndex, int(t.config.batch) - 1));
     if (drawnTrace_ != &t || drawnBatch_ != batch || step_ != QString::fromStdString(id)) {
-        auto weights = tokenViewWeights(t, batch, id);
-        if (weights.empty() && id != "weights") {
+        if (!t.find(id) || t.find(id)->info.kind != StepKind::Weights)
             id = "weights";
-            weights = tokenViewWeights(t, batch, id);
-        }
         step_ = QString::fromStdString(id);
-        // Moved in: at 1,000 tokens and 12 heads the matrices are 48 MB.
-        view_->setAttention(std::move(weights), labelsOf(*run), tokenViewHidden(t));
         drawnTrace_ = &t;
         drawnBatch_ = batch;
+        // The matrices are copied out on the thread pool (at 1,000 tokens and 12 heads they
+        // are 48 MB); the newest request wins.
+        const quint64 request = ++weightsRequest_;
+        std::shared_ptr<const Trace> trace = run->trace;
+        const QStringList labels = labelsOf(*run);
+        QtConcurrent::run([trace, batch, id] {
+            TokenViewInput in;
+            in.weights = tokenViewWeights(*trace, batch, id);
+            in.hidden = tokenViewHidden(*trace);
+            return in;
+        }).then(this, [this, request, labels](TokenViewInput in) {
+            if (request != weightsRequest_)
+                return;
+            weightsShown_ = request;
+            view_->setAttention(std::move(in.weights), labels, std::move(in.hidden));
+            refresh();
+        });
+        return;
     }
     const bool heads = view_->headCount() > 1;
+    refreshLayer();
     allHeads_->setEnabled(heads);
     view_->setHead(heads && allHeads_->isChecked()
                        ? -1
@@ -220,8 +264,9 @@ void CodePanel::refresh() {
                                                            shown->model, shown->modelRun})
                             : pytorchListing(shown->run);
         panel_->setCode(QString::fromStdString(listing.code));
-        panel_->setCaption((listing.exact ? QString() : QStringLiteral("<b>%1</b> ").arg(tr("Note:"))) +
-                           QString::fromStdString(listing.reproduces).toHtmlEscaped());
+        panel_->setCaption(
+            (listing.exact ? QString() : QStringLiteral("<b>%1</b> ").arg(tr("Note:"))) +
+            QString::fromStdString(listing.reproduces).toHtmlEscaped());
     } catch (const std::exception& e) {
         panel_->setCode(QString());
         panel_->setCaption(
@@ -309,28 +354,42 @@ void ComparePanel::refresh() {
     }
     const Trace& t = *shown->run.trace;
     const Settings& s = workspace_->settings();
+    if (s.modelMode() && preset() != Preset::MaskingMethods) {
+        // A trained model's attention has one mask and its own weights: changing the module's
+        // options would not be the model any more.
+        view_->clear();
+        setMessage(
+            tr("A trained model runs as it was trained, so only the masking methods can "
+               "be compared on it. Choose the chapter-3 module to compare masks, modes "
+               "or seeds."));
+        emit updated();
+        return;
+    }
     const int head = std::max(0, s.head);
     const QStringList labels = labelsOf(shown->run);
     if (preset() == Preset::MaskingMethods) {
         if (!t.find("weights") || !t.find("weights_renormalized")) {
             view_->clear();
-            setMessage(tr("This configuration has no mask, so there is only one way to get the "
-                          "weights. Choose a causal or window mask (e.g. the causal attention "
-                          "variant) to compare the chapter's two masking methods."));
+            setMessage(
+                tr("This configuration has no mask, so there is only one way to get the "
+                   "weights. Choose a causal or window mask (e.g. the causal attention "
+                   "variant) to compare the chapter's two masking methods."));
         } else {
             view_->setSteps(t, labels, "weights", "weights_renormalized", head, s.batchIndex);
-            setMessage(tr("Section 3.5.1: masking with -inf before softmax (<b>weights</b>) and "
-                          "the simple method (softmax, zero the hidden weights, renormalise the "
-                          "rows: <b>weights_renormalized</b>) give the same weights."));
+            setMessage(
+                tr("Section 3.5.1: masking with -inf before softmax (<b>weights</b>) and "
+                   "the simple method (softmax, zero the hidden weights, renormalise the "
+                   "rows: <b>weights_renormalized</b>) give the same weights."));
         }
         emit updated();
         return;
     }
     if (shown->modelRun) {
         view_->clear();
-        setMessage(tr("A trained model's sizes and mask are its own, so there is no modified "
-                      "configuration to compare with. The masking methods can be compared in any "
-                      "layer."));
+        setMessage(
+            tr("A trained model's sizes and mask are its own, so there is no modified "
+               "configuration to compare with. The masking methods can be compared in any "
+               "layer."));
         emit updated();
         return;
     }
@@ -347,8 +406,9 @@ void ComparePanel::refresh() {
         if (other_)
             for (const auto& i : other_->issues)
                 issues << QString::fromStdString(i.message);
-        setMessage(tr("The modified configuration cannot be computed: %1")
-                       .arg(issues.isEmpty() ? tr("cancelled") : issues.join(QStringLiteral("; "))));
+        setMessage(
+            tr("The modified configuration cannot be computed: %1")
+                .arg(issues.isEmpty() ? tr("cancelled") : issues.join(QStringLiteral("; "))));
         emit updated();
         return;
     }
@@ -365,8 +425,9 @@ void ComparePanel::refresh() {
             case Preset::WrapperVsMultiHead:
                 return QString::fromStdString(variantClassName(c.variant));
             case Preset::DOut2Vs768:
-                return variantHasHeads(c.variant) ? tr("d_out %1, %2 heads").arg(c.dOut).arg(c.heads)
-                                                  : tr("d_out %1").arg(c.dOut);
+                return variantHasHeads(c.variant)
+                           ? tr("d_out %1, %2 heads").arg(c.dOut).arg(c.heads)
+                           : tr("d_out %1").arg(c.dOut);
             case Preset::MaskingMethods:
                 break;
         }
@@ -407,7 +468,9 @@ void ComparePanel::submit() {
     const TraceOutcome* shown = workspace_->shown();
     if (!shown)
         return;
-    TraceJob job{0, shown->run.settings, workspace_->files()};
+    TraceJob job;
+    job.settings = shown->run.settings;
+    job.files = workspace_->files();
     Config& c = job.settings.config;
     c = shown->run.trace->config;  // what actually ran
     switch (preset()) {
@@ -416,7 +479,8 @@ void ComparePanel::submit() {
                                                               : MaskSpec{MaskKind::None, 0};
             break;
         case Preset::WrapperVsMultiHead:
-            c.variant = c.variant == Variant::MultiHead ? Variant::MultiHeadWrapper : Variant::MultiHead;
+            c.variant =
+                c.variant == Variant::MultiHead ? Variant::MultiHeadWrapper : Variant::MultiHead;
             // Other parameter names: drawn from the same seed instead.
             job.settings.weightsFile.clear();
             job.files.weights.reset();
@@ -444,8 +508,11 @@ void ComparePanel::submit() {
 // Lessons
 
 WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous) {
-    // A lesson runs on the book's inputs with the book's seeds: loaded files are set aside.
+    // A lesson runs on the book's inputs with the book's seeds: loaded files and a model are
+    // set aside.
     Settings s = previous;
+    s.model.clear();
+    s.layer = 0;
     s.source = InputSource::Book;
     s.weightsFile.clear();
     s.embeddingsFile.clear();

@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QSpinBox;
 class QTextBrowser;
 
 namespace attn {
@@ -49,6 +50,9 @@ class TokenViewPanel : public QWidget {
     TokenView* view() const { return view_; }
     QCheckBox* allHeads() const { return allHeads_; }
     QString stepShown() const { return step_; }  // the weight step drawn
+    // The newest weights have been cut off the GUI thread and handed to the view.
+    bool isDrawn() const { return weightsShown_ == weightsRequest_; }
+    QSpinBox* layerSpin() const { return layer_; }
     void setFontScale(double scale);
 
   protected:
@@ -60,10 +64,15 @@ class TokenViewPanel : public QWidget {
     void refresh();
 
   private:
+    void refreshLayer();
     Workspace* workspace_;
     QCheckBox* allHeads_ = nullptr;
+    QLabel* layerLabel_ = nullptr;
+    QSpinBox* layer_ = nullptr;
     QLabel* note_ = nullptr;
     TokenView* view_ = nullptr;
+    quint64 weightsRequest_ = 0;  // the newest weights being cut; older answers are dropped
+    quint64 weightsShown_ = 0;    // the request whose weights the view draws
     QString step_;
     const void* drawnTrace_ = nullptr;
     int drawnBatch_ = -1;

@@ -37,6 +37,17 @@ int TokenChips::heightForWidth(int w) const {
     return flow_->heightForWidth(w);
 }
 
+void TokenChips::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitHeight();
+}
+
+void TokenChips::fitHeight() {
+    const int h = heightForWidth(width());
+    if (minimumHeight() != h)
+        setMinimumHeight(h);
+}
+
 QString TokenChips::chipText(int i) const {
     if (i < 0 || i >= shown_)
         return {};
@@ -52,6 +63,7 @@ void TokenChips::setMessage(const QString& text) {
     more_->setVisible(!text.isEmpty());
     flow_->invalidate();
     updateGeometry();
+    fitHeight();
 }
 
 void TokenChips::setTokens(const std::vector<Token>& tokens) {
@@ -103,6 +115,7 @@ void TokenChips::setTokens(const std::vector<Token>& tokens) {
     }
     flow_->invalidate();
     updateGeometry();
+    fitHeight();
     setUpdatesEnabled(true);
 }
 

@@ -115,15 +115,15 @@ Workspace::Workspace(QObject* parent) : QObject(parent) {
                 next.model = std::move(model);
                 next.modelSha256 = sha;
                 next.settings.model = name;
-                next.settings.layer = std::clamp(next.settings.layer, 0,
-                                                 int(next.model->arch.layers) - 1);
+                next.settings.layer =
+                    std::clamp(next.settings.layer, 0, int(next.model->arch.layers) - 1);
                 const WorkspaceState before = state_;
                 const bool sessionWaiting = state_.settings.model == name && !state_.model;
                 apply(next, false);
                 if (!sessionWaiting)  // a session or launch that named it is not a user's change
-                    undo_->push(new SettingsCommand(this, before, next,
-                                                    tr("Open model %1").arg(QFileInfo(name).fileName()),
-                                                    false));
+                    undo_->push(new SettingsCommand(
+                        this, before, next, tr("Open model %1").arg(QFileInfo(name).fileName()),
+                        false));
             });
     connect(controller_, &TraceController::progress, this,
             [this](quint64, int done, int total, const QString& id) {
@@ -141,6 +141,7 @@ void Workspace::apply(const WorkspaceState& next, bool keepView) {
     state_.settings = keepView ? withView(next.settings, before) : next.settings;
     state_.files = next.files;
     state_.model = next.model;
+    state_.modelSha256 = next.modelSha256;
     if (!sameComputation(before, state_.settings) || filesChanged)
         scheduleCompute();
     if (filesChanged)
@@ -160,7 +161,13 @@ void Workspace::change(const Settings& next, const QString& what) {
     }
     fileNotes_.clear();
     const WorkspaceState before = state_;
-    WorkspaceState after{next, state_.files};
+    WorkspaceState after = state_;
+    after.settings = next;
+    if (next.model != state_.settings.model) {
+        // Only openModel reads a model: settings that name another one (or none) drop it.
+        after.model.reset();
+        after.modelSha256.clear();
+    }
     apply(after, false);
     undo_->push(new SettingsCommand(this, before, after, what, true));
 }
@@ -237,8 +244,8 @@ bool Workspace::openEmbeddings(const QString& path, QString* error) {
         const WorkspaceState before = state_;
         apply(next, false);
         fileNotes_.clear();
-        undo_->push(new SettingsCommand(
-            this, before, next, tr("Open %1").arg(QFileInfo(path).fileName()), false));
+        undo_->push(new SettingsCommand(this, before, next,
+                                        tr("Open %1").arg(QFileInfo(path).fileName()), false));
         return true;
     } catch (const std::exception& e) {
         if (error)
@@ -263,8 +270,8 @@ bool Workspace::openWeights(const QString& path, QString* error) {
         const WorkspaceState before = state_;
         apply(next, false);
         fileNotes_ = notes;
-        undo_->push(new SettingsCommand(
-            this, before, next, tr("Open %1").arg(QFileInfo(path).fileName()), false));
+        undo_->push(new SettingsCommand(this, before, next,
+                                        tr("Open %1").arg(QFileInfo(path).fileName()), false));
         return true;
     } catch (const std::exception& e) {
         if (error)
@@ -303,6 +310,10 @@ QString Workspace::issue(const QString& field) const {
 
 std::vector<StepInfo> Workspace::plannedSteps() const {
     const int64_t tokens = std::max<int64_t>(1, tokens_.count());
+    if (state_.settings.modelMode())
+        return state_.model ? plannedModelSteps(state_.model->arch, tokens,
+                                                state_.settings.config.simpleMaskSteps)
+                            : std::vector<StepInfo>{};
     if (!validate(state_.settings.config, tokens).empty())
         return {};
     return planSteps(state_.settings.config, tokens);

@@ -24,10 +24,14 @@ class TraceController;
 
 // The settings and the files and model they name, as one value: what undo restores.
 struct WorkspaceState {
+    WorkspaceState() = default;
+    // Settings and files without a model: a model is only ever set by reading its file.
+    WorkspaceState(Settings s, InputFiles f) : settings(std::move(s)), files(std::move(f)) {}
+
     Settings settings;
     InputFiles files;
     std::shared_ptr<const GptModel> model;  // model mode: the model settings.model names
-    QString modelSha256;                     // of the model's file, read with it (sessions keep it)
+    QString modelSha256;                    // of the model's file, read with it (sessions keep it)
 };
 
 class Workspace : public QObject {

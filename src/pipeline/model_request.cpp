@@ -41,8 +41,8 @@ QStringList bundledModelNames() {
     QStringList names;
     if (dir.isEmpty())
         return names;
-    for (const QFileInfo& f : QDir(dir).entryInfoList({QStringLiteral("*.safetensors")}, QDir::Files,
-                                                      QDir::Name))
+    for (const QFileInfo& f :
+         QDir(dir).entryInfoList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name))
         names << f.completeBaseName();
     return names;
 }
@@ -80,7 +80,8 @@ std::shared_ptr<const GptModel> loadModel(const QString& nameOrPath, std::option
 InputTokens modelTokens(const Settings& settings) {
     InputTokens in;
     const QByteArray utf8 = settings.inputText().toUtf8();
-    in.tokens = tokenize(TokenizerKind::Gpt2, std::string_view(utf8.constData(), size_t(utf8.size())));
+    in.tokens =
+        tokenize(TokenizerKind::Gpt2, std::string_view(utf8.constData(), size_t(utf8.size())));
     for (const Token& t : in.tokens)
         in.labels.push_back(t.display);
     return in;
@@ -156,10 +157,45 @@ TraceRun layerTraceRun(const ModelRun& run, const CancelToken* cancel) {
 }
 
 const std::vector<std::string>& blockContextStepIds() {
-    static const std::vector<std::string> ids = {"block_input",  "residual_after_attention",
-                                                 "norm2",        "ff_hidden",
-                                                 "ff_output",    "block_output"};
+    static const std::vector<std::string> ids = {"block_input", "residual_after_attention",
+                                                 "norm2",       "ff_hidden",
+                                                 "ff_output",   "block_output"};
     return ids;
+}
+
+std::vector<StepInfo> plannedModelSteps(const GptArchitecture& arch, int64_t tokens,
+                                        bool simpleMaskSteps) {
+    // One layer's attention is the chapter's multi-head attention with the model's sizes.
+    const int64_t d = std::max<int64_t>(1, arch.dModel);
+    Config c;
+    c.variant = Variant::MultiHead;
+    c.batch = 1;
+    c.dIn = c.dOut = d;
+    c.heads = std::max<int64_t>(1, arch.heads);
+    c.mask = MaskSpec{MaskKind::Causal, 0};
+    c.dropout = 0.0;
+    c.mode = Mode::Eval;
+    c.qkvBias = arch.qkvBias;
+    c.contextLength = std::max<int64_t>(tokens, arch.contextLength);
+    c.simpleMaskSteps = simpleMaskSteps;
+    const int64_t T = std::max<int64_t>(1, tokens);
+    auto around = [&](const char* id, int64_t width, const char* widthName) {
+        StepInfo s;
+        s.id = id;
+        s.dims = {"b", "T", widthName};
+        s.shape = {1, T, width};
+        s.kind = StepKind::Projection;
+        return s;
+    };
+    std::vector<StepInfo> steps{around("block_input", d, "d_model")};
+    for (StepInfo& s : planSteps(c, T))
+        steps.push_back(std::move(s));
+    steps.push_back(around("residual_after_attention", d, "d_model"));
+    steps.push_back(around("norm2", d, "d_model"));
+    steps.push_back(around("ff_hidden", std::max<int64_t>(1, arch.ffHidden), "ff_hidden"));
+    steps.push_back(around("ff_output", d, "d_model"));
+    steps.push_back(around("block_output", d, "d_model"));
+    return steps;
 }
 
 TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
@@ -198,8 +234,7 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
                          Text::tr("Feed-forward, first layer and GELU: four times wider, one "
                                   "token at a time"),
                          "GELU(self.ff.layers[0](norm2))", c.ffHidden, "ff_hidden"));
-    steps.push_back(step("ff_output",
-                         Text::tr("Feed-forward, second layer: back to d_model"),
+    steps.push_back(step("ff_output", Text::tr("Feed-forward, second layer: back to d_model"),
                          "self.ff.layers[2](hidden)", c.ffOutput, "d_model"));
     steps.push_back(step("block_output",
                          Text::tr("The block's output: the residual stream plus the feed-forward, "

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "teach/explanations.h"
 #include "teach/scaled_font.h"
 
 namespace attn {
@@ -34,7 +35,15 @@ struct StageDef {
 };
 
 const std::vector<StageDef>& stageDefs() {
+    // A trained model's layer adds the rest of its transformer block around the chapter's
+    // steps (block_input before, the residual additions and the feed-forward after), so the
+    // student sees where attention sits in the block.
     static const std::vector<StageDef> defs = {
+        {"block_in",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "residual stream"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "x"),
+         false,
+         {"block_input"}},
         {"input",
          QT_TRANSLATE_NOOP("attn::PipelineStrip", "input"),
          QT_TRANSLATE_NOOP("attn::PipelineStrip", "input"),
@@ -91,6 +100,21 @@ const std::vector<StageDef>& stageDefs() {
          QT_TRANSLATE_NOOP("attn::PipelineStrip", "output"),
          false,
          {"output"}},
+        {"residual_mid",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "+ residual"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "x + attn"),
+         false,
+         {"residual_after_attention"}},
+        {"feed_forward",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "feed-forward"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "feed-forward"),
+         false,
+         {"norm2", "ff_hidden", "ff_output"}},
+        {"block_out",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "+ residual"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "x out"),
+         false,
+         {"block_output"}},
     };
     return defs;
 }
@@ -144,6 +168,13 @@ QString PipelineStrip::chipLabel(const QString& id) {
         {QStringLiteral("context_heads"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "per head")},
         {QStringLiteral("context_transposed"),
          QT_TRANSLATE_NOOP("attn::PipelineStrip", "transposed")},
+        {QStringLiteral("block_input"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "x")},
+        {QStringLiteral("residual_after_attention"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "x + attn")},
+        {QStringLiteral("norm2"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "LayerNorm 2")},
+        {QStringLiteral("ff_hidden"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "GELU")},
+        {QStringLiteral("ff_output"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "out")},
+        {QStringLiteral("block_output"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "x + FF")},
     };
     const auto it = labels.find(id);
     return it == labels.end() ? id : tr(it.value());
@@ -317,6 +348,11 @@ void PipelineStrip::setSteps(const std::vector<StepInfo>& steps) {
         stage.caption = tr(defs[d].caption);
         stage.foldedLabel = tr(defs[d].folded);
         stage.branch = defs[d].branch;
+        if (isModelLayerInput(*byStage[d].front())) {
+            // A trained model's layer reads the block's LayerNorm 1, not token embeddings.
+            stage.caption = tr("LayerNorm 1");
+            stage.foldedLabel = tr("LayerNorm 1");
+        }
         std::vector<int> indices;
         for (const StepInfo* s : byStage[d]) {
             stage.stepIds << QString::fromStdString(s->id);

@@ -40,6 +40,18 @@ inline bool settle(MainWindow& w, int timeoutMs = 60000) {
     return settle(*w.workspace(), timeoutMs);
 }
 
+// Processes events until `done` holds. Returns false on timeout.
+inline bool waitUntil(const std::function<bool()>& done, int timeoutMs = 20000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!done()) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    }
+    return true;
+}
+
 inline MainWindow::Options testOptions() {
     MainWindow::Options o;
     o.useSettings = false;

@@ -505,10 +505,12 @@ TEST(MainWindow, EveryVisibleControlGetsItsMinimumSizeAt1280x720) {
     EXPECT_GE(scroll->viewport()->width(), scroll->widget()->minimumSizeHint().width());
     // The heatmap is the largest thing on screen.
     const QSize heat = w.stepView()->heatmap()->size();
-    for (QDockWidget* d : w.findChildren<QDockWidget*>())
-        if (d->isVisible())
+    for (QDockWidget* d : w.findChildren<QDockWidget*>()) {
+        if (d->isVisible()) {
             EXPECT_LT(d->width() * d->height(), heat.width() * heat.height())
                 << d->objectName().toStdString();
+        }
+    }
 }
 
 TEST(MainWindow, TypingAtGpt2SmallSizesKeepsTheEventLoopRunningWhileTheWorkerComputes) {

@@ -18,10 +18,10 @@
 #include "app/step_view.h"
 #include "app/teaching_panels.h"
 #include "app/trace_controller.h"
-#include "export/head_grid.h"
-#include "export/heatmap_view.h"
 #include "app_test_util.h"
 #include "engine/trace.h"
+#include "export/head_grid.h"
+#include "export/heatmap_view.h"
 #include "teach/compare_view.h"
 #include "teach/lesson.h"
 #include "teach/pytorch_panel.h"
@@ -49,7 +49,8 @@ QDockWidget* dock(MainWindow& w, const char* name) {
 
 // A click on a cell of the heatmap, as the user makes it.
 void clickCell(MainWindow& w, int row, int col) {
-    emit w.stepView()->heatmap()->cellClicked(row, col, w.stepView()->heatmap()->data().value(row, col));
+    emit w.stepView()->heatmap()->cellClicked(row, col,
+                                              w.stepView()->heatmap()->data().value(row, col));
 }
 
 }  // namespace
@@ -70,8 +71,8 @@ TEST(Teaching, ClickingAWeightCellShowsItsDerivation) {
     EXPECT_TRUE(html.contains(QStringLiteral("1.0000"))) << html.toStdString();  // the row sum
     EXPECT_TRUE(html.contains(QString::number(v, 'f', 4))) << html.toStdString();
     EXPECT_TRUE(html.contains(QStringLiteral("journey")));
-    EXPECT_TRUE(explain->browser()->toPlainText().contains(
-        QStringLiteral("Where this number comes from")));
+    EXPECT_TRUE(
+        explain->browser()->toPlainText().contains(QStringLiteral("Where this number comes from")));
     EXPECT_EQ(w.workspace()->selectedRow(), 1);
     EXPECT_TRUE(w.stepView()->heatmap()->hasOutlinedCell());
 
@@ -160,6 +161,8 @@ TEST(Teaching, TokenViewShowsTheWeightsOfTheCurrentHead) {
     dock(w, "tokenDock")->show();
     dock(w, "tokenDock")->raise();
     QCoreApplication::processEvents();
+    ASSERT_TRUE(
+        attn::testing::waitUntil([t] { return t->isDrawn() && t->view()->tokenCount() > 0; }));
     TokenView* view = t->view();
     EXPECT_EQ(view->tokenCount(), 6);
     EXPECT_EQ(view->headCount(), 2);
@@ -177,6 +180,7 @@ TEST(Teaching, TokenViewShowsTheWeightsOfTheCurrentHead) {
     w.workspace()->selectStep(QStringLiteral("queries"));
     EXPECT_EQ(t->stepShown(), QStringLiteral("weights"));
     w.workspace()->selectStep(QStringLiteral("weights_tril"));
+    ASSERT_TRUE(attn::testing::waitUntil([t] { return t->isDrawn(); }));
     EXPECT_EQ(t->stepShown(), QStringLiteral("weights_tril"));
     // Hovering a query isolates its lines: "step" attends to all six tokens.
     view->setHovered({TokenView::Side::Query, 5});
