@@ -19,6 +19,7 @@
 #include "app/centre_pages.h"
 #include "app/export_actions.h"
 #include "app/input_panel.h"
+#include "app/lesson_driver.h"
 #include "app/model_picker.h"
 #include "app/model_views.h"
 #include "app/module_panel.h"
@@ -33,6 +34,7 @@
 #include "app/workspace.h"
 #include "export/head_grid.h"
 #include "export/heatmap_view.h"
+#include "pipeline/model_request.h"
 #include "teach/lesson.h"
 #include "teach/next_tokens.h"
 #include "teach/pipeline_strip.h"
@@ -104,9 +106,7 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
         if (!presentation_->isOn())
             dock(QStringLiteral("explainDock"))->raise();
     });
-    connect(lesson_, &LessonPanel::screenChanged, this, [this](const LessonScreen& screen) {
-        workspace_->reset(lessonState(screen, workspace_->settings()));
-    });
+    lessons_ = new LessonDriver(workspace_, pages_, lesson_, this);
     if (options_.useSettings)
         restoreLayout();
 }
@@ -304,8 +304,21 @@ void MainWindow::createMenus() {
     lessonMenu->setObjectName(QStringLiteral("menuLesson"));
     lessonMenu
         ->addAction(tr("&Chapter 3 tour"), QKeySequence(tr("Ctrl+T")), this,
-                    &MainWindow::startLesson)
+                    [this] { startLesson(); })
         ->setObjectName(QStringLiteral("actionLesson"));
+    QAction* trained = lessonMenu->addAction(tr("Attention in a &trained model"), this,
+                                             [this] { startLesson(true); });
+    trained->setObjectName(QStringLiteral("actionTrainedModelLesson"));
+    // It runs on the bundled model: a build that does not ship it cannot start it.
+    const bool bundled = bundledModelNames().contains(trainedModelLessonModel());
+    trained->setEnabled(bundled);
+    trained->setToolTip(bundled ? tr("Previous-token and induction heads, the block around "
+                                     "attention and the next-token prediction, on %1")
+                                      .arg(trainedModelLessonModel())
+                                : tr("Needs the bundled model %1, which this installation "
+                                     "does not have")
+                                      .arg(trainedModelLessonModel()));
+    lessonMenu->setToolTipsVisible(true);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menuHelp"));
     help->addAction(tr("&About Attention Lens"), this, &MainWindow::about);
@@ -315,12 +328,13 @@ QString MainWindow::fieldError(const QString& field) const {
     return column_->fieldError(field);
 }
 
-void MainWindow::startLesson() {
+void MainWindow::startLesson(bool trainedModel) {
     QDockWidget* d = dock(QStringLiteral("lessonDock"));
+    d->setWindowTitle(trainedModel ? tr("Trained model tour") : tr("Chapter 3 tour"));
     d->show();
     d->raise();
     lesson_->setFontScale(presentation_->isOn() ? kPresentationFontScale : 1.0);
-    lesson_->restart();
+    lessons_->start(trainedModel ? trainedModelLesson() : chapter3Lesson());
 }
 
 void MainWindow::about() {

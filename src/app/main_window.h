@@ -15,6 +15,7 @@ class ExplainPanel;
 class ExportActions;
 class HeadScoresPage;
 class InputPanel;
+class LessonDriver;
 class LessonPanel;
 class ModelPicker;
 class ModulePanel;
@@ -73,8 +74,9 @@ class MainWindow : public QMainWindow {
 
     // The message beside the control of `field` ("heads", "d_out", "input", ...), empty if none.
     QString fieldError(const QString& field) const;
-    // Opens the lesson panel on its first screen and shows it.
-    void startLesson();
+    // Opens the lesson panel on the first screen of the chapter-3 tour (or of the trained
+    // model's) and shows it.
+    void startLesson(bool trainedModel = false);
     // Sizes and places the window for the screen it is on: fresh settings fill most of the
     // screen; a saved geometry larger than the screen is brought inside it.
     void fitToScreen();
@@ -103,6 +105,7 @@ class MainWindow : public QMainWindow {
     CodePanel* code_ = nullptr;
     ComparePanel* compare_ = nullptr;
     LessonPanel* lesson_ = nullptr;
+    LessonDriver* lessons_ = nullptr;
     SessionActions* sessions_ = nullptr;
     ExportActions* exports_ = nullptr;
     PresentationController* presentation_ = nullptr;

@@ -504,24 +504,4 @@ void ComparePanel::submit() {
     controller_->submit(job);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Lessons
-
-WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous) {
-    // A lesson runs on the book's inputs with the book's seeds: loaded files and a model are
-    // set aside.
-    Settings s = previous;
-    s.model.clear();
-    s.layer = 0;
-    s.source = InputSource::Book;
-    s.weightsFile.clear();
-    s.embeddingsFile.clear();
-    s.config = screen.config;
-    if (!screen.stepId.empty())
-        s.step = QString::fromStdString(screen.stepId);
-    s.head = std::max(0, screen.head);
-    s.batchIndex = std::max(0, screen.batch);
-    return WorkspaceState{s, {}};
-}
-
 }  // namespace attn

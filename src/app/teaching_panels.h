@@ -142,8 +142,4 @@ class ComparePanel : public QWidget {
     bool waiting_ = false;
 };
 
-// A lesson screen as settings: the book's input and seeds, the screen's module, step and head.
-// The previous settings give what the screen does not set (colours, values).
-WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous);
-
 }  // namespace attn

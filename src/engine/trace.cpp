@@ -78,7 +78,7 @@ class TraceBuilder {
         trace.tokens = T;
         makeParameters(trace.parameters);
         trace.parameterCount = parameterCount(c_);
-        done("inputs", x_);
+        storeStep("inputs", x_);
 
         switch (c_.variant) {
             case Variant::Simplified:
@@ -245,12 +245,12 @@ class TraceBuilder {
 
     bool cancelled() const { return req_.cancel && req_.cancel->cancelled(); }
 
-    void done(const std::string& id, Tensor value) {
+    void storeStep(const std::string& id, Tensor value) {
         values_[id] = std::move(value);
-        ++done_;
+        ++stepsStored_;
         throwIfCancelled(req_.cancel);
         if (req_.progress)
-            req_.progress(done_, total_, id);
+            req_.progress(stepsStored_, total_, id);
     }
 
     // The job that makes y (n, d_out) from x with the module's projection `prefix`.
@@ -307,7 +307,7 @@ class TraceBuilder {
             j.yStride = T_;
         }
         kernels::linear(jobs, req_.cancel);
-        done("scores", scores);
+        storeStep("scores", scores);
 
         const MaskSpec m = c_.effectiveMask();
         const bool masked = m.kind != MaskKind::None;
@@ -315,7 +315,7 @@ class TraceBuilder {
         Tensor mask, maskedScores, scaledScores, unmasked, tril, renorm;
         if (masked) {
             mask = maskTensor();
-            done("mask", mask);
+            storeStep("mask", mask);
             maskedScores = Tensor::uninitialized(ttShape);
         }
         if (scale)
@@ -381,14 +381,14 @@ class TraceBuilder {
         }
         throwIfCancelled(req_.cancel);
         if (masked)
-            done("masked_scores", maskedScores);
+            storeStep("masked_scores", maskedScores);
         if (scale)
-            done("scaled_scores", scaledScores);
-        done("weights", weights);
+            storeStep("scaled_scores", scaledScores);
+        storeStep("weights", weights);
         if (simple) {
-            done("weights_unmasked", unmasked);
-            done("weights_tril", tril);
-            done("weights_renormalized", renorm);
+            storeStep("weights_unmasked", unmasked);
+            storeStep("weights_tril", tril);
+            storeStep("weights_renormalized", renorm);
         }
 
         Tensor used = weights;
@@ -399,7 +399,7 @@ class TraceBuilder {
             for (int call = 0; call < dropoutCalls; ++call)
                 dropoutKeepMask(rngAfterInit_, c_.dropout, c_.dropoutRng == DropoutRng::Mkl,
                                 keep.mutableData() + call * perCall, perCall);
-            done("dropout_mask", keep);
+            storeStep("dropout_mask", keep);
             Tensor dropped = Tensor::uninitialized(ttShape);
             // PyTorch: noise.div_(1 - p) in float32, then input * noise.
             const float scaleKeep = 1.0f / static_cast<float>(1.0 - c_.dropout);
@@ -408,7 +408,7 @@ class TraceBuilder {
             float* o = dropped.mutableData();
             for (int64_t k = 0; k < n; ++k)
                 o[k] = w[k] * (kp[k] * scaleKeep);
-            done("dropped_weights", dropped);
+            storeStep("dropped_weights", dropped);
             used = dropped;
         }
 
@@ -441,8 +441,8 @@ class TraceBuilder {
             groups.push_back({xb, xb, xb, d, d, context.mutableData() + b * T_ * d, d});
         }
         attend(groups, d, {c_.batch, T_, T_}, 1, false);
-        done("context", context);
-        done("output", context);
+        storeStep("context", context);
+        storeStep("output", context);
     }
 
     // queries, keys, values (b, T, d_out), in the order the chapter lists them.
@@ -459,7 +459,7 @@ class TraceBuilder {
         // One parallel region for the three products: more chunks to share between the cores.
         kernels::linear(jobs, req_.cancel);
         for (int m = 0; m < 3; ++m)
-            done(ids[m], qkv[m]);
+            storeStep(ids[m], qkv[m]);
         return qkv;
     }
 
@@ -473,8 +473,8 @@ class TraceBuilder {
             groups.push_back({q.data() + b * stride, k.data() + b * stride, v.data() + b * stride,
                               c_.dOut, c_.dOut, context.mutableData() + b * stride, c_.dOut});
         attend(groups, c_.dOut, {c_.batch, T_, T_}, 1, true);
-        done("context", context);
-        done("output", context);
+        storeStep("context", context);
+        storeStep("output", context);
     }
 
     void runWrapper(const WeightMap& p) {
@@ -489,7 +489,7 @@ class TraceBuilder {
                 jobs.push_back(projectionJob(p, "heads." + std::to_string(h) + "." + mats[m],
                                              x_.data(), n, qkv[m].mutableData() + h * n * dO));
             kernels::linear(jobs, req_.cancel);
-            done(ids[m], qkv[m]);
+            storeStep(ids[m], qkv[m]);
         }
         vCols_ = dO;
         Tensor context = Tensor::uninitialized(Shape{H, B, T_, dO});
@@ -501,7 +501,7 @@ class TraceBuilder {
                                   dO, context.mutableData() + off, dO});
             }
         attend(groups, dO, {H, B, T_, T_}, static_cast<int>(H), true);
-        done("context", context);
+        storeStep("context", context);
         // torch.cat([head(x) for head in self.heads], dim=-1)
         Tensor out = Tensor::uninitialized(Shape{B, T_, H * dO});
         float* o = out.mutableData();
@@ -509,7 +509,7 @@ class TraceBuilder {
         for (int64_t h = 0; h < H; ++h)
             for (int64_t bt = 0; bt < n; ++bt)
                 std::copy_n(cd + (h * n + bt) * dO, dO, o + bt * H * dO + h * dO);
-        done("output", out);
+        storeStep("output", out);
     }
 
     void runMultiHead(const WeightMap& p) {
@@ -517,12 +517,12 @@ class TraceBuilder {
         const auto [q, k, v] = projectQkv(p);
         // .view shares storage; .transpose(1, 2) only swaps strides.
         const Shape split{B, T_, H, hd};
-        done("queries_split", q.view(split));
-        done("keys_split", k.view(split));
-        done("values_split", v.view(split));
-        done("queries_heads", q.view(split).transpose(1, 2));
-        done("keys_heads", k.view(split).transpose(1, 2));
-        done("values_heads", v.view(split).transpose(1, 2));
+        storeStep("queries_split", q.view(split));
+        storeStep("keys_split", k.view(split));
+        storeStep("values_split", v.view(split));
+        storeStep("queries_heads", q.view(split).transpose(1, 2));
+        storeStep("keys_heads", k.view(split).transpose(1, 2));
+        storeStep("values_heads", v.view(split).transpose(1, 2));
 
         // Context is written straight into the (b, T, h, hd) layout that .contiguous() would
         // produce, so context_heads is a strided view and context a free reshape.
@@ -536,15 +536,15 @@ class TraceBuilder {
                                   ctxBuffer.mutableData() + off, dO});
             }
         attend(groups, hd, {B, H, T_, T_}, 1, true);
-        done("context_heads", ctxBuffer.transpose(1, 2));
-        done("context_transposed", ctxBuffer);
+        storeStep("context_heads", ctxBuffer.transpose(1, 2));
+        storeStep("context_transposed", ctxBuffer);
         const Tensor context = ctxBuffer.view({B, T_, dO});
-        done("context", context);
+        storeStep("context", context);
         Tensor out = Tensor::uninitialized(Shape{B, T_, dO});
         const kernels::LinearJob job = linearJob(context.data(), n, dO, p.at("out_proj.weight"),
                                                  &p.at("out_proj.bias"), out.mutableData(), dO);
         kernels::linear({&job, 1}, req_.cancel);
-        done("output", out);
+        storeStep("output", out);
     }
 
     const TraceRequest& req_;
@@ -555,7 +555,7 @@ class TraceBuilder {
     TorchGenerator rngAfterInit_{0};
     std::vector<StepInfo> plan_;
     std::map<std::string, Tensor> values_;
-    int done_ = 0;
+    int stepsStored_ = 0;
     int total_ = 0;
 };
 

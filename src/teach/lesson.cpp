@@ -29,7 +29,7 @@ Config makeConfig(Variant v, uint64_t seed, int64_t batch = 1) {
     c.heads = v == Variant::MultiHead || v == Variant::MultiHeadWrapper ? 2 : 1;
     c.dropout = 0.0;
     c.mode = Mode::Train;
-    c.contextLength = 6;  // the book: context_length = batch.shape[1]
+    c.contextLength = 6;      // the book: context_length = batch.shape[1]
     c.mask = defaultMask(v);  // each module with its own mask, as in the chapter
     return c;
 }
@@ -224,7 +224,133 @@ std::vector<LessonScreen> build() {
     return v;
 }
 
+// Sonnet 18 (public domain): text the model never saw (it was trained on the plays).
+const char* const kSonnet =
+    "Shall I compare thee to a summer's day? Thou art more lovely and more temperate: Rough "
+    "winds do shake the darling buds of May, And summer's lease hath all too short a date;";
+// Ten words the plays use often, each one GPT-2 token, said twice: the second half can be
+// predicted by copying what followed each word the first time.
+const char* const kRepeatedWords =
+    " king night sword heart blood gold queen grace tongue horse"
+    " king night sword heart blood gold queen grace tongue horse";
+
+LessonScreen modelScreen(const QString& section, const QString& title, const QString& html,
+                         const char* page, const char* step, int layer, int head,
+                         LessonHead pick = LessonHead::Fixed, const char* text = kSonnet) {
+    LessonScreen s;
+    s.section = section;
+    s.title = title;
+    s.html = html;
+    s.stepId = step;
+    s.head = head;
+    s.model = trainedModelLessonModel();
+    s.text = QString::fromUtf8(text);
+    s.layer = layer;
+    s.page = QString::fromLatin1(page);
+    s.pick = pick;
+    return s;
+}
+
+std::vector<LessonScreen> buildTrainedModelLesson() {
+    std::vector<LessonScreen> v;
+    v.push_back(modelScreen(
+        Lesson::tr("All layers"), Lesson::tr("A model that has learned"),
+        Lesson::tr(
+            "<p>Chapter 3's module had random weights: its attention patterns meant nothing. "
+            "This model, <b>tiny-shakespeare</b>, is a small GPT-2 (4 layers of 4 heads, "
+            "d_model 128) trained on Shakespeare's plays. Every one of its 16 heads computes "
+            "exactly chapter 3's attention (queries, keys, scores, causal mask, softmax), only "
+            "with weights learned from text.</p>"
+            "<p>The <b>All layers</b> page shows each head's weights on the start of Sonnet 18, "
+            "which the model never read: rows are queries, columns keys, bright means much "
+            "attention. Some heads look at the first token, some spread evenly, some keep to "
+            "nearby tokens.</p><p>Click a tile to select its head; double-click it to follow "
+            "that head step by step.</p>"),
+        "overview", "weights", 0, 0));
+    v.push_back(modelScreen(
+        Lesson::tr("Layer steps"), Lesson::tr("Trained weights, chapter 3's steps"),
+        Lesson::tr(
+            "<p>The same steps as in chapter 3, for layer 0, head 0: the pipeline strip above "
+            "the heatmap runs from the block's input through queries, keys, scores, mask and "
+            "softmax to the context vectors, with the model's real sizes (d_model 128, head "
+            "size 32) in the Shapes panel.</p>"
+            "<p>With chapter 3's random W_query and W_key the rows were spread without a pattern. "
+            "Here the rows are peaked on a few keys, and the same keys (the first token, "
+            "punctuation) take much of the attention in many rows.</p>"
+            "<p>Click a cell: the Explain panel derives it from this layer's queries and keys, "
+            "with the model's numbers; the PyTorch panel loads the same file and prints them.</p>"),
+        "steps", "weights", 0, 0));
+    v.push_back(modelScreen(
+        Lesson::tr("Previous token"), Lesson::tr("A previous-token head"),
+        Lesson::tr(
+            "<p>The view now shows the head with the highest <b>previous-token score</b> on this "
+            "text: the mean weight each token puts on the token just before it (the status line "
+            "names its layer and head). A head that does this is a <b>previous-token head</b>: its "
+            "heatmap is a bright stripe just below the diagonal.</p>"
+            "<p>Why learn it? After this head, every position also carries the token before it, "
+            "so later layers can predict from pairs of tokens instead of one.</p>"
+            "<p>Hover the rows below the diagonal: each query's largest weight sits one column "
+            "to the left of its own.</p>"),
+        "steps", "weights", 0, 0, LessonHead::BestPreviousToken));
+    v.push_back(modelScreen(
+        Lesson::tr("Head scores"), Lesson::tr("Finding heads by their scores"),
+        Lesson::tr(
+            "<p>Every head's summaries on this text, as small layer x head maps and as a list: "
+            "<b>row entropy</b> (low: the head picks a few keys), <b>mean distance</b> (how far "
+            "back it looks), <b>weight on the first token</b> (an <i>attention sink</i>: a head "
+            "with nothing to do parks its attention there) and the <b>previous-token score</b>.</p>"
+            "<p>Click a column's title to sort by it; click a head to open its steps.</p>"),
+        "scores", "weights", 0, 0));
+    v.push_back(modelScreen(
+        Lesson::tr("Induction"), Lesson::tr("Repeated words: looking for an induction head"),
+        Lesson::tr(
+            "<p>The text is now ten words, said twice. In the second half each word can be "
+            "predicted by finding where the current word appeared before and copying the word "
+            "that followed it. Heads that do this are <b>induction heads</b>: in the second half "
+            "their rows put weight on the token <i>after</i> the earlier occurrence, a stripe "
+            "parallel to the diagonal, nine columns left of it.</p>"
+            "<p>The view shows the head with the highest induction score. Induction heads need a "
+            "previous-token head in an earlier layer and a lot of training text: a small model "
+            "trained on one book may show only a faint stripe, GPT-2 small shows several clear "
+            "ones (open it with File &gt; Open model file if you have it).</p>"),
+        "steps", "weights", 0, 0, LessonHead::BestInduction, kRepeatedWords));
+    v.push_back(modelScreen(
+        Lesson::tr("The block"), Lesson::tr("What the rest of the block adds"),
+        Lesson::tr(
+            "<p>Attention is half of a transformer block; the strip shows the whole block. The "
+            "<b>residual stream</b> enters (<i>block_input</i>), LayerNorm 1 feeds chapter 3's "
+            "attention, whose output is <b>added</b> to the stream; then LayerNorm 2 and the "
+            "<b>feed-forward</b> network (<i>ff_hidden</i>, a GELU layer 4 times wider) "
+            "transform each token on its own and are added again (<i>block_output</i>), the next "
+            "layer's input.</p>"
+            "<p>Attention moves information between tokens; the feed-forward works on each token "
+            "alone. Change the Layer box above the heatmap to follow the stream through the "
+            "four blocks.</p>"),
+        "steps", "block_output", 0, 0));
+    v.push_back(modelScreen(
+        Lesson::tr("Next token"), Lesson::tr("What the model predicts"),
+        Lesson::tr(
+            "<p>After the last block the model turns each token's vector into scores for all "
+            "50,257 tokens. The <b>Next token</b> panel on the left lists the most probable "
+            "ones after the last token.</p>"
+            "<p>Press <b>Append</b> to add the top token to the text, or pick another first: "
+            "the model then reads its own output, and the heatmaps show the attention of the "
+            "generated tokens. Click a heatmap row to see what the model predicted at that "
+            "position and what the text really says.</p>"),
+        "steps", "weights", 3, 0));
+    return v;
+}
+
 }  // namespace
+
+QString trainedModelLessonModel() {
+    return QStringLiteral("tiny-shakespeare");
+}
+
+const std::vector<LessonScreen>& trainedModelLesson() {
+    static const std::vector<LessonScreen> screens = buildTrainedModelLesson();
+    return screens;
+}
 
 const std::vector<LessonScreen>& chapter3Lesson() {
     static const std::vector<LessonScreen> screens = build();
@@ -334,10 +460,14 @@ void LessonPanel::restart() {
 void LessonPanel::refresh() {
     const bool any = !screens_.empty();
     const LessonScreen& s = currentScreen();
-    section_->setText(
-        any ? tr("Chapter 3, section %1  ·  %2")
-                  .arg(s.section, QString::fromStdString(variantClassName(s.config.variant)))
-            : QString());
+    if (!any)
+        section_->clear();
+    else if (!s.model.isEmpty())
+        section_->setText(tr("Trained model %1  ·  %2").arg(s.model, s.section));
+    else
+        section_->setText(
+            tr("Chapter 3, section %1  ·  %2")
+                .arg(s.section, QString::fromStdString(variantClassName(s.config.variant))));
     title_->setText(s.title);
     text_->setHtml(s.html);
     progress_->setText(progressText());

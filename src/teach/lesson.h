@@ -17,6 +17,10 @@ class QProgressBar;
 
 namespace attn {
 
+// Which head a trained model's screen shows: its own `head`, or the head the scores rank first
+// on the screen's text, so the lesson stays true for whichever model it runs on.
+enum class LessonHead { Fixed, BestPreviousToken, BestInduction };
+
 struct LessonScreen {
     QString section;                               // "3.3.1"
     QString title;                                 // "Attention scores by dot products"
@@ -26,10 +30,23 @@ struct LessonScreen {
     std::string stepId;                            // the step to select
     int head = -1;  // the head to show, -1 = whatever the view shows (head 0)
     int batch = 0;
+    // A trained model's screen: the bundled model it runs on (empty: the chapter-3 module), the
+    // text it reads, the layer, the centre page ("steps", "overview" or "scores") and the head.
+    QString model;
+    QString text;
+    int layer = 0;
+    QString page = QStringLiteral("steps");
+    LessonHead pick = LessonHead::Fixed;
 };
 
 // Chapter 3, in the book's order and with the book's seeds.
 const std::vector<LessonScreen>& chapter3Lesson();
+// "Attention in a trained model", on the bundled tiny-shakespeare model: how trained attention
+// differs from chapter 3's random weights, a previous-token head, an induction test on a
+// repeated list of words, what the rest of the block adds, and the next-token prediction.
+const std::vector<LessonScreen>& trainedModelLesson();
+// The model trainedModelLesson runs on.
+QString trainedModelLessonModel();
 
 // Back / Next, the screen's title and text and "3 / 12", for a dock beside the heatmap.
 class LessonPanel : public QWidget {

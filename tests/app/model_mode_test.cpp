@@ -18,8 +18,10 @@
 #include "app/teaching_panels.h"
 #include "app/workspace.h"
 #include "engine/gpt_forward.h"
+#include "engine/head_scores.h"
 #include "io/npy.h"
 #include "teach/head_summaries.h"
+#include "teach/lesson.h"
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
 #include "teach/pipeline_strip.h"
@@ -262,4 +264,47 @@ TEST(ModelMode, AFileThatIsNotAModelKeepsTheModuleAndSaysWhy) {
     EXPECT_FALSE(failure.isEmpty());
     EXPECT_FALSE(w.workspace()->settings().modelMode());
     EXPECT_EQ(w.workspace()->model(), nullptr);
+}
+
+TEST(ModelMode, ALessonScreenOpensItsModelAndShowsTheStrongestPreviousTokenHead) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    LessonScreen model;
+    model.title = QStringLiteral("A previous-token head");
+    model.html = QStringLiteral("<p>text</p>");
+    model.model = fixture("hf_tied_f32.safetensors");
+    model.text = kText;
+    model.layer = 0;
+    model.stepId = "weights";
+    model.page = QStringLiteral("overview");
+    model.pick = LessonHead::BestPreviousToken;
+    LessonScreen chapter = chapter3Lesson().front();
+    w.lessonPanel()->setScreens({model, chapter});
+    w.lessonPanel()->setCurrentIndex(0);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    EXPECT_EQ(w.workspace()->settings().text, kText);
+    EXPECT_EQ(w.centrePages()->currentWidget(), w.overviewPage());
+    const GptRun* run = modelRun(w);
+    ASSERT_NE(run, nullptr);
+    const HeadPick best = strongestPreviousTokenHead(headScores(*run));
+    ASSERT_TRUE(best.valid());
+    // The screen opens on layer 0, head 0; the fixture's strongest is another head, so the
+    // pick has to move the view.
+    EXPECT_FALSE(best.layer == 0 && best.head == 0);
+    ASSERT_TRUE(waitUntil([&] {
+        return w.workspace()->settings().layer == best.layer &&
+               w.workspace()->settings().head == best.head;
+    }));
+    // Opening the model for a lesson is not an undo step.
+    EXPECT_FALSE(w.workspace()->undoStack()->canUndo());
+
+    // The next screen is chapter 3's: the module and the book's input again.
+    w.lessonPanel()->next();
+    ASSERT_TRUE(settle(w));
+    EXPECT_FALSE(w.workspace()->settings().modelMode());
+    EXPECT_EQ(w.workspace()->settings().source, InputSource::Book);
+    EXPECT_EQ(w.centrePages()->currentWidget(), static_cast<QWidget*>(w.stepView()));
 }

@@ -7,6 +7,7 @@
 #include "teach/explanations.h"
 #include "teach/lesson.h"
 #include "teach_test_util.h"
+#include "tokenizer/tokenizer.h"
 
 namespace attn {
 namespace {
@@ -83,6 +84,47 @@ TEST(Lesson, PanelStepsThroughScreens) {
     panel.setCurrentIndex(11);
     panel.resize(460, 380);
     EXPECT_TRUE(testing::savePng(&panel, QStringLiteral("lesson_panel.png")));
+}
+
+TEST(Lesson, TrainedModelScreensRunOnTheBundledModelWithTextsItCanRead) {
+    const auto& screens = trainedModelLesson();
+    ASSERT_EQ(screens.size(), 7u);
+    bool previousToken = false;
+    bool induction = false;
+    for (size_t i = 0; i < screens.size(); ++i) {
+        const LessonScreen& s = screens[i];
+        SCOPED_TRACE(std::to_string(i) + " " + s.title.toStdString());
+        EXPECT_EQ(s.model, QStringLiteral("tiny-shakespeare"));
+        EXPECT_FALSE(s.title.isEmpty());
+        EXPECT_FALSE(s.html.isEmpty());
+        EXPECT_TRUE(QStringList({"steps", "overview", "scores"}).contains(s.page))
+            << s.page.toStdString();
+        // The model has 4 layers of 4 heads and a context of 256 tokens.
+        EXPECT_GE(s.layer, 0);
+        EXPECT_LT(s.layer, 4);
+        EXPECT_LT(s.head, 4);
+        const std::vector<Token> tokens = tokenize(TokenizerKind::Gpt2, s.text.toStdString());
+        EXPECT_GE(tokens.size(), 16u);
+        EXPECT_LE(tokens.size(), 256u);
+        previousToken = previousToken || s.pick == LessonHead::BestPreviousToken;
+        if (s.pick == LessonHead::BestInduction) {
+            induction = true;
+            // The induction text is one list of tokens said twice: its period is half its length.
+            ASSERT_EQ(tokens.size() % 2, 0u);
+            const size_t half = tokens.size() / 2;
+            for (size_t k = 0; k < half; ++k)
+                EXPECT_EQ(tokens[k].id, tokens[k + half].id) << k;
+        }
+    }
+    EXPECT_TRUE(previousToken);
+    EXPECT_TRUE(induction);
+    // The block's steps are shown on one screen: the strip's block_output exists in model mode.
+    EXPECT_EQ(screens[5].stepId, "block_output");
+
+    LessonPanel panel;
+    panel.setScreens(screens);
+    panel.setCurrentIndex(2);
+    EXPECT_EQ(panel.progressText(), QStringLiteral("3 / 7"));
 }
 
 }  // namespace

@@ -440,8 +440,9 @@ TEST(CompareView, LegibleAtItsDefaultSize) {
         // 1,300 px on.
         EXPECT_GE(cellValuePixelSize(view.plotA()), 8);
         EXPECT_GE(cellValuePixelSize(view.plotB()), 8);
-        if (size.width() >= 1300)
+        if (size.width() >= 1300) {
             EXPECT_GE(cellValuePixelSize(view.plotDiff()), 8);
+        }
         // Rows are labelled once, on A.
         EXPECT_EQ(heatmapAxisRect(view.plotA())->axis(QCPAxis::atLeft)->tickVectorLabels().size(),
                   6);

@@ -1,0 +1,43 @@
+#pragma once
+// Runs a lesson in the window: each screen the lesson panel shows becomes the workspace's state
+// (the book's input and the screen's module, or a trained model and its text), the centre page
+// it names comes forward, and a screen that shows "the strongest previous-token head" (or
+// induction head) selects it once the model's forward is there.
+
+#include <QObject>
+#include <memory>
+
+#include "app/workspace.h"
+
+namespace attn {
+
+class CentrePages;
+class LessonPanel;
+struct LessonScreen;
+
+// A lesson screen as settings: the screen's module with the book's input and seeds, or the
+// screen's model, text and layer; its step and head. `previous` gives what the screen does not
+// set (colours, values); `loaded` is the model in use, kept when the screen names the same one.
+WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous,
+                           const std::shared_ptr<const GptModel>& loaded);
+
+class LessonDriver : public QObject {
+    Q_OBJECT
+  public:
+    LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel* lesson,
+                 QObject* parent = nullptr);
+    // Shows the lesson's screens from the first (the panel's screens are replaced).
+    void start(const std::vector<LessonScreen>& screens);
+
+  private:
+    void show(const LessonScreen& screen);
+    void pickHead();
+
+    Workspace* workspace_;
+    CentrePages* pages_;
+    LessonPanel* lesson_;
+    quint64 screenNumber_ = 0;  // a head picked for an earlier screen is not applied
+    int pick_ = 0;              // the LessonHead still to pick for the screen shown, 0 = none
+};
+
+}  // namespace attn
