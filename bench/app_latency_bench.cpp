@@ -25,7 +25,10 @@
 #include "app/input_panel.h"
 #include "app/main_window.h"
 #include "app/workspace.h"
+#include "engine/gpt_forward.h"
+#include "pipeline/model_request.h"
 #include "qt_benchmark_main.h"
+#include "random_gpt2_model.h"
 
 namespace {
 
@@ -199,8 +202,157 @@ void BM_Typing1000TokensGpt2Small(benchmark::State& state) {
     }
 }
 
+// Waits until every view has drawn the newest result (model mode: the overview's tiles, the
+// head scores and the predictions too).
+bool waitSettled(MainWindow& w, int timeoutMs = 60000) {
+    if (!waitApplied(*w.workspace(), timeoutMs))
+        return false;
+    QElapsedTimer t;
+    t.start();
+    while (!w.isSettled()) {
+        if (t.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    return true;
+}
+
+// Opens the GPT-2-small-sized random model in the window and sets its text (not undoable
+// typing: the model's first forward).
+bool openRandomGpt2(MainWindow& w, const QString& text) {
+    Workspace& ws = *w.workspace();
+    ws.openModel(QString::fromStdString(attn::bench::randomModelFile()));
+    QElapsedTimer t;
+    t.start();
+    while (ws.isLoadingModel() && t.elapsed() < 120000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    if (!ws.model())
+        return false;
+    Settings s = ws.settings();
+    s.source = InputSource::Text;
+    s.text = text;
+    ws.change(s, QStringLiteral("bench"));
+    return waitSettled(w, 120000);
+}
+
+// Model mode at GPT-2 small sizes, T <= 64: a key in the sentence field until the step view, the
+// overview, the head scores and the predictions have all been redrawn; a 5 ms timer measures the
+// longest the GUI thread is ever blocked meanwhile (max_stall_ms).
+void BM_ModelKeystrokeGpt2Small(benchmark::State& state) {
+    const QString initial = QStringLiteral(
+        "The quick brown fox jumps over the lazy dog while the students watch every step of "
+        "attention on the projector");
+    MainWindow w(benchOptions());
+    w.resize(1366, 740);
+    w.show();
+    if (!openRandomGpt2(w, initial)) {
+        state.SkipWithError("the model never loaded");
+        return;
+    }
+    Workspace& ws = *w.workspace();
+    QPlainTextEdit* edit = w.inputPanel()->textEdit();
+    edit->setFocus();
+    edit->moveCursor(QTextCursor::End);
+    const QString alphabet = QStringLiteral("abcdefghij klmnopqrst uvwxyz ");
+    std::vector<double> ms;
+    double maxStall = 0;
+    QElapsedTimer tick;
+    QTimer probe;
+    probe.setInterval(5);
+    QObject::connect(&probe, &QTimer::timeout, [&] {
+        maxStall = std::max(maxStall, double(tick.nsecsElapsed()) / 1e6);
+        tick.restart();
+    });
+    int k = 0;
+    for (auto _ : state) {
+        if (ws.shownRun() && ws.shownRun()->trace->tokens >= 64) {
+            state.PauseTiming();
+            probe.stop();
+            edit->setPlainText(initial);
+            edit->moveCursor(QTextCursor::End);
+            waitSettled(w);
+            state.ResumeTiming();
+        }
+        tick.start();
+        probe.start();
+        QElapsedTimer t;
+        t.start();
+        typeChar(edit, alphabet[k++ % alphabet.size()]);
+        if (!waitSettled(w)) {
+            state.SkipWithError("no result within 60 s");
+            return;
+        }
+        ms.push_back(double(t.nsecsElapsed()) / 1e6);
+        probe.stop();
+    }
+    std::sort(ms.begin(), ms.end());
+    state.counters["median_ms"] = ms[ms.size() / 2];
+    state.counters["p90_ms"] = ms[std::min(ms.size() - 1, ms.size() * 9 / 10)];
+    state.counters["max_ms"] = ms.back();
+    state.counters["max_stall_ms"] = maxStall;
+}
+
+// Model mode at T = 1024 (GPT-2 small sizes): how soon the overview shows its first layer and
+// all twelve after a change (it fills in layer by layer), and how long Cancel takes to stop a
+// forward that has begun (cancel_ms: from Workspace::cancel to the worker being idle).
+void BM_ModelOverviewT1024(benchmark::State& state) {
+    QString text;
+    while (text.size() < 4600)
+        text += QStringLiteral("Attention lets every token look back at the tokens before it. ");
+    MainWindow w(benchOptions());
+    w.resize(1366, 740);
+    w.show();
+    w.showPage(QStringLiteral("overview"));
+    if (!openRandomGpt2(w, text)) {
+        state.SkipWithError("the model never loaded");
+        return;
+    }
+    Workspace& ws = *w.workspace();
+    for (auto _ : state) {
+        double firstMs = -1, allMs = -1;
+        int layers = 0;
+        QElapsedTimer t;
+        const auto c =
+            QObject::connect(&ws, &Workspace::layerComputed, [&](const attn::LayerUpdate& u) {
+                ++layers;
+                if (firstMs < 0)
+                    firstMs = double(t.nsecsElapsed()) / 1e6;
+                if (u.layer + 1 == u.layers)
+                    allMs = double(t.nsecsElapsed()) / 1e6;
+            });
+        Settings s = ws.settings();
+        s.text += QStringLiteral(" Again");
+        t.start();
+        ws.change(s, QStringLiteral("bench"));
+        if (!waitSettled(w, 120000)) {
+            state.SkipWithError("no result");
+            return;
+        }
+        // Cancel a forward as soon as its first layer is on screen.
+        layers = 0;
+        s.text += QStringLiteral(" And");
+        ws.change(s, QStringLiteral("bench"));
+        QElapsedTimer wait;
+        wait.start();
+        while (layers == 0 && wait.elapsed() < 60000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+        QObject::disconnect(c);
+        QElapsedTimer cancel;
+        cancel.start();
+        ws.cancel();
+        while (ws.isBusy() && cancel.elapsed() < 10000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+        state.counters["first_layer_ms"] = firstMs;
+        state.counters["all_layers_ms"] = allMs;
+        state.counters["cancel_ms"] = double(cancel.nsecsElapsed()) / 1e6;
+        state.counters["tokens"] = double(ws.tokens().labels.size());
+    }
+}
+
 }  // namespace
 
+BENCHMARK(BM_ModelKeystrokeGpt2Small)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(30);
+BENCHMARK(BM_ModelOverviewT1024)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_Typing1000TokensGpt2Small)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
