@@ -2,6 +2,8 @@
 
 #include <QLabel>
 #include <QMenu>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include "app/workspace.h"
@@ -28,6 +30,25 @@ QStringList labelsOf(const TraceRun& run) {
 }
 
 }  // namespace
+
+void refreshLayerSelector(const Workspace* workspace, QLabel* label, QSpinBox* spin) {
+    const Settings& s = workspace->settings();
+    const auto& model = workspace->model();
+    const bool layers = s.modelMode() && model;
+    label->setVisible(layers);
+    spin->setVisible(layers);
+    if (!layers)
+        return;
+    const QSignalBlocker block(spin);
+    const int last = int(model->arch.layers) - 1;
+    spin->setRange(0, last);
+    spin->setValue(s.layer);
+    // Layers count from 0, as the model's own names (h.0 ... h.11) and the CLI's --layer do.
+    spin->setSuffix(QObject::tr(" of 0–%1").arg(last));
+    spin->setToolTip(QObject::tr("Which block of the model to show: 0 to %1 (%2 layers)")
+                         .arg(last)
+                         .arg(last + 1));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Overview

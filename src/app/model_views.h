@@ -8,6 +8,7 @@
 #include <memory>
 
 class QLabel;
+class QSpinBox;
 
 namespace attn {
 
@@ -17,6 +18,10 @@ class HeadSummaries;
 class ModelOverview;
 class NextTokensPanel;
 class Workspace;
+
+// A "Layer" box (and its label): shown in model mode only, ranging over the model's blocks and
+// set to the selected one, without emitting a change.
+void refreshLayerSelector(const Workspace* workspace, QLabel* label, QSpinBox* spin);
 
 // The layers x heads overview (with its own tools: each tile on its own scale, zoom, how many
 // layers are done). It fills in layer by layer while a forward runs.

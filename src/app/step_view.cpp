@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "app/model_views.h"
 #include "app/workspace.h"
 #include "export/focus_row_view.h"
 #include "export/head_grid.h"
@@ -344,20 +345,7 @@ void StepView::refreshSelectors(const Step* step) {
     const int heads = step ? stepHeadCount(step->info) : 0;
     const int entries = step ? stepBatchCount(step->info) : 0;
     const Settings& s = workspace_->settings();
-    const auto& model = workspace_->model();
-    const bool layers = s.modelMode() && model;
-    layerLabel_->setVisible(layers);
-    layer_->setVisible(layers);
-    if (layers) {
-        const QSignalBlocker block(layer_);
-        layer_->setRange(0, int(model->arch.layers) - 1);
-        layer_->setValue(s.layer);
-        // Layers count from 0, as the model's own names (h.0 ... h.11) and the CLI's --layer do.
-        layer_->setSuffix(tr(" of 0–%1").arg(model->arch.layers - 1));
-        layer_->setToolTip(tr("Which block of the model the steps show: 0 to %1 (%2 layers)")
-                               .arg(model->arch.layers - 1)
-                               .arg(model->arch.layers));
-    }
+    refreshLayerSelector(workspace_, layerLabel_, layer_);
     {
         const QSignalBlocker block(head_);
         if (head_->count() != heads) {

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "app/model_views.h"
 #include "app/trace_controller.h"
 #include "engine/embeddings.h"
 #include "export/heatmap_data.h"
@@ -161,17 +162,7 @@ void TokenViewPanel::setFontScale(double scale) {
 }
 
 void TokenViewPanel::refreshLayer() {
-    const Settings& s = workspace_->settings();
-    const auto& model = workspace_->model();
-    const bool layers = s.modelMode() && model;
-    layerLabel_->setVisible(layers);
-    layer_->setVisible(layers);
-    if (layers) {
-        const QSignalBlocker block(layer_);
-        layer_->setRange(0, int(model->arch.layers) - 1);
-        layer_->setValue(s.layer);
-        layer_->setSuffix(tr(" of 0–%1").arg(model->arch.layers - 1));
-    }
+    refreshLayerSelector(workspace_, layerLabel_, layer_);
 }
 
 void TokenViewPanel::showEvent(QShowEvent* event) {
