@@ -1,11 +1,15 @@
 #include "app/lesson_driver.h"
 
+#include <QAction>
+#include <QDockWidget>
 #include <QFuture>
+#include <QKeySequence>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "app/centre_pages.h"
 #include "engine/gpt_forward.h"
 #include "engine/head_scores.h"
+#include "pipeline/model_request.h"
 #include "teach/lesson.h"
 
 namespace attn {
@@ -39,14 +43,41 @@ WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous,
 }
 
 LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel* lesson,
-                           QObject* parent)
-    : QObject(parent), workspace_(workspace), pages_(pages), lesson_(lesson) {
+                           QDockWidget* dock, std::function<double()> fontScale, QObject* parent)
+    : QObject(parent),
+      workspace_(workspace),
+      pages_(pages),
+      lesson_(lesson),
+      dock_(dock),
+      fontScale_(std::move(fontScale)) {
     connect(lesson_, &LessonPanel::screenChanged, this, &LessonDriver::show);
+    connect(lesson_, &LessonPanel::finished, dock_, &QDockWidget::hide);
     connect(workspace_, &Workspace::resultApplied, this, &LessonDriver::pickHead);
+    chapter3_ = new QAction(tr("&Chapter 3 tour"), this);
+    chapter3_->setObjectName(QStringLiteral("actionLesson"));
+    chapter3_->setShortcut(QKeySequence(tr("Ctrl+T")));
+    connect(chapter3_, &QAction::triggered, this, [this] { start(false); });
+    trained_ = new QAction(tr("Attention in a &trained model"), this);
+    trained_->setObjectName(QStringLiteral("actionTrainedModelLesson"));
+    connect(trained_, &QAction::triggered, this, [this] { start(true); });
+    // It runs on the bundled model: a build that does not ship it cannot start it.
+    const QString model = trainedModelLessonModel();
+    const bool bundled = bundledModelNames().contains(model);
+    trained_->setEnabled(bundled);
+    trained_->setToolTip(bundled ? tr("Previous-token and induction heads, the block around "
+                                      "attention and the next-token prediction, on %1")
+                                       .arg(model)
+                                 : tr("Needs the bundled model %1, which this installation "
+                                      "does not have")
+                                       .arg(model));
 }
 
-void LessonDriver::start(const std::vector<LessonScreen>& screens) {
-    lesson_->setScreens(screens);
+void LessonDriver::start(bool trainedModel) {
+    dock_->setWindowTitle(trainedModel ? tr("Trained model tour") : tr("Chapter 3 tour"));
+    dock_->show();
+    dock_->raise();
+    lesson_->setFontScale(fontScale_());
+    lesson_->setScreens(trainedModel ? trainedModelLesson() : chapter3Lesson());
     lesson_->restart();
 }
 

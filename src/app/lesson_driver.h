@@ -5,14 +5,19 @@
 // induction head) selects it once the model's forward is there.
 
 #include <QObject>
+#include <functional>
 #include <memory>
 
 #include "app/workspace.h"
+
+class QAction;
+class QDockWidget;
 
 namespace attn {
 
 class CentrePages;
 class LessonPanel;
+
 struct LessonScreen;
 
 // A lesson screen as settings: the screen's module with the book's input and seeds, or the
@@ -24,10 +29,16 @@ WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous,
 class LessonDriver : public QObject {
     Q_OBJECT
   public:
-    LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel* lesson,
-                 QObject* parent = nullptr);
-    // Shows the lesson's screens from the first (the panel's screens are replaced).
-    void start(const std::vector<LessonScreen>& screens);
+    // `dock` holds the lesson panel; `fontScale` says how large its text is now (presentation
+    // mode enlarges it).
+    LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel* lesson, QDockWidget* dock,
+                 std::function<double()> fontScale, QObject* parent = nullptr);
+    // Lesson > Chapter 3 tour and Lesson > Attention in a trained model.
+    QAction* chapter3Action() const { return chapter3_; }
+    QAction* trainedModelAction() const { return trained_; }
+    // Opens the lesson panel on the first screen of the chapter-3 tour (or of the trained
+    // model's) and shows it.
+    void start(bool trainedModel);
 
   private:
     void show(const LessonScreen& screen);
@@ -36,6 +47,10 @@ class LessonDriver : public QObject {
     Workspace* workspace_;
     CentrePages* pages_;
     LessonPanel* lesson_;
+    QDockWidget* dock_;
+    std::function<double()> fontScale_;
+    QAction* chapter3_ = nullptr;
+    QAction* trained_ = nullptr;
     quint64 screenNumber_ = 0;  // a head picked for an earlier screen is not applied
     int pick_ = 0;              // the LessonHead still to pick for the screen shown, 0 = none
 };

@@ -92,6 +92,9 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
                                      [this](double s) { code_->panel()->setFontScale(s); },
                                      [this](double s) { pages_->setFontScale(s); }}},
                                    this);
+    lessons_ = new LessonDriver(
+        workspace_, pages_, lesson_, dock(QStringLiteral("lessonDock")),
+        [this] { return presentation_->isOn() ? kPresentationFontScale : 1.0; }, this);
     createMenus();
     status_ = new StatusLine(workspace_, statusBar());
 
@@ -106,7 +109,6 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
         if (!presentation_->isOn())
             dock(QStringLiteral("explainDock"))->raise();
     });
-    lessons_ = new LessonDriver(workspace_, pages_, lesson_, this);
     if (options_.useSettings)
         restoreLayout();
 }
@@ -176,7 +178,6 @@ void MainWindow::createDocks() {
     lesson->hide();
     compare->hide();  // View > Compare opens it
     explain->raise();
-    connect(lesson_, &LessonPanel::finished, lesson, &QDockWidget::hide);
     // A tab brought to the front gets no show event (it only moves up): draw it then, once
     // it is on top.
     connect(tokens, &QDockWidget::visibilityChanged, tokens_, &TokenViewPanel::refresh,
@@ -302,22 +303,8 @@ void MainWindow::createMenus() {
 
     QMenu* lessonMenu = menuBar()->addMenu(tr("&Lesson"));
     lessonMenu->setObjectName(QStringLiteral("menuLesson"));
-    lessonMenu
-        ->addAction(tr("&Chapter 3 tour"), QKeySequence(tr("Ctrl+T")), this,
-                    [this] { startLesson(); })
-        ->setObjectName(QStringLiteral("actionLesson"));
-    QAction* trained = lessonMenu->addAction(tr("Attention in a &trained model"), this,
-                                             [this] { startLesson(true); });
-    trained->setObjectName(QStringLiteral("actionTrainedModelLesson"));
-    // It runs on the bundled model: a build that does not ship it cannot start it.
-    const bool bundled = bundledModelNames().contains(trainedModelLessonModel());
-    trained->setEnabled(bundled);
-    trained->setToolTip(bundled ? tr("Previous-token and induction heads, the block around "
-                                     "attention and the next-token prediction, on %1")
-                                      .arg(trainedModelLessonModel())
-                                : tr("Needs the bundled model %1, which this installation "
-                                     "does not have")
-                                      .arg(trainedModelLessonModel()));
+    lessonMenu->addAction(lessons_->chapter3Action());
+    lessonMenu->addAction(lessons_->trainedModelAction());
     lessonMenu->setToolTipsVisible(true);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menuHelp"));
@@ -329,12 +316,7 @@ QString MainWindow::fieldError(const QString& field) const {
 }
 
 void MainWindow::startLesson(bool trainedModel) {
-    QDockWidget* d = dock(QStringLiteral("lessonDock"));
-    d->setWindowTitle(trainedModel ? tr("Trained model tour") : tr("Chapter 3 tour"));
-    d->show();
-    d->raise();
-    lesson_->setFontScale(presentation_->isOn() ? kPresentationFontScale : 1.0);
-    lessons_->start(trainedModel ? trainedModelLesson() : chapter3Lesson());
+    lessons_->start(trainedModel);
 }
 
 void MainWindow::about() {
