@@ -13,7 +13,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#if defined(__AVX2__) && defined(__FMA__)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #endif
 
@@ -49,8 +49,12 @@ struct Chunk {
     int64_t c0, c1;
 };
 
-#if defined(__AVX2__) && defined(__FMA__)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define ATTN_PACKED_GEMM 1
+// Compiled for AVX2 and FMA whatever the build's target (portable and sanitizer builds too, so
+// their tests run it), used when the processor has them.
+#define ATTN_AVX2 __attribute__((target("avx2,fma")))
+const bool kHasAvx2Fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 
 // A product of packed panels, as BLIS and OpenBLAS compute it, for x86-64 with AVX2 and FMA:
 // on the thin products of attention (64 to 1,024 rows by 768 or 3,072) Eigen's general kernel
@@ -68,7 +72,7 @@ int64_t roundUp(int64_t v, int64_t m) {
 bool usesPacking(const LinearJob& j) {
     // A few rows (typing one more token, one position's logits) read every weight once: there
     // is nothing to gain from packing, and Eigen's matrix-vector product streams them well.
-    return j.rows >= kMr && j.in > 0;
+    return kHasAvx2Fma && j.rows >= kMr && j.in > 0;
 }
 
 // Packed x: for each block of kKc columns of x (k0 = 0, kKc, ...), the 6-row panels one after
@@ -77,7 +81,7 @@ size_t packedRowsSize(const LinearJob& j) {
     return static_cast<size_t>(roundUp(j.rows, kMr) * j.in);
 }
 
-void packRowPanel(const LinearJob& j, int64_t panel, float* out) {
+ATTN_AVX2 void packRowPanel(const LinearJob& j, int64_t panel, float* out) {
     const int64_t rowsPadded = roundUp(j.rows, kMr);
     const int64_t r0 = panel * kMr, h = std::min(kMr, j.rows - r0);
     for (int64_t k0 = 0; k0 < j.in; k0 += kKc) {
@@ -97,7 +101,7 @@ void packRowPanel(const LinearJob& j, int64_t panel, float* out) {
 }
 
 // Eight rows of 8 floats (rows `stride` apart) transposed: out[k * outStride + n] = in[n][k].
-void transpose8x8(const float* in, int64_t stride, float* out, int64_t outStride) {
+ATTN_AVX2 void transpose8x8(const float* in, int64_t stride, float* out, int64_t outStride) {
     const __m256 r0 = _mm256_loadu_ps(in), r1 = _mm256_loadu_ps(in + stride),
                  r2 = _mm256_loadu_ps(in + 2 * stride), r3 = _mm256_loadu_ps(in + 3 * stride),
                  r4 = _mm256_loadu_ps(in + 4 * stride), r5 = _mm256_loadu_ps(in + 5 * stride),
@@ -122,7 +126,8 @@ void transpose8x8(const float* in, int64_t stride, float* out, int64_t outStride
 
 // Weights of columns c0..c0+nc, depth k0..k0+kc, as panels of 16 columns: panel p holds, for
 // each k, the 16 values of columns 16p..16p+15 (zero past nc). `out` is 32-byte aligned.
-void packWeights(const LinearJob& j, int64_t k0, int64_t kc, int64_t c0, int64_t nc, float* out) {
+ATTN_AVX2 void packWeights(const LinearJob& j, int64_t k0, int64_t kc, int64_t c0, int64_t nc,
+                           float* out) {
     for (int64_t n0 = 0; n0 < nc; n0 += kNr) {
         float* panel = out + n0 * kc;
         const int64_t w = std::min(kNr, nc - n0);
@@ -156,8 +161,8 @@ void packWeights(const LinearJob& j, int64_t k0, int64_t kc, int64_t c0, int64_t
 }
 
 // c (rows x cols, at most 6 x 16, row stride ldc) = (or +=) a-panel . b-panel over kc.
-void microKernel(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int64_t rows,
-                 int64_t cols, bool accumulate) {
+ATTN_AVX2 void microKernel(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
+                           int64_t rows, int64_t cols, bool accumulate) {
     __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00,
            c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
 #pragma GCC unroll 4
@@ -232,7 +237,7 @@ class Scratch {
     size_t size_ = 0;
 };
 
-void packedProduct(const LinearJob& j, const float* a, int64_t c0, int64_t c1) {
+ATTN_AVX2 void packedProduct(const LinearJob& j, const float* a, int64_t c0, int64_t c1) {
     thread_local Scratch weightPanels;
     const int64_t nc = c1 - c0, rowsPadded = roundUp(j.rows, kMr);
     float* b = weightPanels.get(static_cast<size_t>(kKc * roundUp(nc, kNr)));
