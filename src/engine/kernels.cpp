@@ -45,7 +45,8 @@ const bool kEigenSingleThreaded = [] {
 
 struct Chunk {
     const LinearJob* job;
-    const float* packedRows;  // x packed for the micro-kernel, or nullptr
+    bool microKernel;         // by the AVX2 micro-kernel below (else by Eigen)
+    const float* packedRows;  // x packed for it, or nullptr to read x's rows in place
     int64_t c0, c1;
 };
 
@@ -61,9 +62,9 @@ const bool kHasAvx2Fma = __builtin_cpu_supports("avx2") && __builtin_cpu_support
 // reached about 70% of what OpenBLAS does on one core.
 //   x is packed once per product into panels of 6 rows (shared by every chunk and thread);
 //   per chunk and block of kKc along the inner dimension, the chunk's weights are packed into
-//   panels of 16 columns, and for each 16-column panel (16 KB, kept in L1) the 6 x 16
-//   micro-kernel runs down the row panels (streamed from L2).
-constexpr int64_t kMr = 6, kNr = 16, kKc = 256;
+//   panels of 16 columns, and for each block of kMc rows (kept in L2) and each 16-column panel
+//   (16 KB, kept in L1) the 6 x 16 micro-kernel runs down the block's row panels.
+constexpr int64_t kMr = 6, kNr = 16, kKc = 256, kMc = 120;
 
 int64_t roundUp(int64_t v, int64_t m) {
     return (v + m - 1) / m * m;
@@ -160,34 +161,41 @@ ATTN_AVX2 void packWeights(const LinearJob& j, int64_t k0, int64_t kc, int64_t c
     }
 }
 
-// c (rows x cols, at most 6 x 16, row stride ldc) = (or +=) a-panel . b-panel over kc.
-ATTN_AVX2 void microKernel(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
-                           int64_t rows, int64_t cols, bool accumulate) {
+// c (rows x cols, at most 6 x 16, row stride ldc) = (or +=) a . b-panel over kc, where a is a
+// packed 6-row panel, or (Packed = false) x's rows in place, `lda` floats apart.
+template <bool Packed>
+ATTN_AVX2 void microKernel(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
+                           int64_t ldc, int64_t rows, int64_t cols, bool accumulate) {
+    // In place, rows past the matrix read its first row again; their results are dropped.
+    const float* ar[kMr];
+    for (int64_t r = 0; r < kMr; ++r)
+        ar[r] = Packed ? a + r : a + (r < rows ? r * lda : 0);
+    const int64_t step = Packed ? kMr : 1;
     __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00,
            c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
 #pragma GCC unroll 4
     for (int64_t k = 0; k < kc; ++k) {
         const __m256 b0 = _mm256_load_ps(b);
         const __m256 b1 = _mm256_load_ps(b + 8);
-        __m256 x = _mm256_broadcast_ss(a);
+        const int64_t at = k * step;
+        __m256 x = _mm256_broadcast_ss(ar[0] + at);
         c00 = _mm256_fmadd_ps(x, b0, c00);
         c01 = _mm256_fmadd_ps(x, b1, c01);
-        x = _mm256_broadcast_ss(a + 1);
+        x = _mm256_broadcast_ss(ar[1] + at);
         c10 = _mm256_fmadd_ps(x, b0, c10);
         c11 = _mm256_fmadd_ps(x, b1, c11);
-        x = _mm256_broadcast_ss(a + 2);
+        x = _mm256_broadcast_ss(ar[2] + at);
         c20 = _mm256_fmadd_ps(x, b0, c20);
         c21 = _mm256_fmadd_ps(x, b1, c21);
-        x = _mm256_broadcast_ss(a + 3);
+        x = _mm256_broadcast_ss(ar[3] + at);
         c30 = _mm256_fmadd_ps(x, b0, c30);
         c31 = _mm256_fmadd_ps(x, b1, c31);
-        x = _mm256_broadcast_ss(a + 4);
+        x = _mm256_broadcast_ss(ar[4] + at);
         c40 = _mm256_fmadd_ps(x, b0, c40);
         c41 = _mm256_fmadd_ps(x, b1, c41);
-        x = _mm256_broadcast_ss(a + 5);
+        x = _mm256_broadcast_ss(ar[5] + at);
         c50 = _mm256_fmadd_ps(x, b0, c50);
         c51 = _mm256_fmadd_ps(x, b1, c51);
-        a += kMr;
         b += kNr;
     }
     const __m256 acc[6][2] = {{c00, c01}, {c10, c11}, {c20, c21},
@@ -237,6 +245,7 @@ class Scratch {
     size_t size_ = 0;
 };
 
+// Columns c0..c1 of job j; `a` is x packed (packRowPanel), or nullptr to read x in place.
 ATTN_AVX2 void packedProduct(const LinearJob& j, const float* a, int64_t c0, int64_t c1) {
     thread_local Scratch weightPanels;
     const int64_t nc = c1 - c0, rowsPadded = roundUp(j.rows, kMr);
@@ -244,11 +253,19 @@ ATTN_AVX2 void packedProduct(const LinearJob& j, const float* a, int64_t c0, int
     for (int64_t k0 = 0; k0 < j.in; k0 += kKc) {
         const int64_t kc = std::min(kKc, j.in - k0);
         packWeights(j, k0, kc, c0, nc, b);
-        const float* block = a + rowsPadded * k0;
-        for (int64_t n0 = 0; n0 < nc; n0 += kNr)
-            for (int64_t r0 = 0; r0 < j.rows; r0 += kMr)
-                microKernel(kc, block + r0 * kc, b + n0 * kc, j.y + r0 * j.yStride + c0 + n0,
-                            j.yStride, std::min(kMr, j.rows - r0), std::min(kNr, nc - n0), k0 > 0);
+        // Blocks of kMc rows, so a block's row panels (120 KB) stay in L2 for every column panel.
+        for (int64_t m0 = 0; m0 < j.rows; m0 += kMc)
+            for (int64_t n0 = 0; n0 < nc; n0 += kNr)
+                for (int64_t r0 = m0; r0 < std::min(j.rows, m0 + kMc); r0 += kMr) {
+                    float* c = j.y + r0 * j.yStride + c0 + n0;
+                    const int64_t rows = std::min(kMr, j.rows - r0), cols = std::min(kNr, nc - n0);
+                    if (a)
+                        microKernel<true>(kc, a + rowsPadded * k0 + r0 * kc, 0, b + n0 * kc, c,
+                                          j.yStride, rows, cols, k0 > 0);
+                    else
+                        microKernel<false>(kc, j.x + r0 * j.xStride + k0, j.xStride, b + n0 * kc, c,
+                                           j.yStride, rows, cols, k0 > 0);
+                }
     }
 }
 #endif
@@ -258,7 +275,7 @@ void runChunk(const Chunk& c) {
     const int64_t cols = c.c1 - c.c0;
     StridedMap y(j.y + c.c0, j.rows, cols, Eigen::OuterStride<>(j.yStride));
 #ifdef ATTN_PACKED_GEMM
-    if (c.packedRows) {
+    if (c.microKernel) {
         packedProduct(j, c.packedRows, c.c0, c.c1);
     } else
 #endif
@@ -299,9 +316,16 @@ void linear(std::span<const LinearJob> jobs, const CancelToken* cancel) {
     for (const LinearJob& j : jobs) {
         const int64_t jobWork = j.rows * j.in * j.out;
         work += jobWork;
+        const int64_t n = std::max<int64_t>((jobWork + kChunkWork - 1) / kChunkWork, 1);
+        int64_t width = (j.out + n - 1) / n;
+        width = std::max<int64_t>((width + 15) / 16 * 16, kMinChunkColumns);
+        bool micro = false;
         const float* packedRows = nullptr;
 #ifdef ATTN_PACKED_GEMM
-        if (usesPacking(j)) {
+        micro = usesPacking(j);
+        // Packing pays when several chunks share x; one chunk (the context product of a head,
+        // 64 columns) reads x's rows in place, without a copy the size of the weights.
+        if (micro && width < j.out) {
             for (const auto& [other, buffer] : toPack)
                 if (other->x == j.x && other->rows == j.rows && other->in == j.in &&
                     other->xStride == j.xStride)
@@ -314,11 +338,8 @@ void linear(std::span<const LinearJob> jobs, const CancelToken* cancel) {
             }
         }
 #endif
-        const int64_t n = std::max<int64_t>((jobWork + kChunkWork - 1) / kChunkWork, 1);
-        int64_t width = (j.out + n - 1) / n;
-        width = std::max<int64_t>((width + 15) / 16 * 16, kMinChunkColumns);
         for (int64_t c0 = 0; c0 < j.out; c0 += width)
-            chunks.push_back({&j, packedRows, c0, std::min(j.out, c0 + width)});
+            chunks.push_back({&j, micro, packedRows, c0, std::min(j.out, c0 + width)});
     }
     std::vector<std::pair<size_t, int64_t>> panels;  // (toPack index, panel)
 #ifdef ATTN_PACKED_GEMM
