@@ -314,7 +314,9 @@ void linear(std::span<const LinearJob> jobs, const CancelToken* cancel) {
     std::vector<Tensor> packed;
     std::vector<std::pair<const LinearJob*, float*>> toPack;
     for (const LinearJob& j : jobs) {
-        const int64_t jobWork = j.rows * j.in * j.out;
+        // Reading a weight from memory costs about as much as 8 multiply-adds: with a few rows
+        // (typing one more token) the product is a stream over the weights, worth both cores.
+        const int64_t jobWork = (j.rows + 8) * j.in * j.out;
         work += jobWork;
         const int64_t n = std::max<int64_t>((jobWork + kChunkWork - 1) / kChunkWork, 1);
         int64_t width = (j.out + n - 1) / n;
