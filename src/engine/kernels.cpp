@@ -374,6 +374,14 @@ void linear(std::span<const LinearJob> jobs, const CancelToken* cancel) {
     throwIfCancelled(cancel);
 }
 
+void product(const LinearJob& job) {
+    bool micro = false;
+#ifdef ATTN_PACKED_GEMM
+    micro = usesPacking(job);
+#endif
+    runChunk({&job, micro, nullptr, 0, job.out});
+}
+
 float rowSum(const float* x, int64_t n) {
     // Sixteen running sums, element j in sum j % 16, added up in a fixed order. The compiler
     // vectorises the lanes with unaligned loads; Eigen's sum() instead starts its vector part at
@@ -391,7 +399,7 @@ float rowSum(const float* x, int64_t n) {
     return lane[0];
 }
 
-void softmaxRow(const float* in, float* out, int64_t n) {
+float softmaxRow(const float* in, float* out, int64_t n) {
     using Arr = Eigen::Map<const Eigen::ArrayXf>;
     const Arr z(in, n);
     Eigen::Map<Eigen::ArrayXf> o(out, n);
@@ -401,7 +409,9 @@ void softmaxRow(const float* in, float* out, int64_t n) {
     for (int64_t j = 0; j < n; ++j)
         if (in[j] == kNegInf)
             out[j] = 0.0f;
-    o *= 1.0f / rowSum(out, n);
+    const float sum = rowSum(out, n);
+    o *= 1.0f / sum;
+    return mx + std::log(sum);
 }
 
 void layerNorm(const float* x, int64_t rows, int64_t d, int64_t xStride, const float* scale,
