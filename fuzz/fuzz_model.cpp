@@ -1,6 +1,6 @@
 // fuzz_model: loadGptModel on arbitrary bytes (safetensors or a torch.save archive, told apart
 // by content), then, for a model that loads, a short forward and everything computed on demand.
-// Only attn::EngineError may escape; a loaded model must pass checkGptModel, and its attention
+// Only attn::UserError may escape; a loaded model must pass checkGptModel, and its attention
 // rows must be distributions over the visible tokens whenever the numbers stay finite.
 #include <cmath>
 #include <cstddef>
@@ -16,7 +16,7 @@ using namespace attn;
 namespace {
 
 void exercise(const std::shared_ptr<const GptModel>& model) {
-    fuzz::expectOnlyEngineError("checkGptModel", [&] { checkGptModel(*model); });
+    fuzz::expectOnlyUserError("checkGptModel", [&] { checkGptModel(*model); });
     // Big vocabularies or contexts come with big files; the fuzzer's inputs keep them small.
     GptRequest r;
     r.model = model;
@@ -25,7 +25,7 @@ void exercise(const std::shared_ptr<const GptModel>& model) {
         r.ids.push_back((i * 7) % model->arch.vocab);
     r.memoryBudgetBytes = uint64_t(64) << 20;
     std::shared_ptr<const GptRun> run;
-    if (!fuzz::expectOnlyEngineError("runGpt", [&] { run = runGpt(r); }))
+    if (!fuzz::expectOnlyUserError("runGpt", [&] { run = runGpt(r); }))
         return;
     if (run->attentionKept()) {
         const std::vector<float> w = fuzz::touch(run->attention, "runGpt attention");
@@ -44,10 +44,10 @@ void exercise(const std::shared_ptr<const GptModel>& model) {
                 fuzz::check(std::fabs(sum - 1.0) < 1e-3, "runGpt", "a row does not sum to 1");
         }
     }
-    fuzz::expectOnlyEngineError("layerTrace", [&] { (void)layerTrace(*run, 0); });
-    fuzz::expectOnlyEngineError("blockContext", [&] { (void)blockContext(*run, 0); });
-    fuzz::expectOnlyEngineError("nextTokens", [&] { (void)nextTokens(*run, T - 1, 3); });
-    fuzz::expectOnlyEngineError("tokenLogProbabilities",
+    fuzz::expectOnlyUserError("layerTrace", [&] { (void)layerTrace(*run, 0); });
+    fuzz::expectOnlyUserError("blockContext", [&] { (void)blockContext(*run, 0); });
+    fuzz::expectOnlyUserError("nextTokens", [&] { (void)nextTokens(*run, T - 1, 3); });
+    fuzz::expectOnlyUserError("tokenLogProbabilities",
                                 [&] { (void)tokenLogProbabilities(*run); });
 }
 
@@ -58,10 +58,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         io::sharedBytes(std::string(reinterpret_cast<const char*>(data), size));
     std::shared_ptr<const GptModel> model;
     bool needsHeads = false;
-    const bool loaded = fuzz::expectOnlyEngineError("loadGptModel", [&] {
+    const bool loaded = fuzz::expectOnlyUserError("loadGptModel", [&] {
         try {
             model = io::loadGptModel(bytes, "fuzz.model");
-        } catch (const EngineError& e) {
+        } catch (const UserError& e) {
             // The file cannot say its head count and d_model is no multiple of 64: ask for 1.
             needsHeads = std::string(e.what()).find("(--heads)") != std::string::npos;
             throw;
@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!loaded && needsHeads) {
         io::ModelLoadOptions o;
         o.heads = 1;
-        if (!fuzz::expectOnlyEngineError("loadGptModel(heads 1)",
+        if (!fuzz::expectOnlyUserError("loadGptModel(heads 1)",
                                          [&] { model = io::loadGptModel(bytes, "fuzz.model", o); }))
             return 0;
     } else if (!loaded) {

@@ -1,5 +1,5 @@
 // fuzz_pickle: parseStateDictPickle on arbitrary bytes (the data.pkl of a torch.save file).
-// Only attn::EngineError may escape (a global other than a state_dict's is refused with one);
+// Only attn::UserError may escape (a global other than a state_dict's is refused with one);
 // nothing may run, loop without end or allocate without bound; every tensor it returns must be
 // described consistently.
 #include <cstddef>
@@ -15,7 +15,7 @@ using namespace attn;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     io::PickledStateDict dict;
-    if (!fuzz::expectOnlyEngineError("parseStateDictPickle",
+    if (!fuzz::expectOnlyUserError("parseStateDictPickle",
                                      [&] { dict = io::parseStateDictPickle(bytes, "fuzz.pkl"); }))
         return 0;
     for (const auto& [name, t] : dict) {

@@ -29,7 +29,13 @@ class TokenChips : public QWidget {
 
     static constexpr int kMaxChips = 400;
 
+  protected:
+    // Keeps the minimum height at heightForWidth(width()): layouts inside a scroll area (the
+    // settings column) size by minimum heights and would otherwise cut the last rows of chips.
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
+    void fitHeight();
     FlowLayout* flow_ = nullptr;
     std::vector<QLabel*> chips_;
     QLabel* more_ = nullptr;

@@ -70,7 +70,7 @@ void poolRow(const float* w, int64_t i, const std::vector<int64_t>& starts, floa
 // r0..T-1 of every head. Queries and context hold only those rows; keys and values hold rows
 // 0..T-1. Any result pointer may be null when it is not wanted.
 struct AttentionIo {
-    int64_t heads = 0, headDim = 0, tokens = 0, firstRow = 0;
+    int64_t heads = 0, headSize = 0, tokens = 0, firstRow = 0;
     const float* q = nullptr;  // row i at q + (i - firstRow) * qStride, head h at + h * hd
     int64_t qStride = 0;
     const float* k = nullptr;  // row j at k + j * kvStride
@@ -91,7 +91,7 @@ struct AttentionIo {
 // Only the visible part of each row is computed: its masked entries are exactly 0 in PyTorch
 // too. Tasks are (head, block of 64 rows), largest (last rows) first.
 void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
-    const int64_t H = io.heads, hd = io.headDim, T = io.tokens, r0 = io.firstRow;
+    const int64_t H = io.heads, hd = io.headSize, T = io.tokens, r0 = io.firstRow;
     if (r0 >= T)
         return;
     const int64_t blocks = (T - r0 + kRowBlock - 1) / kRowBlock;
@@ -187,20 +187,20 @@ std::string withThousands(int64_t v) {
 
 const GptModel& modelOf(const GptRun& run) {
     if (!run.model)
-        throw EngineError("model", "The run has no model.");
+        throw UserError("model", "The run has no model.");
     return *run.model;
 }
 
 void checkLayer(const GptRun& run, int64_t layer) {
     const int64_t L = modelOf(run).arch.layers;
     if (layer < 0 || layer >= L)
-        throw EngineError("layer", "Layer " + std::to_string(layer) + " does not exist: the " +
+        throw UserError("layer", "Layer " + std::to_string(layer) + " does not exist: the " +
                                        "model has layers 0 to " + std::to_string(L - 1) + ".");
 }
 
 void checkPosition(const GptRun& run, int64_t position) {
     if (position < 0 || position >= run.tokens())
-        throw EngineError("position", "Position " + std::to_string(position) +
+        throw UserError("position", "Position " + std::to_string(position) +
                                           " is not a token of the text: positions run from 0 "
                                           "to " +
                                           std::to_string(run.tokens() - 1) + ".");
@@ -221,7 +221,7 @@ AttentionIo keptLayerIo(const GptRun& run, int64_t layer, const Tensor& q) {
     const int64_t T = run.tokens(), d = a.dModel;
     AttentionIo io;
     io.heads = a.heads;
-    io.headDim = a.headDim();
+    io.headSize = a.headSize();
     io.tokens = T;
     io.q = q.data();
     io.qStride = d;
@@ -260,7 +260,7 @@ class Forward {
 
     std::shared_ptr<const GptRun> run() {
         if (!req_.model)
-            throw EngineError("model", "No model is loaded: open a model file first.");
+            throw UserError("model", "No model is loaded: open a model file first.");
         const GptModel& m = *req_.model;
         const GptArchitecture& a = m.arch;
         const int64_t T = static_cast<int64_t>(req_.ids.size());
@@ -268,7 +268,7 @@ class Forward {
         const int64_t cells = std::max<int64_t>(1, req_.thumbnailCells);
         const bool keep = estimateGptRunBytes(a, T, cells, true) <= req_.memoryBudgetBytes;
         if (!keep && estimateGptRunBytes(a, T, cells, false) > req_.memoryBudgetBytes)
-            throw EngineError(
+            throw UserError(
                 "memory", "Running this model on " + std::to_string(T) + " tokens needs about " +
                               formatBytes(estimateGptRunBytes(a, T, cells, false)) +
                               " even without keeping the attention weights, more than the "
@@ -333,15 +333,15 @@ class Forward {
   private:
     void checkInput(const GptModel& m, int64_t T) {
         if (T == 0)
-            throw EngineError("input", "There are no tokens: type some text.");
+            throw UserError("input", "There are no tokens: type some text.");
         if (T > m.arch.contextLength)
-            throw EngineError("input", "The input has " + std::to_string(T) +
+            throw UserError("input", "The input has " + std::to_string(T) +
                                            " tokens, more than the model's context length of " +
                                            std::to_string(m.arch.contextLength) +
                                            ". Shorten the text.");
         for (size_t i = 0; i < req_.ids.size(); ++i)
             if (req_.ids[i] < 0 || req_.ids[i] >= m.arch.vocab)
-                throw EngineError("input", "Token id " + std::to_string(req_.ids[i]) +
+                throw UserError("input", "Token id " + std::to_string(req_.ids[i]) +
                                                " (position " + std::to_string(i) +
                                                ") is not in the model's vocabulary of " +
                                                withThousands(m.arch.vocab) + " tokens (ids 0 to " +
@@ -415,7 +415,7 @@ class Forward {
 
         AttentionIo io;
         io.heads = H;
-        io.headDim = a.headDim();
+        io.headSize = a.headSize();
         io.tokens = T;
         io.firstRow = first;
         io.q = queries_.data();
@@ -664,7 +664,7 @@ std::vector<TokenProbability> nextTokens(const GptRun& run, int64_t position, in
 double nextTokenLogProbability(const GptRun& run, int64_t position, int64_t token) {
     const Tensor logits = nextTokenLogits(run, position);
     if (token < 0 || token >= logits.numel())
-        throw EngineError("input", "Token id " + std::to_string(token) +
+        throw UserError("input", "Token id " + std::to_string(token) +
                                        " is not in the model's vocabulary (ids 0 to " +
                                        std::to_string(logits.numel() - 1) + ").");
     return static_cast<double>(logits.data()[token]) - logSumExp(logits.data(), logits.numel());

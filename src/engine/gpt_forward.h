@@ -75,7 +75,7 @@ struct GptRun {
     bool attentionKept() const { return !attention.empty(); }
 };
 
-// Checks the request (EngineError "model", "input" or "memory" naming the problem), then runs
+// Checks the request (UserError "model", "input" or "memory" naming the problem), then runs
 // the forward. Cancelled when the token is set (checked between blocks and inside every long
 // loop). Thread-safe: one model serves any number of concurrent runs.
 std::shared_ptr<const GptRun> runGpt(const GptRequest& request);

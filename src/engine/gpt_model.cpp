@@ -48,14 +48,14 @@ int64_t GptModel::parameterCount() const {
 void checkGptModel(const GptModel& m) {
     const GptArchitecture& a = m.arch;
     auto fail = [&](const std::string& what, const Shape& found, const Shape& expected) {
-        throw EngineError("model",
+        throw UserError("model",
                           m.source + (m.source.empty() ? "" : ": ") + what + " has shape " +
                               shapeToString(found) + " but a model of " + std::to_string(a.layers) +
                               " layers, d_model " + std::to_string(a.dModel) + " and vocabulary " +
                               std::to_string(a.vocab) + " needs " + shapeToString(expected));
     };
     if (a.layers < 1 || a.dModel < 1 || a.vocab < 1 || a.contextLength < 1 || a.ffHidden < 1)
-        throw EngineError("model",
+        throw UserError("model",
                           "A model needs at least one layer, token, position and "
                           "feature; this one has " +
                               std::to_string(a.layers) + " layers, d_model " +
@@ -65,7 +65,7 @@ void checkGptModel(const GptModel& m) {
         std::string valid;
         for (int64_t h : validHeadCounts(a.dModel))
             valid += (valid.empty() ? "" : ", ") + std::to_string(h);
-        throw EngineError("heads", "d_model = " + std::to_string(a.dModel) +
+        throw UserError("heads", "d_model = " + std::to_string(a.dModel) +
                                        " cannot be split into " + std::to_string(a.heads) +
                                        " heads of equal size. Valid head counts: " + valid + ".");
     }
@@ -76,18 +76,18 @@ void checkGptModel(const GptModel& m) {
     auto expectContiguous = [&](const std::string& what, const Tensor& t, const Shape& shape) {
         expect(what, t, shape);
         if (!t.isContiguous())
-            throw EngineError("model", what + " is not stored row by row");
+            throw UserError("model", what + " is not stored row by row");
     };
     auto expectLinear = [&](const std::string& what, const GptLinear& l, int64_t in, int64_t out,
                             bool bias) {
         const Shape shape = l.inputMajor ? Shape{in, out} : Shape{out, in};
         expect(what + " weight", l.weight, shape);
         if (l.weight.strides()[1] != 1 || l.rowStride() < l.weight.size(1))
-            throw EngineError("model", what + " weight is not laid out row by row");
+            throw UserError("model", what + " weight is not laid out row by row");
         if (bias)
             expectContiguous(what + " bias", l.bias, {out});
         else if (!l.bias.empty())
-            throw EngineError("model", what + " has a bias, but this model has none there");
+            throw UserError("model", what + " has a bias, but this model has none there");
     };
     const int64_t d = a.dModel;
     expectContiguous("the token embedding", m.tokenEmbedding, {a.vocab, d});
@@ -96,7 +96,7 @@ void checkGptModel(const GptModel& m) {
     expectContiguous("the final norm scale", m.finalNormScale, {d});
     expectContiguous("the final norm shift", m.finalNormShift, {d});
     if (static_cast<int64_t>(m.blocks.size()) != a.layers)
-        throw EngineError("model", "The model has " + std::to_string(m.blocks.size()) +
+        throw UserError("model", "The model has " + std::to_string(m.blocks.size()) +
                                        " blocks but says it has " + std::to_string(a.layers) +
                                        " layers.");
     for (size_t i = 0; i < m.blocks.size(); ++i) {

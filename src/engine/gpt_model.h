@@ -58,7 +58,7 @@ struct GptArchitecture {
     int64_t ffHidden = 0;  // 4 * d_model in every GPT-2
     bool qkvBias = false;
     bool tiedHead = true;  // logits use the token embedding (no separate output head)
-    int64_t headDim() const { return heads > 0 ? dModel / heads : 0; }
+    int64_t headSize() const { return heads > 0 ? dModel / heads : 0; }
 };
 
 struct GptModel {
@@ -76,7 +76,7 @@ struct GptModel {
     int64_t parameterCount() const;  // a tied head counts once
 };
 
-// Throws EngineError("model", ...) naming the first weight whose shape disagrees with `arch`,
+// Throws UserError("model", ...) naming the first weight whose shape disagrees with `arch`,
 // or a head count that does not divide d_model.
 void checkGptModel(const GptModel& model);
 

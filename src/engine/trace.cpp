@@ -69,7 +69,7 @@ class TraceBuilder {
         {
             const auto issues = validate(c_, T);
             if (!issues.empty())
-                throw EngineError(issues.front().field, issues.front().message);
+                throw UserError(issues.front().field, issues.front().message);
         }
         plan_ = planSteps(c_, T);
         total_ = static_cast<int>(plan_.size());
@@ -114,11 +114,11 @@ class TraceBuilder {
     void prepareInputs() {
         const Tensor& in = req_.inputs;
         if (in.empty() || in.numel() == 0)
-            throw EngineError("input", "There are no tokens: type some text or pick a preset.");
+            throw UserError("input", "There are no tokens: type some text or pick a preset.");
         if (in.dim() == 2) {
             T_ = in.size(0);
             if (in.size(1) != c_.dIn)
-                throw EngineError("embeddings",
+                throw UserError("embeddings",
                                   "The embeddings have " + std::to_string(in.size(1)) +
                                       " numbers per token, but d_in is " + std::to_string(c_.dIn) +
                                       ". Expected shape (T, d_in) = (" + std::to_string(T_) + ", " +
@@ -126,20 +126,20 @@ class TraceBuilder {
         } else if (in.dim() == 3) {
             T_ = in.size(1);
             if (in.size(0) != c_.batch || in.size(2) != c_.dIn)
-                throw EngineError("embeddings",
+                throw UserError("embeddings",
                                   "The embeddings have shape " + shapeToString(in.shape()) +
                                       ", but this model expects (b, T, d_in) = (" +
                                       std::to_string(c_.batch) + ", " + std::to_string(T_) + ", " +
                                       std::to_string(c_.dIn) + ").");
         } else {
-            throw EngineError("embeddings", "The embeddings have shape " +
+            throw UserError("embeddings", "The embeddings have shape " +
                                                 shapeToString(in.shape()) +
                                                 "; expected (T, d_in) or (b, T, d_in).");
         }
         if (c_.batch < 1 || c_.batch > (1 << 20)) {
             const auto issues = validate(c_, T_);
             if (!issues.empty())
-                throw EngineError(issues.front().field, issues.front().message);
+                throw UserError(issues.front().field, issues.front().message);
         }
         if (in.dim() == 3) {
             x_ = in.contiguous();
@@ -195,11 +195,11 @@ class TraceBuilder {
         for (const auto& [name, shape] : shapes) {
             auto it = req_.weights->find(name);
             if (it == req_.weights->end())
-                throw EngineError("weights", "The weights have no \"" + name + "\" (shape " +
+                throw UserError("weights", "The weights have no \"" + name + "\" (shape " +
                                                  shapeToString(shape) + "), which " +
                                                  variantClassName(c_.variant) + " needs.");
             if (it->second.shape() != shape)
-                throw EngineError(
+                throw UserError(
                     "weights", "\"" + name + "\" has shape " + shapeToString(it->second.shape()) +
                                    " but this model needs " + shapeToString(shape) + ".");
             params[name] = it->second.contiguous();
@@ -591,13 +591,13 @@ StepSlice sliceStepValues(const Step& step, int64_t head, int64_t batch) {
     }
     StepInfo named = step.info;
     named.dims = dims;
-    if (const int64_t hd = named.headDim(); hd >= 0) {
+    if (const int64_t hd = named.headAxis(); hd >= 0) {
         out.head = std::clamp<int64_t>(head, 0, t.size(hd) - 1);
         t = t.select(hd, out.head);
         dims.erase(dims.begin() + hd);
     }
     named.dims = dims;
-    if (const int64_t bd = named.batchDim(); bd >= 0) {
+    if (const int64_t bd = named.batchAxis(); bd >= 0) {
         out.batchSize = t.size(bd);
         out.batch = std::clamp<int64_t>(batch, 0, t.size(bd) - 1);
         t = t.select(bd, out.batch);

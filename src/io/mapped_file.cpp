@@ -15,7 +15,7 @@ namespace attn::io {
 namespace {
 
 [[noreturn]] void failRead(const std::string& path, const std::string& reason) {
-    throw EngineError("file", "Cannot read " + path + ": " + reason);
+    throw UserError("file", "Cannot read " + path + ": " + reason);
 }
 
 // Closes the descriptor on every path out of the constructor; the mapping outlives it.

@@ -20,7 +20,7 @@ struct SharedBytes {
 // SIGBUS: model files are not expected to change while they are open.
 class MappedFile {
   public:
-    // Throws attn::EngineError("file", "Cannot read <path>: <reason>").
+    // Throws attn::UserError("file", "Cannot read <path>: <reason>").
     explicit MappedFile(const std::string& path);
     ~MappedFile();
     MappedFile(const MappedFile&) = delete;

@@ -15,7 +15,7 @@ namespace attn::io {
 namespace {
 
 [[noreturn]] void fail(const std::string& source, const std::string& message) {
-    throw EngineError("model", source + ": " + message);
+    throw UserError("model", source + ": " + message);
 }
 
 std::string indexText(const Shape& shape, int64_t linear) {
@@ -251,7 +251,7 @@ class ModelReader {
             m.headsSource = HeadsSource::Default;
         }
         if (a.heads < 1 || a.dModel % a.heads != 0)
-            throw EngineError("heads", source_ + ": d_model = " + std::to_string(a.dModel) +
+            throw UserError("heads", source_ + ": d_model = " + std::to_string(a.dModel) +
                                            " cannot be split into " + std::to_string(a.heads) +
                                            " heads of equal size. Valid head counts: " +
                                            validHeads(a.dModel) + ".");
@@ -444,9 +444,9 @@ template <typename F>
 auto asModelError(F&& f) {
     try {
         return f();
-    } catch (const EngineError& e) {
+    } catch (const UserError& e) {
         if (e.field() == "file")
-            throw EngineError("model", e.what());
+            throw UserError("model", e.what());
         throw;
     }
 }

@@ -32,9 +32,9 @@ struct ModelLoadOptions {
     std::function<void(int done, int total, const std::string& what)> progress;
 };
 
-// Throws attn::EngineError("model", "<file>: ...") naming what is wrong and what would be right
+// Throws attn::UserError("model", "<file>: ...") naming what is wrong and what would be right
 // (a missing, misshaped, unknown or non-finite tensor with the expected shape; a file that is
-// not a model), EngineError("heads", ...) for a head count that does not divide d_model, and
+// not a model), UserError("heads", ...) for a head count that does not divide d_model, and
 // Cancelled when the token is set.
 std::shared_ptr<const GptModel> loadGptModel(const std::string& path,
                                              const ModelLoadOptions& options = {});

@@ -19,7 +19,7 @@ namespace {
 constexpr std::string_view kMagic = "\x93NUMPY";
 
 [[noreturn]] void fail(const std::string& source, const std::string& message) {
-    throw EngineError("file", source + ": " + message);
+    throw UserError("file", source + ": " + message);
 }
 
 std::string pythonShape(const Shape& shape) {
@@ -361,7 +361,7 @@ void writeNpy(const std::string& path, const Tensor& tensor) {
 
 std::string npzBytes(const NamedTensors& arrays) {
     if (arrays.size() > 65535)
-        throw EngineError("output",
+        throw UserError("output",
                           "an .npz file can hold at most 65535 arrays without ZIP64, not " +
                               std::to_string(arrays.size()));
     // Size check first, so a trace too large for ZIP fails before building anything.
@@ -369,14 +369,14 @@ std::string npzBytes(const NamedTensors& arrays) {
     std::set<std::string> seen;
     for (const auto& [name, tensor] : arrays) {
         if (name.empty())
-            throw EngineError("output", "an array in the .npz file has an empty name");
+            throw UserError("output", "an array in the .npz file has an empty name");
         if (!seen.insert(name).second)
-            throw EngineError("output", "the .npz file would hold two arrays named '" + name + "'");
+            throw UserError("output", "the .npz file would hold two arrays named '" + name + "'");
         const uint64_t entry = npyHeader(tensor.shape()).size() + uint64_t(tensor.numel()) * 4;
         total += 30 + 46 + 2 * (name.size() + 4) + entry;
     }
     if (total > 0xFFFFFFFFull)  // the ZIP limit without ZIP64
-        throw EngineError("output", "the .npz file would be " + formatBytes(total) +
+        throw UserError("output", "the .npz file would be " + formatBytes(total) +
                                         ", more than the 4 GiB a ZIP file can hold without ZIP64; "
                                         "export fewer or smaller steps");
     ZipWriter zip;

@@ -22,7 +22,7 @@ namespace attn::io {
 namespace {
 
 [[noreturn]] void fail(const std::string& source, const std::string& message) {
-    throw EngineError("file", source + ": " + message);
+    throw UserError("file", source + ": " + message);
 }
 
 // What parseSafetensors converts to float32.
@@ -257,10 +257,10 @@ std::string safetensorsBytes(const WeightMap& tensors,
     uint64_t offset = 0;
     for (const auto& [name, tensor] : tensors) {
         if (name == "__metadata__")
-            throw EngineError("output",
+            throw UserError("output",
                               "a tensor cannot be named __metadata__ in a safetensors file");
         if (tensor.empty())
-            throw EngineError("output", "the tensor " + name + " holds no data");
+            throw UserError("output", "the tensor " + name + " holds no data");
         const uint64_t bytes = uint64_t(tensor.numel()) * 4;
         if (!first)
             header += ",";

@@ -31,7 +31,7 @@ struct SafetensorsHeader {
 };
 
 // The header alone, every dtype the format defines, every size and range checked against the
-// file (no overlaps) without reading any tensor data. Throws attn::EngineError("file",
+// file (no overlaps) without reading any tensor data. Throws attn::UserError("file",
 // "<source>: ...").
 SafetensorsHeader parseSafetensorsHeader(std::string_view bytes, const std::string& source);
 
@@ -45,7 +45,7 @@ struct SafetensorsFile {
 
 // F32, F16, BF16 and F64 (converted to float32), and BOOL (0/1, as some state_dicts store the
 // causal mask). Every size and offset is checked against the file before anything is
-// allocated. Throws attn::EngineError("file", "<source>: ...").
+// allocated. Throws attn::UserError("file", "<source>: ...").
 SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& source);
 SafetensorsFile readSafetensors(const std::string& path);
 

@@ -12,7 +12,7 @@ namespace attn::io {
 namespace {
 
 [[noreturn]] void fail(const std::string& source, const std::string& message) {
-    throw EngineError("file", source + ": " + message);
+    throw UserError("file", source + ": " + message);
 }
 
 // PyTorch before 1.6 wrote a bare pickle stream that starts with PROTO 2 and the LONG1 magic

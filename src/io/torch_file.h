@@ -15,7 +15,7 @@ namespace attn::io {
 bool looksLikeTorchFile(std::string_view bytes);
 
 // Every tensor of the state_dict, checked to lie inside its storage and the storage inside the
-// archive. Throws attn::EngineError("file", "<source>: ...") for anything else: the legacy
+// archive. Throws attn::UserError("file", "<source>: ...") for anything else: the legacy
 // format, compressed or missing records, big-endian storages, a pickle that names anything but
 // what a state_dict is made of.
 StoredTensors readTorchArchive(const SharedBytes& file, const std::string& source);

@@ -287,7 +287,7 @@ class Unpickler {
 
   private:
     [[noreturn]] void fail(const std::string& message) const {
-        throw EngineError("file", source_ + ": " + message);
+        throw UserError("file", source_ + ": " + message);
     }
 
     static std::string opcodeText(unsigned char op) {

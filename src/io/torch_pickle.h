@@ -35,7 +35,7 @@ using PickledStateDict = std::vector<std::pair<std::string, PickledTensor>>;
 // strings, numbers, torch._utils._rebuild_tensor_v2 and torch.*Storage in persistent ids. The
 // top level is the state_dict itself, or a checkpoint dict holding it under "model_state_dict",
 // "state_dict" or "model" (the book's chapter 5 saves {"model_state_dict": ...,
-// "optimizer_state_dict": ...}). Throws attn::EngineError("file", "<source>: ...").
+// "optimizer_state_dict": ...}). Throws attn::UserError("file", "<source>: ...").
 PickledStateDict parseStateDictPickle(std::string_view pickle, const std::string& source);
 
 }  // namespace attn::io

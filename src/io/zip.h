@@ -21,13 +21,13 @@ struct ZipEntry {
 
 // The central directory, with every entry's data range checked to lie inside `bytes`; the
 // data itself is not read (CRC-32s are checked by zipEntryData on request). `what` names the
-// kind of file in messages: "an .npz (ZIP) file". Throws attn::EngineError("file",
+// kind of file in messages: "an .npz (ZIP) file". Throws attn::UserError("file",
 // "<source>: ...").
 std::vector<ZipEntry> readZipDirectory(std::string_view bytes, const std::string& source,
                                        const std::string& what);
 
 // The data of a stored entry. `checkCrc` compares its CRC-32 with the directory's.
-// Throws attn::EngineError("file", ...) for a compressed entry (naming `hint`, what would be
+// Throws attn::UserError("file", ...) for a compressed entry (naming `hint`, what would be
 // right) or a CRC mismatch.
 std::string_view zipEntryData(std::string_view bytes, const ZipEntry& entry,
                               const std::string& source, bool checkCrc, const std::string& hint);

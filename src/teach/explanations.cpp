@@ -563,7 +563,92 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
     return Explain::tr("%1 → %2: element by element, the shape does not change").arg(from, to);
 }
 
+bool isBlockContextStep(const std::string& id) {
+    return id == "block_input" || id == "residual_after_attention" || id == "norm2" ||
+           id == "ff_hidden" || id == "ff_output" || id == "block_output";
+}
+
+// What and why of a trained model's block around its attention: the residual stream, the two
+// LayerNorms and the feed-forward network.
+QString blockWhatAndWhy(const StepInfo& s) {
+    const std::string& id = s.id;
+    if (id == "block_input")
+        return Explain::tr(
+            "The residual stream as it enters this block: in block 0 the token embeddings plus "
+            "the position embeddings, after that the same plus everything the blocks before "
+            "added. Every block reads the stream and adds its results to it; nothing in it is "
+            "ever replaced.");
+    if (id == "inputs")
+        return Explain::tr(
+            "LayerNorm 1: each token's vector of the stream is shifted to mean 0 and scaled to "
+            "variance 1, then multiplied by a learned scale and shifted by a learned shift. This "
+            "is what attention reads: the chapter-3 steps that follow are this block's "
+            "multi-head attention, with the model's trained weights.");
+    if (id == "residual_after_attention")
+        return Explain::tr(
+            "The residual connection: the attention's output (the <code>output</code> step) is "
+            "added to the block's input. Attention only adds to the stream, so a head with "
+            "nothing useful to say can write almost nothing.");
+    if (id == "norm2")
+        return Explain::tr(
+            "LayerNorm 2: the stream normalised again, now as the input of the feed-forward "
+            "network.");
+    if (id == "ff_hidden")
+        return Explain::tr(
+            "The feed-forward network's first layer, four times wider than d_model, then GELU. "
+            "It works on each token on its own: no token looks at another here. Tokens exchange "
+            "information only in attention.");
+    if (id == "ff_output")
+        return Explain::tr(
+            "The feed-forward network's second layer brings each token's vector back to "
+            "d_model: what the feed-forward adds to the stream.");
+    if (id == "block_output")
+        return Explain::tr(
+            "The block's output: the stream after attention plus the feed-forward's output. It "
+            "is the next block's input; after the last block a final LayerNorm and the output "
+            "head turn it into next-token probabilities.");
+    return {};
+}
+
+QString blockFormulaHtml(const std::string& id) {
+    if (id == "inputs" || id == "norm2")
+        return QStringLiteral("LN(x) = γ ⊙ (x − μ) / √(σ<sup>2</sup> + ε) + β");
+    if (id == "residual_after_attention")
+        return QStringLiteral("x + MHA(LN<sub>1</sub>(x))");
+    if (id == "ff_hidden")
+        return QStringLiteral("GELU(LN<sub>2</sub>(x) W<sub>1</sub> + b<sub>1</sub>)");
+    if (id == "ff_output")
+        return QStringLiteral("h W<sub>2</sub> + b<sub>2</sub>");
+    if (id == "block_output")
+        return QStringLiteral("x + FF(LN<sub>2</sub>(x))");
+    return {};
+}
+
+QString explainBlockStep(const StepInfo& s) {
+    QString html;
+    html += QStringLiteral(
+                "<h3 style=\"margin:0\">%1 <span style=\"font-weight:normal; color:#555\">— "
+                "%2</span></h3>")
+                .arg(QString::fromStdString(s.id).toHtmlEscaped(), stepCaption(s).toHtmlEscaped());
+    html += QStringLiteral("<p>%1</p>").arg(blockWhatAndWhy(s));
+    const QString f = blockFormulaHtml(s.id);
+    if (!f.isEmpty())
+        html += QStringLiteral(
+                    "<p><b>%1</b> &nbsp;<span style=\"font-family:serif; "
+                    "font-size:large\">%2</span></p>")
+                    .arg(Explain::tr("Formula:"), f);
+    html += QStringLiteral("<p><b>%1</b> <code>%2</code></p>")
+                .arg(Explain::tr("PyTorch:"), QString::fromStdString(s.op).toHtmlEscaped());
+    html += QStringLiteral("<p><b>%1</b> %2: %3</p>")
+                .arg(Explain::tr("Shape:"), namedShape(s),
+                     s.id == "ff_hidden" ? Explain::tr("one wider vector per token")
+                                         : Explain::tr("one d_model vector per token"));
+    return html;
+}
+
 QString explain(const Ctx& x, const StepInfo& s) {
+    if (isBlockContextStep(s.id) || isModelLayerInput(s))
+        return explainBlockStep(s);
     QString html;
     html += QStringLiteral(
                 "<h3 style=\"margin:0\">%1 <span style=\"font-weight:normal; color:#555\">— "
@@ -580,7 +665,7 @@ QString explain(const Ctx& x, const StepInfo& s) {
                 .arg(Explain::tr("PyTorch:"), QString::fromStdString(s.op).toHtmlEscaped());
     html += QStringLiteral("<p><b>%1</b> %2</p>").arg(Explain::tr("Shape:"), shapeChange(x, s));
     if (x.mha || x.wrapper) {
-        if (s.headDim() >= 0)
+        if (s.headAxis() >= 0)
             html += QStringLiteral("<p><i>%1</i></p>")
                         .arg(Explain::tr(
                             "One picture per head: pick the head above or in the head grid."));
@@ -610,8 +695,29 @@ QString explainStepHtml(const Trace& trace, const std::string& stepId) {
     return explain(x, st->info);
 }
 
+bool isModelLayerInput(const StepInfo& s) {
+    // The engine names the LayerNorm in the step's PyTorch op: h[N].ln_1(x) (Hugging Face
+    // names) or trf_blocks[N].norm1(x) (the book's).
+    return s.id == "inputs" &&
+           (s.op.find(".ln_1(") != std::string::npos || s.op.find(".norm1(") != std::string::npos);
+}
+
 QString stepCaption(const StepInfo& s) {
     const std::string& id = s.id;
+    if (isModelLayerInput(s))
+        return Explain::tr("LayerNorm 1: the stream normalised, what attention reads");
+    if (id == "block_input")
+        return Explain::tr("The residual stream entering the block");
+    if (id == "residual_after_attention")
+        return Explain::tr("The stream plus what attention adds");
+    if (id == "norm2")
+        return Explain::tr("LayerNorm 2: the input of the feed-forward");
+    if (id == "ff_hidden")
+        return Explain::tr("Feed-forward: a wider layer and GELU, token by token");
+    if (id == "ff_output")
+        return Explain::tr("Feed-forward: back to d_model");
+    if (id == "block_output")
+        return Explain::tr("The stream plus the feed-forward: the next block's input");
     const bool simplified =
         s.op.rfind("inputs @", 0) == 0 || s.op.find("@ inputs") != std::string::npos;
     if (id == "inputs")

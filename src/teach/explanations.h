@@ -22,6 +22,10 @@ QString explainStepHtml(const Config& config, int64_t tokens, const std::string&
 // The formula of a step alone, as rich text ("score<sub>ij</sub> = q<sub>i</sub> · k<sub>j</sub>").
 QString stepFormulaHtml(const Config& config, const std::string& stepId);
 
+// True for the `inputs` step of a trained model's layer, which is the block's LayerNorm 1
+// output rather than token embeddings.
+bool isModelLayerInput(const StepInfo& info);
+
 // One plain line for presentation mode, e.g. "Softmax turns each row of scores into weights
 // that sum to 1". Never empty.
 QString stepCaption(const StepInfo& info);

@@ -1,0 +1,264 @@
+// Model mode in the real window: a small trained-format checkpoint (2 layers x 4 heads, d 32,
+// vocabulary 300) opened as a user would, then every view that reads its forward.
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include "app/app_test_util.h"
+#include "app/export_actions.h"
+#include "app/main_window.h"
+#include "app/model_views.h"
+#include "app/step_view.h"
+#include "app/teaching_panels.h"
+#include "app/workspace.h"
+#include "engine/gpt_forward.h"
+#include "io/npy.h"
+#include "teach/head_summaries.h"
+#include "teach/model_overview.h"
+#include "teach/next_tokens.h"
+#include "teach/pipeline_strip.h"
+#include "teach/token_view.h"
+#include "tokenizer/tokenizer.h"
+
+using namespace attn;
+using namespace attn::testing;
+
+namespace {
+
+// Every token of this text is inside the fixture's 300-token vocabulary ("a", " b", " c", " d"
+// and " a" are ids 64, 275, 269, 288 and 257).
+const QString kText = QStringLiteral("a b c d a b c d");
+
+QString fixture(const char* name) {
+    return QStringLiteral(ATTN_FIXTURES_DIR "/models/") + QString::fromLatin1(name);
+}
+
+// Opens the model and types kText, as a user does; waits until every view has drawn.
+bool openModelWithText(MainWindow& w, const char* file) {
+    w.workspace()->openModel(fixture(file));
+    if (!waitUntil([&] { return !w.workspace()->isLoadingModel(); }))
+        return false;
+    if (!w.workspace()->model())
+        return false;
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = kText;
+    });
+    return settle(w) && waitUntil([&] { return w.isSettled(); });
+}
+
+const GptRun* modelRun(MainWindow& w) {
+    const TraceOutcome* shown = w.workspace()->shown();
+    return shown && shown->modelRun ? shown->modelRun.get() : nullptr;
+}
+
+}  // namespace
+
+TEST(ModelMode, OpeningAModelShowsItsArchitectureAndThePagesOfEveryLayer) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    // The chapter-3 module: one page, no tab bar, no predictions.
+    EXPECT_FALSE(w.centreTabs()->isTabVisible(1));
+    EXPECT_FALSE(w.predictionPanel()->isVisible());
+
+    ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
+    EXPECT_TRUE(w.workspace()->settings().modelMode());
+    EXPECT_EQ(w.workspace()->model()->arch.layers, 2);
+    EXPECT_EQ(w.workspace()->model()->arch.heads, 4);
+    EXPECT_TRUE(w.centreTabs()->isTabVisible(1));
+    EXPECT_TRUE(w.centreTabs()->isTabVisible(2));
+    EXPECT_TRUE(w.predictionPanel()->isVisible());
+    const GptRun* run = modelRun(w);
+    ASSERT_NE(run, nullptr);
+    EXPECT_EQ(run->ids, (std::vector<int64_t>{64, 275, 269, 288, 257, 275, 269, 288}));
+
+    // The pipeline strip puts the layer's attention inside its block: residual stream in,
+    // LayerNorm, the chapter's steps, the residual sum, the feed-forward, the block's output.
+    const QStringList ids = w.stepView()->pipeline()->stepIds();
+    ASSERT_FALSE(ids.isEmpty());
+    EXPECT_EQ(ids.first(), QStringLiteral("block_input"));
+    EXPECT_TRUE(ids.contains(QStringLiteral("weights")));
+    EXPECT_TRUE(ids.contains(QStringLiteral("ff_hidden")));
+    EXPECT_EQ(ids.last(), QStringLiteral("block_output"));
+
+    // Back to the chapter's module: undo restores it, the model pages go away.
+    w.workspace()->undoStack()->undo();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->undoStack()->undo();
+    ASSERT_TRUE(settle(w));
+    EXPECT_FALSE(w.workspace()->settings().modelMode());
+    EXPECT_FALSE(w.centreTabs()->isTabVisible(1));
+}
+
+TEST(ModelMode, TheHeatmapShowsTheSelectedLayerAndHeadOfTheForward) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
+    const GptRun* run = modelRun(w);
+    ASSERT_NE(run, nullptr);
+    ASSERT_EQ(run->attention.dim(), 4);
+    const int64_t T = run->tokens();
+    for (const auto& [layer, head] : {std::pair{0, 0}, std::pair{1, 2}, std::pair{1, 3}}) {
+        w.workspace()->selectLayer(layer);
+        w.workspace()->selectHead(head);
+        w.workspace()->selectStep(QStringLiteral("weights"));
+        ASSERT_TRUE(settle(w));
+        const HeatmapData& shown = w.stepView()->shownData();
+        ASSERT_EQ(shown.rows, T);
+        ASSERT_EQ(shown.cols, T);
+        EXPECT_EQ(shown.head, head);
+        for (int64_t i = 0; i < T; ++i)
+            for (int64_t j = 0; j <= i; ++j)
+                EXPECT_NEAR(shown.values[size_t(i * T + j)], run->attention.at({layer, head, i, j}),
+                            1e-6)
+                    << "layer " << layer << " head " << head << " cell " << i << "," << j;
+    }
+}
+
+TEST(ModelMode, OverviewFillsEveryLayerAndATileOpensItsHead) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
+    ASSERT_TRUE(w.showPage(QStringLiteral("overview")));
+    ModelOverview* o = w.overviewPage()->overview();
+    ASSERT_TRUE(waitUntil([o] { return o->tilesReady(); }));
+    EXPECT_EQ(o->layers(), 2);
+    EXPECT_EQ(o->heads(), 4);
+    EXPECT_EQ(o->layersDone(), 2);
+
+    // A click selects the head everywhere; the page stays.
+    emit o->tileClicked(1, 3);
+    EXPECT_EQ(w.workspace()->settings().layer, 1);
+    EXPECT_EQ(w.workspace()->settings().head, 3);
+    EXPECT_EQ(w.centreTabs()->currentWidget(), w.overviewPage());
+    // A double-click opens its steps.
+    emit o->tileActivated(0, 2);
+    EXPECT_EQ(w.workspace()->settings().layer, 0);
+    EXPECT_EQ(w.workspace()->settings().head, 2);
+    EXPECT_EQ(w.centreTabs()->currentWidget(), static_cast<QWidget*>(w.stepView()));
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(o->currentLayer(), 0);
+    EXPECT_EQ(o->currentHead(), 2);
+}
+
+TEST(ModelMode, HeadScoresListEveryHeadAndAPickOpensIt) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
+    ASSERT_TRUE(w.showPage(QStringLiteral("scores")));
+    HeadSummaries* s = w.headScoresPage()->summaries();
+    ASSERT_TRUE(waitUntil([s] { return !s->isComputing() && !s->scores().empty(); }));
+    EXPECT_EQ(s->scores().layers, 2);
+    EXPECT_EQ(s->scores().heads, 4);
+    emit s->headSelected(1, 1);
+    EXPECT_EQ(w.workspace()->settings().layer, 1);
+    EXPECT_EQ(w.workspace()->settings().head, 1);
+    EXPECT_EQ(w.centreTabs()->currentWidget(), static_cast<QWidget*>(w.stepView()));
+}
+
+TEST(ModelMode, AppendAddsThePredictedTokenToTheTextUndoably) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
+    NextTokensPanel* p = w.predictionPanel()->panel();
+    ASSERT_TRUE(waitUntil([p] { return !p->isComputing() && !p->predictions().empty(); }));
+    EXPECT_EQ(p->position(), 7);  // the last token
+    // Most probable first, probabilities of one softmax over the whole vocabulary.
+    const auto& top = p->predictions();
+    for (size_t i = 1; i < top.size(); ++i)
+        EXPECT_GE(top[i - 1].probability, top[i].probability);
+    EXPECT_GT(top.front().probability, 0.0);
+    EXPECT_LE(top.front().probability, 1.0);
+
+    // " d" (id 288) is in the list (the CLI's `model` ranks it fourth); append it.
+    int row = -1;
+    for (size_t i = 0; i < top.size(); ++i)
+        if (top[i].id == 288)
+            row = int(i);
+    ASSERT_GE(row, 0);
+    p->selectRow(row);
+    p->appendSelected();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().text, kText + QStringLiteral(" d"));
+    EXPECT_EQ(w.workspace()->undoStack()->undoText(), QStringLiteral("Append \u201c\u00b7d\u201d"));
+    ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    ASSERT_NE(modelRun(w), nullptr);
+    EXPECT_EQ(modelRun(w)->tokens(), 9);
+    EXPECT_EQ(p->position(), 8);  // the prediction follows the new end
+
+    // A clicked cell's row picks the position whose next token is predicted.
+    w.workspace()->selectCell(3, 1);
+    EXPECT_EQ(p->position(), 3);
+
+    w.workspace()->undoStack()->undo();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().text, kText);
+}
+
+TEST(ModelMode, TokenViewHasALayerSelector) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
+    TokenViewPanel* t = w.tokenPanel();
+    auto* dockWidget = w.findChild<QWidget*>(QStringLiteral("tokenDock"));
+    ASSERT_NE(dockWidget, nullptr);
+    dockWidget->show();
+    dockWidget->raise();
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(waitUntil([t] { return t->isDrawn() && t->view()->tokenCount() > 0; }));
+    EXPECT_EQ(t->view()->tokenCount(), 8);
+    EXPECT_EQ(t->view()->headCount(), 4);
+    QSpinBox* layer = t->layerSpin();
+    ASSERT_TRUE(layer->isVisible());
+    EXPECT_EQ(layer->maximum(), 1);
+    layer->setValue(1);
+    EXPECT_EQ(w.workspace()->settings().layer, 1);
+}
+
+TEST(ModelMode, ExportsTheOverviewAndEveryLayersAttention) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
+    EXPECT_TRUE(w.exports()->exportOverviewAction()->isVisible());
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("overview.png"));
+    ASSERT_TRUE(w.exports()->exportOverview(png, false));
+    QFile f(png);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(f.read(8).startsWith("\x89PNG"));
+
+    const QString npy = dir.filePath(QStringLiteral("attention.npy"));
+    ASSERT_TRUE(w.exports()->exportAttentionNpy(npy));
+    const Tensor saved = io::readNpy(npy.toStdString());
+    const GptRun* run = modelRun(w);
+    ASSERT_NE(run, nullptr);
+    ASSERT_EQ(saved.shape(), run->attention.shape());
+    for (int64_t i = 0; i < saved.numel(); ++i)
+        ASSERT_EQ(saved.flat(i), run->attention.flat(i));
+}
+
+TEST(ModelMode, AFileThatIsNotAModelKeepsTheModuleAndSaysWhy) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("broken.safetensors"));
+    QFile f(bad);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("not a model");
+    f.close();
+    QString failure;
+    QObject::connect(w.workspace(), &Workspace::modelFailed,
+                     [&](const QString&, const QString& message) { failure = message; });
+    w.workspace()->openModel(bad);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
+    EXPECT_FALSE(failure.isEmpty());
+    EXPECT_FALSE(w.workspace()->settings().modelMode());
+    EXPECT_EQ(w.workspace()->model(), nullptr);
+}
