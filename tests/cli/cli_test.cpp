@@ -126,8 +126,9 @@ TEST(Cli, DropoutRngHelpSaysWhatEachKernelReproduces) {
     const CliRun r = cli({"trace", "--help"});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     const QString help = QString::fromUtf8(r.out).simplified();
-    EXPECT_TRUE(help.contains("AMD CPUs, and what the book's notebooks print) or mkl (PyTorch "
-                              "wheels with Intel MKL on Intel CPUs)."))
+    EXPECT_TRUE(
+        help.contains("AMD CPUs, and what the book's notebooks print) or mkl (PyTorch "
+                      "wheels with Intel MKL on Intel CPUs)."))
         << help.toStdString();
     EXPECT_FALSE(help.contains("as printed in the book"));
 }
@@ -137,9 +138,9 @@ TEST(Cli, DropoutRngHelpSaysWhatEachKernelReproduces) {
 TEST(Cli, BenchHoldsOneTraceAtATime) {
     const CliRun tiny = cli({"bench", "--repeat", "2", "--preset", "book"});
     ASSERT_EQ(tiny.exitCode, 0) << tiny.err.toStdString();
-    const CliRun r = cli({"bench", "--repeat", "3", "--variant", "multi-head", "--d-in", "768",
-                          "--d-out", "768", "--heads", "12", "--text",
-                          QStringLiteral(" word").repeated(512)});
+    const CliRun r =
+        cli({"bench", "--repeat", "3", "--variant", "multi-head", "--d-in", "768", "--d-out", "768",
+             "--heads", "12", "--text", QStringLiteral(" word").repeated(512)});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     const QJsonObject o = json(r.out);
     EXPECT_EQ(o["tokens"].toInt(), 512);
