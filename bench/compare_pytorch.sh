@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times the chapter's PyTorch MultiHeadAttention forward (d_in = d_out = 768, 12 heads, b = 1) and
-# our full trace (every step kept) at T = 64, 256, 1024 on this machine, and prints ours/theirs.
-# Needs Debian's python3-torch with libopenblas0-openmp (a real BLAS); both use 2 threads.
+# our full trace (every step kept) at T = 64, 128, 256, 512, 1024 on this machine, and prints
+# ours/theirs. Needs Debian's python3-torch with libopenblas0-openmp (a real BLAS); both use 2
+# threads. BUILD_DIR=build-m bench/compare_pytorch.sh builds and uses another build tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
@@ -9,10 +10,11 @@ if ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
     sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
     "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-torch libopenblas0-openmp
 fi
-./scripts/build.sh >/dev/null
+build=${BUILD_DIR:-build}
+if [[ $build == build ]]; then ./scripts/build.sh >/dev/null; else cmake --build "$build" --target engine_bench >/dev/null; fi
 # Older OpenBLAS builds need OPENBLAS_CORETYPE on some CPUs; it slows current ones, so drop it here.
-theirs=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=2 /usr/bin/python3 bench/compare_pytorch.py 64 256 1024)
-ours=$(OMP_NUM_THREADS=2 build/bench/engine_bench --benchmark_filter=BM_MultiHeadTrace --benchmark_format=json \
+theirs=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=2 /usr/bin/python3 bench/compare_pytorch.py 64 128 256 512 1024)
+ours=$(OMP_NUM_THREADS=2 "$build/bench/engine_bench" --benchmark_filter=BM_MultiHeadTrace --benchmark_format=json \
        --benchmark_repetitions=5 --benchmark_report_aggregates_only=true 2>/dev/null)
 /usr/bin/python3 - "$theirs" "$ours" <<'PY'
 import json, sys

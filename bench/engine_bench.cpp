@@ -47,7 +47,9 @@ void BM_MultiHeadTrace(benchmark::State& state) {
 }
 BENCHMARK(BM_MultiHeadTrace)
     ->Arg(64)
+    ->Arg(128)
     ->Arg(256)
+    ->Arg(512)
     ->Arg(1024)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

@@ -6,6 +6,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/resource.h>
+#endif
 
 #include "io/csv.h"
 #include "io/file_io.h"
@@ -170,6 +173,37 @@ int traceCommand(const QStringList& args) {
     return 0;
 }
 
+std::string timedRunsJson(int repeat, const std::function<void()>& run) {
+    std::vector<double> ms;
+    for (int i = 0; i < repeat; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        run();
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
+    }
+    std::sort(ms.begin(), ms.end());
+    const size_t n = ms.size();
+    const double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;
+    std::string out = "\"median_ms\": ";
+    io::appendDouble(out, median);
+    out += ", \"min_ms\": ";
+    io::appendDouble(out, ms.front());
+    int64_t peak = 0;
+#if defined(__unix__) || defined(__APPLE__)
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) == 0) {
+#ifdef __APPLE__
+        peak = int64_t(usage.ru_maxrss);  // bytes on macOS
+#else
+        peak = int64_t(usage.ru_maxrss) * 1024;  // KiB on Linux and the BSDs
+#endif
+    }
+#endif
+    out += ", \"peak_rss_bytes\": " + std::to_string(peak);
+    return out;
+}
+
 int benchCommand(const QStringList& args) {
     QCommandLineParser p;
     addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module});
@@ -199,23 +233,10 @@ int benchCommand(const QStringList& args) {
         tokens = first.trace->tokens;
     }
     req.weights = &parameters;
-    std::vector<double> ms;
-    for (int i = 0; i < repeat; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        (void)runTrace(req);
-        ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count());
-    }
-    std::sort(ms.begin(), ms.end());
-    const size_t n = ms.size();
-    const double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;
     std::string out = "{\"config\": " + io::configToJson(req.config, extrasFor(in.settings)) +
                       ", \"tokens\": " + std::to_string(tokens) +
-                      ", \"repeat\": " + std::to_string(repeat) + ", \"median_ms\": ";
-    io::appendDouble(out, median);
-    out += ", \"min_ms\": ";
-    io::appendDouble(out, ms.front());
+                      ", \"repeat\": " + std::to_string(repeat) + ", " +
+                      timedRunsJson(repeat, [&] { (void)runTrace(req); });
     out += ", \"trace_bytes\": " + std::to_string(estimateTraceBytes(req.config, tokens)) + "}\n";
     writeStdout(out);
     return 0;

@@ -4,6 +4,8 @@
 
 #include <QStringList>
 #include <QVariantMap>
+#include <functional>
+#include <string>
 
 #include "pipeline/model_request.h"
 #include "pipeline/request.h"
@@ -38,8 +40,14 @@ ModelRun modelFromOptions(const CliInput& in);
 // The trace the options describe: the chapter-3 module's, or with --model the chapter-3 view
 // of block --layer of the model.
 TraceRun traceFromOptions(const CliInput& in);
-// The "config" extras of a trace's JSON: the input, and the model and layer in model mode.
+// `bench --model`: load time, then the model's forward on the text, timed `repeat` times.
 int modelBench(const CliInput& in, int repeat);
+
+// Calls `run` `repeat` times and returns the JSON members
+// `"median_ms": M, "min_ms": N, "peak_rss_bytes": B` (B: the process's peak resident memory so
+// far, 0 where the system does not say). `run` should drop what it makes before it returns, so
+// that one run's memory is held at a time.
+std::string timedRunsJson(int repeat, const std::function<void()>& run);
 
 int tokenizeCommand(const QStringList& args);
 int modelCommand(const QStringList& args);

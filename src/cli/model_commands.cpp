@@ -143,24 +143,11 @@ int modelBench(const CliInput& in, int repeat) {
         tokens = first.run->tokens();
         kept = first.run->attentionKept();
     }
-    std::vector<double> ms;
-    for (int i = 0; i < repeat; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        (void)runModel(s, model);
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                         .count());
-    }
-    std::sort(ms.begin(), ms.end());
-    const size_t n = ms.size();
-    const double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;
     std::string out = "{\"model\": " + modelJson(*model) + ", \"tokens\": " +
                       std::to_string(tokens) + ", \"repeat\": " + std::to_string(repeat) +
                       ", \"attention_kept\": " + (kept ? "true" : "false") + ", \"load_ms\": ";
     io::appendDouble(out, loadMs);
-    out += ", \"median_ms\": ";
-    io::appendDouble(out, median);
-    out += ", \"min_ms\": ";
-    io::appendDouble(out, ms.front());
+    out += ", " + timedRunsJson(repeat, [&] { (void)runModel(s, model); });
     out += "}\n";
     writeStdout(out);
     return 0;

@@ -15,10 +15,6 @@ namespace attn {
 
 namespace {
 
-using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using StridedConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
-using StridedMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
-
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 // Query rows per attention task: the block's scores (64 x T) stay in cache from the product
 // through softmax to the context product.
@@ -120,40 +116,58 @@ void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
             const float* q = io.q + (i0 - r0) * io.qStride + h * hd;
             const float* k = io.k + h * hd;
             const float* v = io.v + h * hd;
-            StridedMap(scores.data(), rows, cols, Eigen::OuterStride<>(T)).noalias() =
-                StridedConstMap(q, rows, hd, Eigen::OuterStride<>(io.qStride)) *
-                StridedConstMap(k, cols, hd, Eigen::OuterStride<>(io.kvStride)).transpose();
+            kernels::LinearJob qk;  // scores = q @ k.T: the keys in nn.Linear's place
+            qk.x = q;
+            qk.rows = rows;
+            qk.in = hd;
+            qk.xStride = io.qStride;
+            qk.weight = k;
+            qk.weightStride = io.kvStride;
+            qk.y = scores.data();
+            qk.out = cols;
+            qk.yStride = T;
+            kernels::product(qk);
             float* w0 = io.weights ? io.weights + (h * T + i0) * T : scratch.data();
             for (int64_t r = 0; r < rows; ++r) {
                 const int64_t i = i0 + r;
                 float* s = scores.data() + r * T;
                 float* w = w0 + r * T;
-                for (int64_t j = 0; j <= i; ++j)
+                const int64_t n = i + 1;
+                for (int64_t j = 0; j < n; ++j)
                     s[j] = s[j] / root;
-                kernels::softmaxRow(s, w, i + 1);
-                std::fill(w + i + 1, w + (io.weights ? T : cols), 0.0f);
+                const float logSum = kernels::softmaxRow(s, w, n);
+                std::fill(w + n, w + (io.weights ? T : cols), 0.0f);
+                // The summaries reuse the row of scores as scratch. Entropy: -sum w ln w with
+                // ln w_j = s_j - logSum, as sum w_j (logSum - s_j), every term >= 0.
                 if (io.rowEntropy) {
-                    // -sum w ln w, with 0 ln 0 = 0; `s` is free again after the softmax.
-                    const Eigen::Map<const Eigen::ArrayXf> wa(w, i + 1);
-                    Eigen::Map<Eigen::ArrayXf>(s, i + 1) = (wa > 0.0f).select(wa * wa.log(), 0.0f);
-                    io.rowEntropy[h * T + i] = -kernels::rowSum(s, i + 1);
+                    for (int64_t j = 0; j < n; ++j)
+                        s[j] = w[j] * (logSum - s[j]);
+                    io.rowEntropy[h * T + i] = kernels::rowSum(s, n);
                 }
                 if (io.rowDistance) {
-                    float d = 0.0f;
-                    for (int64_t j = 0; j <= i; ++j)
-                        d += w[j] * static_cast<float>(i - j);
-                    io.rowDistance[h * T + i] = d;
+                    for (int64_t j = 0; j < n; ++j)
+                        s[j] = w[j] * static_cast<float>(i - j);
+                    io.rowDistance[h * T + i] = kernels::rowSum(s, n);
                 }
                 if (io.rowFirstWeight)
                     io.rowFirstWeight[h * T + i] = w[0];
                 if (io.rowPool)
                     poolRow(w, i, *io.poolStarts, io.rowPool + (h * T + i) * P);
             }
-            if (io.context)
-                StridedMap(io.context + (i0 - r0) * io.contextStride + h * hd, rows, hd,
-                           Eigen::OuterStride<>(io.contextStride))
-                    .noalias() = StridedConstMap(w0, rows, cols, Eigen::OuterStride<>(T)) *
-                                 StridedConstMap(v, cols, hd, Eigen::OuterStride<>(io.kvStride));
+            if (io.context) {
+                kernels::LinearJob wv;  // context = weights @ v: the values input-major
+                wv.x = w0;
+                wv.rows = rows;
+                wv.in = cols;
+                wv.xStride = T;
+                wv.weight = v;
+                wv.weightStride = io.kvStride;
+                wv.inputMajor = true;
+                wv.y = io.context + (i0 - r0) * io.contextStride + h * hd;
+                wv.out = hd;
+                wv.yStride = io.contextStride;
+                kernels::product(wv);
+            }
         }
     }
     throwIfCancelled(cancel);
@@ -514,6 +528,19 @@ Tensor layerAttention(const GptRun& run, int64_t layer, const CancelToken* cance
     io.weights = weights.mutableData();
     causalAttention(io, cancel);
     return weights;
+}
+
+Tensor attentionWeights(const GptRun& run, const CancelToken* cancel) {
+    if (run.attentionKept())
+        return run.attention;
+    const GptArchitecture& a = modelOf(run).arch;
+    const int64_t T = run.tokens(), layerSize = a.heads * T * T;
+    Tensor all = Tensor::uninitialized(Shape{a.layers, a.heads, T, T});
+    for (int64_t l = 0; l < a.layers; ++l) {
+        const Tensor w = layerAttention(run, l, cancel);
+        std::copy_n(w.data(), layerSize, all.mutableData() + l * layerSize);
+    }
+    return all;
 }
 
 GptBlockContext blockContext(const GptRun& run, int64_t layer, const CancelToken* cancel) {

@@ -35,12 +35,17 @@ struct LinearJob {
 // The cancel token is checked between chunks; throws Cancelled.
 void linear(std::span<const LinearJob> jobs, const CancelToken* cancel = nullptr);
 
+// One job on the calling thread (for code that is already parallel, such as attention's
+// per-head loop), computed as linear() computes a chunk.
+void product(const LinearJob& job);
+
 // The sum of n floats, rounded the same wherever they lie in memory.
 float rowSum(const float* x, int64_t n);
 
 // softmax(z)_j = exp(z_j - max z) / sum_k exp(z_k - max z), over one row of n, into `out`.
-// -inf entries (masked keys) become exactly 0, as in PyTorch.
-void softmaxRow(const float* in, float* out, int64_t n);
+// -inf entries (masked keys) become exactly 0, as in PyTorch. Returns ln sum_k exp(z_k), so
+// ln softmax(z)_j = z_j - that (the entropy of a row needs no logarithm per element).
+float softmaxRow(const float* in, float* out, int64_t n);
 
 // LayerNorm over each row of x (rows, d): (x - mean) / sqrt(var + eps) * scale + shift, with the
 // biased variance (PyTorch's nn.LayerNorm and the book's LayerNorm, eps = 1e-5). Rows of x and

@@ -117,6 +117,40 @@ TEST(Cli, Bench) {
     EXPECT_EQ(o["tokens"].toInt(), 6);
     EXPECT_GT(o["median_ms"].toDouble(), 0.0);
     EXPECT_LE(o["min_ms"].toDouble(), o["median_ms"].toDouble());
+    EXPECT_GT(o["peak_rss_bytes"].toDouble(), 0.0);
+}
+
+// --dropout-rng says which kernel each choice reproduces: the book's notebooks print the
+// default kernel's pattern; mkl is the kernel of PyTorch wheels with Intel MKL.
+TEST(Cli, DropoutRngHelpSaysWhatEachKernelReproduces) {
+    const CliRun r = cli({"trace", "--help"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QString help = QString::fromUtf8(r.out).simplified();
+    EXPECT_TRUE(
+        help.contains("AMD CPUs, and what the book's notebooks print) or mkl (PyTorch "
+                      "wheels with Intel MKL on Intel CPUs)."))
+        << help.toStdString();
+    EXPECT_FALSE(help.contains("as printed in the book"));
+}
+
+// bench drops each timed trace before the next one starts, so its peak memory is about one
+// trace above a tiny run's, not two.
+TEST(Cli, BenchHoldsOneTraceAtATime) {
+    const CliRun tiny = cli({"bench", "--repeat", "2", "--preset", "book"});
+    ASSERT_EQ(tiny.exitCode, 0) << tiny.err.toStdString();
+    const CliRun r =
+        cli({"bench", "--repeat", "3", "--variant", "multi-head", "--d-in", "768", "--d-out", "768",
+             "--heads", "12", "--text", QStringLiteral(" word").repeated(512)});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject o = json(r.out);
+    EXPECT_EQ(o["tokens"].toInt(), 512);
+    const double trace = o["trace_bytes"].toDouble();
+    EXPECT_GT(trace, 100e6);
+    const double base = json(tiny.out)["peak_rss_bytes"].toDouble();
+    EXPECT_GT(base, 0.0);
+    const double grown = o["peak_rss_bytes"].toDouble() - base;
+    EXPECT_GT(grown, 0.5 * trace);
+    EXPECT_LT(grown, 1.4 * trace);
 }
 
 TEST(Cli, BadInputExitsTwoWithOneLine) {
