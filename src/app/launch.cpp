@@ -127,6 +127,14 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
     // A trained model is read after the window opens: its problems (too many tokens, a
     // layer it lacks) are shown there, next to their controls. Its steps are known by name.
     const bool model = state.settings.modelMode();
+    if (model) {
+        try {
+            modelFilePath(state.settings.model);  // a file, or the name of a bundled model
+        } catch (const UserError& e) {
+            *error = QString::fromUtf8(e.what());
+            return base;
+        }
+    }
     const InputTokens tokens =
         model ? modelTokens(state.settings) : tokenizeInput(state.settings, state.files);
     const auto issues = model ? std::vector<ValidationIssue>{}

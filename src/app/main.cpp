@@ -122,6 +122,12 @@ int main(int argc, char** argv) {
                 QApplication::exit(exitCode);
             });
         });
+        // A model file that cannot be read ends the screenshot with its reason.
+        QObject::connect(workspace, &attn::Workspace::modelFailed, &window,
+                         [&](const QString&, const QString& why) {
+                             exitCode = fail(why);
+                             QApplication::exit(exitCode);
+                         });
         // Never hang in scripts: give up after 10 minutes.
         QTimer::singleShot(10 * 60 * 1000, &window, [&] {
             exitCode = fail(QStringLiteral("--screenshot: no result after 10 minutes"));

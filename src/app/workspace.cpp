@@ -99,6 +99,18 @@ Workspace::Workspace(QObject* parent) : QObject(parent) {
     connect(loader_, &ModelLoader::progress, this, &Workspace::modelLoadProgress);
     connect(loader_, &ModelLoader::failed, this, [this](const QString& name, const QString& why) {
         loadingModel_.clear();
+        if (state_.settings.modelMode() && !state_.model) {
+            // The settings named it (a session, the command line, a lesson) and it cannot be
+            // read: the chapter-3 module is shown instead, and the notes say why. Reading it
+            // again would only fail again.
+            WorkspaceState next = state_;
+            next.settings.model.clear();
+            next.modelSha256.clear();
+            apply(next, false);
+            fileNotes_ << tr("The model %1 could not be read, so the chapter-3 module is shown: "
+                             "%2")
+                              .arg(name, why);
+        }
         emit modelFailed(name, why);
         scheduleCompute();  // whatever waited for the model shows what it has
     });

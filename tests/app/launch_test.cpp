@@ -12,8 +12,8 @@
 #include <QLabel>
 #include <QProcess>
 #include <QSpinBox>
-#include <QUndoStack>
 #include <QTemporaryDir>
+#include <QUndoStack>
 
 #include "app/export_actions.h"
 #include "app/launch.h"
@@ -192,9 +192,15 @@ TEST(LaunchOptions, TakesEveryOptionOfTheCli) {
 
 TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     const QList<QStringList> bad = {
-        {"--variant", "nope"}, {"--mask", "diagonal"}, {"--dropout", "1.5"},
-        {"--heads", "zero"},   {"--tokenizer", "bpe"}, {"--colormap", "jet"},
-        {"--bogus"},           {"--preset", "book", "--text", "x"}, {"--mode", "test"},
+        {"--variant", "nope"},
+        {"--mask", "diagonal"},
+        {"--dropout", "1.5"},
+        {"--heads", "zero"},
+        {"--tokenizer", "bpe"},
+        {"--colormap", "jet"},
+        {"--bogus"},
+        {"--preset", "book", "--text", "x"},
+        {"--mode", "test"},
         {"--batch", "0"},
     };
     for (const QStringList& args : bad) {
@@ -213,17 +219,22 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     EXPECT_EQ(problem, QStringLiteral("The book's input vectors are 3-dimensional, so d_in must be "
                                       "3 (it is 5)."));
     launched({"--step", "nope"}, Settings(), &problem);
-    EXPECT_TRUE(problem.startsWith(QStringLiteral("--step: \"nope\" is not a step of this "
-                                                  "configuration; its steps are inputs, queries")))
+    EXPECT_TRUE(
+        problem.startsWith(QStringLiteral("--step: \"nope\" is not a step of this "
+                                          "configuration; its steps are inputs, queries")))
         << problem.toStdString();
     launched({"--step", "weights", "--head", "2"}, Settings(), &problem);
     EXPECT_EQ(problem, QStringLiteral("--head 2 is out of range: \"weights\" has 2 heads."));
+    // A model that is neither a file nor a bundled model: one line, before any window.
+    launched({"--model", "no-such-model", "--text", "hi"}, Settings(), &problem);
+    EXPECT_TRUE(problem.startsWith(QStringLiteral("No model file no-such-model")))
+        << problem.toStdString();
 }
 
 TEST(LaunchOptions, ValuesAreKeptExactlyNothingIsAdjusted) {
     // Batch 100, a dropout rate of 0.125 and 64-bit seeds: the controls hold them as given.
-    const Settings s = launched({"--batch", "100", "--dropout", "0.125", "--seed",
-                                 "18446744073709551615"});
+    const Settings s =
+        launched({"--batch", "100", "--dropout", "0.125", "--seed", "18446744073709551615"});
     EXPECT_EQ(s.config.batch, 100);
     EXPECT_EQ(s.config.dropout, 0.125);
     EXPECT_EQ(s.config.seed, 18446744073709551615ull);
@@ -284,8 +295,8 @@ TEST(LaunchOptions, OptionsOverrideOnlyWhatTheyGive) {
     session.head = 2;
     session.colormap = QStringLiteral("magma");
 
-    Settings s = launched({"s.attnlens", "--heads", "2", "--seed", "5", "--colormap", "cividis"},
-                          session);
+    Settings s =
+        launched({"s.attnlens", "--heads", "2", "--seed", "5", "--colormap", "cividis"}, session);
     EXPECT_EQ(s.config.heads, 2);
     EXPECT_EQ(s.config.seed, 5u);
     EXPECT_EQ(s.colormap, QStringLiteral("cividis"));
@@ -383,7 +394,8 @@ TEST(Executable, ScreenshotIsTheWindowAsItOpensOnThisScreen) {
     }
     // A 4K screen at twice the scale: the logical size is 1920 x 1080, the image twice that.
     const QString hidpi = dir.filePath(QStringLiteral("hidpi.png"));
-    const RunResult r = runApp({QStringLiteral("--screenshot"), hidpi}, QString(), QSize(1920, 1080), 2.0);
+    const RunResult r =
+        runApp({QStringLiteral("--screenshot"), hidpi}, QString(), QSize(1920, 1080), 2.0);
     ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
     const QImage img(hidpi);
     EXPECT_LE(img.width(), 3840);
@@ -447,7 +459,6 @@ TEST(Executable, ScreenshotOfASessionShowsTheSessionsView) {
     EXPECT_EQ(head(fromSession, 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
     const QImage shot = aboveStatusBar(fromSession);
     ASSERT_FALSE(shot.isNull());
-
 
     // The same view given as options draws the same window; the book example does not.
     const QString fromOptions = dir.filePath(QStringLiteral("options.png"));

@@ -308,3 +308,28 @@ TEST(ModelMode, ALessonScreenOpensItsModelAndShowsTheStrongestPreviousTokenHead)
     EXPECT_EQ(w.workspace()->settings().source, InputSource::Book);
     EXPECT_EQ(w.centrePages()->currentWidget(), static_cast<QWidget*>(w.stepView()));
 }
+
+TEST(ModelMode, AModelTheSettingsNameButThatCannotBeReadFallsBackToTheModule) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("gone.safetensors"));
+    QFile f(bad);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("not a model");
+    f.close();
+    // As a session or the command line names a model: the workspace reads it, fails once, and
+    // shows the chapter-3 module with a note instead of trying again and again.
+    Settings s = w.workspace()->settings();
+    s.model = bad;
+    s.source = InputSource::Text;
+    s.text = kText;
+    w.workspace()->reset({s, {}});
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->settings().modelMode(); }));
+    ASSERT_TRUE(settle(w));
+    EXPECT_FALSE(w.workspace()->isLoadingModel());
+    ASSERT_EQ(w.workspace()->fileNotes().size(), 1);
+    EXPECT_TRUE(w.workspace()->fileNotes().front().contains(QStringLiteral("could not be read")));
+    EXPECT_NE(w.workspace()->shownRun(), nullptr);
+}
