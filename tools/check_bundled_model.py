@@ -145,6 +145,9 @@ def main():
     print("\n" + table(prev, "previous-token, Sonnet 18"))
     print("\n" + table(prev_val, "previous-token, validation window"))
     print("\n" + table(ind, "induction"))
+    first, entropy = common.attention_profile(w, sonnet, heads)
+    print("\n" + table(first, "weight on the first token, Sonnet 18"))
+    print("\n" + table(entropy, "entropy / uniform entropy, Sonnet 18"))
     if max(max(r) for r in prev) < 0.5:
         problems.append("no head has a previous-token score of 0.5 on Sonnet 18")
 

@@ -211,6 +211,23 @@ def previous_token_scores(w, ids, heads):
     return [[a[0, h, idx, idx - 1].mean().item() for h in range(heads)] for a in att]
 
 
+@torch.no_grad()
+def attention_profile(w, ids, heads):
+    """Two more per-head summaries over positions i >= 1 of one text, [layer][head] each: the mean
+    weight on the first token (an "attention sink"), and the mean entropy of the row divided by the
+    entropy of uniform attention over the i + 1 visible tokens (1 = uniform, 0 = one token)."""
+    _, att = forward(w, torch.tensor([ids], dtype=torch.long), heads, want_attention=True, logits_for="none")
+    T = len(ids)
+    visible = torch.log(torch.arange(2, T + 1, dtype=torch.float32))  # log(i + 1), i = 1 .. T-1
+    first, entropy = [], []
+    for a in att:
+        p = a[0, :, 1:, :]  # (H, T-1, T)
+        ent = -(p * torch.log(p.clamp_min(1e-30))).sum(-1) / visible
+        first.append([p[h, :, 0].mean().item() for h in range(heads)])
+        entropy.append([ent[h].mean().item() for h in range(heads)])
+    return first, entropy
+
+
 def induction_sequences(vocab_ids, n, trials, seed):
     """`trials` sequences of n distinct random ids (from vocab_ids) repeated twice, fixed seed."""
     g = torch.Generator().manual_seed(seed)
