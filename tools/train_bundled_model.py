@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Train the small GPT-2-architecture model that ships with Attention Lens (tiny-shakespeare).
 
-Run by hand, never in CI (about 40 minutes on the 2-core machine), with Debian's PyTorch:
+Run by hand, never in CI (about 30 minutes on an idle 2-core machine, two hours under heavy load), with Debian's PyTorch:
 
     apt-get install -y python3-torch python3-numpy
     cmake --build build --target attention-lens-cli     # the tokenizer the app itself uses
