@@ -1,15 +1,18 @@
-// Desktop app latency: a keystroke in the sentence field until the heatmap shows the new result
-// (MainWindow::resultApplied), with the real controller, worker thread and widgets, offscreen.
+// Desktop app latency: a keystroke in the sentence field until the views show the new result
+// and have repainted, with the real window, workspace, worker thread and widgets, offscreen at
+// the size of a 1366 x 768 laptop screen.
 //
 //   app_latency_bench [--benchmark_filter=...]
 //
-// Each iteration appends one character with a real QKeyEvent and waits for resultApplied of
-// the generation it caused. Reported: the median (and p90, max) milliseconds per keystroke.
+// Each iteration appends one character with a real QKeyEvent, waits for Workspace::resultApplied
+// of the generation it caused and lets the queued repaints run. Reported: the median (and p90,
+// max) milliseconds per keystroke.
 
 #include <benchmark/benchmark.h>
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QKeyEvent>
@@ -19,33 +22,44 @@
 #include <memory>
 #include <vector>
 
+#include "app/input_panel.h"
 #include "app/main_window.h"
-#include "app/trace_controller.h"
+#include "app/workspace.h"
+#include "qt_benchmark_main.h"
 
 namespace {
 
-using attn::AppState;
 using attn::InputSource;
 using attn::MainWindow;
+using attn::Settings;
+using attn::Workspace;
 
 // Waits until the window has applied the newest generation (no sleeping: an event loop that
-// quits on resultApplied).
-bool waitApplied(MainWindow& w, int timeoutMs = 30000) {
+// quits on resultApplied), then runs the repaints that queued.
+bool waitApplied(Workspace& w, int timeoutMs = 30000) {
     QElapsedTimer t;
     t.start();
-    while (w.hasPendingChanges() || w.appliedGeneration() != w.controller()->latestGeneration()) {
+    while (w.hasPendingWork() || w.appliedGeneration() != w.latestGeneration()) {
         if (t.elapsed() > timeoutMs)
             return false;
-        if (w.hasPendingChanges()) {
+        if (w.hasPendingWork()) {
             QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
             continue;
         }
         QEventLoop loop;
-        QObject::connect(&w, &MainWindow::resultApplied, &loop, &QEventLoop::quit);
+        QObject::connect(&w, &Workspace::resultApplied, &loop, &QEventLoop::quit);
         QTimer::singleShot(1000, &loop, &QEventLoop::quit);
         loop.exec();
     }
+    QCoreApplication::processEvents();
     return true;
+}
+
+MainWindow::Options benchOptions() {
+    MainWindow::Options o;
+    o.useSettings = false;
+    o.restoreSettings = false;
+    return o;
 }
 
 void typeChar(QWidget* target, QChar c) {
@@ -55,19 +69,17 @@ void typeChar(QWidget* target, QChar c) {
     QCoreApplication::sendEvent(target, &release);
 }
 
-void runKeystrokes(benchmark::State& state, const AppState& initial, int maxTokens) {
-    MainWindow::Options o;
-    o.useSettings = false;
-    o.restoreState = false;
-    MainWindow w(o);
-    w.resize(1600, 1000);
+void runKeystrokes(benchmark::State& state, const Settings& initial, int maxTokens) {
+    MainWindow w(benchOptions());
+    w.resize(1366, 740);
     w.show();
-    w.setState(initial);
-    if (!waitApplied(w)) {
+    Workspace& ws = *w.workspace();
+    ws.reset({initial, {}});
+    if (!waitApplied(ws)) {
         state.SkipWithError("first result never arrived");
         return;
     }
-    auto* edit = w.findChild<QPlainTextEdit*>(QStringLiteral("textEdit"));
+    QPlainTextEdit* edit = w.inputPanel()->textEdit();
     edit->setFocus();
     edit->moveCursor(QTextCursor::End);
     const QString alphabet = QStringLiteral("abcdefghij klmnopqrst uvwxyz ");
@@ -75,23 +87,22 @@ void runKeystrokes(benchmark::State& state, const AppState& initial, int maxToke
     int k = 0;
     for (auto _ : state) {
         // Keep T within the limit: start over from the initial text when it grows too long.
-        if (w.shownResult() && w.shownResult()->trace &&
-            w.shownResult()->trace->tokens >= maxTokens) {
+        if (ws.shownRun() && ws.shownRun()->trace->tokens >= maxTokens) {
             state.PauseTiming();
             edit->setPlainText(initial.text);
             edit->moveCursor(QTextCursor::End);
-            waitApplied(w);
+            waitApplied(ws);
             state.ResumeTiming();
         }
         QElapsedTimer t;
         t.start();
         typeChar(edit, alphabet[k++ % alphabet.size()]);
-        if (!waitApplied(w)) {
+        if (!waitApplied(ws)) {
             state.SkipWithError("no result within 30 s");
             return;
         }
         ms.push_back(double(t.nsecsElapsed()) / 1e6);
-        if (!w.shownResult() || w.isStale()) {
+        if (!ws.shownRun() || ws.isStale()) {
             state.SkipWithError("result not applied");
             return;
         }
@@ -102,20 +113,19 @@ void runKeystrokes(benchmark::State& state, const AppState& initial, int maxToke
     state.counters["median_ms"] = ms[ms.size() / 2];
     state.counters["p90_ms"] = ms[std::min(ms.size() - 1, ms.size() * 9 / 10)];
     state.counters["max_ms"] = ms.back();
-    state.counters["tokens"] = double(w.shownResult()->trace->tokens);
+    state.counters["tokens"] = double(ws.shownRun()->trace->tokens);
 }
 
 void BM_KeystrokeBook(benchmark::State& state) {
     // The book example's model (multi-head, d 3 -> 2, 2 heads, causal) on typed text.
-    AppState s;
+    Settings s;
     s.source = InputSource::Text;
-    s.text = QStringLiteral("Your journey starts with one step");
     runKeystrokes(state, s, 64);
 }
 
 void BM_KeystrokeGpt2Small(benchmark::State& state) {
     // GPT-2 small sizes: d_in = d_out = 768, 12 heads, causal; T grows up to 64 tokens.
-    AppState s;
+    Settings s;
     s.source = InputSource::Text;
     s.text = QStringLiteral(
         "The quick brown fox jumps over the lazy dog while the students watch every step of "
@@ -125,12 +135,13 @@ void BM_KeystrokeGpt2Small(benchmark::State& state) {
     runKeystrokes(state, s, 64);
 }
 
-// Responsiveness with GPT-2 small sizes and ~1,000 tokens: a key every 60 ms for 30 keys while
-// a 5 ms timer measures how long the GUI thread is ever blocked; then the wait for the final
-// result. Counters: max_stall_typing_ms (the window must stay responsive while typing),
-// max_stall_apply_ms (showing a 12 x 1000 x 1000 result), final_ms (last key to result).
+// Responsiveness with GPT-2 small sizes and ~1,000 tokens, with the token view showing: a key
+// every 60 ms for 30 keys while a 5 ms timer measures how long the GUI thread is ever blocked;
+// then the wait for the final result. Counters: max_stall_typing_ms (the window must stay
+// responsive while typing), max_stall_apply_ms (showing a 12 x 1000 x 1000 result), final_ms
+// (last key to result).
 void BM_Typing1000TokensGpt2Small(benchmark::State& state) {
-    AppState s;
+    Settings s;
     s.source = InputSource::Text;
     QString text;
     while (text.size() < 5100)
@@ -138,18 +149,17 @@ void BM_Typing1000TokensGpt2Small(benchmark::State& state) {
     s.text = text;
     s.config.dIn = s.config.dOut = 768;
     s.config.heads = 12;
-    MainWindow::Options o;
-    o.useSettings = false;
-    o.restoreState = false;
-    MainWindow w(o);
-    w.resize(1600, 1000);
+    MainWindow w(benchOptions());
+    w.resize(1366, 740);
     w.show();
-    w.setState(s);
-    if (!waitApplied(w, 120000)) {
+    w.dock(QStringLiteral("tokenDock"))->raise();
+    Workspace& ws = *w.workspace();
+    ws.reset({s, {}});
+    if (!waitApplied(ws, 120000)) {
         state.SkipWithError("first result never arrived");
         return;
     }
-    auto* edit = w.findChild<QPlainTextEdit*>(QStringLiteral("textEdit"));
+    QPlainTextEdit* edit = w.inputPanel()->textEdit();
     edit->setFocus();
     edit->moveCursor(QTextCursor::End);
     for (auto _ : state) {
@@ -175,7 +185,7 @@ void BM_Typing1000TokensGpt2Small(benchmark::State& state) {
         fin.start();
         typing = false;
         tick.restart();
-        if (!waitApplied(w, 120000)) {
+        if (!waitApplied(ws, 120000)) {
             state.SkipWithError("no final result");
             return;
         }
@@ -185,7 +195,7 @@ void BM_Typing1000TokensGpt2Small(benchmark::State& state) {
         state.counters["max_stall_typing_ms"] = maxTyping;
         state.counters["max_stall_apply_ms"] = maxApply;
         state.counters["final_ms"] = finalMs;
-        state.counters["tokens"] = double(w.shownResult()->trace->tokens);
+        state.counters["tokens"] = double(ws.shownRun()->trace->tokens);
     }
 }
 
@@ -199,13 +209,5 @@ BENCHMARK(BM_KeystrokeBook)->Unit(benchmark::kMillisecond)->UseRealTime()->Itera
 BENCHMARK(BM_KeystrokeGpt2Small)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(40);
 
 int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return attn::bench::runQtBenchmarks(argc, argv);
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the fuzz targets: the only exception the libraries may throw on bad input is
-// attn::EngineError. Anything else escaping is reported as a crash (abort with the type and
+// attn::UserError. Anything else escaping is reported as a crash (abort with the type and
 // message), like a sanitizer report.
 
 #include <cstdio>
@@ -20,13 +20,13 @@ namespace attn::fuzz {
     std::abort();
 }
 
-// Runs f; EngineError is expected, any other exception aborts.
+// Runs f; UserError is expected, any other exception aborts.
 template <typename F>
-bool expectOnlyEngineError(const char* what, F&& f) {
+bool expectOnlyUserError(const char* what, F&& f) {
     try {
         f();
         return true;
-    } catch (const attn::EngineError&) {
+    } catch (const attn::UserError&) {
         return false;
     } catch (const std::exception& e) {
         fail(what, std::string("unexpected exception ") + typeid(e).name() + ": " + e.what());

@@ -1,4 +1,4 @@
-// fuzz_csv: parseCsv on arbitrary text. Only attn::EngineError may escape; the result must be
+// fuzz_csv: parseCsv on arbitrary text. Only attn::UserError may escape; the result must be
 // a (rows, cols) matrix whose labels match its size, and a matrix without labels must survive
 // csvBytes -> parseCsv unchanged.
 #include <cmath>
@@ -14,7 +14,7 @@ using namespace attn;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     io::CsvMatrix m;
-    if (!fuzz::expectOnlyEngineError("parseCsv", [&] { m = io::parseCsv(text, "fuzz.csv"); }))
+    if (!fuzz::expectOnlyUserError("parseCsv", [&] { m = io::parseCsv(text, "fuzz.csv"); }))
         return 0;
     fuzz::touch(m.values, "parseCsv");
     fuzz::check(m.values.dim() == 2, "parseCsv",
@@ -28,10 +28,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
 
     std::string again;
-    if (!fuzz::expectOnlyEngineError("csvBytes", [&] { again = io::csvBytes(m.values, {}, {}); }))
+    if (!fuzz::expectOnlyUserError("csvBytes", [&] { again = io::csvBytes(m.values, {}, {}); }))
         return 0;
     io::CsvMatrix back;
-    if (!fuzz::expectOnlyEngineError("parseCsv(csvBytes)",
+    if (!fuzz::expectOnlyUserError("parseCsv(csvBytes)",
                                      [&] { back = io::parseCsv(again, "again.csv"); }))
         fuzz::fail("csv round trip",
                    "csvBytes() output rejected by parseCsv(): " + again.substr(0, 200));

@@ -1,5 +1,5 @@
 // fuzz_json: parseJsonTensor and parseJsonWeights on arbitrary text, then checkWeights.
-// Only attn::EngineError may escape; parsed tensors must be readable and hold finite values.
+// Only attn::UserError may escape; parsed tensors must be readable and hold finite values.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -14,13 +14,13 @@ using namespace attn;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     Tensor t;
-    if (fuzz::expectOnlyEngineError("parseJsonTensor",
+    if (fuzz::expectOnlyUserError("parseJsonTensor",
                                     [&] { t = io::parseJsonTensor(text, "fuzz.json"); })) {
         for (float x : fuzz::touch(t, "parseJsonTensor"))
             fuzz::check(std::isfinite(x), "parseJsonTensor", "non-finite value accepted");
     }
     WeightMap w;
-    if (fuzz::expectOnlyEngineError("parseJsonWeights",
+    if (fuzz::expectOnlyUserError("parseJsonWeights",
                                     [&] { w = io::parseJsonWeights(text, "fuzz.json"); })) {
         for (const auto& [name, v] : w)
             for (float x : fuzz::touch(v, "parseJsonWeights"))
@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             c.variant = var;
             c.contextLength = 6;
             c.qkvBias = true;
-            fuzz::expectOnlyEngineError("checkWeights",
+            fuzz::expectOnlyUserError("checkWeights",
                                         [&] { io::checkWeights(w, c, "fuzz.json"); });
         }
     }

@@ -1,5 +1,5 @@
 // fuzz_npz: parseNpz on arbitrary bytes (ZIP structure, local/central headers, CRCs and the
-// .npy members). Only attn::EngineError may escape; parsed arrays must be readable and survive
+// .npy members). Only attn::UserError may escape; parsed arrays must be readable and survive
 // npzBytes -> parseNpz unchanged.
 #include <cstddef>
 #include <cstdint>
@@ -14,7 +14,7 @@ using namespace attn;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     io::NamedTensors arrays;
-    if (!fuzz::expectOnlyEngineError("parseNpz", [&] { arrays = io::parseNpz(bytes, "fuzz.npz"); }))
+    if (!fuzz::expectOnlyUserError("parseNpz", [&] { arrays = io::parseNpz(bytes, "fuzz.npz"); }))
         return 0;
     std::set<std::string> names;
     for (const auto& [name, t] : arrays) {
@@ -22,11 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         names.insert(name);
     }
     std::string again;
-    // npzBytes refuses empty or duplicate names with EngineError("output").
-    if (!fuzz::expectOnlyEngineError("npzBytes", [&] { again = io::npzBytes(arrays); }))
+    // npzBytes refuses empty or duplicate names with UserError("output").
+    if (!fuzz::expectOnlyUserError("npzBytes", [&] { again = io::npzBytes(arrays); }))
         return 0;
     io::NamedTensors back;
-    if (!fuzz::expectOnlyEngineError("parseNpz(npzBytes)",
+    if (!fuzz::expectOnlyUserError("parseNpz(npzBytes)",
                                      [&] { back = io::parseNpz(again, "again.npz"); }))
         fuzz::fail("npz round trip", "npzBytes() output rejected by parseNpz()");
     fuzz::check(back.size() == arrays.size(), "npz round trip", "array count changed");

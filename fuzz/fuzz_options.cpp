@@ -1,9 +1,10 @@
-// fuzz_options: the shared CLI/app run options. The input is split at '\n' into argv strings
-// (after a program name) and parsed with addRunOptions + parseRunOptions; the resulting Config
-// is validated for the input's token count, and when valid and tiny it is traced with
-// runTrace on random (T, d_in) inputs, and pytorchCode() is generated for it.
-// Only attn::EngineError may escape. Options that read files (--text-file, --embeddings,
-// --weights) are parsed but no file is opened: --text-file inputs are skipped.
+// fuzz_options: the settings as command-line options, shared by the CLI and the app. The input
+// is split at '\n' into argv strings (after a program name), registered with addSettingOptions
+// and read with givenSettings + applyGivenSettings; the settings are checked for the input's
+// token count, and when valid and tiny they are traced on random (T, d_in) inputs and the
+// PyTorch listing is generated for them. Only attn::UserError may escape. Options that read
+// files (--text-file, --embeddings, --weights) are parsed but no file is opened: --text-file
+// inputs are skipped, and the files of --embeddings and --weights are never read.
 #include <QCommandLineParser>
 #include <QStringList>
 
@@ -13,11 +14,11 @@
 #include <random>
 #include <string_view>
 
-#include "cli/pytorch_code.h"
-#include "cli/run_options.h"
 #include "engine/embeddings.h"
 #include "engine/trace.h"
 #include "fuzz_common.h"
+#include "pipeline/options.h"
+#include "pipeline/pytorch_code.h"
 
 using namespace attn;
 
@@ -34,32 +35,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
 
     QCommandLineParser parser;
-    addRunOptions(parser);
+    addSettingOptions(parser, {SettingGroup::Input, SettingGroup::Module, SettingGroup::View});
     if (!parser.parse(args))
         return 0;  // unknown option, missing value: the CLI says so
     if (parser.isSet("text-file"))
         return 0;  // would open an arbitrary path
 
-    RunSpec spec;
-    if (!fuzz::expectOnlyEngineError("parseRunOptions", [&] { spec = parseRunOptions(parser); }))
+    Settings settings;
+    if (!fuzz::expectOnlyUserError("givenSettings", [&] {
+            settings = applyGivenSettings(Settings(), givenSettings(parser));
+        }))
         return 0;
-    Config& c = spec.config;
+    settings.weightsFile.clear();  // never read files
+    const Config& c = settings.config;
 
-    int64_t T = 6;  // the book preset; also used for --embeddings
-    std::vector<std::string> labels = bookTokens();
-    if (spec.input.kind == InputKind::Text) {
-        std::vector<Token> tokens;
-        fuzz::expectOnlyEngineError(
-            "tokenize", [&] { tokens = tokenize(spec.input.tokenizer, spec.input.text); });
-        T = static_cast<int64_t>(tokens.size());
-        labels.clear();
-        for (const Token& t : tokens)
-            labels.push_back(t.display);
+    InputTokens input;
+    if (settings.source == InputSource::File) {
+        // A file of random embeddings in place of the named one: labels 0..T-1.
+        for (int i = 0; i < 6; ++i)
+            input.labels.push_back(std::to_string(i));
+    } else {
+        fuzz::expectOnlyUserError("tokenizeInput", [&] { input = tokenizeInput(settings, {}); });
     }
+    const int64_t T = input.count();
     std::vector<ValidationIssue> issues;
-    fuzz::expectOnlyEngineError("validate", [&] { issues = validate(c, T); });
-    fuzz::expectOnlyEngineError("validate(context_length)",
-                                [&] { (void)validate(c, c.contextLength); });
+    fuzz::expectOnlyUserError("validate", [&] { issues = validate(c, T); });
+    fuzz::expectOnlyUserError("validate(context_length)",
+                              [&] { (void)validate(c, c.contextLength); });
     if (!issues.empty() || T <= 0)
         return 0;
 
@@ -79,7 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     req.config = c;
     req.inputs = Tensor({T, c.dIn}, x);
     Trace trace;
-    if (!fuzz::expectOnlyEngineError("runTrace", [&] { trace = runTrace(req); }))
+    if (!fuzz::expectOnlyUserError("runTrace", [&] { trace = runTrace(req); }))
         fuzz::fail("runTrace", "validate() accepted a configuration that runTrace() rejects");
     for (const Step& s : trace.steps) {
         fuzz::touch(s.value, s.info.id.c_str());
@@ -88,9 +90,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::check(!trace.steps.empty() && trace.steps.back().info.id == "output", "trace",
                 "no output step");
 
-    PreparedInput prepared;
-    prepared.inputs = req.inputs;
-    prepared.labels = labels;
-    fuzz::expectOnlyEngineError("pytorchCode", [&] { (void)pytorchCode(spec, prepared, c); });
+    TraceRun run;
+    run.settings = settings;
+    run.input = input;
+    run.inputs = req.inputs;
+    run.trace = std::make_shared<const Trace>(std::move(trace));
+    fuzz::expectOnlyUserError("pytorchListing", [&] { (void)pytorchListing(run); });
     return 0;
 }

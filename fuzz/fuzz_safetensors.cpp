@@ -1,5 +1,5 @@
 // fuzz_safetensors: parseSafetensors on arbitrary bytes, then checkWeights against a few
-// configurations. Only attn::EngineError may escape; tensors must be readable and survive
+// configurations. Only attn::UserError may escape; tensors must be readable and survive
 // safetensorsBytes -> parseSafetensors unchanged.
 #include <cstddef>
 #include <cstdint>
@@ -15,7 +15,7 @@ using namespace attn;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     io::SafetensorsFile f;
-    if (!fuzz::expectOnlyEngineError("parseSafetensors",
+    if (!fuzz::expectOnlyUserError("parseSafetensors",
                                      [&] { f = io::parseSafetensors(bytes, "fuzz.safetensors"); }))
         return 0;
     for (const auto& [name, t] : f.tensors)
@@ -26,9 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Config c;
         c.variant = v;
         c.contextLength = 6;
-        fuzz::expectOnlyEngineError("weightProblems",
+        fuzz::expectOnlyUserError("weightProblems",
                                     [&] { (void)io::weightProblems(f.tensors, c); });
-        fuzz::expectOnlyEngineError("checkWeights",
+        fuzz::expectOnlyUserError("checkWeights",
                                     [&] { io::checkWeights(f.tensors, c, "fuzz.safetensors"); });
     }
 
@@ -38,11 +38,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fuzz::check(utf8::isValid(name), "parseSafetensors", "accepted a name that is not UTF-8");
 
     std::string again;
-    if (!fuzz::expectOnlyEngineError("safetensorsBytes",
+    if (!fuzz::expectOnlyUserError("safetensorsBytes",
                                      [&] { again = io::safetensorsBytes(f.tensors, f.metadata); }))
         return 0;
     io::SafetensorsFile back;
-    if (!fuzz::expectOnlyEngineError("parseSafetensors(safetensorsBytes)", [&] {
+    if (!fuzz::expectOnlyUserError("parseSafetensors(safetensorsBytes)", [&] {
             back = io::parseSafetensors(again, "again.safetensors");
         }))
         fuzz::fail("safetensors round trip", "safetensorsBytes() output rejected");

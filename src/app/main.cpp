@@ -1,22 +1,17 @@
-// attention-lens: the desktop app. Options as in the CLI (SPEC section 6), plus --step, --head,
-// --colormap, --screenshot FILE (render the window once the first result is shown, save it as
-// PNG and exit) and an optional SESSION (.attnlens) to open, which the options override.
+// attention-lens: the desktop app. The CLI's input, model and view options, --screenshot FILE
+// (render the window as it opens on this screen once the first result is shown, save it as PNG
+// and exit) and an optional SESSION (.attnlens) to open, which the options override.
 
 #include <QApplication>
-#include <QDir>
-#include <QFileInfo>
 #include <QImageWriter>
-#include <QPixmap>
 #include <QStatusBar>
 #include <QTimer>
 #include <cstdio>
-#include <exception>
 
-#include "app/file_actions.h"
-#include "app/launch_options.h"
+#include "app/launch.h"
 #include "app/main_window.h"
-#include "app/session.h"
-#include "app/trace_controller.h"
+#include "app/session_actions.h"
+#include "app/workspace.h"
 
 namespace {
 
@@ -29,13 +24,12 @@ int fail(const QString& message) {
 
 int main(int argc, char** argv) {
     // Options are checked before the QApplication exists, so a bad option prints exactly one
-    // line (the platform plugin may print its own notes once it starts).
+    // line (the platform plugin may print notes of its own once it starts).
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
     attn::LaunchOptions options;
-    QString error;
-    QString help;
+    QString error, help;
     if (!attn::parseLaunchOptions(arguments, &options, &error, &help)) {
         if (!help.isEmpty()) {
             std::fputs(help.toLocal8Bit().constData(), stdout);
@@ -44,31 +38,21 @@ int main(int argc, char** argv) {
         return fail(error);
     }
     const bool screenshot = !options.screenshot.isEmpty();
-    // A session is read here too, so a missing or corrupt one is one line and no window. The
-    // options are checked as they apply to it; a session on its own opens as the File menu
-    // opens it (the window shows any problem of its settings), except for a screenshot.
-    attn::LaunchOptions checked = options;
+    // A session is read here too, so a missing or corrupt one is one line and no window; the
+    // options are checked as they apply to it.
+    attn::WorkspaceState base{attn::Settings(), {}};
     if (!options.sessionFile.isEmpty()) {
         try {
-            checked.state = attn::applyLaunchOptions(
-                attn::readSession(options.sessionFile, nullptr).state, options);
+            QStringList notes;
+            base = attn::sessionState(attn::readSession(options.sessionFile, nullptr), &notes);
         } catch (const std::exception& e) {
-            return fail(QString::fromStdString(e.what()));
+            return fail(QString::fromUtf8(e.what()));
         }
     }
-    if (options.sessionFile.isEmpty() || options.anyStateOption || screenshot) {
-        const QString problem = attn::checkLaunchState(checked);
-        if (!problem.isEmpty())
-            return fail(problem);
-    }
-    if (screenshot) {
-        const QFileInfo info(options.screenshot);
-        if (!QFileInfo(info.absolutePath()).isDir())
-            return fail(
-                QStringLiteral("--screenshot: folder %1 does not exist").arg(info.absolutePath()));
-        if (!QFileInfo(info.absolutePath()).isWritable())
-            return fail(
-                QStringLiteral("--screenshot: folder %1 is not writable").arg(info.absolutePath()));
+    if (options.sessionFile.isEmpty() || options.anySetting() || screenshot) {
+        attn::launchState(base, options, &error);
+        if (!error.isEmpty())
+            return fail(error);
     }
 
     QApplication app(argc, argv);
@@ -79,58 +63,47 @@ int main(int argc, char** argv) {
 
     attn::MainWindow::Options wo;
     wo.useSettings = !screenshot;
-    wo.restoreState = !options.anyStateOption && options.sessionFile.isEmpty();
+    wo.restoreSettings = !options.anySetting() && options.sessionFile.isEmpty();
     attn::MainWindow window(wo);
+    attn::Workspace* workspace = window.workspace();
     if (!options.sessionFile.isEmpty()) {
-        attn::FileActions* files = window.fileActions();
-        QString sessionError;
-        files->setMessageHook([&](const QString&, const QString& text) { sessionError = text; });
-        const QStringList recent = attn::FileActions::recentSessions();
-        const bool opened = files->openSession(options.sessionFile);
-        files->setMessageHook({});
+        attn::SessionActions* sessions = window.sessions();
+        sessions->setMessageHook([&](const QString&, const QString& text) { error = text; });
+        // A screenshot leaves the remembered settings, the recent list among them, as they were.
+        const QStringList recent = attn::SessionActions::recentSessions();
+        const bool opened = sessions->openSession(options.sessionFile);
+        sessions->setMessageHook({});
         if (screenshot) {
-            // A screenshot leaves the settings, and so the recent list, alone, and shows the
-            // view without the "Opened ..." note in the status bar.
-            attn::FileActions::clearRecentSessions();
+            attn::SessionActions::clearRecentSessions();
             for (auto it = recent.crbegin(); it != recent.crend(); ++it)
-                attn::FileActions::addRecentSession(*it);
+                attn::SessionActions::addRecentSession(*it);
             window.statusBar()->clearMessage();
         }
         if (!opened)
-            return fail(sessionError);
+            return fail(error);
     }
-    // The options override the session's settings (or the defaults without a session).
-    if (options.anyStateOption) {
-        const attn::AppState wanted = options.sessionFile.isEmpty()
-                                          ? options.state
-                                          : attn::applyLaunchOptions(window.state(), options);
-        window.setState(wanted);
-        const QString adjusted = attn::describeAdjustedSetting(wanted, window.state());
-        if (!adjusted.isEmpty())
-            return fail(adjusted);
+    if (options.anySetting()) {
+        const attn::WorkspaceState state = attn::launchState(
+            {workspace->settings(), workspace->files()}, options, &error);
+        if (!error.isEmpty())
+            return fail(error);
+        workspace->reset(state);
     }
-
-    if (!options.embeddingsFile.isEmpty() && !window.loadEmbeddings(options.embeddingsFile, &error))
-        return fail(QStringLiteral("--embeddings: ") + error);
-    if (!options.weightsFile.isEmpty() && !window.loadWeights(options.weightsFile, &error))
-        return fail(QStringLiteral("--weights: ") + error);
 
     int exitCode = 0;
     if (screenshot) {
-        window.resize(1600, 1000);
-        QObject::connect(&window, &attn::MainWindow::resultApplied, &window, [&](quint64 gen) {
-            // Wait for the newest request (options may have queued more than one).
-            if (window.hasPendingChanges() || gen != window.controller()->latestGeneration())
+        QObject::connect(workspace, &attn::Workspace::resultApplied, &window, [&](quint64 gen) {
+            // Wait for the newest request (the options may have queued more than one).
+            if (workspace->hasPendingWork() || gen != workspace->latestGeneration())
                 return;
-            // Let layouts and the plot settle for one event-loop turn, then grab.
-            QTimer::singleShot(0, &window, [&] {
-                if (!window.shownResult()) {
+            // Let layouts and the plots settle for one event-loop turn, then grab.
+            QTimer::singleShot(50, &window, [&] {
+                if (!workspace->shownRun()) {
                     exitCode = fail(QStringLiteral("the configuration could not be computed"));
                 } else {
-                    QCoreApplication::processEvents();  // queued replots of the plots
-                    const QPixmap shot = window.grab();
+                    QCoreApplication::processEvents();  // queued replots
                     QImageWriter writer(options.screenshot, "png");
-                    if (!writer.write(shot.toImage()))
+                    if (!writer.write(window.grab().toImage()))
                         exitCode = fail(QStringLiteral("--screenshot: cannot write %1: %2")
                                             .arg(options.screenshot, writer.errorString()));
                 }

@@ -1,13 +1,13 @@
 #pragma once
-// Saved sessions (.attnlens): a versioned JSON file holding everything needed to get the same
-// view back: the text, tokenizer, every model setting and seed, loaded files by path and
-// SHA-256, the selected step/head, the colormap and the window layout.
+// Saved sessions (.attnlens): a versioned JSON file with everything needed to get the same view
+// back: every setting (through the settings codec, so a new setting needs nothing here), the
+// loaded files by path and SHA-256, and the window layout.
 
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
 
-#include "app/app_types.h"
+#include "pipeline/settings.h"
 
 namespace attn {
 
@@ -19,26 +19,33 @@ struct SessionFile {
 };
 
 struct Session {
-    AppState state;
-    SessionFile embeddings;  // empty path: none
+    Settings settings;  // embeddingsFile / weightsFile hold the files' paths
+    SessionFile embeddings;
     SessionFile weights;
+    SessionFile model;  // a model file (a bundled model is named in settings.model alone)
     QByteArray windowGeometry;  // QMainWindow::saveGeometry()
     QByteArray windowState;     // QMainWindow::saveState()
 };
 
-// The file's bytes (pretty-printed JSON, keys in a fixed order).
+// The file's bytes (pretty-printed JSON).
 QByteArray sessionToJson(const Session& session);
 
 // Reads a session. A corrupt file, or one from a newer version, throws
-// EngineError("session", "<name>: <what is wrong>") and nothing else happens. Settings an older
-// file lacks keep their defaults, and each one is named in `notes` so the user can check them.
-Session sessionFromJson(const QByteArray& bytes, const QString& displayName, QStringList* notes);
+// UserError("session", "<name>: <what is wrong>") and nothing else happens. Settings an older
+// file lacks keep their defaults; their keys are listed in `missing` so the user can be told.
+Session sessionFromJson(const QByteArray& bytes, const QString& displayName, QStringList* missing);
 
-// Reads `path` (throws EngineError("session", ...) when unreadable) / writes it atomically.
-Session readSession(const QString& path, QStringList* notes);
+// Reads `path` (throws UserError("session", ...) when unreadable) / writes it atomically.
+Session readSession(const QString& path, QStringList* missing);
 void writeSession(const QString& path, const Session& session);
 
 // SHA-256 of a file in hex, empty if it cannot be read.
 QString fileSha256(const QString& path);
+
+// The settings remembered between runs (QSettings, group "settings"), through the same codec.
+// A loaded file is not remembered: the next start shows the typed text with drawn weights.
+void rememberSettings(const Settings& settings);
+// The remembered settings, or `fallback` when none are (or they cannot be read).
+Settings rememberedSettings(const Settings& fallback);
 
 }  // namespace attn

@@ -1,9 +1,25 @@
 #include "app/token_chips.h"
 
-#include "app/app_types.h"
 #include "app/flow_layout.h"
 
 namespace attn {
+
+namespace {
+
+// A chip's text: spaces as a middle dot, newlines and tabs as arrows, never empty; a token that
+// is only part of a UTF-8 character shows its bytes in hex (its display text).
+QString chipTextForToken(const Token& t) {
+    QString s = QString::fromUtf8(t.display.data(), qsizetype(t.display.size()));
+    if (t.partialUtf8)
+        return s;
+    s.replace(QLatin1Char('\n'), QChar(0x21B5));  // ↵
+    s.replace(QLatin1Char('\r'), QChar(0x240D));  // ␍
+    s.replace(QLatin1Char('\t'), QChar(0x21E5));  // ⇥
+    s.replace(QLatin1Char(' '), QChar(0x00B7));   // ·
+    return s.isEmpty() ? QStringLiteral("\u2205") : s;
+}
+
+}  // namespace
 
 TokenChips::TokenChips(QWidget* parent) : QWidget(parent) {
     flow_ = new FlowLayout(this, 4, 4);

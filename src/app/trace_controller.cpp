@@ -2,7 +2,6 @@
 
 #include <QElapsedTimer>
 
-#include "engine/embeddings.h"
 #include "engine/trace.h"
 
 #ifdef _OPENMP
@@ -15,9 +14,10 @@ namespace {
 
 void registerTypes() {
     static const bool once = [] {
-        qRegisterMetaType<attn::AppRequest>();
-        qRegisterMetaType<attn::AppResult>();
+        qRegisterMetaType<attn::TraceJob>();
+        qRegisterMetaType<attn::TraceOutcome>();
         qRegisterMetaType<attn::TokensUpdate>();
+        qRegisterMetaType<attn::LayerUpdate>();
         return true;
     }();
     (void)once;
@@ -39,25 +39,15 @@ void chooseThreadCount(const Config& c, int64_t tokens) {
 #endif
 }
 
-std::vector<Token> bookChipTokens() {
-    // The chapter's sentence through GPT-2 BPE: six tokens, one per book vector.
-    std::vector<Token> tokens;
-    try {
-        tokens = tokenize(TokenizerKind::Gpt2, "Your journey starts with one step");
-    } catch (...) {
-    }
-    const auto& words = bookTokens();
-    if (tokens.size() != words.size()) {
-        tokens.clear();
-        for (size_t i = 0; i < words.size(); ++i) {
-            Token t;
-            t.id = int64_t(i);
-            t.bytes = words[i];
-            t.display = words[i];
-            tokens.push_back(t);
-        }
-    }
-    return tokens;
+// A trained model's forward is big enough that every core pays off, even for a short text.
+void useEveryCore() {
+#ifdef _OPENMP
+    omp_set_num_threads(std::max(1, omp_get_num_procs()));
+#endif
+}
+
+double msSince(const QElapsedTimer& timer) {
+    return double(timer.nsecsElapsed()) / 1e6;
 }
 
 }  // namespace
@@ -65,94 +55,52 @@ std::vector<Token> bookChipTokens() {
 TraceWorker::TraceWorker(std::shared_ptr<const std::atomic<quint64>> latest, Sink sink)
     : latest_(std::move(latest)), sink_(std::move(sink)) {}
 
-void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelToken>& cancel) const {
-    // Skip requests that a newer one has replaced while they sat in the queue.
-    if (req.generation != latest_->load())
+void TraceWorker::process(const TraceJob& job, const std::shared_ptr<CancelToken>& cancel) const {
+    // Skip jobs that a newer one has replaced while they sat in the queue.
+    if (job.generation != latest_->load())
         return;
 
     QElapsedTimer timer;
     timer.start();
-    AppResult res;
-    res.generation = req.generation;
-    res.request = req;
+    TraceOutcome out;
+    out.generation = job.generation;
+    out.settings = job.settings;
     if (cancel->cancelled()) {  // cancelled by the user before it started
-        res.cancelled = true;
-        sink_.finished(std::move(res));
+        out.cancelled = true;
+        sink_.finished(std::move(out));
         return;
     }
     try {
-        Tensor inputs;
-        int64_t tokensCount = 0;
-        switch (req.source) {
-            case InputSource::Book: {
-                res.tokens = bookChipTokens();
-                inputs = bookInputs();
-                for (const auto& w : bookTokens())
-                    res.tokenLabels << QString::fromStdString(w);
-                tokensCount = inputs.size(-2);
-                sink_.tokens(TokensUpdate{req.generation, res.tokens, true});
-                break;
-            }
-            case InputSource::Text: {
-                const QByteArray utf8 = req.text.toUtf8();
-                res.tokens = tokenize(req.tokenizer,
-                                      std::string_view(utf8.constData(), size_t(utf8.size())));
-                for (const auto& t : res.tokens)
-                    res.tokenLabels << axisLabelForToken(t);
-                tokensCount = int64_t(res.tokens.size());
-                sink_.tokens(TokensUpdate{req.generation, res.tokens, false});
-                break;
-            }
-            case InputSource::File: {
-                if (!req.fileEmbeddings)
-                    throw EngineError("embeddings", "No embeddings file is loaded.");
-                inputs = *req.fileEmbeddings;
-                tokensCount = inputs.dim() >= 2 ? inputs.size(-2) : 0;
-                for (int64_t i = 0; i < tokensCount; ++i)
-                    res.tokenLabels << QString::number(i);
-                sink_.tokens(TokensUpdate{req.generation, {}, false});
-                break;
-            }
-        }
-
-        res.issues = validate(req.config, tokensCount);
-        if (req.source != InputSource::Text && inputs.dim() >= 1 &&
-            inputs.size(-1) != req.config.dIn) {
-            res.issues.push_back(
-                {"d_in",
-                 QStringLiteral("The input has %1-dimensional embeddings, so d_in must be %1.")
-                     .arg(inputs.size(-1))
-                     .toStdString()});
-        }
-        if (!res.issues.empty()) {
-            res.elapsedMs = double(timer.nsecsElapsed()) / 1e6;
-            sink_.finished(std::move(res));
+        if (job.settings.modelMode()) {
+            processModel(job, cancel, out);
+            out.elapsedMs = msSince(timer);
+            sink_.finished(std::move(out));
             return;
         }
-        throwIfCancelled(cancel.get());
-        chooseThreadCount(req.config, tokensCount);
-
-        if (req.source == InputSource::Text) {
-            EmbeddingConfig ec;
-            ec.seed = req.embeddingSeed;
-            ec.dIn = req.config.dIn;
-            ec.contextLength = req.config.contextLength;
-            ec.positions = req.positions;
-            std::vector<int64_t> ids = tokenIds(res.tokens);
-            inputs = chapterTwoEmbeddings(ec, ids, cancel.get());
+        TraceRun& run = out.run;
+        run.settings = job.settings;
+        run.input = tokenizeInput(job.settings, job.files);
+        sink_.tokens(TokensUpdate{job.generation, run.input});
+        out.issues = checkSettings(job.settings, job.files, run.input.count());
+        if (!out.issues.empty()) {
+            out.elapsedMs = msSince(timer);
+            sink_.finished(std::move(out));
+            return;
         }
-        throwIfCancelled(cancel.get());
+        chooseThreadCount(job.settings.config, run.input.count());
+        run.inputs = embedInput(job.settings, job.files, run.input, cancel.get());
 
         QElapsedTimer throttle;
         throttle.start();
-        const quint64 gen = req.generation;
-        TraceRequest tr;
-        tr.config = req.config;
-        tr.inputs = inputs;
-        tr.weights = req.weights.get();
-        tr.cancel = cancel.get();
-        tr.progress = [this, gen, &throttle](int done, int total, const std::string& stepId) {
-            // Throttled: at most one signal every 40 ms, plus the last one.
+        const quint64 gen = job.generation;
+        TraceRequest request;
+        request.config = job.settings.config;
+        request.inputs = run.inputs;
+        request.weights =
+            variantHasWeights(job.settings.config.variant) ? job.files.weights.get() : nullptr;
+        request.cancel = cancel.get();
+        request.progress = [this, gen, &throttle](int done, int total, const std::string& stepId) {
+            // Throttled: at most one report every 40 ms, plus the last one.
             if (done < total && throttle.elapsed() < 40)
                 return;
             throttle.restart();
@@ -160,20 +108,62 @@ void TraceWorker::process(const AppRequest& req, const std::shared_ptr<CancelTok
         };
         QElapsedTimer traceTimer;
         traceTimer.start();
-        auto trace = std::make_shared<Trace>(runTrace(tr));
-        res.traceMs = double(traceTimer.nsecsElapsed()) / 1e6;
-        res.trace = std::move(trace);
+        run.trace = std::make_shared<const Trace>(runTrace(request));
+        out.traceMs = msSince(traceTimer);
     } catch (const Cancelled&) {
-        res.cancelled = true;
-    } catch (const EngineError& e) {
-        res.issues.push_back({e.field(), e.what()});
+        out.cancelled = true;
+        out.run.trace.reset();
+    } catch (const UserError& e) {
+        out.issues.push_back({e.field(), e.what()});
     } catch (const std::bad_alloc&) {
-        res.issues.push_back({"memory", "Not enough memory for this configuration."});
+        out.issues.push_back({"memory", "Not enough memory for this configuration."});
     } catch (const std::exception& e) {
-        res.issues.push_back({"", e.what()});
+        // A bug, not bad input: shown as a general problem rather than taking the app down.
+        out.issues.push_back({"", std::string("Internal error: ") + e.what()});
     }
-    res.elapsedMs = double(timer.nsecsElapsed()) / 1e6;
-    sink_.finished(std::move(res));
+    out.elapsedMs = msSince(timer);
+    sink_.finished(std::move(out));
+}
+
+void TraceWorker::processModel(const TraceJob& job, const std::shared_ptr<CancelToken>& cancel,
+                               TraceOutcome& out) const {
+    const Settings& s = job.settings;
+    if (!job.model) {
+        out.issues.push_back({"model", "The model is not loaded yet."});
+        return;
+    }
+    ModelRun m;
+    m.settings = s;
+    m.model = job.model;
+    m.input = modelTokens(s);
+    sink_.tokens(TokensUpdate{job.generation, m.input});
+    out.issues = checkModelSettings(s, *job.model, m.input);
+    if (!out.issues.empty())
+        return;
+    QElapsedTimer timer;
+    timer.start();
+    const std::vector<int64_t> ids = tokenIds(m.input.tokens);
+    const auto& previous = job.previousRun;
+    if (previous && previous->model == job.model && previous->ids == ids) {
+        m.run = previous;  // the same text: only the layer (or the view) changed
+    } else {
+        useEveryCore();
+        GptRequest r;
+        r.model = job.model;
+        r.ids = ids;
+        r.previous = previous && previous->model == job.model ? previous : nullptr;
+        r.memoryBudgetBytes = s.config.memoryBudgetBytes;
+        r.cancel = cancel.get();
+        const quint64 gen = job.generation;
+        r.progress = [this, gen](const GptLayerDone& done) {
+            sink_.layerDone(LayerUpdate{gen, done.layer, done.layers, done.thumbnail});
+        };
+        m.run = runGpt(r);
+    }
+    out.run = layerTraceRunInBlock(m, cancel.get());
+    out.traceMs = msSince(timer);
+    out.model = job.model;
+    out.modelRun = m.run;
 }
 
 TraceController::TraceController(QObject* parent)
@@ -196,8 +186,14 @@ TraceController::TraceController(QObject* parent)
                 emit progress(gen, done, total, id);
         });
     };
-    sink.finished = [this](AppResult r) {
+    sink.finished = [this](TraceOutcome r) {
         inbox_.post([this, r = std::move(r)] { onFinished(r); });
+    };
+    sink.layerDone = [this](LayerUpdate u) {
+        inbox_.post([this, u = std::move(u)] {
+            if (u.generation == latest_->load())
+                emit layerReady(u);
+        });
     };
     worker_ = std::make_unique<const TraceWorker>(latest_, std::move(sink));
 
@@ -227,17 +223,16 @@ TraceController::~TraceController() {
     takeOver(&thread_);  // everything the worker thread did happened before this point
 }
 
-quint64 TraceController::submit(AppRequest request) {
+quint64 TraceController::submit(TraceJob job) {
     releaseTimer_.stop();
     current_->cancel();
     current_ = std::make_shared<CancelToken>();
     const quint64 gen = latest_->load() + 1;
     latest_->store(gen);
-    request.generation = gen;
+    job.generation = gen;
     auto token = current_;
     const TraceWorker* w = worker_.get();
-    workerInbox_->post([w, request = std::move(request), token] { w->process(request, token); });
-    emit started(gen);
+    workerInbox_->post([w, job = std::move(job), token] { w->process(job, token); });
     if (!busy_) {
         busy_ = true;
         emit busyChanged(true);
@@ -249,7 +244,7 @@ void TraceController::cancel() {
     current_->cancel();
 }
 
-void TraceController::onFinished(const AppResult& result) {
+void TraceController::onFinished(const TraceOutcome& result) {
     if (result.generation != latest_->load()) {
         ++dropped_;
         return;

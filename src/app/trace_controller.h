@@ -12,8 +12,8 @@
 #include <memory>
 #include <mutex>
 
-#include "app/app_types.h"
 #include "app/thread_inbox.h"
+#include "app/trace_jobs.h"
 #include "engine/cancel.h"
 
 namespace attn {
@@ -25,12 +25,19 @@ class TraceWorker {
     struct Sink {
         std::function<void(TokensUpdate)> tokens;
         std::function<void(quint64 generation, int done, int total, QString stepId)> progress;
-        std::function<void(AppResult)> finished;
+        std::function<void(TraceOutcome)> finished;
+        std::function<void(LayerUpdate)> layerDone;  // model mode, each block as it finishes
     };
     TraceWorker(std::shared_ptr<const std::atomic<quint64>> latest, Sink sink);
-    void process(const AppRequest& request, const std::shared_ptr<CancelToken>& cancel) const;
+    // The pipeline's steps one by one (tokenize, check, embed, trace), so the tokens can be
+    // reported before the trace and invalid settings come back as every issue at once.
+    void process(const TraceJob& job, const std::shared_ptr<CancelToken>& cancel) const;
 
   private:
+    // Model mode: the forward (or the previous run, when only the layer changed) and the layer's
+    // trace in its block.
+    void processModel(const TraceJob& job, const std::shared_ptr<CancelToken>& cancel,
+                      TraceOutcome& out) const;
     std::shared_ptr<const std::atomic<quint64>> latest_;
     Sink sink_;
 };
@@ -41,9 +48,9 @@ class TraceController : public QObject {
     explicit TraceController(QObject* parent = nullptr);
     ~TraceController() override;
 
-    // Queues `request` (its generation is assigned here) and cancels whatever runs. Returns the
-    // generation of the request.
-    quint64 submit(AppRequest request);
+    // Queues `job` (its generation is assigned here) and cancels whatever runs. Returns the
+    // generation of the job.
+    quint64 submit(TraceJob job);
     // Cancels the newest request; the worker answers with a cancelled result.
     void cancel();
     quint64 latestGeneration() const { return latest_->load(); }
@@ -52,14 +59,14 @@ class TraceController : public QObject {
     int droppedResults() const { return dropped_; }
 
   signals:
-    void started(quint64 generation);
     void tokensReady(const attn::TokensUpdate& update);  // newest generation only
     void progress(quint64 generation, int done, int total, const QString& stepId);
-    void resultReady(const attn::AppResult& result);  // newest generation only
+    void resultReady(const attn::TraceOutcome& outcome);  // newest generation only
+    void layerReady(const attn::LayerUpdate& update);     // newest generation only
     void busyChanged(bool busy);
 
   private:
-    void onFinished(const AppResult& result);
+    void onFinished(const TraceOutcome& outcome);
 
     // Declared before the thread so that it outlives it: the worker posts its reports here.
     ThreadInbox inbox_;

@@ -7,35 +7,17 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "cli/pytorch_code.h"
-#include "cli/run_options.h"
 #include "io/csv.h"
 #include "io/file_io.h"
 #include "io/npy.h"
 #include "io/text_format.h"
 #include "io/trace_json.h"
+#include "pipeline/options.h"
+#include "pipeline/pytorch_code.h"
 
 namespace attn::cli {
 
 namespace {
-
-// Parses `args` (program name first) or throws EngineError with Qt's message.
-void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const char* command,
-                  const char* description) {
-    parser.setApplicationDescription(
-        QStringLiteral("attention-lens-cli %1: %2").arg(command, description));
-    parser.addHelpOption();
-    if (!parser.parse(args))
-        throw EngineError("option", parser.errorText().toStdString() + ".");
-    if (parser.isSet("help")) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        std::exit(0);
-    }
-    if (!parser.positionalArguments().isEmpty())
-        throw EngineError("option", "Unexpected argument \"" +
-                                        parser.positionalArguments().first().toStdString() +
-                                        "\"; options start with --.");
-}
 
 void writeStdout(std::string_view bytes) {
     std::fwrite(bytes.data(), 1, bytes.size(), stdout);
@@ -49,27 +31,81 @@ void writeOutput(const QCommandLineParser& parser, std::string_view bytes) {
         writeStdout(bytes);
 }
 
-io::JsonConfigExtras extrasFor(const RunSpec& spec) {
+// The input facts of the "config" object that the module's Config does not hold.
+io::JsonConfigExtras extrasFor(const Settings& s) {
     io::JsonConfigExtras e;
-    switch (spec.input.kind) {
-        case InputKind::BookPreset:
+    switch (s.source) {
+        case InputSource::Book:
             e.set("input", std::string("book"));
             break;
-        case InputKind::Text:
+        case InputSource::Text:
             e.set("input", std::string("text"));
-            e.set("text", spec.input.text);
-            e.set("tokenizer", tokenizerName(spec.input.tokenizer));
-            e.set("embedding_seed", static_cast<int64_t>(spec.input.embeddingSeed));
-            e.set("positions", spec.input.positions);
+            e.set("text", s.text.toStdString());
+            e.set("tokenizer", tokenizerName(s.tokenizer));
+            if (!s.modelMode()) {  // a trained model has embeddings of its own
+                e.set("embedding_seed", static_cast<int64_t>(s.embeddingSeed));
+                e.set("positions", s.positions);
+            }
             break;
-        case InputKind::Embeddings:
+        case InputSource::File:
             e.set("input", std::string("embeddings"));
-            e.set("embeddings", spec.input.embeddingsPath);
+            e.set("embeddings", s.embeddingsFile.toStdString());
             break;
     }
-    if (spec.weightsPath)
-        e.set("weights", *spec.weightsPath);
+    if (!s.weightsFile.isEmpty())
+        e.set("weights", s.weightsFile.toStdString());
+    if (s.modelMode()) {
+        e.set("model", s.model.toStdString());
+        e.set("layer", int64_t{s.layer});
+    }
     return e;
+}
+
+}  // namespace
+
+void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const char* command,
+                  const char* description) {
+    parser.setApplicationDescription(
+        QStringLiteral("attention-lens-cli %1: %2").arg(command, description));
+    parser.addHelpOption();
+    if (!parser.parse(args))
+        throw UserError("option", parser.errorText().toStdString() + ".");
+    if (parser.isSet("help")) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        std::exit(0);
+    }
+    if (!parser.positionalArguments().isEmpty())
+        throw UserError("option", "Unexpected argument \"" +
+                                      parser.positionalArguments().first().toStdString() +
+                                      "\"; options start with --.");
+}
+
+int nonNegativeOption(const QCommandLineParser& p, const char* name, int fallback) {
+    if (!p.isSet(name))
+        return fallback;
+    bool ok = false;
+    const int v = p.value(name).toInt(&ok);
+    if (!ok || v < 0)
+        throw UserError(name, std::string("--") + name + " expects a whole number from 0, got \"" +
+                                  p.value(name).toStdString() + "\".");
+    return v;
+}
+
+CliInput settingsFromOptions(const QCommandLineParser& parser) {
+    CliInput in;
+    in.given = givenSettings(parser);
+    in.settings = applyGivenSettings(Settings(), in.given);
+    in.files = readInputFiles(in.settings);
+    fitSettingsToFiles(&in.settings, in.files,
+                       {in.given.contains(QStringLiteral("d_in")),
+                        in.given.contains(QStringLiteral("context_length"))});
+    return in;
+}
+
+TraceRun traceFromOptions(const CliInput& in) {
+    if (in.settings.modelMode())
+        return layerTraceRun(modelFromOptions(in));
+    return runSettings(in.settings, in.files);
 }
 
 const Step& requireStep(const Trace& trace, const QString& id) {
@@ -78,22 +114,8 @@ const Step& requireStep(const Trace& trace, const QString& id) {
     std::string ids;
     for (const Step& s : trace.steps)
         ids += (ids.empty() ? "" : ", ") + s.info.id;
-    throw EngineError("step", "This configuration has no step \"" + id.toStdString() +
-                                  "\". Its steps are: " + ids + ".");
-}
-
-}  // namespace
-
-int nonNegativeOption(const QCommandLineParser& p, const char* name, int fallback) {
-    if (!p.isSet(name))
-        return fallback;
-    bool ok = false;
-    const int v = p.value(name).toInt(&ok);
-    if (!ok || v < 0)
-        throw EngineError(name, std::string("--") + name +
-                                    " expects a whole number from 0, got \"" +
-                                    p.value(name).toStdString() + "\".");
-    return v;
+    throw UserError("step", "This configuration has no step \"" + id.toStdString() +
+                                "\". Its steps are: " + ids + ".");
 }
 
 int tokenizeCommand(const QStringList& args) {
@@ -102,21 +124,18 @@ int tokenizeCommand(const QStringList& args) {
                   {"text-file", "UTF-8 file to tokenize.", "file"},
                   {"tokenizer", "gpt2 (default), words or chars.", "name"}});
     parseOrThrow(p, args, "tokenize", "text -> token ids as JSON");
-    std::string text;
     if (p.isSet("text") == p.isSet("text-file"))
-        throw EngineError("input", "Give the text with --text or --text-file (one of them).");
-    if (p.isSet("text")) {
-        text = p.value("text").toStdString();
-    } else {
-        text = io::readFileBytes(p.value("text-file").toStdString());
-    }
+        throw UserError("input", "Give the text with --text or --text-file (one of them).");
+    const std::string text = (p.isSet("text") ? p.value("text")
+                                              : readUtf8TextFile(p.value("text-file")))
+                                 .toStdString();
     TokenizerKind kind = TokenizerKind::Gpt2;
     if (p.isSet("tokenizer")) {
         const auto k = parseTokenizer(p.value("tokenizer").toStdString());
         if (!k)
-            throw EngineError("tokenizer", "Unknown tokenizer \"" +
-                                               p.value("tokenizer").toStdString() +
-                                               "\"; choose gpt2, words or chars.");
+            throw UserError("tokenizer", "Unknown tokenizer \"" +
+                                             p.value("tokenizer").toStdString() +
+                                             "\"; choose gpt2, words or chars.");
         kind = *k;
     }
     const std::vector<Token> tokens = tokenize(kind, text);
@@ -142,18 +161,18 @@ int tokenizeCommand(const QStringList& args) {
 
 int traceCommand(const QStringList& args) {
     QCommandLineParser p;
-    addRunOptions(p);
+    addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module});
     p.addOption({"out", "Write the JSON to this file instead of stdout.", "file"});
     parseOrThrow(p, args, "trace", "every step of one forward pass as JSON");
-    const RunSpec spec = parseRunOptions(p);
-    const RunResult r = runSpec(spec);
-    writeOutput(p, io::traceToJson(r.trace, r.input.labels, extrasFor(spec)));
+    const CliInput in = settingsFromOptions(p);
+    const TraceRun run = traceFromOptions(in);
+    writeOutput(p, io::traceToJson(*run.trace, run.input.labels, extrasFor(in.settings)));
     return 0;
 }
 
 int benchCommand(const QStringList& args) {
     QCommandLineParser p;
-    addRunOptions(p);
+    addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module});
     p.addOption({"repeat", "How many full traces to time (default 10).", "n"});
     parseOrThrow(p, args, "bench", "median and min milliseconds of a full trace");
     int repeat = 10;
@@ -161,92 +180,127 @@ int benchCommand(const QStringList& args) {
         bool ok = false;
         repeat = p.value("repeat").toInt(&ok);
         if (!ok || repeat < 1 || repeat > 100000)
-            throw EngineError("repeat", "--repeat expects a whole number from 1 to 100000, got \"" +
-                                            p.value("repeat").toStdString() + "\".");
+            throw UserError("repeat", "--repeat expects a whole number from 1 to 100000, got \"" +
+                                          p.value("repeat").toStdString() + "\".");
     }
-    const RunSpec spec = parseRunOptions(p);
-    RunResult first = runSpec(spec);  // warms caches and validates once
+    const CliInput in = settingsFromOptions(p);
+    if (in.settings.modelMode())
+        return modelBench(in, repeat);
     TraceRequest req;
-    req.config = first.trace.config;
-    req.inputs = first.input.inputs;
-    req.weights = &first.trace.parameters;
+    int64_t tokens = 0;
+    WeightMap parameters;
+    {
+        // The first run validates and warms the caches. Only its inputs and parameters stay:
+        // holding its steps while the timed runs make theirs would double the peak memory.
+        const TraceRun first = runSettings(in.settings, in.files);
+        req.config = first.trace->config;
+        req.inputs = first.inputs;
+        parameters = first.trace->parameters;
+        tokens = first.trace->tokens;
+    }
+    req.weights = &parameters;
     std::vector<double> ms;
     for (int i = 0; i < repeat; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
-        const Trace t = runTrace(req);
+        (void)runTrace(req);
         ms.push_back(
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                 .count());
     }
-    std::vector<double> sorted = ms;
-    std::sort(sorted.begin(), sorted.end());
-    const size_t n = sorted.size();
-    const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
-    std::string out = "{\"config\": " + io::configToJson(req.config, extrasFor(spec)) +
-                      ", \"tokens\": " + std::to_string(first.trace.tokens) +
+    std::sort(ms.begin(), ms.end());
+    const size_t n = ms.size();
+    const double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;
+    std::string out = "{\"config\": " + io::configToJson(req.config, extrasFor(in.settings)) +
+                      ", \"tokens\": " + std::to_string(tokens) +
                       ", \"repeat\": " + std::to_string(repeat) + ", \"median_ms\": ";
     io::appendDouble(out, median);
     out += ", \"min_ms\": ";
-    io::appendDouble(out, sorted.front());
-    out +=
-        ", \"trace_bytes\": " + std::to_string(estimateTraceBytes(req.config, first.trace.tokens)) +
-        "}\n";
+    io::appendDouble(out, ms.front());
+    out += ", \"trace_bytes\": " + std::to_string(estimateTraceBytes(req.config, tokens)) + "}\n";
     writeStdout(out);
     return 0;
 }
 
 int exportCommand(const QStringList& args) {
     QCommandLineParser p;
-    addRunOptions(p);
-    p.addOptions({{"step", "Step id to export (not needed for .npz).", "id"},
+    addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module});
+    p.addOptions({{"step",
+                   "Step id to export (not needed for .npz); with --model, attention for every "
+                   "layer's weights (L, H, T, T) as .npy.",
+                   "id"},
                   {"head", "Head for CSV of a per-head step (default 0).", "h"},
                   {"batch-index", "Batch entry for CSV (default 0).", "i"},
                   {"out", "Output file: .csv, .npy, .json, or .npz for every step.", "file"}});
     parseOrThrow(p, args, "export", "a step as CSV, .npy or JSON, or every step as .npz");
     if (!p.isSet("out"))
-        throw EngineError("out", "Say where to write with --out F.csv|.npy|.json|.npz.");
+        throw UserError("out", "Say where to write with --out F.csv|.npy|.json|.npz.");
     const std::string out = p.value("out").toStdString();
     const std::string ext = io::fileExtension(out);
     if (ext != ".csv" && ext != ".npy" && ext != ".json" && ext != ".npz")
-        throw EngineError(
-            "out", "Cannot export to \"" + out + "\": use a .csv, .npy, .json or .npz file.");
+        throw UserError("out",
+                        "Cannot export to \"" + out + "\": use a .csv, .npy, .json or .npz file.");
     if (ext != ".npz" && !p.isSet("step"))
-        throw EngineError("step",
-                          "Say which step to export with --step ID (or use a .npz file for all).");
-    const RunSpec spec = parseRunOptions(p);
-    const RunResult r = runSpec(spec);
-    if (ext == ".npz") {
-        io::writeNpz(out, io::traceTensors(r.trace));
+        throw UserError("step",
+                        "Say which step to export with --step ID (or use a .npz file for all).");
+    const CliInput in = settingsFromOptions(p);
+    if (in.settings.modelMode() && p.value("step") == QLatin1String("attention")) {
+        if (ext != ".npy")
+            throw UserError("out", "Every layer's attention is 4-dimensional (L, H, T, T): export "
+                                   "it to a .npy file.");
+        const ModelRun m = modelFromOptions(in);
+        const GptRun& r = *m.run;
+        if (r.attentionKept()) {
+            io::writeNpy(out, r.attention);
+        } else {
+            // Beyond the memory budget the run keeps no attention: each layer is recomputed.
+            const GptArchitecture& a = m.model->arch;
+            const int64_t T = r.tokens();
+            Tensor all = Tensor::uninitialized({a.layers, a.heads, T, T});
+            for (int64_t l = 0; l < a.layers; ++l) {
+                const Tensor layer = layerAttention(r, l).contiguous();
+                std::copy_n(layer.data(), layer.numel(), all.mutableData() + l * layer.numel());
+            }
+            io::writeNpy(out, all);
+        }
         return 0;
     }
-    const Step& step = requireStep(r.trace, p.value("step"));
+    const TraceRun run = traceFromOptions(in);
+    if (ext == ".npz") {
+        io::writeNpz(out, io::traceTensors(*run.trace));
+        return 0;
+    }
+    const Step& step = requireStep(*run.trace, p.value("step"));
     if (ext == ".npy") {
         io::writeNpy(out, step.value);
     } else if (ext == ".json") {
         io::writeFileAtomically(out, io::stepToJson(step) + "\n");
     } else {
         io::writeStepCsv(out, step, nonNegativeOption(p, "head", 0),
-                         nonNegativeOption(p, "batch-index", 0), r.input.labels);
+                         nonNegativeOption(p, "batch-index", 0), run.input.labels);
     }
     return 0;
 }
 
 int pytorchCommand(const QStringList& args) {
     QCommandLineParser p;
-    addRunOptions(p);
+    addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module});
     p.addOption({"out", "Write the Python code to this file instead of stdout.", "file"});
     parseOrThrow(p, args, "pytorch", "Python code that rebuilds the same input and module");
-    const RunSpec spec = parseRunOptions(p);
+    const CliInput in = settingsFromOptions(p);
     // Run once: the code is only offered for configurations that are valid.
-    const RunResult r = runSpec(spec);
-    writeOutput(p, pytorchCode(spec, r.input, r.trace.config));
+    if (in.settings.modelMode()) {
+        writeOutput(p, pytorchModelListing(modelFromOptions(in)).code);
+        return 0;
+    }
+    const TraceRun run = runSettings(in.settings, in.files);
+    writeOutput(p, pytorchListing(run).code);
     return 0;
 }
 
 #ifndef ATTN_HAVE_EXPORT
 int renderCommand(const QStringList&) {
-    throw EngineError("render",
-                      "This build has no image export (it was built without the GUI libraries).");
+    throw UserError("render",
+                    "This build has no image export (it was built without the GUI libraries).");
 }
 #endif
 

@@ -1,18 +1,48 @@
 #pragma once
 // The subcommands of attention-lens-cli. Each returns the process exit code; bad input throws
-// attn::EngineError, which main() turns into one line on stderr and exit code 2.
+// attn::UserError, which main() turns into one line on stderr and exit code 2.
 
 #include <QStringList>
+#include <QVariantMap>
+
+#include "pipeline/model_request.h"
+#include "pipeline/request.h"
 
 class QCommandLineParser;
 
 namespace attn::cli {
 
+// Parses `args` (program name first) or throws UserError with Qt's message; prints --help and
+// exits 0 for --help.
+void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const char* command,
+                  const char* description);
+
 // The value of option `name` as a whole number from 0 (`fallback` when not given); throws
-// EngineError naming the option otherwise.
+// UserError naming the option otherwise.
 int nonNegativeOption(const QCommandLineParser& parser, const char* name, int fallback);
 
+// The settings the options describe, with the files they name read and fitted (an embeddings
+// file's d_in and batch, a weights file's mask buffer) unless the options say otherwise.
+struct CliInput {
+    QVariantMap given;  // the settings the options set explicitly
+    Settings settings;
+    InputFiles files;
+};
+CliInput settingsFromOptions(const QCommandLineParser& parser);
+
+// The step `id` of the trace, or a UserError listing the steps it has.
+const Step& requireStep(const Trace& trace, const QString& id);
+
+// Model mode (--model): the model the options name (with --heads if given), run on the text.
+ModelRun modelFromOptions(const CliInput& in);
+// The trace the options describe: the chapter-3 module's, or with --model the chapter-3 view
+// of block --layer of the model.
+TraceRun traceFromOptions(const CliInput& in);
+// The "config" extras of a trace's JSON: the input, and the model and layer in model mode.
+int modelBench(const CliInput& in, int repeat);
+
 int tokenizeCommand(const QStringList& args);
+int modelCommand(const QStringList& args);
 int traceCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int exportCommand(const QStringList& args);

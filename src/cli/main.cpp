@@ -1,4 +1,5 @@
-// attention-lens-cli: the engine without a window (SPEC section 6).
+// attention-lens-cli: the engine without a window. Exit 0 on success, 2 with one line on stderr
+// for bad input; never a partial output file.
 
 #include <QCoreApplication>
 #ifdef ATTN_HAVE_EXPORT
@@ -20,6 +21,7 @@ const char* kUsage =
     "\n"
     "Commands:\n"
     "  tokenize   Text -> GPT-2 (or words/chars) token ids as JSON\n"
+    "  model      A trained GPT model's attention in every layer and its next tokens\n"
     "  trace      Every step of one forward pass as JSON\n"
     "  render     A step's heatmap as PNG, SVG or PDF (--all-steps DIR for every step)\n"
     "  export     A step as CSV, .npy or JSON, or every step as .npz\n"
@@ -68,6 +70,8 @@ int main(int argc, char** argv) {
     try {
         if (command == "tokenize")
             return attn::cli::tokenizeCommand(args);
+        if (command == "model")
+            return attn::cli::modelCommand(args);
         if (command == "trace")
             return attn::cli::traceCommand(args);
         if (command == "bench")
@@ -79,8 +83,8 @@ int main(int argc, char** argv) {
         if (command == "render")
             return attn::cli::renderCommand(args);
         return fail("unknown command \"" + command +
-                    "\"; the commands are tokenize, trace, render, export, pytorch, bench.");
-    } catch (const attn::EngineError& e) {
+                    "\"; the commands are tokenize, model, trace, render, export, pytorch, bench.");
+    } catch (const attn::UserError& e) {
         return fail(e.what());
     } catch (const attn::Cancelled& e) {
         return fail(e.what());

@@ -130,7 +130,7 @@ bool variantHasHeads(Variant v) {
     return v == Variant::MultiHead || v == Variant::MultiHeadWrapper;
 }
 
-int64_t Config::headDim() const {
+int64_t Config::headSize() const {
     if (variant == Variant::MultiHead && heads > 0)
         return dOut / heads;
     return variant == Variant::Simplified ? dIn : dOut;
@@ -176,7 +176,7 @@ std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
     };
 
     // Sizes are checked against a generous cap first, so that products below cannot overflow.
-    constexpr int64_t kMaxSize = 1 << 20;
+    constexpr int64_t kMaxSize = kMaxDimension;
     auto checkSize = [&](const char* field, const char* what, int64_t v) {
         if (v < 1) {
             add(field,

@@ -66,11 +66,16 @@ struct Config {
 
     MaskSpec effectiveMask() const { return mask ? *mask : defaultMask(variant); }
     // Head size hd = d_out / h of `multi-head` (d_out for the others).
-    int64_t headDim() const;
+    int64_t headSize() const;
     // Number of heads the trace has (1 for single-head variants).
     int64_t effectiveHeads() const;
     bool dropoutActive() const { return mode == Mode::Train && dropout > 0.0; }
+    friend bool operator==(const Config&, const Config&) = default;
 };
+
+// The largest d_in, d_out, heads, batch and context length (and window K) a configuration may
+// have: the products of sizes in the engine and its memory estimate stay far from overflow.
+constexpr int64_t kMaxDimension = int64_t(1) << 20;
 
 // One problem with a configuration. `field` names the control it belongs to:
 // "d_in", "d_out", "heads", "mask", "dropout", "batch", "context_length", "input", "memory",
@@ -86,10 +91,12 @@ std::vector<ValidationIssue> validate(const Config& config, int64_t tokens);
 // Head counts h for which d_out % h == 0, ascending.
 std::vector<int64_t> validHeadCounts(int64_t dOut);
 
-// An error the user can act on. `field` as in ValidationIssue.
-class EngineError : public std::runtime_error {
+// A problem the user can fix, with what is wrong and what would be right: bad settings, an
+// unreadable or malformed file, an output that cannot be written. `field` names the control it
+// belongs to, as in ValidationIssue (the CLI prints the message as its one line on stderr).
+class UserError : public std::runtime_error {
   public:
-    EngineError(std::string field, const std::string& message)
+    UserError(std::string field, const std::string& message)
         : std::runtime_error(message), field_(std::move(field)) {}
     const std::string& field() const { return field_; }
 

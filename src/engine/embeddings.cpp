@@ -160,10 +160,10 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
                             const CancelToken* cancel) {
     const int64_t T = static_cast<int64_t>(ids.size());
     if (config.dIn < 1)
-        throw EngineError("d_in", "d_in (the embedding size) must be at least 1 (it is " +
+        throw UserError("d_in", "d_in (the embedding size) must be at least 1 (it is " +
                                       std::to_string(config.dIn) + ").");
     if (config.dIn > kMaxEmbeddingDim)
-        throw EngineError(
+        throw UserError(
             "d_in", "d_in = " + std::to_string(config.dIn) +
                         " is too large for the chapter-2 embeddings: PyTorch draws the "
                         "whole " +
@@ -172,15 +172,15 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
                         "which would take too long. Use d_in up to " +
                         std::to_string(kMaxEmbeddingDim) + ", or load embeddings from a file.");
     if (T < 1)
-        throw EngineError("input", "There are no tokens: type some text or pick a preset.");
+        throw UserError("input", "There are no tokens: type some text or pick a preset.");
     if (T > config.contextLength)
-        throw EngineError("input", "The input has " + std::to_string(T) +
+        throw UserError("input", "The input has " + std::to_string(T) +
                                        " tokens, more than the context length of " +
                                        std::to_string(config.contextLength) +
                                        ". Shorten the text or raise the context length.");
     for (int64_t id : ids)
         if (id < 0 || id >= config.vocabSize)
-            throw EngineError("input", "Token id " + std::to_string(id) +
+            throw UserError("input", "Token id " + std::to_string(id) +
                                            " is outside the vocabulary of " +
                                            std::to_string(config.vocabSize) + " tokens.");
 
@@ -253,7 +253,7 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
 }
 
 Tensor bookInputs() {
-    // The chapter's embeddings of "Your journey starts with one step" (section 3.3.1).
+    // The chapter's embeddings of bookSentence() (section 3.3.1).
     return Tensor(Shape{6, 3}, {0.43f, 0.15f, 0.89f,    // Your     (x^1)
                                 0.55f, 0.87f, 0.66f,    // journey  (x^2)
                                 0.57f, 0.85f, 0.64f,    // starts   (x^3)
@@ -266,6 +266,13 @@ const std::vector<std::string>& bookTokens() {
     static const std::vector<std::string> tokens = {"Your", "journey", "starts",
                                                     "with", "one",     "step"};
     return tokens;
+}
+
+std::string bookSentence() {
+    std::string s;
+    for (const std::string& word : bookTokens())
+        s += (s.empty() ? "" : " ") + word;
+    return s;
 }
 
 }  // namespace attn

@@ -27,7 +27,7 @@ struct EmbeddingConfig {
     int64_t vocabSize = kGpt2VocabSize;
 };
 
-// (T, d_in). Throws EngineError for ids outside the vocabulary or T > context_length.
+// (T, d_in). Throws UserError for ids outside the vocabulary or T > context_length.
 // Thread-safe; results are cached per (seed, d_in, context_length, vocab).
 Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int64_t>& ids,
                             const CancelToken* cancel = nullptr);
@@ -37,8 +37,10 @@ Tensor chapterTwoEmbeddings(const EmbeddingConfig& config, const std::vector<int
 std::vector<float> normalTableRows(uint64_t seed, int64_t rows, int64_t cols,
                                    const std::vector<int64_t>& wanted);
 
-// The book's six 3-d vectors for "Your journey starts with one step".
+// The book's six 3-d vectors for "Your journey starts with one step", one per word.
 Tensor bookInputs();
 const std::vector<std::string>& bookTokens();
+// The words of bookTokens() joined by spaces: the sentence the chapter starts from.
+std::string bookSentence();
 
 }  // namespace attn

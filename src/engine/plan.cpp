@@ -1,5 +1,6 @@
 // What each configuration computes: the ordered step list with ids, titles, PyTorch expressions
-// and named shapes (SPEC section 4), the parameter list, and the memory estimate.
+// and named shapes (PyTorch order, batch first; the ids are the contract exports and the CLI
+// use), the parameter list, and the memory estimate.
 
 #include <cmath>
 
@@ -29,7 +30,7 @@ class Planner {
         s_.dIn = c.dIn;
         s_.dOut = c.variant == Variant::Simplified ? c.dIn : c.dOut;
         s_.h = c.effectiveHeads();
-        s_.hd = c.headDim();
+        s_.hd = c.headSize();
     }
 
     std::vector<StepInfo> plan() {
@@ -100,7 +101,6 @@ class Planner {
                 "scores.masked_fill(mask.bool(), -torch.inf)", tt, StepKind::Scores);
             current = "masked_scores";
         }
-        const std::string dk = mha ? "head_dim" : "d_out";
         if (scaled) {
             add("scaled_scores", "Scaled scores: divided by sqrt(d_k) so softmax does not saturate",
                 current + " / keys.shape[-1]**0.5", tt, StepKind::Scores);
@@ -199,7 +199,7 @@ class Planner {
 
 }  // namespace
 
-int64_t StepInfo::headDim() const {
+int64_t StepInfo::headAxis() const {
     for (size_t i = 0; i < dims.size(); ++i)
         if (dims[i] == "h" || dims[i] == "head") {
             // The reshape steps of multi-head have h as a feature axis, not a picture axis, when
@@ -211,7 +211,7 @@ int64_t StepInfo::headDim() const {
     return -1;
 }
 
-int64_t StepInfo::batchDim() const {
+int64_t StepInfo::batchAxis() const {
     for (size_t i = 0; i < dims.size(); ++i)
         if (dims[i] == "b")
             return static_cast<int64_t>(i);

@@ -1,6 +1,6 @@
 #pragma once
 // PyTorch's CPU random generator, reproduced so that the same seed gives the same weights,
-// embeddings and dropout masks as the chapter's code (SPEC section 5).
+// embeddings and dropout masks as the chapter's code on CPU.
 
 #include <cstdint>
 #include <optional>
@@ -54,7 +54,8 @@ float linearBiasBound(int64_t fanIn);
 // The dropout keep mask of nn.Dropout(p) in training mode, n elements row-major, 1 = kept.
 // Default: PyTorch's portable kernel (two draws per element), used on AMD and non-MKL builds; the
 // book's printed dropout example matches it. Mkl: Intel MKL's MCG31 stream seeded by one draw, as
-// PyTorch uses on Intel CPUs with MKL (SPEC section 5 rule 5).
+// the PyTorch wheels with MKL use on Intel CPUs: one 32-bit draw r seeds x0 = r mod (2^31 - 1),
+// element k is kept if x_k / m < 1 - p, and x_{k+1} = 1132489760 * x_k mod m.
 void dropoutKeepMask(TorchGenerator& gen, double p, bool mkl, float* keep, int64_t n);
 
 }  // namespace attn

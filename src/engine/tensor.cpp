@@ -142,8 +142,14 @@ std::shared_ptr<float[]> allocateFloats(int64_t n) {
         return std::shared_ptr<float[]>(static_cast<float*>(p),
                                         [rounded](float* q) { bufferCache().give(q, rounded); });
     }
-    // new float[] leaves the memory untouched (std::vector would zero it).
-    return std::shared_ptr<float[]>(new float[bytes / sizeof(float)]);
+    // Uninitialised (std::vector would zero it) and 64-byte aligned like the large blocks:
+    // vectorised loops treat a misaligned head element by element, which rounds transcendental
+    // functions differently, so the same input must always land on the same alignment.
+    const size_t rounded = (bytes + 63) / 64 * 64;
+    void* p = std::aligned_alloc(64, rounded);
+    if (!p)
+        throw std::bad_alloc();
+    return std::shared_ptr<float[]>(static_cast<float*>(p), [](float* q) { std::free(q); });
 }
 
 std::vector<int64_t> rowMajorStrides(const Shape& shape) {
@@ -176,6 +182,17 @@ Tensor Tensor::uninitialized(Shape shape) {
     Tensor t;
     const int64_t n = shapeNumel(shape);
     t.storage_ = allocateFloats(n);
+    t.shape_ = std::move(shape);
+    t.strides_ = rowMajorStrides(t.shape_);
+    return t;
+}
+
+Tensor Tensor::wrap(std::shared_ptr<float[]> storage, Shape shape) {
+    if (!shapeIsRepresentable(shape))
+        throw std::length_error("Tensor: shape " + shapeToString(shape) +
+                                " does not fit in memory");
+    Tensor t;
+    t.storage_ = std::move(storage);
     t.shape_ = std::move(shape);
     t.strides_ = rowMajorStrides(t.shape_);
     return t;

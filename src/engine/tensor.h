@@ -22,9 +22,9 @@ bool shapeIsRepresentable(const Shape& shape);
 
 // Large tensor buffers (1 MiB and up) are kept for reuse when freed, up to 1 GiB in all: a
 // trace at T = 1,024 is a few hundred megabytes written once, and mapping fresh pages from the
-// kernel (which zeroes each one) cost a third of its time (a quarter at T = 256). releaseCachedBuffers() returns the
-// kept ones to the system (the app calls it when it has been idle for a moment);
-// cachedBufferBytes() says how much is kept. Both are thread-safe.
+// kernel (which zeroes each one) cost a third of its time (a quarter at T = 256).
+// releaseCachedBuffers() returns the kept ones to the system (the app calls it when it has been
+// idle for a moment); cachedBufferBytes() says how much is kept. Both are thread-safe.
 void releaseCachedBuffers();
 size_t cachedBufferBytes();
 
@@ -37,6 +37,10 @@ class Tensor {
     // pass over memory on the large T x T steps).
     static Tensor uninitialized(Shape shape);
     Tensor(Shape shape, std::vector<float> data);  // data row-major, size must match
+    // Contiguous over memory that `storage` owns, e.g. a memory-mapped weights file kept alive
+    // through the shared_ptr aliasing constructor. Such memory may be read-only: a wrapped
+    // tensor is never written.
+    static Tensor wrap(std::shared_ptr<float[]> storage, Shape shape);
 
     const Shape& shape() const { return shape_; }
     const std::vector<int64_t>& strides() const { return strides_; }

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "engine/kernels.h"
 #include "engine/rng.h"
 
 namespace attn {
@@ -26,31 +27,25 @@ using StridedConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
 using StridedMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-constexpr int64_t kParallelWork = int64_t(1) << 21;  // multiply-adds worth a second thread
 
-// y (n, out) = x (n, in) @ W^T + bias: nn.Linear with weight (out, in).
-void linearForward(const float* x, int64_t n, int64_t in, const Tensor& weight, const Tensor* bias,
-                   float* y, int64_t out) {
-    MutMap Y(y, n, out);
-    Y.noalias() = ConstMap(x, n, in) * ConstMap(weight.data(), out, in).transpose();
-    if (bias)
-        Y.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias->data(), out);
+// y (n, out) = x (n, in) @ W^T + bias: nn.Linear with weight (out, in), as one job.
+kernels::LinearJob linearJob(const float* x, int64_t n, int64_t in, const Tensor& weight,
+                             const Tensor* bias, float* y, int64_t out) {
+    kernels::LinearJob j;
+    j.x = x;
+    j.rows = n;
+    j.in = in;
+    j.xStride = in;
+    j.weight = weight.data();
+    j.weightStride = in;
+    j.bias = bias ? bias->data() : nullptr;
+    j.y = y;
+    j.out = out;
+    j.yStride = out;
+    return j;
 }
 
-// softmax(z)_j = exp(z_j - max z) / sum_k exp(z_k - max z), over one row of n, into `out`.
-// -inf entries (masked keys) become exactly 0, as in PyTorch.
-void softmaxRow(const float* in, float* out, int64_t n) {
-    using Arr = Eigen::Map<const Eigen::ArrayXf>;
-    const Arr z(in, n);
-    Eigen::Map<Eigen::ArrayXf> o(out, n);
-    const float mx = z.maxCoeff();
-    o = (z - mx).exp();
-    // Eigen's exp clamps its argument, so exp(-inf) is a denormal, not 0: zero masked keys.
-    for (int64_t j = 0; j < n; ++j)
-        if (in[j] == kNegInf)
-            out[j] = 0.0f;
-    o *= 1.0f / o.sum();
-}
+using kernels::softmaxRow;
 
 // One attention "group": a (batch, head) pair whose queries, keys and values are T x dk / dv
 // strided slices of the projection outputs.
@@ -74,7 +69,7 @@ class TraceBuilder {
         {
             const auto issues = validate(c_, T);
             if (!issues.empty())
-                throw EngineError(issues.front().field, issues.front().message);
+                throw UserError(issues.front().field, issues.front().message);
         }
         plan_ = planSteps(c_, T);
         total_ = static_cast<int>(plan_.size());
@@ -119,11 +114,11 @@ class TraceBuilder {
     void prepareInputs() {
         const Tensor& in = req_.inputs;
         if (in.empty() || in.numel() == 0)
-            throw EngineError("input", "There are no tokens: type some text or pick a preset.");
+            throw UserError("input", "There are no tokens: type some text or pick a preset.");
         if (in.dim() == 2) {
             T_ = in.size(0);
             if (in.size(1) != c_.dIn)
-                throw EngineError("embeddings",
+                throw UserError("embeddings",
                                   "The embeddings have " + std::to_string(in.size(1)) +
                                       " numbers per token, but d_in is " + std::to_string(c_.dIn) +
                                       ". Expected shape (T, d_in) = (" + std::to_string(T_) + ", " +
@@ -131,20 +126,20 @@ class TraceBuilder {
         } else if (in.dim() == 3) {
             T_ = in.size(1);
             if (in.size(0) != c_.batch || in.size(2) != c_.dIn)
-                throw EngineError("embeddings",
+                throw UserError("embeddings",
                                   "The embeddings have shape " + shapeToString(in.shape()) +
                                       ", but this model expects (b, T, d_in) = (" +
                                       std::to_string(c_.batch) + ", " + std::to_string(T_) + ", " +
                                       std::to_string(c_.dIn) + ").");
         } else {
-            throw EngineError("embeddings", "The embeddings have shape " +
+            throw UserError("embeddings", "The embeddings have shape " +
                                                 shapeToString(in.shape()) +
                                                 "; expected (T, d_in) or (b, T, d_in).");
         }
         if (c_.batch < 1 || c_.batch > (1 << 20)) {
             const auto issues = validate(c_, T_);
             if (!issues.empty())
-                throw EngineError(issues.front().field, issues.front().message);
+                throw UserError(issues.front().field, issues.front().message);
         }
         if (in.dim() == 3) {
             x_ = in.contiguous();
@@ -167,7 +162,10 @@ class TraceBuilder {
         // loads a state_dict after torch.manual_seed(seed) has the generator in this state when
         // dropout draws. The draws for GPT-2-sized modules take milliseconds, so the last few
         // parameter sets are cached (a keystroke changes the text, not the module).
-        if (!cachedParameters(params)) {
+        // Without dropout the generator is never used again, so explicit weights need no draws
+        // (a GPT-2 XL layer trace would otherwise draw 10 million numbers for nothing).
+        const bool drawsNeeded = !req_.weights || c_.dropoutActive();
+        if (drawsNeeded && !cachedParameters(params)) {
             TorchGenerator gen(c_.seed);
             for (size_t i = 0; i < shapes.size(); ++i) {
                 const auto& [name, shape] = shapes[i];
@@ -197,11 +195,11 @@ class TraceBuilder {
         for (const auto& [name, shape] : shapes) {
             auto it = req_.weights->find(name);
             if (it == req_.weights->end())
-                throw EngineError("weights", "The weights have no \"" + name + "\" (shape " +
+                throw UserError("weights", "The weights have no \"" + name + "\" (shape " +
                                                  shapeToString(shape) + "), which " +
                                                  variantClassName(c_.variant) + " needs.");
             if (it->second.shape() != shape)
-                throw EngineError(
+                throw UserError(
                     "weights", "\"" + name + "\" has shape " + shapeToString(it->second.shape()) +
                                    " but this model needs " + shapeToString(shape) + ".");
             params[name] = it->second.contiguous();
@@ -255,18 +253,19 @@ class TraceBuilder {
             req_.progress(done_, total_, id);
     }
 
-    Tensor project(const WeightMap& p, const std::string& prefix, const float* x, int64_t n) {
-        Tensor y(Shape{c_.batch, T_, c_.dOut});
+    // The job that makes y (n, d_out) from x with the module's projection `prefix`.
+    kernels::LinearJob projectionJob(const WeightMap& p, const std::string& prefix, const float* x,
+                                     int64_t n, float* y) const {
         if (c_.variant == Variant::SelfAttentionV1) {
             // queries = x @ W_query, W (d_in, d_out)
-            MutMap(y.mutableData(), n, c_.dOut).noalias() =
-                ConstMap(x, n, c_.dIn) * ConstMap(p.at(prefix).data(), c_.dIn, c_.dOut);
-        } else {
-            auto bias = p.find(prefix + ".bias");
-            linearForward(x, n, c_.dIn, p.at(prefix + ".weight"),
-                          bias == p.end() ? nullptr : &bias->second, y.mutableData(), c_.dOut);
+            kernels::LinearJob j = linearJob(x, n, c_.dIn, p.at(prefix), nullptr, y, c_.dOut);
+            j.inputMajor = true;
+            j.weightStride = c_.dOut;
+            return j;
         }
-        return y;
+        auto bias = p.find(prefix + ".bias");
+        return linearJob(x, n, c_.dIn, p.at(prefix + ".weight"),
+                         bias == p.end() ? nullptr : &bias->second, y, c_.dOut);
     }
 
     Tensor maskTensor() const {
@@ -289,21 +288,25 @@ class TraceBuilder {
         const int64_t G = static_cast<int64_t>(groups.size());
         const int64_t TT = T_ * T_;
         const int64_t dv = groups.empty() ? 0 : vCols_;
-        // Waking a second thread costs more than small products; only split real work.
-        const int64_t work = G * T_ * T_ * std::max(dk, dv);
 
+        // scores = q @ k^T: per group a product with the keys in nn.Linear's (out, in) place.
         Tensor scores = Tensor::uninitialized(ttShape);
         float* s = scores.mutableData();
-#pragma omp parallel for if (G > 1 && work > kParallelWork)
+        std::vector<kernels::LinearJob> jobs(groups.size());
         for (int64_t g = 0; g < G; ++g) {
-            if (cancelled())
-                continue;  // cannot leave an OpenMP loop early: skip the rest
             const Group& gr = groups[static_cast<size_t>(g)];
-            // scores = q @ k^T
-            MutMap(s + g * TT, T_, T_).noalias() =
-                StridedConstMap(gr.q, T_, dk, Eigen::OuterStride<>(gr.qkStride)) *
-                StridedConstMap(gr.k, T_, dk, Eigen::OuterStride<>(gr.qkStride)).transpose();
+            kernels::LinearJob& j = jobs[static_cast<size_t>(g)];
+            j.x = gr.q;
+            j.rows = T_;
+            j.in = dk;
+            j.xStride = gr.qkStride;
+            j.weight = gr.k;
+            j.weightStride = gr.qkStride;
+            j.y = s + g * TT;
+            j.out = T_;
+            j.yStride = T_;
         }
+        kernels::linear(jobs, req_.cancel);
         done("scores", scores);
 
         const MaskSpec m = c_.effectiveMask();
@@ -409,23 +412,29 @@ class TraceBuilder {
             used = dropped;
         }
 
-        // context = weights @ values
+        // context = weights @ values: the values are an input-major (T, dv) weight.
         const float* wd = used.data();
-#pragma omp parallel for if (G > 1 && work > kParallelWork)
         for (int64_t g = 0; g < G; ++g) {
-            if (cancelled())
-                continue;
             const Group& gr = groups[static_cast<size_t>(g)];
-            StridedMap(gr.ctx, T_, dv, Eigen::OuterStride<>(gr.ctxStride)).noalias() =
-                ConstMap(wd + g * TT, T_, T_) *
-                StridedConstMap(gr.v, T_, dv, Eigen::OuterStride<>(gr.vStride));
+            kernels::LinearJob& j = jobs[static_cast<size_t>(g)];
+            j.x = wd + g * TT;
+            j.rows = T_;
+            j.in = T_;
+            j.xStride = T_;
+            j.weight = gr.v;
+            j.weightStride = gr.vStride;
+            j.inputMajor = true;
+            j.y = gr.ctx;
+            j.out = dv;
+            j.yStride = gr.ctxStride;
         }
+        kernels::linear(jobs, req_.cancel);
     }
 
     void runSimplified() {
         const int64_t d = c_.dIn;
         vCols_ = d;
-        Tensor context(Shape{c_.batch, T_, d});
+        Tensor context = Tensor::uninitialized(Shape{c_.batch, T_, d});
         std::vector<Group> groups;
         for (int64_t b = 0; b < c_.batch; ++b) {
             const float* xb = x_.data() + b * T_ * d;
@@ -442,17 +451,22 @@ class TraceBuilder {
         std::array<Tensor, 3> qkv;
         const char* mats[] = {"W_query", "W_key", "W_value"};
         const char* ids[] = {"queries", "keys", "values"};
+        std::array<kernels::LinearJob, 3> jobs;
         for (int m = 0; m < 3; ++m) {
-            qkv[m] = project(p, mats[m], x_.data(), n);
-            done(ids[m], qkv[m]);
+            qkv[m] = Tensor::uninitialized(Shape{c_.batch, T_, c_.dOut});
+            jobs[m] = projectionJob(p, mats[m], x_.data(), n, qkv[m].mutableData());
         }
+        // One parallel region for the three products: more chunks to share between the cores.
+        kernels::linear(jobs, req_.cancel);
+        for (int m = 0; m < 3; ++m)
+            done(ids[m], qkv[m]);
         return qkv;
     }
 
     void runSingleHead(const WeightMap& p) {
         const auto [q, k, v] = projectQkv(p);
         vCols_ = c_.dOut;
-        Tensor context(Shape{c_.batch, T_, c_.dOut});
+        Tensor context = Tensor::uninitialized(Shape{c_.batch, T_, c_.dOut});
         std::vector<Group> groups;
         const int64_t stride = T_ * c_.dOut;
         for (int64_t b = 0; b < c_.batch; ++b)
@@ -465,23 +479,20 @@ class TraceBuilder {
 
     void runWrapper(const WeightMap& p) {
         const int64_t H = c_.heads, B = c_.batch, n = B * T_, dO = c_.dOut;
-        Tensor qkv[3] = {Tensor(Shape{H, B, T_, dO}), Tensor(Shape{H, B, T_, dO}),
-                         Tensor(Shape{H, B, T_, dO})};
+        Tensor qkv[3];
         const char* mats[] = {"W_query", "W_key", "W_value"};
         const char* ids[] = {"queries", "keys", "values"};
         for (int m = 0; m < 3; ++m) {
-            for (int64_t h = 0; h < H; ++h) {
-                const std::string prefix = "heads." + std::to_string(h) + "." + mats[m];
-                auto bias = p.find(prefix + ".bias");
-                linearForward(x_.data(), n, c_.dIn, p.at(prefix + ".weight"),
-                              bias == p.end() ? nullptr : &bias->second,
-                              qkv[m].mutableData() + h * n * dO, dO);
-                throwIfCancelled(req_.cancel);
-            }
+            qkv[m] = Tensor::uninitialized(Shape{H, B, T_, dO});
+            std::vector<kernels::LinearJob> jobs;
+            for (int64_t h = 0; h < H; ++h)
+                jobs.push_back(projectionJob(p, "heads." + std::to_string(h) + "." + mats[m],
+                                             x_.data(), n, qkv[m].mutableData() + h * n * dO));
+            kernels::linear(jobs, req_.cancel);
             done(ids[m], qkv[m]);
         }
         vCols_ = dO;
-        Tensor context(Shape{H, B, T_, dO});
+        Tensor context = Tensor::uninitialized(Shape{H, B, T_, dO});
         std::vector<Group> groups;
         for (int64_t h = 0; h < H; ++h)
             for (int64_t b = 0; b < B; ++b) {
@@ -492,7 +503,7 @@ class TraceBuilder {
         attend(groups, dO, {H, B, T_, T_}, static_cast<int>(H), true);
         done("context", context);
         // torch.cat([head(x) for head in self.heads], dim=-1)
-        Tensor out(Shape{B, T_, H * dO});
+        Tensor out = Tensor::uninitialized(Shape{B, T_, H * dO});
         float* o = out.mutableData();
         const float* cd = context.data();
         for (int64_t h = 0; h < H; ++h)
@@ -516,7 +527,7 @@ class TraceBuilder {
         // Context is written straight into the (b, T, h, hd) layout that .contiguous() would
         // produce, so context_heads is a strided view and context a free reshape.
         vCols_ = hd;
-        Tensor ctxBuffer(Shape{B, T_, H, hd});
+        Tensor ctxBuffer = Tensor::uninitialized(Shape{B, T_, H, hd});
         std::vector<Group> groups;
         for (int64_t b = 0; b < B; ++b)
             for (int64_t h = 0; h < H; ++h) {
@@ -529,9 +540,10 @@ class TraceBuilder {
         done("context_transposed", ctxBuffer);
         const Tensor context = ctxBuffer.view({B, T_, dO});
         done("context", context);
-        Tensor out(Shape{B, T_, dO});
-        linearForward(context.data(), n, dO, p.at("out_proj.weight"), &p.at("out_proj.bias"),
-                      out.mutableData(), dO);
+        Tensor out = Tensor::uninitialized(Shape{B, T_, dO});
+        const kernels::LinearJob job = linearJob(context.data(), n, dO, p.at("out_proj.weight"),
+                                                 &p.at("out_proj.bias"), out.mutableData(), dO);
+        kernels::linear({&job, 1}, req_.cancel);
         done("output", out);
     }
 
@@ -579,13 +591,13 @@ StepSlice sliceStepValues(const Step& step, int64_t head, int64_t batch) {
     }
     StepInfo named = step.info;
     named.dims = dims;
-    if (const int64_t hd = named.headDim(); hd >= 0) {
+    if (const int64_t hd = named.headAxis(); hd >= 0) {
         out.head = std::clamp<int64_t>(head, 0, t.size(hd) - 1);
         t = t.select(hd, out.head);
         dims.erase(dims.begin() + hd);
     }
     named.dims = dims;
-    if (const int64_t bd = named.batchDim(); bd >= 0) {
+    if (const int64_t bd = named.batchAxis(); bd >= 0) {
         out.batchSize = t.size(bd);
         out.batch = std::clamp<int64_t>(batch, 0, t.size(bd) - 1);
         t = t.select(bd, out.batch);

@@ -1,6 +1,7 @@
 #pragma once
 // The step trace: every intermediate tensor of one forward pass of a chapter-3 module, with its
-// SPEC step id, a title, the PyTorch expression that makes it and its named dims.
+// step id (a fixed name the CLI, exports and tests use), a title, the PyTorch expression that
+// makes it and its named dims.
 
 #include <functional>
 #include <map>
@@ -35,9 +36,9 @@ struct StepInfo {
     std::vector<std::string> dims;  // names, e.g. {"b", "h", "T", "T"}
     StepKind kind = StepKind::Projection;
     std::string viewOf;  // id of the step whose storage this one shares (a view: no copy)
-    // Index of the head dimension ("h" or "head"), -1 if the step is not split by head.
-    int64_t headDim() const;
-    int64_t batchDim() const;  // index of "b", -1 if none
+    // Index of the head axis ("h" or "head"), -1 if the step is not split by head.
+    int64_t headAxis() const;
+    int64_t batchAxis() const;  // index of "b", -1 if none
 };
 
 struct Step {
@@ -57,7 +58,7 @@ struct Trace {
 };
 
 // What a heatmap of a step shows for one head and batch entry (and what its CSV export holds).
-// The head (StepInfo::headDim) and batch entry (StepInfo::batchDim) are picked, clamped to
+// The head (StepInfo::headAxis) and batch entry (StepInfo::batchAxis) are picked, clamped to
 // range. If more than two dims remain and tokens lead (the multi-head reshapes, (T, h, hd)),
 // they stay: tokens are the rows and the trailing dims sit side by side as columns, exactly as
 // .view lays them out. Any other extra leading dim is shown at index 0.
@@ -104,7 +105,7 @@ struct TraceRequest {
     ProgressFn progress;
 };
 
-// Validates (throws EngineError naming the field), then computes every step.
+// Validates (throws UserError naming the field), then computes every step.
 // Throws Cancelled if the token is set.
 Trace runTrace(const TraceRequest& request);
 

@@ -1,10 +1,12 @@
 #include "export/heatmap_data.h"
 
 #include <QCoreApplication>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "export/colormap_tables.h"
 
@@ -49,32 +51,6 @@ int HeatmapData::maskedCount() const {
         if (isNegInf(values[i]) || (i < hidden.size() && hidden[i]))
             ++n;
     return n;
-}
-
-QString colormapName(Colormap c) {
-    switch (c) {
-        case Colormap::Viridis:
-            return QStringLiteral("viridis");
-        case Colormap::Magma:
-            return QStringLiteral("magma");
-        case Colormap::Cividis:
-            return QStringLiteral("cividis");
-        case Colormap::Diverging:
-            return QStringLiteral("diverging");
-    }
-    return QStringLiteral("viridis");
-}
-
-bool parseColormap(const QString& name, Colormap* out) {
-    const QString n = name.trimmed().toLower();
-    for (Colormap c : allColormaps()) {
-        if (colormapName(c) == n) {
-            if (out)
-                *out = c;
-            return true;
-        }
-    }
-    return false;
 }
 
 const std::vector<Colormap>& allColormaps() {
@@ -169,6 +145,124 @@ std::pair<double, double> colorRange(const HeatmapData& data, Colormap c) {
     return {lo, hi};
 }
 
+namespace {
+
+bool isZeroOneKind(StepKind k) {
+    return k == StepKind::Mask || k == StepKind::DropoutMask;
+}
+
+}  // namespace
+
+double ColorScaling::position(float v, int row) const {
+    if (std::isnan(v) || isNegInf(v))
+        return std::numeric_limits<double>::quiet_NaN();
+    if (std::isinf(v))
+        return 1.0;
+    double t = 0.0;
+    switch (scale) {
+        case ColorScale::Matrix: {
+            const double span = upper - lower;
+            t = span > 0 ? (double(v) - lower) / span : 0.5;
+            break;
+        }
+        case ColorScale::Row: {
+            if (row < 0 || size_t(row) >= rowRanges.size())
+                return 0.5;
+            const auto [a, b] = rowRanges[size_t(row)];
+            if (!(b > a))
+                return symmetric ? 0.5 : 1.0;  // a single distinct value: the row's maximum
+            t = (double(v) - a) / (double(b) - a);
+            break;
+        }
+        case ColorScale::Log:
+            if (!(v > 0))
+                return 0.0;
+            t = (std::log10(double(v)) - lower) / (upper - lower);
+            break;
+    }
+    return std::clamp(t, 0.0, 1.0);
+}
+
+ColorScaling colorScaling(const HeatmapData& data, Colormap c, ColorScale requested,
+                          std::optional<std::pair<double, double>> matrixRange) {
+    ColorScaling s;
+    s.requested = requested;
+    std::tie(s.lower, s.upper) = matrixRange ? *matrixRange : colorRange(data, c);
+    if (requested == ColorScale::Matrix)
+        return s;
+    if (isZeroOneKind(data.kind)) {
+        s.fallback = HeatmapText::tr("0/1 values: one scale");
+        return s;
+    }
+    auto shown = [&](int r, int col, float* v) {
+        *v = data.value(r, col);
+        return std::isfinite(*v) && !data.isMasked(r, col);
+    };
+    if (requested == ColorScale::Row) {
+        s.scale = ColorScale::Row;
+        s.symmetric = c == Colormap::Diverging;
+        s.lower = 0.0;
+        s.upper = 1.0;
+        s.rowRanges.reserve(size_t(std::max(0, data.rows)));
+        for (int r = 0; r < data.rows; ++r) {
+            float lo = std::numeric_limits<float>::infinity(), hi = -lo, v;
+            for (int col = 0; col < data.cols; ++col) {
+                if (!shown(r, col, &v))
+                    continue;
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+            if (s.symmetric && lo <= hi) {
+                const float m = std::max(std::abs(lo), std::abs(hi));
+                lo = -m;
+                hi = m;
+            }
+            s.rowRanges.emplace_back(lo, hi);
+        }
+        return s;
+    }
+    double minPositive = std::numeric_limits<double>::infinity(), maxPositive = 0.0;
+    bool negative = false;
+    for (int r = 0; r < data.rows; ++r)
+        for (int col = 0; col < data.cols; ++col) {
+            float v;
+            if (!shown(r, col, &v))
+                continue;
+            negative = negative || v < 0;
+            if (v > 0) {
+                minPositive = std::min(minPositive, double(v));
+                maxPositive = std::max(maxPositive, double(v));
+            }
+        }
+    if (negative || maxPositive <= 0) {
+        s.fallback = negative ? HeatmapText::tr("log needs values ≥ 0: linear")
+                              : HeatmapText::tr("no value above 0: linear");
+        return s;
+    }
+    constexpr double kDecades = 4.0;  // the floor: 1e-4 of the largest value
+    const double floorValue = std::max(minPositive, maxPositive * std::pow(10.0, -kDecades));
+    // Whole decades, with a little slack so that 1.0 stays 10^0 despite rounding.
+    double lower = std::floor(std::log10(floorValue) + 1e-9);
+    double upper = std::ceil(std::log10(maxPositive) - 1e-9);
+    if (upper <= lower)
+        upper = lower + 1;
+    s.scale = ColorScale::Log;
+    s.lower = lower;
+    s.upper = upper;
+    return s;
+}
+
+std::vector<float> colorPositions(const HeatmapData& data, const ColorScaling& scaling) {
+    std::vector<float> t(data.values.size(), std::numeric_limits<float>::quiet_NaN());
+    for (int r = 0; r < data.rows; ++r)
+        for (int c = 0; c < data.cols; ++c) {
+            const size_t i = size_t(r) * size_t(data.cols) + size_t(c);
+            if (!data.isMasked(r, c))
+                t[i] = float(scaling.position(data.values[i], r));
+        }
+    return t;
+}
+
 HeatmapData pooledSlice(const Step& step, const QStringList& labels, int head, int batch,
                         const Step* mask, int maxCells) {
     const StepSlice slice = sliceStepValues(step, head, batch);
@@ -258,20 +352,54 @@ QString formatExactValue(float v) {
 
 QString displayLabel(const QString& label, int maxChars) {
     QString s = label.trimmed();
-    if (s.isEmpty()) {
+    const bool blank = s.isEmpty();
+    if (blank) {
         if (label.isEmpty())
-            return label;
-        // Whitespace tokens: show what they are.
+            return QString(QChar(0x2205));  // ∅
         s = label;
-        s.replace(QLatin1Char(' '), QChar(0x2423));  // open box
-        s.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
-        s.replace(QLatin1Char('\t'), QStringLiteral("\\t"));
-        s.replace(QLatin1Char('\r'), QStringLiteral("\\r"));
     }
-    s.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+    for (QChar& ch : s) {
+        if (ch == QLatin1Char('\n'))
+            ch = QChar(0x21B5);  // ↵
+        else if (ch == QLatin1Char('\t'))
+            ch = QChar(0x21E5);  // ⇥
+        else if (ch == QLatin1Char('\r'))
+            ch = QChar(0x240D);  // ␍
+        else if (blank && ch.isSpace())
+            ch = QChar(0x00B7);  // ·
+    }
     if (maxChars > 1 && s.size() > maxChars)
         s = s.left(maxChars - 1) + QChar(0x2026);
     return s;
+}
+
+bool tokenLabelsWithPositions(const HeatmapData& data, LabelPositions positions) {
+    if (positions != LabelPositions::Auto)
+        return positions == LabelPositions::On;
+    auto repeats = [](const QStringList& labels) {
+        QSet<QString> seen;
+        for (const QString& l : labels) {
+            const QString shown = displayLabel(l);
+            if (seen.contains(shown))
+                return true;
+            seen.insert(shown);
+        }
+        return false;
+    };
+    return (data.rowsAreTokens && repeats(data.rowLabels)) ||
+           (data.colsAreTokens && repeats(data.colLabels));
+}
+
+QStringList axisTickLabels(const QStringList& labels, bool tokenAxis, bool withPositions,
+                           int maxChars) {
+    QStringList out;
+    out.reserve(labels.size());
+    const bool positions = tokenAxis && withPositions;
+    for (int i = 0; i < labels.size(); ++i) {
+        const QString shown = displayLabel(labels[i], maxChars);
+        out << (positions ? QString::number(i) + QChar(0x00B7) + shown : shown);
+    }
+    return out;
 }
 
 namespace {
@@ -283,15 +411,24 @@ QString quotedLabel(const QString& label) {
     return QLatin1Char('"') + s + QLatin1Char('"');
 }
 
+// One axis of a tooltip: the position, and the token in quotes on token axes (3 "the"); a
+// feature axis by its index, with its label when that says more ("2 (1.0)": head 1, feature 0).
+QString tooltipAxis(const QStringList& labels, int i, bool tokens) {
+    const QString label = i < labels.size() ? labels[i] : QString();
+    if (tokens)
+        return QString::number(i) + QLatin1Char(' ') + quotedLabel(label);
+    if (label.isEmpty() || label == QString::number(i))
+        return QString::number(i);
+    return QStringLiteral("%1 (%2)").arg(i).arg(label);
+}
+
 }  // namespace
 
 QString cellToolTip(const HeatmapData& data, int row, int col) {
     if (row < 0 || col < 0 || row >= data.rows || col >= data.cols)
         return {};
-    const QString r = row < data.rowLabels.size() ? data.rowLabels[row] : QString::number(row);
-    const QString c = col < data.colLabels.size() ? data.colLabels[col] : QString::number(col);
-    const QString rowText = data.rowsAreTokens ? quotedLabel(r) : r;
-    const QString colText = data.colsAreTokens ? quotedLabel(c) : c;
+    const QString rowText = tooltipAxis(data.rowLabels, row, data.rowsAreTokens);
+    const QString colText = tooltipAxis(data.colLabels, col, data.colsAreTokens);
     const float v = data.value(row, col);
     if (data.isMasked(row, col) && !isNegInf(v)) {
         return HeatmapText::tr("row %1, col %2 = %3 (masked: this key is hidden from this query)")

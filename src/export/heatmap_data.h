@@ -5,16 +5,14 @@
 #include <QColor>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "engine/trace.h"
+#include "pipeline/settings.h"
 
 namespace attn {
-
-enum class Colormap { Viridis, Magma, Cividis, Diverging };
-QString colormapName(Colormap c);  // "viridis", "magma", "cividis", "diverging"
-bool parseColormap(const QString& name, Colormap* out);
 
 struct HeatmapData {
     int rows = 0;
@@ -80,16 +78,58 @@ std::vector<std::pair<double, QColor>> colormapStops(Colormap c);
 // finite min..max (widened by 0.5 when all values are equal). -inf/NaN cells are ignored.
 std::pair<double, double> colorRange(const HeatmapData& data, Colormap c);
 
+// How a figure turns the values of one matrix into positions on its colormap (0 = the low end,
+// 1 = the high end). What the scales mean:
+// - Matrix: one range for the whole matrix, colorRange() (or a range the caller gives, e.g. one
+//   shared by two figures).
+// - Row: each row spans its own finite min..max (+-max|v| of the row with the diverging map),
+//   so a long causal map whose rows spread over 1/i still shows contrast in every row. A row
+//   with a single distinct value is its own maximum: the top colour (0 with the diverging map:
+//   white).
+// - Log: log10 of the value between whole decades: from the decade at or below
+//   max(smallest positive value, 1e-4 x largest) up to the decade at or above the largest value
+//   (1 for attention weights). Zeros and values below the floor take the bottom colour.
+// Row and Log describe continuous values: 0/1 masks always use Matrix, and so do signed steps
+// under Log (no logarithm of a negative value); `fallback` then says why.
+struct ColorScaling {
+    ColorScale scale = ColorScale::Matrix;  // the scale in use
+    ColorScale requested = ColorScale::Matrix;
+    double lower = 0.0, upper = 1.0;  // Matrix: the value range; Log: its decades (log10)
+    bool symmetric = false;           // Row with the diverging map: rows span +-max|v|
+    std::vector<std::pair<float, float>> rowRanges;  // Row: each row's min..max
+    QString fallback;  // why `requested` could not be used; empty when it is in use
+
+    // Where `v` in `row` sits on the colormap, in [0, 1]; NaN for -inf and NaN. Masked cells
+    // that hold a finite value (hidden weights) are the caller's to leave out.
+    double position(float v, int row) const;
+};
+ColorScaling colorScaling(const HeatmapData& data, Colormap c, ColorScale requested,
+                          std::optional<std::pair<double, double>> matrixRange = std::nullopt);
+// Every cell's colormap position (row-major); NaN where the cell is masked (-inf, hidden, NaN).
+std::vector<float> colorPositions(const HeatmapData& data, const ColorScaling& scaling);
+
 // A cell value as the figure writes it inside the cell: "0.55", "-1.23", "1.2e+03", "-inf".
 QString formatCellValue(float v, int decimals = 2);
 // The full-precision value for tooltips and the status line: "0.551712", "-inf".
 QString formatExactValue(float v);
-// A token as an axis tick shows it: trimmed, whitespace-only tokens made visible, long ones
-// elided.
+// A token as a label shows it: trimmed of the spaces GPT-2 tokens carry (" journey" ->
+// "journey"), whitespace-only tokens made visible (space ·, newline ↵, tab ⇥, carriage return
+// ␍), an empty token as ∅, so a label is never blank; longer than maxChars: elided with …. Hex
+// byte labels of partial UTF-8 tokens ("e4 bd") stay as they are.
 QString displayLabel(const QString& label, int maxChars = 14);
 
-// What hovering the cell says: `row "journey", col "Your" = 0.551712`; masked cells explain
-// the mask. Empty for a cell outside the data.
+// Whether token labels carry their position (3·the): always, never, or Auto, when a token
+// repeats (two positions whose labels display alike), so "the" ... "the" can be told apart.
+enum class LabelPositions { Auto, On, Off };
+// True when `positions` asks for positions on the token axes of `data`.
+bool tokenLabelsWithPositions(const HeatmapData& data, LabelPositions positions);
+// The tick labels of one axis: displayLabel() of each, and on a token axis with
+// `withPositions`, the position in front: "3·the".
+QStringList axisTickLabels(const QStringList& labels, bool tokenAxis, bool withPositions,
+                           int maxChars = 14);
+
+// What hovering the cell says, naming positions: `row 3 "the", col 1 "cat" = 0.551712`
+// (feature axes by index: `col 1`); masked cells explain the mask. Empty outside the data.
 QString cellToolTip(const HeatmapData& data, int row, int col);
 
 }  // namespace attn

@@ -26,6 +26,21 @@ class FigureText {
 
 constexpr double kHatchSpacing = 8.0;  // logical pixels between hatch lines (Qt::BDiagPattern)
 
+// The spacing of the axes around the cells, in pixels, as the axes are styled (styleAxis) and
+// as the layout reserves room for them.
+constexpr int kTickOut = 4;       // tick marks outside the cells
+constexpr int kTickLabelPad = 4;  // between a tick mark and its label
+constexpr int kTitlePad = 6;      // between the tick labels and the axis title
+constexpr int kAxisPad = 4;       // beyond the axis title
+constexpr int kEdge = 4;          // a margin with nothing in it
+constexpr int kBodyPad = 8;       // between the figure's edge and what it holds
+constexpr int kLabelGap = 6;      // between two upright column labels
+constexpr double kSin45 = 0.70711;
+
+// The matrix a suggested figure keeps within, and the figure itself.
+constexpr double kMaxMatrixSide = 1600.0;
+constexpr int kMaxFigureSide = 2000;
+
 bool isMaskedValue(float v) {
     return !std::isfinite(v) && !(std::isinf(v) && v > 0);
 }
@@ -85,20 +100,156 @@ QRectF cellRect(const QCPAxis* x, const QCPAxis* y, int row, int col) {
     return QRectF(a, b).normalized();
 }
 
+// The fonts of a figure, by its size and font scale.
+struct FigureFonts {
+    QFont tick, axisTitle, barTitle, title, subtitle, note, values;
+};
+
+FigureFonts figureFonts(const HeatmapData& data, double fs) {
+    FigureFonts f;
+    const int n = std::max(data.rows, data.cols);
+    f.tick = baseFont((n > 48 ? 8 : n > 24 ? 9 : 10) * fs);
+    f.axisTitle = baseFont(10.5 * fs);
+    f.axisTitle.setBold(true);
+    f.barTitle = baseFont(9.5 * fs);
+    f.title = baseFont(14 * fs);
+    f.title.setBold(true);
+    f.subtitle = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    f.subtitle.setFamily(QFontInfo(f.subtitle).family());
+    f.subtitle.setPointSizeF(9.5 * fs);
+    f.note = baseFont(9 * fs);
+    f.values = baseFont(10);
+    return f;
+}
+
+QString colorScaleLabel(StepKind kind) {
+    switch (kind) {
+        case StepKind::Weights:
+            return FigureText::tr("attention weight");
+        case StepKind::Scores:
+            return FigureText::tr("attention score");
+        case StepKind::Mask:
+            return FigureText::tr("1 = hidden");
+        case StepKind::DropoutMask:
+            return FigureText::tr("1 = kept");
+        case StepKind::Input:
+            return FigureText::tr("embedding value");
+        case StepKind::Projection:
+            return FigureText::tr("value");
+    }
+    return FigureText::tr("value");
+}
+
+// The colour bar's title: what the colours mean in the scale in use.
+QString colorBarTitle(const HeatmapData& data, const ColorScaling& s, const QString& given) {
+    const QString what = given.isEmpty() ? colorScaleLabel(data.kind) : given;
+    if (!s.fallback.isEmpty())
+        return FigureText::tr("%1 (%2)").arg(what, s.fallback);
+    switch (s.scale) {
+        case ColorScale::Row:
+            return s.symmetric ? FigureText::tr("each row: ±max |value| of the row")
+                               : FigureText::tr("each row: min → max of the row");
+        case ColorScale::Log:
+            return FigureText::tr("%1, log scale").arg(what);
+        case ColorScale::Matrix:
+            break;
+    }
+    return what;
+}
+
+// "10⁻³": a power of ten with a superscript exponent.
+QString powerOfTen(int exponent) {
+    static const QChar digits[] = {QChar(0x2070), QChar(0x00B9), QChar(0x00B2), QChar(0x00B3),
+                                   QChar(0x2074), QChar(0x2075), QChar(0x2076), QChar(0x2077),
+                                   QChar(0x2078), QChar(0x2079)};
+    QString s = QStringLiteral("10");
+    if (exponent < 0)
+        s += QChar(0x207B);  // superscript minus
+    for (const QChar c : QString::number(std::abs(exponent)))
+        s += digits[c.digitValue()];
+    return s;
+}
+
+// The colour bar's axis: values for Matrix, row min/max for Row, decades for Log. Its range
+// runs along the bar as the colormap does.
+struct BarScale {
+    QCPRange range;
+    QSharedPointer<QCPAxisTicker> ticker;
+};
+
+BarScale barScale(const ColorScaling& s) {
+    BarScale b;
+    if (s.scale == ColorScale::Matrix) {
+        b.range = QCPRange(s.lower, s.upper);
+        b.ticker.reset(new QCPAxisTicker);
+        b.ticker->setTickCount(6);
+        return b;
+    }
+    auto* text = new QCPAxisTickerText;
+    b.ticker.reset(text);
+    if (s.scale == ColorScale::Row) {
+        b.range = QCPRange(0, 1);
+        if (s.symmetric) {
+            text->addTick(0, FigureText::tr("−max"));
+            text->addTick(0.5, QStringLiteral("0"));
+            text->addTick(1, FigureText::tr("+max"));
+        } else {
+            text->addTick(0, FigureText::tr("min"));
+            text->addTick(1, FigureText::tr("max"));
+        }
+        return b;
+    }
+    b.range = QCPRange(s.lower, s.upper);
+    const int first = int(std::lround(s.lower)), last = int(std::lround(s.upper));
+    const int step = std::max(1, (last - first + 5) / 6);  // at most about six labels
+    for (int e = first; e <= last; e += step)
+        text->addTick(e, powerOfTen(e));
+    return b;
+}
+
+// What the items that draw the cells (colours, numbers) share.
 struct Shared {
     HeatmapData data;
     QCPColorGradient gradient;
-    QCPRange range;
+    std::vector<float> positions;  // each cell's colormap position, NaN when masked
     int decimals = 2;
-    int maxChars = 4;
+    QStringList widestValues;  // the cell texts that may be the widest
+    bool showValues = true;
     double fontScale = 1.0;
     FigureColors colors;
 };
 
-QColor cellColor(Shared& s, float v) {
-    if (std::isinf(v) && v > 0)
-        v = float(s.range.upper);
-    return QColor::fromRgba(s.gradient.color(double(v), s.range));
+QColor positionColor(Shared& s, double t) {
+    return QColor::fromRgba(s.gradient.color(t, QCPRange(0, 1)));
+}
+
+// The font size the numbers of cells cw x ch pixels are drawn at: the largest that leaves a
+// little room around the widest number and fits the height, capped at 16 px (x font scale);
+// 0 below kMinCellValuePixels.
+int valuePixelSize(const Shared& s, double cw, double ch) {
+    if (!s.showValues || s.widestValues.isEmpty() || cw <= 0 || ch <= 0)
+        return 0;
+    const double pad = std::clamp(cw * 0.1, 1.5, 8.0);
+    const double room = cw - 2 * pad;
+    QFont f = baseFont(10);
+    f.setPixelSize(100);
+    double widestAt100 = 0;
+    for (const QString& t : s.widestValues)
+        widestAt100 = std::max(widestAt100, QFontMetricsF(f).horizontalAdvance(t));
+    if (widestAt100 <= 0)
+        return 0;
+    int px = int(std::floor(std::min({room * 100.0 / widestAt100, ch * 0.62, 16.0 * s.fontScale})));
+    // Hinting makes small sizes a little wider than proportional: check the real width.
+    for (; px >= kMinCellValuePixels; --px) {
+        f.setPixelSize(px);
+        const QFontMetricsF fm(f);
+        double widest = 0;
+        for (const QString& t : s.widestValues)
+            widest = std::max(widest, fm.horizontalAdvance(t));
+        if (widest <= room)
+            return px;
+    }
+    return 0;
 }
 
 // Something drawn over the cells of a figure, clipped to their axis rect, never selectable.
@@ -127,6 +278,8 @@ class VectorCellsItem : public CellsItem {
         const QCPAxis* x = rect_->axis(QCPAxis::atBottom);
         const QCPAxis* y = rect_->axis(QCPAxis::atLeft);
         const HeatmapData& d = s_->data;
+        if (d.isEmpty())
+            return;
         int c0, c1, r0, r1;
         visibleCells(x, d.cols, &c0, &c1);
         visibleCells(y, d.rows, &r0, &r1);
@@ -135,8 +288,8 @@ class VectorCellsItem : public CellsItem {
         for (int r = r0; r <= r1; ++r) {
             for (int c = c0; c <= c1; ++c) {
                 QRectF cr = cellRect(x, y, r, c);
-                const float v = d.value(r, c);
-                if (isMaskedValue(v) || d.isMasked(r, c)) {
+                const float t = s_->positions[size_t(r) * size_t(d.cols) + size_t(c)];
+                if (std::isnan(t)) {
                     drawHatch(painter, cr, s_->colors);
                     continue;
                 }
@@ -146,7 +299,7 @@ class VectorCellsItem : public CellsItem {
                 if (r < r1)
                     cr.setBottom(cr.bottom() + 0.75);
                 painter->setPen(Qt::NoPen);
-                painter->setBrush(cellColor(*s_, v));
+                painter->setBrush(positionColor(*s_, t));
                 painter->drawRect(cr);
             }
         }
@@ -159,21 +312,26 @@ class CellValuesItem : public CellsItem {
   public:
     using CellsItem::CellsItem;
 
+    int pixelSize() const {
+        const QCPAxis* x = rect_->axis(QCPAxis::atBottom);
+        const QCPAxis* y = rect_->axis(QCPAxis::atLeft);
+        if (s_->data.isEmpty())
+            return 0;
+        return valuePixelSize(*s_, std::abs(x->coordToPixel(1) - x->coordToPixel(0)),
+                              std::abs(y->coordToPixel(1) - y->coordToPixel(0)));
+    }
+
   protected:
     void draw(QCPPainter* painter) override {
+        const int px = pixelSize();
+        if (px == 0)
+            return;  // too small to read: colours only
         const QCPAxis* x = rect_->axis(QCPAxis::atBottom);
         const QCPAxis* y = rect_->axis(QCPAxis::atLeft);
         const HeatmapData& d = s_->data;
-        if (d.isEmpty())
-            return;
-        const double cw = std::abs(x->coordToPixel(1) - x->coordToPixel(0));
-        const double ch = std::abs(y->coordToPixel(1) - y->coordToPixel(0));
-        const double px =
-            std::min({ch * 0.34, cw / (s_->maxChars * 0.62 + 0.9), 16.0 * s_->fontScale});
-        if (px < 8.0)
-            return;  // too small to read: colours only
         QFont font = baseFont(10);
-        font.setPixelSize(int(std::round(px)));
+        font.setPixelSize(px);
+        const QFontMetricsF fm(font);
         painter->save();
         painter->setFont(font);
         painter->setRenderHint(QPainter::TextAntialiasing, true);
@@ -187,7 +345,6 @@ class CellValuesItem : public CellsItem {
                 if (isMaskedValue(v)) {
                     // A clean patch behind the text so the hatch lines do not cross it.
                     const QString text = formatCellValue(v, s_->decimals);
-                    const QFontMetricsF fm(font);
                     const double tw = fm.horizontalAdvance(text) + px * 0.5;
                     const double th = fm.height();
                     const QRectF box(cr.center().x() - tw / 2, cr.center().y() - th / 2, tw, th);
@@ -200,7 +357,8 @@ class CellValuesItem : public CellsItem {
                 }
                 if (d.isMasked(r, c))
                     continue;  // hidden by the mask: the hatch says it all
-                painter->setPen(textColorOn(cellColor(*s_, v)));
+                const float t = s_->positions[size_t(r) * size_t(d.cols) + size_t(c)];
+                painter->setPen(textColorOn(positionColor(*s_, t)));
                 painter->drawText(cr, Qt::AlignCenter, formatCellValue(v, s_->decimals));
             }
         }
@@ -244,37 +402,35 @@ class ColorBarItem : public QCPAbstractItem {
     QColor frame_;
 };
 
-// Token labels at integer positions, thinned to every k-th token when they would overlap.
+// Token labels at integer positions. A label is left out only when it would overlap its
+// neighbour: every label when a cell holds `extent` pixels (the label's width upright, about
+// 1.4 line heights at 45 degrees, a line height down the rows), else every 2nd, 5th, 10th ...
 class TokenTicker : public QCPAxisTickerText {
   public:
-    TokenTicker(QStringList labels, QCPAxis* axis, double labelExtent)
-        : labels_(std::move(labels)), axis_(axis), extent_(labelExtent) {}
+    TokenTicker(QStringList labels, QCPAxis* axis) : labels_(std::move(labels)), axis_(axis) {}
+
+    QString labelAt(int i) const { return i >= 0 && i < labels_.size() ? labels_[i] : QString(); }
+    void setLabelExtent(double extent) { extent_ = extent; }
 
   protected:
     double getTickStep(const QCPRange& range) override {
         double pixels = 0;
         if (QCPAxisRect* r = axis_->axisRect())
             pixels = axis_->orientation() == Qt::Horizontal ? r->width() : r->height();
-        if (pixels <= 1)
-            pixels = 400;
-        const double fit = std::max(1.0, pixels / extent_);
-        const double need = range.size() / fit;
-        for (double step : {1.0, 2.0, 5.0}) {
-            if (need <= step)
-                return step;
-        }
-        double mag = 10;
+        if (pixels <= 1 || range.size() <= 0)
+            return 1.0;
+        const double perCell = pixels / range.size();
+        double mag = 1;
         while (true) {
             for (double m : {1.0, 2.0, 5.0})
-                if (need <= m * mag)
+                if (m * mag * perCell >= extent_ || m * mag >= labels_.size())
                     return m * mag;
             mag *= 10;
         }
     }
     int getSubTickCount(double) override { return 0; }
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        const int i = int(std::lround(tick));
-        return i >= 0 && i < labels_.size() ? labels_[i] : QString();
+        return labelAt(int(std::lround(tick)));
     }
     QVector<double> createTickVector(double step, const QCPRange& range) override {
         QVector<double> ticks;
@@ -284,43 +440,36 @@ class TokenTicker : public QCPAxisTickerText {
         return ticks;
     }
 
-  public:
-    QString labelAt(int i) const { return i >= 0 && i < labels_.size() ? labels_[i] : QString(); }
-    void setLabelExtent(double extent) { extent_ = extent; }
-    double labelExtent() const { return extent_; }
-
   private:
     QStringList labels_;
     QCPAxis* axis_;
-    double extent_;
+    double extent_ = 1;
 };
 
-// "hatched = masked (-inf)" with a swatch, under the heatmap.
-class MaskNoteElement : public QCPLayoutElement {
+// The key to the hatch: a hatched swatch and "masked" with what a masked cell holds ("-inf",
+// "weight 0"), under the colour bar, where the column labels leave room.
+class MaskLegendElement : public QCPLayoutElement {
   public:
-    MaskNoteElement(QCustomPlot* plot, const QString& text, const QFont& font,
-                    const FigureColors& colors)
-        : QCPLayoutElement(plot), text_(text), font_(font), colors_(colors) {
-        setMargins(QMargins(0, 4, 0, 6));
+    MaskLegendElement(QCustomPlot* plot, const QStringList& lines, const QFont& font,
+                      const FigureColors& colors)
+        : QCPLayoutElement(plot), lines_(lines), font_(font), colors_(colors) {
+        setAutoMargins(QCP::msNone);
+        setMargins(QMargins());
     }
-    QSize minimumOuterSizeHint() const override {
-        const QFontMetricsF fm(font_);
-        return QSize(int(fm.horizontalAdvance(text_) + 40),
-                     int(std::max(fm.height(), 16.0)) + margins().top() + margins().bottom());
-    }
-    QSize maximumOuterSizeHint() const override {
-        return QSize(QWIDGETSIZE_MAX, minimumOuterSizeHint().height());
+    static constexpr double kSwatchW = 18, kSwatchH = 12, kGap = 5;
+    static QSizeF sizeFor(const QStringList& lines, const QFont& font) {
+        const QFontMetricsF fm(font);
+        double w = 0;
+        for (const QString& l : lines)
+            w = std::max(w, fm.horizontalAdvance(l));
+        return QSizeF(kSwatchW + kGap + w + 2, std::max(kSwatchH, lines.size() * fm.height()));
     }
 
   protected:
     void draw(QCPPainter* painter) override {
         const QFontMetricsF fm(font_);
-        const double textW = fm.horizontalAdvance(text_);
-        const double swatchW = 26, gap = 8;
-        const double total = swatchW + gap + textW;
-        const double left = mRect.left() + (mRect.width() - total) / 2.0;
-        const double h = std::max(14.0, fm.height() - 2);
-        const QRectF swatch(left, mRect.center().y() - h / 2.0, swatchW, h);
+        const QRectF swatch(mRect.left(), mRect.top() + (fm.height() - kSwatchH) / 2, kSwatchW,
+                            kSwatchH);
         painter->save();
         drawHatch(painter, swatch, colors_);
         painter->setPen(QPen(colors_.frame, 0.8));
@@ -328,34 +477,287 @@ class MaskNoteElement : public QCPLayoutElement {
         painter->drawRect(swatch);
         painter->setFont(font_);
         painter->setPen(colors_.noteText);
-        painter->drawText(QRectF(swatch.right() + gap, mRect.top(), textW + 4, mRect.height()),
-                          Qt::AlignLeft | Qt::AlignVCenter, text_);
+        for (int i = 0; i < lines_.size(); ++i)
+            painter->drawText(QRectF(swatch.right() + kGap, mRect.top() + i * fm.height(),
+                                     mRect.width(), fm.height()),
+                              Qt::AlignLeft | Qt::AlignVCenter, lines_[i]);
         painter->restore();
     }
 
   private:
-    QString text_;
+    QStringList lines_;
     QFont font_;
     FigureColors colors_;
 };
 
-QString colorScaleLabel(StepKind kind) {
-    switch (kind) {
-        case StepKind::Weights:
-            return FigureText::tr("attention weight");
-        case StepKind::Scores:
-            return FigureText::tr("attention score");
-        case StepKind::Mask:
-            return FigureText::tr("1 = hidden");
-        case StepKind::DropoutMask:
-            return FigureText::tr("1 = kept");
-        case StepKind::Input:
-            return FigureText::tr("embedding value");
-        case StepKind::Projection:
-            return FigureText::tr("value");
-    }
-    return FigureText::tr("value");
+// The sizes the figure's layout works with, measured once from its fonts and labels.
+struct FigureMetrics {
+    int rows = 1, cols = 1;
+    bool square = true;
+    double rowLabelWidth = 0;  // the widest row tick label; 0 when the rows have none
+    double colLabelWidth = 0;  // the widest column tick label
+    double tickLine = 0;       // the tick font's line height
+    double xTitle = 0;         // height of the column axis title (0 without one)
+    double yTitle = 0;         // height of the row axis title, turned along the axis
+    bool colorBar = true;
+    double barWidth = 16;
+    double barLabelWidth = 0;  // the widest colour-bar tick label
+    double barTitle = 0;       // height of the colour bar's title, turned along the bar
+    double barTitleLength = 0;
+    QSizeF legend;       // the masked-cells legend under the colour bar (empty: none)
+    double maxCell = 0;  // FigureOptions::maxCellSize
+    bool colsAreTokens = false;
+};
+
+// Where the cells and the colour bar go in an area of the figure.
+struct BodyGeometry {
+    QRect cellsOuter;
+    QMargins cellsMargins;
+    QRect barOuter;
+    QMargins barMargins;
+    QRect legend;
+    double cellW = 0, cellH = 0;
+    bool rotateColumns = false;
+    double colExtent = 1, rowExtent = 1;  // pixels a tick label needs along its axis
+};
+
+double columnLabelsHeight(const FigureMetrics& m, bool rotated) {
+    if (m.colLabelWidth <= 0)
+        return 0;
+    return rotated ? (m.colLabelWidth + m.tickLine) * kSin45 : m.tickLine;
 }
+
+// The room around the cells for ticks, tick labels and titles. Upright column labels need a
+// line; at 45 degrees their diagonal, which also reaches left of the first cell.
+QMargins cellsMargins(const FigureMetrics& m, bool rotated, double cellW) {
+    double left = kEdge;
+    if (m.rowLabelWidth > 0)
+        left = kTickOut + kTickLabelPad + m.rowLabelWidth + kAxisPad;
+    if (m.yTitle > 0)
+        left += kTitlePad + m.yTitle;
+    if (rotated)
+        left = std::max(left, columnLabelsHeight(m, true) - cellW / 2 + kEdge);
+    double bottom = kEdge;
+    if (m.colLabelWidth > 0)
+        bottom = kTickOut + kTickLabelPad + columnLabelsHeight(m, rotated) + kAxisPad;
+    if (m.xTitle > 0)
+        bottom += kTitlePad + m.xTitle;
+    if (!m.legend.isEmpty())
+        bottom = std::max(bottom, kTickOut + kTickLabelPad + m.legend.height() + kEdge);
+    // The colour bar's end labels reach half a line beyond the cells' top. Reserved with or
+    // without a bar, so figures side by side (compare view) put their rows at the same height.
+    const double top = std::max<double>(kEdge, m.tickLine / 2 + 2);
+    return QMargins(int(std::ceil(left)), int(std::ceil(top)), kEdge, int(std::ceil(bottom)));
+}
+
+constexpr int kBarGap = 12;  // between the cells and the colour bar
+
+// The colour bar's width beside the cells: the gap, the bar, its tick labels and title, or the
+// masked-cells legend under it when that is wider.
+int barOuterWidth(const FigureMetrics& m) {
+    if (!m.colorBar)
+        return 0;
+    double w = kBarGap + m.barWidth + kTickOut + kTickLabelPad + m.barLabelWidth + kAxisPad;
+    if (m.barTitle > 0)
+        w += kTitlePad + m.barTitle;
+    w = std::max(w, kBarGap + m.legend.width() + kEdge);
+    return int(std::ceil(w));
+}
+
+// Cells of cw x ch: whole pixels from 2 px on, so every cell is drawn the same size.
+double wholePixels(double v) {
+    return v >= 2 ? std::floor(v) : std::max(v, 0.01);
+}
+
+// The colour bar's height: the cells' height, but at least enough for its title and a few
+// labels (a one-row matrix), and no more than the area.
+double barHeight(const FigureMetrics& m, double cellsHeight, double areaHeight) {
+    const double wanted =
+        std::max({cellsHeight, m.barTitleLength + 2 * m.tickLine, 5 * m.tickLine, 40.0});
+    return std::max(10.0, std::min(wanted, areaHeight - m.tickLine - 4));
+}
+
+// How far the body reaches above and below the cells' top edge, and where the masked-cells
+// legend starts: under the cells or under the bar, whichever ends lower (a bar keeps a least
+// height for its labels, so it can reach below a short matrix).
+struct VerticalExtent {
+    double top = 0, bottom = 0, legendTop = 0;
+};
+
+VerticalExtent verticalExtent(const FigureMetrics& m, const QMargins& mg, double cellsH,
+                              double barH) {
+    const double overhang = m.colorBar ? m.tickLine / 2 + 2 : 0;
+    const double barBottom = (cellsH + barH) / 2 + overhang;
+    VerticalExtent e;
+    e.legendTop = std::max(cellsH, barBottom) + kTickOut + kTickLabelPad;
+    e.top = std::min<double>(-mg.top(), (cellsH - barH) / 2 - overhang);
+    e.bottom = std::max<double>(cellsH + mg.bottom(), barBottom);
+    if (m.colorBar && !m.legend.isEmpty())
+        e.bottom = std::max(e.bottom, e.legendTop + m.legend.height() + kEdge);
+    return e;
+}
+
+BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
+    BodyGeometry g;
+    const int barW = barOuterWidth(m);
+    QMargins mg;
+    for (bool rotated : {false, true}) {
+        // The margins without the first column label's reach, which depends on the cell width.
+        mg = cellsMargins(m, rotated, 1e9);
+        const double widthLeft = area.width() - mg.right() - barW;  // margin and cells
+        double cw = (widthLeft - mg.left()) / m.cols;
+        if (rotated) {
+            // A turned label reaches left of its cell's centre by its diagonal: the first one
+            // may need more than the row labels leave.
+            const double reach = columnLabelsHeight(m, true) + kEdge;
+            cw = std::min(cw, (widthLeft - reach) / (m.cols - 0.5));
+        }
+        double ch = (area.height() - mg.top() - mg.bottom()) / m.rows;
+        if (m.maxCell > 0) {
+            cw = std::min(cw, m.maxCell);
+            ch = std::min(ch, m.maxCell);
+        }
+        if (m.square)
+            cw = ch = std::min(cw, ch);
+        cw = wholePixels(std::max(cw, 0.0));
+        ch = wholePixels(std::max(ch, 0.0));
+        g.cellW = cw;
+        g.cellH = ch;
+        g.rotateColumns = rotated;
+        // Token labels too wide for their cells are turned so every token keeps its label;
+        // numbers (feature indices) stay upright and are thinned: every 50th index says as much.
+        if (rotated || m.colLabelWidth <= cw - kLabelGap || !m.colsAreTokens)
+            break;
+    }
+    if (g.rotateColumns)
+        mg = cellsMargins(m, true, g.cellW);
+    g.cellsMargins = mg;
+    g.colExtent = g.rotateColumns ? m.tickLine / kSin45 : m.colLabelWidth + kLabelGap;
+    g.rowExtent = m.tickLine + 1;
+
+    const int innerW = std::max(1, int(std::lround(g.cellW * m.cols)));
+    const int innerH = std::max(1, int(std::lround(g.cellH * m.rows)));
+    const double barH = m.colorBar ? barHeight(m, innerH, area.height()) : 0;
+    const double overhang = m.colorBar ? m.tickLine / 2 + 2 : 0;
+    // The block of cells and bar, relative to the cells' top left corner, centred in the area.
+    const VerticalExtent ext = verticalExtent(m, mg, innerH, barH);
+    const double top = ext.top, bottom = ext.bottom, legendTop = ext.legendTop;
+    const int blockW = mg.left() + innerW + mg.right() + barW;
+    const int x = area.left() + std::max(0, (area.width() - blockW) / 2) + mg.left();
+    const int y = area.top() + int(std::max(0.0, (area.height() - (bottom - top)) / 2 - top));
+    const QRect inner(x, y, innerW, innerH);
+    g.cellsOuter = inner.adjusted(-mg.left(), -mg.top(), mg.right(), mg.bottom());
+    if (m.colorBar) {
+        const int barTop = int(std::lround(inner.top() + (innerH - barH) / 2));
+        const QRect bar(inner.right() + 1 + mg.right() + kBarGap, barTop, int(m.barWidth),
+                        int(std::lround(barH)));
+        g.barMargins = QMargins(0, int(overhang), barW - kBarGap - int(m.barWidth), int(overhang));
+        g.barOuter =
+            bar.adjusted(0, -g.barMargins.top(), g.barMargins.right(), g.barMargins.bottom());
+        if (!m.legend.isEmpty())
+            g.legend = QRect(bar.left(), inner.top() + int(std::ceil(legendTop)),
+                             int(std::ceil(m.legend.width())), int(std::ceil(m.legend.height())));
+    }
+    return g;
+}
+
+// The cells, the colour bar and the masked-cells legend, placed by layoutBody at every layout.
+// Sets the tick labels up for the cell size it chose and makes the ticks again, so one replot is
+// always consistent.
+class FigureBody : public QCPLayout {
+  public:
+    FigureBody(const FigureMetrics& metrics, const QFont& barTitleFont, const QString& barTitle)
+        : metrics_(metrics), barTitleFont_(barTitleFont), barTitle_(barTitle) {
+        setAutoMargins(QCP::msNone);
+        setMargins(QMargins(kBodyPad, kBodyPad, kBodyPad, kBodyPad));
+    }
+    ~FigureBody() override { clear(); }
+
+    void setElements(QCPAxisRect* cells, QCPAxisRect* bar, QCPLayoutElement* legend) {
+        cells_ = cells;
+        bar_ = bar;
+        legend_ = legend;
+        for (QCPLayoutElement* el :
+             {static_cast<QCPLayoutElement*>(cells), static_cast<QCPLayoutElement*>(bar), legend}) {
+            if (el) {
+                children_.push_back(el);
+                adoptElement(el);
+            }
+        }
+    }
+
+    // Only elements that exist are counted: QCustomPlot walks elements() without null checks.
+    int elementCount() const override { return int(children_.size()); }
+    QCPLayoutElement* elementAt(int index) const override {
+        return index >= 0 && index < elementCount() ? children_[size_t(index)] : nullptr;
+    }
+    QCPLayoutElement* takeAt(int index) override {
+        QCPLayoutElement* el = elementAt(index);
+        if (el)
+            take(el);
+        return el;
+    }
+    bool take(QCPLayoutElement* element) override {
+        const auto it = std::find(children_.begin(), children_.end(), element);
+        if (!element || it == children_.end())
+            return false;
+        children_.erase(it);
+        releaseElement(element);
+        if (element == cells_)
+            cells_ = nullptr;
+        if (element == bar_)
+            bar_ = nullptr;
+        if (element == legend_)
+            legend_ = nullptr;
+        return true;
+    }
+    QSize minimumOuterSizeHint() const override { return QSize(80, 60); }
+    QSize maximumOuterSizeHint() const override { return QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX); }
+
+  protected:
+    void updateLayout() override {
+        if (!cells_)
+            return;
+        const BodyGeometry g = layoutBody(metrics_, rect());
+        cells_->setMargins(g.cellsMargins);
+        cells_->setOuterRect(g.cellsOuter);
+        QCPAxis* x = cells_->axis(QCPAxis::atBottom);
+        QCPAxis* y = cells_->axis(QCPAxis::atLeft);
+        x->setTickLabelRotation(g.rotateColumns ? -45.0 : 0.0);
+        if (auto* t = dynamic_cast<TokenTicker*>(x->ticker().data()))
+            t->setLabelExtent(g.colExtent);
+        if (auto* t = dynamic_cast<TokenTicker*>(y->ticker().data()))
+            t->setLabelExtent(g.rowExtent);
+        // The ticks were made before this layout: make them again for the cells just placed.
+        cells_->update(upPreparation);
+        if (bar_) {
+            bar_->setMargins(g.barMargins);
+            bar_->setOuterRect(g.barOuter);
+            // A title longer than the bar is elided rather than drawn past its ends.
+            const QString title = QFontMetricsF(barTitleFont_)
+                                      .elidedText(barTitle_, Qt::ElideRight, bar_->rect().height());
+            QCPAxis* barAxis = bar_->axis(QCPAxis::atRight);
+            barAxis->setLabel(title);
+            // About one value label per 2.5 lines of bar: a short bar gets fewer.
+            if (barAxis->ticker()->tickCount() > 0 &&
+                !dynamic_cast<QCPAxisTickerText*>(barAxis->ticker().data()))
+                barAxis->ticker()->setTickCount(
+                    std::clamp(int(g.barOuter.height() / (2.5 * metrics_.tickLine)), 2, 6));
+            bar_->update(upPreparation);
+        }
+        if (legend_)
+            legend_->setOuterRect(g.legend);
+    }
+
+  private:
+    FigureMetrics metrics_;
+    QFont barTitleFont_;
+    QString barTitle_;
+    std::vector<QCPLayoutElement*> children_;
+    QCPAxisRect* cells_ = nullptr;
+    QCPAxisRect* bar_ = nullptr;
+    QCPLayoutElement* legend_ = nullptr;
+};
 
 void styleAxis(QCPAxis* axis, const QFont& tickFont, const QFont& labelFont,
                const FigureColors& colors) {
@@ -366,11 +768,12 @@ void styleAxis(QCPAxis* axis, const QFont& tickFont, const QFont& labelFont,
     axis->setBasePen(QPen(colors.frame, 1));
     axis->setTickPen(QPen(colors.frame, 1));
     axis->setTickLengthIn(0);
-    axis->setTickLengthOut(4);
+    axis->setTickLengthOut(kTickOut);
     axis->setSubTicks(false);
     axis->grid()->setVisible(false);
-    axis->setPadding(4);
-    axis->setLabelPadding(6);
+    axis->setPadding(kAxisPad);
+    axis->setTickLabelPadding(kTickLabelPad);
+    axis->setLabelPadding(kTitlePad);
 }
 
 // a + (b - a) * t per channel.
@@ -381,6 +784,160 @@ QColor mix(const QColor& a, const QColor& b, double t) {
 
 QColor grey(int level) {
     return QColor(level, level, level);
+}
+
+double widestText(const QFont& font, const QStringList& texts) {
+    const QFontMetrics fm(font);
+    int w = 0;
+    for (const QString& t : texts)
+        w = std::max(w, fm.horizontalAdvance(t));
+    return w > 0 ? w + 1 : 0;
+}
+
+double textHeight(const QFont& font, const QString& text) {
+    if (text.isEmpty())
+        return 0;
+    return QFontMetrics(font)
+        .boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter | Qt::AlignVCenter, text)
+        .height();
+}
+
+// Everything drawHeatmap and suggestedFigureSize derive from the data and options before
+// anything is placed: fonts, labels, colour scaling and the metrics of the layout.
+struct FigurePlan {
+    FigureFonts fonts;
+    QStringList rowTicks, colTicks;
+    bool rowTicksShown = true;
+    ColorScaling scaling;
+    BarScale bar;
+    QString barTitle;
+    QString title, subtitle;
+    QStringList maskLegend;  // the legend's lines; empty without masked cells or colour bar
+    FigureMetrics metrics;
+    int decimals = 2;
+    QStringList widestValues;
+};
+
+// The texts that may be the widest in the cells. Formatting every value costs about 0.1 s for
+// a 1,000 x 1,000 map, which never has room for text anyway; there the texts of the extremes
+// (and of -inf, nan if present) stand in for all of them.
+QStringList widestCellTexts(const HeatmapData& data, int decimals) {
+    std::vector<float> stand;
+    constexpr size_t kFormatAll = size_t(1) << 16;
+    if (data.values.size() <= kFormatAll) {
+        stand = data.values;
+    } else {
+        float lo = std::numeric_limits<float>::max(), hi = -lo;
+        bool negInf = false, posInf = false, nan = false;
+        for (float v : data.values) {
+            if (std::isfinite(v)) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            } else {
+                (std::isnan(v) ? nan : v < 0 ? negInf : posInf) = true;
+            }
+        }
+        if (lo <= hi)
+            stand = {lo, hi};
+        if (negInf)
+            stand.push_back(-std::numeric_limits<float>::infinity());
+        if (posInf)
+            stand.push_back(std::numeric_limits<float>::infinity());
+        if (nan)
+            stand.push_back(std::numeric_limits<float>::quiet_NaN());
+    }
+    // Digits are equally wide: the longest texts, and of those one per distinct length, will
+    // do; keep every text of the longest length with a minus or an "e" (narrow and wide glyphs).
+    int longest = 0;
+    for (float v : stand)
+        longest = std::max(longest, int(formatCellValue(v, decimals).size()));
+    QStringList out;
+    for (float v : stand) {
+        const QString t = formatCellValue(v, decimals);
+        if (t.size() == longest && !out.contains(t))
+            out << t;
+        if (out.size() >= 8)
+            break;
+    }
+    return out;
+}
+
+FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
+    FigurePlan p;
+    const double fs = o.fontScale > 0 ? o.fontScale : 1.0;
+    p.fonts = figureFonts(data, fs);
+    const bool positions = tokenLabelsWithPositions(data, o.positionsInLabels);
+    p.rowTicks = axisTickLabels(data.rowLabels, data.rowsAreTokens, positions);
+    p.colTicks = axisTickLabels(data.colLabels, data.colsAreTokens, positions);
+    p.rowTicksShown = o.showRowLabels && !(data.rows == 1 && data.rowLabels.value(0).isEmpty());
+    p.scaling = colorScaling(data, o.colormap, o.colorScale, o.valueRange);
+    p.bar = barScale(p.scaling);
+    p.barTitle = colorBarTitle(data, p.scaling, o.colorBarLabel);
+    p.title = o.title.isEmpty() ? data.title : o.title;
+    p.subtitle = data.subtitle;
+    if (o.showColorBar && data.maskedCount() > 0) {
+        const bool negInf = std::any_of(data.values.begin(), data.values.end(), isMaskedValue);
+        p.maskLegend = QStringList{FigureText::tr("masked"), negInf ? FigureText::tr("(-inf)")
+                                                                    : FigureText::tr("(weight 0)")};
+    }
+    bool integral = true;
+    for (float v : data.values)
+        if (std::isfinite(v) && v != std::round(v))
+            integral = false;
+    p.decimals = integral ? 0 : 2;
+    if (o.showValues)
+        p.widestValues = widestCellTexts(data, p.decimals);
+
+    FigureMetrics& m = p.metrics;
+    m.rows = std::max(1, data.rows);
+    m.cols = std::max(1, data.cols);
+    m.square = squareCells(data);
+    m.maxCell = o.maxCellSize;
+    m.colsAreTokens = data.colsAreTokens;
+    m.tickLine = QFontMetrics(p.fonts.tick).height();
+    m.rowLabelWidth = p.rowTicksShown ? widestText(p.fonts.tick, p.rowTicks) : 0;
+    m.colLabelWidth = widestText(p.fonts.tick, p.colTicks);
+    m.xTitle = o.showAxisTitles ? textHeight(p.fonts.axisTitle, data.colAxis) : 0;
+    m.yTitle =
+        o.showRowLabels && o.showAxisTitles ? textHeight(p.fonts.axisTitle, data.rowAxis) : 0;
+    m.colorBar = o.showColorBar;
+    m.barWidth = std::round(16 * fs);
+    if (m.colorBar) {
+        QVector<double> ticks;
+        QVector<QString> labels;
+        p.bar.ticker->generate(p.bar.range, QLocale(), QLatin1Char('g'), 6, ticks, nullptr,
+                               &labels);
+        m.barLabelWidth = widestText(p.fonts.tick, QStringList(labels.begin(), labels.end()));
+        m.barTitle = textHeight(p.fonts.barTitle, p.barTitle);
+        m.barTitleLength = QFontMetricsF(p.fonts.barTitle).horizontalAdvance(p.barTitle);
+        if (!p.maskLegend.isEmpty())
+            m.legend = MaskLegendElement::sizeFor(p.maskLegend, p.fonts.note);
+    }
+    return p;
+}
+
+// Heights of the rows above and below the body: title, subtitle, mask note.
+int titleRowsHeight(const FigurePlan& p, const FigureOptions& o) {
+    if (!o.showTitle)
+        return 0;
+    int h = int(textHeight(p.fonts.title, p.title)) + 8;
+    if (!p.subtitle.isEmpty())
+        h += int(textHeight(p.fonts.subtitle, p.subtitle)) + 8;
+    return h;
+}
+
+// The cell size a file gets: big enough for the numbers at a comfortable 12 px (x font scale)
+// with room around them, 72 px for the book's 6 x 6 and shrinking with more tokens to 720 px
+// of matrix, never below what the numbers need, and never more than kMaxMatrixSide of matrix.
+double suggestedCell(const FigurePlan& p, int n, double fs) {
+    double forNumbers = 0;
+    if (!p.widestValues.isEmpty()) {
+        QFont f = p.fonts.values;
+        f.setPixelSize(int(std::round(12 * fs)));
+        forNumbers = widestText(f, p.widestValues) + 2 * 6;
+    }
+    const double comfortable = std::clamp(720.0 / n, 12.0, 72.0 * fs);
+    return std::min(std::max(comfortable, forNumbers), kMaxMatrixSide / n);
 }
 
 }  // namespace
@@ -433,42 +990,6 @@ void drawMaskHatch(QPainter* painter, const QRectF& rect, const FigureColors& co
     drawHatch(painter, rect, colors);
 }
 
-bool fitColumnLabels(QCustomPlot* plot, double cellWidth) {
-    QCPAxisRect* rect = heatmapAxisRect(plot);
-    if (!rect)
-        return false;
-    QCPAxis* x = rect->axis(QCPAxis::atBottom);
-    auto* ticker = dynamic_cast<TokenTicker*>(x->ticker().data());
-    if (!ticker)
-        return false;
-    if (cellWidth <= 0) {
-        const QCPRange r = x->range();
-        cellWidth = r.size() > 0 ? rect->width() / r.size() : 0;
-        if (cellWidth <= 0)
-            return false;
-    }
-    const QFontMetricsF fm(x->tickLabelFont());
-    double widest = 0;
-    if (cellWidth >= fm.height()) {  // narrower cells: rotate without measuring every label
-        const QCPRange r = x->range();
-        const int first = std::max(0, int(std::floor(r.lower)));
-        const int last = int(std::ceil(r.upper));
-        for (int i = first; i <= last; ++i)
-            widest = std::max(widest, fm.horizontalAdvance(ticker->labelAt(i)));
-    } else {
-        widest = cellWidth + 8;
-    }
-    // Upright labels need the cell width; at -45 degrees they need about one line height.
-    const bool rotate = widest > cellWidth - 8;
-    const double rotation = rotate ? -45.0 : 0.0;
-    const double extent = rotate ? fm.height() * 1.25 : widest + 12;
-    const bool changed =
-        x->tickLabelRotation() != rotation || std::abs(ticker->labelExtent() - extent) > 0.5;
-    x->setTickLabelRotation(rotation);
-    ticker->setLabelExtent(extent);
-    return changed;
-}
-
 QColor textColorOn(const QColor& background) {
     auto lin = [](double c) {
         return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
@@ -479,12 +1000,41 @@ QColor textColorOn(const QColor& background) {
     return l > 0.179 ? QColor(Qt::black) : QColor(Qt::white);
 }
 
-QSize suggestedFigureSize(const HeatmapData& data) {
-    const int n = std::max({data.rows, data.cols, 1});
-    const double cell = std::clamp(600.0 / n, 12.0, 80.0);
-    const int w = std::clamp(int(data.cols * cell + 300), 520, 2000);
-    const int h = std::clamp(int(data.rows * cell + 250), 420, 2000);
-    return {w, h};
+bool squareCells(const HeatmapData& data) {
+    if (data.rowsAreTokens && data.colsAreTokens)
+        return true;
+    const int longSide = std::max(data.rows, data.cols);
+    const int shortSide = std::max(1, std::min(data.rows, data.cols));
+    return longSide <= 4 * shortSide;
+}
+
+QSize suggestedFigureSize(const HeatmapData& data, const FigureOptions& o) {
+    const double fs = o.fontScale > 0 ? o.fontScale : 1.0;
+    const FigurePlan p = planFigure(data, o);
+    const FigureMetrics& m = p.metrics;
+    double cw = suggestedCell(p, std::max(m.rows, m.cols), fs);
+    double ch = cw;
+    if (!m.square) {
+        // A strip: each side as long as its own count asks for.
+        cw = suggestedCell(p, m.cols, fs);
+        ch = suggestedCell(p, m.rows, fs);
+    }
+    const bool rotated = m.colLabelWidth > cw - kLabelGap;
+    const QMargins mg = cellsMargins(m, rotated, cw);
+    const double cellsW = cw * m.cols, cellsH = ch * m.rows;
+    const double barH = m.colorBar ? barHeight(m, cellsH, 1e9) : 0;
+    const VerticalExtent ext = verticalExtent(m, mg, cellsH, barH);
+    const double blockH = ext.bottom - ext.top;
+    // A few pixels of slack: the layout rounds cells down to whole pixels.
+    double w = mg.left() + cellsW + mg.right() + barOuterWidth(m) + 2 * kBodyPad + 4;
+    double h = blockH + 2 * kBodyPad + titleRowsHeight(p, o) + 4;
+    // Room for the texts that span the figure.
+    if (o.showTitle) {
+        w = std::max(w, QFontMetricsF(p.fonts.title).horizontalAdvance(p.title) + 32);
+        w = std::max(w, QFontMetricsF(p.fonts.subtitle).horizontalAdvance(p.subtitle) + 32);
+    }
+    return QSize(std::clamp(int(std::ceil(w)), 320, kMaxFigureSide),
+                 std::clamp(int(std::ceil(h)), 240, kMaxFigureSide));
 }
 
 QCPColorGradient colorGradient(Colormap c) {
@@ -523,6 +1073,34 @@ bool heatmapCellAt(QCustomPlot* plot, const HeatmapData& data, QPointF pixel, in
     return true;
 }
 
+QRectF heatmapCellRect(QCustomPlot* plot, int row, int col) {
+    QCPAxisRect* rect = heatmapAxisRect(plot);
+    if (!rect || rect->rect().isEmpty())
+        return {};
+    return cellRect(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft), row, col);
+}
+
+int heatmapRowLabelAt(QCustomPlot* plot, const HeatmapData& data, QPointF pixel) {
+    QCPAxisRect* rect = heatmapAxisRect(plot);
+    if (!rect || data.isEmpty())
+        return -1;
+    const QRect inner = rect->rect();
+    if (pixel.x() >= inner.left() || pixel.x() < rect->outerRect().left() ||
+        pixel.y() < inner.top() || pixel.y() > inner.bottom() + 1)
+        return -1;
+    const int r = int(std::floor(rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y()) + 0.5));
+    return r >= 0 && r < data.rows ? r : -1;
+}
+
+int cellValuePixelSize(QCustomPlot* plot) {
+    if (!plot)
+        return 0;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (const auto* values = dynamic_cast<const CellValuesItem*>(plot->item(i)))
+            return values->pixelSize();
+    return 0;
+}
+
 void resetHeatmapRange(QCustomPlot* plot, const HeatmapData& data) {
     QCPAxisRect* rect = heatmapAxisRect(plot);
     if (!rect)
@@ -541,120 +1119,75 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
     plot->plotLayout()->clear();
     plot->plotLayout()->simplify();
     plot->plotLayout()->setRowSpacing(0);
-    plot->plotLayout()->setColumnSpacing(8);
+    plot->plotLayout()->setColumnSpacing(0);
     const FigureColors& colors = o.colors;
     plot->setBackground(QBrush(colors.background));
+    const FigurePlan p = planFigure(data, o);
 
-    const double fs = o.fontScale > 0 ? o.fontScale : 1.0;
-    const QSize size =
-        o.width > 0 && o.height > 0 ? QSize(o.width, o.height) : suggestedFigureSize(data);
     int row = 0;
     if (o.showTitle) {
-        QFont tf = baseFont(14 * fs);
-        tf.setBold(true);
-        const QString title = o.title.isEmpty() ? data.title : o.title;
-        auto* titleEl = new QCPTextElement(plot, title, tf);
+        auto* titleEl = new QCPTextElement(plot, p.title, p.fonts.title);
         titleEl->setTextColor(colors.title);
         titleEl->setMargins(QMargins(0, 8, 0, 0));
         plot->plotLayout()->addElement(row++, 0, titleEl);
-        if (!data.subtitle.isEmpty()) {
-            QFont sf = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-            sf.setFamily(QFontInfo(sf).family());
-            sf.setPointSizeF(9.5 * fs);
-            auto* sub = new QCPTextElement(plot, data.subtitle, sf);
+        if (!p.subtitle.isEmpty()) {
+            auto* sub = new QCPTextElement(plot, p.subtitle, p.fonts.subtitle);
             sub->setTextColor(colors.subtitle);
             sub->setMargins(QMargins(0, 2, 0, 6));
             plot->plotLayout()->addElement(row++, 0, sub);
         }
     }
 
+    auto* body = new FigureBody(p.metrics, p.fonts.barTitle, p.barTitle);
+    plot->plotLayout()->addElement(row, 0, body);
+    const int bodyRow = row++;
     auto* rect = new QCPAxisRect(plot, true);
-    plot->plotLayout()->addElement(row, 0, rect);
-    const int rectRow = row++;
+    QCPAxisRect* bar = nullptr;
+    if (o.showColorBar) {
+        bar = new QCPAxisRect(plot, false);
+        bar->addAxis(QCPAxis::atRight);
+    }
+    MaskLegendElement* legend = nullptr;
+    if (!p.maskLegend.isEmpty())
+        legend = new MaskLegendElement(plot, p.maskLegend, p.fonts.note, colors);
+    body->setElements(rect, bar, legend);
+    rect->setAutoMargins(QCP::msNone);
+
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     QCPAxis* x2 = rect->axis(QCPAxis::atTop);
     QCPAxis* y2 = rect->axis(QCPAxis::atRight);
-
-    const int n = std::max(data.rows, data.cols);
-    const double tickPt = (n > 48 ? 8 : n > 24 ? 9 : 10.5) * fs;
-    const QFont tickFont = baseFont(tickPt);
-    QFont labelFont = baseFont(11 * fs);
-    labelFont.setBold(true);
     for (QCPAxis* a : {x, y, x2, y2})
-        styleAxis(a, tickFont, labelFont, colors);
+        styleAxis(a, p.fonts.tick, p.fonts.axisTitle, colors);
     for (QCPAxis* a : {x2, y2}) {
         a->setVisible(true);
         a->setTicks(false);
         a->setTickLabels(false);
     }
-    x->setLabel(data.colAxis);
-    y->setLabel(data.rowAxis);
+    if (o.showAxisTitles) {
+        x->setLabel(data.colAxis);
+        if (o.showRowLabels)
+            y->setLabel(data.rowAxis);
+    }
     y->setRangeReversed(true);
     y2->setRangeReversed(true);
-
-    QStringList colLabels, rowLabels;
-    for (const QString& s : data.colLabels)
-        colLabels << displayLabel(s);
-    for (const QString& s : data.rowLabels)
-        rowLabels << displayLabel(s);
-    const QFontMetricsF tfm(tickFont);
-    x->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker(colLabels, x, tfm.height())));
-    y->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker(rowLabels, y, tfm.height() * 1.15)));
-    // Guess the cell width from the figure size until a layout gives the real one.
-    fitColumnLabels(plot, std::max(1.0, (size.width() - 260.0) / std::max(1, data.cols)));
-    if (data.rows == 1 && data.rowLabels.value(0).isEmpty())
+    x->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker(p.colTicks, x)));
+    y->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker(p.rowTicks, y)));
+    if (!p.rowTicksShown)
         y->setTicks(false);
 
-    // The colour map: cell centres at integer coordinates, NaN (= -inf) transparent over the
-    // hatched background. A dimension of size 1 gets two identical half cells (QCPColorMap
-    // needs two samples to give a cell its width).
-    const Colormap cm = o.colormap;
+    // The colour map: cell centres at integer coordinates, each cell's colormap position (NaN
+    // where masked: transparent over the hatched background). A dimension of size 1 gets two
+    // identical half cells (QCPColorMap needs two samples to give a cell its width).
     auto shared = std::make_shared<Shared>();
     shared->data = data;
-    shared->gradient = colorGradient(cm);
-    const auto [lo, hi] = colorRange(data, cm);
-    shared->range = QCPRange(lo, hi);
-    shared->fontScale = fs;
+    shared->gradient = colorGradient(o.colormap);
+    shared->positions = colorPositions(data, p.scaling);
+    shared->fontScale = o.fontScale > 0 ? o.fontScale : 1.0;
     shared->colors = colors;
-    bool integral = true;
-    int maxChars = 1;
-    for (float v : data.values) {
-        if (std::isfinite(v) && v != std::round(v))
-            integral = false;
-    }
-    shared->decimals = integral ? 0 : 2;
-    // The widest cell text decides whether values fit in the cells. Formatting every value
-    // costs about 0.1 s for a 1,000 x 1,000 map, which never has room for text anyway; there
-    // the texts of the extremes (and of -inf, nan if present) stand in for all of them.
-    constexpr size_t kFormatAll = size_t(1) << 16;
-    if (data.values.size() <= kFormatAll) {
-        for (float v : data.values)
-            maxChars = std::max(maxChars, int(formatCellValue(v, shared->decimals).size()));
-    } else {
-        float lo = std::numeric_limits<float>::max(), hi = -lo;
-        std::vector<float> stand;  // the extremes and one of each special value present
-        bool negInf = false, posInf = false, nan = false;
-        for (float v : data.values) {
-            if (std::isfinite(v)) {
-                lo = std::min(lo, v);
-                hi = std::max(hi, v);
-            } else {
-                (std::isnan(v) ? nan : v < 0 ? negInf : posInf) = true;
-            }
-        }
-        if (lo <= hi)
-            stand = {lo, hi};
-        if (negInf)
-            stand.push_back(-std::numeric_limits<float>::infinity());
-        if (posInf)
-            stand.push_back(std::numeric_limits<float>::infinity());
-        if (nan)
-            stand.push_back(std::numeric_limits<float>::quiet_NaN());
-        for (float v : stand)
-            maxChars = std::max(maxChars, int(formatCellValue(v, shared->decimals).size()));
-    }
-    shared->maxChars = maxChars;
+    shared->decimals = p.decimals;
+    shared->widestValues = p.widestValues;
+    shared->showValues = o.showValues;
 
     auto* map = new QCPColorMap(x, y);
     map->setInterpolate(false);
@@ -670,38 +1203,26 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
             const int r = data.rows == 1 ? 0 : iy;
             for (int ix = 0; ix < kx; ++ix) {
                 const int c = data.cols == 1 ? 0 : ix;
-                float v = data.value(r, c);
-                double z = isMaskedValue(v) || data.isMasked(r, c) ? std::nan("")
-                           : std::isinf(v)                         ? hi
-                                                                   : double(v);
-                map->data()->setCell(ix, iy, z);
+                map->data()->setCell(ix, iy,
+                                     shared->positions[size_t(r) * size_t(data.cols) + size_t(c)]);
             }
         }
     }
-    map->setDataRange(shared->range);
+    map->setDataRange(QCPRange(0, 1));
 
-    // The colour bar: a narrow axis rect of its own (value axis on the right).
-    auto* bar = new QCPAxisRect(plot, false);
-    bar->addAxis(QCPAxis::atRight);
-    const int barWidth = int(std::round(16 * fs));
-    bar->setMinimumSize(barWidth, 40);
-    bar->setMaximumSize(barWidth, QWIDGETSIZE_MAX);
-    bar->setRangeDrag(Qt::Orientations());
-    bar->setRangeZoom(Qt::Orientations());
-    bar->setBackground(Qt::NoBrush);
-    QCPAxis* barAxis = bar->axis(QCPAxis::atRight);
-    styleAxis(barAxis, tickFont, labelFont, colors);
-    barAxis->setBasePen(Qt::NoPen);
-    barAxis->setRange(shared->range);
-    barAxis->setLabel(colorScaleLabel(data.kind));
-    barAxis->ticker()->setTickCount(6);
-    bar->setAutoMargins(QCP::msLeft | QCP::msRight | QCP::msTop | QCP::msBottom);
-    plot->plotLayout()->addElement(rectRow, 1, bar);
-    new ColorBarItem(plot, cm, bar, colors.frame);
-
-    auto* group = new QCPMarginGroup(plot);
-    rect->setMarginGroup(QCP::msTop | QCP::msBottom, group);
-    bar->setMarginGroup(QCP::msTop | QCP::msBottom, group);
+    if (bar) {
+        bar->setRangeDrag(Qt::Orientations());
+        bar->setRangeZoom(Qt::Orientations());
+        bar->setBackground(Qt::NoBrush);
+        bar->setAutoMargins(QCP::msNone);
+        QCPAxis* barAxis = bar->axis(QCPAxis::atRight);
+        styleAxis(barAxis, p.fonts.tick, p.fonts.barTitle, colors);
+        barAxis->setBasePen(Qt::NoPen);
+        barAxis->setTicker(p.bar.ticker);
+        barAxis->setRange(p.bar.range);
+        barAxis->setLabel(p.barTitle);
+        new ColorBarItem(plot, o.colormap, bar, colors.frame);
+    }
 
     if (o.vectorCells) {
         map->setVisible(false);
@@ -710,27 +1231,12 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
     } else {
         rect->setBackground(hatchBrush(colors));
     }
-    if (o.showValues)
-        new CellValuesItem(plot, shared, rect);
+    new CellValuesItem(plot, shared, rect);
 
-    if (data.maskedCount() > 0) {
-        QFont nf = baseFont(10 * fs);
-        const bool negInf = std::any_of(data.values.begin(), data.values.end(), isMaskedValue);
-        const QString text = negInf ? FigureText::tr("hatched = masked (-inf)")
-                                    : FigureText::tr(
-                                          "hatched = masked (weight 0: the mask hides "
-                                          "this key)");
-        auto* note = new MaskNoteElement(plot, text, nf, colors);
-        plot->plotLayout()->addElement(row++, 0, note);
-    }
-
-    // The heatmap row takes the space; title and note rows keep their natural height.
+    // The body takes the space; the title rows keep their natural height.
     auto* grid = plot->plotLayout();
     for (int r = 0; r < grid->rowCount(); ++r)
-        grid->setRowStretchFactor(r, r == rectRow ? 1000.0 : 0.001);
-    grid->setColumnStretchFactor(0, 1000.0);
-    if (grid->columnCount() > 1)
-        grid->setColumnStretchFactor(1, 0.001);
+        grid->setRowStretchFactor(r, r == bodyRow ? 1000.0 : 0.001);
 
     resetHeatmapRange(plot, data);
 }

@@ -8,6 +8,8 @@
 #include <QPointF>
 #include <QSize>
 #include <QString>
+#include <optional>
+#include <utility>
 
 #include "export/heatmap_data.h"
 
@@ -47,9 +49,21 @@ struct FigureColors {
 
 struct FigureOptions {
     Colormap colormap = Colormap::Viridis;
-    bool showValues = true;  // numbers in the cells when they fit
-    bool showTitle = true;   // title and subtitle (op, shape) above the heatmap
-    int width = 0;           // figure size in logical pixels; <= 0: suggestedFigureSize()
+    ColorScale colorScale = ColorScale::Matrix;
+    LabelPositions positionsInLabels = LabelPositions::Auto;  // 3·the on token axes
+    bool showValues = true;                                   // numbers in the cells when they fit
+    bool showTitle = true;       // title and subtitle (op, shape) above the heatmap
+    bool showColorBar = true;    // the colour bar beside the cells, with the masked-cells legend
+    bool showRowLabels = true;   // row tick labels and title (off beside a figure that has them)
+    bool showAxisTitles = true;  // "query token", "key token" (off where a caption says them)
+    // The value range of the Matrix scale; unset: colorRange(data, colormap). For figures that
+    // share one scale (compare view) and the symmetric scale of a difference.
+    std::optional<std::pair<double, double>> valueRange;
+    QString colorBarLabel;  // replaces the colour bar's title when not empty
+    // Cells no larger than this many pixels (0: as large as the area allows), so figures side
+    // by side can share one cell size and their rows line up.
+    double maxCellSize = 0;
+    int width = 0;  // figure size in logical pixels; <= 0: suggestedFigureSize()
     int height = 0;
     double scale = 2.0;        // PNG only: device pixels per logical pixel
     QString title;             // replaces data.title when not empty
@@ -58,23 +72,43 @@ struct FigureOptions {
     FigureColors colors;       // the print look unless set (on screen: from the palette)
 };
 
-// A figure size that gives small matrices roomy cells and caps big ones.
-QSize suggestedFigureSize(const HeatmapData& data);
+// The smallest pixel size the cells' numbers are drawn at; below it cells show colours only.
+inline constexpr int kMinCellValuePixels = 8;
+
+// Whether a figure of `data` draws square cells: always for token x token steps, and for other
+// matrices whose long side is at most 4 times the short one (the book's 6 x 2 and 6 x 3
+// projections); longer strips (6 x 768 embeddings) stretch their cells over the area, where
+// square cells would leave a sliver.
+bool squareCells(const HeatmapData& data);
+
+// The size a file of the figure gets unless the user chooses one: square cells (squareCells)
+// big enough for their numbers at a comfortable size when the matrix is small (72 px cells for
+// the book's 6 x 6, about 40 px from 16 tokens on), every tick label that fits (column labels
+// turned 45 degrees when wider than a cell), the colour bar, title and notes. The cells of big
+// matrices shrink so the matrix stays within 1,600 px a side; the figure within 2,000 px.
+QSize suggestedFigureSize(const HeatmapData& data, const FigureOptions& options = {});
 
 // The QCPColorGradient of a colormap (colormapStops(), NaN transparent, 256 levels).
 QCPColorGradient colorGradient(Colormap c);
 
-// Clears `plot` and builds the figure of `data` in it. Safe to call again with new data.
+// Clears `plot` and builds the figure of `data` in it. Safe to call again with new data. The
+// figure lays itself out at every replot for the plot's size: the cells centred in the area,
+// square where squareCells() says so, the colour bar beside them, tick labels thinned only
+// where neighbours would overlap. Masked cells are hatched in every colour scale; the numbers in
+// the cells are always the values themselves.
 void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions& options);
 
 // The axis rect holding the cells of a figure drawHeatmap() built (nullptr before).
 QCPAxisRect* heatmapAxisRect(QCustomPlot* plot);
 // The cell under a widget pixel of a figure; false outside the cells.
 bool heatmapCellAt(QCustomPlot* plot, const HeatmapData& data, QPointF pixel, int* row, int* col);
-// Turns the column labels 45 degrees when they are wider than a cell (and back), and tells the
-// tick thinning how much room a label needs. cellWidth <= 0: measure it from the current
-// layout. True when something changed (replot to apply).
-bool fitColumnLabels(QCustomPlot* plot, double cellWidth = 0);
+// The pixel rectangle of a cell in the current layout (empty before the first layout).
+QRectF heatmapCellRect(QCustomPlot* plot, int row, int col);
+// The row whose tick label is under a widget pixel (left of the cells), -1 elsewhere.
+int heatmapRowLabelAt(QCustomPlot* plot, const HeatmapData& data, QPointF pixel);
+// The pixel size of the numbers in the cells in the current layout and zoom; 0 when they are
+// not drawn (switched off, or cells too small for kMinCellValuePixels).
+int cellValuePixelSize(QCustomPlot* plot);
 // Shows every cell again (undoes zoom and pan).
 void resetHeatmapRange(QCustomPlot* plot, const HeatmapData& data);
 

@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 #include <QApplication>
 #include <QBuffer>
+#include <QDir>
 #include <QFileInfo>
 #include <QPageLayout>
 #include <QPageSize>
@@ -24,13 +25,13 @@ class ExportText {
 };
 
 [[noreturn]] void fail(const QString& path, const QString& reason) {
-    throw EngineError("output",
-                      ExportText::tr("Cannot write %1: %2").arg(path, reason).toStdString());
+    throw UserError("output",
+                    ExportText::tr("Cannot write %1: %2").arg(path, reason).toStdString());
 }
 
 [[noreturn]] void renderFail(const QString& reason) {
-    throw EngineError("output",
-                      ExportText::tr("Cannot draw the figure: %1").arg(reason).toStdString());
+    throw UserError("output",
+                    ExportText::tr("Cannot draw the figure: %1").arg(reason).toStdString());
 }
 
 void requireGuiApplication() {
@@ -41,12 +42,12 @@ void requireGuiApplication() {
 }
 
 QSize figureSize(const HeatmapData& data, const FigureOptions& o) {
-    QSize s = o.width > 0 && o.height > 0 ? QSize(o.width, o.height) : suggestedFigureSize(data);
+    QSize s = o.width > 0 && o.height > 0 ? QSize(o.width, o.height) : suggestedFigureSize(data, o);
     return s.boundedTo(QSize(20000, 20000)).expandedTo(QSize(64, 64));
 }
 
-// A hidden QCustomPlot holding the figure, laid out once at its final size so the tick
-// thinning and margins are computed for that size.
+// A hidden QCustomPlot holding the figure at its final size (the figure lays itself out for the
+// size at every replot).
 struct OffscreenFigure {
     QCustomPlot plot;
     QSize size;
@@ -60,10 +61,6 @@ struct OffscreenFigure {
         plot.resize(size);
         drawHeatmap(&plot, data, opts);
         plot.setViewport(QRect(QPoint(0, 0), size));
-        plot.replot(QCustomPlot::rpImmediateRefresh);
-        // Now the cell width is known: fit the column labels to it and lay out again.
-        if (fitColumnLabels(&plot))
-            plot.replot(QCustomPlot::rpImmediateRefresh);
         plot.replot(QCustomPlot::rpImmediateRefresh);
     }
 };
@@ -201,6 +198,45 @@ void exportHeatmapImage(const HeatmapData& data, const FigureOptions& options,
     const QByteArray bytes = renderHeatmapBytes(data, options, format);
     io::writeFileAtomically(path.toStdString(),
                             std::string_view(bytes.constData(), size_t(bytes.size())));
+}
+
+StepFiguresResult exportStepFigures(const Trace& trace, const QStringList& tokens,
+                                    const std::vector<StepFigure>& figures,
+                                    const FigureOptions& options, std::optional<Colormap> colormap,
+                                    const QString& dir, const StepFiguresProgress& progress) {
+    StepFiguresResult result;
+    result.total = int(figures.size());
+    if (!QDir().mkpath(dir)) {
+        result.error =
+            ExportText::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir));
+        return result;
+    }
+    const QDir out(dir);
+    const Step* mask = trace.find("mask");
+    for (int i = 0; i < result.total; ++i) {
+        const StepFigure& figure = figures[size_t(i)];
+        if (progress && !progress(i, result.total, figure.fileName)) {
+            result.cancelled = true;
+            return result;
+        }
+        const HeatmapData data = sliceStep(*figure.step, tokens, std::max(figure.head, 0),
+                                           std::max(figure.batch, 0), mask);
+        FigureOptions o = options;
+        o.colormap = colormap ? *colormap : defaultColormapFor(data);
+        ImageFormat format = ImageFormat::Png;
+        imageFormatForPath(figure.fileName, &format);
+        o.vectorCells = format != ImageFormat::Png;
+        try {
+            exportHeatmapImage(data, o, out.filePath(figure.fileName));
+        } catch (const std::exception& e) {
+            result.error = QString::fromUtf8(e.what());
+            return result;
+        }
+        result.files << out.filePath(figure.fileName);
+    }
+    if (progress)
+        progress(result.total, result.total, QString());
+    return result;
 }
 
 }  // namespace attn

@@ -9,7 +9,7 @@ namespace attn::io {
 namespace {
 
 [[noreturn]] void fail(const std::string& source, const std::string& message) {
-    throw EngineError("file", source + ": " + message);
+    throw UserError("file", source + ": " + message);
 }
 
 struct Record {
@@ -226,14 +226,14 @@ CsvMatrix readCsv(const std::string& path) {
 std::string csvBytes(const Tensor& matrix, const std::vector<std::string>& rowLabels,
                      const std::vector<std::string>& columnLabels) {
     if (matrix.dim() != 2)
-        throw EngineError("output", "a CSV file holds a 2-D matrix, but this tensor has shape " +
+        throw UserError("output", "a CSV file holds a 2-D matrix, but this tensor has shape " +
                                         shapeToString(matrix.shape()));
     const int64_t rows = matrix.size(0), columns = matrix.size(1);
     if (!rowLabels.empty() && static_cast<int64_t>(rowLabels.size()) != rows)
-        throw EngineError("output", "CSV export: " + std::to_string(rowLabels.size()) +
+        throw UserError("output", "CSV export: " + std::to_string(rowLabels.size()) +
                                         " row labels for " + std::to_string(rows) + " rows");
     if (!columnLabels.empty() && static_cast<int64_t>(columnLabels.size()) != columns)
-        throw EngineError("output", "CSV export: " + std::to_string(columnLabels.size()) +
+        throw UserError("output", "CSV export: " + std::to_string(columnLabels.size()) +
                                         " column labels for " + std::to_string(columns) +
                                         " columns");
     const Tensor c = matrix.contiguous();

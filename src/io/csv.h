@@ -20,7 +20,7 @@ struct CsvMatrix {
 // labels when the header's first cell is empty (as writeCsv makes it) or when no data row
 // starts with a number. Cells may be "inf", "-inf" or "nan" (as writeCsv writes them).
 // Errors name the row and column as a spreadsheet shows them (1-based, counting the header
-// and label column). Throws attn::EngineError("file", "<source>: ...").
+// and label column). Throws attn::UserError("file", "<source>: ...").
 CsvMatrix parseCsv(std::string_view text, const std::string& source);
 CsvMatrix readCsv(const std::string& path);
 

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 [[noreturn]] void failWrite(const std::string& path, const std::string& reason) {
-    throw EngineError("output", "Cannot write " + path + ": " + reason);
+    throw UserError("output", "Cannot write " + path + ": " + reason);
 }
 
 // Qt's messages for a missing or non-directory parent are vague ("Unknown error"), so the
@@ -84,12 +84,12 @@ std::string readFileBytes(const std::string& path) {
     std::error_code ec;
     auto st = fs::status(path, ec);
     if (ec || !fs::exists(st))
-        throw EngineError("file", "Cannot read " + path + ": the file does not exist");
+        throw UserError("file", "Cannot read " + path + ": the file does not exist");
     if (fs::is_directory(st))
-        throw EngineError("file", "Cannot read " + path + ": it is a folder, not a file");
+        throw UserError("file", "Cannot read " + path + ": it is a folder, not a file");
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw EngineError("file", "Cannot read " + path + ": " + std::strerror(errno));
+        throw UserError("file", "Cannot read " + path + ": " + std::strerror(errno));
     std::string bytes;
     if (fs::is_regular_file(st)) {
         auto size = fs::file_size(path, ec);
@@ -97,12 +97,12 @@ std::string readFileBytes(const std::string& path) {
             try {
                 bytes.resize(size);
             } catch (const std::bad_alloc&) {
-                throw EngineError("file",
+                throw UserError("file",
                                   "Cannot read " + path + ": the file is too large to load");
             }
             in.read(bytes.data(), static_cast<std::streamsize>(size));
             if (static_cast<uintmax_t>(in.gcount()) != size)
-                throw EngineError("file",
+                throw UserError("file",
                                   "Cannot read " + path + ": the file changed while reading");
             return bytes;
         }
@@ -110,13 +110,13 @@ std::string readFileBytes(const std::string& path) {
     // Pipes and devices have no size: read until the end.
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (in.bad())
-        throw EngineError("file", "Cannot read " + path + ": " + std::strerror(errno));
+        throw UserError("file", "Cannot read " + path + ": " + std::strerror(errno));
     return bytes;
 }
 
 void writeFileAtomically(const std::string& path, std::string_view bytes) {
     if (path.empty())
-        throw EngineError("output", "Cannot write an output file without a name");
+        throw UserError("output", "Cannot write an output file without a name");
     std::error_code ec;
     auto st = fs::status(path, ec);
     if (!ec && fs::exists(st)) {

@@ -6,13 +6,13 @@
 
 namespace attn::io {
 
-// The whole file as bytes. Throws attn::EngineError("file", "Cannot read <path>: <reason>").
+// The whole file as bytes. Throws attn::UserError("file", "Cannot read <path>: <reason>").
 std::string readFileBytes(const std::string& path);
 
 // Writes `bytes` to a temporary file beside `path` and renames it over `path` only when every
 // byte reached the disk (QSaveFile). Device files such as /dev/stdout cannot be replaced, so
 // they are written directly. On failure throws
-// attn::EngineError("output", "Cannot write <path>: <reason>") and `path` is left as it was.
+// attn::UserError("output", "Cannot write <path>: <reason>") and `path` is left as it was.
 void writeFileAtomically(const std::string& path, std::string_view bytes);
 
 // The last component of a path ("emb.npy" for "/tmp/x/emb.npy"): error messages about a file's

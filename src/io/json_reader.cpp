@@ -49,7 +49,7 @@ void JsonReader::failAt(size_t pos, const std::string& message) const {
             ++column;
         }
     }
-    throw EngineError("file", source_ + ": " + message + " (line " + std::to_string(line) +
+    throw UserError("file", source_ + ": " + message + " (line " + std::to_string(line) +
                                   ", column " + std::to_string(column) + ")");
 }
 

@@ -10,7 +10,7 @@ Tensor parseJsonTensor(std::string_view text, const std::string& source) {
     JsonReader reader(text, source);
     const char first = reader.peek();
     if (first == '\0')
-        throw EngineError("file",
+        throw UserError("file",
                           source + ": the file is empty; expected nested arrays of numbers");
     Tensor result;
     if (first == '{') {
@@ -34,7 +34,7 @@ Tensor parseJsonTensor(std::string_view text, const std::string& source) {
             }
         }
         if (!found)
-            throw EngineError("file",
+            throw UserError("file",
                               source +
                                   ": the object has no \"embeddings\" or \"inputs\" member; "
                                   "expected nested arrays of numbers");
@@ -54,7 +54,7 @@ WeightMap parseJsonWeights(std::string_view text, const std::string& source) {
     const char first = reader.peek();
     if (first != '{') {
         if (first == '\0')
-            throw EngineError("file",
+            throw UserError("file",
                               source + ": the file is empty; expected an object of weights");
         reader.fail("expected an object {\"W_query.weight\": [[...]], ...} of weights");
     }

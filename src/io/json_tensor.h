@@ -12,7 +12,7 @@ namespace attn::io {
 // Nested arrays of numbers ([[0.43, 0.15, 0.89], ...]), or an object whose "embeddings" or
 // "inputs" member holds them (the layout of the book reference file). Rejects ragged arrays,
 // non-numbers, NaN/Infinity, values beyond float32 and nesting deeper than 8.
-// Throws attn::EngineError("file", "<source>: ... (line L, column C)").
+// Throws attn::UserError("file", "<source>: ... (line L, column C)").
 Tensor parseJsonTensor(std::string_view text, const std::string& source);
 Tensor readJsonTensor(const std::string& path);
 

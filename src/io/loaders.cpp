@@ -117,6 +117,14 @@ std::string checkMask(const std::string& name, const Tensor& mask, const Config&
 
 }  // namespace
 
+std::optional<int64_t> maskBufferSize(const WeightMap& weights) {
+    for (const auto& [name, tensor] : weights)
+        if ((name == "mask" || (name.starts_with("heads.") && name.ends_with(".mask"))) &&
+            tensor.dim() == 2 && tensor.size(0) == tensor.size(1))
+            return tensor.size(0);
+    return std::nullopt;
+}
+
 Tensor readEmbeddingsFile(const std::string& path) {
     const std::string name = fileDisplayName(path);
     const std::string ext = fileExtension(path);
@@ -129,28 +137,28 @@ Tensor readEmbeddingsFile(const std::string& path) {
         else if (ext == ".csv")
             x = readCsv(path).values;
         else
-            throw EngineError("embeddings",
+            throw UserError("embeddings",
                               name + ": embeddings must be a .npy, .json or .csv file, not '" +
                                   (ext.empty() ? std::string("(no extension)") : ext) + "'");
-    } catch (const EngineError& e) {
+    } catch (const UserError& e) {
         if (e.field() == "embeddings")
             throw;
-        throw EngineError("embeddings", e.what());
+        throw UserError("embeddings", e.what());
     }
     if (x.dim() != 2 && x.dim() != 3)
-        throw EngineError("embeddings", name +
+        throw UserError("embeddings", name +
                                             ": the embeddings must be a (T, d_in) or (b, T, d_in) "
                                             "matrix, but the file holds shape " +
                                             shapeToString(x.shape()));
     if (x.numel() == 0)
-        throw EngineError("embeddings", name + ": the embeddings are empty (shape " +
+        throw UserError("embeddings", name + ": the embeddings are empty (shape " +
                                             shapeToString(x.shape()) +
                                             "); at least one token with one number is needed");
     const Tensor c = x.contiguous();
     const float* p = c.data();
     for (int64_t i = 0; i < c.numel(); ++i)
         if (!std::isfinite(p[i]))
-            throw EngineError("embeddings", name + ": element " + indexText(c.shape(), i) + " is " +
+            throw UserError("embeddings", name + ": element " + indexText(c.shape(), i) + " is " +
                                                 formatFloat(p[i]) +
                                                 "; embeddings must be finite numbers");
     return x;
@@ -164,13 +172,13 @@ WeightMap readWeightsFile(const std::string& path) {
             return readJsonWeights(path);
         if (ext == ".safetensors")
             return readSafetensors(path).tensors;
-        throw EngineError("weights", name +
+        throw UserError("weights", name +
                                          ": weights must be a .json or .safetensors file, not '" +
                                          (ext.empty() ? std::string("(no extension)") : ext) + "'");
-    } catch (const EngineError& e) {
+    } catch (const UserError& e) {
         if (e.field() == "weights")
             throw;
-        throw EngineError("weights", e.what());
+        throw UserError("weights", e.what());
     }
 }
 
@@ -242,7 +250,7 @@ void checkWeights(const WeightMap& weights, const Config& config, const std::str
     const std::vector<std::string> problems = weightProblems(weights, config);
     if (problems.empty())
         return;
-    throw EngineError("weights", (source.empty() ? "" : source + ": ") + join(problems, "; "));
+    throw UserError("weights", (source.empty() ? "" : source + ": ") + join(problems, "; "));
 }
 
 }  // namespace attn::io

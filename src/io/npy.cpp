@@ -9,32 +9,17 @@
 #include "engine/config.h"
 #include "io/file_io.h"
 #include "io/half.h"
+#include "io/little_endian.h"
+#include "io/zip.h"
 
 namespace attn::io {
-
-static_assert(std::endian::native == std::endian::little,
-              "the .npy/.npz/.safetensors code copies little-endian data as is");
 
 namespace {
 
 constexpr std::string_view kMagic = "\x93NUMPY";
 
 [[noreturn]] void fail(const std::string& source, const std::string& message) {
-    throw EngineError("file", source + ": " + message);
-}
-
-template <typename T>
-T loadLe(const char* p) {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-template <typename T>
-void storeLe(std::string& out, T v) {
-    char buf[sizeof v];
-    std::memcpy(buf, &v, sizeof v);
-    out.append(buf, sizeof v);
+    throw UserError("file", source + ": " + message);
 }
 
 std::string pythonShape(const Shape& shape) {
@@ -374,48 +359,9 @@ void writeNpy(const std::string& path, const Tensor& tensor) {
     writeFileAtomically(path, npyBytes(tensor));
 }
 
-// ---------------------------------------------------------------------------------------------
-// ZIP (PKWARE APPNOTE 6.3): local headers, stored data, central directory, end record.
-
-uint32_t crc32(std::string_view bytes) {
-    static const std::array<uint32_t, 256> table = [] {
-        std::array<uint32_t, 256> t{};
-        for (uint32_t i = 0; i < 256; ++i) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; ++k)
-                c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            t[i] = c;
-        }
-        return t;
-    }();
-    uint32_t c = 0xFFFFFFFFu;
-    for (unsigned char b : bytes)
-        c = table[(c ^ b) & 0xFF] ^ (c >> 8);
-    return c ^ 0xFFFFFFFFu;
-}
-
-namespace {
-
-constexpr uint32_t kLocalSig = 0x04034b50;
-constexpr uint32_t kCentralSig = 0x02014b50;
-constexpr uint32_t kEndSig = 0x06054b50;
-constexpr uint64_t kZipLimit = 0xFFFFFFFFull;
-// 1980-01-01 00:00, the earliest DOS date: a fixed time keeps exports byte-reproducible.
-constexpr uint16_t kDosTime = 0;
-constexpr uint16_t kDosDate = (0 << 9) | (1 << 5) | 1;
-
-bool isAscii(std::string_view s) {
-    for (unsigned char c : s)
-        if (c >= 0x80)
-            return false;
-    return true;
-}
-
-}  // namespace
-
 std::string npzBytes(const NamedTensors& arrays) {
     if (arrays.size() > 65535)
-        throw EngineError("output",
+        throw UserError("output",
                           "an .npz file can hold at most 65535 arrays without ZIP64, not " +
                               std::to_string(arrays.size()));
     // Size check first, so a trace too large for ZIP fails before building anything.
@@ -423,69 +369,20 @@ std::string npzBytes(const NamedTensors& arrays) {
     std::set<std::string> seen;
     for (const auto& [name, tensor] : arrays) {
         if (name.empty())
-            throw EngineError("output", "an array in the .npz file has an empty name");
+            throw UserError("output", "an array in the .npz file has an empty name");
         if (!seen.insert(name).second)
-            throw EngineError("output", "the .npz file would hold two arrays named '" + name + "'");
+            throw UserError("output", "the .npz file would hold two arrays named '" + name + "'");
         const uint64_t entry = npyHeader(tensor.shape()).size() + uint64_t(tensor.numel()) * 4;
         total += 30 + 46 + 2 * (name.size() + 4) + entry;
     }
-    if (total > kZipLimit)
-        throw EngineError("output", "the .npz file would be " + formatBytes(total) +
+    if (total > 0xFFFFFFFFull)  // the ZIP limit without ZIP64
+        throw UserError("output", "the .npz file would be " + formatBytes(total) +
                                         ", more than the 4 GiB a ZIP file can hold without ZIP64; "
                                         "export fewer or smaller steps");
-    std::string out;
-    out.reserve(static_cast<size_t>(total));
-    std::string central;
-    for (const auto& [name, tensor] : arrays) {
-        const std::string fileName = name + ".npy";
-        const std::string data = npyBytes(tensor);
-        const uint32_t crc = crc32(data);
-        const uint32_t offset = static_cast<uint32_t>(out.size());
-        const uint16_t flags = isAscii(fileName) ? 0 : (1 << 11);  // bit 11: UTF-8 names
-        storeLe<uint32_t>(out, kLocalSig);
-        storeLe<uint16_t>(out, 20);  // version needed: 2.0
-        storeLe<uint16_t>(out, flags);
-        storeLe<uint16_t>(out, 0);  // method: stored
-        storeLe<uint16_t>(out, kDosTime);
-        storeLe<uint16_t>(out, kDosDate);
-        storeLe<uint32_t>(out, crc);
-        storeLe<uint32_t>(out, static_cast<uint32_t>(data.size()));
-        storeLe<uint32_t>(out, static_cast<uint32_t>(data.size()));
-        storeLe<uint16_t>(out, static_cast<uint16_t>(fileName.size()));
-        storeLe<uint16_t>(out, 0);  // extra length
-        out += fileName;
-        out += data;
-
-        storeLe<uint32_t>(central, kCentralSig);
-        storeLe<uint16_t>(central, (3 << 8) | 20);  // made by: Unix, 2.0
-        storeLe<uint16_t>(central, 20);
-        storeLe<uint16_t>(central, flags);
-        storeLe<uint16_t>(central, 0);
-        storeLe<uint16_t>(central, kDosTime);
-        storeLe<uint16_t>(central, kDosDate);
-        storeLe<uint32_t>(central, crc);
-        storeLe<uint32_t>(central, static_cast<uint32_t>(data.size()));
-        storeLe<uint32_t>(central, static_cast<uint32_t>(data.size()));
-        storeLe<uint16_t>(central, static_cast<uint16_t>(fileName.size()));
-        storeLe<uint16_t>(central, 0);               // extra
-        storeLe<uint16_t>(central, 0);               // comment
-        storeLe<uint16_t>(central, 0);               // disk
-        storeLe<uint16_t>(central, 0);               // internal attributes
-        storeLe<uint32_t>(central, 0100644u << 16);  // external: regular file rw-r--r--
-        storeLe<uint32_t>(central, offset);
-        central += fileName;
-    }
-    const uint32_t centralOffset = static_cast<uint32_t>(out.size());
-    out += central;
-    storeLe<uint32_t>(out, kEndSig);
-    storeLe<uint16_t>(out, 0);
-    storeLe<uint16_t>(out, 0);
-    storeLe<uint16_t>(out, static_cast<uint16_t>(arrays.size()));
-    storeLe<uint16_t>(out, static_cast<uint16_t>(arrays.size()));
-    storeLe<uint32_t>(out, static_cast<uint32_t>(central.size()));
-    storeLe<uint32_t>(out, centralOffset);
-    storeLe<uint16_t>(out, 0);  // comment length
-    return out;
+    ZipWriter zip;
+    for (const auto& [name, tensor] : arrays)
+        zip.add(name + ".npy", npyBytes(tensor));
+    return zip.finish();
 }
 
 void writeNpz(const std::string& path, const NamedTensors& arrays) {
@@ -501,75 +398,15 @@ NamedTensors traceTensors(const Trace& trace) {
 }
 
 NamedTensors parseNpz(std::string_view bytes, const std::string& source) {
-    const uint64_t size = bytes.size();
-    if (size < 22)
-        fail(source, "this is not an .npz (ZIP) file: it is too short");
-    // The end record is the last 22 bytes plus a comment of up to 65535 bytes.
-    size_t end = std::string_view::npos;
-    const size_t lowest = size > 22 + 65535 ? size - 22 - 65535 : 0;
-    for (size_t i = size - 22 + 1; i-- > lowest;) {
-        if (loadLe<uint32_t>(bytes.data() + i) == kEndSig) {
-            end = i;
-            break;
-        }
-    }
-    if (end == std::string_view::npos)
-        fail(source, "this is not an .npz (ZIP) file: its end-of-archive record is missing");
-    const char* e = bytes.data() + end;
-    const uint16_t entries = loadLe<uint16_t>(e + 10);
-    const uint32_t centralSize = loadLe<uint32_t>(e + 12);
-    const uint32_t centralOffset = loadLe<uint32_t>(e + 16);
-    if (entries == 0xFFFF || centralSize == 0xFFFFFFFF || centralOffset == 0xFFFFFFFF)
-        fail(source, "the archive uses ZIP64, which is not supported");
-    if (uint64_t(centralOffset) + centralSize > end)
-        fail(source,
-             "the ZIP central directory lies outside the file; the file is corrupt or truncated");
-
     NamedTensors out;
-    size_t p = centralOffset;
-    const size_t centralEnd = uint64_t(centralOffset) + centralSize;
-    for (uint16_t k = 0; k < entries; ++k) {
-        if (p + 46 > centralEnd || loadLe<uint32_t>(bytes.data() + p) != kCentralSig)
-            fail(source,
-                 "the ZIP central directory is damaged (entry " + std::to_string(k + 1) + ")");
-        const char* c = bytes.data() + p;
-        const uint16_t method = loadLe<uint16_t>(c + 10);
-        const uint32_t crc = loadLe<uint32_t>(c + 16);
-        const uint32_t compressed = loadLe<uint32_t>(c + 20);
-        const uint32_t uncompressed = loadLe<uint32_t>(c + 24);
-        const uint16_t nameLength = loadLe<uint16_t>(c + 28);
-        const uint16_t extraLength = loadLe<uint16_t>(c + 30);
-        const uint16_t commentLength = loadLe<uint16_t>(c + 32);
-        const uint32_t localOffset = loadLe<uint32_t>(c + 42);
-        if (p + 46 + nameLength > centralEnd)
-            fail(source,
-                 "the ZIP central directory is damaged (entry " + std::to_string(k + 1) + ")");
-        const std::string name(bytes.substr(p + 46, nameLength));
-        p += 46 + size_t(nameLength) + extraLength + commentLength;
-        if (compressed == 0xFFFFFFFF || uncompressed == 0xFFFFFFFF || localOffset == 0xFFFFFFFF)
-            fail(source, "entry " + name + " uses ZIP64, which is not supported");
-        if (method != 0)
-            fail(source, "entry " + name + " is compressed (ZIP method " + std::to_string(method) +
-                             "); only uncompressed .npz files (np.savez, not np.savez_compressed) "
-                             "can be read");
-        if (compressed != uncompressed)
-            fail(source, "entry " + name + " is stored but its sizes differ; the file is corrupt");
-        if (uint64_t(localOffset) + 30 > size ||
-            loadLe<uint32_t>(bytes.data() + localOffset) != kLocalSig)
-            fail(source, "entry " + name + " points outside the file or to a damaged header");
-        const char* l = bytes.data() + localOffset;
-        const uint64_t dataStart =
-            uint64_t(localOffset) + 30 + loadLe<uint16_t>(l + 26) + loadLe<uint16_t>(l + 28);
-        if (dataStart + compressed > size)
-            fail(source, "entry " + name + " is truncated: it needs " + std::to_string(compressed) +
-                             " bytes but the file ends first");
-        std::string_view data = bytes.substr(dataStart, compressed);
-        if (crc32(data) != crc)
-            fail(source, "entry " + name + " fails its CRC-32 check; the file is corrupt");
-        std::string arrayName = name;
+    for (const ZipEntry& entry : readZipDirectory(bytes, source, "an .npz (ZIP) file")) {
+        const std::string_view data = zipEntryData(
+            bytes, entry, source, true,
+            "only uncompressed .npz files (np.savez, not np.savez_compressed) can be read");
+        std::string arrayName = entry.name;
         if (arrayName.size() > 4 && arrayName.ends_with(".npy"))
             arrayName.resize(arrayName.size() - 4);
-        out.emplace_back(arrayName, parseNpy(data, source + ": " + name));
+        out.emplace_back(arrayName, parseNpy(data, source + ": " + entry.name));
     }
     return out;
 }

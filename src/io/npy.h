@@ -10,13 +10,14 @@
 
 #include "engine/tensor.h"
 #include "engine/trace.h"
+#include "io/zip.h"  // crc32
 
 namespace attn::io {
 
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 
 // Reads '<f4', '<f8', '<f2', '<i4' and '<i8' (converted to float32), C or Fortran order.
-// `source` names the file in messages. Throws attn::EngineError("file", ...).
+// `source` names the file in messages. Throws attn::UserError("file", ...).
 Tensor parseNpy(std::string_view bytes, const std::string& source);
 Tensor readNpy(const std::string& path);
 
@@ -28,7 +29,7 @@ std::string npyBytes(const Tensor& tensor);
 void writeNpy(const std::string& path, const Tensor& tensor);
 
 // A ZIP archive (stored, CRC-32) holding "<name>.npy" per array, as np.savez writes and
-// np.load reads. Throws attn::EngineError("output", ...) above the 4 GiB ZIP limit (ZIP64 is
+// np.load reads. Throws attn::UserError("output", ...) above the 4 GiB ZIP limit (ZIP64 is
 // not written) or for empty or duplicate names.
 std::string npzBytes(const NamedTensors& arrays);
 void writeNpz(const std::string& path, const NamedTensors& arrays);
@@ -38,8 +39,5 @@ NamedTensors traceTensors(const Trace& trace);
 // Reads stored (uncompressed) entries; names come back without ".npy".
 NamedTensors parseNpz(std::string_view bytes, const std::string& source);
 NamedTensors readNpz(const std::string& path);
-
-// CRC-32 (ISO-HDLC, as ZIP and zlib compute it).
-uint32_t crc32(std::string_view bytes);
 
 }  // namespace attn::io

@@ -4,12 +4,15 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <set>
 
 #include <QStringDecoder>
 #include "engine/config.h"
 #include "io/file_io.h"
 #include "io/half.h"
+#include "io/little_endian.h"
+#include "io/stored_tensor.h"
 
 #include "io/json_reader.h"
 #include "io/text_format.h"
@@ -19,26 +22,12 @@ namespace attn::io {
 namespace {
 
 [[noreturn]] void fail(const std::string& source, const std::string& message) {
-    throw EngineError("file", source + ": " + message);
+    throw UserError("file", source + ": " + message);
 }
 
-template <typename T>
-T loadLe(const char* p) {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-int dtypeSize(const std::string& dtype) {
-    if (dtype == "F32")
-        return 4;
-    if (dtype == "F16" || dtype == "BF16")
-        return 2;
-    if (dtype == "F64")
-        return 8;
-    if (dtype == "BOOL")
-        return 1;
-    return 0;
+// What parseSafetensors converts to float32.
+bool convertible(const std::string& dtype) {
+    return dtype == "F32" || dtype == "F16" || dtype == "BF16" || dtype == "F64" || dtype == "BOOL";
 }
 
 bool parseUnsigned(const JsonValue& v, uint64_t& out) {
@@ -48,17 +37,9 @@ bool parseUnsigned(const JsonValue& v, uint64_t& out) {
     return r.ec == std::errc() && r.ptr == v.text.data() + v.text.size();
 }
 
-struct Entry {
-    std::string name;
-    std::string dtype;
-    Shape shape;
-    uint64_t begin = 0;
-    uint64_t end = 0;
-};
-
 }  // namespace
 
-SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& source) {
+SafetensorsHeader parseSafetensorsHeader(std::string_view bytes, const std::string& source) {
     if (bytes.size() < 8)
         fail(source, "the file is truncated: it is " + std::to_string(bytes.size()) +
                          " bytes, shorter than the 8-byte header length");
@@ -89,8 +70,9 @@ SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& sour
         fail(source, "the header must be a JSON object, found " + jsonTypeName(header.type));
 
     const std::string_view buffer = bytes.substr(8 + headerLength);
-    SafetensorsFile file;
-    std::vector<Entry> entries;
+    SafetensorsHeader file;
+    file.dataStart = 8 + headerLength;
+    std::vector<SafetensorsEntry>& entries = file.entries;
     std::set<std::string> names;
     for (const auto& [name, value] : header.members) {
         if (!names.insert(name).second)
@@ -110,7 +92,7 @@ SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& sour
         if (value.type != JsonValue::Type::Object)
             fail(source, name + " must be an object with dtype, shape and data_offsets, found " +
                              jsonTypeName(value.type));
-        Entry entry;
+        SafetensorsEntry entry;
         entry.name = name;
         const JsonValue* dtype = value.member("dtype");
         const JsonValue* shape = value.member("shape");
@@ -127,7 +109,7 @@ SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& sour
         const int itemSize = dtypeSize(entry.dtype);
         if (itemSize == 0)
             fail(source, name + " has dtype " + entry.dtype +
-                             ", which is not supported; use F32, F16, BF16 or F64");
+                             ", which is not a safetensors dtype; the file is corrupt");
         if (shape->type != JsonValue::Type::Array)
             fail(source,
                  name + ": shape must be an array of integers, found " + jsonTypeName(shape->type));
@@ -173,24 +155,36 @@ SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& sour
     }
 
     // No two tensors may share bytes.
-    std::vector<const Entry*> sorted;
-    for (const Entry& e : entries)
+    std::vector<const SafetensorsEntry*> sorted;
+    for (const SafetensorsEntry& e : entries)
         if (e.end > e.begin)
             sorted.push_back(&e);  // empty tensors occupy no bytes
-    std::sort(sorted.begin(), sorted.end(), [](const Entry* a, const Entry* b) {
-        return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
-    });
+    std::sort(sorted.begin(), sorted.end(),
+              [](const SafetensorsEntry* a, const SafetensorsEntry* b) {
+                  return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+              });
     for (size_t i = 1; i < sorted.size(); ++i) {
-        const Entry& a = *sorted[i - 1];
-        const Entry& b = *sorted[i];
+        const SafetensorsEntry& a = *sorted[i - 1];
+        const SafetensorsEntry& b = *sorted[i];
         if (b.begin < a.end)
             fail(source, "the data of " + a.name + " [" + std::to_string(a.begin) + ", " +
                              std::to_string(a.end) + ") and " + b.name + " [" +
                              std::to_string(b.begin) + ", " + std::to_string(b.end) +
                              ") overlap; the file is corrupt");
     }
+    return file;
+}
 
-    for (const Entry& e : entries) {
+SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& source) {
+    SafetensorsHeader header = parseSafetensorsHeader(bytes, source);
+    for (const SafetensorsEntry& e : header.entries)
+        if (!convertible(e.dtype))
+            fail(source, e.name + " has dtype " + e.dtype +
+                             ", which is not supported; use F32, F16, BF16 or F64");
+    const std::string_view buffer = bytes.substr(header.dataStart);
+    SafetensorsFile file;
+    file.metadata = std::move(header.metadata);
+    for (const SafetensorsEntry& e : header.entries) {
         const int itemSize = dtypeSize(e.dtype);
         const size_t count = static_cast<size_t>((e.end - e.begin) / uint64_t(itemSize));
         const char* p = buffer.data() + e.begin;
@@ -218,6 +212,27 @@ SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& sour
     return file;
 }
 
+StoredTensors readSafetensorsTensors(const SharedBytes& file, const std::string& source) {
+    SafetensorsHeader header = parseSafetensorsHeader(file.bytes, source);
+    StoredTensors out;
+    out.metadata = std::move(header.metadata);
+    for (SafetensorsEntry& e : header.entries) {
+        StoredTensor t;
+        t.dtype = e.dtype;
+        t.strides.resize(e.shape.size());
+        int64_t stride = 1;
+        for (size_t i = e.shape.size(); i-- > 0;) {
+            t.strides[i] = stride;
+            stride *= e.shape[i];
+        }
+        t.shape = std::move(e.shape);
+        t.data = file.bytes.data() + header.dataStart + e.begin;
+        t.owner = file.owner;
+        out.tensors.emplace_back(std::move(e.name), std::move(t));
+    }
+    return out;
+}
+
 SafetensorsFile readSafetensors(const std::string& path) {
     return parseSafetensors(readFileBytes(path), fileDisplayName(path));
 }
@@ -242,10 +257,10 @@ std::string safetensorsBytes(const WeightMap& tensors,
     uint64_t offset = 0;
     for (const auto& [name, tensor] : tensors) {
         if (name == "__metadata__")
-            throw EngineError("output",
+            throw UserError("output",
                               "a tensor cannot be named __metadata__ in a safetensors file");
         if (tensor.empty())
-            throw EngineError("output", "the tensor " + name + " holds no data");
+            throw UserError("output", "the tensor " + name + " holds no data");
         const uint64_t bytes = uint64_t(tensor.numel()) * 4;
         if (!first)
             header += ",";

@@ -1,5 +1,5 @@
 #pragma once
-// The `trace` output of SPEC section 6:
+// The `trace` output of the CLI:
 // {"config": {...}, "tokens": [...], "parameters": N,
 //  "steps": [{"id", "title", "op", "shape", "dims", "data"}], "output": {"shape", "data"}}
 // `data` is flat and row-major; numbers are the shortest text that reads back as the same

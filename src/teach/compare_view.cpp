@@ -1,6 +1,7 @@
 #include "teach/compare_view.h"
 
 #include <qcustomplot.h>
+#include <QCheckBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QResizeEvent>
@@ -19,13 +20,18 @@ struct CompareView::Private {
     double tolerance = 1e-6;
     double fontScale = 1.0;
     double maxDiff = 0.0;
+    bool shared = true;
+    std::pair<double, double> rangeA{0.0, 1.0}, rangeB{0.0, 1.0};
     FigureColors colors;  // the colours the figures were last drawn in
     bool shapesMatch = false;
     bool hasData = false;
     QCustomPlot* plots[3] = {nullptr, nullptr, nullptr};
-    QLabel* captions[3] = {nullptr, nullptr, nullptr};
+    QLabel* titles[3] = {nullptr, nullptr, nullptr};     // "A: weights"
+    QLabel* subtitles[3] = {nullptr, nullptr, nullptr};  // the op and shape, elided
+    QString subtitleText[3];
     QLabel* summary = nullptr;
     QLabel* badge = nullptr;
+    QCheckBox* separate = nullptr;
 };
 
 namespace {
@@ -42,31 +48,53 @@ void blank(QCustomPlot* plot, const QColor& background) {
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent), d_(std::make_unique<Private>()) {
     auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(6, 6, 6, 6);
-    grid->setHorizontalSpacing(8);
+    grid->setContentsMargins(4, 4, 4, 4);
+    grid->setHorizontalSpacing(6);
+    grid->setVerticalSpacing(2);
     for (int k = 0; k < 3; ++k) {
         d_->plots[k] = new QCustomPlot(this);
-        d_->plots[k]->setMinimumSize(220, 200);
+        d_->plots[k]->setMinimumSize(160, 150);
         d_->plots[k]->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-        d_->captions[k] = new QLabel(this);
-        d_->captions[k]->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
-        d_->captions[k]->setWordWrap(true);
-        d_->captions[k]->setTextFormat(Qt::RichText);
-        d_->captions[k]->setAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        grid->addWidget(d_->captions[k], 0, k);
-        grid->addWidget(d_->plots[k], 1, k);
+        d_->titles[k] = new QLabel(this);
+        d_->titles[k]->setAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        d_->titles[k]->setTextFormat(Qt::PlainText);
+        QFont bold = d_->titles[k]->font();
+        bold.setBold(true);
+        d_->titles[k]->setFont(bold);
+        d_->subtitles[k] = new QLabel(this);
+        d_->subtitles[k]->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        d_->subtitles[k]->setTextFormat(Qt::PlainText);
+        d_->subtitles[k]->setForegroundRole(QPalette::PlaceholderText);
+        // Elided to the column (updateCaptions): never wider than the figure under it.
+        d_->subtitles[k]->setMinimumWidth(1);
+        d_->titles[k]->setMinimumWidth(1);
+        grid->addWidget(d_->titles[k], 0, k);
+        grid->addWidget(d_->subtitles[k], 1, k);
+        grid->addWidget(d_->plots[k], 2, k);
         grid->setColumnStretch(k, 1);
     }
     auto* bottom = new QHBoxLayout;
+    bottom->setSpacing(10);
     d_->badge = new QLabel(this);
+    d_->badge->setObjectName(QStringLiteral("compareBadge"));
     d_->badge->setAlignment(Qt::AlignCenter);
+    d_->badge->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     d_->summary = new QLabel(this);
+    d_->summary->setObjectName(QStringLiteral("compareSummary"));
     d_->summary->setWordWrap(true);
     d_->summary->setTextFormat(Qt::RichText);
-    bottom->addWidget(d_->badge, 0);
+    d_->summary->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    d_->separate = new QCheckBox(tr("Separate colour scales"), this);
+    d_->separate->setObjectName(QStringLiteral("separateScales"));
+    d_->separate->setToolTip(
+        tr("Off: A and B share one colour scale, so equal colours mean equal values.\n"
+           "On: each has its own scale, showing more contrast within each."));
+    connect(d_->separate, &QCheckBox::toggled, this, [this](bool on) { setSharedColorScale(!on); });
+    bottom->addWidget(d_->badge, 0, Qt::AlignVCenter);
     bottom->addWidget(d_->summary, 1);
-    grid->addLayout(bottom, 2, 0, 1, 3);
-    grid->setRowStretch(1, 1);
+    bottom->addWidget(d_->separate, 0, Qt::AlignVCenter);
+    grid->addLayout(bottom, 3, 0, 1, 3);
+    grid->setRowStretch(2, 1);
     clear();
 }
 
@@ -163,26 +191,32 @@ void CompareView::clear() {
     d_->colors = FigureColors::fromPalette(palette());
     for (auto* p : d_->plots)
         blank(p, d_->colors.background);
-    for (auto* c : d_->captions)
-        c->clear();
+    for (int k = 0; k < 3; ++k) {
+        d_->titles[k]->clear();
+        d_->subtitles[k]->clear();
+        d_->subtitleText[k].clear();
+    }
     d_->badge->hide();
     d_->summary->setText(tr("Pick two steps or configurations to compare."));
 }
 
 void CompareView::setFontScale(double scale) {
     d_->fontScale = std::clamp(scale, 0.5, 4.0);
-    QFont f = font();
-    for (auto* c : d_->captions) {
-        QFont cf = f;
-        if (cf.pointSizeF() > 0)
-            cf.setPointSizeF(f.pointSizeF() * d_->fontScale);
-        c->setFont(cf);
+    const QFont f = font();
+    auto scaled = [&](double factor, bool bold) {
+        QFont sf = f;
+        if (sf.pointSizeF() > 0)
+            sf.setPointSizeF(f.pointSizeF() * d_->fontScale * factor);
+        sf.setBold(bold);
+        return sf;
+    };
+    for (int k = 0; k < 3; ++k) {
+        d_->titles[k]->setFont(scaled(1.0, true));
+        d_->subtitles[k]->setFont(scaled(0.85, false));
     }
-    QFont sf = f;
-    if (sf.pointSizeF() > 0)
-        sf.setPointSizeF(f.pointSizeF() * d_->fontScale);
-    d_->summary->setFont(sf);
-    d_->badge->setFont(sf);
+    d_->summary->setFont(scaled(1.0, false));
+    d_->badge->setFont(scaled(1.0, true));
+    d_->separate->setFont(scaled(1.0, false));
     if (d_->hasData)
         rebuild();
 }
@@ -191,6 +225,30 @@ void CompareView::setTolerance(double tol) {
     d_->tolerance = tol;
     if (d_->hasData)
         rebuild();
+}
+
+void CompareView::setSharedColorScale(bool shared) {
+    if (d_->separate->isChecked() == shared) {
+        d_->separate->setChecked(!shared);  // comes back here through toggled
+        return;
+    }
+    if (shared == d_->shared)
+        return;
+    d_->shared = shared;
+    if (d_->hasData)
+        rebuild();
+}
+
+bool CompareView::sharedColorScale() const {
+    return d_->shared;
+}
+
+std::pair<double, double> CompareView::colorRangeA() const {
+    return d_->rangeA;
+}
+
+std::pair<double, double> CompareView::colorRangeB() const {
+    return d_->rangeB;
 }
 
 double CompareView::maxAbsDifference() const {
@@ -238,40 +296,6 @@ QString CompareView::captionText() const {
 
 namespace {
 
-// The figure's own "hatched = masked" footnote is too wide for a third of the window; the
-// captions above say it instead.
-void dropMaskNote(QCustomPlot* plot) {
-    QCPLayoutGrid* grid = plot->plotLayout();
-    QCPAxisRect* cells = heatmapAxisRect(plot);
-    for (int r = grid->rowCount() - 1; r >= 0; --r) {
-        QCPLayoutElement* el = grid->element(r, 0);
-        if (!el || el == cells)
-            break;
-        if (!qobject_cast<QCPAxisRect*>(el)) {
-            grid->remove(el);
-            grid->simplify();
-            break;
-        }
-    }
-}
-
-// The difference's colour scale: symmetric, but never narrower than a tenth of the values'
-// own scale, so float rounding noise (1e-8) stays white instead of filling the scale.
-void setDiffRange(QCustomPlot* plot, double r, const QString& label) {
-    for (int i = 0; i < plot->plottableCount(); ++i)
-        if (auto* map = qobject_cast<QCPColorMap*>(plot->plottable(i)))
-            map->setDataRange(QCPRange(-r, r));
-    QCPAxisRect* cells = heatmapAxisRect(plot);
-    for (QCPAxisRect* rect : plot->axisRects()) {
-        if (rect == cells)
-            continue;
-        if (QCPAxis* axis = rect->axis(QCPAxis::atRight)) {
-            axis->setRange(-r, r);
-            axis->setLabel(label);
-        }
-    }
-}
-
 double maxAbsFinite(const HeatmapData& d) {
     double m = 0;
     for (float v : d.values)
@@ -280,59 +304,130 @@ double maxAbsFinite(const HeatmapData& d) {
     return m;
 }
 
+// A and B as one matrix, for the colormap and range they share.
+HeatmapData combined(const HeatmapData& a, const HeatmapData& b) {
+    HeatmapData c;
+    c.kind = a.kind == b.kind ? a.kind : StepKind::Projection;
+    c.values = a.values;
+    c.values.insert(c.values.end(), b.values.begin(), b.values.end());
+    c.rows = 1;
+    c.cols = int(c.values.size());
+    return c;
+}
+
 }  // namespace
 
 void CompareView::rebuild() {
     if (!d_->hasData)
         return;
     const bool eq = isEqual();
-    FigureOptions o;
-    o.showTitle = false;
-    o.colors = FigureColors::fromPalette(palette());
-    d_->colors = o.colors;
-    o.fontScale = d_->fontScale;
+    FigureOptions base;
+    base.showTitle = false;
+    // The captions above say what the rows and columns are; the figures keep their room for
+    // the cells, a little smaller than the main heatmap's type.
+    base.showAxisTitles = false;
+    base.colors = FigureColors::fromPalette(palette());
+    d_->colors = base.colors;
+    base.fontScale = 0.9 * d_->fontScale;
+    // B and the difference have A's rows: their labels would only repeat A's.
+    const bool sameRows = d_->shapesMatch && d_->a.rowLabels == d_->b.rowLabels;
+
+    FigureOptions oa = base, ob = base, od = base;
+    if (d_->shared && d_->shapesMatch) {
+        const HeatmapData both = combined(d_->a, d_->b);
+        const Colormap cm = defaultColormapFor(both);
+        const auto range = colorRange(both, cm);
+        oa.colormap = ob.colormap = cm;
+        oa.valueRange = ob.valueRange = range;
+        oa.showColorBar = false;  // B's colour bar is A's too
+        d_->rangeA = d_->rangeB = range;
+    } else {
+        oa.colormap = defaultColormapFor(d_->a);
+        ob.colormap = defaultColormapFor(d_->b);
+        d_->rangeA = colorRange(d_->a, oa.colormap);
+        d_->rangeB = colorRange(d_->b, ob.colormap);
+    }
+    ob.showRowLabels = !sameRows;
+    od.showRowLabels = !sameRows;
+    // The difference: diverging and symmetric about 0, never narrower than a tenth of the
+    // values' own scale, so float rounding noise (1e-8) stays white instead of filling it.
+    const double scale = std::max(maxAbsFinite(d_->a), maxAbsFinite(d_->b));
+    double r = std::max(std::isfinite(d_->maxDiff) ? d_->maxDiff : 0.0, 0.1 * scale);
+    if (r <= 0)
+        r = 1;
+    od.colormap = Colormap::Diverging;
+    od.valueRange = std::make_pair(-r, r);
+    od.colorBarLabel = tr("difference B − A");
+    od.showValues = !eq;  // near-zero noise is not worth printing
+
     const HeatmapData* data[3] = {&d_->a, &d_->b, &d_->diff};
+    FigureOptions* options[3] = {&oa, &ob, &od};
+    auto draw = [&]() {
+        for (int k = 0; k < 3; ++k) {
+            QCustomPlot* p = d_->plots[k];
+            if (data[k]->isEmpty()) {
+                blank(p, base.colors.background);
+                continue;
+            }
+            drawHeatmap(p, *data[k], *options[k]);
+            p->setViewport(p->rect());  // the plot's resize event may still be on its way
+            p->replot();
+        }
+    };
+    draw();
+    // One cell size for the three, so B's and the difference's rows line up with A's labels.
+    double cell = 0;
     for (int k = 0; k < 3; ++k) {
-        QCustomPlot* p = d_->plots[k];
+        const QRectF r = heatmapCellRect(d_->plots[k], 0, 0);
+        if (!data[k]->isEmpty() && r.width() > 0)
+            cell = cell > 0 ? std::min(cell, r.width()) : r.width();
+    }
+    if (cell > 0 && d_->shapesMatch) {
+        for (FigureOptions* o : options)
+            o->maxCellSize = cell;
+        draw();
+    }
+    for (int k = 0; k < 3; ++k) {
         if (data[k]->isEmpty()) {
-            blank(p, o.colors.background);
-            d_->captions[k]->clear();
+            d_->titles[k]->clear();
+            d_->subtitleText[k].clear();
             continue;
         }
-        o.colormap = k == 2 ? Colormap::Diverging : defaultColormapFor(*data[k]);
-        o.showValues = k < 2 || !eq;  // near-zero noise is not worth printing
-        o.width = std::max(220, p->width());
-        o.height = std::max(200, p->height());
-        drawHeatmap(p, *data[k], o);
-        dropMaskNote(p);
-        if (k == 2) {
-            const double scale = std::max(maxAbsFinite(d_->a), maxAbsFinite(d_->b));
-            double r = std::max(std::isfinite(d_->maxDiff) ? d_->maxDiff : 0.0, 0.1 * scale);
-            if (r <= 0)
-                r = 1;
-            setDiffRange(p, r, tr("difference B − A"));
-        }
-        p->replot();
-        const QString name = k == 0   ? tr("A: %1").arg(d_->nameA)
-                             : k == 1 ? tr("B: %1").arg(d_->nameB)
-                                      : tr("B − A");
-        const QString sub = k < 2 ? data[k]->subtitle : d_->diff.subtitle;
-        d_->captions[k]->setText(QStringLiteral("<big><b>%1</b></big><br><small>%2</small>")
-                                     .arg(name.toHtmlEscaped(), sub.toHtmlEscaped()));
+        d_->titles[k]->setText(k == 0   ? tr("A: %1").arg(d_->nameA)
+                               : k == 1 ? tr("B: %1").arg(d_->nameB)
+                                        : tr("B − A"));
+        d_->subtitleText[k] = k < 2 ? data[k]->subtitle : d_->diff.subtitle;
     }
+    updateCaptions();
     d_->badge->setVisible(d_->shapesMatch && std::isfinite(d_->maxDiff));
     d_->badge->setText(eq ? tr("✔ equal to %1").arg(QString::number(d_->tolerance, 'g', 2))
                           : tr("✘ different"));
-    d_->badge->setStyleSheet(
-        eq ? QStringLiteral("QLabel { background: #1b7a3a; color: white; font-weight: bold; "
-                            "border-radius: 6px; padding: 4px 10px; }")
-           : QStringLiteral("QLabel { background: #b35900; color: white; font-weight: bold; "
-                            "border-radius: 6px; padding: 4px 10px; }"));
+    d_->badge->setStyleSheet(eq ? QStringLiteral("QLabel { background: #1b7a3a; color: white; "
+                                                 "border-radius: 6px; padding: 4px 10px; }")
+                                : QStringLiteral("QLabel { background: #b35900; color: white; "
+                                                 "border-radius: 6px; padding: 4px 10px; }"));
     QString summary = captionText().toHtmlEscaped();
+    QStringList notes;
+    if (!d_->a.rowAxis.isEmpty() && !d_->a.colAxis.isEmpty())
+        notes << tr("Rows: %1, columns: %2.").arg(d_->a.rowAxis, d_->a.colAxis);
     if (d_->a.maskedCount() > 0 || d_->b.maskedCount() > 0)
-        summary += QStringLiteral("<br><small>") + tr("Hatched cells are masked.").toHtmlEscaped() +
+        notes << tr("Hatched cells are masked.");
+    if (d_->shared && d_->shapesMatch)
+        notes << tr("A and B share one colour scale.");
+    if (!notes.isEmpty())
+        summary += QStringLiteral("<br><small>") + notes.join(QLatin1Char(' ')).toHtmlEscaped() +
                    QStringLiteral("</small>");
     d_->summary->setText(summary);
+}
+
+void CompareView::updateCaptions() {
+    for (int k = 0; k < 3; ++k) {
+        const int room = std::max(20, d_->plots[k]->width());
+        const QString& full = d_->subtitleText[k];
+        d_->subtitles[k]->setText(
+            QFontMetrics(d_->subtitles[k]->font()).elidedText(full, Qt::ElideMiddle, room));
+        d_->subtitles[k]->setToolTip(full);
+    }
 }
 
 void CompareView::changeEvent(QEvent* event) {
@@ -350,7 +445,7 @@ void CompareView::changeEvent(QEvent* event) {
 void CompareView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     if (d_->hasData)
-        rebuild();
+        rebuild();  // the shared cell size follows the new size
 }
 
 }  // namespace attn

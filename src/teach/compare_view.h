@@ -1,14 +1,18 @@
 #pragma once
-// Two heatmaps side by side and their difference (B − A, diverging colormap), with captions
-// naming both configurations and the largest |difference|, and an "equal to 1e-6" badge when
-// they match: e.g. the chapter's two masking methods, weights vs weights_renormalized.
+// Two heatmaps side by side and their difference (B − A, diverging colormap, symmetric about
+// 0), with captions naming both configurations and the largest |difference|, and an "equal to
+// 1e-6" badge when they match: e.g. the chapter's two masking methods, weights vs
+// weights_renormalized. A and B share one colour scale unless asked otherwise, so the same
+// colour means the same value in both (causal vs no mask does not mislead).
 
 #include <QWidget>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "export/heatmap_data.h"
 
+class QCheckBox;
 class QCustomPlot;
 class QLabel;
 
@@ -31,6 +35,13 @@ class CompareView : public QWidget {
     void clear();
     void setFontScale(double scale);
     void setTolerance(double tol);  // default 1e-6
+    // One colormap and value range for A and B (the default; the range spans both), or each
+    // its own (more contrast in each, colours not comparable). Also a check box in the view.
+    void setSharedColorScale(bool shared);
+    bool sharedColorScale() const;
+    // The value range A's and B's colours span.
+    std::pair<double, double> colorRangeA() const;
+    std::pair<double, double> colorRangeB() const;
 
     double maxAbsDifference()
         const;  // over cells finite or masked alike in both; inf if shapes differ
@@ -47,11 +58,12 @@ class CompareView : public QWidget {
     QCustomPlot* plotDiff() const;
 
   protected:
-    void resizeEvent(QResizeEvent* event) override;
-    void changeEvent(QEvent* event) override;  // redraws in the new palette's colours
+    void resizeEvent(QResizeEvent* event) override;  // one cell size and captions for the size
+    void changeEvent(QEvent* event) override;        // redraws in the new palette's colours
 
   private:
     void rebuild();
+    void updateCaptions();
     struct Private;
     std::unique_ptr<Private> d_;
 };

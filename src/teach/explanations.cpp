@@ -580,7 +580,7 @@ QString explain(const Ctx& x, const StepInfo& s) {
                 .arg(Explain::tr("PyTorch:"), QString::fromStdString(s.op).toHtmlEscaped());
     html += QStringLiteral("<p><b>%1</b> %2</p>").arg(Explain::tr("Shape:"), shapeChange(x, s));
     if (x.mha || x.wrapper) {
-        if (s.headDim() >= 0)
+        if (s.headAxis() >= 0)
             html += QStringLiteral("<p><i>%1</i></p>")
                         .arg(Explain::tr(
                             "One picture per head: pick the head above or in the head grid."));

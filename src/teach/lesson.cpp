@@ -30,6 +30,7 @@ Config makeConfig(Variant v, uint64_t seed, int64_t batch = 1) {
     c.dropout = 0.0;
     c.mode = Mode::Train;
     c.contextLength = 6;  // the book: context_length = batch.shape[1]
+    c.mask = defaultMask(v);  // each module with its own mask, as in the chapter
     return c;
 }
 
@@ -69,7 +70,7 @@ std::vector<LessonScreen> build() {
         QStringLiteral("3.3.1"), Lesson::tr("Softmax turns scores into weights"),
         Lesson::tr(
             "<p>Softmax makes every row positive and sum to 1: the <b>attention weights</b>. "
-            "A row tells how one token divides its attention.</p><p>Hover a cell to see the "
+            "A row tells how one token divides its attention.</p><p>Click a cell to see the "
             "exponentials and the row's denominator.</p>"),
         simple, "weights"));
     v.push_back(screen(
@@ -345,17 +346,6 @@ void LessonPanel::refresh() {
     back_->setEnabled(any && index_ > 0);
     next_->setEnabled(any);
     next_->setText(any && index_ + 1 == int(screens_.size()) ? tr("&Finish") : tr("&Next >"));
-}
-
-LessonDialog::LessonDialog(QWidget* parent) : QDialog(parent) {
-    setWindowTitle(tr("Chapter 3 tour"));
-    setModal(false);
-    auto* v = new QVBoxLayout(this);
-    v->setContentsMargins(0, 0, 0, 0);
-    panel_ = new LessonPanel(this);
-    v->addWidget(panel_);
-    connect(panel_, &LessonPanel::finished, this, &QDialog::accept);
-    resize(420, 360);
 }
 
 }  // namespace attn

@@ -2,7 +2,6 @@
 // The "Chapter 3" guided tour: an ordered list of screens from simplified attention to multi-head
 // attention on the book's example with the book's seeds, and the panel that steps through them.
 
-#include <QDialog>
 #include <QMetaType>
 #include <QString>
 #include <QWidget>
@@ -32,7 +31,7 @@ struct LessonScreen {
 // Chapter 3, in the book's order and with the book's seeds.
 const std::vector<LessonScreen>& chapter3Lesson();
 
-// Back / Next, the screen's title and text and "3 / 12". Put it in a dock or a LessonDialog.
+// Back / Next, the screen's title and text and "3 / 12", for a dock beside the heatmap.
 class LessonPanel : public QWidget {
     Q_OBJECT
   public:
@@ -66,17 +65,6 @@ class LessonPanel : public QWidget {
     QProgressBar* bar_ = nullptr;
     QPushButton* back_ = nullptr;
     QPushButton* next_ = nullptr;
-};
-
-// A modeless dialog around a LessonPanel (Lesson > Chapter 3 tour).
-class LessonDialog : public QDialog {
-    Q_OBJECT
-  public:
-    explicit LessonDialog(QWidget* parent = nullptr);
-    LessonPanel* panel() const { return panel_; }
-
-  private:
-    LessonPanel* panel_ = nullptr;
 };
 
 }  // namespace attn

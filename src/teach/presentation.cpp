@@ -40,51 +40,33 @@ QPalette presentationPalette(const PresentationOptions& o) {
     return p;
 }
 
-QString presentationStyleSheet(const PresentationOptions& o, double basePointSize) {
-    const double pt = std::max(6.0, basePointSize) * std::clamp(o.fontScale, 0.5, 4.0);
-    const QString fg = o.darkBackground ? QStringLiteral("#ffffff") : QStringLiteral("#000000");
-    const QString accent = o.darkBackground ? QStringLiteral("#56b4e9") : QStringLiteral("#004d99");
-    return QStringLiteral(
-               "QWidget { font-size: %1pt; }\n"
-               "QToolTip { font-size: %1pt; color: %2; border: 2px solid %3; padding: 6px; }\n"
-               "QPushButton, QToolButton { padding: 6px 14px; border: 2px solid %2; border-radius: "
-               "6px; }\n"
-               "QPushButton:focus, QToolButton:focus, QComboBox:focus, QLineEdit:focus, "
-               "QSpinBox:focus "
-               "{ border: 3px solid %3; }\n"
-               "QLabel { color: %2; }\n"
-               "QTextBrowser, QPlainTextEdit { font-size: %1pt; }\n"
-               "*[presentationRole=\"title\"] { font-size: %4pt; font-weight: bold; }\n"
-               "*[presentationRole=\"caption\"] { font-size: %5pt; }\n")
-        .arg(QString::number(pt, 'f', 1), fg, accent, QString::number(pt * 1.4, 'f', 1),
-             QString::number(pt * 0.8, 'f', 1));
-}
-
 void PresentationMode::apply(QWidget* window, const PresentationOptions& options) {
     if (!window)
         return;
     if (window_ && window_ != window)
         restore();
     if (!window_) {
+        hadPalette_ = window->testAttribute(Qt::WA_SetPalette);
+        hadFont_ = window->testAttribute(Qt::WA_SetFont);
         oldPalette_ = window->palette();
-        oldStyleSheet_ = window->styleSheet();
         oldFont_ = window->font();
     }
     window_ = window;
-    const double base = oldFont_.pointSizeF() > 0 ? oldFont_.pointSizeF() : 10.0;
     window->setPalette(presentationPalette(options));
     QFont f = oldFont_;
-    f.setPointSizeF(base * std::clamp(options.fontScale, 0.5, 4.0));
+    f.setPointSizeF((oldFont_.pointSizeF() > 0 ? oldFont_.pointSizeF() : 10.0) *
+                    std::clamp(options.fontScale, 0.5, 4.0));
     window->setFont(f);
-    window->setStyleSheet(presentationStyleSheet(options, base));
 }
 
 void PresentationMode::restore() {
     if (!window_)
         return;
-    window_->setStyleSheet(oldStyleSheet_);
-    window_->setFont(oldFont_);
-    window_->setPalette(oldPalette_);
+    // Back to what the window had: inherited from the application unless set before.
+    window_->setPalette(hadPalette_ ? oldPalette_ : QPalette());
+    window_->setFont(hadFont_ ? oldFont_ : QFont());
+    window_->setAttribute(Qt::WA_SetPalette, hadPalette_);
+    window_->setAttribute(Qt::WA_SetFont, hadFont_);
     window_ = nullptr;
 }
 

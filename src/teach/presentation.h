@@ -1,5 +1,5 @@
 #pragma once
-// Presentation mode for a projector: a high-contrast palette and style sheet with large fonts,
+// Presentation mode for a projector: a high-contrast palette with large fonts,
 // and an animator that fades one heatmap into another (e.g. masked scores into weights).
 
 #include <QFont>
@@ -15,20 +15,21 @@ class QWidget;
 
 namespace attn {
 
+// How much larger text gets on a projector: large enough for the back row, small enough that
+// the book example's heatmap still fits a 1280 x 720 screen.
+constexpr double kPresentationFontScale = 1.6;
+
 struct PresentationOptions {
-    double fontScale = 1.6;       // multiplies the application font size
-    bool darkBackground = false;  // white on near-black instead of black on white
+    double fontScale = kPresentationFontScale;  // multiplies the window's font size
+    bool darkBackground = false;                // white on near-black instead of black on white
 };
 
 // High-contrast palette: pure black text on white (or the reverse), strong blue highlight.
 QPalette presentationPalette(const PresentationOptions& options = {});
-// Style sheet with large fonts and thick focus outlines; basePointSize is the normal font size.
-// Widgets with the dynamic property presentationRole = "title" get 1.4x that size (bold),
-// "caption" 0.8x, so headings stay headings.
-QString presentationStyleSheet(const PresentationOptions& options = {},
-                               double basePointSize = 10.0);
 
-// Applies to a top-level window and remembers what it replaces; restore() puts it back.
+// Applies the palette and a larger font to a top-level window and remembers what it replaces;
+// restore() puts it back. Palette and font only: fonts a style sheet sets stick to some widgets
+// (spin boxes, headers) after the sheet is removed.
 class PresentationMode {
   public:
     void apply(QWidget* window, const PresentationOptions& options = {});
@@ -37,8 +38,9 @@ class PresentationMode {
 
   private:
     QWidget* window_ = nullptr;
+    bool hadPalette_ = false;
+    bool hadFont_ = false;
     QPalette oldPalette_;
-    QString oldStyleSheet_;
     QFont oldFont_;
 };
 

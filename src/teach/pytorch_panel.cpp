@@ -133,8 +133,7 @@ PyTorchPanel::PyTorchPanel(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(6, 6, 6, 6);
     auto* top = new QHBoxLayout;
-    caption_ = new QLabel(
-        tr("Running this in Python gives the same <code>output</code> as the app."), this);
+    caption_ = new QLabel(this);
     caption_->setTextFormat(Qt::RichText);
     caption_->setWordWrap(true);
     copyButton_ = new QPushButton(tr("Copy"), this);
@@ -168,6 +167,14 @@ void PyTorchPanel::setCode(const QString& code) {
 
 QString PyTorchPanel::code() const {
     return editor_->toPlainText();
+}
+
+void PyTorchPanel::setCaption(const QString& html) {
+    caption_->setText(html);
+}
+
+QString PyTorchPanel::caption() const {
+    return caption_->text();
 }
 
 void PyTorchPanel::setFontScale(double scale) {

@@ -43,6 +43,9 @@ class PyTorchPanel : public QWidget {
     explicit PyTorchPanel(QWidget* parent = nullptr);
     void setCode(const QString& code);
     QString code() const;
+    // The line above the code, saying when it gives the view's numbers (rich text).
+    void setCaption(const QString& html);
+    QString caption() const;
     QPlainTextEdit* editor() const { return editor_; }
     PythonHighlighter* highlighter() const { return highlighter_; }
     void setFontScale(double scale);

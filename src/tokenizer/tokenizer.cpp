@@ -56,25 +56,28 @@ std::string spacedHex(std::string_view bytes) {
     return out;
 }
 
+Token gpt2TokenOf(const gpt2::Vocabulary& vocab, int32_t id) {
+    Token t;
+    t.id = id;
+    t.bytes = vocab.bytes(id);
+    // Byte-level BPE can split a multi-byte character between tokens; such a fragment has no
+    // text of its own, so it is shown as its bytes.
+    if (utf8::isValid(t.bytes)) {
+        t.display = t.bytes;
+    } else {
+        t.display = spacedHex(t.bytes);
+        t.partialUtf8 = true;
+    }
+    return t;
+}
+
 std::vector<Token> tokenizeGpt2(std::string_view text) {
     const gpt2::Vocabulary& vocab = gpt2::vocabulary();
     const std::vector<int32_t> ids = gpt2::encode(text);
     std::vector<Token> tokens;
     tokens.reserve(ids.size());
-    for (int32_t id : ids) {
-        Token t;
-        t.id = id;
-        t.bytes = vocab.bytes(id);
-        // Byte-level BPE can split a multi-byte character between tokens; such a fragment has
-        // no text of its own, so it is shown as its bytes.
-        if (utf8::isValid(t.bytes)) {
-            t.display = t.bytes;
-        } else {
-            t.display = spacedHex(t.bytes);
-            t.partialUtf8 = true;
-        }
-        tokens.push_back(std::move(t));
-    }
+    for (int32_t id : ids)
+        tokens.push_back(gpt2TokenOf(vocab, id));
     return tokens;
 }
 
@@ -155,6 +158,15 @@ std::vector<int64_t> tokenIds(const std::vector<Token>& tokens) {
     for (const Token& t : tokens)
         ids.push_back(t.id);
     return ids;
+}
+
+Token gpt2Token(int64_t id) {
+    const gpt2::Vocabulary& vocab = gpt2::vocabulary();
+    if (id < 0 || id >= vocab.size())
+        throw std::out_of_range("GPT-2 token id " + std::to_string(id) +
+                                " is outside the vocabulary (0.." + std::to_string(vocab.size() - 1) +
+                                ")");
+    return gpt2TokenOf(vocab, static_cast<int32_t>(id));
 }
 
 std::string gpt2Decode(const std::vector<int64_t>& ids) {

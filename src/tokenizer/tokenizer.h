@@ -47,6 +47,9 @@ std::vector<int64_t> tokenIds(const std::vector<Token>& tokens);
 // an id outside the vocabulary.
 std::string gpt2Decode(const std::vector<int64_t>& ids);
 int64_t gpt2VocabSize();  // 50257
+// The GPT-2 token of an id, shown as tokenize() shows it (hex for a part of a character).
+// Throws std::out_of_range for an id outside the vocabulary.
+Token gpt2Token(int64_t id);
 
 // Loads the GPT-2 vocabulary now instead of on the first gpt2 tokenize() (a few ms), e.g. from
 // a background thread at start-up. Throws std::runtime_error only if the built-in resource is

@@ -121,6 +121,10 @@ std::string sanitize(std::string_view in) {
 }
 
 bool isValid(std::string_view s) {
+    return firstInvalidByte(s) == std::string_view::npos;
+}
+
+size_t firstInvalidByte(std::string_view s) {
     size_t i = 0;
     while (i < s.size()) {
         if (static_cast<unsigned char>(s[i]) < 0x80) {
@@ -129,10 +133,10 @@ bool isValid(std::string_view s) {
         }
         const int len = wellFormedLength(s, i);
         if (len <= 0)
-            return false;
+            return i;
         i += len;
     }
-    return true;
+    return std::string_view::npos;
 }
 
 char32_t decodeAt(std::string_view s, size_t& i) {

@@ -24,6 +24,8 @@ std::string sanitize(std::string_view in);
 
 // True when `s` is well-formed UTF-8 (no surrogates, no overlongs, nothing above U+10FFFF).
 bool isValid(std::string_view s);
+// The offset of the first byte that starts an ill-formed sequence, npos when `s` is valid.
+size_t firstInvalidByte(std::string_view s);
 
 // Decodes the code point at s[i] of well-formed UTF-8 and advances i. Call only on text that
 // went through sanitize(); on anything else it returns U+FFFD and advances one byte.

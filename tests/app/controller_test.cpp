@@ -14,14 +14,14 @@ using namespace attn;
 
 namespace {
 
-AppRequest textRequest(const QString& text, int64_t d = 3, int64_t dOut = 2, int64_t heads = 2) {
-    AppRequest r;
-    r.source = InputSource::Text;
-    r.text = text;
-    r.config.dIn = d;
-    r.config.dOut = dOut;
-    r.config.heads = heads;
-    return r;
+TraceJob textRequest(const QString& text, int64_t d = 3, int64_t dOut = 2, int64_t heads = 2) {
+    TraceJob job;
+    job.settings.source = InputSource::Text;
+    job.settings.text = text;
+    job.settings.config.dIn = d;
+    job.settings.config.dOut = dOut;
+    job.settings.config.heads = heads;
+    return job;
 }
 
 // Waits until the controller has delivered a result for its newest generation.
@@ -30,7 +30,7 @@ bool waitNewest(TraceController& c, QSignalSpy& spy, int timeoutMs = 60000) {
     t.start();
     while (t.elapsed() < timeoutMs) {
         for (const auto& args : spy)
-            if (args.at(0).value<AppResult>().generation == c.latestGeneration())
+            if (args.at(0).value<TraceOutcome>().generation == c.latestGeneration())
                 return true;
         spy.wait(500);
     }
@@ -46,12 +46,12 @@ TEST(TraceController, ComputesOffTheGuiThread) {
     EXPECT_EQ(gen, 1u);
     EXPECT_TRUE(c.isBusy());
     ASSERT_TRUE(waitNewest(c, spy));
-    const AppResult r = spy.last().at(0).value<AppResult>();
+    const TraceOutcome r = spy.last().at(0).value<TraceOutcome>();
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r.generation, gen);
-    EXPECT_EQ(r.tokens.size(), 2u);
-    EXPECT_EQ(r.trace->tokens, 2);
-    EXPECT_EQ(r.tokenLabels, (QStringList{"Hello", "world"}));
+    EXPECT_EQ(r.run.input.tokens.size(), 2u);
+    EXPECT_EQ(r.run.trace->tokens, 2);
+    EXPECT_EQ(r.run.input.labels, (std::vector<std::string>{"Hello", " world"}));
     EXPECT_FALSE(c.isBusy());
 }
 
@@ -64,9 +64,9 @@ TEST(TraceController, OnlyTheNewestOfManyQueuedRequestsIsDelivered) {
     ASSERT_TRUE(waitNewest(c, spy));
     QCoreApplication::processEvents();
     ASSERT_EQ(spy.count(), 1);
-    const AppResult r = spy.at(0).at(0).value<AppResult>();
+    const TraceOutcome r = spy.at(0).at(0).value<TraceOutcome>();
     EXPECT_EQ(r.generation, 20u);
-    EXPECT_EQ(r.request.text, QStringLiteral("token 19"));
+    EXPECT_EQ(r.settings.text, QStringLiteral("token 19"));
     ASSERT_TRUE(r.ok());
 }
 
@@ -80,7 +80,7 @@ TEST(TraceController, CancelStopsTheRunningRequest) {
     QThread::msleep(20);  // let it start (the result is the same if it has not)
     c.cancel();
     ASSERT_TRUE(waitNewest(c, spy));
-    const AppResult r = spy.last().at(0).value<AppResult>();
+    const TraceOutcome r = spy.last().at(0).value<TraceOutcome>();
     EXPECT_TRUE(r.cancelled);
     EXPECT_FALSE(r.ok());
     EXPECT_FALSE(c.isBusy());
@@ -91,7 +91,7 @@ TEST(TraceController, InvalidConfigurationComesBackAsIssues) {
     QSignalSpy spy(&c, &TraceController::resultReady);
     c.submit(textRequest(QStringLiteral("a b c"), 3, 2, 3));
     ASSERT_TRUE(waitNewest(c, spy));
-    const AppResult r = spy.last().at(0).value<AppResult>();
+    const TraceOutcome r = spy.last().at(0).value<TraceOutcome>();
     EXPECT_FALSE(r.ok());
     ASSERT_FALSE(r.issues.empty());
     EXPECT_EQ(r.issues.front().field, "heads");
@@ -104,7 +104,7 @@ TEST(TraceController, TokensArriveBeforeTheResult) {
     c.submit(textRequest(QStringLiteral("one two three")));
     ASSERT_TRUE(waitNewest(c, results));
     ASSERT_GE(tokens.count(), 1);
-    EXPECT_EQ(tokens.last().at(0).value<TokensUpdate>().tokens.size(), 3u);
+    EXPECT_EQ(tokens.last().at(0).value<TokensUpdate>().input.tokens.size(), 3u);
 }
 
 TEST(TraceController, KeptBuffersGoBackToTheSystemWhenIdle) {
@@ -120,7 +120,7 @@ TEST(TraceController, KeptBuffersGoBackToTheSystemWhenIdle) {
     // 600 tokens, 12 heads: each T x T step is 600 * 600 * 12 floats, 16.5 MiB.
     c.submit(textRequest(text, 768, 768, 12));
     ASSERT_TRUE(waitNewest(c, spy));
-    ASSERT_TRUE(spy.last().at(0).value<AppResult>().ok());
+    ASSERT_TRUE(spy.last().at(0).value<TraceOutcome>().ok());
     spy.clear();  // the last reference to the trace (the worker keeps none): its buffers are kept
     EXPECT_GE(cachedBufferBytes(), size_t(16) << 20);
     QElapsedTimer t;

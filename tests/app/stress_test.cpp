@@ -27,9 +27,10 @@ long residentKiB() {
 
 // A random but valid configuration; about one in five is invalid on purpose (a head count that
 // does not divide d_out), which must come back as an error result, not a crash.
-AppRequest randomRequest(std::mt19937& gen, int i) {
+TraceJob randomRequest(std::mt19937& gen, int i) {
     std::uniform_int_distribution<int> pick(0, 1 << 20);
-    AppRequest r;
+    TraceJob job;
+    Settings& r = job.settings;
     r.source = pick(gen) % 3 == 0 ? InputSource::Book : InputSource::Text;
     r.text = QStringLiteral("stress %1 %2").arg(i).arg(pick(gen) % 1000);
     r.tokenizer = static_cast<TokenizerKind>(pick(gen) % 3);
@@ -47,7 +48,7 @@ AppRequest randomRequest(std::mt19937& gen, int i) {
     c.seed = static_cast<uint64_t>(pick(gen));
     c.batch = 1 + pick(gen) % 2;
     r.embeddingSeed = static_cast<uint64_t>(pick(gen) % 4);  // few seeds: the caches stay small
-    return r;
+    return job;
 }
 
 bool waitFor(QSignalSpy& spy, quint64 generation) {
@@ -55,7 +56,7 @@ bool waitFor(QSignalSpy& spy, quint64 generation) {
     t.start();
     while (t.elapsed() < 120000) {
         for (const auto& args : spy)
-            if (args.at(0).value<AppResult>().generation == generation)
+            if (args.at(0).value<TraceOutcome>().generation == generation)
                 return true;
         spy.wait(200);
     }
@@ -75,7 +76,7 @@ TEST(Stress, TenThousandChangesEndWithTheNewestResult) {
     spy.clear();
     const long before = residentKiB();
 
-    AppRequest last;
+    TraceJob last;
     for (int i = 0; i < 10000; ++i) {
         last = randomRequest(gen, i);
         c.submit(last);
@@ -87,15 +88,15 @@ TEST(Stress, TenThousandChangesEndWithTheNewestResult) {
     QCoreApplication::processEvents();
 
     // Only the newest generation is delivered at the end, and it is the last request's.
-    const AppResult r = spy.last().at(0).value<AppResult>();
+    const TraceOutcome r = spy.last().at(0).value<TraceOutcome>();
     EXPECT_EQ(r.generation, newest);
-    EXPECT_EQ(r.request.text, last.text);
-    EXPECT_EQ(r.request.config.variant, last.config.variant);
-    EXPECT_EQ(r.request.config.seed, last.config.seed);
+    EXPECT_EQ(r.settings.text, last.settings.text);
+    EXPECT_EQ(r.settings.config.variant, last.settings.config.variant);
+    EXPECT_EQ(r.settings.config.seed, last.settings.config.seed);
     for (const auto& args : spy)
-        EXPECT_LE(args.at(0).value<AppResult>().generation, newest);
+        EXPECT_LE(args.at(0).value<TraceOutcome>().generation, newest);
     if (r.ok()) {
-        EXPECT_EQ(r.trace->config.dOut, last.config.dOut);
+        EXPECT_EQ(r.run.trace->config.dOut, last.settings.config.dOut);
     } else {
         EXPECT_FALSE(r.issues.empty());
     }

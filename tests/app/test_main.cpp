@@ -1,15 +1,27 @@
 // GoogleTest main for the GUI tests: one QApplication for the whole run, offscreen unless the
-// environment asks for a platform.
+// environment asks for another platform, on a 1280 x 720 screen: the smallest classroom
+// projector, so the window opens as it does there (the offscreen default is 800 x 600).
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QFile>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
 int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QTemporaryDir screenDir;
+    const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+    if (platform.isEmpty() || platform == "offscreen") {
+        const QString config = screenDir.filePath(QStringLiteral("screen.json"));
+        QFile f(config);
+        if (!f.open(QIODevice::WriteOnly) ||
+            f.write("{\"screens\": [{\"name\": \"projector\", \"x\": 0, \"y\": 0, \"width\": 1280, "
+                    "\"height\": 720, \"logicalDpi\": 96, \"logicalBaseDpi\": 96, \"dpr\": 1}]}") < 0)
+            return 2;
+        f.close();
+        qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + QFile::encodeName(config));
+    }
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("AttentionLensTests"));

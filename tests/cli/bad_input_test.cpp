@@ -61,14 +61,21 @@ TEST(BadInput, VeryLongText) {
     EXPECT_GT(QJsonDocument::fromJson(tok.out).object()["ids"].toArray().size(), 20000);
 }
 
-TEST(BadInput, InvalidUtf8AndNulBytes) {
+TEST(BadInput, InvalidUtf8IsRefusedWithItsOffsetAndNulBytesAreText) {
     QTemporaryDir dir;
-    const QString bad = writeFile(dir, "bad.txt", QByteArray("ok \xff\xfe \xed\xa0\x80 end", 12));
-    const Result r = runCli({"tokenize", "--text-file", bad});
+    // "Caf\xe9" is Latin-1: the 0xE9 at offset 3 cannot start a UTF-8 character.
+    const QString latin1 = writeFile(dir, "cafe.txt", QByteArray("Caf\xe9 au lait", 12));
+    expectExit2({"tokenize", "--text-file", latin1}, "the byte 0xe9 at offset 3");
+    expectExit2({"trace", "--text-file", latin1}, "cafe.txt is not UTF-8 text");
+    // A lone surrogate (CESU-8) is not UTF-8 either; the offset counts a dropped BOM too.
+    const QString surrogate =
+        writeFile(dir, "sur.txt", QByteArray("\xef\xbb\xbfok \xed\xa0\x80 end", 13));
+    expectExit2({"tokenize", "--text-file", surrogate}, "the byte 0xed at offset 6");
+    // A leading byte-order mark is dropped, not tokenized.
+    const QString bom = writeFile(dir, "bom.txt", QByteArray("\xef\xbb\xbfHello", 8));
+    const Result r = runCli({"tokenize", "--text-file", bom});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
-    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
-    EXPECT_TRUE(o["token_bytes_hex"].toString().isEmpty());
-    EXPECT_TRUE(QJsonDocument::fromJson(r.out).object()["tokens"].toArray().size() > 2);
+    EXPECT_EQ(QJsonDocument::fromJson(r.out).object()["ids"].toArray(), (QJsonArray{15496}));
     const QString nul = writeFile(dir, "nul.txt", QByteArray("a\0b", 3));
     EXPECT_EQ(runCli({"trace", "--text-file", nul}).exitCode, 0);
 }
@@ -83,15 +90,15 @@ TEST(BadInput, SeedsAtTheEdges) {
 
 TEST(BadInput, HugeConfigurations) {
     expectExit2({"trace", "--text", "a b c", "--d-in", "100000000"},
-                "is too large; the limit is 1048576.");
+                "--d-in expects a whole number from 1 to 1048576, got \"100000000\".");
     expectExit2({"trace", "--text", "a b c", "--d-in", "100000"},
-                "d_in = 100000 is too large for the chapter-2 embeddings");
+                "The chapter-2 embeddings go up to d_in = 8192");
     expectExit2({"trace", "--preset", "book", "--batch", "1000000"},
                 "This configuration needs about");
     expectExit2({"trace", "--text", QString("x ").repeated(1000), "--d-in", "64", "--d-out", "1024",
                  "--heads", "1024", "--context-length", "2048"},
                 "This configuration needs about");
-    expectExit2({"trace", "--heads", "99999999999999999999"}, "--heads expects a whole number");
+    expectExit2({"trace", "--heads", "99999999999999999999"}, "--heads expects a whole number from 1");
 }
 
 TEST(BadInput, MalformedEmbeddingFiles) {
@@ -108,7 +115,8 @@ TEST(BadInput, MalformedEmbeddingFiles) {
     expectExit2({"trace", "--embeddings", writeFile(dir, "e.txt", "1 2 3")}, "e.txt");
     // A good file with the wrong width for the given d_in.
     const QString good = writeFile(dir, "g.json", "[[1, 2, 3], [4, 5, 6]]");
-    expectExit2({"trace", "--embeddings", good, "--d-in", "4"}, "d_in is 4");
+    expectExit2({"trace", "--embeddings", good, "--d-in", "4"},
+                "The embeddings file has 3 numbers per token, so d_in must be 3 (it is 4).");
     EXPECT_EQ(runCli({"trace", "--embeddings", good}).exitCode, 0);
 }
 

@@ -121,16 +121,16 @@ TEST(Cli, Bench) {
 
 TEST(Cli, BadInputExitsTwoWithOneLine) {
     expectBadInput({"trace", "--heads", "3"}, "Valid head counts for d_out = 2: 1, 2.");
+    // Values no setting can take are refused as the option is read, naming the range.
     expectBadInput({"trace", "--d-out", "0"},
-                   "d_out (the output size) must be at least 1 (it is 0).");
+                   "--d-out expects a whole number from 1 to 1048576, got \"0\".");
     expectBadInput({"trace", "--text", "hi", "--d-in", "-4"},
-                   "d_in (the embedding size) must be at least 1");
+                   "--d-in expects a whole number from 1 to 1048576, got \"-4\".");
     expectBadInput({"trace", "--dropout", "1.0"},
-                   "The dropout rate must be at least 0 and below 1 (it is 1)");
-    expectBadInput({"trace", "--dropout", "-0.1"}, "(it is -0.1)");
-    expectBadInput({"trace", "--dropout", "lots"},
-                   "--dropout expects a number in [0, 1), got \"lots\".");
-    expectBadInput({"trace", "--mask", "window:0"}, "The window size K must be at least 1");
+                   "--dropout expects a number from 0 up to (not including) 1, got \"1.0\".");
+    expectBadInput({"trace", "--dropout", "-0.1"}, "got \"-0.1\".");
+    expectBadInput({"trace", "--dropout", "lots"}, "--dropout expects a number");
+    expectBadInput({"trace", "--mask", "window:0"}, "The window size K of --mask must be from 1");
     expectBadInput({"trace", "--mask", "diagonal"},
                    "Unknown mask \"diagonal\"; use none, causal or window:K");
     expectBadInput({"trace", "--variant", "transformer"}, "Unknown variant \"transformer\"");
@@ -139,7 +139,7 @@ TEST(Cli, BadInputExitsTwoWithOneLine) {
     expectBadInput({"trace", "--text", ""}, "The text has no tokens");
     expectBadInput({"trace", "--seed", "abc"}, "--seed expects a whole number");
     expectBadInput({"trace", "--preset", "book", "--d-in", "5"},
-                   "The book preset has 3-dimensional embeddings");
+                   "The book's input vectors are 3-dimensional, so d_in must be 3");
     expectBadInput({"trace", "--preset", "book", "--text", "x"}, "Give only one input");
     expectBadInput({"trace", "--embeddings", "/nonexistent/x.npy"}, "/nonexistent/x.npy");
     expectBadInput({"trace", "--weights", "/nonexistent/w.json"}, "/nonexistent/w.json");

@@ -388,8 +388,8 @@ void runTraceFixture(const std::string& name, const QJsonObject& fx) {
     attn::Trace trace;
     try {
         trace = attn::runTrace(request);
-    } catch (const attn::EngineError& e) {
-        FAIL() << name << ": runTrace threw EngineError(field " << e.field() << "): " << e.what();
+    } catch (const attn::UserError& e) {
+        FAIL() << name << ": runTrace threw UserError(field " << e.field() << "): " << e.what();
     } catch (const std::exception& e) {
         FAIL() << name << ": runTrace threw: " << e.what();
     }

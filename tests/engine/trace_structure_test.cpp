@@ -1,4 +1,4 @@
-// The shape of a trace: step ids and shapes per SPEC section 4, views that share storage,
+// The shape of a trace: the step ids and shapes of every variant, views that share storage,
 // the simple masking method, dropout, cancellation and progress.
 
 #include <gtest/gtest.h>
@@ -102,7 +102,7 @@ TEST(TraceStructure, WrapperHasALeadingHeadDim) {
     EXPECT_EQ(t.find("output")->value.shape(), (Shape{1, 6, 6}));
     // torch.cat(dim=-1): head 1's context sits in columns 2..3 of the output.
     EXPECT_EQ(t.output().at({0, 4, 3}), t.find("context")->value.at({1, 0, 4, 1}));
-    EXPECT_EQ(t.find("weights")->info.headDim(), 0);
+    EXPECT_EQ(t.find("weights")->info.headAxis(), 0);
 }
 
 TEST(TraceStructure, CausalMaskHidesTheFuture) {

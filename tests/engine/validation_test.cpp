@@ -102,8 +102,8 @@ TEST(Validation, RunTraceThrowsTheFirstIssue) {
     r.inputs = bookInputs();
     try {
         runTrace(r);
-        FAIL() << "expected an EngineError";
-    } catch (const EngineError& e) {
+        FAIL() << "expected an UserError";
+    } catch (const UserError& e) {
         EXPECT_EQ(e.field(), "heads");
         EXPECT_NE(std::string(e.what()).find("Valid head counts for d_out = 2: 1, 2."),
                   std::string::npos);
@@ -116,8 +116,8 @@ TEST(Validation, EmbeddingsOfTheWrongWidth) {
     r.inputs = bookInputs();
     try {
         runTrace(r);
-        FAIL() << "expected an EngineError";
-    } catch (const EngineError& e) {
+        FAIL() << "expected an UserError";
+    } catch (const UserError& e) {
         EXPECT_EQ(e.field(), "embeddings");
         EXPECT_STREQ(
             e.what(),
@@ -137,8 +137,8 @@ TEST(Validation, ExplicitWeightsOfTheWrongShape) {
     r.weights = &w;
     try {
         runTrace(r);
-        FAIL() << "expected an EngineError";
-    } catch (const EngineError& e) {
+        FAIL() << "expected an UserError";
+    } catch (const UserError& e) {
         EXPECT_EQ(e.field(), "weights");
         EXPECT_STREQ(e.what(), "\"W_key.weight\" has shape (3, 2) but this model needs (2, 3).");
     }
@@ -146,8 +146,8 @@ TEST(Validation, ExplicitWeightsOfTheWrongShape) {
     w["W_key.weight"] = Tensor(Shape{2, 3});
     try {
         runTrace(r);
-        FAIL() << "expected an EngineError";
-    } catch (const EngineError& e) {
+        FAIL() << "expected an UserError";
+    } catch (const UserError& e) {
         EXPECT_STREQ(
             e.what(),
             "The weights have no \"W_value.weight\" (shape (2, 3)), which SelfAttention_v2 needs.");
@@ -171,7 +171,7 @@ TEST(Validation, EmbeddingIdsOutsideTheVocabulary) {
     try {
         chapterTwoEmbeddings(e, {50257});
         FAIL();
-    } catch (const EngineError& err) {
+    } catch (const UserError& err) {
         EXPECT_STREQ(err.what(), "Token id 50257 is outside the vocabulary of 50257 tokens.");
     }
 }

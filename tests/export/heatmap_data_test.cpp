@@ -171,24 +171,34 @@ TEST(SliceStep, MissingTokensFallBackToIndices) {
 
 TEST(CellText, ToolTipsNameRowColumnAndExactValue) {
     const HeatmapData d = sliceStep(weightsStep(), bookTokens(), 0, 0);
-    EXPECT_EQ(cellToolTip(d, 1, 0), "row \"journey\", col \"Your\" = 0.551712");
-    EXPECT_EQ(cellToolTip(d, 0, 0), "row \"Your\", col \"Your\" = 1");
+    EXPECT_EQ(cellToolTip(d, 1, 0), "row 1 \"journey\", col 0 \"Your\" = 0.551712");
+    EXPECT_EQ(cellToolTip(d, 0, 0), "row 0 \"Your\", col 0 \"Your\" = 1");
     EXPECT_EQ(cellToolTip(d, 6, 0), "");
 
     const Step scores =
         makeStep("masked_scores", StepKind::Scores, {"b", "T", "T"}, {1, 6, 6}, maskedScores());
     const HeatmapData s = sliceStep(scores, bookTokens(), 0, 0);
     EXPECT_EQ(cellToolTip(s, 0, 1),
-              "row \"Your\", col \"journey\" = masked (-inf): this key is hidden from this query");
+              "row 0 \"Your\", col 1 \"journey\" = masked (-inf): this key is hidden from this "
+              "query");
 
     const Step mask = maskStep();
     const HeatmapData w = sliceStep(weightsStep(), bookTokens(), 0, 0, &mask);
     EXPECT_EQ(cellToolTip(w, 0, 1),
-              "row \"Your\", col \"journey\" = 0 (masked: this key is hidden from this query)");
+              "row 0 \"Your\", col 1 \"journey\" = 0 (masked: this key is hidden from this query)");
 
     const Step q = makeStep("queries", StepKind::Projection, {"b", "T", "d_out"}, {1, 2, 2},
                             {0.5f, -1.25f, 2, 3});
-    EXPECT_EQ(cellToolTip(sliceStep(q, {"a", "b"}, 0, 0), 0, 1), "row \"a\", col 1 = -1.25");
+    EXPECT_EQ(cellToolTip(sliceStep(q, {"a", "b"}, 0, 0), 0, 1), "row 0 \"a\", col 1 = -1.25");
+    // Repeated tokens are told apart by position; GPT-2's leading space is shown in the quotes.
+    const Step rep =
+        makeStep("weights", StepKind::Weights, {"T", "T"}, {3, 3}, std::vector<float>(9, 1.0f / 3));
+    const HeatmapData r = sliceStep(rep, {"the", " cat", " the"}, 0, 0);
+    EXPECT_EQ(cellToolTip(r, 2, 1), "row 2 \" the\", col 1 \" cat\" = 0.333333");
+    // A merged feature axis says which head and feature a column is.
+    const Step split = makeStep("queries_split", StepKind::Projection, {"b", "T", "h", "hd"},
+                                {1, 1, 2, 2}, {1, 2, 3, 4});
+    EXPECT_EQ(cellToolTip(sliceStep(split, {"x"}, 0, 0), 0, 2), "row 0 \"x\", col 2 (1.0) = 3");
 }
 
 TEST(CellText, ValueFormatting) {
@@ -200,7 +210,16 @@ TEST(CellText, ValueFormatting) {
     EXPECT_EQ(formatCellValue(1.0f, 0), "1");
     EXPECT_EQ(formatExactValue(0.551712f), "0.551712");
     EXPECT_EQ(displayLabel(" journey"), "journey");
-    EXPECT_EQ(displayLabel(" "), QString(QChar(0x2423)));
+    // Whitespace-only tokens stay visible; a label is never blank.
+    EXPECT_EQ(displayLabel(" "), QString(QChar(0x00B7)));
+    EXPECT_EQ(displayLabel("  "), QString(2, QChar(0x00B7)));
+    EXPECT_EQ(displayLabel("\n"), QString(QChar(0x21B5)));
+    EXPECT_EQ(displayLabel("\n\n"), QString(2, QChar(0x21B5)));
+    EXPECT_EQ(displayLabel("\t"), QString(QChar(0x21E5)));
+    EXPECT_EQ(displayLabel(" \n"), QString(QChar(0x00B7)) + QChar(0x21B5));
+    EXPECT_EQ(displayLabel(""), QString(QChar(0x2205)));
+    EXPECT_EQ(displayLabel(".\n"), ".");        // trimmed like " journey"
+    EXPECT_EQ(displayLabel("e4 bd"), "e4 bd");  // the bytes of a partial UTF-8 token
     EXPECT_EQ(displayLabel("abcdefghijklmnopqrstuvwxyz", 10), "abcdefghi" + QString(QChar(0x2026)));
 }
 
@@ -216,7 +235,7 @@ TEST(Colormaps, EndpointsArePublishedColours) {
                           {Colormap::Cividis, "#00224e", "#fee838"},
                           {Colormap::Diverging, "#053061", "#67001f"}};
     for (const Case& k : cases) {
-        SCOPED_TRACE(colormapName(k.c).toStdString());
+        SCOPED_TRACE(colormapName(k.c));
         EXPECT_EQ(colormapColor(k.c, 0.0).name(), k.first);
         EXPECT_EQ(colormapColor(k.c, 1.0).name(), k.last);
         // The figure's gradient has the same endpoints.
@@ -242,14 +261,12 @@ TEST(Colormaps, EndpointsArePublishedColours) {
 
 TEST(Colormaps, NamesRoundTrip) {
     for (Colormap c : allColormaps()) {
-        Colormap back = Colormap::Viridis;
-        ASSERT_TRUE(parseColormap(colormapName(c), &back));
-        EXPECT_EQ(back, c);
+        const std::optional<Colormap> back = parseColormap(colormapName(c));
+        ASSERT_TRUE(back.has_value());
+        EXPECT_EQ(*back, c);
         EXPECT_FALSE(colormapDisplayName(c).isEmpty());
     }
-    Colormap out = Colormap::Magma;
-    EXPECT_FALSE(parseColormap("jet", &out));
-    EXPECT_EQ(out, Colormap::Magma);
+    EXPECT_FALSE(parseColormap("jet").has_value());
 }
 
 TEST(Colormaps, ColorRangeRules) {

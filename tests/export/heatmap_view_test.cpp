@@ -9,7 +9,8 @@
 
 #include <cmath>
 
-#include "app/heatmap_view.h"
+#include "export/head_grid.h"
+#include "export/heatmap_view.h"
 #include "test_steps.h"
 
 using namespace attn;
@@ -17,23 +18,11 @@ using namespace attn::testing;
 
 namespace {
 
-HeatmapData weightsData() {
-    const Step mask = maskStep();
-    return sliceStep(weightsStep(), bookTokens(), 0, 0, &mask);
-}
-
 // The widget position of a cell centre, after the view has laid itself out.
 QPoint cellCentre(HeatmapView& view, int row, int col) {
     QCPAxisRect* rect = heatmapAxisRect(view.plot());
     return QPoint(int(rect->axis(QCPAxis::atBottom)->coordToPixel(col)),
                   int(rect->axis(QCPAxis::atLeft)->coordToPixel(row)));
-}
-
-void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
-               Qt::MouseButtons buttons) {
-    QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)), button, buttons,
-                  Qt::NoModifier);
-    QCoreApplication::sendEvent(w, &e);
 }
 
 // The darkest and lightest pixel lightness inside `r`.
@@ -49,29 +38,23 @@ std::pair<int, int> lightnessRange(const QImage& img, const QRect& r) {
     return {lo, hi};
 }
 
-void showAndLayOut(QWidget& w) {
-    w.resize(800, 640);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    QCoreApplication::processEvents();
-}
-
 }  // namespace
 
 TEST(HeatmapView, ToolTipTextForCells) {
     HeatmapView view;
-    view.setData(weightsData());
-    EXPECT_EQ(view.toolTipForCell(1, 0), "row \"journey\", col \"Your\" = 0.551712");
+    view.setData(bookWeightsData());
+    EXPECT_EQ(view.toolTipForCell(1, 0), "row 1 \"journey\", col 0 \"Your\" = 0.551712");
     EXPECT_EQ(view.toolTipForCell(0, 1),
-              "row \"Your\", col \"journey\" = 0 (masked: this key is hidden from this query)");
+              "row 0 \"Your\", col 1 \"journey\" = 0 (masked: this key is hidden from this "
+              "query)");
     EXPECT_EQ(view.toolTipForCell(9, 9), "");
     EXPECT_EQ(view.data().rows, 6);
 }
 
 TEST(HeatmapView, HoverAndClickReportTheCell) {
     HeatmapView view;
-    view.setData(weightsData());
-    showAndLayOut(view);
+    view.setData(bookWeightsData());
+    showAt(view, QSize(800, 640));
     view.plot()->replot();
     QSignalSpy hovered(&view, &HeatmapView::cellHovered);
     QSignalSpy clicked(&view, &HeatmapView::cellClicked);
@@ -107,7 +90,7 @@ TEST(HeatmapView, HoverAndClickReportTheCell) {
 
 TEST(HeatmapView, StaleGreysAndLabels) {
     HeatmapView view;
-    view.setData(weightsData());
+    view.setData(bookWeightsData());
     auto* label = view.findChild<QLabel*>("staleLabel");
     ASSERT_NE(label, nullptr);
     EXPECT_FALSE(view.isStale());
@@ -128,7 +111,7 @@ TEST(HeatmapView, StaleGreysAndLabels) {
 
 TEST(HeatmapView, ColormapFollowsStepUntilUserPicks) {
     HeatmapView view;
-    view.setData(weightsData());
+    view.setData(bookWeightsData());
     EXPECT_EQ(view.colormap(), Colormap::Viridis);
     const Step scores =
         makeStep("masked_scores", StepKind::Scores, {"b", "T", "T"}, {1, 6, 6}, maskedScores());
@@ -136,7 +119,7 @@ TEST(HeatmapView, ColormapFollowsStepUntilUserPicks) {
     EXPECT_EQ(view.colormap(), Colormap::Diverging);
     view.setColormap(Colormap::Magma);
     EXPECT_FALSE(view.autoColormap());
-    view.setData(weightsData());
+    view.setData(bookWeightsData());
     EXPECT_EQ(view.colormap(), Colormap::Magma);
     EXPECT_EQ(view.figureOptions().colormap, Colormap::Magma);
     view.setAutoColormap(true);
@@ -145,8 +128,8 @@ TEST(HeatmapView, ColormapFollowsStepUntilUserPicks) {
 
 TEST(HeatmapView, ZoomIsClampedAndResets) {
     HeatmapView view;
-    view.setData(weightsData());
-    showAndLayOut(view);
+    view.setData(bookWeightsData());
+    showAt(view, QSize(800, 640));
     QCPAxis* x = heatmapAxisRect(view.plot())->axis(QCPAxis::atBottom);
     QCPAxis* y = heatmapAxisRect(view.plot())->axis(QCPAxis::atLeft);
     EXPECT_DOUBLE_EQ(x->range().lower, -0.5);
@@ -209,7 +192,14 @@ TEST(HeadGrid, ShowsHeadsAndReportsClicks) {
     EXPECT_EQ(clicked.at(0).at(0).toInt(), 2);
     EXPECT_EQ(grid.currentHead(), 2);
 
+    // Arrows move the selection; Enter opens the selected head.
+    QSignalSpy moved(&grid, &HeadGrid::currentHeadChanged);
     QTest::keyClick(&grid, Qt::Key_Right);
+    EXPECT_EQ(clicked.count(), 1);
+    ASSERT_EQ(moved.count(), 1);
+    EXPECT_EQ(moved.at(0).at(0).toInt(), 3);
+    EXPECT_EQ(grid.currentHead(), 3);
+    QTest::keyClick(&grid, Qt::Key_Return);
     ASSERT_EQ(clicked.count(), 2);
     EXPECT_EQ(clicked.at(1).at(0).toInt(), 3);
 
@@ -234,8 +224,9 @@ TEST(HeadGrid, ShowsHeadsAndReportsClicks) {
 
 TEST(HeatmapView, FollowsTheDarkPaletteAndBack) {
     HeatmapView view;
-    view.setData(weightsData());
-    showAndLayOut(view);
+    view.setShowTitle(true);  // off by default: the window's caption row says it
+    view.setData(bookWeightsData());
+    showAt(view, QSize(800, 640));
     const QColor white(Qt::white);
     auto shot = [&]() {
         QCoreApplication::processEvents();

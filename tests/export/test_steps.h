@@ -1,16 +1,26 @@
 #pragma once
-// Hand-built trace steps for the figure tests: no engine computation involved.
+// Hand-built trace steps for the figure tests (no engine computation involved), and helpers
+// that show widgets and send them mouse events.
 
-#include <QPalette>
 #include <QStringList>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QImage>
+#include <QMouseEvent>
+#include <QTest>
+#include <QWidget>
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "common/dark_palette.h"
 #include "engine/tensor.h"
 #include "engine/trace.h"
+#include "export/heatmap_data.h"
 
 namespace attn::testing {
 
@@ -70,15 +80,82 @@ inline Step maskStep() {
                     "torch.triu(torch.ones(T, T), diagonal=1)");
 }
 
-// A dark desktop palette like KDE Breeze Dark or the dark Fusion the screenshots use.
-inline QPalette darkPalette() {
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xd9));
-    return p;
+// The book's causal weights as the views show them: the mask's zeros hidden.
+inline HeatmapData bookWeightsData() {
+    const Step mask = maskStep();
+    return sliceStep(weightsStep(), bookTokens(), 0, 0, &mask);
+}
+
+// A (T, T) causal mask: 1 above the diagonal (hidden).
+inline Step causalMaskStep(int T) {
+    std::vector<float> v(size_t(T) * size_t(T));
+    for (int r = 0; r < T; ++r)
+        for (int c = 0; c < T; ++c)
+            v[size_t(r) * size_t(T) + size_t(c)] = c > r ? 1.0f : 0.0f;
+    return makeStep("mask", StepKind::Mask, {"T", "T"}, {T, T}, std::move(v));
+}
+
+// Causal attention weights of T tokens and `heads` heads, (1, heads, T, T) (or (1, T, T) for
+// one head): softmax of random scores (fixed seed, standard deviation `spread`) over the
+// visible keys, 0 above the diagonal. A small spread gives rows of about 1/(row + 1) each.
+inline Step randomCausalWeightsStep(int T, int heads = 1, unsigned seed = 7, float spread = 1.5f) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> score(0.0f, spread);
+    std::vector<float> v;
+    v.reserve(size_t(heads) * size_t(T) * size_t(T));
+    for (int h = 0; h < heads; ++h)
+        for (int r = 0; r < T; ++r) {
+            std::vector<float> e(size_t(T), 0.0f);
+            float sum = 0;
+            for (int c = 0; c <= r; ++c)
+                sum += e[size_t(c)] = std::exp(score(rng));
+            for (int c = 0; c < T; ++c)
+                v.push_back(e[size_t(c)] / sum);
+        }
+    if (heads == 1)
+        return makeStep("weights", StepKind::Weights, {"b", "T", "T"}, {1, T, T}, std::move(v),
+                        "torch.softmax(scaled_scores, dim=-1)");
+    return makeStep("weights", StepKind::Weights, {"b", "h", "T", "T"}, {1, heads, T, T},
+                    std::move(v), "torch.softmax(scaled_scores, dim=-1)");
+}
+
+// T tokens of running text as GPT-2 gives them (leading spaces), with repeats ("the").
+inline QStringList sentenceTokens(int T) {
+    static const char* words[] = {"The",   " cat", " sat", " on",  " the", " mat",
+                                  " and",  " the", " dog", " saw", " it",  ".",
+                                  " Then", " it",  " ran", " off", " to",  " the"};
+    QStringList out;
+    for (int i = 0; i < T; ++i)
+        out << QString::fromUtf8(words[i % 18]);
+    return out;
+}
+
+// Shows `w` at `size` on the offscreen screen and lets it lay itself out.
+inline void showAt(QWidget& w, QSize size) {
+    w.resize(size);
+    w.show();
+    QTest::qWaitForWindowExposed(&w);
+    QCoreApplication::processEvents();
+}
+
+inline void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
+                      Qt::MouseButtons buttons) {
+    QMouseEvent e(type, QPointF(pos), QPointF(w->mapToGlobal(pos)), button, buttons,
+                  Qt::NoModifier);
+    QCoreApplication::sendEvent(w, &e);
+}
+
+// Figures to look at: PNGs in the build tree (tests/export/png).
+inline QString pngPath(const QString& name) {
+    QDir().mkpath(QStringLiteral(ATTN_EXPORT_PNG_DIR));
+    return QStringLiteral(ATTN_EXPORT_PNG_DIR) + QLatin1Char('/') + name;
+}
+inline bool savePng(QWidget* w, const QString& name) {
+    QCoreApplication::processEvents();  // queued replots first
+    return w->grab().save(pngPath(name));
+}
+inline bool savePng(const QImage& image, const QString& name) {
+    return image.save(pngPath(name));
 }
 
 }  // namespace attn::testing

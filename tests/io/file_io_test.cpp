@@ -59,7 +59,7 @@ TEST(AtomicWrite, FailureMidWriteKeepsTheOldFile) {
     std::string error;
     try {
         writeFileAtomically(dir.file("trace.npz"), std::string(1 << 20, 'x'));
-    } catch (const EngineError& e) {
+    } catch (const UserError& e) {
         error = e.what();
     }
     setrlimit(RLIMIT_FSIZE, &old);

@@ -63,13 +63,13 @@ inline uint32_t floatBits(float f) {
     return std::bit_cast<uint32_t>(f);
 }
 
-// Runs `f`, expecting attn::EngineError with exactly this field and message.
+// Runs `f`, expecting attn::UserError with exactly this field and message.
 inline void expectError(const std::function<void()>& f, const std::string& field,
                         const std::string& message) {
     try {
         f();
-        ADD_FAILURE() << "expected EngineError(" << field << ", " << message << ")";
-    } catch (const EngineError& e) {
+        ADD_FAILURE() << "expected UserError(" << field << ", " << message << ")";
+    } catch (const UserError& e) {
         EXPECT_EQ(e.field(), field);
         EXPECT_EQ(std::string(e.what()), message);
     }

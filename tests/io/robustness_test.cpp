@@ -1,4 +1,4 @@
-// Corrupted files must give attn::EngineError, never a crash, a hang or another exception.
+// Corrupted files must give attn::UserError, never a crash, a hang or another exception.
 // Deterministic mutations (fixed seed) of valid files of every format.
 
 #include <gtest/gtest.h>
@@ -49,10 +49,10 @@ void survivesMutations(const std::string& valid, Parse parse) {
         const std::string bad = mutate(valid, rng);
         try {
             parse(bad);
-        } catch (const EngineError&) {
+        } catch (const UserError&) {
             ++errors;
         } catch (const std::exception& e) {
-            ADD_FAILURE() << "not an EngineError: " << e.what();
+            ADD_FAILURE() << "not an UserError: " << e.what();
             return;
         }
     }

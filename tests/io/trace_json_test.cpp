@@ -1,4 +1,4 @@
-// The `trace` JSON of SPEC section 6: exact text for a hand-made trace, and a real trace whose
+// The `trace` JSON of the CLI: exact text for a hand-made trace, and a real trace whose
 // numbers read back bit for bit.
 
 #include <gtest/gtest.h>

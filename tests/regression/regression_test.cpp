@@ -1,6 +1,6 @@
 // Fuzzer findings (fuzz/README.md), replayed with the normal build. Each input file is
 // inputs/<fuzz target>-<n>; ReplayAll runs every file through its target's checks (only
-// attn::EngineError may escape, round trips hold), and the named tests below state what each
+// attn::UserError may escape, round trips hold), and the named tests below state what each
 // bug was and what correct behaviour looks like. Under the asan preset the replays also catch
 // the sanitizer reports the fuzzers saw.
 
@@ -25,7 +25,8 @@
 #include <thread>
 #include <vector>
 
-#include "cli/run_options.h"
+#include "pipeline/options.h"
+#include "pipeline/request.h"
 #include "engine/config.h"
 #include "engine/tensor.h"
 #include "engine/trace.h"
@@ -50,12 +51,12 @@ std::string readInput(const std::string& name) {
     return s.str();
 }
 
-// Runs f; true when it returned, false on EngineError; any other exception fails the test.
-bool onlyEngineError(const std::function<void()>& f, const std::string& what) {
+// Runs f; true when it returned, false on UserError; any other exception fails the test.
+bool onlyUserError(const std::function<void()>& f, const std::string& what) {
     try {
         f();
         return true;
-    } catch (const EngineError&) {
+    } catch (const UserError&) {
         return false;
     } catch (const std::exception& e) {
         ADD_FAILURE() << what << " threw " << typeid(e).name() << ": " << e.what();
@@ -92,7 +93,7 @@ void expectExactStrides(const Tensor& t) {
 
 void replayNpy(const std::string& bytes) {
     Tensor t;
-    if (!onlyEngineError([&] { t = io::parseNpy(bytes, "input.npy"); }, "parseNpy"))
+    if (!onlyUserError([&] { t = io::parseNpy(bytes, "input.npy"); }, "parseNpy"))
         return;
     expectExactStrides(t);
     EXPECT_EQ(static_cast<int64_t>(t.toVector().size()), t.numel());
@@ -100,7 +101,7 @@ void replayNpy(const std::string& bytes) {
 
 void replayNpz(const std::string& bytes) {
     io::NamedTensors arrays;
-    if (!onlyEngineError([&] { arrays = io::parseNpz(bytes, "input.npz"); }, "parseNpz"))
+    if (!onlyUserError([&] { arrays = io::parseNpz(bytes, "input.npz"); }, "parseNpz"))
         return;
     for (const auto& [name, t] : arrays)
         expectExactStrides(t);
@@ -108,18 +109,18 @@ void replayNpz(const std::string& bytes) {
 
 void replaySafetensors(const std::string& bytes) {
     io::SafetensorsFile f;
-    if (!onlyEngineError([&] { f = io::parseSafetensors(bytes, "input.safetensors"); },
+    if (!onlyUserError([&] { f = io::parseSafetensors(bytes, "input.safetensors"); },
                          "parseSafetensors"))
         return;
     for (const auto& [name, t] : f.tensors)
         expectExactStrides(t);
     // A file the reader accepts must come back unchanged from the writer.
     std::string again;
-    if (!onlyEngineError([&] { again = io::safetensorsBytes(f.tensors, f.metadata); },
+    if (!onlyUserError([&] { again = io::safetensorsBytes(f.tensors, f.metadata); },
                          "safetensorsBytes"))
         return;
     io::SafetensorsFile back;
-    ASSERT_TRUE(onlyEngineError([&] { back = io::parseSafetensors(again, "again.safetensors"); },
+    ASSERT_TRUE(onlyUserError([&] { back = io::parseSafetensors(again, "again.safetensors"); },
                                 "parseSafetensors(safetensorsBytes)"));
     std::vector<std::string> names, backNames;
     for (const auto& [name, t] : f.tensors)
@@ -132,20 +133,20 @@ void replaySafetensors(const std::string& bytes) {
 
 void replayJson(const std::string& text) {
     Tensor t;
-    if (onlyEngineError([&] { t = io::parseJsonTensor(text, "input.json"); }, "parseJsonTensor"))
+    if (onlyUserError([&] { t = io::parseJsonTensor(text, "input.json"); }, "parseJsonTensor"))
         expectExactStrides(t);
     WeightMap w;
-    if (onlyEngineError([&] { w = io::parseJsonWeights(text, "input.json"); },
+    if (onlyUserError([&] { w = io::parseJsonWeights(text, "input.json"); },
                         "parseJsonWeights")) {
         Config c;
         c.contextLength = 6;
-        onlyEngineError([&] { io::checkWeights(w, c, "input.json"); }, "checkWeights");
+        onlyUserError([&] { io::checkWeights(w, c, "input.json"); }, "checkWeights");
     }
 }
 
 void replayCsv(const std::string& text) {
     io::CsvMatrix m;
-    if (!onlyEngineError([&] { m = io::parseCsv(text, "input.csv"); }, "parseCsv"))
+    if (!onlyUserError([&] { m = io::parseCsv(text, "input.csv"); }, "parseCsv"))
         return;
     EXPECT_EQ(m.values.dim(), 2);
 }
@@ -172,19 +173,20 @@ void replayOptions(const std::string& in) {
         start = end + 1;
     }
     QCommandLineParser parser;
-    addRunOptions(parser);
+    addSettingOptions(parser, {SettingGroup::Input, SettingGroup::Module, SettingGroup::View});
     if (!parser.parse(args) || parser.isSet("text-file"))
         return;
-    RunSpec spec;
-    if (!onlyEngineError([&] { spec = parseRunOptions(parser); }, "parseRunOptions"))
+    Settings settings;
+    if (!onlyUserError([&] { settings = applyGivenSettings(Settings(), givenSettings(parser)); },
+                       "givenSettings"))
         return;
-    const Config& c = spec.config;
-    int64_t T = 6;
-    if (spec.input.kind == InputKind::Text)
-        T = static_cast<int64_t>(tokenize(spec.input.tokenizer, spec.input.text).size());
+    const Config& c = settings.config;
+    int64_t T = 6;  // the book example, and a stand-in for an embeddings file
+    if (settings.source == InputSource::Text)
+        T = tokenizeInput(settings, {}).count();
     std::vector<ValidationIssue> issues;
-    onlyEngineError([&] { issues = validate(c, T); }, "validate");
-    onlyEngineError([&] { (void)validate(c, c.contextLength); }, "validate(context_length)");
+    onlyUserError([&] { issues = validate(c, T); }, "validate");
+    onlyUserError([&] { (void)validate(c, c.contextLength); }, "validate(context_length)");
     if (!issues.empty() || T <= 0)
         return;
     const int64_t d = std::max(c.dIn, c.dOut);
@@ -196,7 +198,7 @@ void replayOptions(const std::string& in) {
     req.inputs = Tensor(Shape{T, c.dIn});
     for (int64_t i = 0; i < T * c.dIn; ++i)
         req.inputs.mutableData()[i] = 0.01f * static_cast<float>(i % 97);
-    EXPECT_TRUE(onlyEngineError([&] { (void)runTrace(req); }, "runTrace"))
+    EXPECT_TRUE(onlyUserError([&] { (void)runTrace(req); }, "runTrace"))
         << "validate() accepted a configuration runTrace() rejects";
 }
 
@@ -250,7 +252,7 @@ TEST(Regression, ReplayAll) {
 // which multiplies in uint64_t and lets a later 0 reset the product) passes, and then
 // Tensor::uninitialized (src/engine/tensor.cpp) overflows int64_t in rowMajorStrides
 // (fuzz_npy-1) or shapeNumel (fuzz_npy-2): UBSan "signed integer overflow". Reachable with
-// `--embeddings file.npy` and through .npz. Correct: an EngineError naming the shape.
+// `--embeddings file.npy` and through .npz. Correct: an UserError naming the shape.
 TEST(Regression, NpyZeroSizedHugeShapeStridesOverflow) {
     replay("fuzz_npy-1");
 }
@@ -286,7 +288,7 @@ TEST(Regression, OptionsHugePrimeDOutSlowInValidHeadCounts) {
 // JSON header. JsonReader::parseString (src/io/json_reader.cpp) accepts raw invalid UTF-8
 // (RFC 8259 and the reference safetensors reader reject it); safetensorsBytes ->
 // appendJsonString then writes U+FFFD, so the name changes on a round trip. Correct: reject
-// the file with an EngineError (or keep the name).
+// the file with an UserError (or keep the name).
 TEST(Regression, SafetensorsInvalidUtf8NameRoundTrip) {
     replay("fuzz_safetensors-1");
 }

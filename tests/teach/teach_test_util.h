@@ -1,13 +1,16 @@
 #pragma once
 // Shared helpers of the teaching tests: traces of the book example and PNG output.
 
+#include <QColor>
 #include <QDir>
+#include <QPalette>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
 #include <cmath>
 
+#include "common/dark_palette.h"
 #include "engine/config.h"
 #include "engine/embeddings.h"
 #include "engine/trace.h"

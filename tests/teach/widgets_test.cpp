@@ -4,6 +4,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -202,12 +203,7 @@ TEST(CompareView, FiguresFollowTheDarkPaletteAndBack) {
     for (QCustomPlot* p : {view.plotA(), view.plotB(), view.plotDiff()})
         EXPECT_EQ(margin(p), QColor(Qt::white));
 
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    view.setPalette(dark);
+    view.setPalette(testing::darkPalette());
     for (QCustomPlot* p : {view.plotA(), view.plotB(), view.plotDiff()}) {
         const QColor m = margin(p);
         EXPECT_EQ(m, QColor(0x1e, 0x1e, 0x1e));
@@ -313,26 +309,28 @@ TEST(Presentation, FadeFromScaledScoresToWeights) {
     EXPECT_FALSE(anim.setEndpoints(from, other));
 }
 
-TEST(Presentation, PaletteAndStyleSheet) {
+TEST(Presentation, PaletteAndFontComeAndGo) {
     const QPalette p = presentationPalette();
     EXPECT_EQ(p.color(QPalette::Text), QColor(Qt::black));
     EXPECT_EQ(p.color(QPalette::Base), QColor(Qt::white));
     const QPalette dark = presentationPalette({1.6, true});
     EXPECT_EQ(dark.color(QPalette::Text), QColor(Qt::white));
-    EXPECT_TRUE(presentationStyleSheet({1.6, false}, 10).contains(QStringLiteral("16.0pt")));
-    EXPECT_TRUE(presentationStyleSheet({2.0, false}, 10).contains(QStringLiteral("20.0pt")));
 
     QWidget w;
-    const QString oldSheet = w.styleSheet();
     const double oldPt = w.font().pointSizeF();
+    const QColor oldText = w.palette().color(QPalette::WindowText);
     PresentationMode mode;
-    mode.apply(&w, {2.0, false});
+    mode.apply(&w, {2.0, true});
     EXPECT_TRUE(mode.isActive());
     EXPECT_NEAR(w.font().pointSizeF(), oldPt * 2.0, 0.01);
+    EXPECT_EQ(w.palette().color(QPalette::WindowText), QColor(Qt::white));
     mode.restore();
     EXPECT_FALSE(mode.isActive());
-    EXPECT_EQ(w.styleSheet(), oldSheet);
     EXPECT_NEAR(w.font().pointSizeF(), oldPt, 0.01);
+    EXPECT_EQ(w.palette().color(QPalette::WindowText), oldText);
+    // Inherited again, not pinned to what it was.
+    EXPECT_FALSE(w.testAttribute(Qt::WA_SetFont));
+    EXPECT_FALSE(w.testAttribute(Qt::WA_SetPalette));
 }
 
 // Explanations and derivations rendered the way the Explain panel shows them: to check by eye.
@@ -352,6 +350,130 @@ TEST(RichText, ExplanationAndDerivationRender) {
     v->addWidget(c);
     w.resize(720, 760);
     EXPECT_TRUE(testing::savePng(&w, QStringLiteral("explain_and_derive.png")));
+}
+
+// The chapter's causal weights against the same module without a mask.
+struct CausalVsNone {
+    HeatmapData causal, open;
+    CausalVsNone() {
+        const Trace c = bookTrace(bookConfig(Variant::Causal, 789));
+        Config noMask = bookConfig(Variant::Causal, 789);
+        noMask.mask = MaskSpec{MaskKind::None, 0};
+        const Trace o = bookTrace(noMask);
+        causal = sliceStep(*c.find("weights"), bookTokenList(), 0, 0, c.find("mask"));
+        open = sliceStep(*o.find("weights"), bookTokenList(), 0, 0);
+    }
+};
+
+QRect geometryIn(const QWidget* w, const QWidget* top) {
+    return QRect(w->mapTo(top, QPoint(0, 0)), w->size());
+}
+
+TEST(CompareView, AAndBShareOneColourScaleByDefault) {
+    const CausalVsNone d;
+    CompareView view;
+    view.resize(1300, 500);
+    view.show();
+    view.setData(d.causal, QStringLiteral("causal"), d.open, QStringLiteral("no mask"));
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(view.sharedColorScale());
+    // The range spans both: causal weights reach 1, the open ones stay under 0.25.
+    EXPECT_EQ(view.colorRangeA(), view.colorRangeB());
+    EXPECT_EQ(view.colorRangeB(), std::make_pair(0.0, 1.0));
+    // So B's cells take the colours A's scale gives their values.
+    auto cellColour = [](QCustomPlot* p, int r, int c) {
+        p->replot();
+        const QImage img = p->grab().toImage();
+        return QColor(img.pixel(heatmapCellRect(p, r, c).topLeft().toPoint() + QPoint(3, 3)));
+    };
+    const float v = d.open.value(3, 2);
+    EXPECT_EQ(cellColour(view.plotB(), 3, 2).name(),
+              QColor(colorGradient(Colormap::Viridis).color(v, QCPRange(0, 1))).name());
+    // A has no colour bar of its own: B's serves both.
+    EXPECT_EQ(view.plotA()->axisRectCount(), 1);
+    EXPECT_EQ(view.plotB()->axisRectCount(), 2);
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("compare_causal_vs_none_shared.png")));
+
+    // Separate scales: B spans its own values.
+    auto* box = view.findChild<QCheckBox*>(QStringLiteral("separateScales"));
+    ASSERT_NE(box, nullptr);
+    box->setChecked(true);
+    EXPECT_FALSE(view.sharedColorScale());
+    EXPECT_LT(view.colorRangeB().second, 0.5);
+    EXPECT_EQ(view.colorRangeA(), std::make_pair(0.0, 1.0));
+    EXPECT_EQ(view.plotA()->axisRectCount(), 2);
+    EXPECT_TRUE(testing::savePng(&view, QStringLiteral("compare_causal_vs_none_separate.png")));
+    view.setSharedColorScale(true);
+    EXPECT_FALSE(box->isChecked());
+    EXPECT_EQ(view.colorRangeA(), view.colorRangeB());
+
+    // The difference stays diverging and symmetric about 0.
+    QCPAxis* diffBar = view.plotDiff()->axisRect(1)->axis(QCPAxis::atRight);
+    EXPECT_DOUBLE_EQ(diffBar->range().lower, -diffBar->range().upper);
+    EXPECT_GT(diffBar->range().upper, 0.5);
+}
+
+TEST(CompareView, LegibleAtItsDefaultSize) {
+    const CausalVsNone d;
+    CompareView view;
+    view.setData(d.causal, QStringLiteral("causal (masked_fill −∞)"), d.open,
+                 QStringLiteral("no mask"));
+    for (const QSize size : {QSize(900, 330), QSize(1300, 500)}) {
+        SCOPED_TRACE(size.width());
+        view.resize(size);
+        view.show();
+        QCoreApplication::processEvents();
+        const QRectF cellA = heatmapCellRect(view.plotA(), 0, 0);
+        for (QCustomPlot* p : {view.plotA(), view.plotB(), view.plotDiff()}) {
+            p->replot();
+            // Every token labelled, the cells square, the same size and the rows level in all
+            // three, so B's rows read against A's labels.
+            QCPAxis* x = heatmapAxisRect(p)->axis(QCPAxis::atBottom);
+            EXPECT_EQ(x->tickVectorLabels().size(), 6);
+            const QRectF cell = heatmapCellRect(p, 0, 0);
+            EXPECT_NEAR(cell.width(), cell.height(), 1.0);
+            EXPECT_NEAR(cell.width(), cellA.width(), 1.0);
+            EXPECT_NEAR(heatmapCellRect(p, 5, 0).top(), heatmapCellRect(view.plotA(), 5, 0).top(),
+                        1.0);
+        }
+        // Numbers in A's and B's cells; the difference's longer numbers ("-0.81") from
+        // 1,300 px on.
+        EXPECT_GE(cellValuePixelSize(view.plotA()), 8);
+        EXPECT_GE(cellValuePixelSize(view.plotB()), 8);
+        if (size.width() >= 1300)
+            EXPECT_GE(cellValuePixelSize(view.plotDiff()), 8);
+        // Rows are labelled once, on A.
+        EXPECT_EQ(heatmapAxisRect(view.plotA())->axis(QCPAxis::atLeft)->tickVectorLabels().size(),
+                  6);
+        EXPECT_FALSE(heatmapAxisRect(view.plotB())->axis(QCPAxis::atLeft)->ticks());
+        // Colour-bar titles whole, not clipped.
+        EXPECT_EQ(view.plotB()->axisRect(1)->axis(QCPAxis::atRight)->label(), "attention weight");
+        EXPECT_EQ(view.plotDiff()->axisRect(1)->axis(QCPAxis::atRight)->label(),
+                  QStringLiteral("difference B − A"));
+        // The badge overlaps nothing.
+        const auto* badge = view.findChild<QLabel*>(QStringLiteral("compareBadge"));
+        ASSERT_NE(badge, nullptr);
+        ASSERT_TRUE(badge->isVisible());
+        const QRect b = geometryIn(badge, &view);
+        EXPECT_TRUE(view.rect().contains(b));
+        for (const QWidget* w : view.findChildren<QWidget*>()) {
+            if (w == badge || !w->isVisible() || w->parentWidget() != &view)
+                continue;
+            EXPECT_FALSE(b.intersects(geometryIn(w, &view)))
+                << w->metaObject()->className() << " " << w->objectName().toStdString();
+        }
+        // The summary shows all of its text.
+        const auto* summary = view.findChild<QLabel*>(QStringLiteral("compareSummary"));
+        EXPECT_GE(summary->height(), summary->heightForWidth(summary->width()));
+        EXPECT_TRUE(testing::savePng(&view, QStringLiteral("compare_causal_vs_none_%1x%2.png")
+                                                .arg(size.width())
+                                                .arg(size.height())));
+        view.setPalette(testing::darkPalette());
+        EXPECT_TRUE(testing::savePng(&view, QStringLiteral("compare_causal_vs_none_%1x%2_dark.png")
+                                                .arg(size.width())
+                                                .arg(size.height())));
+        view.setPalette(QPalette(QColor(0xef, 0xef, 0xef)));
+    }
 }
 
 }  // namespace
@@ -418,8 +540,8 @@ TEST(Presentation, FadeFrameAndPresentationLook) {
     auto* panel = new LessonPanel(&window);
     v->addWidget(panel);
     PresentationMode mode;
-    mode.apply(&window, {1.6, false});
-    panel->setFontScale(1.6);
+    mode.apply(&window, {kPresentationFontScale, false});
+    panel->setFontScale(kPresentationFontScale);
     panel->setCurrentIndex(4);
     window.resize(640, 460);
     EXPECT_TRUE(testing::savePng(&window, QStringLiteral("lesson_presentation.png")));

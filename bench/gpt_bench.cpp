@@ -1,0 +1,220 @@
+// Model mode on a GPT-2-small-sized model (12 layers, d 768, 12 heads, vocabulary 50,257,
+// context 1,024): random float32 weights with Hugging Face names, written once to
+// $ATTN_BENCH_MODEL (default /tmp/attn_gpt2_small_random.safetensors) and memory-mapped like a
+// real checkpoint. Compare with bench/compare_pytorch_gpt.sh, which times PyTorch's forward on
+// the same file.
+//
+//   BM_GptLoad           mapping the file, checking and converting every weight
+//   BM_GptForward/T      the forward keeping every layer's attention, T = 64, 256, 1024
+//   BM_GptTypingOneToken one more token at T = 64 with the previous run reused (typing)
+//   BM_GptNextTokens     top-5 next tokens at the last position (the output head)
+//   BM_GptCancel         time from setting the cancel token to the T = 1024 forward stopping
+//   BM_GptPeakRss        one T = 1024 forward in a fresh process: run it alone, with
+//                        --benchmark_filter=BM_GptPeakRss, to read the peak resident memory
+
+#include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "engine/gpt_forward.h"
+#include "io/model_file.h"
+
+namespace {
+
+constexpr int64_t kLayers = 12, kD = 768, kVocab = 50257, kContext = 1024, kFf = 3072;
+
+std::string modelPath() {
+    const char* env = std::getenv("ATTN_BENCH_MODEL");
+    return env ? env : "/tmp/attn_gpt2_small_random.safetensors";
+}
+
+// Writes the file tensor by tensor (never the whole 500 MB in memory), so the benchmark
+// process's peak memory is the model's, not the writer's.
+void writeRandomModel(const std::string& path) {
+    std::map<std::string, std::vector<int64_t>> shapes;
+    shapes["wte.weight"] = {kVocab, kD};
+    shapes["wpe.weight"] = {kContext, kD};
+    for (int64_t l = 0; l < kLayers; ++l) {
+        const std::string p = "h." + std::to_string(l) + ".";
+        shapes[p + "ln_1.weight"] = shapes[p + "ln_1.bias"] = {kD};
+        shapes[p + "attn.c_attn.weight"] = {kD, 3 * kD};
+        shapes[p + "attn.c_attn.bias"] = {3 * kD};
+        shapes[p + "attn.c_proj.weight"] = {kD, kD};
+        shapes[p + "attn.c_proj.bias"] = {kD};
+        shapes[p + "ln_2.weight"] = shapes[p + "ln_2.bias"] = {kD};
+        shapes[p + "mlp.c_fc.weight"] = {kD, kFf};
+        shapes[p + "mlp.c_fc.bias"] = {kFf};
+        shapes[p + "mlp.c_proj.weight"] = {kFf, kD};
+        shapes[p + "mlp.c_proj.bias"] = {kD};
+    }
+    shapes["ln_f.weight"] = shapes["ln_f.bias"] = {kD};
+    std::string header = "{\"__metadata__\":{\"heads\":\"12\"}";
+    uint64_t offset = 0;
+    for (const auto& [name, shape] : shapes) {
+        uint64_t n = 1;
+        std::string dims;
+        for (int64_t s : shape) {
+            n *= uint64_t(s);
+            if (!dims.empty())
+                dims += ",";
+            dims += std::to_string(s);
+        }
+        header += ",\"" + name + "\":{\"dtype\":\"F32\",\"shape\":[" + dims +
+                  "],\"data_offsets\":[" + std::to_string(offset) + "," +
+                  std::to_string(offset + 4 * n) + "]}";
+        offset += 4 * n;
+    }
+    header += "}";
+    header.append((8 - header.size() % 8) % 8, ' ');
+    const std::string tmp = path + ".part";
+    std::ofstream out(tmp, std::ios::binary);
+    const uint64_t length = header.size();
+    out.write(reinterpret_cast<const char*>(&length), 8);
+    out << header;
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    for (const auto& [name, shape] : shapes) {
+        uint64_t n = 1;
+        for (int64_t s : shape)
+            n *= uint64_t(s);
+        // LayerNorm scales near 1, everything else small, as in a trained GPT-2.
+        const bool scale = name.find("ln_") != std::string::npos && name.ends_with(".weight");
+        std::vector<float> values(n);
+        for (float& v : values) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            const float u = float(state >> 40) / float(1 << 24) - 0.5f;  // [-0.5, 0.5)
+            v = scale ? 1.0f + 0.2f * u : 0.1f * u;
+        }
+        out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(4 * n));
+    }
+    out.close();
+    std::filesystem::rename(tmp, path);
+}
+
+std::shared_ptr<const attn::GptModel> model() {
+    static std::shared_ptr<const attn::GptModel> m = [] {
+        if (!std::filesystem::exists(modelPath()))
+            writeRandomModel(modelPath());
+        return attn::io::loadGptModel(modelPath());
+    }();
+    return m;
+}
+
+std::vector<int64_t> ids(int64_t T) {
+    std::vector<int64_t> out(static_cast<size_t>(T));
+    for (int64_t i = 0; i < T; ++i)
+        out[size_t(i)] = (i * 7919 + 13) % kVocab;
+    return out;
+}
+
+double peakRssMb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+void BM_GptLoad(benchmark::State& state) {
+    if (!std::filesystem::exists(modelPath()))
+        writeRandomModel(modelPath());
+    for (auto _ : state) {
+        auto m = attn::io::loadGptModel(modelPath());
+        benchmark::DoNotOptimize(m.get());
+    }
+    state.counters["file_MB"] = double(std::filesystem::file_size(modelPath())) / 1e6;
+}
+BENCHMARK(BM_GptLoad)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+void BM_GptForward(benchmark::State& state) {
+    attn::GptRequest r;
+    r.model = model();
+    r.ids = ids(state.range(0));
+    for (auto _ : state) {
+        auto run = attn::runGpt(r);
+        benchmark::DoNotOptimize(run.get());
+    }
+    state.counters["kept_MB"] =
+        double(attn::estimateGptRunBytes(r.model->arch, state.range(0), 64, true)) / 1e6;
+}
+BENCHMARK(BM_GptForward)
+    ->Arg(64)
+    ->Arg(256)
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Typing: the text grows from 63 to 64 tokens; the run of 63 is reused.
+void BM_GptTypingOneToken(benchmark::State& state) {
+    attn::GptRequest r;
+    r.model = model();
+    r.ids = ids(63);
+    const auto previous = attn::runGpt(r);
+    r.ids = ids(64);
+    r.previous = previous;
+    for (auto _ : state) {
+        auto run = attn::runGpt(r);
+        auto top = attn::nextTokens(*run, 63, 5);
+        benchmark::DoNotOptimize(top.data());
+    }
+}
+BENCHMARK(BM_GptTypingOneToken)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_GptNextTokens(benchmark::State& state) {
+    attn::GptRequest r;
+    r.model = model();
+    r.ids = ids(64);
+    const auto run = attn::runGpt(r);
+    for (auto _ : state) {
+        auto top = attn::nextTokens(*run, 63, 5);
+        benchmark::DoNotOptimize(top.data());
+    }
+}
+BENCHMARK(BM_GptNextTokens)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_GptCancel(benchmark::State& state) {
+    attn::GptRequest r;
+    r.model = model();
+    r.ids = ids(1024);
+    for (auto _ : state) {
+        attn::CancelToken token;
+        r.cancel = &token;
+        std::thread worker([&] {
+            try {
+                attn::runGpt(r);
+            } catch (const attn::Cancelled&) {
+            }
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));  // well into the forward
+        const auto t0 = std::chrono::steady_clock::now();
+        token.cancel();
+        worker.join();
+        state.SetIterationTime(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+}
+BENCHMARK(BM_GptCancel)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+
+void BM_GptPeakRss(benchmark::State& state) {
+    attn::GptRequest r;
+    r.model = model();
+    r.ids = ids(1024);
+    for (auto _ : state) {
+        auto run = attn::runGpt(r);
+        benchmark::DoNotOptimize(run.get());
+    }
+    state.counters["weights_MB"] = double(std::filesystem::file_size(modelPath())) / 1e6;
+    state.counters["peak_RSS_MB"] = peakRssMb() * 1.048576;  // MB, like the file size
+}
+BENCHMARK(BM_GptPeakRss)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,140 @@
+#include "app/launch.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+
+#include "pipeline/options.h"
+#include "pipeline/step_files.h"
+
+namespace attn {
+
+bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QString* error,
+                        QString* helpText) {
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        QStringLiteral("Attention Lens: see transformer attention step by step.\n"
+                       "SESSION opens a saved session (.attnlens); input, model and view options "
+                       "given with it\noverride the session's settings."));
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help."));
+    p.addOption(help);
+    addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module, SettingGroup::View});
+    p.addOption({QStringLiteral("screenshot"),
+                 QStringLiteral("Save a screenshot of the window, as it opens on this screen, to "
+                                "the file (PNG) once the first result is shown, and exit."),
+                 QStringLiteral("file")});
+    p.addPositionalArgument(QStringLiteral("SESSION"),
+                            QStringLiteral("A saved session (.attnlens) to open. Options given "
+                                           "with it override its settings."),
+                            QStringLiteral("[SESSION]"));
+    if (!p.parse(arguments)) {
+        *error = p.errorText();
+        return false;
+    }
+    if (p.isSet(help)) {
+        if (helpText) {
+            // Qt names the program by its path once QApplication exists: the usage line always
+            // says "attention-lens".
+            *helpText = p.helpText();
+            const QString usage = QStringLiteral("Usage: ");
+            const qsizetype end = helpText->indexOf(QStringLiteral(" [options]"));
+            if (helpText->startsWith(usage) && end > usage.size())
+                helpText->replace(usage.size(), end - usage.size(), QStringLiteral("attention-lens"));
+        }
+        error->clear();
+        return false;
+    }
+    const QStringList positional = p.positionalArguments();
+    if (positional.size() > 1) {
+        *error = QStringLiteral("Give at most one session file (.attnlens); got %1: \"%2\".")
+                     .arg(positional.size())
+                     .arg(positional.join(QStringLiteral("\", \"")));
+        return false;
+    }
+    LaunchOptions o;
+    o.sessionFile = positional.value(0);
+    try {
+        o.given = givenSettings(p);
+    } catch (const UserError& e) {
+        *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    if (p.isSet(QStringLiteral("screenshot"))) {
+        o.screenshot = p.value(QStringLiteral("screenshot"));
+        const QFileInfo info(o.screenshot);
+        if (o.screenshot.isEmpty()) {
+            *error = QStringLiteral("--screenshot: empty file name.");
+            return false;
+        }
+        if (!QFileInfo(info.absolutePath()).isDir() || !QFileInfo(info.absolutePath()).isWritable()) {
+            *error = QStringLiteral("--screenshot: the folder %1 does not exist or is not writable.")
+                         .arg(info.absolutePath());
+            return false;
+        }
+    }
+    *out = o;
+    return true;
+}
+
+WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& options,
+                           QString* error) {
+    error->clear();
+    WorkspaceState state = base;
+    try {
+        state.settings = applyGivenSettings(base.settings, options.given);
+        const auto given = [&](const char* key) { return options.given.contains(QLatin1String(key)); };
+        // Files named by the options are read here; those of the base (a session) are already.
+        if (given("embeddings_file"))
+            state.files.embeddings = readEmbeddings(state.settings.embeddingsFile);
+        if (given("weights_file"))
+            state.files.weights = readWeights(state.settings.weightsFile);
+        if (state.settings.source != InputSource::File)
+            state.files.embeddings.reset();
+        fitSettingsToFiles(&state.settings, state.files,
+                           {given("d_in"), given("context_length") ||
+                                               state.settings.config.contextLength !=
+                                                   Config().contextLength});
+    } catch (const UserError& e) {
+        *error = QString::fromUtf8(e.what());
+        return base;
+    }
+    const InputTokens tokens = tokenizeInput(state.settings, state.files);
+    const auto issues = checkSettings(state.settings, state.files, tokens.count());
+    if (!issues.empty()) {
+        *error = QString::fromStdString(issues.front().message);
+        return base;
+    }
+    const std::vector<StepInfo> plan = planSteps(state.settings.config, tokens.count());
+    if (options.given.contains(QStringLiteral("step"))) {
+        QStringList ids;
+        for (const StepInfo& s : plan)
+            ids << QString::fromStdString(s.id);
+        if (!ids.contains(state.settings.step)) {
+            *error = QStringLiteral("--step: \"%1\" is not a step of this configuration; its steps "
+                                    "are %2.")
+                         .arg(state.settings.step, ids.join(QStringLiteral(", ")));
+            return base;
+        }
+        if (options.given.contains(QStringLiteral("head"))) {
+            for (const StepInfo& s : plan)
+                if (QString::fromStdString(s.id) == state.settings.step && stepHeadCount(s) > 0 &&
+                    state.settings.head >= stepHeadCount(s)) {
+                    *error = QStringLiteral("--head %1 is out of range: \"%2\" has %3 heads.")
+                                 .arg(state.settings.head)
+                                 .arg(state.settings.step)
+                                 .arg(stepHeadCount(s));
+                    return base;
+                }
+        }
+    } else if (options.given.contains(QStringLiteral("head")) &&
+               state.settings.head >= state.settings.config.effectiveHeads()) {
+        *error = QStringLiteral("--head %1 is out of range: this configuration has %2 head(s).")
+                     .arg(state.settings.head)
+                     .arg(state.settings.config.effectiveHeads());
+        return base;
+    }
+    return state;
+}
+
+}  // namespace attn

@@ -1,0 +1,50 @@
+#pragma once
+// Reads model files off the GUI thread, one at a time: a GPT-2 checkpoint can be gigabytes, so
+// the window shows the progress and Cancel, and keeps the model it has until the new one is
+// read. Each load() replaces (cancels) the one before; only the newest load reports.
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <atomic>
+#include <memory>
+
+#include "app/thread_inbox.h"
+#include "engine/cancel.h"
+#include "engine/gpt_model.h"
+
+namespace attn {
+
+class ModelLoader : public QObject {
+    Q_OBJECT
+  public:
+    explicit ModelLoader(QObject* parent = nullptr);
+    ~ModelLoader() override;
+
+    // Starts reading `nameOrPath` (a file, or a bundled model's name). Returns the load's number.
+    quint64 load(const QString& nameOrPath);
+    void cancel();
+    bool isLoading() const { return loading_; }
+    quint64 latest() const { return latest_->load(); }
+
+  signals:
+    void progress(int done, int total, const QString& what);
+    // `model` read from `nameOrPath`; sha256 of its file (sessions compare it).
+    void loaded(const QString& nameOrPath, std::shared_ptr<const attn::GptModel> model,
+                const QString& sha256);
+    // Why it could not be read (one sentence); cancelled loads report nothing.
+    void failed(const QString& nameOrPath, const QString& message);
+    void loadingChanged(bool loading);
+
+  private:
+    ThreadInbox inbox_;  // declared before the thread: the worker posts here
+    QThread thread_;
+    ThreadInbox* workerInbox_ = nullptr;
+    std::shared_ptr<std::atomic<quint64>> latest_;
+    std::shared_ptr<CancelToken> current_;
+    bool loading_ = false;
+};
+
+}  // namespace attn
+
+Q_DECLARE_METATYPE(std::shared_ptr<const attn::GptModel>)

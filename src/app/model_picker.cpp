@@ -1,0 +1,177 @@
+#include "app/model_picker.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include "app/field_errors.h"
+#include "app/workspace.h"
+#include "pipeline/model_request.h"
+
+namespace attn {
+
+namespace {
+
+const char* const kRecentKey = "model/recent";
+
+// What an item of the combo stands for.
+enum class Kind { Chapter, Bundled, File, Open };
+
+}  // namespace
+
+QStringList ModelPicker::recentModels() {
+    QStringList list = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    list.removeAll(QString());
+    while (list.size() > kMaxRecent)
+        list.removeLast();
+    return list;
+}
+
+void ModelPicker::addRecentModel(const QString& path) {
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    QStringList list = recentModels();
+    list.removeAll(abs);
+    list.prepend(abs);
+    while (list.size() > kMaxRecent)
+        list.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), list);
+}
+
+ModelPicker::ModelPicker(Workspace* workspace, QWidget* parent)
+    : QWidget(parent), workspace_(workspace) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(3);
+    combo_ = new QComboBox(this);
+    combo_->setObjectName(QStringLiteral("modelCombo"));
+    combo_->setAccessibleName(tr("Model"));
+    combo_->setToolTip(
+        tr("What computes the attention: the chapter-3 module with random weights, as in the "
+           "book; or a trained GPT-2-architecture model (.safetensors or .pth), whose attention "
+           "you see layer by layer and head by head"));
+    combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo_->setMinimumContentsLength(18);
+    v->addWidget(combo_);
+    about_ = new QLabel(this);
+    about_->setObjectName(QStringLiteral("modelAbout"));
+    about_->setWordWrap(true);
+    about_->setForegroundRole(QPalette::PlaceholderText);
+    about_->hide();
+    v->addWidget(about_);
+    auto* loading = new QHBoxLayout;
+    progress_ = new QProgressBar(this);
+    progress_->setObjectName(QStringLiteral("modelProgress"));
+    progress_->setTextVisible(true);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("modelCancel"));
+    cancel_->setToolTip(tr("Stop reading the model; the one shown now stays"));
+    loading->addWidget(progress_, 1);
+    loading->addWidget(cancel_);
+    v->addLayout(loading);
+    progress_->hide();
+    cancel_->hide();
+    QLabel* error = makeErrorLabel(this, QStringLiteral("error_model"));
+    v->addWidget(error);
+    errors_ = new FieldErrors(this);
+    errors_->add(QStringLiteral("model"), error, {combo_});
+
+    connect(combo_, &QComboBox::activated, this, &ModelPicker::onActivated);
+    connect(cancel_, &QPushButton::clicked, workspace_, &Workspace::cancelModelLoading);
+    connect(workspace_, &Workspace::modelLoadingChanged, this, [this](bool on) {
+        progress_->setVisible(on);
+        cancel_->setVisible(on);
+        if (on) {
+            progress_->setRange(0, 0);  // busy until the reader says how many parts
+            progress_->setFormat(tr("Reading the model..."));
+            errors_->setNote(QStringLiteral("model"), QString());
+        }
+    });
+    connect(workspace_, &Workspace::modelLoadProgress, this,
+            [this](int done, int total, const QString& what) {
+                progress_->setRange(0, std::max(1, total));
+                progress_->setValue(done);
+                progress_->setFormat(tr("Reading %1  %p%").arg(what));
+            });
+    connect(workspace_, &Workspace::modelFailed, this,
+            [this](const QString&, const QString& why) {
+                errors_->setNote(QStringLiteral("model"), why);
+                rebuild();
+            });
+    connect(workspace_, &Workspace::modelChanged, this, [this] {
+        const Settings& s = workspace_->settings();
+        if (s.modelMode() && !bundledModelNames().contains(s.model))
+            addRecentModel(s.model);
+        rebuild();
+    });
+    connect(workspace_, &Workspace::resultApplied, this, [this] {
+        // Problems of the text for this model (vocabulary, context) show under the text; the
+        // model's own, here.
+        errors_->show(workspace_->issues(), {});
+    });
+    rebuild();
+}
+
+QString ModelPicker::error() const {
+    return errors_->text(QStringLiteral("model"));
+}
+
+void ModelPicker::rebuild() {
+    const QSignalBlocker block(combo_);
+    combo_->clear();
+    combo_->addItem(tr("Chapter 3 module (random weights)"), int(Kind::Chapter));
+    combo_->setItemData(0, QString(), Qt::UserRole + 1);
+    combo_->setItemData(0, tr("Chapter 3 module (random weights, as in the book)"), Qt::ToolTipRole);
+    for (const QString& name : bundledModelNames()) {
+        combo_->addItem(tr("%1 (trained, ships with the app)").arg(name), int(Kind::Bundled));
+        combo_->setItemData(combo_->count() - 1, name, Qt::UserRole + 1);
+    }
+    for (const QString& path : recentModels()) {
+        if (!QFileInfo(path).isFile())
+            continue;
+        combo_->addItem(QFileInfo(path).fileName(), int(Kind::File));
+        combo_->setItemData(combo_->count() - 1, path, Qt::UserRole + 1);
+        combo_->setItemData(combo_->count() - 1, QDir::toNativeSeparators(path), Qt::ToolTipRole);
+    }
+    combo_->addItem(tr("Open model file..."), int(Kind::Open));
+
+    const Settings& s = workspace_->settings();
+    int current = 0;
+    for (int i = 0; i < combo_->count(); ++i) {
+        const QString id = combo_->itemData(i, Qt::UserRole + 1).toString();
+        if (s.modelMode() && (id == s.model || (!id.isEmpty() && QFileInfo(id) == QFileInfo(s.model))))
+            current = i;
+    }
+    combo_->setCurrentIndex(current);
+    const auto& model = workspace_->model();
+    about_->setVisible(model != nullptr);
+    if (model)
+        about_->setText(describeModel(*model));
+}
+
+void ModelPicker::onActivated(int index) {
+    const Kind kind = Kind(combo_->itemData(index).toInt());
+    const QString id = combo_->itemData(index, Qt::UserRole + 1).toString();
+    switch (kind) {
+        case Kind::Chapter:
+            workspace_->useModuleOfTheChapter();
+            break;
+        case Kind::Bundled:
+        case Kind::File:
+            if (id != workspace_->settings().model || !workspace_->model())
+                workspace_->openModel(id);
+            break;
+        case Kind::Open:
+            rebuild();  // the combo shows the model in use until a file is chosen
+            emit openFileRequested();
+            break;
+    }
+}
+
+}  // namespace attn

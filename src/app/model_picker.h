@@ -1,0 +1,48 @@
+#pragma once
+// Which module the window shows: the chapter-3 module with random weights, a model that ships
+// with the app, a recent model file, or another file (Open model file...). Reading a model runs
+// off the GUI thread with its progress and Cancel here; a file that cannot be read is explained
+// under the picker and the previous model stays.
+
+#include <QStringList>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace attn {
+
+class FieldErrors;
+class Workspace;
+
+class ModelPicker : public QWidget {
+    Q_OBJECT
+  public:
+    ModelPicker(Workspace* workspace, QWidget* parent = nullptr);
+    QComboBox* combo() const { return combo_; }
+    QString error() const;
+
+    // Recent model files, newest first, at most kMaxRecent (QSettings "model/recent").
+    static constexpr int kMaxRecent = 6;
+    static QStringList recentModels();
+    static void addRecentModel(const QString& path);
+
+  signals:
+    // The user asked for a file (the window opens the file dialog).
+    void openFileRequested();
+
+  private:
+    void rebuild();
+    void onActivated(int index);
+
+    Workspace* workspace_;
+    QComboBox* combo_ = nullptr;
+    QLabel* about_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    FieldErrors* errors_ = nullptr;
+};
+
+}  // namespace attn

@@ -1,0 +1,388 @@
+#include "app/module_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include "app/field_errors.h"
+#include "app/input_panel.h"
+#include "app/setting_controls.h"
+#include "app/workspace.h"
+
+namespace attn {
+
+namespace {
+
+QString variantTitle(Variant v) {
+    switch (v) {
+        case Variant::Simplified:
+            return ModulePanel::tr("Simplified (no weights)");
+        case Variant::SelfAttentionV1:
+            return ModulePanel::tr("Self-attention v1");
+        case Variant::SelfAttention:
+            return ModulePanel::tr("Self-attention v2");
+        case Variant::Causal:
+            return ModulePanel::tr("Causal attention");
+        case Variant::MultiHeadWrapper:
+            return ModulePanel::tr("Multi-head wrapper");
+        case Variant::MultiHead:
+            return ModulePanel::tr("Multi-head attention");
+    }
+    return QString::fromStdString(variantName(v));
+}
+
+QString joinCounts(const std::vector<int64_t>& counts) {
+    QStringList parts;
+    for (int64_t h : counts)
+        parts << QString::number(h);
+    return parts.join(QStringLiteral(", "));
+}
+
+template <typename Combo, typename T>
+void selectData(Combo* combo, T value) {
+    const QSignalBlocker block(combo);
+    combo->setCurrentIndex(combo->findData(int(value)));
+}
+
+}  // namespace
+
+ModulePanel::ModulePanel(Workspace* workspace, QWidget* parent)
+    : QWidget(parent), workspace_(workspace) {
+    errors_ = new FieldErrors(this);
+    build();
+    connect(workspace_, &Workspace::settingsChanged, this, &ModulePanel::fromSettings);
+    connect(workspace_, &Workspace::filesChanged, this, &ModulePanel::fromSettings);
+    connect(workspace_, &Workspace::modelChanged, this, &ModulePanel::fromSettings);
+    connect(workspace_, &Workspace::resultApplied, this,
+            [this] { errors_->show(workspace_->issues(), InputPanel::fields()); });
+    fromSettings();
+}
+
+QString ModulePanel::fieldError(const QString& field) const {
+    if (field == QLatin1String("general"))
+        return general_->isVisibleTo(const_cast<ModulePanel*>(this)) ? general_->text()
+                                                                     : QString();
+    return errors_->text(field);
+}
+
+CappedSpinBox* ModulePanel::sizeSpin(const QString& objectName, const QString& tip) {
+    auto* s = new CappedSpinBox(this);
+    s->setObjectName(objectName);
+    s->setRange(1, int(kMaxDimension));
+    s->setToolTip(tip);
+    s->setAccessibleDescription(tip);
+    const QString field = objectName.left(objectName.size() - 4);  // "d_outSpin" -> "d_out"
+    connect(s, &CappedSpinBox::capExceeded, this, [this, field](const QString& typed) {
+        errors_->setNote(field, typed.isEmpty()
+                                    ? QString()
+                                    : tr("%1 is more than this setting takes: at most %L2.")
+                                          .arg(typed)
+                                          .arg(kMaxDimension));
+    });
+    return s;
+}
+
+QWidget* ModulePanel::addRow(const QString& label, QWidget* field, const QString& errorField,
+                             const QList<QWidget*>& outlined) {
+    // The field and its error line share one cell, so a hidden error leaves no gap.
+    auto* cell = new QWidget(this);
+    auto* v = new QVBoxLayout(cell);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(2);
+    v->addWidget(field);
+    if (!errorField.isEmpty()) {
+        QLabel* error = makeErrorLabel(cell, QStringLiteral("error_") + errorField);
+        v->addWidget(error);
+        errors_->add(errorField, error, outlined);
+    }
+    form_->addRow(label, cell);
+    return cell;
+}
+
+void ModulePanel::build() {
+    form_ = new QFormLayout(this);
+    form_->setContentsMargins(0, 0, 0, 0);
+    form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form_->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    auto pair = [this](QWidget* a, QWidget* b) {
+        auto* w = new QWidget(this);
+        auto* h = new QHBoxLayout(w);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->addWidget(a, 1);
+        h->addWidget(b, 1);
+        return w;
+    };
+
+    modelNote_ = new QLabel(tr("A trained model: its sizes, read from its file. Each layer's "
+                               "attention is the chapter's multi-head attention with these "
+                               "weights."),
+                            this);
+    modelNote_->setObjectName(QStringLiteral("modelNote"));
+    modelNote_->setWordWrap(true);
+    modelNote_->setForegroundRole(QPalette::PlaceholderText);
+    modelNote_->hide();
+    form_->addRow(modelNote_);
+
+    variant_ = new QComboBox(this);
+    variant_->setObjectName(QStringLiteral("variantCombo"));
+    makeCompact(variant_);
+    for (Variant v : allVariants()) {
+        variant_->addItem(variantTitle(v), int(v));
+        variant_->setItemData(variant_->count() - 1,
+                              QStringLiteral("%1 (%2)").arg(
+                                  QString::fromStdString(variantClassName(v)),
+                                  QString::fromStdString(variantName(v))),
+                              Qt::ToolTipRole);
+    }
+    variant_->setToolTip(tr("The chapter-3 module: each brings its own mask, as in the book"));
+    addRow(tr("&Variant"), variant_, QStringLiteral("variant"), {variant_});
+
+    const QString range = tr("1 to %L1").arg(kMaxDimension);
+    dIn_ = sizeSpin(QStringLiteral("d_inSpin"),
+                    tr("d_in: the size of each token's embedding vector (%1)").arg(range));
+    addRow(tr("d_&in"), dIn_, QStringLiteral("d_in"), {dIn_});
+    dOut_ = sizeSpin(QStringLiteral("d_outSpin"),
+                     tr("d_out: the size of the queries, keys, values and output (%1)").arg(range));
+    addRow(tr("d_&out"), dOut_, QStringLiteral("d_out"), {dOut_});
+    heads_ = sizeSpin(QStringLiteral("headsSpin"), QString());
+    addRow(tr("&Heads"), heads_, QStringLiteral("heads"), {heads_});
+
+    mask_ = new QComboBox(this);
+    mask_->setObjectName(QStringLiteral("maskCombo"));
+    makeCompact(mask_, 5);
+    mask_->addItem(tr("None"), int(MaskKind::None));
+    mask_->addItem(tr("Causal"), int(MaskKind::Causal));
+    mask_->addItem(tr("Window"), int(MaskKind::Window));
+    mask_->setToolTip(tr("Which keys a query may not see: none, every later token (causal), or "
+                         "also those K or more tokens back (window)"));
+    window_ = sizeSpin(QStringLiteral("windowSpin"),
+                       tr("Window size K: each token sees itself and the K-1 tokens before it "
+                          "(%1)")
+                           .arg(range));
+    window_->setPrefix(tr("K = "));
+    addRow(tr("&Mask"), pair(mask_, window_), QStringLiteral("mask"), {mask_, window_});
+
+    dropout_ = new RateSpinBox(this);
+    dropout_->setObjectName(QStringLiteral("dropoutSpin"));
+    dropout_->setToolTip(tr("Dropout rate p: the share of attention weights dropped in training "
+                            "mode, from 0 up to (not including) 1; kept weights are scaled by "
+                            "1/(1-p)"));
+    mode_ = new QComboBox(this);
+    mode_->setObjectName(QStringLiteral("modeCombo"));
+    makeCompact(mode_, 5);
+    mode_->addItem(tr("train"), int(Mode::Train));
+    mode_->addItem(tr("eval"), int(Mode::Eval));
+    mode_->setToolTip(tr("train: dropout is applied, as in a freshly built PyTorch module; "
+                         "eval: no dropout"));
+    addRow(tr("&Dropout"), pair(dropout_, mode_), QStringLiteral("dropout"), {dropout_});
+
+    dropoutRng_ = new QComboBox(this);
+    dropoutRng_->setObjectName(QStringLiteral("dropoutRngCombo"));
+    makeCompact(dropoutRng_);
+    dropoutRng_->addItem(tr("default (Debian's PyTorch, AMD)"), int(DropoutRng::Default));
+    dropoutRng_->addItem(tr("mkl (Intel MKL wheels)"), int(DropoutRng::Mkl));
+    dropoutRng_->setToolTip(
+        tr("Which kernel of PyTorch draws the dropout pattern: default (builds without Intel "
+           "MKL, e.g. Debian's python3-torch and AMD CPUs; what the book's notebooks print) or "
+           "mkl (PyTorch wheels with MKL on Intel CPUs)"));
+    addRow(tr("Dropout &RNG"), dropoutRng_, QString(), {});
+
+    seed_ = new SeedEdit(this);
+    seed_->setObjectName(QStringLiteral("seedEdit"));
+    seed_->setToolTip(tr("torch.manual_seed before the module is built: its weights (0 to "
+                         "2^64-1)"));
+    addRow(tr("&Weight seed"), seed_, QStringLiteral("seed"), {seed_});
+    embeddingSeed_ = new SeedEdit(this);
+    embeddingSeed_->setObjectName(QStringLiteral("embeddingSeedEdit"));
+    embeddingSeed_->setToolTip(tr("torch.manual_seed before the chapter-2 embedding layers: the "
+                                  "input vectors of typed text (0 to 2^64-1)"));
+    addRow(tr("&Embedding seed"), embeddingSeed_, QStringLiteral("embedding_seed"),
+           {embeddingSeed_});
+
+    positions_ = new QCheckBox(tr("&Positions"), this);
+    positions_->setObjectName(QStringLiteral("positionsCheck"));
+    positions_->setToolTip(tr("Add the positional embeddings to the token embeddings"));
+    qkvBias_ = new QCheckBox(tr("&qkv bias"), this);
+    qkvBias_->setObjectName(QStringLiteral("qkvBiasCheck"));
+    qkvBias_->setToolTip(tr("Give the query, key and value projections a bias (qkv_bias=True)"));
+    addRow(tr("Options"), pair(positions_, qkvBias_), QString(), {});
+
+    batch_ = sizeSpin(QStringLiteral("batchSpin"),
+                      tr("Batch size b: the input stacked b times, as the chapter stacks two "
+                         "(%1)")
+                          .arg(range));
+    addRow(tr("&Batch"), batch_, QStringLiteral("batch"), {batch_});
+    contextLength_ = sizeSpin(
+        QStringLiteral("context_lengthSpin"),
+        tr("The context length: the most tokens the module takes, and the size of its mask "
+           "buffer and positional embedding table (%1)")
+            .arg(range));
+    addRow(tr("&Context length"), contextLength_, QStringLiteral("context_length"),
+           {contextLength_});
+
+    layer_ = sizeSpin(QStringLiteral("layerSpin"), QString());
+    layer_->setMinimum(0);
+    layerRow_ = addRow(tr("&Layer"), layer_, QStringLiteral("layer"), {layer_});
+    connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
+
+    general_ = makeErrorLabel(this, QStringLiteral("error_general"));
+    form_->addRow(general_);
+    errors_->setGeneralLabel(general_);
+
+    connect(variant_, &QComboBox::activated, this, [this](int i) {
+        edit(tr("Change the variant"), [&](Settings& s) {
+            s.config.variant = Variant(variant_->itemData(i).toInt());
+            s.config.mask = defaultMask(s.config.variant);  // each module comes with its own mask
+        });
+    });
+    auto spin = [this](CappedSpinBox* box, const QString& what, int64_t Config::*member) {
+        connect(box, &QSpinBox::valueChanged, this, [this, what, member](int v) {
+            edit(what, [&](Settings& s) { s.config.*member = v; });
+        });
+    };
+    spin(dIn_, tr("Change d_in"), &Config::dIn);
+    spin(dOut_, tr("Change d_out"), &Config::dOut);
+    spin(heads_, tr("Change the heads"), &Config::heads);
+    spin(batch_, tr("Change the batch size"), &Config::batch);
+    spin(contextLength_, tr("Change the context length"), &Config::contextLength);
+    auto maskEdit = [this] {
+        edit(tr("Change the mask"), [&](Settings& s) {
+            MaskSpec m;
+            m.kind = MaskKind(mask_->currentData().toInt());
+            if (m.kind == MaskKind::Window)
+                m.window = window_->value();
+            s.config.mask = m;
+        });
+    };
+    connect(mask_, &QComboBox::activated, this, maskEdit);
+    connect(window_, &QSpinBox::valueChanged, this, maskEdit);
+    connect(dropout_, &QDoubleSpinBox::valueChanged, this, [this](double p) {
+        edit(tr("Change the dropout rate"), [&](Settings& s) { s.config.dropout = p; });
+    });
+    connect(mode_, &QComboBox::activated, this, [this](int i) {
+        edit(tr("Change the mode"), [&](Settings& s) { s.config.mode = Mode(mode_->itemData(i).toInt()); });
+    });
+    connect(dropoutRng_, &QComboBox::activated, this, [this](int i) {
+        edit(tr("Change the dropout RNG"),
+             [&](Settings& s) { s.config.dropoutRng = DropoutRng(dropoutRng_->itemData(i).toInt()); });
+    });
+    connect(seed_, &SeedEdit::seedEdited, this, [this](uint64_t v) {
+        edit(tr("Change the weight seed"), [&](Settings& s) { s.config.seed = v; });
+    });
+    connect(embeddingSeed_, &SeedEdit::seedEdited, this, [this](uint64_t v) {
+        edit(tr("Change the embedding seed"), [&](Settings& s) { s.embeddingSeed = v; });
+    });
+    connect(positions_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(tr("Change positions"), [&](Settings& s) { s.positions = on; });
+    });
+    connect(qkvBias_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(tr("Change qkv bias"), [&](Settings& s) { s.config.qkvBias = on; });
+    });
+}
+
+void ModulePanel::edit(const QString& what, const std::function<void(Settings&)>& change) {
+    Settings s = workspace_->settings();
+    change(s);
+    workspace_->change(s, what);
+}
+
+void ModulePanel::fromSettings() {
+    const Settings& s = workspace_->settings();
+    // In model mode the controls show the file's architecture (read-only): nothing can be set
+    // that the model does not have.
+    Config c = s.config;
+    const auto& model = workspace_->model();
+    if (s.modelMode() && model) {
+        const GptArchitecture& a = model->arch;
+        c.variant = Variant::MultiHead;
+        c.dIn = c.dOut = a.dModel;
+        c.heads = a.heads;
+        c.mask = MaskSpec{MaskKind::Causal, 0};
+        c.dropout = 0.0;
+        c.mode = Mode::Eval;
+        c.qkvBias = a.qkvBias;
+        c.batch = 1;
+        c.contextLength = a.contextLength;
+        const QSignalBlocker block(layer_);
+        layer_->setRange(0, int(a.layers) - 1);
+        layer_->setValue(s.layer);
+        layer_->setToolTip(tr("Which block's attention the steps show (0 to %1): the model has %2 "
+                              "layers")
+                               .arg(a.layers - 1)
+                               .arg(a.layers));
+    }
+    layerRow_->setVisible(s.modelMode());
+    form_->setRowVisible(layerRow_, s.modelMode());
+    selectData(variant_, c.variant);
+    auto set = [](QSpinBox* box, int64_t v) {
+        const QSignalBlocker block(box);
+        box->setValue(int(v));
+    };
+    set(dIn_, c.dIn);
+    set(dOut_, c.dOut);
+    set(heads_, c.heads);
+    set(batch_, c.batch);
+    set(contextLength_, c.contextLength);
+    const MaskSpec m = c.effectiveMask();
+    selectData(mask_, m.kind);
+    if (m.kind == MaskKind::Window)
+        set(window_, m.window);
+    {
+        const QSignalBlocker block(dropout_);
+        dropout_->setValue(c.dropout);
+    }
+    selectData(mode_, c.mode);
+    selectData(dropoutRng_, c.dropoutRng);
+    seed_->setSeed(c.seed);
+    embeddingSeed_->setSeed(s.embeddingSeed);
+    {
+        const QSignalBlocker a(positions_), b(qkvBias_);
+        positions_->setChecked(s.positions);
+        qkvBias_->setChecked(c.qkvBias);
+    }
+    refreshEnabled(s);
+}
+
+void ModulePanel::refreshEnabled(const Settings& s) {
+    modelNote_->setVisible(s.modelMode());
+    if (s.modelMode()) {
+        for (QWidget* w : std::initializer_list<QWidget*>{
+                 variant_, dIn_, dOut_, heads_, mask_, window_, dropout_, mode_, dropoutRng_, seed_,
+                 embeddingSeed_, positions_, qkvBias_, batch_, contextLength_})
+            w->setEnabled(false);
+        return;
+    }
+    const Variant v = s.config.variant;
+    const bool book = s.source == InputSource::Book;
+    const bool file = s.source == InputSource::File;
+    dIn_->setEnabled(!book && !file);
+    const QString dInTip = tr("d_in: the size of each token's embedding vector (1 to %L1)")
+                               .arg(kMaxDimension);
+    dIn_->setToolTip(book   ? tr("The book's input vectors are 3-dimensional")
+                     : file ? tr("Set by the loaded embeddings file")
+                            : dInTip);
+    const bool weights = variantHasWeights(v);
+    const bool loaded = !s.weightsFile.isEmpty();
+    dOut_->setEnabled(weights);
+    seed_->setEnabled(weights && !loaded);
+    qkvBias_->setEnabled(weights && v != Variant::SelfAttentionV1);
+    heads_->setEnabled(variantHasHeads(v));
+    heads_->setToolTip(
+        variantHasHeads(v)
+            ? tr("The number of heads (1 to %L1). For d_out = %2 the heads must divide it: %3")
+                  .arg(kMaxDimension)
+                  .arg(s.config.dOut)
+                  .arg(joinCounts(validHeadCounts(s.config.dOut)))
+            : tr("This variant has a single head"));
+    window_->setEnabled(s.config.effectiveMask().kind == MaskKind::Window);
+    dropoutRng_->setEnabled(s.config.dropout > 0.0 && s.config.mode == Mode::Train);
+    embeddingSeed_->setEnabled(s.source == InputSource::Text);
+    positions_->setEnabled(s.source == InputSource::Text);
+}
+
+}  // namespace attn

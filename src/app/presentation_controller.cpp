@@ -1,0 +1,134 @@
+#include "app/presentation_controller.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QShortcut>
+#include <QStatusBar>
+
+#include "app/step_view.h"
+#include "app/workspace.h"
+#include "export/heatmap_view.h"
+#include "teach/lesson.h"
+#include "teach/pipeline_strip.h"
+
+namespace attn {
+
+namespace {
+
+constexpr int kFadeMs = 700;
+
+}  // namespace
+
+PresentationController::PresentationController(const Parts& parts, QObject* parent)
+    : QObject(parent), parts_(parts) {
+    animator_ = new CellFadeAnimator(this);
+    animator_->setDuration(kFadeMs);
+    connect(animator_, &CellFadeAnimator::frame, this,
+            [this](const HeatmapData& d, double) { parts_.view->heatmap()->setData(d); });
+    QMainWindow* w = parts_.window;
+    auto key = [&](const QKeySequence& seq, auto slot) {
+        auto* s = new QShortcut(seq, w);
+        s->setContext(Qt::WindowShortcut);
+        s->setEnabled(false);
+        connect(s, &QShortcut::activated, this, slot);
+        keys_ << s;
+    };
+    key(QKeySequence(Qt::Key_Space), &PresentationController::next);
+    key(QKeySequence(Qt::Key_Right), &PresentationController::next);
+    key(QKeySequence(Qt::Key_Left), &PresentationController::previous);
+    key(QKeySequence(Qt::Key_Backspace), &PresentationController::previous);
+    key(QKeySequence(Qt::Key_Escape), [this] { setOn(false); });
+}
+
+QByteArray PresentationController::normalState() const {
+    return on_ ? state_ : parts_.window->saveState();
+}
+
+void PresentationController::setOn(bool on) {
+    if (on == on_)
+        return;
+    on_ = on;
+    QMainWindow* w = parts_.window;
+    for (QShortcut* s : keys_)
+        s->setEnabled(on);
+    if (on) {
+        wasMaximized_ = w->isMaximized();
+        geometry_ = w->saveGeometry();
+        state_ = w->saveState();
+        lessonWasVisible_ = parts_.lessonDock && parts_.lessonDock->isVisible();
+        for (QDockWidget* d : w->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
+            if (d != parts_.lessonDock || !lessonWasVisible_)
+                d->hide();
+        w->statusBar()->hide();
+        w->menuBar()->hide();
+        PresentationOptions o;
+        // Dark system palette: a dark projector theme; light: black on white.
+        o.darkBackground = QApplication::palette().color(QPalette::Window).lightness() < 128;
+        mode_.apply(w, o);
+        parts_.view->setPresentation(true, kPresentationFontScale);
+        if (parts_.lesson)
+            parts_.lesson->setFontScale(kPresentationFontScale);
+        for (const auto& scale : parts_.fontScalers)
+            scale(kPresentationFontScale);
+        w->showFullScreen();
+        parts_.view->heatmap()->setFocus();
+    } else {
+        animator_->stop();
+        mode_.restore();
+        parts_.view->setPresentation(false, 1.0);
+        if (parts_.lesson)
+            parts_.lesson->setFontScale(1.0);
+        for (const auto& scale : parts_.fontScalers)
+            scale(1.0);
+        w->menuBar()->show();
+        w->statusBar()->show();
+        if (wasMaximized_) {
+            w->showMaximized();
+        } else {
+            w->showNormal();
+            w->restoreGeometry(geometry_);  // not every platform restores it itself
+        }
+        w->restoreState(state_);
+    }
+    emit toggled(on);
+}
+
+bool PresentationController::isAnimating() const {
+    return animator_->isRunning();
+}
+
+void PresentationController::next() {
+    stepBy(1);
+}
+
+void PresentationController::previous() {
+    stepBy(-1);
+}
+
+void PresentationController::stepBy(int delta) {
+    animator_->stop();
+    const QStringList steps = parts_.view->pipeline()->stepIds();
+    if (steps.isEmpty())
+        return;
+    const int at = int(steps.indexOf(parts_.view->pipeline()->currentStep()));
+    const int to = std::clamp(at < 0 ? 0 : at + delta, 0, int(steps.size()) - 1);
+    if (to == at)
+        return;
+    const HeatmapData from = parts_.view->shownData();
+    parts_.workspace->selectStep(steps[to]);
+    const HeatmapData target = parts_.view->shownData();
+    // Scores into weights: the masked cells fade to 0 while the others settle into the softmax.
+    const bool fade = delta > 0 && from.kind == StepKind::Scores &&
+                      target.kind == StepKind::Weights && from.head == target.head &&
+                      from.batch == target.batch;
+    if (fade && animator_->setEndpoints(from, target)) {
+        connect(
+            animator_, &CellFadeAnimator::finished, this,
+            [this, target] { parts_.view->heatmap()->setData(target); }, Qt::SingleShotConnection);
+        animator_->start();
+    }
+}
+
+}  // namespace attn

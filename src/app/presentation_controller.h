@@ -1,0 +1,63 @@
+#pragma once
+// Presentation mode (F11) for a classroom projector: full screen, the panels, menu and status bar
+// hidden, a high-contrast palette, larger text (one scale everywhere), the step's caption in
+// words, and keys to step through the pipeline (Space or Right, Left or Backspace; Esc leaves),
+// with masked scores fading into weights. The lesson panel stays when it was open.
+
+#include <QByteArray>
+#include <QList>
+#include <QObject>
+
+#include "teach/presentation.h"
+
+class QDockWidget;
+class QMainWindow;
+class QShortcut;
+
+namespace attn {
+
+class CellFadeAnimator;
+class LessonPanel;
+class StepView;
+class Workspace;
+
+class PresentationController : public QObject {
+    Q_OBJECT
+  public:
+    struct Parts {
+        QMainWindow* window = nullptr;
+        Workspace* workspace = nullptr;
+        StepView* view = nullptr;
+        QDockWidget* lessonDock = nullptr;
+        LessonPanel* lesson = nullptr;
+        // Widgets that scale their own text (the token view, the PyTorch listing).
+        QList<std::function<void(double)>> fontScalers;
+    };
+    explicit PresentationController(const Parts& parts, QObject* parent = nullptr);
+
+    void setOn(bool on);
+    bool isOn() const { return on_; }
+    void next();
+    void previous();
+    bool isAnimating() const;
+    // The window's layout without presentation mode (for settings and sessions while on).
+    QByteArray normalState() const;
+
+  signals:
+    void toggled(bool on);
+
+  private:
+    void stepBy(int delta);
+
+    Parts parts_;
+    bool on_ = false;
+    bool wasMaximized_ = false;
+    bool lessonWasVisible_ = false;
+    QByteArray geometry_;
+    QByteArray state_;
+    PresentationMode mode_;
+    CellFadeAnimator* animator_ = nullptr;
+    QList<QShortcut*> keys_;
+};
+
+}  // namespace attn

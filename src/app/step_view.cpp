@@ -1,0 +1,466 @@
+#include "app/step_view.h"
+
+#include <QComboBox>
+#include <QFutureWatcher>
+#include <QGridLayout>
+#include <QBoxLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "app/workspace.h"
+#include "export/focus_row_view.h"
+#include "export/head_grid.h"
+#include "export/heatmap_view.h"
+#include "pipeline/step_files.h"
+#include "teach/derivation.h"
+#include "teach/explanations.h"
+#include "teach/pipeline_strip.h"
+
+namespace attn {
+
+namespace {
+
+// Slices up to this many cells are cut on the GUI thread (a fraction of a millisecond); larger
+// ones on the thread pool, so a 1,000-token map never stalls typing.
+constexpr int64_t kSyncSliceCells = int64_t(1) << 16;
+
+QString shapeText(const StepInfo& info) {
+    return QString::fromStdString(shapeToString(info.shape));
+}
+
+QStringList labelsOf(const TraceRun& run) {
+    QStringList labels;
+    labels.reserve(qsizetype(run.input.labels.size()));
+    for (const std::string& l : run.input.labels)
+        labels << QString::fromStdString(l);
+    return labels;
+}
+
+// A one-line rich-text label that shows the longest of its variants that fits its width (rich
+// text does not elide): the step, its PyTorch call and its shape; without the call; the step.
+class FittingLabel : public QLabel {
+  public:
+    using QLabel::QLabel;
+    void setVariants(const QStringList& variants) {
+        variants_ = variants;
+        fit();
+    }
+    QString fullText() const { return variants_.value(0); }
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override {
+        QLabel::resizeEvent(event);
+        fit();
+    }
+
+  private:
+    void fit() {
+        QTextDocument doc;
+        doc.setDefaultFont(font());
+        doc.setDocumentMargin(0);
+        for (const QString& v : variants_) {
+            doc.setHtml(v);
+            if (doc.idealWidth() <= contentsRect().width() || v == variants_.back()) {
+                if (text() != v)
+                    setText(v);
+                return;
+            }
+        }
+        clear();
+    }
+    QStringList variants_;
+};
+
+}  // namespace
+
+// What the heatmap shows now, so a change of colours alone does not slice again.
+struct StepView::Shown {
+    const Trace* trace = nullptr;
+    std::string stepId;
+    int head = -1;
+    int batch = -1;
+    QStringList labels;  // of `trace`
+    HeatmapData data;
+};
+
+StepView::StepView(Workspace* workspace, QWidget* parent)
+    : QWidget(parent), workspace_(workspace), shown_(std::make_unique<Shown>()) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(6, 4, 6, 2);
+    v->setSpacing(4);
+
+    pipeline_ = new PipelineStrip(this);
+    pipeline_->setObjectName(QStringLiteral("pipelineStrip"));
+    v->addWidget(pipeline_);
+
+    auto* bar = new QHBoxLayout;
+    bar->setSpacing(8);
+    caption_ = new FittingLabel(this);
+    caption_->setObjectName(QStringLiteral("stepCaption"));
+    caption_->setTextFormat(Qt::RichText);
+    caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    caption_->setMinimumWidth(80);
+    caption_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // shortens, never widens
+    bar->addWidget(caption_, 1);
+    layerLabel_ = new QLabel(tr("La&yer"), this);
+    layer_ = new QSpinBox(this);
+    layer_->setObjectName(QStringLiteral("stepLayerSpin"));
+    layer_->setToolTip(tr("Which block of the model the steps show"));
+    layerLabel_->setBuddy(layer_);
+    bar->addWidget(layerLabel_);
+    bar->addWidget(layer_);
+    headLabel_ = new QLabel(tr("Hea&d"), this);
+    head_ = new QComboBox(this);
+    head_->setObjectName(QStringLiteral("headCombo"));
+    head_->setToolTip(tr("The head shown in the large heatmap (or click one beside it)"));
+    headLabel_->setBuddy(head_);
+    bar->addWidget(headLabel_);
+    bar->addWidget(head_);
+    batchLabel_ = new QLabel(tr("Batch &entry"), this);
+    batch_ = new QSpinBox(this);
+    batch_->setObjectName(QStringLiteral("batchIndexSpin"));
+    batch_->setToolTip(tr("Which entry of the batch the heatmap shows"));
+    batchLabel_->setBuddy(batch_);
+    bar->addWidget(batchLabel_);
+    bar->addWidget(batch_);
+    scale_ = new QComboBox(this);
+    scale_->setObjectName(QStringLiteral("colorScaleCombo"));
+    scale_->addItem(tr("Scale: matrix"), int(ColorScale::Matrix));
+    scale_->addItem(tr("Scale: each row"), int(ColorScale::Row));
+    scale_->addItem(tr("Scale: log"), int(ColorScale::Log));
+    scale_->setToolTip(
+        tr("How values map to colours: one scale for the matrix; each row its own range (long "
+           "inputs, where weights spread thin); or logarithmic"));
+    bar->addWidget(scale_);
+    focusButton_ = new QToolButton(this);
+    focusButton_->setObjectName(QStringLiteral("focusRowButton"));
+    focusButton_->setText(tr("&Focus"));
+    focusButton_->setCheckable(true);
+    focusButton_->setToolTip(
+        tr("Show one query token's row as bars over the keys (click a cell to pick the row)"));
+    bar->addWidget(focusButton_);
+    v->addLayout(bar);
+
+    body_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    body_->setSpacing(6);
+    heatmap_ = new HeatmapView(this);
+    heatmap_->setObjectName(QStringLiteral("heatmapView"));
+    body_->addWidget(heatmap_, 1);
+    side_ = new QBoxLayout(QBoxLayout::TopToBottom);
+    heads_ = new HeadGrid(this);
+    heads_->setObjectName(QStringLiteral("headGrid"));
+    side_->addWidget(heads_, 1);
+    derivation_ = new QTextBrowser(this);
+    derivation_->setObjectName(QStringLiteral("presentationDerivation"));
+    derivation_->setMinimumWidth(derivation_->fontMetrics().averageCharWidth() * 40);
+    derivation_->setFrameShape(QFrame::NoFrame);
+    derivation_->hide();
+    side_->addWidget(derivation_, 1);
+    body_->addLayout(side_);
+    v->addLayout(body_, 1);
+    placeHeads(true);
+
+    focus_ = new FocusRowView(this);
+    focus_->setObjectName(QStringLiteral("focusRowView"));
+    focus_->hide();
+    v->addWidget(focus_);
+
+    hover_ = new QLabel(this);
+    hover_->setObjectName(QStringLiteral("hoverLabel"));
+    hover_->setTextFormat(Qt::PlainText);
+    hover_->setForegroundRole(QPalette::PlaceholderText);
+    hover_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    v->addWidget(hover_);
+    sentence_ = new QLabel(this);
+    sentence_->setObjectName(QStringLiteral("explanationLabel"));
+    sentence_->setWordWrap(true);
+    sentence_->setAlignment(Qt::AlignCenter);
+    sentence_->hide();
+    v->addWidget(sentence_);
+
+    connect(pipeline_, &PipelineStrip::stepSelected, workspace_, &Workspace::selectStep);
+    connect(head_, &QComboBox::activated, workspace_, &Workspace::selectHead);
+    connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
+    connect(heads_, &HeadGrid::headClicked, workspace_, &Workspace::selectHead);
+    connect(batch_, &QSpinBox::valueChanged, workspace_, &Workspace::selectBatchEntry);
+    connect(scale_, &QComboBox::activated, this, [this](int i) {
+        workspace_->setColorScale(ColorScale(scale_->itemData(i).toInt()));
+    });
+    connect(focusButton_, &QToolButton::toggled, this, &StepView::setFocusRowVisible);
+    connect(heatmap_, &HeatmapView::cellHovered, this, [this](int row, int col, float) {
+        hover_->setText(row < 0 ? QString() : heatmap_->toolTipForCell(row, col));
+    });
+    connect(heatmap_, &HeatmapView::cellClicked, this,
+            [this](int row, int col, float) { workspace_->selectCell(row, col); });
+    connect(heatmap_, &HeatmapView::rowLabelClicked, this, [this](int row) {
+        workspace_->selectCell(row, std::max(0, shown_->data.cols - 1));
+        setFocusRowVisible(true);
+    });
+    connect(workspace_, &Workspace::cellSelected, this, [this](int row, int col) {
+        if (row >= 0)
+            heatmap_->setOutlinedCell(row, col);
+        else
+            heatmap_->clearOutlinedCell();
+        refreshFocusRow();
+        refreshDerivation();
+    });
+    connect(workspace_, &Workspace::settingsChanged, this, &StepView::refresh);
+    connect(workspace_, &Workspace::resultApplied, this, &StepView::refresh);
+    connect(workspace_, &Workspace::tokensChanged, this, &StepView::refreshPipeline);
+    connect(workspace_, &Workspace::staleChanged, heatmap_, &HeatmapView::setStale);
+    refresh();
+}
+
+StepView::~StepView() = default;
+
+QString StepView::caption() const {
+    QTextDocument doc;
+    doc.setHtml(static_cast<FittingLabel*>(caption_)->fullText());
+    return doc.toPlainText().replace(QChar(0xA0), QLatin1Char(' '));
+}
+
+QString StepView::hoverText() const {
+    return hover_->text();
+}
+
+const HeatmapData& StepView::shownData() const {
+    return shown_->data;
+}
+
+FigureOptions StepView::exportOptions() const {
+    FigureOptions o = heatmap_->figureOptions();
+    o.colors = FigureColors();  // files keep the white print look in a dark window too
+    o.showTitle = true;
+    o.fontScale = 1.0;
+    o.width = o.height = 0;  // the figure's own size: square cells that hold their numbers
+    return o;
+}
+
+void StepView::refreshPipeline() {
+    const TraceRun* run = workspace_->shownRun();
+    std::vector<StepInfo> steps = workspace_->plannedSteps();
+    if (steps.empty() && run)
+        for (const Step& s : run->trace->steps)
+            steps.push_back(s.info);
+    pipeline_->setSteps(steps);
+    const Step* step = workspace_->shownStep();
+    pipeline_->setCurrentStep(step ? QString::fromStdString(step->info.id)
+                                   : workspace_->settings().step);
+}
+
+void StepView::refresh() {
+    const Settings& s = workspace_->settings();
+    refreshPipeline();
+    {
+        const QSignalBlocker block(scale_);
+        scale_->setCurrentIndex(scale_->findData(int(s.colorScale)));
+    }
+    heatmap_->setShowValues(s.showValues);
+    heatmap_->setColorScale(s.colorScale);
+    if (const auto cm = parseColormap(s.colormap.toStdString()))
+        heatmap_->setColormap(*cm);
+    else
+        heatmap_->setAutoColormap(true);
+    heatmap_->setStale(workspace_->isStale());
+
+    const TraceRun* run = workspace_->shownRun();
+    const Step* step = workspace_->shownStep();
+    refreshSelectors(step);
+    if (!run || !step) {
+        static_cast<FittingLabel*>(caption_)->setVariants({});
+        showData(HeatmapData{});
+        return;
+    }
+    const StepInfo& info = step->info;
+    const QString idHtml = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(info.id).toHtmlEscaped());
+    const QString gap = QStringLiteral("&nbsp;&nbsp;&nbsp;");
+    static_cast<FittingLabel*>(caption_)->setVariants(
+        {idHtml + gap + QStringLiteral("<code>%1</code>")
+                        .arg(QString::fromStdString(info.op).toHtmlEscaped()) +
+             gap + shapeText(info),
+         idHtml + gap + shapeText(info), idHtml});
+    caption_->setToolTip(QString::fromStdString(info.title) + QLatin1Char('\n') + caption());
+    sentence_->setText(stepCaption(info));
+
+    const Trace* trace = run->trace.get();
+    const int head = stepHeadCount(info) > 0 ? s.head : -1;
+    const int batch = stepBatchCount(info) > 0 ? s.batchIndex : -1;
+    if (shown_->trace != trace)
+        shown_->labels = labelsOf(*run);
+    if (shown_->trace == trace && shown_->stepId == info.id && shown_->head == head &&
+        shown_->batch == batch)
+        return;  // same matrix: only its colours or values changed, set above
+    shown_->trace = trace;
+    shown_->stepId = info.id;
+    shown_->head = head;
+    shown_->batch = batch;
+    hover_->clear();
+
+    heads_->setStep(run->trace, info.id, shown_->labels, std::max(0, batch),
+                    heatmap_->colormap(), s.colorScale);
+    heads_->setCurrentHead(std::max(0, head));
+    heads_->setVisible(!presenting_ && stepHeadCount(info) > 1);
+
+    const quint64 generation = ++sliceGeneration_;
+    const int64_t cells = info.shape.size() >= 2
+                              ? info.shape[info.shape.size() - 1] * info.shape[info.shape.size() - 2]
+                              : 1;
+    if (cells <= kSyncSliceCells) {
+        showData(sliceStep(*step, shown_->labels, std::max(0, head), std::max(0, batch),
+                           trace->find("mask")));
+        return;
+    }
+    // A big map is cut on the thread pool; the trace is held until it is done, and a newer
+    // request makes this one's result stale.
+    std::shared_ptr<const Trace> held = run->trace;
+    const std::string id = info.id;
+    const QStringList labels = shown_->labels;
+    QtConcurrent::run([held, id, labels, head, batch] {
+        return sliceStep(*held->find(id), labels, std::max(0, head), std::max(0, batch),
+                         held->find("mask"));
+    }).then(this, [this, generation](const HeatmapData& data) {
+        if (generation == sliceGeneration_)
+            showData(data);
+    });
+}
+
+void StepView::showData(const HeatmapData& data) {
+    shown_->data = data;
+    heatmap_->setData(data);
+    refreshFocusRow();
+    refreshDerivation();
+}
+
+void StepView::refreshSelectors(const Step* step) {
+    const int heads = step ? stepHeadCount(step->info) : 0;
+    const int entries = step ? stepBatchCount(step->info) : 0;
+    const Settings& s = workspace_->settings();
+    const auto& model = workspace_->model();
+    const bool layers = s.modelMode() && model;
+    layerLabel_->setVisible(layers);
+    layer_->setVisible(layers);
+    if (layers) {
+        const QSignalBlocker block(layer_);
+        layer_->setRange(0, int(model->arch.layers) - 1);
+        layer_->setValue(s.layer);
+        layer_->setSuffix(tr(" of %1").arg(model->arch.layers - 1));
+    }
+    {
+        const QSignalBlocker block(head_);
+        if (head_->count() != heads) {
+            head_->clear();
+            for (int h = 0; h < heads; ++h)
+                head_->addItem(tr("head %1").arg(h));
+        }
+        head_->setCurrentIndex(std::min(s.head, heads - 1));
+    }
+    headLabel_->setVisible(heads > 0);
+    head_->setVisible(heads > 0);
+    {
+        const QSignalBlocker block(batch_);
+        batch_->setRange(0, std::max(0, entries - 1));
+        batch_->setValue(s.batchIndex);
+    }
+    batchLabel_->setVisible(entries > 1);
+    batch_->setVisible(entries > 1);
+}
+
+void StepView::setFocusRowVisible(bool on) {
+    if (on == isFocusRowVisible())
+        return;
+    {
+        const QSignalBlocker block(focusButton_);
+        focusButton_->setChecked(on);
+    }
+    focus_->setVisible(on);
+    refreshFocusRow();
+    emit focusRowVisibleChanged(on);
+}
+
+bool StepView::isFocusRowVisible() const {
+    return !focus_->isHidden();
+}
+
+void StepView::refreshFocusRow() {
+    if (focus_->isHidden())
+        return;
+    const HeatmapData& d = shown_->data;
+    if (d.isEmpty()) {
+        focus_->clear();
+        return;
+    }
+    // The row of the clicked cell; without one, the last query (it sees every key).
+    const int row = workspace_->selectedRow() >= 0 ? std::min(workspace_->selectedRow(), d.rows - 1)
+                                                   : d.rows - 1;
+    focus_->setRow(d, row);
+}
+
+void StepView::refreshDerivation() {
+    if (!presenting_)
+        return;
+    const TraceRun* run = workspace_->shownRun();
+    const int row = workspace_->selectedRow(), col = workspace_->selectedColumn();
+    QString html;
+    if (run && row >= 0)
+        html = deriveCellHtml(*run->trace, shown_->labels, shown_->stepId,
+                              std::max(0, shown_->head), std::max(0, shown_->batch), row, col);
+    derivation_->setHtml(html);
+    derivation_->setVisible(!html.isEmpty());
+}
+
+void StepView::placeHeads(bool beside) {
+    // The heads are small multiples, the heatmap stays the largest thing on screen: a narrow
+    // column beside it in a wide view, a strip of one row of thumbnails under it in a tall one
+    // (a narrow window, or a laptop at 125 % scale), where the heatmap needs the width.
+    body_->setDirection(beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    side_->setDirection(beside ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    const QFontMetrics fm = heads_->fontMetrics();
+    if (beside) {
+        heads_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
+        heads_->setMinimumHeight(0);
+        heads_->setMaximumHeight(QWIDGETSIZE_MAX);
+        heads_->setFixedWidth(fm.averageCharWidth() * 18);
+    } else {
+        heads_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+        heads_->setMinimumWidth(0);
+        heads_->setMaximumWidth(QWIDGETSIZE_MAX);
+        heads_->setFixedHeight(fm.averageCharWidth() * 11 + fm.height() + 12);
+    }
+    headsBeside_ = beside;
+}
+
+void StepView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const bool beside = width() >= height() * 9 / 10;
+    if (beside != headsBeside_)
+        placeHeads(beside);
+}
+
+void StepView::setPresentation(bool on, double fontScale) {
+    presenting_ = on;
+    fontScale_ = on ? fontScale : 1.0;
+    heatmap_->setFontScale(fontScale_);
+    pipeline_->setFontScale(fontScale_);
+    hover_->setVisible(!on);
+    sentence_->setVisible(on);
+    QFont f = font();
+    if (on) {
+        f.setPointSizeF(f.pointSizeF() * 1.4);
+        f.setBold(true);
+    }
+    sentence_->setFont(f);
+    const Step* step = workspace_->shownStep();
+    heads_->setVisible(!on && step && stepHeadCount(step->info) > 1);
+    if (!on)
+        derivation_->hide();
+    refreshDerivation();
+}
+
+}  // namespace attn

@@ -1,0 +1,97 @@
+#pragma once
+// The centre of the window: the pipeline strip, the selected step's caption and selectors, the
+// heatmap (the largest thing on screen) with the heads beside it, the focus-on-one-query bar
+// chart, the hover readout, and in presentation mode the step's one-line caption and a clicked
+// cell's derivation. Everything it shows comes from the workspace.
+
+#include <QWidget>
+#include <memory>
+
+#include "export/heatmap_data.h"
+#include "export/heatmap_figure.h"
+
+class QBoxLayout;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTextBrowser;
+class QToolButton;
+
+namespace attn {
+
+class FocusRowView;
+class HeadGrid;
+class HeatmapView;
+class PipelineStrip;
+class Workspace;
+
+class StepView : public QWidget {
+    Q_OBJECT
+  public:
+    StepView(Workspace* workspace, QWidget* parent = nullptr);
+    ~StepView() override;
+
+    HeatmapView* heatmap() const { return heatmap_; }
+    HeadGrid* headGrid() const { return heads_; }
+    PipelineStrip* pipeline() const { return pipeline_; }
+    FocusRowView* focusRow() const { return focus_; }
+    // The caption of the shown step as plain text ("weights  torch.softmax(...)  (1, 2, 6, 6)").
+    QString caption() const;
+    QString hoverText() const;
+    // The figure as the user sees it, for export: the shown slice, and options with the print
+    // colours (files stay white in a dark window) and the figure's own size.
+    const HeatmapData& shownData() const;
+    FigureOptions exportOptions() const;
+
+    // Presentation mode: larger text, no hover readout or head grid, the step's caption in
+    // words, and a clicked cell's derivation beside the heatmap.
+    void setPresentation(bool on, double fontScale);
+    bool isPresenting() const { return presenting_; }
+    // Shows or hides the bar chart of one query's row (View > Focus on one query).
+    void setFocusRowVisible(bool on);
+    bool isFocusRowVisible() const;
+
+  signals:
+    void focusRowVisibleChanged(bool on);
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+  private:
+    void placeHeads(bool beside);
+    void refresh();
+    void refreshPipeline();
+    void refreshSelectors(const class Step* step);
+    void refreshFocusRow();
+    void refreshDerivation();
+    void showData(const HeatmapData& data);
+
+    Workspace* workspace_;
+    PipelineStrip* pipeline_ = nullptr;
+    QLabel* caption_ = nullptr;
+    QLabel* layerLabel_ = nullptr;
+    QSpinBox* layer_ = nullptr;
+    QLabel* headLabel_ = nullptr;
+    QComboBox* head_ = nullptr;
+    QLabel* batchLabel_ = nullptr;
+    QSpinBox* batch_ = nullptr;
+    QComboBox* scale_ = nullptr;
+    QToolButton* focusButton_ = nullptr;
+    HeatmapView* heatmap_ = nullptr;
+    HeadGrid* heads_ = nullptr;
+    QBoxLayout* body_ = nullptr;  // heatmap and side_: a row, or a column when tall
+    QBoxLayout* side_ = nullptr;  // heads and presentation derivation
+    bool headsBeside_ = true;
+    FocusRowView* focus_ = nullptr;
+    QLabel* hover_ = nullptr;
+    QLabel* sentence_ = nullptr;  // presentation: what the step does, in words
+    QTextBrowser* derivation_ = nullptr;  // presentation: the clicked cell's arithmetic
+    bool presenting_ = false;
+    double fontScale_ = 1.0;
+    quint64 sliceGeneration_ = 0;
+    struct Shown;
+    std::unique_ptr<Shown> shown_;
+};
+
+}  // namespace attn

@@ -1,0 +1,460 @@
+#include "app/teaching_panels.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "app/trace_controller.h"
+#include "engine/embeddings.h"
+#include "export/heatmap_data.h"
+#include "pipeline/pytorch_code.h"
+#include "pipeline/step_files.h"
+#include "teach/compare_view.h"
+#include "teach/derivation.h"
+#include "teach/explanations.h"
+#include "teach/lesson.h"
+#include "teach/pytorch_panel.h"
+#include "teach/token_view.h"
+
+namespace attn {
+
+namespace {
+
+// On screen: shown, and not a tab hidden behind another.
+bool onScreen(const QWidget* w) {
+    return w->isVisible() && !w->visibleRegion().isEmpty();
+}
+
+QStringList labelsOf(const TraceRun& run) {
+    QStringList labels;
+    for (const std::string& l : run.input.labels)
+        labels << QString::fromStdString(l);
+    return labels;
+}
+
+QString maskWords(const MaskSpec& m) {
+    switch (m.kind) {
+        case MaskKind::None:
+            return ComparePanel::tr("no mask");
+        case MaskKind::Causal:
+            return ComparePanel::tr("causal mask");
+        case MaskKind::Window:
+            return ComparePanel::tr("window mask (K = %1)").arg(m.window);
+    }
+    return {};
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Explain
+
+ExplainPanel::ExplainPanel(Workspace* workspace, QWidget* parent)
+    : QWidget(parent), workspace_(workspace) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    browser_ = new QTextBrowser(this);
+    browser_->setObjectName(QStringLiteral("explainBrowser"));
+    browser_->setOpenExternalLinks(false);
+    browser_->setFrameShape(QFrame::NoFrame);
+    v->addWidget(browser_);
+    connect(workspace_, &Workspace::settingsChanged, this, &ExplainPanel::refresh);
+    connect(workspace_, &Workspace::resultApplied, this, &ExplainPanel::refresh);
+    connect(workspace_, &Workspace::cellSelected, this, [this](int row) {
+        refresh();
+        if (row < 0)
+            return;
+        // Show the derivation, not the top of the explanation.
+        QTextCursor c = browser_->textCursor();
+        c.movePosition(QTextCursor::End);
+        browser_->setTextCursor(c);
+        browser_->ensureCursorVisible();
+        emit derivationShown();
+    });
+    refresh();
+}
+
+void ExplainPanel::refresh() {
+    const TraceRun* run = workspace_->shownRun();
+    const Step* step = workspace_->shownStep();
+    QString html;
+    if (run && step) {
+        html = explainStepHtml(*run->trace, step->info.id);
+    } else {
+        // Before the first result: explain the step of the settings as planned.
+        const Settings& s = workspace_->settings();
+        if (validate(s.config, std::max<int64_t>(1, workspace_->tokens().count())).empty())
+            html = explainStepHtml(s.config, std::max<int64_t>(1, workspace_->tokens().count()),
+                                   s.step.toStdString());
+    }
+    // The explanation's grey subtitle, in a grey that reads on the palette (light or dark).
+    html.replace(QStringLiteral("color:#555"),
+                 QStringLiteral("color:%1")
+                     .arg(browser_->palette().color(QPalette::PlaceholderText).name()));
+    explanation_ = html;
+    derivation_.clear();
+    const Settings& s = workspace_->settings();
+    if (run && step && workspace_->selectedRow() >= 0)
+        derivation_ = deriveCellHtml(*run->trace, labelsOf(*run), step->info.id,
+                                     stepHeadCount(step->info) > 0 ? s.head : 0,
+                                     stepBatchCount(step->info) > 0 ? s.batchIndex : 0,
+                                     workspace_->selectedRow(), workspace_->selectedColumn());
+    QString full = explanation_;
+    full += QStringLiteral("<h3>%1</h3>").arg(tr("Where this number comes from"));
+    if (derivation_.isEmpty())
+        full += QStringLiteral("<p><i>%1</i></p>")
+                    .arg(tr("Click a cell of the heatmap to see the arithmetic behind its number."));
+    else
+        full += derivation_;
+    browser_->setHtml(full);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token view
+
+TokenViewPanel::TokenViewPanel(Workspace* workspace, QWidget* parent)
+    : QWidget(parent), workspace_(workspace) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    allHeads_ = new QCheckBox(tr("&All heads"), this);
+    allHeads_->setObjectName(QStringLiteral("tokenViewAllHeads"));
+    allHeads_->setToolTip(tr("Draw every head at once, one colour per head"));
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("tokenViewNote"));
+    note_->setWordWrap(true);
+    bar->addWidget(allHeads_);
+    bar->addWidget(note_, 1);
+    v->addLayout(bar);
+    view_ = new TokenView(this);
+    view_->setObjectName(QStringLiteral("tokenView"));
+    v->addWidget(view_, 1);
+    connect(allHeads_, &QCheckBox::toggled, this, [this] {
+        drawnTrace_ = nullptr;  // draw again with the new head choice
+        refresh();
+    });
+    connect(workspace_, &Workspace::settingsChanged, this, &TokenViewPanel::refresh);
+    connect(workspace_, &Workspace::resultApplied, this, &TokenViewPanel::refresh);
+}
+
+void TokenViewPanel::setFontScale(double scale) {
+    view_->setFontScale(scale);
+}
+
+void TokenViewPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    // A tab brought forward is laid out after its show event: draw once it has its place.
+    QMetaObject::invokeMethod(this, &TokenViewPanel::refresh, Qt::QueuedConnection);
+}
+
+void TokenViewPanel::refresh() {
+    if (!onScreen(this))
+        return;  // drawn when it comes on screen
+    const TraceRun* run = workspace_->shownRun();
+    if (!run)
+        return;
+    const Trace& t = *run->trace;
+    const Settings& s = workspace_->settings();
+    const Step* shown = workspace_->shownStep();
+    // The weight step shown, else the attention weights.
+    std::string id = shown && shown->info.kind == StepKind::Weights ? shown->info.id : "weights";
+    const int batch = std::max(0, std::min<int>(s.batchIndex, int(t.config.batch) - 1));
+    if (drawnTrace_ != &t || drawnBatch_ != batch || step_ != QString::fromStdString(id)) {
+        auto weights = tokenViewWeights(t, batch, id);
+        if (weights.empty() && id != "weights") {
+            id = "weights";
+            weights = tokenViewWeights(t, batch, id);
+        }
+        step_ = QString::fromStdString(id);
+        // Moved in: at 1,000 tokens and 12 heads the matrices are 48 MB.
+        view_->setAttention(std::move(weights), labelsOf(*run), tokenViewHidden(t));
+        drawnTrace_ = &t;
+        drawnBatch_ = batch;
+    }
+    const bool heads = view_->headCount() > 1;
+    allHeads_->setEnabled(heads);
+    view_->setHead(heads && allHeads_->isChecked()
+                       ? -1
+                       : std::min(s.head, std::max(0, view_->headCount() - 1)));
+    QString note;
+    if (view_->headCount() == 0)
+        note = tr("This configuration has no attention weights to draw.");
+    else if (!shown || shown->info.id != id)
+        note = tr("Showing <b>%1</b> (the step selected is not a weight matrix).").arg(step_);
+    else
+        note = tr("Showing <b>%1</b>. Hover a token to isolate its lines.").arg(step_);
+    if (heads && !allHeads_->isChecked())
+        note += QLatin1Char(' ') + tr("Head %1.").arg(view_->head());
+    note_->setText(note);
+}
+
+// ---------------------------------------------------------------------------------------------
+// PyTorch listing
+
+CodePanel::CodePanel(Workspace* workspace, QWidget* parent)
+    : QWidget(parent), workspace_(workspace) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    panel_ = new PyTorchPanel(this);
+    panel_->setObjectName(QStringLiteral("pytorchPanel"));
+    v->addWidget(panel_);
+    connect(workspace_, &Workspace::resultApplied, this, &CodePanel::refresh);
+}
+
+void CodePanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    // A tab brought forward is laid out after its show event: draw once it has its place.
+    QMetaObject::invokeMethod(this, &CodePanel::refresh, Qt::QueuedConnection);
+}
+
+void CodePanel::refresh() {
+    const TraceOutcome* shown = workspace_->shown();
+    if (!shown || !onScreen(this) || shown->generation == generation_)
+        return;
+    try {
+        const PyTorchListing listing =
+            shown->modelRun ? pytorchModelListing(ModelRun{shown->run.settings, shown->run.input,
+                                                           shown->model, shown->modelRun})
+                            : pytorchListing(shown->run);
+        panel_->setCode(QString::fromStdString(listing.code));
+        panel_->setCaption((listing.exact ? QString() : QStringLiteral("<b>%1</b> ").arg(tr("Note:"))) +
+                           QString::fromStdString(listing.reproduces).toHtmlEscaped());
+    } catch (const std::exception& e) {
+        panel_->setCode(QString());
+        panel_->setCaption(
+            tr("The PyTorch code could not be generated: %1").arg(QString::fromUtf8(e.what())));
+    }
+    generation_ = shown->generation;
+    emit updated();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compare
+
+ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
+    : QWidget(parent), workspace_(workspace) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    auto* label = new QLabel(tr("Co&mpare:"), this);
+    presetCombo_ = new QComboBox(this);
+    presetCombo_->setObjectName(QStringLiteral("comparePreset"));
+    presetCombo_->addItem(tr("Masking methods: weights vs weights_renormalized"));
+    presetCombo_->addItem(tr("Current vs modified: causal mask vs no mask"));
+    presetCombo_->addItem(tr("Current vs modified: multi-head wrapper vs multi-head"));
+    presetCombo_->addItem(tr("Current vs modified: d_out 2 vs d_out 768"));
+    label->setBuddy(presetCombo_);
+    bar->addWidget(label);
+    bar->addWidget(presetCombo_);
+    bar->addStretch(1);
+    v->addLayout(bar);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("compareNote"));
+    note_->setWordWrap(true);
+    note_->setTextFormat(Qt::RichText);
+    v->addWidget(note_);
+    view_ = new CompareView(this);
+    view_->setObjectName(QStringLiteral("compareView"));
+    v->addWidget(view_, 1);
+
+    controller_ = new TraceController(this);
+    connect(controller_, &TraceController::resultReady, this, [this](const TraceOutcome& o) {
+        waiting_ = false;
+        other_ = o;
+        refresh();
+    });
+    connect(presetCombo_, &QComboBox::currentIndexChanged, this, &ComparePanel::refresh);
+    connect(workspace_, &Workspace::settingsChanged, this, &ComparePanel::refresh);
+    connect(workspace_, &Workspace::resultApplied, this, &ComparePanel::refresh);
+}
+
+void ComparePanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    // A tab brought forward is laid out after its show event: draw once it has its place.
+    QMetaObject::invokeMethod(this, &ComparePanel::refresh, Qt::QueuedConnection);
+}
+
+void ComparePanel::setPreset(Preset preset) {
+    if (presetCombo_->currentIndex() != int(preset))
+        presetCombo_->setCurrentIndex(int(preset));  // refreshes
+    else
+        refresh();
+}
+
+ComparePanel::Preset ComparePanel::preset() const {
+    return Preset(std::max(0, presetCombo_->currentIndex()));
+}
+
+QString ComparePanel::message() const {
+    return note_->text();
+}
+
+void ComparePanel::setMessage(const QString& text) {
+    note_->setText(text);
+    note_->setVisible(!text.isEmpty());
+}
+
+void ComparePanel::refresh() {
+    if (!onScreen(this))
+        return;
+    const TraceOutcome* shown = workspace_->shown();
+    if (!shown) {
+        view_->clear();
+        setMessage(tr("Nothing computed yet."));
+        emit updated();
+        return;
+    }
+    const Trace& t = *shown->run.trace;
+    const Settings& s = workspace_->settings();
+    const int head = std::max(0, s.head);
+    const QStringList labels = labelsOf(shown->run);
+    if (preset() == Preset::MaskingMethods) {
+        if (!t.find("weights") || !t.find("weights_renormalized")) {
+            view_->clear();
+            setMessage(tr("This configuration has no mask, so there is only one way to get the "
+                          "weights. Choose a causal or window mask (e.g. the causal attention "
+                          "variant) to compare the chapter's two masking methods."));
+        } else {
+            view_->setSteps(t, labels, "weights", "weights_renormalized", head, s.batchIndex);
+            setMessage(tr("Section 3.5.1: masking with -inf before softmax (<b>weights</b>) and "
+                          "the simple method (softmax, zero the hidden weights, renormalise the "
+                          "rows: <b>weights_renormalized</b>) give the same weights."));
+        }
+        emit updated();
+        return;
+    }
+    if (shown->modelRun) {
+        view_->clear();
+        setMessage(tr("A trained model's sizes and mask are its own, so there is no modified "
+                      "configuration to compare with. The masking methods can be compared in any "
+                      "layer."));
+        emit updated();
+        return;
+    }
+    // Current vs modified: the modified settings run on a controller of their own.
+    if (forGeneration_ != shown->generation || forPreset_ != int(preset())) {
+        submit();
+        return;
+    }
+    if (waiting_)
+        return;
+    if (!other_ || !other_->ok()) {
+        view_->clear();
+        QStringList issues;
+        if (other_)
+            for (const auto& i : other_->issues)
+                issues << QString::fromStdString(i.message);
+        setMessage(tr("The modified configuration cannot be computed: %1")
+                       .arg(issues.isEmpty() ? tr("cancelled") : issues.join(QStringLiteral("; "))));
+        emit updated();
+        return;
+    }
+    const Trace& tb = *other_->run.trace;
+    const Step* shownStep = workspace_->shownStep();
+    const std::string id = shownStep ? shownStep->info.id : "weights";
+    const Step* a = t.find(id);
+    const Step* b = tb.find(id);
+    // The view titles them "A: ..." and "B: ...": name only what differs.
+    auto describe = [this](const Config& c) {
+        switch (preset()) {
+            case Preset::MaskNoneCausal:
+                return maskWords(c.effectiveMask());
+            case Preset::WrapperVsMultiHead:
+                return QString::fromStdString(variantClassName(c.variant));
+            case Preset::DOut2Vs768:
+                return variantHasHeads(c.variant) ? tr("d_out %1, %2 heads").arg(c.dOut).arg(c.heads)
+                                                  : tr("d_out %1").arg(c.dOut);
+            case Preset::MaskingMethods:
+                break;
+        }
+        return QString();
+    };
+    const QString nameA = tr("current, %1").arg(describe(t.config));
+    const QString nameB = tr("modified, %1").arg(describe(tb.config));
+    const QString stepId = QString::fromStdString(id).toHtmlEscaped();
+    if (!a || !b) {
+        view_->clear();
+        setMessage(tr("<b>%1</b> exists in only one of the two configurations (%2 / %3). Pick a "
+                      "step both have, e.g. <b>weights</b>.")
+                       .arg(stepId, nameA.toHtmlEscaped(), nameB.toHtmlEscaped()));
+        emit updated();
+        return;
+    }
+    const HeatmapData da = sliceStep(*a, labels, head, s.batchIndex, t.find("mask"));
+    const HeatmapData db =
+        sliceStep(*b, labelsOf(other_->run), head, s.batchIndex, tb.find("mask"));
+    view_->setData(da, nameA, db, nameB);
+    if (!view_->shapesMatch())
+        setMessage(tr("<b>%1</b> has a different shape in the two configurations (A %2 × %3, B "
+                      "%4 × %5), so there is no cell-by-cell difference. Steps over tokens × "
+                      "tokens, such as <b>weights</b>, can be compared.")
+                       .arg(stepId)
+                       .arg(da.rows)
+                       .arg(da.cols)
+                       .arg(db.rows)
+                       .arg(db.cols));
+    else
+        setMessage(tr("Step <b>%1</b>, head %2: B − A cell by cell (same input and seeds).")
+                       .arg(stepId)
+                       .arg(head));
+    emit updated();
+}
+
+void ComparePanel::submit() {
+    const TraceOutcome* shown = workspace_->shown();
+    if (!shown)
+        return;
+    TraceJob job{0, shown->run.settings, workspace_->files()};
+    Config& c = job.settings.config;
+    c = shown->run.trace->config;  // what actually ran
+    switch (preset()) {
+        case Preset::MaskNoneCausal:
+            c.mask = c.effectiveMask().kind == MaskKind::None ? MaskSpec{MaskKind::Causal, 0}
+                                                              : MaskSpec{MaskKind::None, 0};
+            break;
+        case Preset::WrapperVsMultiHead:
+            c.variant = c.variant == Variant::MultiHead ? Variant::MultiHeadWrapper : Variant::MultiHead;
+            // Other parameter names: drawn from the same seed instead.
+            job.settings.weightsFile.clear();
+            job.files.weights.reset();
+            break;
+        case Preset::DOut2Vs768:
+            c.dOut = c.dOut == 768 ? 2 : 768;
+            if (c.variant == Variant::MultiHead)
+                while (c.heads > 1 && c.dOut % c.heads != 0)
+                    --c.heads;
+            job.settings.weightsFile.clear();  // other shapes: drawn from the same seed
+            job.files.weights.reset();
+            break;
+        case Preset::MaskingMethods:
+            return;
+    }
+    forGeneration_ = shown->generation;
+    forPreset_ = int(preset());
+    waiting_ = true;
+    other_.reset();
+    setMessage(tr("Computing the modified configuration…"));
+    controller_->submit(job);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lessons
+
+WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous) {
+    // A lesson runs on the book's inputs with the book's seeds: loaded files are set aside.
+    Settings s = previous;
+    s.source = InputSource::Book;
+    s.weightsFile.clear();
+    s.embeddingsFile.clear();
+    s.config = screen.config;
+    if (!screen.stepId.empty())
+        s.step = QString::fromStdString(screen.stepId);
+    s.head = std::max(0, screen.head);
+    s.batchIndex = std::max(0, screen.batch);
+    return WorkspaceState{s, {}};
+}
+
+}  // namespace attn

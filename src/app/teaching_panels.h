@@ -1,0 +1,140 @@
+#pragma once
+// The teaching panels beside the heatmap, each a widget on the workspace: Explain (the step in
+// words, and where a clicked cell's number comes from), the token view, the PyTorch listing
+// and the compare view. Each refreshes itself from the workspace, only while it is on screen.
+
+#include <QWidget>
+#include <optional>
+
+#include "app/workspace.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QTextBrowser;
+
+namespace attn {
+
+class CompareView;
+class PyTorchPanel;
+class TokenView;
+class TraceController;
+class Workspace;
+struct LessonScreen;
+
+class ExplainPanel : public QWidget {
+    Q_OBJECT
+  public:
+    ExplainPanel(Workspace* workspace, QWidget* parent = nullptr);
+    QTextBrowser* browser() const { return browser_; }
+    QString explanationHtml() const { return explanation_; }
+    QString derivationHtml() const { return derivation_; }
+
+  signals:
+    // A cell's derivation was just shown: the window brings this panel to the front.
+    void derivationShown();
+
+  private:
+    void refresh();
+    Workspace* workspace_;
+    QTextBrowser* browser_ = nullptr;
+    QString explanation_;
+    QString derivation_;
+};
+
+class TokenViewPanel : public QWidget {
+    Q_OBJECT
+  public:
+    TokenViewPanel(Workspace* workspace, QWidget* parent = nullptr);
+    TokenView* view() const { return view_; }
+    QCheckBox* allHeads() const { return allHeads_; }
+    QString stepShown() const { return step_; }  // the weight step drawn
+    void setFontScale(double scale);
+
+  protected:
+    void showEvent(QShowEvent* event) override;
+
+  public slots:
+    // Draws the panel for the shown result when it is on screen (a tab behind another, or a
+    // hidden dock, waits): the window calls it when the panel's tab comes to the front.
+    void refresh();
+
+  private:
+    Workspace* workspace_;
+    QCheckBox* allHeads_ = nullptr;
+    QLabel* note_ = nullptr;
+    TokenView* view_ = nullptr;
+    QString step_;
+    const void* drawnTrace_ = nullptr;
+    int drawnBatch_ = -1;
+};
+
+class CodePanel : public QWidget {
+    Q_OBJECT
+  public:
+    CodePanel(Workspace* workspace, QWidget* parent = nullptr);
+    PyTorchPanel* panel() const { return panel_; }
+
+  signals:
+    void updated();  // the listing was regenerated
+
+  protected:
+    void showEvent(QShowEvent* event) override;
+
+  public slots:
+    // Draws the panel for the shown result when it is on screen (a tab behind another, or a
+    // hidden dock, waits): the window calls it when the panel's tab comes to the front.
+    void refresh();
+
+  private:
+    Workspace* workspace_;
+    PyTorchPanel* panel_ = nullptr;
+    quint64 generation_ = 0;
+};
+
+class ComparePanel : public QWidget {
+    Q_OBJECT
+  public:
+    enum class Preset {
+        MaskingMethods,      // weights vs weights_renormalized of the current trace
+        MaskNoneCausal,      // the current settings with no mask vs the causal mask
+        WrapperVsMultiHead,  // MultiHeadAttentionWrapper vs MultiHeadAttention
+        DOut2Vs768           // d_out 2 vs d_out 768
+    };
+    ComparePanel(Workspace* workspace, QWidget* parent = nullptr);
+    CompareView* view() const { return view_; }
+    void setPreset(Preset preset);
+    Preset preset() const;
+    QString message() const;
+    TraceController* controller() const { return controller_; }
+
+  signals:
+    void updated();  // a new comparison (or the reason there is none) is shown
+
+  protected:
+    void showEvent(QShowEvent* event) override;
+
+  public slots:
+    // Draws the panel for the shown result when it is on screen (a tab behind another, or a
+    // hidden dock, waits): the window calls it when the panel's tab comes to the front.
+    void refresh();
+
+  private:
+    void submit();
+    void setMessage(const QString& text);
+    Workspace* workspace_;
+    QComboBox* presetCombo_ = nullptr;
+    QLabel* note_ = nullptr;
+    CompareView* view_ = nullptr;
+    TraceController* controller_ = nullptr;
+    std::optional<TraceOutcome> other_;
+    quint64 forGeneration_ = 0;  // the workspace's result the comparison was made for
+    int forPreset_ = -1;
+    bool waiting_ = false;
+};
+
+// A lesson screen as settings: the book's input and seeds, the screen's module, step and head.
+// The previous settings give what the screen does not set (colours, values).
+WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous);
+
+}  // namespace attn

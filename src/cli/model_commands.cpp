@@ -1,0 +1,169 @@
+// The CLI's model mode: `model` (every layer's attention and the next-token top-k of a trained
+// GPT model on a text), and the model-mode halves of trace, export, bench and pytorch.
+
+#include <QCommandLineParser>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "io/file_io.h"
+#include "io/text_format.h"
+#include "io/trace_json.h"
+#include "pipeline/options.h"
+#include "pipeline/pytorch_code.h"
+
+namespace attn::cli {
+
+namespace {
+
+void writeStdout(std::string_view bytes) {
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    std::fflush(stdout);
+}
+
+// The "model" object: what the file holds, as read.
+std::string modelJson(const GptModel& m) {
+    const GptArchitecture& a = m.arch;
+    std::string s = "{\"layers\": " + std::to_string(a.layers) +
+                    ", \"heads\": " + std::to_string(a.heads) +
+                    ", \"d_model\": " + std::to_string(a.dModel) +
+                    ", \"vocab\": " + std::to_string(a.vocab) +
+                    ", \"context_length\": " + std::to_string(a.contextLength) + ", \"names\": ";
+    io::appendJsonString(s, gptNamesName(m.names));
+    s += ", \"dtype\": ";
+    io::appendJsonString(s, m.dtype);
+    return s + "}";
+}
+
+// A token id as text: the GPT-2 token it is, or "<id N>" beyond GPT-2's vocabulary.
+std::string tokenText(int64_t id) {
+    try {
+        return gpt2Token(id).display;
+    } catch (const std::out_of_range&) {
+        return "<id " + std::to_string(id) + ">";
+    }
+}
+
+}  // namespace
+
+ModelRun modelFromOptions(const CliInput& in) {
+    const Settings& s = in.settings;
+    const std::optional<int64_t> heads =
+        in.given.contains(QStringLiteral("heads")) ? std::optional<int64_t>(s.config.heads)
+                                                   : std::nullopt;
+    return runModel(s, loadModel(s.model, heads));
+}
+
+int modelCommand(const QStringList& args) {
+    QCommandLineParser p;
+    addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module});
+    p.addOptions({{"top-k", "How many most probable next tokens to list (default 5).", "k"},
+                  {"position",
+                   "The position whose next token is predicted (from 0; default the last).", "i"},
+                  {"out", "Write the JSON to this file instead of stdout.", "file"}});
+    parseOrThrow(p, args, "model",
+                 "a trained GPT model's attention in every layer and its next-token predictions");
+    const CliInput in = settingsFromOptions(p);
+    if (!in.settings.modelMode())
+        throw UserError("model", "Say which model with --model F (a .safetensors or .pth file, or "
+                                 "tiny-shakespeare).");
+    if (!in.given.contains(QStringLiteral("text")))
+        throw UserError("input", "Give the text with --text or --text-file.");
+    const int k = nonNegativeOption(p, "top-k", 5);
+    if (k < 1)
+        throw UserError("top-k", "--top-k expects a whole number from 1, got \"0\".");
+    const ModelRun m = modelFromOptions(in);
+    const GptRun& run = *m.run;
+    const int64_t T = run.tokens();
+    const int position = nonNegativeOption(p, "position", int(T - 1));
+    if (position >= T)
+        throw UserError("position", "--position " + std::to_string(position) +
+                                        " is beyond the text's " + std::to_string(T) + " tokens.");
+
+    const GptArchitecture& a = m.model->arch;
+    std::string out = "{\"model\": " + modelJson(*m.model) + ", \"tokens\": [";
+    for (size_t i = 0; i < m.input.tokens.size(); ++i) {
+        if (i)
+            out += ", ";
+        io::appendJsonString(out, m.input.tokens[i].display);
+    }
+    out += "], \"ids\": [";
+    for (size_t i = 0; i < m.input.tokens.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(m.input.tokens[i].id);
+    out += "], \"attention\": {\"shape\": [" + std::to_string(a.layers) + ", " +
+           std::to_string(a.heads) + ", " + std::to_string(T) + ", " + std::to_string(T) +
+           "], \"data\": ";
+    if (run.attentionKept()) {
+        io::appendTensorData(out, run.attention);
+    } else {
+        // Too big to keep: each layer is recomputed in turn and written out, then dropped.
+        std::string layers = "[";
+        for (int64_t l = 0; l < a.layers; ++l) {
+            std::string one;
+            io::appendTensorData(one, layerAttention(run, l));
+            layers += (l ? "," : "") + one.substr(1, one.size() - 2);
+        }
+        out += layers + "]";
+    }
+    out += "}, \"next\": [";
+    const std::vector<TokenProbability> next = nextTokens(run, position, k);
+    for (size_t i = 0; i < next.size(); ++i) {
+        out += (i ? ", " : "") + std::string("{\"id\": ") + std::to_string(next[i].id) +
+               ", \"token\": ";
+        io::appendJsonString(out, tokenText(next[i].id));
+        out += ", \"prob\": ";
+        io::appendDouble(out, next[i].probability);
+        out += "}";
+    }
+    out += "]}\n";
+    if (p.isSet("out"))
+        io::writeFileAtomically(p.value("out").toStdString(), out);
+    else
+        writeStdout(out);
+    return 0;
+}
+
+int modelBench(const CliInput& in, int repeat) {
+    const Settings& s = in.settings;
+    const std::optional<int64_t> heads =
+        in.given.contains(QStringLiteral("heads")) ? std::optional<int64_t>(s.config.heads)
+                                                   : std::nullopt;
+    const auto loadStart = std::chrono::steady_clock::now();
+    const std::shared_ptr<const GptModel> model = loadModel(s.model, heads);
+    const double loadMs = std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - loadStart)
+                              .count();
+    // The first run checks the text and warms the caches; each timed run is dropped before
+    // the next, so only one run's memory is held at a time.
+    int64_t tokens = 0;
+    bool kept = false;
+    {
+        const ModelRun first = runModel(s, model);
+        tokens = first.run->tokens();
+        kept = first.run->attentionKept();
+    }
+    std::vector<double> ms;
+    for (int i = 0; i < repeat; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        (void)runModel(s, model);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                         .count());
+    }
+    std::sort(ms.begin(), ms.end());
+    const size_t n = ms.size();
+    const double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;
+    std::string out = "{\"model\": " + modelJson(*model) + ", \"tokens\": " +
+                      std::to_string(tokens) + ", \"repeat\": " + std::to_string(repeat) +
+                      ", \"attention_kept\": " + (kept ? "true" : "false") + ", \"load_ms\": ";
+    io::appendDouble(out, loadMs);
+    out += ", \"median_ms\": ";
+    io::appendDouble(out, median);
+    out += ", \"min_ms\": ";
+    io::appendDouble(out, ms.front());
+    out += "}\n";
+    writeStdout(out);
+    return 0;
+}
+
+}  // namespace attn::cli

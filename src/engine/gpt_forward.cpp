@@ -1,0 +1,683 @@
+#include "engine/gpt_forward.h"
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+#include "engine/config.h"
+#include "engine/kernels.h"
+
+namespace attn {
+
+namespace {
+
+using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using StridedConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
+using StridedMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+// Query rows per attention task: the block's scores (64 x T) stay in cache from the product
+// through softmax to the context product.
+constexpr int64_t kRowBlock = 64;
+// Multiply-adds below which attention runs on one thread.
+constexpr int64_t kParallelWork = int64_t(1) << 21;
+
+kernels::LinearJob linearJob(const GptLinear& l, const float* x, int64_t rows, int64_t xStride,
+                             float* y, int64_t yStride) {
+    kernels::LinearJob j;
+    j.x = x;
+    j.rows = rows;
+    j.in = l.inFeatures();
+    j.xStride = xStride;
+    j.weight = l.weight.data();
+    j.weightStride = l.rowStride();
+    j.inputMajor = l.inputMajor;
+    j.bias = l.bias.empty() ? nullptr : l.bias.data();
+    j.y = y;
+    j.out = l.outFeatures();
+    j.yStride = yStride;
+    return j;
+}
+
+void runLinear(const GptLinear& l, const float* x, int64_t rows, float* y,
+               const CancelToken* cancel) {
+    const kernels::LinearJob j = linearJob(l, x, rows, l.inFeatures(), y, l.outFeatures());
+    kernels::linear({&j, 1}, cancel);
+}
+
+// First index of each of P cells over T positions (cell of i = i * P / T), and T at the end.
+std::vector<int64_t> cellStarts(int64_t T, int64_t P) {
+    std::vector<int64_t> s(static_cast<size_t>(P + 1));
+    for (int64_t c = 0; c <= P; ++c)
+        s[static_cast<size_t>(c)] = (c * T + P - 1) / P;
+    return s;
+}
+
+// Sums row i's visible weights w[0..i] by column cell into out[0..P).
+void poolRow(const float* w, int64_t i, const std::vector<int64_t>& starts, float* out) {
+    const int64_t P = static_cast<int64_t>(starts.size()) - 1;
+    for (int64_t c = 0; c < P; ++c) {
+        const int64_t j0 = starts[static_cast<size_t>(c)];
+        const int64_t j1 = std::min(starts[static_cast<size_t>(c + 1)], i + 1);
+        float sum = 0.0f;
+        for (int64_t j = j0; j < j1; ++j)
+            sum += w[j];
+        out[c] = sum;
+    }
+}
+
+// Where one layer's causal attention reads its inputs and writes its results, for query rows
+// r0..T-1 of every head. Queries and context hold only those rows; keys and values hold rows
+// 0..T-1. Any result pointer may be null when it is not wanted.
+struct AttentionIo {
+    int64_t heads = 0, headSize = 0, tokens = 0, firstRow = 0;
+    const float* q = nullptr;  // row i at q + (i - firstRow) * qStride, head h at + h * hd
+    int64_t qStride = 0;
+    const float* k = nullptr;  // row j at k + j * kvStride
+    const float* v = nullptr;
+    int64_t kvStride = 0;
+    float* context = nullptr;  // like q
+    int64_t contextStride = 0;
+    float* weights = nullptr;     // (H, T, T): full rows, zero above the diagonal
+    float* rowEntropy = nullptr;  // (H, T)
+    float* rowDistance = nullptr;
+    float* rowFirstWeight = nullptr;
+    float* rowPool = nullptr;  // (H, T, P) column-cell sums of each row, with poolStarts
+    const std::vector<int64_t>* poolStarts = nullptr;
+};
+
+// scores = q k^T, masked above the diagonal, / sqrt(hd) (the chapter divides by
+// keys.shape[-1]**0.5, a Python float, as a float32 scalar), softmax, context = weights @ v.
+// Only the visible part of each row is computed: its masked entries are exactly 0 in PyTorch
+// too. Tasks are (head, block of 64 rows), largest (last rows) first.
+void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
+    const int64_t H = io.heads, hd = io.headSize, T = io.tokens, r0 = io.firstRow;
+    if (r0 >= T)
+        return;
+    const int64_t blocks = (T - r0 + kRowBlock - 1) / kRowBlock;
+    const int64_t tasks = H * blocks;
+    const int64_t work = H * (T - r0) * T * hd;
+    const float root = static_cast<float>(std::pow(static_cast<double>(hd), 0.5));
+    const int64_t P = io.poolStarts ? static_cast<int64_t>(io.poolStarts->size()) - 1 : 0;
+#pragma omp parallel if (work > kParallelWork)
+    {
+        // Aligned like every tensor, so each row is computed the same way in every run.
+        Eigen::ArrayXf scores(kRowBlock * T);
+        Eigen::ArrayXf scratch(io.weights ? 0 : kRowBlock * T);
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t t = 0; t < tasks; ++t) {
+            if (cancel && cancel->cancelled())
+                continue;  // cannot leave an OpenMP loop early: skip the rest
+            const int64_t h = t % H;
+            const int64_t block = blocks - 1 - t / H;
+            const int64_t i0 = r0 + block * kRowBlock;
+            const int64_t i1 = std::min(T, i0 + kRowBlock);
+            const int64_t rows = i1 - i0, cols = i1;
+            const float* q = io.q + (i0 - r0) * io.qStride + h * hd;
+            const float* k = io.k + h * hd;
+            const float* v = io.v + h * hd;
+            StridedMap(scores.data(), rows, cols, Eigen::OuterStride<>(T)).noalias() =
+                StridedConstMap(q, rows, hd, Eigen::OuterStride<>(io.qStride)) *
+                StridedConstMap(k, cols, hd, Eigen::OuterStride<>(io.kvStride)).transpose();
+            float* w0 = io.weights ? io.weights + (h * T + i0) * T : scratch.data();
+            for (int64_t r = 0; r < rows; ++r) {
+                const int64_t i = i0 + r;
+                float* s = scores.data() + r * T;
+                float* w = w0 + r * T;
+                for (int64_t j = 0; j <= i; ++j)
+                    s[j] = s[j] / root;
+                kernels::softmaxRow(s, w, i + 1);
+                std::fill(w + i + 1, w + (io.weights ? T : cols), 0.0f);
+                if (io.rowEntropy) {
+                    // -sum w ln w, with 0 ln 0 = 0; `s` is free again after the softmax.
+                    const Eigen::Map<const Eigen::ArrayXf> wa(w, i + 1);
+                    Eigen::Map<Eigen::ArrayXf>(s, i + 1) = (wa > 0.0f).select(wa * wa.log(), 0.0f);
+                    io.rowEntropy[h * T + i] = -kernels::rowSum(s, i + 1);
+                }
+                if (io.rowDistance) {
+                    float d = 0.0f;
+                    for (int64_t j = 0; j <= i; ++j)
+                        d += w[j] * static_cast<float>(i - j);
+                    io.rowDistance[h * T + i] = d;
+                }
+                if (io.rowFirstWeight)
+                    io.rowFirstWeight[h * T + i] = w[0];
+                if (io.rowPool)
+                    poolRow(w, i, *io.poolStarts, io.rowPool + (h * T + i) * P);
+            }
+            if (io.context)
+                StridedMap(io.context + (i0 - r0) * io.contextStride + h * hd, rows, hd,
+                           Eigen::OuterStride<>(io.contextStride))
+                    .noalias() = StridedConstMap(w0, rows, cols, Eigen::OuterStride<>(T)) *
+                                 StridedConstMap(v, cols, hd, Eigen::OuterStride<>(io.kvStride));
+        }
+    }
+    throwIfCancelled(cancel);
+}
+
+// x += y over n values.
+void addInPlace(float* x, const float* y, int64_t n) {
+    Eigen::Map<Eigen::ArrayXf>(x, n) += Eigen::Map<const Eigen::ArrayXf>(y, n);
+}
+
+std::string withThousands(int64_t v) {
+    std::string s = std::to_string(v);
+    for (int64_t at = static_cast<int64_t>(s.size()) - 3; at > 0; at -= 3)
+        s.insert(static_cast<size_t>(at), ",");
+    return s;
+}
+
+const GptModel& modelOf(const GptRun& run) {
+    if (!run.model)
+        throw UserError("model", "The run has no model.");
+    return *run.model;
+}
+
+void checkLayer(const GptRun& run, int64_t layer) {
+    const int64_t L = modelOf(run).arch.layers;
+    if (layer < 0 || layer >= L)
+        throw UserError("layer", "Layer " + std::to_string(layer) + " does not exist: the " +
+                                       "model has layers 0 to " + std::to_string(L - 1) + ".");
+}
+
+void checkPosition(const GptRun& run, int64_t position) {
+    if (position < 0 || position >= run.tokens())
+        throw UserError("position", "Position " + std::to_string(position) +
+                                          " is not a token of the text: positions run from 0 "
+                                          "to " +
+                                          std::to_string(run.tokens() - 1) + ".");
+}
+
+// Queries (T - r0, d) of block `layer` for rows r0.. of its input.
+Tensor blockQueries(const GptBlock& b, const float* norm1, int64_t rows,
+                    const CancelToken* cancel) {
+    Tensor q = Tensor::uninitialized(Shape{rows, b.query.outFeatures()});
+    runLinear(b.query, norm1, rows, q.mutableData(), cancel);
+    return q;
+}
+
+// Attention of every row of layer `layer` from queries q (T, d) and the run's kept keys and
+// values; the caller says where results go.
+AttentionIo keptLayerIo(const GptRun& run, int64_t layer, const Tensor& q) {
+    const GptArchitecture& a = run.model->arch;
+    const int64_t T = run.tokens(), d = a.dModel;
+    AttentionIo io;
+    io.heads = a.heads;
+    io.headSize = a.headSize();
+    io.tokens = T;
+    io.q = q.data();
+    io.qStride = d;
+    io.k = run.keys.data() + layer * T * d;
+    io.v = run.values.data() + layer * T * d;
+    io.kvStride = d;
+    return io;
+}
+
+// The output head on `rows` final hidden states, vocabulary entries c0..c0+width: logits y
+// (rows, width).
+kernels::LinearJob headJob(const GptModel& m, const float* x, int64_t rows, int64_t c0,
+                           int64_t width, float* y) {
+    kernels::LinearJob j;
+    j.x = x;
+    j.rows = rows;
+    j.in = m.arch.dModel;
+    j.xStride = m.arch.dModel;
+    j.weight = m.outHead.data() + c0 * m.arch.dModel;
+    j.weightStride = m.arch.dModel;
+    j.y = y;
+    j.out = width;
+    j.yStride = width;
+    return j;
+}
+
+Tensor normRows(const float* x, int64_t rows, int64_t d, const Tensor& scale, const Tensor& shift) {
+    Tensor y = Tensor::uninitialized(Shape{rows, d});
+    kernels::layerNorm(x, rows, d, d, scale.data(), shift.data(), y.mutableData(), d);
+    return y;
+}
+
+class Forward {
+  public:
+    explicit Forward(const GptRequest& r) : req_(r) {}
+
+    std::shared_ptr<const GptRun> run() {
+        if (!req_.model)
+            throw UserError("model", "No model is loaded: open a model file first.");
+        const GptModel& m = *req_.model;
+        const GptArchitecture& a = m.arch;
+        const int64_t T = static_cast<int64_t>(req_.ids.size());
+        checkInput(m, T);
+        const int64_t cells = std::max<int64_t>(1, req_.thumbnailCells);
+        const bool keep = estimateGptRunBytes(a, T, cells, true) <= req_.memoryBudgetBytes;
+        if (!keep && estimateGptRunBytes(a, T, cells, false) > req_.memoryBudgetBytes)
+            throw UserError(
+                "memory", "Running this model on " + std::to_string(T) + " tokens needs about " +
+                              formatBytes(estimateGptRunBytes(a, T, cells, false)) +
+                              " even without keeping the attention weights, more than the "
+                              "budget of " +
+                              formatBytes(req_.memoryBudgetBytes) + ". Use fewer tokens.");
+
+        const int64_t L = a.layers, H = a.heads, d = a.dModel, P = std::min(T, cells);
+        auto run = std::make_shared<GptRun>();
+        run->model = req_.model;
+        run->ids = req_.ids;
+        if (keep)
+            run->attention = Tensor::uninitialized(Shape{L, H, T, T});
+        run->blockInputs = Tensor::uninitialized(Shape{L, T, d});
+        run->keys = Tensor::uninitialized(Shape{L, T, d});
+        run->values = Tensor::uninitialized(Shape{L, T, d});
+        run->finalHidden = Tensor::uninitialized(Shape{T, d});
+        run->rowEntropy = Tensor::uninitialized(Shape{L, H, T});
+        run->rowDistance = Tensor::uninitialized(Shape{L, H, T});
+        run->rowFirstWeight = Tensor::uninitialized(Shape{L, H, T});
+        run->meanEntropy = Tensor::uninitialized(Shape{L, H});
+        run->meanDistance = Tensor::uninitialized(Shape{L, H});
+        run->meanFirstWeight = Tensor::uninitialized(Shape{L, H});
+        run->thumbnails = Tensor::uninitialized(Shape{L, H, P, P});
+
+        const GptRun* prev = req_.previous.get();
+        int64_t reused = 0;
+        if (keep && prev && prev->model == req_.model && prev->attentionKept()) {
+            const size_t n = std::min(prev->ids.size(), req_.ids.size());
+            while (reused < static_cast<int64_t>(n) &&
+                   prev->ids[static_cast<size_t>(reused)] == req_.ids[static_cast<size_t>(reused)])
+                ++reused;
+            copyPrefix(*prev, *run, reused);
+        }
+        run->reusedTokens = reused;
+
+        starts_ = cellStarts(T, P);
+        rowPool_ = Tensor::uninitialized(Shape{H, T, P});
+        const int64_t n = T - reused;
+        if (n > 0)
+            embed(m, *run, reused);
+        for (int64_t l = 0; l < L; ++l) {
+            throwIfCancelled(req_.cancel);
+            if (n > 0)
+                block(m, *run, l, reused);
+            finishLayer(*run, l, reused);
+            if (req_.progress) {
+                GptLayerDone done;
+                done.layer = l;
+                done.layers = L;
+                if (keep)
+                    done.attention = run->attention.select(0, l);
+                done.thumbnail = run->thumbnails.select(0, l);
+                req_.progress(done);
+            }
+        }
+        if (n > 0)
+            kernels::layerNorm(x_.data(), n, d, d, m.finalNormScale.data(), m.finalNormShift.data(),
+                               run->finalHidden.mutableData() + reused * d, d);
+        return run;
+    }
+
+  private:
+    void checkInput(const GptModel& m, int64_t T) {
+        if (T == 0)
+            throw UserError("input", "There are no tokens: type some text.");
+        if (T > m.arch.contextLength)
+            throw UserError("input", "The input has " + std::to_string(T) +
+                                           " tokens, more than the model's context length of " +
+                                           std::to_string(m.arch.contextLength) +
+                                           ". Shorten the text.");
+        for (size_t i = 0; i < req_.ids.size(); ++i)
+            if (req_.ids[i] < 0 || req_.ids[i] >= m.arch.vocab)
+                throw UserError("input", "Token id " + std::to_string(req_.ids[i]) +
+                                               " (position " + std::to_string(i) +
+                                               ") is not in the model's vocabulary of " +
+                                               withThousands(m.arch.vocab) + " tokens (ids 0 to " +
+                                               std::to_string(m.arch.vocab - 1) + ").");
+    }
+
+    // Rows 0..reused-1 of every kept tensor, from a run of the same model on the same prefix.
+    static void copyPrefix(const GptRun& prev, GptRun& run, int64_t reused) {
+        if (reused == 0)
+            return;
+        const GptArchitecture& a = run.model->arch;
+        const int64_t L = a.layers, H = a.heads, d = a.dModel;
+        const int64_t T = run.tokens(), Tp = prev.tokens();
+        for (int64_t l = 0; l < L; ++l) {
+            for (const auto& [src, dst] : {std::pair{&prev.blockInputs, &run.blockInputs},
+                                           {&prev.keys, &run.keys},
+                                           {&prev.values, &run.values}})
+                std::copy_n(src->data() + l * Tp * d, reused * d, dst->mutableData() + l * T * d);
+            for (int64_t h = 0; h < H; ++h) {
+                const int64_t lh = l * H + h;
+                for (const auto& [src, dst] : {std::pair{&prev.rowEntropy, &run.rowEntropy},
+                                               {&prev.rowDistance, &run.rowDistance},
+                                               {&prev.rowFirstWeight, &run.rowFirstWeight}})
+                    std::copy_n(src->data() + lh * Tp, reused, dst->mutableData() + lh * T);
+                for (int64_t i = 0; i < reused; ++i) {
+                    const float* s = prev.attention.data() + (lh * Tp + i) * Tp;
+                    float* o = run.attention.mutableData() + (lh * T + i) * T;
+                    std::copy_n(s, i + 1, o);
+                    std::fill(o + i + 1, o + T, 0.0f);
+                }
+            }
+        }
+        std::copy_n(prev.finalHidden.data(), reused * d, run.finalHidden.mutableData());
+    }
+
+    void embed(const GptModel& m, const GptRun& run, int64_t first) {
+        const int64_t d = m.arch.dModel, T = run.tokens(), n = T - first;
+        x_ = Tensor::uninitialized(Shape{n, d});
+        for (int64_t r = 0; r < n; ++r) {
+            const int64_t i = first + r;
+            const float* tok = m.tokenEmbedding.data() + run.ids[static_cast<size_t>(i)] * d;
+            const float* pos = m.positionEmbedding.data() + i * d;
+            float* x = x_.mutableData() + r * d;
+            for (int64_t c = 0; c < d; ++c)
+                x[c] = tok[c] + pos[c];
+        }
+        const int64_t F = m.arch.ffHidden;
+        norm_ = Tensor::uninitialized(Shape{n, d});
+        queries_ = Tensor::uninitialized(Shape{n, d});
+        context_ = Tensor::uninitialized(Shape{n, d});
+        hidden_ = Tensor::uninitialized(Shape{n, F});
+    }
+
+    // Block l on rows first..T-1: x = x + attn(LN1(x)); x = x + FF(LN2(x)).
+    void block(const GptModel& m, GptRun& run, int64_t l, int64_t first) {
+        const GptBlock& b = m.blocks[static_cast<size_t>(l)];
+        const GptArchitecture& a = m.arch;
+        const int64_t T = run.tokens(), n = T - first, d = a.dModel, H = a.heads;
+        const CancelToken* cancel = req_.cancel;
+        float* x = x_.mutableData();
+        std::copy_n(x, n * d, run.blockInputs.mutableData() + (l * T + first) * d);
+        float* h = norm_.mutableData();
+        kernels::layerNorm(x, n, d, d, b.norm1Scale.data(), b.norm1Shift.data(), h, d);
+        float* k = run.keys.mutableData() + l * T * d;
+        float* v = run.values.mutableData() + l * T * d;
+        const std::array<kernels::LinearJob, 3> qkv = {
+            linearJob(b.query, h, n, d, queries_.mutableData(), d),
+            linearJob(b.key, h, n, d, k + first * d, d),
+            linearJob(b.value, h, n, d, v + first * d, d)};
+        kernels::linear(qkv, cancel);
+
+        AttentionIo io;
+        io.heads = H;
+        io.headSize = a.headSize();
+        io.tokens = T;
+        io.firstRow = first;
+        io.q = queries_.data();
+        io.qStride = d;
+        io.k = k;
+        io.v = v;
+        io.kvStride = d;
+        io.context = context_.mutableData();
+        io.contextStride = d;
+        if (run.attentionKept())
+            io.weights = run.attention.mutableData() + l * H * T * T;
+        io.rowEntropy = run.rowEntropy.mutableData() + l * H * T;
+        io.rowDistance = run.rowDistance.mutableData() + l * H * T;
+        io.rowFirstWeight = run.rowFirstWeight.mutableData() + l * H * T;
+        io.rowPool = rowPool_.mutableData();
+        io.poolStarts = &starts_;
+        causalAttention(io, cancel);
+
+        runLinear(b.outProj, context_.data(), n, h, cancel);
+        addInPlace(x, h, n * d);
+        kernels::layerNorm(x, n, d, d, b.norm2Scale.data(), b.norm2Shift.data(), h, d);
+        runLinear(b.ffIn, h, n, hidden_.mutableData(), cancel);
+        kernels::geluTanh(hidden_.mutableData(), n * a.ffHidden);
+        runLinear(b.ffOut, hidden_.data(), n, h, cancel);
+        addInPlace(x, h, n * d);
+    }
+
+    // Thumbnails and row means of layer l; rows below `first` come from the kept attention
+    // (copied from the previous run), the others were pooled as they were computed.
+    void finishLayer(GptRun& run, int64_t l, int64_t first) {
+        const int64_t H = run.model->arch.heads, T = run.tokens();
+        const int64_t P = static_cast<int64_t>(starts_.size()) - 1;
+        float* pool = rowPool_.mutableData();
+        for (int64_t h = 0; h < H; ++h) {
+            for (int64_t i = 0; i < first; ++i)
+                poolRow(run.attention.data() + ((l * H + h) * T + i) * T, i, starts_,
+                        pool + (h * T + i) * P);
+            float* thumb = run.thumbnails.mutableData() + (l * H + h) * P * P;
+            for (int64_t ra = 0; ra < P; ++ra) {
+                const int64_t i0 = starts_[static_cast<size_t>(ra)];
+                const int64_t i1 = starts_[static_cast<size_t>(ra + 1)];
+                for (int64_t cb = 0; cb < P; ++cb) {
+                    const int64_t j0 = starts_[static_cast<size_t>(cb)];
+                    const int64_t j1 = starts_[static_cast<size_t>(cb + 1)];
+                    double sum = 0.0;
+                    int64_t count = 0;
+                    for (int64_t i = i0; i < i1; ++i) {
+                        const int64_t visible = std::min(j1, i + 1) - j0;
+                        if (visible <= 0)
+                            continue;
+                        count += visible;
+                        sum += pool[(h * T + i) * P + cb];
+                    }
+                    thumb[ra * P + cb] =
+                        count ? static_cast<float>(sum / static_cast<double>(count)) : kNegInf;
+                }
+            }
+            const int64_t lh = l * H + h;
+            for (const auto& [rows, mean] : {std::pair{&run.rowEntropy, &run.meanEntropy},
+                                             {&run.rowDistance, &run.meanDistance},
+                                             {&run.rowFirstWeight, &run.meanFirstWeight}}) {
+                double sum = 0.0;
+                for (int64_t i = 0; i < T; ++i)
+                    sum += rows->data()[lh * T + i];
+                mean->mutableData()[lh] = static_cast<float>(sum / static_cast<double>(T));
+            }
+        }
+    }
+
+    const GptRequest& req_;
+    Tensor x_, norm_, queries_, context_, hidden_;
+    Tensor rowPool_;
+    std::vector<int64_t> starts_;
+};
+
+}  // namespace
+
+uint64_t estimateGptRunBytes(const GptArchitecture& a, int64_t tokens, int64_t thumbnailCells,
+                             bool keepAttention) {
+    // Doubles, so absurd sizes saturate instead of overflowing.
+    const double L = double(a.layers), H = double(a.heads), d = double(a.dModel),
+                 T = double(tokens), F = double(a.ffHidden);
+    const double P = std::min(T, double(std::max<int64_t>(1, thumbnailCells)));
+    double floats = 3 * L * T * d + T * d + 3 * L * H * T + 3 * L * H + L * H * P * P;
+    if (keepAttention)
+        floats += L * H * T * T;
+    // Working buffers: x, the norm, queries, context, the feed-forward hidden layer, the
+    // pooled rows, and each thread's scores (two threads' worth).
+    floats += T * (4 * d + F) + H * T * P + 4 * double(kRowBlock) * T;
+    const double bytes = 4.0 * floats;
+    return bytes >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(bytes);
+}
+
+std::shared_ptr<const GptRun> runGpt(const GptRequest& request) {
+    return Forward(request).run();
+}
+
+Tensor layerAttention(const GptRun& run, int64_t layer, const CancelToken* cancel) {
+    checkLayer(run, layer);
+    if (run.attentionKept())
+        return run.attention.select(0, layer);
+    const GptModel& m = modelOf(run);
+    const GptBlock& b = m.blocks[static_cast<size_t>(layer)];
+    const int64_t T = run.tokens(), d = m.arch.dModel, H = m.arch.heads;
+    const Tensor norm1 =
+        normRows(run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift);
+    const Tensor q = blockQueries(b, norm1.data(), T, cancel);
+    Tensor weights = Tensor::uninitialized(Shape{H, T, T});
+    AttentionIo io = keptLayerIo(run, layer, q);
+    io.weights = weights.mutableData();
+    causalAttention(io, cancel);
+    return weights;
+}
+
+GptBlockContext blockContext(const GptRun& run, int64_t layer, const CancelToken* cancel) {
+    checkLayer(run, layer);
+    const GptModel& m = modelOf(run);
+    const GptBlock& b = m.blocks[static_cast<size_t>(layer)];
+    const int64_t T = run.tokens(), d = m.arch.dModel, F = m.arch.ffHidden;
+    GptBlockContext c;
+    c.residualIn = run.blockInputs.select(0, layer);
+    c.norm1 = normRows(c.residualIn.data(), T, d, b.norm1Scale, b.norm1Shift);
+    const Tensor q = blockQueries(b, c.norm1.data(), T, cancel);
+    Tensor context = Tensor::uninitialized(Shape{T, d});
+    AttentionIo io = keptLayerIo(run, layer, q);
+    io.context = context.mutableData();
+    io.contextStride = d;
+    causalAttention(io, cancel);
+    c.attentionOutput = Tensor::uninitialized(Shape{T, d});
+    runLinear(b.outProj, context.data(), T, c.attentionOutput.mutableData(), cancel);
+    c.residualMid = c.residualIn.clone();
+    addInPlace(c.residualMid.mutableData(), c.attentionOutput.data(), T * d);
+    c.norm2 = normRows(c.residualMid.data(), T, d, b.norm2Scale, b.norm2Shift);
+    c.ffHidden = Tensor::uninitialized(Shape{T, F});
+    runLinear(b.ffIn, c.norm2.data(), T, c.ffHidden.mutableData(), cancel);
+    kernels::geluTanh(c.ffHidden.mutableData(), T * F);
+    c.ffOutput = Tensor::uninitialized(Shape{T, d});
+    runLinear(b.ffOut, c.ffHidden.data(), T, c.ffOutput.mutableData(), cancel);
+    c.residualOut = c.residualMid.clone();
+    addInPlace(c.residualOut.mutableData(), c.ffOutput.data(), T * d);
+    return c;
+}
+
+Trace layerTrace(const GptRun& run, int64_t layer, const CancelToken* cancel, ProgressFn progress,
+                 const LayerTraceOptions& options) {
+    checkLayer(run, layer);
+    const GptModel& m = modelOf(run);
+    const GptBlock& b = m.blocks[static_cast<size_t>(layer)];
+    const int64_t T = run.tokens(), d = m.arch.dModel;
+    // nn.Linear keeps (out, in); Conv1D's (in, out) is transposed into that layout.
+    auto linearWeight = [](const GptLinear& l) {
+        return l.inputMajor ? l.weight.transpose(0, 1).contiguous() : l.weight.contiguous();
+    };
+    WeightMap weights;
+    const std::pair<const char*, const GptLinear*> maps[] = {
+        {"W_query", &b.query}, {"W_key", &b.key}, {"W_value", &b.value}, {"out_proj", &b.outProj}};
+    for (const auto& [name, l] : maps) {
+        weights[std::string(name) + ".weight"] = linearWeight(*l);
+        if (!l->bias.empty())
+            weights[std::string(name) + ".bias"] = l->bias;
+    }
+    TraceRequest r;
+    r.config.variant = Variant::MultiHead;
+    r.config.batch = 1;
+    r.config.dIn = r.config.dOut = d;
+    r.config.heads = m.arch.heads;
+    r.config.mask = MaskSpec{MaskKind::Causal, 0};
+    r.config.dropout = 0.0;
+    r.config.mode = Mode::Eval;
+    r.config.qkvBias = m.arch.qkvBias;
+    r.config.contextLength = m.arch.contextLength;
+    r.config.simpleMaskSteps = options.simpleMaskSteps;
+    r.config.memoryBudgetBytes = options.memoryBudgetBytes;
+    r.inputs = normRows(run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift)
+                   .view({1, T, d});
+    r.weights = &weights;
+    r.cancel = cancel;
+    r.progress = std::move(progress);
+    Trace trace = runTrace(r);
+    // The planned title speaks of token embeddings; here the input is the block's LayerNorm1.
+    if (!trace.steps.empty() && trace.steps.front().info.id == "inputs") {
+        StepInfo& info = trace.steps.front().info;
+        const std::string n = std::to_string(layer);
+        info.title = "Block " + n + "'s LayerNorm1 output: the input of its attention";
+        info.op = m.names == GptNames::HuggingFace ? "h[" + n + "].ln_1(x)"
+                                                   : "trf_blocks[" + n + "].norm1(x)";
+    }
+    return trace;
+}
+
+Tensor nextTokenLogits(const GptRun& run, int64_t position) {
+    checkPosition(run, position);
+    const GptModel& m = modelOf(run);
+    const int64_t d = m.arch.dModel, V = m.arch.vocab;
+    Tensor logits = Tensor::uninitialized(Shape{V});
+    const kernels::LinearJob j =
+        headJob(m, run.finalHidden.data() + position * d, 1, 0, V, logits.mutableData());
+    kernels::linear({&j, 1});
+    return logits;
+}
+
+namespace {
+
+// ln sum_j exp(z_j), in double.
+double logSumExp(const float* z, int64_t n) {
+    const float mx = *std::max_element(z, z + n);
+    double sum = 0.0;
+    for (int64_t j = 0; j < n; ++j)
+        sum += std::exp(static_cast<double>(z[j]) - mx);
+    return mx + std::log(sum);
+}
+
+}  // namespace
+
+std::vector<TokenProbability> nextTokens(const GptRun& run, int64_t position, int64_t k) {
+    const Tensor logits = nextTokenLogits(run, position);
+    const float* z = logits.data();
+    const int64_t V = logits.numel();
+    k = std::clamp<int64_t>(k, 0, V);
+    std::vector<int64_t> order(static_cast<size_t>(V));
+    std::iota(order.begin(), order.end(), int64_t(0));
+    std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                      [&](int64_t a, int64_t b) { return z[a] != z[b] ? z[a] > z[b] : a < b; });
+    const double lse = logSumExp(z, V);
+    std::vector<TokenProbability> out;
+    for (int64_t i = 0; i < k; ++i) {
+        const int64_t id = order[static_cast<size_t>(i)];
+        out.push_back({id, std::exp(static_cast<double>(z[id]) - lse)});
+    }
+    return out;
+}
+
+double nextTokenLogProbability(const GptRun& run, int64_t position, int64_t token) {
+    const Tensor logits = nextTokenLogits(run, position);
+    if (token < 0 || token >= logits.numel())
+        throw UserError("input", "Token id " + std::to_string(token) +
+                                       " is not in the model's vocabulary (ids 0 to " +
+                                       std::to_string(logits.numel() - 1) + ").");
+    return static_cast<double>(logits.data()[token]) - logSumExp(logits.data(), logits.numel());
+}
+
+std::vector<double> tokenLogProbabilities(const GptRun& run, const CancelToken* cancel) {
+    const GptModel& m = modelOf(run);
+    const int64_t n = run.tokens() - 1, V = m.arch.vocab;
+    if (n <= 0)
+        return {};
+    // Vocabulary chunks: the (n, chunk) logits stay small, and each chunk updates every row's
+    // running maximum and sum of exponentials (the streaming form of log-sum-exp).
+    constexpr int64_t kChunk = 4096;
+    std::vector<double> maxima(static_cast<size_t>(n), -std::numeric_limits<double>::infinity());
+    std::vector<double> sums(static_cast<size_t>(n), 0.0);
+    std::vector<double> target(static_cast<size_t>(n), 0.0);
+    Tensor logits = Tensor::uninitialized(Shape{n, std::min(kChunk, V)});
+    for (int64_t c0 = 0; c0 < V; c0 += kChunk) {
+        const int64_t width = std::min(kChunk, V - c0);
+        const kernels::LinearJob j =
+            headJob(m, run.finalHidden.data(), n, c0, width, logits.mutableData());
+        kernels::linear({&j, 1}, cancel);
+#pragma omp parallel for if (n * width > 262144)
+        for (int64_t i = 0; i < n; ++i) {
+            const float* z = logits.data() + i * width;
+            const double mx = std::max<double>(maxima[size_t(i)], *std::max_element(z, z + width));
+            double s = sums[size_t(i)] * std::exp(maxima[size_t(i)] - mx);
+            for (int64_t c = 0; c < width; ++c)
+                s += std::exp(static_cast<double>(z[c]) - mx);
+            maxima[size_t(i)] = mx;
+            sums[size_t(i)] = s;
+            const int64_t next = run.ids[size_t(i + 1)] - c0;
+            if (next >= 0 && next < width)
+                target[size_t(i)] = z[next];
+        }
+    }
+    std::vector<double> out(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+        out[size_t(i)] = target[size_t(i)] - (maxima[size_t(i)] + std::log(sums[size_t(i)]));
+    return out;
+}
+
+}  // namespace attn

@@ -1,0 +1,135 @@
+#pragma once
+// The chapter-4 forward pass of a GptModel over a token sequence, in float32 and eval mode:
+//   x = tok_emb[ids] + pos_emb[0..T)
+//   per block: x = x + out_proj(MHA(LayerNorm1(x)))   (causal mask, scores / sqrt(hd))
+//              x = x + FF(LayerNorm2(x))             (Linear, GELU tanh approximation, Linear)
+//   logits = final_norm(x) @ out_head.T               (the token embedding when tied)
+// LayerNorm: eps 1e-5, biased variance. A run keeps what the app and the CLI show without
+// holding every step of every layer: each block's input, keys and values, the final hidden
+// states, per-head summaries and thumbnails, and every layer's attention weights when they fit
+// the memory budget. Everything else (one layer's weights, a block's full chapter-3 step trace,
+// the tensors around its attention, next-token probabilities at any position) is recomputed on
+// demand from those.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "engine/cancel.h"
+#include "engine/gpt_model.h"
+#include "engine/trace.h"
+
+namespace attn {
+
+struct GptRun;
+
+// Handed to GptRequest::progress on the computing thread as soon as a block is finished.
+struct GptLayerDone {
+    int64_t layer = 0;  // 0-based
+    int64_t layers = 0;
+    // (H, T, T), this layer's slice of GptRun::attention: the final values, never written again.
+    // Empty when the run does not keep attention (then only the thumbnail exists).
+    Tensor attention;
+    Tensor thumbnail;  // (H, P, P), this layer's slice of GptRun::thumbnails
+};
+using GptProgressFn = std::function<void(const GptLayerDone&)>;
+
+struct GptRequest {
+    std::shared_ptr<const GptModel> model;
+    std::vector<int64_t> ids;  // 1 to context_length token ids
+    // An earlier run of the same model (typing: one more token). The longest common prefix of
+    // the ids is copied from it, since in a causal model no earlier row depends on a later
+    // token, and only the rows after it are computed. Used when both runs keep attention;
+    // otherwise the run starts from scratch (the result is the same either way).
+    std::shared_ptr<const GptRun> previous;
+    // What the run may hold. Attention (L, H, T, T) is kept only if the whole run fits.
+    uint64_t memoryBudgetBytes = uint64_t(2) << 30;
+    int64_t thumbnailCells = 64;  // P = min(T, thumbnailCells)
+    const CancelToken* cancel = nullptr;
+    GptProgressFn progress;
+};
+
+struct GptRun {
+    std::shared_ptr<const GptModel> model;
+    std::vector<int64_t> ids;
+    // (L, H, T, T) every layer's attention weights (rows sum to 1, zero above the diagonal), or
+    // empty when they do not fit the budget: layerAttention() recomputes one layer.
+    Tensor attention;
+    Tensor blockInputs;  // (L, T, d): the residual stream entering each block
+    Tensor keys;         // (L, T, d): each block's keys, heads side by side (head h: h*hd..)
+    Tensor values;       // (L, T, d)
+    Tensor finalHidden;  // (T, d): final_norm(x), what the output head multiplies
+    // Per layer, head and query row i, of that row's weights w_i0..w_ii:
+    Tensor rowEntropy;      // (L, H, T): -sum_j w_ij ln w_ij, in nats
+    Tensor rowDistance;     // (L, H, T): sum_j w_ij (i - j), in tokens
+    Tensor rowFirstWeight;  // (L, H, T): w_i0, the weight on the first token
+    // The same averaged over the rows, (L, H): the layers x heads overview.
+    Tensor meanEntropy, meanDistance, meanFirstWeight;
+    // (L, H, P, P): each cell the mean of the visible weights (j <= i) in its block of rows and
+    // columns, -inf where the block has none. Row and column i fall in cell i * P / T.
+    Tensor thumbnails;
+    int64_t reusedTokens = 0;  // rows copied from GptRequest::previous
+
+    int64_t tokens() const { return static_cast<int64_t>(ids.size()); }
+    bool attentionKept() const { return !attention.empty(); }
+};
+
+// Checks the request (UserError "model", "input" or "memory" naming the problem), then runs
+// the forward. Cancelled when the token is set (checked between blocks and inside every long
+// loop). Thread-safe: one model serves any number of concurrent runs.
+std::shared_ptr<const GptRun> runGpt(const GptRequest& request);
+
+// Bytes a run holds (including its largest transient buffers), with or without attention.
+uint64_t estimateGptRunBytes(const GptArchitecture& arch, int64_t tokens, int64_t thumbnailCells,
+                             bool keepAttention);
+
+// Layer `layer`'s attention weights (H, T, T): a view of run.attention when kept, else
+// recomputed from the block's input and the kept keys and values.
+Tensor layerAttention(const GptRun& run, int64_t layer, const CancelToken* cancel = nullptr);
+
+struct LayerTraceOptions {
+    bool simpleMaskSteps = true;  // also the chapter's simple masking method (3 extra steps)
+    uint64_t memoryBudgetBytes = uint64_t(2) << 30;
+};
+
+// Block `layer`'s attention as the chapter-3 `multi-head` step trace: `inputs` = the block's
+// LayerNorm1 output (1, T, d), the module's parameters under their chapter-3 state_dict names
+// (W_query.weight ... out_proj.bias: Hugging Face's c_attn columns and c_proj transposed into
+// nn.Linear's (out, in)), every step from queries to `output` = out_proj's output. Its config
+// says what it is: multi-head, d_in = d_out = d_model, the model's heads, qkv bias as the model
+// has it, causal mask, eval mode, the model's context length.
+Trace layerTrace(const GptRun& run, int64_t layer, const CancelToken* cancel = nullptr,
+                 ProgressFn progress = {}, const LayerTraceOptions& options = {});
+
+// The tensors around block `layer`'s attention, each (T, d) but ffHidden (T, ff_hidden).
+struct GptBlockContext {
+    Tensor residualIn;       // the block's input x
+    Tensor norm1;            // LayerNorm1(x): the attention's input
+    Tensor attentionOutput;  // out_proj(MHA(norm1))
+    Tensor residualMid;      // x + attentionOutput
+    Tensor norm2;            // LayerNorm2(residualMid)
+    Tensor ffHidden;         // GELU(norm2 @ W1 + b1)
+    Tensor ffOutput;         // ffHidden @ W2 + b2
+    Tensor residualOut;      // residualMid + ffOutput: the next block's input
+};
+GptBlockContext blockContext(const GptRun& run, int64_t layer, const CancelToken* cancel = nullptr);
+
+struct TokenProbability {
+    int64_t id = 0;
+    double probability = 0.0;
+};
+
+// Logits (vocab,) for the token after position `position` (0-based, < T).
+Tensor nextTokenLogits(const GptRun& run, int64_t position);
+// The k most probable next tokens after `position` (softmax over the whole vocabulary, in
+// double), most probable first; equal probabilities by lower id.
+std::vector<TokenProbability> nextTokens(const GptRun& run, int64_t position, int64_t k);
+// ln p(token | ids[0..position]).
+double nextTokenLogProbability(const GptRun& run, int64_t position, int64_t token);
+// ln p(ids[i + 1] | ids[0..i]) for i = 0 .. T-2: the mean of their negatives is the text's
+// cross-entropy (validation) loss. One product of (T, d) by the output head, in vocabulary
+// chunks; cancellable.
+std::vector<double> tokenLogProbabilities(const GptRun& run, const CancelToken* cancel = nullptr);
+
+}  // namespace attn

@@ -1,0 +1,144 @@
+#include "engine/head_scores.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <string>
+
+#include "engine/config.h"
+#include "engine/gpt_forward.h"
+
+namespace attn {
+
+namespace {
+
+std::vector<double> toDoubles(const Tensor& t) {
+    if (t.empty())
+        return {};
+    const std::vector<float> v = t.toVector();
+    return std::vector<double>(v.begin(), v.end());
+}
+
+// The mean over rows i in [firstRow, T) of w[h][i][i - back], per head, of an (H, T, T) tensor.
+std::vector<double> meanDiagonal(const Tensor& layerAttention, int64_t firstRow, int64_t back) {
+    if (layerAttention.dim() != 3 || layerAttention.size(1) != layerAttention.size(2))
+        throw UserError("attention", "A layer's attention must be (H, T, T), not " +
+                                         shapeToString(layerAttention.shape()) + ".");
+    const int64_t H = layerAttention.size(0), T = layerAttention.size(1);
+    std::vector<double> out(static_cast<size_t>(H), kNoScore);
+    if (firstRow < 0 || back < 0 || back > firstRow || firstRow >= T)
+        return out;
+    const Tensor a = layerAttention.contiguous();
+    for (int64_t h = 0; h < H; ++h) {
+        const float* w = a.data() + h * T * T;
+        double sum = 0.0;
+        for (int64_t i = firstRow; i < T; ++i)
+            sum += w[i * T + i - back];
+        out[static_cast<size_t>(h)] = sum / static_cast<double>(T - firstRow);
+    }
+    return out;
+}
+
+// One score per head of every layer: `perLayer` of layerAttention(run, l), L * H row-major.
+template <class PerLayer>
+std::vector<double> everyLayer(const GptRun& run, const CancelToken* cancel, PerLayer perLayer) {
+    const int64_t L = run.model ? run.model->arch.layers : 0;
+    std::vector<double> out;
+    for (int64_t l = 0; l < L; ++l) {
+        throwIfCancelled(cancel);
+        const std::vector<double> layer = perLayer(layerAttention(run, l, cancel));
+        out.insert(out.end(), layer.begin(), layer.end());
+    }
+    return out;
+}
+
+}  // namespace
+
+double HeadScores::at(const std::vector<double>& scores, int64_t layer, int64_t head) const {
+    if (layer < 0 || head < 0 || layer >= layers || head >= heads)
+        return kNoScore;
+    const auto i = static_cast<size_t>(index(layer, head));
+    return i < scores.size() ? scores[i] : kNoScore;
+}
+
+HeadScores runSummaries(const GptRun& run) {
+    HeadScores s;
+    if (!run.model)
+        return s;
+    s.layers = run.model->arch.layers;
+    s.heads = run.model->arch.heads;
+    s.entropy = toDoubles(run.meanEntropy);
+    s.distance = toDoubles(run.meanDistance);
+    s.firstWeight = toDoubles(run.meanFirstWeight);
+    s.previousToken.assign(static_cast<size_t>(s.layers * s.heads), kNoScore);
+    return s;
+}
+
+std::vector<double> previousTokenScores(const Tensor& layerAttention) {
+    return meanDiagonal(layerAttention, 1, 1);
+}
+
+std::vector<double> inductionScores(const Tensor& layerAttention, int64_t period) {
+    const int64_t T = layerAttention.dim() == 3 ? layerAttention.size(1) : 0;
+    if (period < 1 || 2 * period > T)
+        return meanDiagonal(layerAttention, T, 0);  // all NaN, after the shape check
+    // Row i looks back to the previous occurrence i - period and one token further on.
+    return meanDiagonal(layerAttention, T - period, period - 1);
+}
+
+HeadScores headScores(const GptRun& run, const CancelToken* cancel) {
+    HeadScores s = runSummaries(run);
+    if (s.empty())
+        return s;
+    s.previousToken =
+        everyLayer(run, cancel, [](const Tensor& a) { return previousTokenScores(a); });
+    return s;
+}
+
+std::vector<double> runInductionScores(const GptRun& run, int64_t period,
+                                       const CancelToken* cancel) {
+    return everyLayer(run, cancel,
+                      [period](const Tensor& a) { return inductionScores(a, period); });
+}
+
+HeadPick highestScore(const std::vector<double>& scores, int64_t heads) {
+    HeadPick best;
+    if (heads < 1)
+        return best;
+    for (size_t i = 0; i < scores.size(); ++i) {
+        // Strictly greater: the first of equal scores, i.e. the lower layer and head, stays.
+        if (std::isfinite(scores[i]) && (!best.valid() || scores[i] > best.score)) {
+            best.layer = static_cast<int64_t>(i) / heads;
+            best.head = static_cast<int64_t>(i) % heads;
+            best.score = scores[i];
+        }
+    }
+    return best;
+}
+
+HeadPick strongestPreviousTokenHead(const HeadScores& scores) {
+    return highestScore(scores.previousToken, scores.heads);
+}
+
+std::vector<int64_t> repeatedRandomTokens(int64_t half, int64_t vocab, uint64_t seed) {
+    if (half < 1 || vocab < half)
+        throw UserError("input", "A repeated random text needs 1 to " + std::to_string(vocab) +
+                                     " distinct tokens per half, not " + std::to_string(half) +
+                                     ".");
+    // A partial Fisher-Yates shuffle: distinct ids, so each token of the second half has
+    // exactly one previous occurrence.
+    std::mt19937_64 gen(seed);
+    std::vector<int64_t> pool(static_cast<size_t>(vocab));
+    std::iota(pool.begin(), pool.end(), int64_t{0});
+    std::vector<int64_t> ids(static_cast<size_t>(2 * half));
+    for (int64_t i = 0; i < half; ++i) {
+        std::uniform_int_distribution<int64_t> pick(i, vocab - 1);
+        std::swap(pool[static_cast<size_t>(i)], pool[static_cast<size_t>(pick(gen))]);
+        ids[static_cast<size_t>(i)] = ids[static_cast<size_t>(i + half)] =
+            pool[static_cast<size_t>(i)];
+    }
+    return ids;
+}
+
+}  // namespace attn

@@ -1,0 +1,55 @@
+#pragma once
+// Numeric building blocks shared by the chapter-3 trace and the GPT forward: affine maps
+// (nn.Linear and Hugging Face's Conv1D), softmax rows, LayerNorm and GELU. Engine-internal: the
+// GUI never includes this header.
+
+#include <cstdint>
+#include <span>
+
+#include "engine/cancel.h"
+
+namespace attn::kernels {
+
+// One affine map y (n, out) = x (n, in) @ W + bias, every matrix row-major with its own row
+// stride (so a job can read or write a column slice of a wider matrix).
+// inputMajor = false: W is stored (out, in), as nn.Linear keeps it, and y = x @ W.T.
+// inputMajor = true: W is stored (in, out), as Hugging Face's Conv1D keeps it, and y = x @ W.
+struct LinearJob {
+    const float* x = nullptr;
+    int64_t rows = 0;  // n
+    int64_t in = 0;
+    int64_t xStride = 0;
+    const float* weight = nullptr;
+    int64_t weightStride = 0;  // floats between the rows of W as stored
+    bool inputMajor = false;
+    const float* bias = nullptr;  // (out,), or nullptr
+    float* y = nullptr;
+    int64_t out = 0;
+    int64_t yStride = 0;
+};
+
+// Runs every job. Their output columns are cut into chunks that the OpenMP threads share, each
+// chunk one single-threaded product: for the thin products of a trace (64 to 1,024 rows) that
+// keeps both cores busy where Eigen's own split of a row-major product often leaves one idle.
+// The chunks depend only on the sizes, so results are the same whatever the thread count.
+// The cancel token is checked between chunks; throws Cancelled.
+void linear(std::span<const LinearJob> jobs, const CancelToken* cancel = nullptr);
+
+// The sum of n floats, rounded the same wherever they lie in memory.
+float rowSum(const float* x, int64_t n);
+
+// softmax(z)_j = exp(z_j - max z) / sum_k exp(z_k - max z), over one row of n, into `out`.
+// -inf entries (masked keys) become exactly 0, as in PyTorch.
+void softmaxRow(const float* in, float* out, int64_t n);
+
+// LayerNorm over each row of x (rows, d): (x - mean) / sqrt(var + eps) * scale + shift, with the
+// biased variance (PyTorch's nn.LayerNorm and the book's LayerNorm, eps = 1e-5). Rows of x and
+// y are `xStride` and `yStride` floats apart; y may be x.
+void layerNorm(const float* x, int64_t rows, int64_t d, int64_t xStride, const float* scale,
+               const float* shift, float* y, int64_t yStride);
+
+// GELU with the tanh approximation, in place over n values:
+// 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+void geluTanh(float* x, int64_t n);
+
+}  // namespace attn::kernels

@@ -1,0 +1,488 @@
+#include "io/model_file.h"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "engine/config.h"
+#include "io/file_io.h"
+#include "io/safetensors.h"
+#include "io/torch_file.h"
+
+namespace attn::io {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& source, const std::string& message) {
+    throw UserError("model", source + ": " + message);
+}
+
+std::string indexText(const Shape& shape, int64_t linear) {
+    std::vector<int64_t> index(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+        index[d] = linear % shape[d];
+        linear /= shape[d];
+    }
+    return shapeToString(index);
+}
+
+std::string valueText(float v) {
+    return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+}
+
+// "h.12.attn.c_attn.weight" with prefix "h." -> 12 and "attn.c_attn.weight"; -1 when the name
+// is not a block's.
+int64_t blockIndex(const std::string& name, const std::string& prefix, std::string* rest) {
+    if (!name.starts_with(prefix))
+        return -1;
+    const size_t dot = name.find('.', prefix.size());
+    const std::string_view digits = std::string_view(name).substr(
+        prefix.size(), dot == std::string::npos ? std::string::npos : dot - prefix.size());
+    if (digits.empty() || digits.size() > 6 || (digits.size() > 1 && digits[0] == '0') ||
+        dot == std::string::npos)
+        return -1;
+    int64_t n = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (ec != std::errc() || ptr != digits.data() + digits.size())
+        return -1;
+    *rest = name.substr(dot + 1);
+    return n;
+}
+
+// The state_dict names of one naming scheme. Hugging Face's GPT-2 keeps q, k and v in one
+// Conv1D c_attn (d, 3d); the book's GPTModel has three nn.Linear.
+struct Scheme {
+    GptNames names;
+    std::string label;
+    std::string tokenEmbedding, positionEmbedding, finalScale, finalShift, head, blockPrefix;
+    std::vector<std::string> ignoredInBlock;  // buffers a state_dict holds but a model ignores
+};
+
+const Scheme kHuggingFace{GptNames::HuggingFace,
+                          "a Hugging Face GPT-2 state_dict",
+                          "wte.weight",
+                          "wpe.weight",
+                          "ln_f.weight",
+                          "ln_f.bias",
+                          "lm_head.weight",
+                          "h.",
+                          {"attn.bias", "attn.masked_bias"}};
+const Scheme kBook{GptNames::Book,     "the book's GPTModel state_dict",
+                   "tok_emb.weight",   "pos_emb.weight",
+                   "final_norm.scale", "final_norm.shift",
+                   "out_head.weight",  "trf_blocks.",
+                   {"att.mask"}};
+
+class ModelReader {
+  public:
+    ModelReader(const StoredTensors& file, const std::string& source,
+                const ModelLoadOptions& options)
+        : file_(file), source_(source), options_(options) {}
+
+    std::shared_ptr<const GptModel> read() {
+        index();
+        const Scheme& s = *scheme_;
+        auto model = std::make_shared<GptModel>();
+        model->names = s.names;
+        model->source = source_;
+        GptArchitecture& a = model->arch;
+        readSizes(a);
+        resolveHeads(*model);
+
+        // Every expected name, checked for presence, shape and type before any conversion.
+        const int64_t d = a.dModel;
+        expect(s.tokenEmbedding, {a.vocab, d}, "(vocabulary, d_model)");
+        expect(s.positionEmbedding, {a.contextLength, d}, "(context_length, d_model)");
+        for (int64_t l = 0; l < a.layers; ++l)
+            for (const BlockEntry& e : blockEntries(a))
+                expect(blockName(l, e.suffix), e.shape, e.dims);
+        expect(s.finalScale, {d}, "(d_model,)");
+        expect(s.finalShift, {d}, "(d_model,)");
+        if (!a.tiedHead)
+            expect(s.head, {a.vocab, d}, "(vocabulary, d_model)");
+        for (const auto& [name, stored] : byName_)
+            if (!expected_.count(name) && !ignored(name))
+                fail(source_, "it holds " + name + " (shape " + shapeToString(stored->shape) +
+                                  "), which " + s.label + " does not have; " + s.label +
+                                  " has only " + nameSummary(a) + ". Is it a GPT-2 model?");
+
+        const int total = static_cast<int>(a.layers) + 2;
+        int done = 0;
+        auto step = [&](const std::string& what) {
+            throwIfCancelled(options_.cancel);
+            ++done;
+            if (options_.progress)
+                options_.progress(done, total, what);
+        };
+        model->tokenEmbedding = convert(s.tokenEmbedding);
+        model->positionEmbedding = convert(s.positionEmbedding);
+        step("embeddings");
+        for (int64_t l = 0; l < a.layers; ++l) {
+            model->blocks.push_back(readBlock(l, a));
+            step("block " + std::to_string(l));
+        }
+        model->finalNormScale = convert(s.finalScale);
+        model->finalNormShift = convert(s.finalShift);
+        model->outHead = a.tiedHead ? model->tokenEmbedding : convert(s.head);
+        std::string dtype;
+        for (const std::string& t : dtypes_)
+            dtype += (dtype.empty() ? "" : "+") + t;
+        model->dtype = dtype;
+        checkGptModel(*model);
+        step("final norm");
+        return model;
+    }
+
+  private:
+    // Names without Hugging Face's optional "transformer." prefix; which scheme they follow.
+    void index() {
+        for (const auto& [raw, stored] : file_.tensors) {
+            std::string name = raw;
+            if (name.starts_with("transformer."))
+                name = name.substr(12);
+            if (!byName_.emplace(name, &stored).second)
+                fail(source_, "it holds " + name +
+                                  " twice (with and without the \"transformer.\" "
+                                  "prefix); a state_dict names each tensor once");
+        }
+        const bool hf = byName_.count(kHuggingFace.tokenEmbedding);
+        const bool book = byName_.count(kBook.tokenEmbedding);
+        if (hf && book)
+            fail(source_,
+                 "it holds both wte.weight (Hugging Face GPT-2) and tok_emb.weight (the "
+                 "book's GPTModel); a model file holds one model");
+        if (!hf && !book) {
+            std::string some;
+            size_t n = 0;
+            for (const auto& [name, stored] : byName_)
+                if (n++ < 3)
+                    some += (some.empty() ? "" : ", ") + name;
+            fail(source_,
+                 "it is not a GPT-2 model: it has neither wte.weight (Hugging Face GPT-2) nor "
+                 "tok_emb.weight (the book's GPTModel)" +
+                     (some.empty() ? std::string(" and holds no tensors at all")
+                                   : "; it holds " + some + (byName_.size() > 3 ? ", ..." : "")) +
+                     ".");
+        }
+        scheme_ = hf ? &kHuggingFace : &kBook;
+    }
+
+    const StoredTensor* find(const std::string& name) const {
+        auto it = byName_.find(name);
+        return it == byName_.end() ? nullptr : it->second;
+    }
+
+    std::string blockName(int64_t layer, const std::string& suffix) const {
+        return scheme_->blockPrefix + std::to_string(layer) + "." + suffix;
+    }
+
+    // A size-defining tensor: present and 2-D, or an error naming it and what it should be.
+    const StoredTensor& matrix(const std::string& name, const std::string& dims) const {
+        const StoredTensor* t = find(name);
+        if (!t)
+            fail(source_,
+                 "it has no " + name + " (shape " + dims + "), which " + scheme_->label + " needs");
+        if (t->shape.size() != 2)
+            fail(source_, name + " has shape " + shapeToString(t->shape) + " but must be " + dims);
+        return *t;
+    }
+
+    void readSizes(GptArchitecture& a) {
+        const Scheme& s = *scheme_;
+        const StoredTensor& tok = matrix(s.tokenEmbedding, "(vocabulary, d_model)");
+        a.vocab = tok.shape[0];
+        a.dModel = tok.shape[1];
+        const StoredTensor& pos = matrix(s.positionEmbedding, "(context_length, d_model)");
+        a.contextLength = pos.shape[0];
+        if (a.vocab < 1 || a.dModel < 1 || a.contextLength < 1)
+            fail(source_, s.tokenEmbedding + " " + shapeToString(tok.shape) + " and " +
+                              s.positionEmbedding + " " + shapeToString(pos.shape) +
+                              " leave no tokens, positions or features to compute with");
+        a.layers = 0;
+        std::string rest;
+        for (const auto& [name, stored] : byName_) {
+            const int64_t n = blockIndex(name, s.blockPrefix, &rest);
+            if (n >= 0)
+                a.layers = std::max(a.layers, n + 1);
+        }
+        if (a.layers == 0)
+            fail(source_, "it has no transformer blocks: no " + s.blockPrefix + "0.* tensors");
+        const bool hf = s.names == GptNames::HuggingFace;
+        const std::string ffName = blockName(0, hf ? "mlp.c_fc.weight" : "ff.layers.0.weight");
+        const StoredTensor& ff =
+            matrix(ffName, hf ? "(d_model, ff_hidden)" : "(ff_hidden, d_model)");
+        a.ffHidden = ff.shape[hf ? 1 : 0];
+        if (a.ffHidden < 1)
+            fail(source_, ffName + " has shape " + shapeToString(ff.shape) +
+                              ", which leaves the feed-forward layer no hidden units");
+        a.qkvBias = find(blockName(0, hf ? "attn.c_attn.bias" : "att.W_query.bias")) != nullptr;
+        // A head saved tied (the same storage as the token embedding) is the embedding.
+        const StoredTensor* head = find(s.head);
+        a.tiedHead = !head || (head->data == tok.data && head->shape == tok.shape &&
+                               head->dtype == tok.dtype && head->strides == tok.strides);
+        if (head && a.tiedHead)
+            expected_.insert(s.head);
+        sizes_ = "d_model = " + std::to_string(a.dModel) +
+                 " and vocabulary = " + std::to_string(a.vocab) + " come from " + s.tokenEmbedding +
+                 ", context length " + std::to_string(a.contextLength) + " from " +
+                 s.positionEmbedding + ", ff_hidden = " + std::to_string(a.ffHidden) + " from " +
+                 ffName;
+    }
+
+    void resolveHeads(GptModel& m) {
+        GptArchitecture& a = m.arch;
+        if (options_.heads) {
+            a.heads = *options_.heads;
+            m.headsSource = HeadsSource::Request;
+        } else if (auto it = metadataHeads(); it.second) {
+            a.heads = it.first;
+            m.headsSource = HeadsSource::Metadata;
+        } else {
+            if (a.dModel % 64 != 0)
+                fail(source_,
+                     "the file does not say how many attention heads the model has, and "
+                     "d_model = " +
+                         std::to_string(a.dModel) +
+                         " is not a multiple of 64 (GPT-2's head size) to derive it "
+                         "from; give the head count (--heads). Valid head counts: " +
+                         validHeads(a.dModel) + ".");
+            a.heads = a.dModel / 64;
+            m.headsSource = HeadsSource::Default;
+        }
+        if (a.heads < 1 || a.dModel % a.heads != 0)
+            throw UserError("heads", source_ + ": d_model = " + std::to_string(a.dModel) +
+                                           " cannot be split into " + std::to_string(a.heads) +
+                                           " heads of equal size. Valid head counts: " +
+                                           validHeads(a.dModel) + ".");
+    }
+
+    std::pair<int64_t, bool> metadataHeads() const {
+        for (const char* key : {"heads", "n_head"}) {
+            auto it = file_.metadata.find(key);
+            if (it == file_.metadata.end())
+                continue;
+            const std::string& text = it->second;
+            int64_t n = 0;
+            auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+            if (ec != std::errc() || ptr != text.data() + text.size() || n < 1)
+                fail(source_, "its metadata says " + std::string(key) + " = \"" +
+                                  text.substr(0, 40) +
+                                  "\", which is not a head count (a whole number from 1)");
+            return {n, true};
+        }
+        return {0, false};
+    }
+
+    static std::string validHeads(int64_t d) {
+        std::string s;
+        for (int64_t h : validHeadCounts(d))
+            s += (s.empty() ? "" : ", ") + std::to_string(h);
+        return s;
+    }
+
+    struct BlockEntry {
+        std::string suffix;
+        Shape shape;
+        std::string dims;
+    };
+
+    std::vector<BlockEntry> blockEntries(const GptArchitecture& a) const {
+        const int64_t d = a.dModel, F = a.ffHidden;
+        std::vector<BlockEntry> e;
+        if (scheme_->names == GptNames::HuggingFace) {
+            e = {{"ln_1.weight", {d}, "(d_model,)"},
+                 {"ln_1.bias", {d}, "(d_model,)"},
+                 {"attn.c_attn.weight", {d, 3 * d}, "(d_model, 3 * d_model)"},
+                 {"attn.c_proj.weight", {d, d}, "(d_model, d_model)"},
+                 {"attn.c_proj.bias", {d}, "(d_model,)"},
+                 {"ln_2.weight", {d}, "(d_model,)"},
+                 {"ln_2.bias", {d}, "(d_model,)"},
+                 {"mlp.c_fc.weight", {d, F}, "(d_model, ff_hidden)"},
+                 {"mlp.c_fc.bias", {F}, "(ff_hidden,)"},
+                 {"mlp.c_proj.weight", {F, d}, "(ff_hidden, d_model)"},
+                 {"mlp.c_proj.bias", {d}, "(d_model,)"}};
+            if (a.qkvBias)
+                e.push_back({"attn.c_attn.bias", {3 * d}, "(3 * d_model,)"});
+        } else {
+            e = {{"norm1.scale", {d}, "(d_model,)"},
+                 {"norm1.shift", {d}, "(d_model,)"},
+                 {"att.W_query.weight", {d, d}, "(d_model, d_model)"},
+                 {"att.W_key.weight", {d, d}, "(d_model, d_model)"},
+                 {"att.W_value.weight", {d, d}, "(d_model, d_model)"},
+                 {"att.out_proj.weight", {d, d}, "(d_model, d_model)"},
+                 {"att.out_proj.bias", {d}, "(d_model,)"},
+                 {"norm2.scale", {d}, "(d_model,)"},
+                 {"norm2.shift", {d}, "(d_model,)"},
+                 {"ff.layers.0.weight", {F, d}, "(ff_hidden, d_model)"},
+                 {"ff.layers.0.bias", {F}, "(ff_hidden,)"},
+                 {"ff.layers.2.weight", {d, F}, "(d_model, ff_hidden)"},
+                 {"ff.layers.2.bias", {d}, "(d_model,)"}};
+            if (a.qkvBias)
+                for (const char* m : {"att.W_query.bias", "att.W_key.bias", "att.W_value.bias"})
+                    e.push_back({m, {d}, "(d_model,)"});
+        }
+        return e;
+    }
+
+    std::string nameSummary(const GptArchitecture& a) const {
+        const Scheme& s = *scheme_;
+        std::string blockNames;
+        for (const BlockEntry& e : blockEntries(a))
+            blockNames += (blockNames.empty() ? "" : ", ") + e.suffix;
+        return s.tokenEmbedding + ", " + s.positionEmbedding + ", " + s.blockPrefix + "N.{" +
+               blockNames + "} for N = 0.." + std::to_string(a.layers - 1) + ", " + s.finalScale +
+               ", " + s.finalShift + " and " + s.head;
+    }
+
+    bool ignored(const std::string& name) const {
+        std::string rest;
+        if (blockIndex(name, scheme_->blockPrefix, &rest) < 0)
+            return false;
+        for (const std::string& b : scheme_->ignoredInBlock)
+            if (rest == b)
+                return true;
+        return false;
+    }
+
+    void expect(const std::string& name, const Shape& shape, const std::string& dims) {
+        const StoredTensor* t = find(name);
+        if (!t)
+            fail(source_, "it has no " + name + " (shape " + shapeToString(shape) + " = " + dims +
+                              "), which " + scheme_->label + " of this size needs (" + sizes_ +
+                              ")");
+        if (t->shape != shape)
+            fail(source_, name + " has shape " + shapeToString(t->shape) +
+                              " but this model needs " + shapeToString(shape) + " = " + dims +
+                              " (" + sizes_ + ")");
+        if (!isFloatDtype(t->dtype))
+            fail(source_, name + " has dtype " + t->dtype +
+                              "; a model's weights must be F32, F16 or BF16 (float32, float16 or "
+                              "bfloat16)");
+        expected_.insert(name);
+    }
+
+    // float32, checked finite. Every value is read here, one tensor at a time as the blocks
+    // are converted (float16 and bfloat16 are read anyway to convert them): a separate scan
+    // of the whole file up front would read all of it before anything else could happen.
+    Tensor convert(const std::string& name) {
+        const StoredTensor& stored = *find(name);
+        dtypes_.insert(stored.dtype);
+        Tensor t = toFloat32(stored);
+        const int64_t bad = firstNonFinite(t);
+        if (bad >= 0)
+            fail(source_, name + " holds " + valueText(t.flat(bad)) + " at index " +
+                              indexText(t.shape(), bad) +
+                              "; a model's weights are finite numbers (the file is corrupt, or "
+                              "was saved from a training run that diverged)");
+        return t;
+    }
+
+    GptLinear linear(const std::string& weight, const std::string& bias, bool inputMajor) {
+        GptLinear l;
+        l.weight = convert(weight);
+        if (!bias.empty())
+            l.bias = convert(bias);
+        l.inputMajor = inputMajor;
+        return l;
+    }
+
+    GptBlock readBlock(int64_t layer, const GptArchitecture& a) {
+        auto n = [&](const std::string& suffix) { return blockName(layer, suffix); };
+        GptBlock b;
+        const int64_t d = a.dModel;
+        if (scheme_->names == GptNames::HuggingFace) {
+            b.norm1Scale = convert(n("ln_1.weight"));
+            b.norm1Shift = convert(n("ln_1.bias"));
+            // c_attn (d, 3d) = [W_q | W_k | W_v] by columns: each a (d, d) view, kept in place.
+            const Tensor qkv = convert(n("attn.c_attn.weight")).view({d, 3, d});
+            const Tensor qkvBias =
+                a.qkvBias ? convert(n("attn.c_attn.bias")).view({3, d}) : Tensor();
+            GptLinear* parts[] = {&b.query, &b.key, &b.value};
+            for (int64_t k = 0; k < 3; ++k) {
+                parts[k]->weight = qkv.select(1, k);
+                if (a.qkvBias)
+                    parts[k]->bias = qkvBias.select(0, k);
+                parts[k]->inputMajor = true;
+            }
+            b.outProj = linear(n("attn.c_proj.weight"), n("attn.c_proj.bias"), true);
+            b.norm2Scale = convert(n("ln_2.weight"));
+            b.norm2Shift = convert(n("ln_2.bias"));
+            b.ffIn = linear(n("mlp.c_fc.weight"), n("mlp.c_fc.bias"), true);
+            b.ffOut = linear(n("mlp.c_proj.weight"), n("mlp.c_proj.bias"), true);
+        } else {
+            b.norm1Scale = convert(n("norm1.scale"));
+            b.norm1Shift = convert(n("norm1.shift"));
+            auto qkv = [&](const std::string& m) {
+                return linear(n("att." + m + ".weight"), a.qkvBias ? n("att." + m + ".bias") : "",
+                              false);
+            };
+            b.query = qkv("W_query");
+            b.key = qkv("W_key");
+            b.value = qkv("W_value");
+            b.outProj = linear(n("att.out_proj.weight"), n("att.out_proj.bias"), false);
+            b.norm2Scale = convert(n("norm2.scale"));
+            b.norm2Shift = convert(n("norm2.shift"));
+            b.ffIn = linear(n("ff.layers.0.weight"), n("ff.layers.0.bias"), false);
+            b.ffOut = linear(n("ff.layers.2.weight"), n("ff.layers.2.bias"), false);
+        }
+        return b;
+    }
+
+    const StoredTensors& file_;
+    const std::string& source_;
+    const ModelLoadOptions& options_;
+    const Scheme* scheme_ = nullptr;
+    std::map<std::string, const StoredTensor*> byName_;
+    std::set<std::string> expected_;
+    std::set<std::string> dtypes_;
+    std::string sizes_;
+};
+
+// Errors of the file readers concern the model the user picked: report them under "model".
+template <typename F>
+auto asModelError(F&& f) {
+    try {
+        return f();
+    } catch (const UserError& e) {
+        if (e.field() == "file")
+            throw UserError("model", e.what());
+        throw;
+    }
+}
+
+}  // namespace
+
+std::shared_ptr<const GptModel> buildGptModel(const StoredTensors& tensors,
+                                              const std::string& source,
+                                              const ModelLoadOptions& options) {
+    return ModelReader(tensors, source, options).read();
+}
+
+std::shared_ptr<const GptModel> loadGptModel(const SharedBytes& bytes, const std::string& source,
+                                             const ModelLoadOptions& options) {
+    return asModelError([&] {
+        throwIfCancelled(options.cancel);
+        if (bytes.bytes.empty())
+            fail(source, "the file is empty");
+        StoredTensors tensors;
+        if (looksLikeTorchFile(bytes.bytes))
+            tensors = readTorchArchive(bytes, source);
+        else if (bytes.bytes.size() >= 9 && bytes.bytes[8] == '{')
+            tensors = readSafetensorsTensors(bytes, source);
+        else
+            fail(source,
+                 "this is neither a .safetensors file nor a PyTorch file written by "
+                 "torch.save; a GPT-2 model comes as model.safetensors, pytorch_model.bin "
+                 "or a .pth saved with torch.save(model.state_dict(), path)");
+        return buildGptModel(tensors, source, options);
+    });
+}
+
+std::shared_ptr<const GptModel> loadGptModel(const std::string& path,
+                                             const ModelLoadOptions& options) {
+    const SharedBytes bytes = asModelError([&] { return mapFile(path); });
+    return loadGptModel(bytes, fileDisplayName(path), options);
+}
+
+}  // namespace attn::io

@@ -1,0 +1,49 @@
+#pragma once
+// Reading a GPT-2-architecture model (Hugging Face GPT-2 or the book's GPTModel) from a
+// .safetensors file or a torch.save file (.pth, .pt, .bin; told apart by content). The file is
+// memory-mapped, and each weight is converted to float32 (or used in place when it is aligned
+// float32 data) block by block, with progress and a cancel check in between.
+//
+// The architecture comes from the tensors' shapes: layers (the highest block index + 1),
+// d_model and vocabulary (the token embedding), context length (the position embedding),
+// feed-forward size (block 0's first feed-forward weight), whether q/k/v have biases (block 0),
+// and a separate output head or one tied to the token embedding. The head count is not in any
+// shape: ModelLoadOptions::heads, else a "heads" or "n_head" entry of the safetensors
+// __metadata__, else d_model / 64 (GPT-2's head size, giving its 12, 16, 20 and 25 heads).
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "engine/cancel.h"
+#include "engine/gpt_model.h"
+#include "io/mapped_file.h"
+#include "io/stored_tensor.h"
+
+namespace attn::io {
+
+struct ModelLoadOptions {
+    std::optional<int64_t> heads;  // the CLI's --heads
+    const CancelToken* cancel = nullptr;
+    // `done` of `total` parts read (the embeddings, each block, the final norm and head),
+    // `what` the part just read ("block 3"). Called on the loading thread.
+    std::function<void(int done, int total, const std::string& what)> progress;
+};
+
+// Throws attn::UserError("model", "<file>: ...") naming what is wrong and what would be right
+// (a missing, misshaped, unknown or non-finite tensor with the expected shape; a file that is
+// not a model), UserError("heads", ...) for a head count that does not divide d_model, and
+// Cancelled when the token is set.
+std::shared_ptr<const GptModel> loadGptModel(const std::string& path,
+                                             const ModelLoadOptions& options = {});
+// The same from bytes already in memory (`source` names them in messages).
+std::shared_ptr<const GptModel> loadGptModel(const SharedBytes& bytes, const std::string& source,
+                                             const ModelLoadOptions& options = {});
+// From a file's tensors as listed by readSafetensorsTensors or readTorchArchive.
+std::shared_ptr<const GptModel> buildGptModel(const StoredTensors& tensors,
+                                              const std::string& source,
+                                              const ModelLoadOptions& options = {});
+
+}  // namespace attn::io

@@ -1,0 +1,111 @@
+#include "io/stored_tensor.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "io/half.h"
+#include "io/little_endian.h"
+
+namespace attn::io {
+
+namespace {
+
+bool rowMajor(const StoredTensor& s) {
+    int64_t expected = 1;
+    for (size_t i = s.shape.size(); i-- > 0;) {
+        if (s.shape[i] != 1 && s.strides[i] != expected)
+            return false;
+        expected *= s.shape[i];
+    }
+    return true;
+}
+
+float element(const std::string& dtype, const char* p) {
+    if (dtype == "F32")
+        return loadLe<float>(p);
+    if (dtype == "F16")
+        return halfToFloat(loadLe<uint16_t>(p));
+    return bfloat16ToFloat(loadLe<uint16_t>(p));
+}
+
+}  // namespace
+
+int dtypeSize(const std::string& dtype) {
+    static const std::map<std::string, int, std::less<>> sizes = {
+        {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1},
+        {"I16", 2},  {"U16", 2}, {"F16", 2}, {"BF16", 2},    {"I32", 4},
+        {"U32", 4},  {"F32", 4}, {"F64", 8}, {"I64", 8},     {"U64", 8}};
+    auto it = sizes.find(dtype);
+    return it == sizes.end() ? 0 : it->second;
+}
+
+bool isFloatDtype(const std::string& dtype) {
+    return dtype == "F32" || dtype == "F16" || dtype == "BF16";
+}
+
+Tensor toFloat32(const StoredTensor& s) {
+    if (!isFloatDtype(s.dtype))
+        throw std::invalid_argument("toFloat32: " + s.dtype + " is not a float type");
+    const int64_t n = shapeNumel(s.shape);
+    const bool contiguous = rowMajor(s);
+    if (s.dtype == "F32" && contiguous && n > 0 &&
+        reinterpret_cast<uintptr_t>(s.data) % alignof(float) == 0) {
+        // The aliasing constructor: shares ownership of the file, points at the tensor.
+        std::shared_ptr<float[]> view(s.owner, reinterpret_cast<float*>(const_cast<char*>(s.data)));
+        return Tensor::wrap(std::move(view), s.shape);
+    }
+    Tensor out = Tensor::uninitialized(s.shape);
+    float* o = out.mutableData();
+    const int64_t item = s.dtype == "F32" ? 4 : 2;
+    if (contiguous) {
+        if (s.dtype == "F32") {
+            if (n > 0)
+                std::memcpy(o, s.data, static_cast<size_t>(n) * 4);
+        } else if (s.dtype == "F16") {
+            for (int64_t i = 0; i < n; ++i)
+                o[i] = halfToFloat(loadLe<uint16_t>(s.data + 2 * i));
+        } else {
+            for (int64_t i = 0; i < n; ++i)
+                o[i] = bfloat16ToFloat(loadLe<uint16_t>(s.data + 2 * i));
+        }
+        return out;
+    }
+    // Any other layout (a transposed view saved as is): walk the index like an odometer.
+    std::vector<int64_t> index(s.shape.size(), 0);
+    int64_t offset = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        o[k] = element(s.dtype, s.data + offset * item);
+        for (size_t d = s.shape.size(); d-- > 0;) {
+            if (++index[d] < s.shape[d]) {
+                offset += s.strides[d];
+                break;
+            }
+            offset -= (s.shape[d] - 1) * s.strides[d];
+            index[d] = 0;
+        }
+    }
+    return out;
+}
+
+int64_t firstNonFinite(const Tensor& t) {
+    const Tensor c = t.contiguous();
+    const float* p = c.data();
+    const int64_t n = c.numel();
+    // Blocks of 4096: the common all-finite case runs as a vectorised test per block.
+    constexpr int64_t kBlock = 4096;
+    for (int64_t b = 0; b < n; b += kBlock) {
+        const int64_t e = std::min(n, b + kBlock);
+        bool finite = true;
+        for (int64_t i = b; i < e; ++i)
+            finite &= std::isfinite(p[i]);
+        if (finite)
+            continue;
+        for (int64_t i = b; i < e; ++i)
+            if (!std::isfinite(p[i]))
+                return i;
+    }
+    return -1;
+}
+
+}  // namespace attn::io

@@ -1,0 +1,226 @@
+#include "pipeline/model_request.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QLocale>
+
+#include "engine/embeddings.h"
+#include "io/model_file.h"
+
+namespace attn {
+
+namespace {
+
+class Text {
+    Q_DECLARE_TR_FUNCTIONS(attn::ModelRequest)
+};
+
+const char* const kModelSuffix = ".safetensors";
+
+}  // namespace
+
+QString bundledModelDirectory() {
+    const QString env = qEnvironmentVariable("ATTN_MODEL_DIR");
+    if (!env.isEmpty())
+        return env;
+    if (!QCoreApplication::instance())
+        return {};
+    const QDir bin(QCoreApplication::applicationDirPath());
+    for (const char* relative :
+         {"../share/attention-lens/models", "../../share/attention-lens/models"}) {
+        const QString dir = QDir::cleanPath(bin.filePath(QLatin1String(relative)));
+        if (QFileInfo(dir).isDir())
+            return dir;
+    }
+    return {};
+}
+
+QStringList bundledModelNames() {
+    const QString dir = bundledModelDirectory();
+    QStringList names;
+    if (dir.isEmpty())
+        return names;
+    for (const QFileInfo& f : QDir(dir).entryInfoList({QStringLiteral("*.safetensors")}, QDir::Files,
+                                                      QDir::Name))
+        names << f.completeBaseName();
+    return names;
+}
+
+QString modelFilePath(const QString& nameOrPath) {
+    if (QFileInfo(nameOrPath).isFile())
+        return nameOrPath;
+    if (bundledModelNames().contains(nameOrPath))
+        return QDir(bundledModelDirectory()).filePath(nameOrPath + QLatin1String(kModelSuffix));
+    const QStringList bundled = bundledModelNames();
+    throw UserError("model",
+                    (bundled.isEmpty()
+                         ? Text::tr("No model file %1 (and this installation has no bundled "
+                                    "models).")
+                               .arg(nameOrPath)
+                         : Text::tr("No model file %1; give a .safetensors or .pth file, or one of "
+                                    "the models that ship with the app: %2.")
+                               .arg(nameOrPath, bundled.join(QStringLiteral(", "))))
+                        .toStdString());
+}
+
+std::shared_ptr<const GptModel> loadModel(const QString& nameOrPath, std::optional<int64_t> heads,
+                                          const CancelToken* cancel,
+                                          const ModelLoadProgress& progress) {
+    io::ModelLoadOptions o;
+    o.heads = heads;
+    o.cancel = cancel;
+    if (progress)
+        o.progress = [&progress](int done, int total, const std::string& what) {
+            progress(done, total, QString::fromStdString(what));
+        };
+    return io::loadGptModel(modelFilePath(nameOrPath).toStdString(), o);
+}
+
+InputTokens modelTokens(const Settings& settings) {
+    InputTokens in;
+    const QByteArray utf8 = settings.inputText().toUtf8();
+    in.tokens = tokenize(TokenizerKind::Gpt2, std::string_view(utf8.constData(), size_t(utf8.size())));
+    for (const Token& t : in.tokens)
+        in.labels.push_back(t.display);
+    return in;
+}
+
+std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const GptModel& model,
+                                                const InputTokens& tokens) {
+    std::vector<ValidationIssue> issues;
+    auto add = [&](const char* field, const QString& message) {
+        issues.push_back({field, message.toStdString()});
+    };
+    const GptArchitecture& a = model.arch;
+    if (settings.source == InputSource::File)
+        add("embeddings", Text::tr("A trained model makes its own input vectors from the text; "
+                                   "forget the embeddings file to use it."));
+    if (settings.source == InputSource::Text && settings.tokenizer != TokenizerKind::Gpt2)
+        add("tokenizer", Text::tr("%1 reads GPT-2 tokens: choose the GPT-2 tokenizer.")
+                             .arg(QString::fromStdString(model.source)));
+    const int64_t T = tokens.count();
+    if (T == 0)
+        add("input", Text::tr("The text has no tokens: type a word or two."));
+    else if (T > a.contextLength)
+        add("input", Text::tr("The text has %1 tokens, more than the model's context length of "
+                              "%2. Shorten the text.")
+                         .arg(T)
+                         .arg(a.contextLength));
+    for (const Token& t : tokens.tokens)
+        if (t.id >= a.vocab) {
+            add("input", Text::tr("The token \"%1\" (id %2) is beyond the model's vocabulary of "
+                                  "%3 tokens.")
+                             .arg(QString::fromStdString(t.display))
+                             .arg(t.id)
+                             .arg(a.vocab));
+            break;
+        }
+    if (settings.layer >= a.layers)
+        add("layer", Text::tr("The model has %1 layers (0 to %2); layer %3 does not exist.")
+                         .arg(a.layers)
+                         .arg(a.layers - 1)
+                         .arg(settings.layer));
+    return issues;
+}
+
+ModelRun runModel(const Settings& settings, std::shared_ptr<const GptModel> model,
+                  const CancelToken* cancel, const GptProgressFn& progress,
+                  std::shared_ptr<const GptRun> previous) {
+    ModelRun out;
+    out.settings = settings;
+    out.input = modelTokens(settings);
+    out.model = std::move(model);
+    const auto issues = checkModelSettings(settings, *out.model, out.input);
+    if (!issues.empty())
+        throw UserError(issues.front().field, issues.front().message);
+    GptRequest r;
+    r.model = out.model;
+    r.ids = tokenIds(out.input.tokens);
+    r.previous = std::move(previous);
+    r.memoryBudgetBytes = settings.config.memoryBudgetBytes;
+    r.cancel = cancel;
+    r.progress = progress;
+    out.run = runGpt(r);
+    return out;
+}
+
+TraceRun layerTraceRun(const ModelRun& run, const CancelToken* cancel) {
+    TraceRun t;
+    t.settings = run.settings;
+    t.input = run.input;
+    t.trace = std::make_shared<const Trace>(layerTrace(*run.run, run.settings.layer, cancel));
+    if (const Step* x = t.trace->find("inputs"))
+        t.inputs = stepMatrix(*x, 0, 0);  // (T, d): the layer's LayerNorm1 output
+    return t;
+}
+
+const std::vector<std::string>& blockContextStepIds() {
+    static const std::vector<std::string> ids = {"block_input",  "residual_after_attention",
+                                                 "norm2",        "ff_hidden",
+                                                 "ff_output",    "block_output"};
+    return ids;
+}
+
+TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
+    TraceRun t = layerTraceRun(run, cancel);
+    const GptBlockContext c = blockContext(*run.run, run.settings.layer, cancel);
+    const int64_t T = run.run->tokens();
+    auto step = [&](const char* id, const QString& title, const char* op, const Tensor& value,
+                    const char* width) {
+        Step s;
+        s.info.id = id;
+        s.info.title = title.toStdString();
+        s.info.op = op;
+        s.info.dims = {"b", "T", width};
+        s.info.shape = {1, T, value.size(-1)};
+        s.info.kind = StepKind::Projection;
+        s.value = value.contiguous().view(s.info.shape);
+        return s;
+    };
+    Trace trace = *t.trace;
+    std::vector<Step> steps;
+    steps.push_back(step("block_input",
+                         Text::tr("The block's input: the residual stream, token embeddings plus "
+                                  "what the blocks before added"),
+                         "x", c.residualIn, "d_model"));
+    for (const Step& s : trace.steps)
+        steps.push_back(s);
+    steps.push_back(step("residual_after_attention",
+                         Text::tr("The residual stream after attention: the input plus what "
+                                  "attention adds"),
+                         "x = x + self.att(self.norm1(x))", c.residualMid, "d_model"));
+    steps.push_back(step("norm2",
+                         Text::tr("LayerNorm 2: each token's vector scaled to mean 0, variance 1, "
+                                  "then scale and shift"),
+                         "self.norm2(x)", c.norm2, "d_model"));
+    steps.push_back(step("ff_hidden",
+                         Text::tr("Feed-forward, first layer and GELU: four times wider, one "
+                                  "token at a time"),
+                         "GELU(self.ff.layers[0](norm2))", c.ffHidden, "ff_hidden"));
+    steps.push_back(step("ff_output",
+                         Text::tr("Feed-forward, second layer: back to d_model"),
+                         "self.ff.layers[2](hidden)", c.ffOutput, "d_model"));
+    steps.push_back(step("block_output",
+                         Text::tr("The block's output: the residual stream plus the feed-forward, "
+                                  "the next block's input"),
+                         "x = x + self.ff(self.norm2(x))", c.residualOut, "d_model"));
+    trace.steps = std::move(steps);
+    t.trace = std::make_shared<const Trace>(std::move(trace));
+    return t;
+}
+
+QString describeModel(const GptModel& model) {
+    const GptArchitecture& a = model.arch;
+    const QLocale c = QLocale::c();
+    return Text::tr("%1 layers, %2 heads of %3 (d %4), vocabulary %5, context %6, %7")
+        .arg(a.layers)
+        .arg(a.heads)
+        .arg(a.headSize())
+        .arg(a.dModel)
+        .arg(c.toString(qlonglong(a.vocab)))
+        .arg(a.contextLength)
+        .arg(QString::fromStdString(model.dtype));
+}
+
+}  // namespace attn

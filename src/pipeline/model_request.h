@@ -1,0 +1,70 @@
+#pragma once
+// The request path of model mode: a trained GPT-2-architecture model (a user's file or one that
+// ships with the app) run over the text's GPT-2 tokens, and one of its blocks shown as the
+// chapter-3 multi-head trace, so every step view, export and derivation works on real weights.
+
+#include <QString>
+#include <QStringList>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "engine/gpt_forward.h"
+#include "pipeline/request.h"
+
+namespace attn {
+
+// The models that ship with the app, by name ("tiny-shakespeare"), and where they are: the
+// folder in ATTN_MODEL_DIR, else share/attention-lens/models beside the program (installed:
+// <prefix>/bin/../share/...; build tree: build/src/<program>/../../share/...).
+QStringList bundledModelNames();
+QString bundledModelDirectory();
+// The file a --model value names: a bundled model's file, or the path itself. Throws
+// UserError("model", ...) for a name that is neither a file nor a bundled model.
+QString modelFilePath(const QString& nameOrPath);
+
+// Reads a model (UserError("model"/"heads", ...), Cancelled). `heads` overrides the file's.
+using ModelLoadProgress = std::function<void(int done, int total, const QString& what)>;
+std::shared_ptr<const GptModel> loadModel(const QString& nameOrPath,
+                                          std::optional<int64_t> heads = std::nullopt,
+                                          const CancelToken* cancel = nullptr,
+                                          const ModelLoadProgress& progress = {});
+
+// The text's GPT-2 tokens (a GPT-2 model reads those): the typed text, or the book's sentence.
+InputTokens modelTokens(const Settings& settings);
+// Every problem with running `model` on the settings' text, each with its control's field:
+// no tokens, more tokens than the model's context, a tokenizer other than GPT-2's, ids beyond
+// its vocabulary, a layer it does not have, an embeddings file as input.
+std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const GptModel& model,
+                                                const InputTokens& tokens);
+
+// One model-mode result: the forward of every block, and the chapter-3 trace of one.
+struct ModelRun {
+    Settings settings;
+    InputTokens input;
+    std::shared_ptr<const GptModel> model;
+    std::shared_ptr<const GptRun> run;
+};
+// Checks (UserError for the first problem) and runs the forward. `previous` (an earlier run of
+// the same model) lets a longer text reuse the rows of its common prefix.
+ModelRun runModel(const Settings& settings, std::shared_ptr<const GptModel> model,
+                  const CancelToken* cancel = nullptr, const GptProgressFn& progress = {},
+                  std::shared_ptr<const GptRun> previous = nullptr);
+// Block settings.layer's attention as the chapter-3 multi-head trace (inputs = its LayerNorm1
+// output, output = out_proj's), as a TraceRun the step views, exports and PyTorch listing take.
+TraceRun layerTraceRun(const ModelRun& run, const CancelToken* cancel = nullptr);
+
+// The same trace with the rest of the block around its attention, so a student sees where
+// attention sits: `block_input` (the residual stream entering the block) before the chapter-3
+// steps, and after them `residual_after_attention` (x + the attention's output), `norm2`,
+// `ff_hidden` (GELU of the first feed-forward layer), `ff_output` and `block_output` (the next
+// block's input). Each (1, T, d), ff_hidden (1, T, ff_hidden).
+TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel = nullptr);
+// The ids of those steps around the attention.
+const std::vector<std::string>& blockContextStepIds();
+
+// The architecture in words, for a caption or the CLI: "4 layers, 4 heads of 32 (d 128),
+// vocabulary 50,257, context 256, F16".
+QString describeModel(const GptModel& model);
+
+}  // namespace attn

@@ -1,0 +1,495 @@
+#include "pipeline/pytorch_code.h"
+
+#include <QFileInfo>
+
+#include "engine/embeddings.h"
+#include "io/text_format.h"
+
+namespace attn {
+
+namespace {
+
+std::string pyBool(bool b) {
+    return b ? "True" : "False";
+}
+
+std::string pyFloat(double v) {
+    std::string s;
+    io::appendDouble(s, v);
+    if (s.find_first_of(".en") == std::string::npos)
+        s += ".0";
+    return s;
+}
+
+// A nested Python list literal of a tensor's values (float32 shortest repr, which Python reads
+// back to the same float32 once torch.tensor rounds it).
+std::string pyTensorLiteral(const Tensor& t, const std::string& indent) {
+    const std::vector<float> v = t.toVector();
+    std::string out;
+    size_t k = 0;
+    auto rec = [&](auto&& self, size_t d) -> void {
+        out += "[";
+        for (int64_t i = 0; i < t.shape()[d]; ++i) {
+            if (i)
+                out += d + 1 == t.shape().size() ? ", " : ",\n" + indent + std::string(d + 1, ' ');
+            if (d + 1 == t.shape().size())
+                io::appendFloat(out, v[k++]);
+            else
+                self(self, d + 1);
+        }
+        out += "]";
+    };
+    rec(rec, 0);
+    return out;
+}
+
+std::string maskFunction(const MaskSpec& m) {
+    std::string s =
+        "def make_mask(context_length):\n"
+        "    # 1 marks a key a query may not see (masked_fill puts -inf there).\n"
+        "    mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)\n";
+    if (m.kind == MaskKind::Window)
+        s += "    # Window of " + std::to_string(m.window) + ": also hide keys more than " +
+             std::to_string(m.window - 1) +
+             " tokens back.\n"
+             "    mask = mask + torch.tril(torch.ones(context_length, context_length), diagonal=-" +
+             std::to_string(m.window) + ")\n";
+    return s + "    return mask\n\n\n";
+}
+
+// The attention part of a single-head forward, from attn_scores on (chapter order: mask, scale,
+// softmax, dropout).
+std::string singleHeadTail(bool masked, bool scale, bool dropout, const std::string& values) {
+    std::string s;
+    if (masked)
+        s += "        num_tokens = x.shape[-2]\n"
+             "        attn_scores = attn_scores.masked_fill(self.mask.bool()[:num_tokens, "
+             ":num_tokens], -torch.inf)\n";
+    s += scale ? "        attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\n"
+               : "        attn_weights = torch.softmax(attn_scores, dim=-1)\n";
+    if (dropout)
+        s += "        attn_weights = self.dropout(attn_weights)\n";
+    s += "        context_vec = attn_weights @ " + values + "\n        return context_vec\n";
+    return s;
+}
+
+std::string moduleClasses(const Config& c, bool masked, bool dropout) {
+    std::string s;
+    const std::string maskInit =
+        masked ? "        self.register_buffer(\"mask\", make_mask(context_length))\n" : "";
+    const std::string dropInit = dropout ? "        self.dropout = nn.Dropout(dropout)\n" : "";
+    switch (c.variant) {
+        case Variant::Simplified:
+            s += "class SimplifiedAttention(nn.Module):\n"
+                 "    # Section 3.3: no trainable weights; the inputs are queries, keys and "
+                 "values.\n"
+                 "    def __init__(self, context_length, dropout):\n"
+                 "        super().__init__()\n" +
+                 maskInit + dropInit + (masked || dropout ? "" : "        pass\n") +
+                 "\n    def forward(self, x):\n"
+                 "        attn_scores = x @ x.transpose(-2, -1)\n" +
+                 singleHeadTail(masked, false, dropout, "x");
+            break;
+        case Variant::SelfAttentionV1:
+            s += "class SelfAttention_v1(nn.Module):\n"
+                 "    def __init__(self, d_in, d_out, context_length, dropout):\n"
+                 "        super().__init__()\n"
+                 "        self.W_query = nn.Parameter(torch.rand(d_in, d_out))\n"
+                 "        self.W_key = nn.Parameter(torch.rand(d_in, d_out))\n"
+                 "        self.W_value = nn.Parameter(torch.rand(d_in, d_out))\n" +
+                 maskInit + dropInit +
+                 "\n    def forward(self, x):\n"
+                 "        keys = x @ self.W_key\n"
+                 "        queries = x @ self.W_query\n"
+                 "        values = x @ self.W_value\n"
+                 "        attn_scores = queries @ keys.transpose(-2, -1)\n" +
+                 singleHeadTail(masked, true, dropout, "values");
+            break;
+        case Variant::SelfAttention:
+        case Variant::Causal:
+        case Variant::MultiHeadWrapper: {
+            const std::string cls =
+                c.variant == Variant::SelfAttention ? "SelfAttention_v2" : "CausalAttention";
+            s += "class " + cls +
+                 "(nn.Module):\n"
+                 "    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):\n"
+                 "        super().__init__()\n"
+                 "        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)\n"
+                 "        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)\n"
+                 "        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)\n" +
+                 dropInit + maskInit +
+                 "\n    def forward(self, x):\n"
+                 "        keys = self.W_key(x)\n"
+                 "        queries = self.W_query(x)\n"
+                 "        values = self.W_value(x)\n"
+                 "        attn_scores = queries @ keys.transpose(-2, -1)\n" +
+                 singleHeadTail(masked, true, dropout, "values");
+            if (c.variant == Variant::MultiHeadWrapper)
+                s +=
+                    "\n\nclass MultiHeadAttentionWrapper(nn.Module):\n"
+                    "    def __init__(self, d_in, d_out, context_length, dropout, num_heads, "
+                    "qkv_bias=False):\n"
+                    "        super().__init__()\n"
+                    "        self.heads = nn.ModuleList(\n"
+                    "            [CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)\n"
+                    "             for _ in range(num_heads)]\n"
+                    "        )\n"
+                    "\n    def forward(self, x):\n"
+                    "        return torch.cat([head(x) for head in self.heads], dim=-1)\n";
+            break;
+        }
+        case Variant::MultiHead:
+            s += "class MultiHeadAttention(nn.Module):\n"
+                 "    def __init__(self, d_in, d_out, context_length, dropout, num_heads, "
+                 "qkv_bias=False):\n"
+                 "        super().__init__()\n"
+                 "        assert d_out % num_heads == 0, \"d_out must be divisible by num_heads\"\n"
+                 "        self.d_out = d_out\n"
+                 "        self.num_heads = num_heads\n"
+                 "        self.head_dim = d_out // num_heads\n"
+                 "        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)\n"
+                 "        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)\n"
+                 "        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)\n"
+                 "        self.out_proj = nn.Linear(d_out, d_out)\n" +
+                 dropInit + maskInit +
+                 "\n    def forward(self, x):\n"
+                 "        b, num_tokens, d_in = x.shape\n"
+                 "        keys = self.W_key(x)\n"
+                 "        queries = self.W_query(x)\n"
+                 "        values = self.W_value(x)\n"
+                 "        keys = keys.view(b, num_tokens, self.num_heads, "
+                 "self.head_dim).transpose(1, 2)\n"
+                 "        values = values.view(b, num_tokens, self.num_heads, "
+                 "self.head_dim).transpose(1, 2)\n"
+                 "        queries = queries.view(b, num_tokens, self.num_heads, "
+                 "self.head_dim).transpose(1, 2)\n"
+                 "        attn_scores = queries @ keys.transpose(2, 3)\n" +
+                 (masked ? "        attn_scores = "
+                           "attn_scores.masked_fill(self.mask.bool()[:num_tokens, :num_tokens], "
+                           "-torch.inf)\n"
+                         : "") +
+                 "        attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, "
+                 "dim=-1)\n" +
+                 (dropout ? "        attn_weights = self.dropout(attn_weights)\n" : "") +
+                 "        context_vec = (attn_weights @ values).transpose(1, 2)\n"
+                 "        context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)\n"
+                 "        return self.out_proj(context_vec)\n";
+            break;
+    }
+    return s + "\n\n";
+}
+
+std::string constructorCall(const Config& c) {
+    const std::string ctx = std::to_string(c.contextLength);
+    const std::string p = pyFloat(c.dropout);
+    const std::string din = std::to_string(c.dIn), dout = std::to_string(c.dOut);
+    const std::string bias = ", qkv_bias=" + pyBool(c.qkvBias) + ")";
+    switch (c.variant) {
+        case Variant::Simplified:
+            return "SimplifiedAttention(" + ctx + ", " + p + ")";
+        case Variant::SelfAttentionV1:
+            return "SelfAttention_v1(" + din + ", " + dout + ", " + ctx + ", " + p + ")";
+        case Variant::SelfAttention:
+            return "SelfAttention_v2(" + din + ", " + dout + ", " + ctx + ", " + p + bias;
+        case Variant::Causal:
+            return "CausalAttention(" + din + ", " + dout + ", " + ctx + ", " + p + bias;
+        case Variant::MultiHeadWrapper:
+            return "MultiHeadAttentionWrapper(" + din + ", " + dout + ", " + ctx + ", " + p + ", " +
+                   std::to_string(c.heads) + bias;
+        case Variant::MultiHead:
+            return "MultiHeadAttention(" + din + ", " + dout + ", " + ctx + ", " + p + ", " +
+                   std::to_string(c.heads) + bias;
+    }
+    return {};
+}
+
+std::string inputCode(const TraceRun& run, const Config& c) {
+    const Settings& settings = run.settings;
+    std::string s;
+    switch (settings.source) {
+        case InputSource::Book: {
+            // One row per word, as the chapter prints them.
+            s += "# Section 3.3.1: the embeddings of \"" + bookSentence() + "\".\ninputs = torch.tensor(\n";
+            const auto& words = bookTokens();
+            for (int64_t r = 0; r < run.inputs.size(0); ++r) {
+                s += r == 0 ? "    [" : "     ";
+                s += pyTensorLiteral(run.inputs.select(0, r), "");
+                s += r + 1 < run.inputs.size(0) ? ", " : "] ";
+                s += " # " + words[size_t(r)] + "\n";
+            }
+            s += ")\n";
+            break;
+        }
+        case InputSource::Text: {
+            s += "# Chapter 2: token ids (" + tokenizerName(settings.tokenizer) + " tokenizer";
+            if (settings.tokenizer == TokenizerKind::Gpt2)
+                s += ", as tiktoken.get_encoding(\"gpt2\").encode(text, allowed_special=\"all\")";
+            s += ")\n# then token + positional embeddings.\nids = torch.tensor([";
+            const auto& tokens = run.input.tokens;
+            for (size_t i = 0; i < tokens.size(); ++i)
+                s += (i ? ", " : "") + std::to_string(tokens[i].id);
+            s += "])\n"
+                 "torch.manual_seed(" +
+                 std::to_string(settings.embeddingSeed) +
+                 ")\n"
+                 "token_embedding_layer = nn.Embedding(50257, " +
+                 std::to_string(c.dIn) + ")\n";
+            if (settings.positions)
+                s += "pos_embedding_layer = nn.Embedding(" + std::to_string(c.contextLength) +
+                     ", " + std::to_string(c.dIn) +
+                     ")\n"
+                     "inputs = (token_embedding_layer(ids) + "
+                     "pos_embedding_layer(torch.arange(len(ids)))).detach()\n";
+            else
+                s += "inputs = token_embedding_layer(ids).detach()  # positions switched off\n";
+            break;
+        }
+        case InputSource::File: {
+            std::string path;
+            io::appendJsonString(path, settings.embeddingsFile.toStdString());
+            s += "# The embeddings loaded from " + path.substr(1, path.size() - 2) +
+                 "\n"
+                 "inputs = torch.tensor(\n    " +
+                 pyTensorLiteral(run.inputs, "    ") + "\n)\n";
+            break;
+        }
+    }
+    if (run.inputs.dim() == 2) {
+        if (c.batch == 1)
+            s += "x = inputs.unsqueeze(0)  # a batch of one: (1, T, d_in)\n";
+        else
+            s += "x = torch.stack([inputs] * " + std::to_string(c.batch) +
+                 ")  # the same input stacked: (b, T, d_in)\n";
+    } else {
+        s += "x = inputs  # (b, T, d_in)\n";
+    }
+    return s;
+}
+
+// Reads a safetensors file with the standard library, so nothing beyond PyTorch is needed
+// (Debian's python3-torch does not bring the safetensors package).
+const char* kSafetensorsReader =
+    "def load_safetensors(path):\n"
+    "    # 8 bytes of header length, a JSON header, then the raw little-endian tensors.\n"
+    "    import json, struct\n"
+    "    with open(path, \"rb\") as f:\n"
+    "        header = json.loads(f.read(struct.unpack(\"<Q\", f.read(8))[0]))\n"
+    "        data = f.read()\n"
+    "    dtypes = {\"F32\": torch.float32, \"F16\": torch.float16, \"BF16\": torch.bfloat16,\n"
+    "              \"F64\": torch.float64, \"BOOL\": torch.bool}\n"
+    "    tensors = {}\n"
+    "    for name, info in header.items():\n"
+    "        if name == \"__metadata__\":\n"
+    "            continue\n"
+    "        begin, end = info[\"data_offsets\"]\n"
+    "        flat = torch.frombuffer(bytearray(data[begin:end]), dtype=dtypes[info[\"dtype\"]]) \\\n"
+    "            if end > begin else torch.empty(0, dtype=dtypes[info[\"dtype\"]])\n"
+    "        tensors[name] = flat.reshape(info[\"shape\"]).float()\n"
+    "    return tensors\n\n\n";
+
+std::string loadWeightsCode(const QString& weightsFile) {
+    std::string path;
+    io::appendJsonString(path, weightsFile.toStdString());  // a valid Python string literal too
+    std::string s = weightsFile.endsWith(QLatin1String(".safetensors"))
+                        ? "state = load_safetensors(" + path + ")\n"
+                        : "import json\n"
+                          "state = {name: torch.tensor(value) for name, value in json.load(open(" +
+                              path + ")).items()}\n";
+    return s +
+           "# A file may leave out the mask buffer; every parameter must be in it (strict load).\n"
+           "for name, buffer in module.named_buffers():\n"
+           "    state.setdefault(name, buffer)\n"
+           "module.load_state_dict(state)\n";
+}
+
+// When the listing gives the view's numbers.
+void describeReproduction(const Config& c, PyTorchListing* out) {
+    if (!c.dropoutActive()) {
+        out->reproduces =
+            "Gives the same output as the view (float32, to about 1e-6) on any CPU build of "
+            "PyTorch.";
+        return;
+    }
+    if (c.dropoutRng == DropoutRng::Default) {
+        out->reproduces =
+            "Gives the same output as the view, dropout included, on PyTorch builds without "
+            "Intel MKL (Debian's python3-torch, AMD CPUs). A PyTorch wheel with MKL on an Intel "
+            "CPU drops other weights: set Dropout RNG to mkl to see its pattern.";
+        return;
+    }
+    out->exact = false;
+    out->reproduces =
+        "The view drops the weights PyTorch wheels with Intel MKL drop on Intel CPUs. This code "
+        "gives that output only there; on other builds (Debian's python3-torch, AMD CPUs) "
+        "dropout keeps other weights, so the numbers differ. Set Dropout RNG to default to match "
+        "those.";
+}
+
+// Lines of at most 96 characters, each starting with "# ".
+std::string commentLines(const std::string& text) {
+    std::string out, line;
+    size_t i = 0;
+    while (i < text.size()) {
+        size_t j = text.find(' ', i);
+        if (j == std::string::npos)
+            j = text.size();
+        const std::string word = text.substr(i, j - i);
+        if (!line.empty() && line.size() + 1 + word.size() > 94) {
+            out += "# " + line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        i = j + 1;
+    }
+    if (!line.empty())
+        out += "# " + line + "\n";
+    return out;
+}
+
+}  // namespace
+
+PyTorchListing pytorchListing(const TraceRun& run) {
+    const Config& c = run.trace->config;
+    PyTorchListing listing;
+    describeReproduction(c, &listing);
+    const MaskSpec mask = c.effectiveMask();
+    const bool masked = mask.kind != MaskKind::None;
+    const bool dropout = c.dropout > 0.0;
+    const bool loaded = !run.settings.weightsFile.isEmpty() && variantHasWeights(c.variant);
+    std::string s = "# Generated by Attention Lens: " + variantClassName(c.variant) +
+                    " as in chapter 3 of\n"
+                    "# \"Build a Large Language Model From Scratch\". The module's result is left "
+                    "in `output`.\n" +
+                    commentLines(listing.reproduces) +
+                    "import torch\n"
+                    "import torch.nn as nn\n\n\n";
+    if (masked)
+        s += maskFunction(mask);
+    if (loaded && run.settings.weightsFile.endsWith(QLatin1String(".safetensors")))
+        s += kSafetensorsReader;
+    s += moduleClasses(c, masked, dropout);
+    s += inputCode(run, c);
+    s += "\ntorch.manual_seed(" + std::to_string(c.seed) + ")\n";
+    s += "module = " + constructorCall(c) + "\n";
+    if (loaded)
+        s += loadWeightsCode(run.settings.weightsFile);
+    if (c.mode == Mode::Eval)
+        s += "module.eval()  # dropout off\n";
+    s += "with torch.no_grad():\n    output = module(x)\n";
+    s += "print(output)\n";
+    listing.code = std::move(s);
+    return listing;
+}
+
+PyTorchListing pytorchModelListing(const ModelRun& run) {
+    const GptModel& m = *run.model;
+    const GptArchitecture& a = m.arch;
+    const QString file = QFileInfo(modelFilePath(run.settings.model)).absoluteFilePath();
+    std::string path;
+    io::appendJsonString(path, file.toStdString());  // a valid Python string literal too
+    const bool hf = m.names == GptNames::HuggingFace;
+    const int layer = run.settings.layer;
+    PyTorchListing listing;
+    listing.reproduces =
+        "Gives the same attention weights and next-token probabilities as the view (float32, "
+        "to about 1e-5) on any CPU build of PyTorch.";
+    std::string s =
+        "# Generated by Attention Lens: block " + std::to_string(layer) + " of " +
+        QFileInfo(file).fileName().toStdString() +
+        ", the chapter-4 forward (GPTModel) written out with the\n"
+        "# same weights, token ids and eval mode. `attention` holds the block's weights (heads, "
+        "T, T).\n" +
+        commentLines(listing.reproduces) +
+        "import torch\n"
+        "import torch.nn.functional as F\n\n\n";
+    if (file.endsWith(QLatin1String(".safetensors")))
+        s += kSafetensorsReader + std::string("state = load_safetensors(") + path + ")\n";
+    else
+        s += "try:\n"
+             "    state = torch.load(" + path +
+             ", map_location=\"cpu\", weights_only=True)\n"
+             "except Exception:\n"
+             "    # PyTorch 1.13's safe loader refuses the plain numbers (learning rate, betas) a\n"
+             "    # training checkpoint also holds. Attention Lens read this file with a reader that\n"
+             "    # accepts nothing but tensors and plain values, and found nothing else in it.\n"
+             "    state = torch.load(" + path +
+             ", map_location=\"cpu\")\n"
+             "# A training checkpoint keeps the model's state_dict under a key of its own.\n"
+             "for key in (\"model_state_dict\", \"state_dict\", \"model\"):\n"
+             "    if isinstance(state, dict) and isinstance(state.get(key), dict):\n"
+             "        state = state[key]\n"
+             "        break\n"
+             "state = {name: tensor.float() for name, tensor in state.items()}\n";
+    if (hf)
+        s += "# Hugging Face names may start with \"transformer.\".\n"
+             "state = {name.removeprefix(\"transformer.\"): t for name, t in state.items()}\n";
+    s += "\nlayers, heads, d_model = " + std::to_string(a.layers) + ", " +
+         std::to_string(a.heads) + ", " + std::to_string(a.dModel) + "\nhead_dim = d_model // heads\n";
+    s += "ids = torch.tensor([";
+    for (size_t i = 0; i < run.input.tokens.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(run.input.tokens[i].id);
+    s += "])  # the text's GPT-2 tokens\nT = len(ids)\n\n\n";
+    // Names of the weights, Hugging Face's (Conv1D: x @ W) or the book's (nn.Linear: x @ W.T).
+    if (hf) {
+        s += "def linear(x, name):  # Conv1D: x @ W + b\n"
+             "    return x @ state[name + \".weight\"] + state[name + \".bias\"]\n\n\n"
+             "def norm(x, name):\n"
+             "    return F.layer_norm(x, (d_model,), state[name + \".weight\"], state[name + "
+             "\".bias\"], eps=1e-5)\n\n\n"
+             "x = state[\"wte.weight\"][ids] + state[\"wpe.weight\"][:T]\n"
+             "for n in range(layers):\n"
+             "    b = f\"h.{n}.\"\n"
+             "    h = norm(x, b + \"ln_1\")\n"
+             "    q, k, v = linear(h, b + \"attn.c_attn\").split(d_model, dim=-1)\n";
+    } else {
+        s += "def linear(x, name):  # nn.Linear: x @ W.T (+ b)\n"
+             "    y = x @ state[name + \".weight\"].T\n"
+             "    return y + state[name + \".bias\"] if name + \".bias\" in state else y\n\n\n"
+             "def norm(x, name):\n"
+             "    return F.layer_norm(x, (d_model,), state[name + \".scale\"], state[name + "
+             "\".shift\"], eps=1e-5)\n\n\n"
+             "x = state[\"tok_emb.weight\"][ids] + state[\"pos_emb.weight\"][:T]\n"
+             "for n in range(layers):\n"
+             "    b = f\"trf_blocks.{n}.\"\n"
+             "    h = norm(x, b + \"norm1\")\n"
+             "    q, k, v = (linear(h, b + \"att.\" + w) for w in (\"W_query\", \"W_key\", "
+             "\"W_value\"))\n";
+    }
+    s += "    q, k, v = (t.view(T, heads, head_dim).transpose(0, 1) for t in (q, k, v))\n"
+         "    scores = q @ k.transpose(1, 2)\n"
+         "    scores = scores.masked_fill(torch.triu(torch.ones(T, T), diagonal=1).bool(), "
+         "-torch.inf)\n"
+         "    weights = torch.softmax(scores / head_dim**0.5, dim=-1)\n"
+         "    if n == " +
+         std::to_string(layer) +
+         ":\n"
+         "        attention = weights\n"
+         "    context = (weights @ v).transpose(0, 1).contiguous().view(T, d_model)\n";
+    if (hf)
+        s += "    x = x + linear(context, b + \"attn.c_proj\")\n"
+             "    h = norm(x, b + \"ln_2\")\n"
+             "    x = x + linear(F.gelu(linear(h, b + \"mlp.c_fc\"), approximate=\"tanh\"), b + "
+             "\"mlp.c_proj\")\n"
+             "x = norm(x, \"ln_f\")\n"
+             "head = state.get(\"lm_head.weight\", state[\"wte.weight\"])\n";
+    else
+        s += "    x = x + linear(context, b + \"att.out_proj\")\n"
+             "    h = norm(x, b + \"norm2\")\n"
+             "    x = x + linear(F.gelu(linear(h, b + \"ff.layers.0\"), approximate=\"tanh\"), b + "
+             "\"ff.layers.2\")\n"
+             "x = norm(x, \"final_norm\")\n"
+             "head = state.get(\"out_head.weight\", state[\"tok_emb.weight\"])\n";
+    s += "probabilities = torch.softmax((x[-1] @ head.T).double(), dim=-1)\n\n"
+         "torch.set_printoptions(precision=6, linewidth=120)\n"
+         "print(\"attention of block " +
+         std::to_string(layer) +
+         ", (heads, T, T):\")\n"
+         "print(attention)\n"
+         "top = torch.topk(probabilities, 5)\n"
+         "print(\"next token after the last:\", [(int(i), round(float(p), 6)) for p, i in "
+         "zip(top.values, top.indices)])\n";
+    listing.code = std::move(s);
+    return listing;
+}
+
+}  // namespace attn

@@ -1,0 +1,202 @@
+#include "pipeline/request.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include "engine/embeddings.h"
+#include "io/file_io.h"
+#include "io/loaders.h"
+
+namespace attn {
+
+namespace {
+
+class Text {
+    Q_DECLARE_TR_FUNCTIONS(attn::Request)
+};
+
+std::string fileName(const QString& path) {
+    return QFileInfo(path).fileName().toStdString();
+}
+
+}  // namespace
+
+std::shared_ptr<const Tensor> readEmbeddings(const QString& path) {
+    return std::make_shared<const Tensor>(io::readEmbeddingsFile(path.toStdString()));
+}
+
+std::shared_ptr<const WeightMap> readWeights(const QString& path) {
+    return std::make_shared<const WeightMap>(io::readWeightsFile(path.toStdString()));
+}
+
+InputFiles readInputFiles(const Settings& settings) {
+    InputFiles files;
+    if (settings.source == InputSource::File) {
+        if (settings.embeddingsFile.isEmpty())
+            throw UserError("embeddings",
+                            Text::tr("The input is an embeddings file, but none is named.")
+                                .toStdString());
+        files.embeddings = readEmbeddings(settings.embeddingsFile);
+    }
+    if (!settings.weightsFile.isEmpty())
+        files.weights = readWeights(settings.weightsFile);
+    return files;
+}
+
+QStringList fitSettingsToFiles(Settings* settings, const InputFiles& files, GivenSizes given) {
+    QStringList notes;
+    Config& c = settings->config;
+    if (files.embeddings && settings->source == InputSource::File) {
+        const Tensor& x = *files.embeddings;
+        if (!given.dIn && x.dim() >= 2)
+            c.dIn = x.size(-1);
+        if (x.dim() == 3)
+            c.batch = x.size(0);
+    }
+    if (files.weights) {
+        if (const auto n = io::maskBufferSize(*files.weights); n && *n != c.contextLength) {
+            const QString name = QFileInfo(settings->weightsFile).fileName();
+            if (given.contextLength)
+                throw UserError(
+                    "context_length",
+                    Text::tr("The context length is %1, but the mask buffer in %2 is %3 x %3. "
+                             "Leave the context length out to use the file's, or give %3.")
+                        .arg(c.contextLength)
+                        .arg(name)
+                        .arg(*n)
+                        .toStdString());
+            c.contextLength = *n;
+            notes << Text::tr("The context length is %1, the size of the mask buffer in %2.")
+                         .arg(*n)
+                         .arg(name);
+        }
+    }
+    return notes;
+}
+
+InputTokens tokenizeInput(const Settings& settings, const InputFiles& files) {
+    InputTokens in;
+    switch (settings.source) {
+        case InputSource::Book:
+            in.labels = bookTokens();
+            // The sentence's GPT-2 tokens are its six words, so the chips can show their ids.
+            in.tokens = tokenize(TokenizerKind::Gpt2, bookSentence());
+            if (in.tokens.size() != in.labels.size())
+                in.tokens.clear();
+            break;
+        case InputSource::Text: {
+            const QByteArray utf8 = settings.text.toUtf8();
+            in.tokens = tokenize(settings.tokenizer,
+                                 std::string_view(utf8.constData(), size_t(utf8.size())));
+            for (const Token& t : in.tokens)
+                in.labels.push_back(t.display);
+            break;
+        }
+        case InputSource::File: {
+            const int64_t T = files.embeddings && files.embeddings->dim() >= 2
+                                  ? files.embeddings->size(-2)
+                                  : 0;
+            for (int64_t t = 0; t < T; ++t)
+                in.labels.push_back(std::to_string(t));
+            break;
+        }
+    }
+    return in;
+}
+
+std::vector<ValidationIssue> checkSettings(const Settings& settings, const InputFiles& files,
+                                           int64_t tokens) {
+    const Config& c = settings.config;
+    std::vector<ValidationIssue> issues = validate(c, tokens);
+    if (tokens == 0 && settings.source == InputSource::Text)
+        for (ValidationIssue& issue : issues)
+            if (issue.field == "input")
+                issue.message = Text::tr("The text has no tokens: type a word or two.").toStdString();
+    auto add = [&](const char* field, const QString& message) {
+        issues.push_back({field, message.toStdString()});
+    };
+    switch (settings.source) {
+        case InputSource::Book:
+            if (c.dIn != 3)
+                add("d_in", Text::tr("The book's input vectors are 3-dimensional, so d_in must be "
+                                     "3 (it is %1).")
+                                .arg(c.dIn));
+            break;
+        case InputSource::Text:
+            if (c.dIn > kMaxEmbeddingDim)
+                add("d_in", Text::tr("The chapter-2 embeddings go up to d_in = %1 (PyTorch draws "
+                                     "the whole 50,257 x d_in table); d_in is %2. Load an "
+                                     "embeddings file for wider inputs.")
+                                .arg(kMaxEmbeddingDim)
+                                .arg(c.dIn));
+            break;
+        case InputSource::File: {
+            if (!files.embeddings) {
+                add("embeddings", Text::tr("No embeddings file is loaded."));
+                break;
+            }
+            const Tensor& x = *files.embeddings;
+            if (x.dim() >= 2 && x.size(-1) != c.dIn)
+                add("d_in", Text::tr("The embeddings file has %1 numbers per token, so d_in must "
+                                     "be %1 (it is %2).")
+                                .arg(x.size(-1))
+                                .arg(c.dIn));
+            if (x.dim() == 3 && x.size(0) != c.batch)
+                add("batch", Text::tr("The embeddings file holds %1 batch entries, so the batch "
+                                      "size must be %1 (it is %2).")
+                                 .arg(x.size(0))
+                                 .arg(c.batch));
+            break;
+        }
+    }
+    if (files.weights && variantHasWeights(c.variant)) {
+        const std::vector<std::string> problems = io::weightProblems(*files.weights, c);
+        if (!problems.empty()) {
+            std::string text = fileName(settings.weightsFile) + ": ";
+            for (size_t i = 0; i < problems.size(); ++i)
+                text += (i ? "; " : "") + problems[i];
+            issues.push_back({"weights", text + "."});
+        }
+    }
+    return issues;
+}
+
+Tensor embedInput(const Settings& settings, const InputFiles& files, const InputTokens& tokens,
+                  const CancelToken* cancel) {
+    const auto issues = checkSettings(settings, files, tokens.count());
+    if (!issues.empty())
+        throw UserError(issues.front().field, issues.front().message);
+    switch (settings.source) {
+        case InputSource::Book:
+            return bookInputs();
+        case InputSource::File:
+            return *files.embeddings;
+        case InputSource::Text: {
+            EmbeddingConfig e;
+            e.seed = settings.embeddingSeed;
+            e.dIn = settings.config.dIn;
+            e.contextLength = settings.config.contextLength;
+            e.positions = settings.positions;
+            return chapterTwoEmbeddings(e, tokenIds(tokens.tokens), cancel);
+        }
+    }
+    return {};
+}
+
+TraceRun runSettings(const Settings& settings, const InputFiles& files, const CancelToken* cancel,
+                     const ProgressFn& progress) {
+    TraceRun run;
+    run.settings = settings;
+    run.input = tokenizeInput(settings, files);
+    run.inputs = embedInput(settings, files, run.input, cancel);
+    TraceRequest request;
+    request.config = settings.config;
+    request.inputs = run.inputs;
+    request.weights = variantHasWeights(settings.config.variant) ? files.weights.get() : nullptr;
+    request.cancel = cancel;
+    request.progress = progress;
+    run.trace = std::make_shared<const Trace>(runTrace(request));
+    return run;
+}
+
+}  // namespace attn

@@ -1,0 +1,75 @@
+#pragma once
+// The one path from settings to a trace, for the app's worker thread, the CLI, the PyTorch code
+// and the teaching views: read the files a setting names, tokenize, check everything, embed,
+// trace. QtCore only; nothing here knows about windows or the command line.
+
+#include <QStringList>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/cancel.h"
+#include "engine/trace.h"
+#include "pipeline/settings.h"
+#include "tokenizer/tokenizer.h"
+
+namespace attn {
+
+// The files the settings name, read once: the app keeps them while the user types.
+struct InputFiles {
+    std::shared_ptr<const Tensor> embeddings;  // Settings::embeddingsFile
+    std::shared_ptr<const WeightMap> weights;  // Settings::weightsFile
+};
+
+// Reads an embeddings file ((T, d_in) or (b, T, d_in)) or a weights file. Throws
+// UserError("embeddings" / "weights", ...).
+std::shared_ptr<const Tensor> readEmbeddings(const QString& path);
+std::shared_ptr<const WeightMap> readWeights(const QString& path);
+// Both, as far as `settings` names them (the embeddings only for InputSource::File).
+InputFiles readInputFiles(const Settings& settings);
+
+// What loaded files decide, unless the user gave the setting explicitly:
+// - an embeddings file sets d_in to its width, and a (b, T, d_in) file the batch size;
+// - a weights file saved from the chapter's modules holds the `mask` buffer (context_length x
+//   context_length), whose size sets the context length. When the user gave a different context
+//   length, that is an error naming both (UserError("context_length", ...)).
+// Returns a note for each setting a file changed, e.g. "The context length is 6, the size of the
+// mask buffer in w.safetensors."
+struct GivenSizes {
+    bool dIn = false;
+    bool contextLength = false;
+};
+QStringList fitSettingsToFiles(Settings* settings, const InputFiles& files, GivenSizes given);
+
+// The tokens of the input and one label per row of x: the token text for typed text, the book's
+// words, or the row index for an embeddings file. Cheap: the app shows them before the trace.
+struct InputTokens {
+    std::vector<Token> tokens;        // empty unless the input is text
+    std::vector<std::string> labels;  // one per row of x
+    int64_t count() const { return int64_t(labels.size()); }
+};
+InputTokens tokenizeInput(const Settings& settings, const InputFiles& files);
+
+// Every problem with running `settings` on `tokens` tokens, each with the field of the control
+// it belongs to: the module's validation, no tokens, the book's 3-d vectors, an embeddings file
+// whose width or batch does not fit, weights that do not fit the module. Empty when it can run.
+std::vector<ValidationIssue> checkSettings(const Settings& settings, const InputFiles& files,
+                                           int64_t tokens);
+
+// The input x of the trace: (T, d_in), or (b, T, d_in) from a 3-d embeddings file.
+// Throws UserError for the first problem checkSettings finds, Cancelled when cancelled.
+Tensor embedInput(const Settings& settings, const InputFiles& files, const InputTokens& tokens,
+                  const CancelToken* cancel = nullptr);
+
+// One request's result: the settings it ran with, its input and every step.
+struct TraceRun {
+    Settings settings;
+    InputTokens input;
+    Tensor inputs;  // x as embedInput made it
+    std::shared_ptr<const Trace> trace;
+};
+// tokenizeInput + embedInput + runTrace. Throws UserError, Cancelled.
+TraceRun runSettings(const Settings& settings, const InputFiles& files,
+                     const CancelToken* cancel = nullptr, const ProgressFn& progress = {});
+
+}  // namespace attn

@@ -1,0 +1,384 @@
+#include "pipeline/settings.h"
+
+#include <QCoreApplication>
+#include <limits>
+
+#include "engine/embeddings.h"
+
+namespace attn {
+
+namespace {
+
+class Text {
+    Q_DECLARE_TR_FUNCTIONS(attn::Settings)
+};
+
+QString str(std::string_view s) {
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+// A value as the text a user typed or a file holds (QSettings keeps everything as text).
+QString text(const QVariant& v) {
+    return v.toString().trimmed();
+}
+
+// Problems are phrased with "{}" where the caller names the setting: --d-in on the command line,
+// "d_in" in a session.
+QString wholeNumber(const QVariant& v, int64_t* out) {
+    bool ok = false;
+    qlonglong n = 0;
+    if (v.typeId() == QMetaType::Double) {
+        const double d = v.toDouble();
+        ok = d == double(qlonglong(d)) && std::abs(d) < 9.2e18;
+        n = qlonglong(d);
+    } else {
+        n = text(v).toLongLong(&ok);
+    }
+    if (!ok)
+        return Text::tr("{} expects a whole number, got \"%1\"").arg(text(v));
+    *out = n;
+    return {};
+}
+
+// The sizes of the module: 1 .. kMaxDimension, as the engine takes them.
+QString size(const QVariant& v, int64_t* out) {
+    int64_t n = 0;
+    if (!wholeNumber(v, &n).isEmpty() || n < 1 || n > kMaxDimension)
+        return Text::tr("{} expects a whole number from 1 to %1, got \"%2\"")
+            .arg(kMaxDimension)
+            .arg(text(v));
+    *out = n;
+    return {};
+}
+
+QString count(const QVariant& v, int* out) {
+    int64_t n = 0;
+    if (wholeNumber(v, &n).isEmpty() && n >= 0 && n <= std::numeric_limits<int>::max()) {
+        *out = int(n);
+        return {};
+    }
+    return Text::tr("{} expects a whole number from 0, got \"%1\"").arg(text(v));
+}
+
+// Seeds as torch.manual_seed takes them: 0 .. 2^64-1, and negatives, which wrap as in PyTorch.
+QString seed(const QVariant& v, uint64_t* out) {
+    const QString t = text(v);
+    bool ok = false;
+    const qulonglong u = t.toULongLong(&ok);
+    if (ok) {
+        *out = u;
+        return {};
+    }
+    const qlonglong s = t.toLongLong(&ok);
+    if (ok && s < 0) {
+        *out = uint64_t(s);
+        return {};
+    }
+    return Text::tr("{} expects a whole number from -2^63 to 2^64-1, got \"%1\"").arg(t);
+}
+
+QString rate(const QVariant& v, double* out) {
+    bool ok = v.typeId() == QMetaType::Double;
+    const double d = ok ? v.toDouble() : text(v).toDouble(&ok);
+    if (!ok || !(d >= 0.0 && d < 1.0))
+        return Text::tr("{} expects a number from 0 up to (not including) 1, got \"%1\"")
+            .arg(text(v));
+    *out = d;
+    return {};
+}
+
+QString boolean(const QVariant& v, bool* out) {
+    if (v.typeId() == QMetaType::Bool) {
+        *out = v.toBool();
+        return {};
+    }
+    const QString t = text(v).toLower();
+    if (t == QLatin1String("true") || t == QLatin1String("1")) {
+        *out = true;
+        return {};
+    }
+    if (t == QLatin1String("false") || t == QLatin1String("0")) {
+        *out = false;
+        return {};
+    }
+    return Text::tr("{} expects true or false, got \"%1\"").arg(text(v));
+}
+
+// An enum by name: parse(name), or "Unknown <what> "x"; use <choices>".
+template <typename T, typename Parse>
+QString named(const QVariant& v, Parse parse, const QString& what, const char* choices, T* out) {
+    const QString t = text(v);
+    if (const auto parsed = parse(t.toStdString())) {
+        *out = *parsed;
+        return {};
+    }
+    return Text::tr("Unknown %1 \"%2\"; use %3").arg(what, t, QString::fromLatin1(choices));
+}
+
+QVariant wide(int64_t v) {
+    return QVariant(qlonglong(v));
+}
+
+QVariant seedText(uint64_t v) {
+    return QVariant(QString::number(qulonglong(v)));
+}
+
+#define GET(expr) [](const Settings& s) -> QVariant { return (expr); }
+#define SET(body) [](Settings& s, const QVariant& v) -> QString { body }
+
+std::vector<SettingField> makeFields() {
+    using G = SettingGroup;
+    return {
+        // What goes in. "source" has no option of its own: --preset book, --text, --text-file
+        // and --embeddings set it (see pipeline/options.cpp).
+        {"source", nullptr, nullptr, "", G::Input, false,
+         GET(str(inputSourceName(s.source))),
+         SET(return named(v, parseInputSource, Text::tr("input"), "book, text or file", &s.source);)},
+        {"text", "text", "text", "Text to tokenize and embed.", G::Input, false, GET(s.text),
+         SET(s.text = v.toString(); return {};)},
+        {"tokenizer", "tokenizer", "name", "gpt2 (default), words or chars.", G::Input, false,
+         GET(str(tokenizerName(s.tokenizer))),
+         SET(return named(v, parseTokenizer, Text::tr("tokenizer"), "gpt2, words or chars",
+                       &s.tokenizer);)},
+        {"embedding_seed", "embedding-seed", "s",
+         "torch.manual_seed for the chapter-2 embeddings (default 123).", G::Input, false,
+         GET(seedText(s.embeddingSeed)), SET(return seed(v, &s.embeddingSeed);)},
+        {"positions", "no-positions", nullptr, "Do not add positional embeddings.", G::Input, true,
+         GET(s.positions), SET(return boolean(v, &s.positions);)},
+        {"embeddings_file", "embeddings", "file",
+         "Embeddings file (.npy, .json, .csv) of shape (T, d_in) or (b, T, d_in).", G::Input,
+         false, GET(s.embeddingsFile), SET(s.embeddingsFile = v.toString(); return {};)},
+        {"weights_file", "weights", "file",
+         "Weights file (.json or .safetensors) with PyTorch state_dict names.", G::Input, false,
+         GET(s.weightsFile), SET(s.weightsFile = v.toString(); return {};)},
+
+        // The module.
+        {"variant", "variant", "name",
+         "simplified, self-attention-v1, self-attention, causal, multi-head-wrapper, multi-head "
+         "(default).",
+         G::Module, false, GET(str(variantName(s.config.variant))),
+         SET(return named(v, parseVariant, Text::tr("variant"),
+                          "simplified, self-attention-v1, self-attention, causal, "
+                          "multi-head-wrapper or multi-head",
+                          &s.config.variant);)},
+        {"d_in", "d-in", "n", "Embedding size d_in (default 3).", G::Module, false,
+         GET(wide(s.config.dIn)), SET(return size(v, &s.config.dIn);)},
+        {"d_out", "d-out", "n", "Output size d_out (default 2).", G::Module, false,
+         GET(wide(s.config.dOut)), SET(return size(v, &s.config.dOut);)},
+        {"heads", "heads", "n", "Number of heads (default 2).", G::Module, false,
+         GET(wide(s.config.heads)), SET(return size(v, &s.config.heads);)},
+        {"mask", "mask", "mask", "none, causal or window:K (default: the variant's).", G::Module,
+         false, GET(str(maskName(s.config.effectiveMask()))), SET({
+             MaskSpec m;
+             const QString e = named(v, parseMask, Text::tr("mask"),
+                                     "none, causal or window:K (K a whole number)", &m);
+             if (!e.isEmpty())
+                 return e;
+             if (m.kind == MaskKind::Window && (m.window < 1 || m.window > kMaxDimension))
+                 return Text::tr("The window size K of {} must be from 1 to %1 (each token sees "
+                                 "itself and the K-1 tokens before it), got %2")
+                     .arg(kMaxDimension)
+                     .arg(m.window);
+             s.config.mask = m;
+             return QString();
+         })},
+        {"dropout", "dropout", "p", "Dropout rate p in [0, 1) (default 0).", G::Module, false,
+         GET(s.config.dropout), SET(return rate(v, &s.config.dropout);)},
+        {"mode", "mode", "mode", "train (default, as a fresh PyTorch module) or eval.", G::Module,
+         false, GET(str(modeName(s.config.mode))),
+         SET(return named(v, parseMode, Text::tr("mode"), "train or eval", &s.config.mode);)},
+        {"dropout_rng", "dropout-rng", "rng",
+         "default (PyTorch's portable kernel: Debian's PyTorch, AMD CPUs, and what the book's "
+         "notebooks print) or mkl (PyTorch wheels with Intel MKL on Intel CPUs).",
+         G::Module, false, GET(str(dropoutRngName(s.config.dropoutRng))),
+         SET(return named(v, parseDropoutRng, Text::tr("dropout RNG"), "default or mkl",
+                       &s.config.dropoutRng);)},
+        {"seed", "seed", "s", "torch.manual_seed for the weights (default 123).", G::Module, false,
+         GET(seedText(s.config.seed)), SET(return seed(v, &s.config.seed);)},
+        {"qkv_bias", "qkv-bias", nullptr,
+         "Give the query, key and value projections a bias.", G::Module, false,
+         GET(s.config.qkvBias), SET(return boolean(v, &s.config.qkvBias);)},
+        {"batch", "batch", "b", "Batch size b: the input stacked b times (default 1).", G::Module,
+         false, GET(wide(s.config.batch)), SET(return size(v, &s.config.batch);)},
+        {"context_length", "context-length", "n",
+         "Context length (default 1024; a weights file's mask buffer sets it when not given).",
+         G::Module, false, GET(wide(s.config.contextLength)),
+         SET(return size(v, &s.config.contextLength);)},
+        {"model", "model", "file",
+         "A trained GPT-2-architecture model instead of the chapter-3 module: a .safetensors or "
+         "torch.save file (.pth, .pt, .bin), or tiny-shakespeare (the model that ships with the "
+         "app).",
+         G::Module, false, GET(s.model), SET(s.model = v.toString(); return {};)},
+        {"layer", "layer", "n", "With --model: the block whose attention the trace shows (from 0).",
+         G::Module, false, GET(s.layer), SET(return count(v, &s.layer);)},
+
+        // What the views show.
+        {"step", "step", "id", "Step id, e.g. weights.", G::View, false, GET(s.step),
+         SET(s.step = text(v); return {};)},
+        {"head", "head", "h", "Head of a per-head step (default 0).", G::View, false, GET(s.head),
+         SET(return count(v, &s.head);)},
+        {"batch_index", "batch-index", "i", "Batch entry (default 0).", G::View, false,
+         GET(s.batchIndex), SET(return count(v, &s.batchIndex);)},
+        {"colormap", "colormap", "name",
+         "auto (by step, the default), viridis, magma, cividis or diverging.", G::View, false,
+         GET(s.colormap), SET({
+             const QString name = text(v);
+             if (name != QLatin1String("auto") && !parseColormap(name.toStdString()))
+                 return Text::tr("Unknown colormap \"%1\"; use auto, viridis, magma, cividis or "
+                                 "diverging")
+                     .arg(name);
+             s.colormap = name;
+             return {};
+         })},
+        {"show_values", "no-values", nullptr, "Do not write the values in the cells.", G::View,
+         true, GET(s.showValues), SET(return boolean(v, &s.showValues);)},
+        {"color_scale", "color-scale", "scale",
+         "matrix (default: one scale for the matrix), row (each row its own range) or log.",
+         G::View, false, GET(str(colorScaleName(s.colorScale))),
+         SET(return named(v, parseColorScale, Text::tr("colour scale"), "matrix, row or log",
+                       &s.colorScale);)},
+    };
+}
+
+#undef GET
+#undef SET
+
+}  // namespace
+
+std::string inputSourceName(InputSource s) {
+    switch (s) {
+        case InputSource::Book:
+            return "book";
+        case InputSource::Text:
+            return "text";
+        case InputSource::File:
+            return "file";
+    }
+    return "book";
+}
+
+std::optional<InputSource> parseInputSource(std::string_view s) {
+    if (s == "book")
+        return InputSource::Book;
+    if (s == "text")
+        return InputSource::Text;
+    if (s == "file")
+        return InputSource::File;
+    return std::nullopt;
+}
+
+std::string colorScaleName(ColorScale s) {
+    switch (s) {
+        case ColorScale::Matrix:
+            return "matrix";
+        case ColorScale::Row:
+            return "row";
+        case ColorScale::Log:
+            return "log";
+    }
+    return "matrix";
+}
+
+std::optional<ColorScale> parseColorScale(std::string_view s) {
+    if (s == "matrix")
+        return ColorScale::Matrix;
+    if (s == "row")
+        return ColorScale::Row;
+    if (s == "log")
+        return ColorScale::Log;
+    return std::nullopt;
+}
+
+std::string colormapName(Colormap c) {
+    switch (c) {
+        case Colormap::Viridis:
+            return "viridis";
+        case Colormap::Magma:
+            return "magma";
+        case Colormap::Cividis:
+            return "cividis";
+        case Colormap::Diverging:
+            return "diverging";
+    }
+    return "viridis";
+}
+
+std::optional<Colormap> parseColormap(std::string_view s) {
+    for (Colormap c : {Colormap::Viridis, Colormap::Magma, Colormap::Cividis, Colormap::Diverging})
+        if (s == colormapName(c))
+            return c;
+    return std::nullopt;
+}
+
+Settings::Settings() : text(QString::fromStdString(bookSentence())) {}
+
+Config Settings::bookConfig() {
+    Config c;
+    c.variant = Variant::MultiHead;
+    c.dIn = 3;
+    c.dOut = 2;
+    c.heads = 2;
+    c.mask = MaskSpec{MaskKind::Causal, 0};
+    c.seed = 123;
+    return c;
+}
+
+QString Settings::inputText() const {
+    return source == InputSource::Book ? QString::fromStdString(bookSentence()) : text;
+}
+
+Settings bookSettings() {
+    return Settings();
+}
+
+const std::vector<SettingField>& settingFields() {
+    static const std::vector<SettingField> fields = makeFields();
+    return fields;
+}
+
+const SettingField* findSettingField(QStringView key) {
+    for (const SettingField& f : settingFields())
+        if (key == QLatin1String(f.key))
+            return &f;
+    return nullptr;
+}
+
+const SettingField* findSettingOption(QStringView option) {
+    for (const SettingField& f : settingFields())
+        if (f.option && option == QLatin1String(f.option))
+            return &f;
+    return nullptr;
+}
+
+QString settingProblem(const QString& problem, const QString& name) {
+    QString text = problem;
+    text.replace(QLatin1String("{}"), name);
+    return text + QLatin1Char('.');
+}
+
+QVariantMap settingsToMap(const Settings& settings) {
+    QVariantMap map;
+    for (const SettingField& f : settingFields())
+        map.insert(QLatin1String(f.key), f.get(settings));
+    return map;
+}
+
+Settings settingsFromMap(const QVariantMap& map, const Settings& base, QStringList* missing) {
+    Settings s = base;
+    for (const SettingField& f : settingFields()) {
+        const auto it = map.constFind(QLatin1String(f.key));
+        if (it == map.constEnd()) {
+            if (missing)
+                *missing << QLatin1String(f.key);
+            continue;
+        }
+        const QString problem = f.set(s, *it);
+        if (!problem.isEmpty())
+            throw UserError("settings", settingProblem(problem, QStringLiteral("\"%1\"").arg(
+                                                                    QLatin1String(f.key)))
+                                            .toStdString());
+    }
+    return s;
+}
+
+}  // namespace attn

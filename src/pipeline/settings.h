@@ -1,0 +1,126 @@
+#pragma once
+// Everything a user sets, in one value type: what goes in (text, tokenizer, embeddings, files),
+// the chapter-3 module (Config) and what the views show (step, head, colours). The window,
+// sessions, QSettings, the app's launch options and the CLI all read and write it through one
+// codec, settingFields(): adding a setting means a member here, its entry in settings.cpp and
+// its control in the window, nothing else.
+
+#include <QString>
+#include <QStringList>
+#include <QVariant>
+#include <QVariantMap>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/config.h"
+#include "tokenizer/tokenizer.h"
+
+namespace attn {
+
+// Where the input x comes from.
+enum class InputSource {
+    Book,  // the chapter's six 3-d vectors (bookInputs())
+    Text,  // text -> tokenizer -> chapter-2 embeddings (torch.manual_seed(embedding_seed))
+    File   // a (T, d_in) or (b, T, d_in) matrix from an embeddings file
+};
+std::string inputSourceName(InputSource s);  // "book", "text", "file"
+std::optional<InputSource> parseInputSource(std::string_view s);
+
+// The colour maps of the heatmaps.
+enum class Colormap { Viridis, Magma, Cividis, Diverging };
+std::string colormapName(Colormap c);  // "viridis", "magma", "cividis", "diverging"
+std::optional<Colormap> parseColormap(std::string_view s);
+
+// How a heatmap maps values to colours.
+enum class ColorScale {
+    Matrix,  // one scale for the whole matrix (weights always 0..1)
+    Row,     // each row spans its own min..max: long rows of small weights still show contrast
+    Log      // log10 of the value: weights of 1e-4 and 0.5 both readable
+};
+std::string colorScaleName(ColorScale s);  // "matrix", "row", "log"
+std::optional<ColorScale> parseColorScale(std::string_view s);
+
+struct Settings {
+    // What goes in.
+    InputSource source = InputSource::Book;
+    QString text;  // the typed text, kept while the book example or a file is shown
+    TokenizerKind tokenizer = TokenizerKind::Gpt2;
+    uint64_t embeddingSeed = 123;
+    bool positions = true;
+    QString embeddingsFile;  // read for InputSource::File
+    QString weightsFile;     // a state_dict file; empty: weights drawn from config.seed
+
+    // The module (defaults: the book's multi-head example).
+    Config config = bookConfig();
+    // A trained GPT model instead of the chapter-3 module: a model file (.safetensors, .pth,
+    // .pt, .bin) or the name of a model that ships with the app ("tiny-shakespeare"); empty for
+    // the chapter's module. Its attention of block `layer` is what the step views show.
+    QString model;
+    int layer = 0;
+
+    // What the views show.
+    QString step = QStringLiteral("weights");
+    int head = 0;
+    int batchIndex = 0;
+    QString colormap = QStringLiteral("auto");  // "auto" (by step) or a colormapName()
+    bool showValues = true;
+    ColorScale colorScale = ColorScale::Matrix;
+
+    Settings();
+    friend bool operator==(const Settings&, const Settings&) = default;
+
+    // The chapter's example: multi-head, d_in 3, d_out 2, two heads, causal mask, seed 123.
+    static Config bookConfig();
+    // The text the input uses: the book's sentence for InputSource::Book.
+    QString inputText() const;
+    bool modelMode() const { return !model.isEmpty(); }
+};
+
+// The settings a session or the window starts from: the book example.
+Settings bookSettings();
+
+// Which part of the settings a field belongs to. The CLI offers the input and module fields to
+// every command, and the view fields to the commands that draw or export a step.
+enum class SettingGroup { Input, Module, View };
+
+// One setting: its name in sessions, QSettings and JSON, its command-line option, and how it is
+// read from and written to a Settings.
+struct SettingField {
+    const char* key;        // "d_in"
+    const char* option;     // "d-in"; nullptr: no command-line option of its own
+    const char* valueName;  // "n"; nullptr: the option is a flag
+    const char* help;       // the option's --help text
+    SettingGroup group;
+    // A flag that turns the setting off (--no-positions); plain flags turn it on (--qkv-bias).
+    bool negatedFlag;
+    QVariant (*get)(const Settings&);
+    // Sets the field from a value: the text of a command-line option, or the JSON/QSettings value
+    // get() wrote. Returns what is wrong, empty when set; "{}" in it stands for the setting's
+    // name as the reader knows it (settingProblem).
+    QString (*set)(Settings&, const QVariant&);
+};
+
+// A problem set() returned as a sentence, with `name` ("--d-in", "\"d_in\"") for "{}":
+// "--d-in expects a whole number, got \"x\"."
+QString settingProblem(const QString& problem, const QString& name);
+
+// Every setting, in the order sessions write them.
+const std::vector<SettingField>& settingFields();
+const SettingField* findSettingField(QStringView key);
+const SettingField* findSettingOption(QStringView option);
+
+// Every field by key: ints as qlonglong, seeds as decimal text (JSON numbers cannot hold 2^64-1
+// exactly), the rest as strings, bools and doubles.
+QVariantMap settingsToMap(const Settings& settings);
+
+// `base` with the values of `map` applied, key by key. Keys the map lacks keep base's value and
+// are listed in *missing (older sessions lack settings that came later); keys it has that no
+// field knows are ignored. A value a field cannot take throws UserError("settings", "\"d_in\"
+// <problem>").
+Settings settingsFromMap(const QVariantMap& map, const Settings& base,
+                         QStringList* missing = nullptr);
+
+}  // namespace attn

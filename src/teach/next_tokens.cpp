@@ -1,0 +1,428 @@
+#include "teach/next_tokens.h"
+
+#include <QAbstractTableModel>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "teach/latest_job.h"
+#include "tokenizer/tokenizer.h"
+
+namespace attn {
+
+namespace {
+
+enum Column { RankColumn, TokenColumn, ProbabilityColumn, ColumnCount };
+
+QString percentText(double p) {
+    if (!std::isfinite(p))
+        return QStringLiteral("\u2014");
+    if (p >= 0.001)
+        return QString::number(100.0 * p, 'f', p >= 0.1 ? 1 : 2) + QLatin1Char('%');
+    return QStringLiteral("<0.1%");
+}
+
+// What a prediction job gives back.
+struct Prediction {
+    std::vector<TokenProbability> top;
+    int64_t actualId = -1;  // the text's own next token, when the position is not the last
+    double actualProbability = 0.0;
+    int64_t actualRank = 0;  // 1 = most probable
+};
+
+Prediction predict(const GptRun& run, int position, const CancelToken& cancel) {
+    Prediction p;
+    p.top = nextTokens(run, position, NextTokensPanel::kTopK);
+    if (position + 1 >= run.tokens())
+        return p;
+    throwIfCancelled(&cancel);
+    p.actualId = run.ids[size_t(position) + 1];
+    for (size_t i = 0; i < p.top.size(); ++i)
+        if (p.top[i].id == p.actualId) {
+            p.actualRank = int64_t(i) + 1;
+            p.actualProbability = p.top[i].probability;
+            return p;
+        }
+    // Not among the top k: its rank counts the tokens before it in nextTokens' order
+    // (higher logit, or the same logit and a lower id).
+    const Tensor logits = nextTokenLogits(run, position);
+    const float* l = logits.data();
+    const float mine = l[p.actualId];
+    int64_t before = 0;
+    for (int64_t i = 0; i < logits.numel(); ++i)
+        before += l[i] > mine || (l[i] == mine && i < p.actualId);
+    throwIfCancelled(&cancel);
+    p.actualRank = before + 1;
+    p.actualProbability = std::exp(nextTokenLogProbability(run, position, p.actualId));
+    return p;
+}
+
+// The probability column: a bar as long as the probability (0 to 100 %) behind its value.
+class ProbabilityDelegate : public QStyledItemDelegate {
+  public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override {
+        QStyleOptionViewItem o = option;
+        initStyleOption(&o, index);
+        const QString text = o.text;
+        o.text.clear();
+        QStyle* style = o.widget ? o.widget->style() : nullptr;
+        if (style)
+            style->drawControl(QStyle::CE_ItemViewItem, &o, painter, o.widget);
+        const double p = index.data(Qt::UserRole).toDouble();
+        const QRect r = option.rect.adjusted(3, 3, -3, -3);
+        // On a selected row the bar takes the selection's text colour, so it still shows.
+        const bool selected = option.state & QStyle::State_Selected;
+        QColor bar =
+            option.palette.color(selected ? QPalette::HighlightedText : QPalette::Highlight);
+        if (!(option.state & QStyle::State_Enabled))
+            bar = option.palette.color(QPalette::Mid);
+        bar.setAlpha(selected ? 90 : 150);
+        painter->fillRect(QRect(r.left(), r.top(),
+                                int(std::lround(r.width() * std::clamp(p, 0.0, 1.0))), r.height()),
+                          bar);
+        painter->setPen(option.palette.color(
+            option.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
+        painter->setFont(o.font);
+        painter->drawText(r.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+    }
+};
+
+}  // namespace
+
+QString visibleTokenText(const std::string& display, bool partialUtf8) {
+    QString s = QString::fromStdString(display);
+    if (partialUtf8)
+        return QStringLiteral("\u2039%1\u203a").arg(s);
+    s.replace(QLatin1Char(' '), QChar(0x00B7));
+    s.replace(QLatin1Char('\n'), QChar(0x21B5));
+    s.replace(QLatin1Char('\r'), QStringLiteral("\\r"));
+    s.replace(QLatin1Char('\t'), QChar(0x2192));
+    return s;
+}
+
+QString visibleTokenText(int64_t id) {
+    try {
+        const Token t = gpt2Token(id);
+        return visibleTokenText(t.display, t.partialUtf8);
+    } catch (const std::out_of_range&) {
+        return QStringLiteral("#%1").arg(id);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class NextTokensModel : public QAbstractTableModel {
+  public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setPredictions(std::vector<TokenProbability> rows, int64_t actualId) {
+        beginResetModel();
+        rows_ = std::move(rows);
+        texts_.clear();
+        for (const TokenProbability& t : rows_)
+            texts_ << visibleTokenText(t.id);
+        actualId_ = actualId;
+        endResetModel();
+    }
+    int rowCount(const QModelIndex& parent = {}) const override {
+        return parent.isValid() ? 0 : int(rows_.size());
+    }
+    int columnCount(const QModelIndex& parent = {}) const override {
+        return parent.isValid() ? 0 : ColumnCount;
+    }
+    QVariant data(const QModelIndex& index, int role) const override {
+        if (!index.isValid() || index.row() >= int(rows_.size()))
+            return {};
+        const TokenProbability& t = rows_[size_t(index.row())];
+        const bool actual = t.id == actualId_;
+        switch (role) {
+            case Qt::DisplayRole:
+                if (index.column() == RankColumn)
+                    return index.row() + 1;
+                if (index.column() == TokenColumn)
+                    return texts_[index.row()];
+                return percentText(t.probability);
+            case Qt::UserRole:
+                return t.probability;
+            case Qt::FontRole: {
+                // Token text in a fixed-pitch font, where · and ↵ line up and read clearly.
+                QFont f = index.column() == TokenColumn
+                              ? QFontDatabase::systemFont(QFontDatabase::FixedFont)
+                              : QFont();
+                f.setBold(actual);
+                return f;
+            }
+            case Qt::TextAlignmentRole:
+                return index.column() == RankColumn ? int(Qt::AlignRight | Qt::AlignVCenter)
+                                                    : int(Qt::AlignLeft | Qt::AlignVCenter);
+            case Qt::ToolTipRole: {
+                QString tip = NextTokensPanel::tr("Token %1 \"%2\": probability %3")
+                                  .arg(t.id)
+                                  .arg(texts_[index.row()])
+                                  .arg(QString::number(t.probability, 'g', 4));
+                if (actual)
+                    tip += NextTokensPanel::tr("\nThe text really goes on with this token.");
+                return tip + NextTokensPanel::tr("\nDouble-click to append it to the text.");
+            }
+            default:
+                return {};
+        }
+    }
+    QVariant headerData(int section, Qt::Orientation o, int role) const override {
+        if (o != Qt::Horizontal)
+            return {};
+        if (role == Qt::DisplayRole) {
+            switch (section) {
+                case RankColumn:
+                    return QStringLiteral("#");
+                case TokenColumn:
+                    return NextTokensPanel::tr("next token");
+                default:
+                    return NextTokensPanel::tr("probability");
+            }
+        }
+        if (role == Qt::ToolTipRole) {
+            switch (section) {
+                case RankColumn:
+                    return NextTokensPanel::tr("Rank: 1 = the most probable next token");
+                case TokenColumn:
+                    return NextTokensPanel::tr(
+                        "The token's text: \u00b7 is a space, \u21b5 a "
+                        "newline, \u2039hex\u203a part of a character");
+                default:
+                    return NextTokensPanel::tr("Softmax of the logits over the whole vocabulary");
+            }
+        }
+        return {};
+    }
+
+  private:
+    std::vector<TokenProbability> rows_;
+    QStringList texts_;
+    int64_t actualId_ = -1;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+NextTokensPanel::NextTokensPanel(QWidget* parent)
+    : QWidget(parent), job_(std::make_unique<LatestJob>()) {
+    heading_ = new QLabel(this);
+    heading_->setTextFormat(Qt::PlainText);
+    heading_->setWordWrap(true);
+    heading_->setToolTip(tr("The position whose next token the model predicts"));
+    positionBox_ = new QSpinBox(this);
+    positionBox_->setToolTip(tr("Which token to predict after (0 = the first token)"));
+    positionBox_->setEnabled(false);
+    connect(positionBox_, &QSpinBox::valueChanged, this, [this](int v) {
+        if (v == position_ || !run_)
+            return;
+        setPosition(v);
+        emit positionChanged(position_);
+    });
+    auto* positionLabel = new QLabel(tr("position"), this);
+    positionLabel->setBuddy(positionBox_);
+    positionLabel->setToolTip(positionBox_->toolTip());
+
+    model_ = new NextTokensModel(this);
+    list_ = new QTableView(this);
+    list_->setModel(model_);
+    list_->setItemDelegateForColumn(ProbabilityColumn, new ProbabilityDelegate(list_));
+    list_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    list_->setSelectionMode(QAbstractItemView::SingleSelection);
+    list_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    list_->verticalHeader()->hide();
+    list_->setShowGrid(false);
+    list_->horizontalHeader()->setSectionResizeMode(RankColumn, QHeaderView::ResizeToContents);
+    list_->horizontalHeader()->setSectionResizeMode(TokenColumn, QHeaderView::Stretch);
+    list_->horizontalHeader()->setSectionResizeMode(ProbabilityColumn, QHeaderView::Stretch);
+    list_->setToolTip(
+        tr("The most probable next tokens: click to select, double-click to "
+           "append to the text"));
+    connect(list_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.isValid() && !isComputing() && size_t(index.row()) < predictions_.size())
+            emit appendRequested(predictions_[size_t(index.row())].id);
+    });
+    connect(list_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { updateButtons(); });
+
+    actualLabel_ = new QLabel(this);
+    actualLabel_->setTextFormat(Qt::PlainText);
+    actualLabel_->setWordWrap(true);
+    actualLabel_->setToolTip(
+        tr("The token that really follows in the text, and how the model "
+           "rated it"));
+    appendTopButton_ = new QPushButton(tr("Append top token"), this);
+    appendTopButton_->setToolTip(tr("Add the most probable next token to the text"));
+    appendSelectedButton_ = new QPushButton(tr("Append selected"), this);
+    appendSelectedButton_->setToolTip(tr("Add the token selected in the list to the text"));
+    connect(appendTopButton_, &QPushButton::clicked, this, &NextTokensPanel::appendTop);
+    connect(appendSelectedButton_, &QPushButton::clicked, this, &NextTokensPanel::appendSelected);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(heading_, 1);
+    top->addWidget(positionLabel);
+    top->addWidget(positionBox_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(appendTopButton_);
+    buttons->addWidget(appendSelectedButton_);
+    buttons->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(list_, 1);
+    layout->addWidget(actualLabel_);
+    layout->addLayout(buttons);
+
+    job_->setErrorHandler([this](const QString& error) {
+        actual_.clear();
+        actualLabel_->setText(error);
+        list_->setEnabled(true);
+        updateButtons();
+    });
+    clear();
+}
+
+NextTokensPanel::~NextTokensPanel() = default;
+
+void NextTokensPanel::clear() {
+    job_->cancel();
+    run_.reset();
+    labels_.clear();
+    position_ = -1;
+    predictions_.clear();
+    actual_.clear();
+    model_->setPredictions({}, -1);
+    {
+        const QSignalBlocker block(positionBox_);
+        positionBox_->setRange(0, 0);
+        positionBox_->setEnabled(false);
+    }
+    heading_->setText(headingText());
+    actualLabel_->clear();
+    updateButtons();
+}
+
+void NextTokensPanel::setRun(std::shared_ptr<const GptRun> run, const QStringList& labels) {
+    if (!run || run->tokens() == 0) {
+        clear();
+        return;
+    }
+    const int T = int(run->tokens());
+    const bool wasLast = !run_ || position_ < 0 || position_ >= int(run_->tokens()) - 1;
+    run_ = std::move(run);
+    labels_ = labels;
+    // Following the end of the text as it grows is what typing wants; a position picked in
+    // the middle stays while it exists.
+    position_ = wasLast || position_ >= T ? T - 1 : position_;
+    {
+        const QSignalBlocker block(positionBox_);
+        positionBox_->setRange(0, T - 1);
+        positionBox_->setValue(position_);
+        positionBox_->setEnabled(true);
+    }
+    request();
+}
+
+void NextTokensPanel::setPosition(int position) {
+    if (!run_)
+        return;
+    const int T = int(run_->tokens());
+    position = position < 0 ? T - 1 : std::min(position, T - 1);
+    if (position == position_ && (isComputing() || !predictions_.empty()))
+        return;
+    position_ = position;
+    {
+        const QSignalBlocker block(positionBox_);
+        positionBox_->setValue(position_);
+    }
+    request();
+}
+
+void NextTokensPanel::request() {
+    predictions_.clear();
+    actual_.clear();
+    heading_->setText(headingText());
+    actualLabel_->setText(tr("computing\u2026"));
+    list_->setEnabled(false);  // the old list stays, greyed, until the new one is in
+    updateButtons();
+    const int position = position_;
+    job_->run([run = run_,
+               position](const CancelToken& cancel) { return predict(*run, position, cancel); },
+              [this](Prediction p) {
+                  predictions_ = p.top;
+                  model_->setPredictions(std::move(p.top), p.actualId);
+                  if (p.actualId >= 0)
+                      actual_ = tr("The text goes on with \"%1\": p = %2, rank %3.")
+                                    .arg(visibleTokenText(p.actualId))
+                                    .arg(percentText(p.actualProbability))
+                                    .arg(p.actualRank);
+                  actualLabel_->setText(actual_);
+                  list_->setEnabled(true);
+                  updateButtons();
+              });
+}
+
+QString NextTokensPanel::headingText() const {
+    if (!run_ || position_ < 0)
+        return tr("No model run yet.");
+    QString label = position_ < labels_.size() ? labels_[position_]
+                                               : visibleTokenText(run_->ids[size_t(position_)]);
+    if (label.size() > 24)
+        label = label.left(23) + QChar(0x2026);
+    const QString after = tr("After token %1 \"%2\"").arg(position_).arg(label);
+    return isComputing() ? tr("%1: computing\u2026").arg(after)
+                         : tr("%1, the model predicts:").arg(after);
+}
+
+bool NextTokensPanel::isComputing() const {
+    return job_->busy();
+}
+
+int NextTokensPanel::droppedResults() const {
+    return job_->droppedResults();
+}
+
+int NextTokensPanel::selectedRow() const {
+    const QModelIndexList rows = list_->selectionModel()->selectedRows();
+    return rows.isEmpty() ? -1 : rows.front().row();
+}
+
+void NextTokensPanel::selectRow(int row) {
+    if (row < 0 || row >= model_->rowCount())
+        list_->clearSelection();
+    else
+        list_->selectRow(row);
+}
+
+void NextTokensPanel::appendTop() {
+    if (!isComputing() && !predictions_.empty())
+        emit appendRequested(predictions_.front().id);
+}
+
+void NextTokensPanel::appendSelected() {
+    const int row = selectedRow();
+    if (!isComputing() && row >= 0 && size_t(row) < predictions_.size())
+        emit appendRequested(predictions_[size_t(row)].id);
+}
+
+void NextTokensPanel::updateButtons() {
+    const bool ready = !isComputing() && !predictions_.empty();
+    appendTopButton_->setEnabled(ready);
+    appendSelectedButton_->setEnabled(ready && selectedRow() >= 0);
+    heading_->setText(headingText());
+}
+
+}  // namespace attn

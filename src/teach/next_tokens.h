@@ -1,0 +1,96 @@
+#pragma once
+// What a trained model predicts after a position of the text: the k most probable next tokens
+// with their probabilities as bars, the token text made visible (a leading space as ·, a
+// newline as ↵), and buttons that append the top or the selected token to the text.
+//
+// The top-k is a product of the vocabulary by the hidden state (50,257 x 768 at GPT-2 small,
+// some 20 ms): it runs off the GUI thread, and only the answer for the latest run and position
+// is shown ("computing..." meanwhile).
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/gpt_forward.h"
+
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace attn {
+
+class LatestJob;
+class NextTokensModel;
+
+// A GPT-2 token's text as the panel shows it: spaces as ·, newlines as ↵, tabs as →, a token
+// that is only part of a UTF-8 character as its bytes in hex in angle brackets ("‹e4 bd›"),
+// and "#id" for an id outside GPT-2's vocabulary.
+QString visibleTokenText(int64_t id);
+// The same rules for a token's display text (tokenizer.h's Token::display).
+QString visibleTokenText(const std::string& display, bool partialUtf8);
+
+class NextTokensPanel : public QWidget {
+    Q_OBJECT
+  public:
+    static constexpr int kTopK = 10;
+
+    explicit NextTokensPanel(QWidget* parent = nullptr);
+    ~NextTokensPanel() override;
+
+    // The run to predict from and its tokens' labels (for "after token 7 'cat'"). Keeps the
+    // position when it is still inside the text, else goes to the last token. Null: clear.
+    void setRun(std::shared_ptr<const GptRun> run, const QStringList& labels);
+    void clear();
+    // The position whose next token is predicted (0-based; clamped to the text; -1 = last).
+    void setPosition(int position);
+    int position() const { return position_; }
+
+    // The predictions shown, most probable first (empty while computing).
+    const std::vector<TokenProbability>& predictions() const { return predictions_; }
+    bool isComputing() const;
+    // Predictions thrown away because the run or position changed while they computed.
+    int droppedResults() const;
+    // The row selected in the list, -1 for none.
+    int selectedRow() const;
+    void selectRow(int row);
+    // The line above the list: "After token 7 'cat', the model predicts:".
+    QString headingText() const;
+    // What the text really continues with, when the position is not the last: "The text goes
+    // on with '·sat' (p = 0.12, rank 3)". Empty otherwise.
+    QString actualText() const { return actual_; }
+
+    // Emit appendRequested for the top token or the selected row (nothing when there is none).
+    void appendTop();
+    void appendSelected();
+
+  signals:
+    void appendRequested(int64_t tokenId);
+    // The user changed the position in the panel's own box.
+    void positionChanged(int position);
+
+  private:
+    void request();
+    void updateButtons();
+
+    QLabel* heading_ = nullptr;
+    QSpinBox* positionBox_ = nullptr;
+    QTableView* list_ = nullptr;
+    NextTokensModel* model_ = nullptr;
+    QLabel* actualLabel_ = nullptr;
+    QPushButton* appendTopButton_ = nullptr;
+    QPushButton* appendSelectedButton_ = nullptr;
+
+    std::shared_ptr<const GptRun> run_;
+    QStringList labels_;
+    int position_ = -1;
+    std::vector<TokenProbability> predictions_;
+    QString actual_;
+    std::unique_ptr<LatestJob> job_;
+};
+
+}  // namespace attn

@@ -1,0 +1,892 @@
+#include "teach/pipeline_strip.h"
+
+#include <QAccessible>
+#include <QAccessibleWidget>
+#include <QFocusEvent>
+#include <QFontMetricsF>
+#include <QHash>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPointer>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+#include "teach/scaled_font.h"
+
+namespace attn {
+
+namespace {
+
+// The stages in the order the chapter computes them. The simple masking method is a side branch
+// off softmax: it gives the same weights another way, so the main flow goes on to dropout.
+struct StageDef {
+    const char* key;
+    const char* caption;
+    const char* folded;  // the one chip's text while the stage is folded
+    bool branch;
+    std::vector<const char*> ids;
+};
+
+const std::vector<StageDef>& stageDefs() {
+    static const std::vector<StageDef> defs = {
+        {"input",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "input"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "input"),
+         false,
+         {"inputs"}},
+        {"qkv",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "Q K V"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "Q K V"),
+         false,
+         {"queries", "keys", "values"}},
+        {"heads",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "split heads"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "split heads"),
+         false,
+         {"queries_split", "keys_split", "values_split", "queries_heads", "keys_heads",
+          "values_heads"}},
+        {"scores",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "dot product"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "dot product"),
+         false,
+         {"scores"}},
+        {"mask",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "mask"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "mask"),
+         false,
+         {"mask", "masked_scores"}},
+        {"scale",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "scale"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "scale"),
+         false,
+         {"scaled_scores"}},
+        {"softmax",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "softmax"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "softmax"),
+         false,
+         {"weights"}},
+        {"simple_mask",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "simple masking (= weights)"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "simple mask"),
+         true,
+         {"weights_unmasked", "weights_tril", "weights_renormalized"}},
+        {"dropout",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "dropout"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "dropout"),
+         false,
+         {"dropout_mask", "dropped_weights"}},
+        {"context",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "context"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "context"),
+         false,
+         {"context_heads", "context_transposed", "context"}},
+        {"output",
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "output"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "output"),
+         false,
+         {"output"}},
+    };
+    return defs;
+}
+
+const char* const kOtherKey = "other";
+
+QColor mix(const QColor& a, const QColor& b, double t) {
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t),
+                            float(a.greenF() * (1 - t) + b.greenF() * t),
+                            float(a.blueF() * (1 - t) + b.blueF() * t));
+}
+
+QString namedShapeText(const StepInfo& s) {
+    QStringList parts;
+    for (size_t i = 0; i < s.shape.size(); ++i) {
+        const QString name =
+            i < s.dims.size() ? QString::fromStdString(s.dims[i]) : QStringLiteral("dim%1").arg(i);
+        parts << QStringLiteral("%1=%2").arg(name).arg(s.shape[i]);
+    }
+    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
+}  // namespace
+
+QString PipelineStrip::stageKeyOf(const QString& id) {
+    for (const StageDef& d : stageDefs())
+        for (const char* s : d.ids)
+            if (id == QLatin1String(s))
+                return QLatin1String(d.key);
+    return QLatin1String(kOtherKey);
+}
+
+QString PipelineStrip::chipLabel(const QString& id) {
+    // Inside a stage the caption already says what happens, so the chip names the result as
+    // briefly as a projector needs: the three projections by name, the head reshapes by matrix.
+    static const QHash<QString, const char*> labels = {
+        {QStringLiteral("queries_split"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "Q split")},
+        {QStringLiteral("keys_split"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "K split")},
+        {QStringLiteral("values_split"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "V split")},
+        {QStringLiteral("queries_heads"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "Q heads")},
+        {QStringLiteral("keys_heads"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "K heads")},
+        {QStringLiteral("values_heads"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "V heads")},
+        {QStringLiteral("masked_scores"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "masked")},
+        {QStringLiteral("scaled_scores"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "scaled")},
+        {QStringLiteral("weights_unmasked"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "unmasked")},
+        {QStringLiteral("weights_tril"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "\u00d7 tril")},
+        {QStringLiteral("weights_renormalized"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "renormalized")},
+        {QStringLiteral("dropout_mask"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "mask")},
+        {QStringLiteral("dropped_weights"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "dropped")},
+        {QStringLiteral("context_heads"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "per head")},
+        {QStringLiteral("context_transposed"),
+         QT_TRANSLATE_NOOP("attn::PipelineStrip", "transposed")},
+    };
+    const auto it = labels.find(id);
+    return it == labels.end() ? id : tr(it.value());
+}
+
+namespace {
+
+// Screen readers see the strip as a tab list with one tab per step: its chip label and id as
+// the name, title, PyTorch op and shape as the description, selected when current. The tabs
+// are not QObjects, so they are made when first asked for and registered with QAccessible.
+class StepTabAccessible : public QAccessibleInterface {
+  public:
+    StepTabAccessible(PipelineStrip* strip, int index) : strip_(strip), index_(index) {}
+    bool isValid() const override { return strip_ && index_ < strip_->stepIds().size(); }
+    QObject* object() const override { return nullptr; }
+    QWindow* window() const override { return strip_ ? strip_->window()->windowHandle() : nullptr; }
+    QAccessibleInterface* parent() const override {
+        return strip_ ? QAccessible::queryAccessibleInterface(strip_) : nullptr;
+    }
+    QAccessibleInterface* child(int) const override { return nullptr; }
+    int childCount() const override { return 0; }
+    int indexOfChild(const QAccessibleInterface*) const override { return -1; }
+    QAccessibleInterface* childAt(int, int) const override { return nullptr; }
+    QString text(QAccessible::Text t) const override {
+        if (!isValid())
+            return {};
+        const QString id = strip_->stepIds()[index_];
+        if (t == QAccessible::Name) {
+            const QString label = PipelineStrip::chipLabel(id);
+            return label == id ? id : QStringLiteral("%1 (%2)").arg(label, id);
+        }
+        if (t == QAccessible::Description)
+            return strip_->stepDescription(id);
+        return {};
+    }
+    void setText(QAccessible::Text, const QString&) override {}
+    QRect rect() const override {
+        if (!isValid())
+            return {};
+        const QRect r = strip_->clickableRect(strip_->stepIds()[index_]);
+        return r.isEmpty() ? QRect() : QRect(strip_->mapToGlobal(r.topLeft()), r.size());
+    }
+    QAccessible::Role role() const override { return QAccessible::PageTab; }
+    QAccessible::State state() const override {
+        QAccessible::State st;
+        if (!isValid()) {
+            st.invalid = true;
+            return st;
+        }
+        const bool current = strip_->stepIds()[index_] == strip_->currentStep();
+        st.selectable = true;
+        st.focusable = true;
+        st.selected = current;
+        st.focused = current && strip_->hasFocus();
+        st.offscreen = rect().isEmpty();
+        return st;
+    }
+
+  private:
+    QPointer<PipelineStrip> strip_;
+    int index_;
+};
+
+class PipelineStripAccessible : public QAccessibleWidget {
+  public:
+    explicit PipelineStripAccessible(PipelineStrip* strip)
+        : QAccessibleWidget(strip, QAccessible::PageTabList) {}
+    ~PipelineStripAccessible() override {
+        for (QAccessible::Id id : tabs_)
+            QAccessible::deleteAccessibleInterface(id);
+    }
+    int childCount() const override { return int(strip()->stepIds().size()); }
+    QAccessibleInterface* child(int index) const override {
+        if (index < 0 || index >= childCount())
+            return nullptr;
+        while (int(tabs_.size()) <= index)
+            tabs_.push_back(QAccessible::registerAccessibleInterface(
+                new StepTabAccessible(strip(), int(tabs_.size()))));
+        return QAccessible::accessibleInterface(tabs_[size_t(index)]);
+    }
+    int indexOfChild(const QAccessibleInterface* child) const override {
+        for (int i = 0; i < int(tabs_.size()); ++i)
+            if (QAccessible::accessibleInterface(tabs_[size_t(i)]) == child)
+                return i < childCount() ? i : -1;
+        return -1;
+    }
+    QAccessibleInterface* childAt(int x, int y) const override {
+        for (int i = 0; i < childCount(); ++i) {
+            QAccessibleInterface* c = child(i);
+            if (c->rect().contains(x, y))
+                return c;
+        }
+        return nullptr;
+    }
+
+  private:
+    PipelineStrip* strip() const { return static_cast<PipelineStrip*>(widget()); }
+    mutable std::vector<QAccessible::Id> tabs_;
+};
+
+QAccessibleInterface* pipelineStripAccessibleFactory(const QString& className, QObject* object) {
+    if (className == QLatin1String("attn::PipelineStrip") && object && object->isWidgetType())
+        return new PipelineStripAccessible(static_cast<PipelineStrip*>(object));
+    return nullptr;
+}
+
+}  // namespace
+
+PipelineStrip::PipelineStrip(QWidget* parent) : QWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    static const bool factoryInstalled = [] {
+        QAccessible::installFactory(pipelineStripAccessibleFactory);
+        return true;
+    }();
+    Q_UNUSED(factoryInstalled);
+    setAccessibleName(tr("Pipeline steps"));
+    updateAccessibleText();
+}
+
+double PipelineStrip::Metrics::chipWidth(const QString& text) const {
+    return std::ceil(QFontMetricsF(chipFont).horizontalAdvance(text) + 2 * padX);
+}
+
+PipelineStrip::Metrics PipelineStrip::metrics() const {
+    Metrics m;
+    m.chipFont = scaledFont(font(), fontScale_);
+    m.captionFont = scaledFont(font(), 0.82 * fontScale_);
+    const QFontMetricsF fm(m.chipFont);
+    m.chipHeight = std::ceil(fm.height() + 0.4 * fm.height());
+    m.captionHeight = std::ceil(QFontMetricsF(m.captionFont).height());
+    m.padX = std::ceil(0.55 * fm.height());
+    m.chipGap = std::ceil(0.25 * fm.height());
+    m.separatorWidth = std::ceil(1.1 * fm.height());
+    m.margin = 3;
+    m.captionGap = 1;
+    m.arrowWidth = std::ceil(1.2 * fm.height());
+    return m;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps and selection
+
+void PipelineStrip::setSteps(const std::vector<StepInfo>& steps) {
+    const QString keep = currentStep();
+    std::vector<StageDef> defs = stageDefs();
+    defs.push_back({kOtherKey,
+                    QT_TRANSLATE_NOOP("attn::PipelineStrip", "other"),
+                    QT_TRANSLATE_NOOP("attn::PipelineStrip", "other"),
+                    false,
+                    {}});
+    std::vector<std::vector<const StepInfo*>> byStage(defs.size());
+    for (const StepInfo& s : steps) {
+        const QString key = stageKeyOf(QString::fromStdString(s.id));
+        for (size_t d = 0; d < defs.size(); ++d)
+            if (key == QLatin1String(defs[d].key)) {
+                byStage[d].push_back(&s);
+                break;
+            }
+    }
+    std::vector<StepInfo> ordered;
+    stages_.clear();
+    stageSteps_.clear();
+    stageOfStep_.clear();
+    for (size_t d = 0; d < defs.size(); ++d) {
+        if (byStage[d].empty())
+            continue;
+        Stage stage;
+        stage.key = QLatin1String(defs[d].key);
+        stage.caption = tr(defs[d].caption);
+        stage.foldedLabel = tr(defs[d].folded);
+        stage.branch = defs[d].branch;
+        std::vector<int> indices;
+        for (const StepInfo* s : byStage[d]) {
+            stage.stepIds << QString::fromStdString(s->id);
+            indices.push_back(int(ordered.size()));
+            stageOfStep_.push_back(int(stages_.size()));
+            ordered.push_back(*s);
+        }
+        stages_.push_back(stage);
+        stageSteps_.push_back(std::move(indices));
+    }
+    steps_ = std::move(ordered);
+    lastInStage_.assign(stages_.size(), -1);
+    current_ = -1;
+    hoverChip_ = -1;
+    setCurrentStep(keep);
+    updateGeometry();
+}
+
+void PipelineStrip::setCurrentStep(const QString& id) {
+    int found = -1;
+    for (int i = 0; i < int(steps_.size()); ++i)
+        if (QString::fromStdString(steps_[size_t(i)].id) == id)
+            found = i;
+    current_ = found;
+    if (found >= 0)
+        lastInStage_[size_t(stageOfStep_[size_t(found)])] = found;
+    invalidateLayout();
+    updateAccessibleText();
+    update();
+}
+
+QString PipelineStrip::stepDescription(const QString& id) const {
+    const int i = int(stepIds().indexOf(id));
+    if (i < 0)
+        return {};
+    const StepInfo& s = steps_[size_t(i)];
+    return QStringLiteral("%1. %2. Shape %3.")
+        .arg(QString::fromStdString(s.title), QString::fromStdString(s.op), namedShapeText(s));
+}
+
+QString PipelineStrip::currentStep() const {
+    return current_ < 0 ? QString() : QString::fromStdString(steps_[size_t(current_)].id);
+}
+
+QStringList PipelineStrip::stepIds() const {
+    QStringList ids;
+    for (const StepInfo& s : steps_)
+        ids << QString::fromStdString(s.id);
+    return ids;
+}
+
+void PipelineStrip::setFontScale(double scale) {
+    fontScale_ = std::clamp(scale, 0.5, 4.0);
+    invalidateLayout();
+    updateGeometry();
+    update();
+}
+
+void PipelineStrip::selectByUser(int step) {
+    if (step < 0 || step >= int(steps_.size()) || step == current_)
+        return;
+    setCurrentStep(QString::fromStdString(steps_[size_t(step)].id));
+    if (QAccessible::isActive()) {
+        // The new current tab takes the focus, so a screen reader says which step it is.
+        if (QAccessibleInterface* strip = QAccessible::queryAccessibleInterface(this)) {
+            if (QAccessibleInterface* tab = strip->child(current_)) {
+                QAccessibleEvent focus(tab, QAccessible::Focus);
+                QAccessible::updateAccessibility(&focus);
+            }
+        }
+        QAccessibleEvent description(this, QAccessible::DescriptionChanged);
+        QAccessible::updateAccessibility(&description);
+    }
+    emit stepSelected(currentStep());
+}
+
+void PipelineStrip::updateAccessibleText() {
+    if (current_ < 0) {
+        setAccessibleDescription(tr("No step selected. Left and Right arrows move between steps."));
+        return;
+    }
+    const StepInfo& s = steps_[size_t(current_)];
+    setAccessibleDescription(
+        tr("Step %1 of %2: %3, %4. Left and Right arrows move between steps, Home and End go to "
+           "the first and last.")
+            .arg(current_ + 1)
+            .arg(steps_.size())
+            .arg(QString::fromStdString(s.id), QString::fromStdString(s.title)));
+}
+
+bool PipelineStrip::isCollapsed(int stage) const {
+    return stage >= 0 && stage < int(geometry().collapsed.size()) &&
+           geometry().collapsed[size_t(stage)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout: expand everything if it fits, else collapse stages farthest from the current one
+// first; scroll only when all but the current stage are collapsed and the row is still too wide.
+
+PipelineStrip::Geometry PipelineStrip::computeGeometry() const {
+    const Metrics m = metrics();
+    const QFontMetricsF capFm(m.captionFont);
+    const int n = int(stages_.size());
+    Geometry g;
+    g.collapsed.assign(size_t(n), false);
+    std::vector<double> full(static_cast<size_t>(n)), folded(static_cast<size_t>(n));
+    const double branchPad = std::ceil(m.chipGap);  // room for the dashed frame
+    for (int s = 0; s < n; ++s) {
+        double chips = 0;
+        for (int step : stageSteps_[size_t(s)])
+            chips += m.chipWidth(chipLabel(QString::fromStdString(steps_[size_t(step)].id)));
+        chips += m.chipGap * double(stageSteps_[size_t(s)].size() - 1);
+        const double pad = stages_[size_t(s)].branch ? 2 * branchPad : 0;
+        full[size_t(s)] =
+            std::max(chips, std::ceil(capFm.horizontalAdvance(stages_[size_t(s)].caption))) + pad;
+        folded[size_t(s)] = m.chipWidth(stages_[size_t(s)].foldedLabel) + pad;
+    }
+    const double separators = m.separatorWidth * std::max(0, n - 1);
+    const double avail = width() - 2 * m.margin;
+    auto total = [&] {
+        double t = separators;
+        for (int s = 0; s < n; ++s)
+            t += g.collapsed[size_t(s)] ? folded[size_t(s)] : full[size_t(s)];
+        return t;
+    };
+    const int currentStage = current_ >= 0 ? stageOfStep_[size_t(current_)] : 0;
+    std::vector<int> order;
+    for (int s = 0; s < n; ++s)
+        if (s != currentStage)
+            order.push_back(s);
+    // Farthest first; of two as far, the later one, since the row is read from the left.
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const int da = std::abs(a - currentStage), db = std::abs(b - currentStage);
+        return da != db ? da > db : a > b;
+    });
+    for (int s : order) {
+        if (total() <= avail)
+            break;
+        if (stageSteps_[size_t(s)].size() > 1 || folded[size_t(s)] < full[size_t(s)])
+            g.collapsed[size_t(s)] = true;
+    }
+    g.contentWidth = total();
+    g.scrolling = g.contentWidth > avail;
+
+    const double chipTop = m.margin + m.captionHeight + m.captionGap;
+    double x = 0;
+    for (int s = 0; s < n; ++s) {
+        const double w = g.collapsed[size_t(s)] ? folded[size_t(s)] : full[size_t(s)];
+        g.stageFrames.push_back(QRectF(x, m.margin, w, chipTop + m.chipHeight - m.margin));
+        double cx = x + (stages_[size_t(s)].branch ? branchPad : 0);
+        if (g.collapsed[size_t(s)]) {
+            const double pad = stages_[size_t(s)].branch ? 2 * branchPad : 0;
+            g.chips.push_back({s, -1, QRectF(cx, chipTop, folded[size_t(s)] - pad, m.chipHeight)});
+        } else {
+            for (int step : stageSteps_[size_t(s)]) {
+                const double cw =
+                    m.chipWidth(chipLabel(QString::fromStdString(steps_[size_t(step)].id)));
+                g.chips.push_back({s, step, QRectF(cx, chipTop, cw, m.chipHeight)});
+                cx += cw + m.chipGap;
+            }
+        }
+        x += w;
+        if (s + 1 < n) {
+            g.separators.push_back(x + m.separatorWidth / 2);
+            x += m.separatorWidth;
+        }
+    }
+    return g;
+}
+
+const PipelineStrip::Geometry& PipelineStrip::geometry() const {
+    if (layoutDirty_ || laidOutWidth_ != width()) {
+        geometry_ = computeGeometry();
+        laidOutWidth_ = width();
+        layoutDirty_ = false;
+        hoverChip_ = -1;
+        // A new layout (new steps, current step, width or font) brings the current step into
+        // view; only the user's own scrolling may leave it outside.
+        offset_ = std::clamp(offset_, 0.0, maxOffset());
+        scrollToCurrent();
+    }
+    return geometry_;
+}
+
+void PipelineStrip::invalidateLayout() {
+    layoutDirty_ = true;
+    update();
+}
+
+double PipelineStrip::maxOffset() const {
+    if (!geometry().scrolling)
+        return 0;
+    return std::max(0.0, geometry().contentWidth - viewportRect().width());
+}
+
+QRectF PipelineStrip::viewportRect() const {
+    const Metrics m = metrics();
+    if (!geometry().scrolling)
+        return QRectF(m.margin, 0, width() - 2 * m.margin, height());
+    return QRectF(m.arrowWidth + m.margin, 0, width() - 2 * (m.arrowWidth + m.margin), height());
+}
+
+QRectF PipelineStrip::arrowRect(Arrow arrow) const {
+    if (!geometry().scrolling || arrow == Arrow::None)
+        return {};
+    const Metrics m = metrics();
+    const double x = arrow == Arrow::Left ? 0 : width() - m.arrowWidth;
+    return QRectF(x, 0, m.arrowWidth, height());
+}
+
+QRectF PipelineStrip::chipInWidget(const Chip& chip) const {
+    return chip.rect.translated(viewportRect().left() - offset_, 0);
+}
+
+void PipelineStrip::scrollToCurrent() const {
+    if (!geometry().scrolling || current_ < 0)
+        return;
+    for (const Chip& c : geometry().chips) {
+        if (c.step != current_)
+            continue;
+        const double view = viewportRect().width();
+        // A little room on either side so the neighbours show where the row goes on.
+        const double slack =
+            std::min(metrics().separatorWidth, std::max(0.0, (view - c.rect.width()) / 2));
+        if (c.rect.left() - slack < offset_)
+            offset_ = c.rect.left() - slack;
+        else if (c.rect.right() + slack > offset_ + view)
+            offset_ = c.rect.right() + slack - view;
+        offset_ = std::clamp(offset_, 0.0, maxOffset());
+        return;
+    }
+}
+
+void PipelineStrip::scrollBy(double dx) {
+    const double next = std::clamp(offset_ + dx, 0.0, maxOffset());
+    if (next == offset_)
+        return;
+    offset_ = next;
+    hoverChip_ = -1;
+    update();
+}
+
+QRect PipelineStrip::clickableRect(const QString& id) const {
+    const int step = int(stepIds().indexOf(id));
+    if (step < 0)
+        return {};
+    const int stage = stageOfStep_[size_t(step)];
+    for (const Chip& c : geometry().chips) {
+        if (c.step == step || (c.step < 0 && c.stage == stage)) {
+            const QRectF r = chipInWidget(c);
+            const QRectF view = viewportRect();
+            if (!view.intersects(r))
+                return {};
+            return r.intersected(view).toAlignedRect();
+        }
+    }
+    return {};
+}
+
+int PipelineStrip::chipAt(const QPointF& pos) const {
+    if (!viewportRect().contains(pos))
+        return -1;
+    for (int i = 0; i < int(geometry().chips.size()); ++i)
+        if (chipInWidget(geometry().chips[size_t(i)]).contains(pos))
+            return i;
+    return -1;
+}
+
+PipelineStrip::Arrow PipelineStrip::arrowAt(const QPointF& pos) const {
+    for (Arrow a : {Arrow::Left, Arrow::Right})
+        if (arrowRect(a).contains(pos))
+            return a;
+    return Arrow::None;
+}
+
+QString PipelineStrip::chipText(const Chip& chip) const {
+    if (chip.step < 0)
+        return stages_[size_t(chip.stage)].foldedLabel;
+    return chipLabel(QString::fromStdString(steps_[size_t(chip.step)].id));
+}
+
+QString PipelineStrip::chipToolTip(const Chip& chip) const {
+    if (chip.step < 0) {
+        const Stage& s = stages_[size_t(chip.stage)];
+        return tr("<b>%1</b>: %2<br>Click to open it.")
+            .arg(s.caption.toHtmlEscaped(), s.stepIds.join(QStringLiteral(", ")).toHtmlEscaped());
+    }
+    const StepInfo& s = steps_[size_t(chip.step)];
+    return QStringLiteral("<b>%1</b> &nbsp;%2<br><code>%3</code><br>%4")
+        .arg(QString::fromStdString(s.id).toHtmlEscaped(),
+             QString::fromStdString(s.title).toHtmlEscaped(),
+             QString::fromStdString(s.op).toHtmlEscaped(), namedShapeText(s).toHtmlEscaped());
+}
+
+QSize PipelineStrip::sizeHint() const {
+    const Metrics m = metrics();
+    // The width with every stage expanded: what the row would like, not what it needs.
+    const QFontMetricsF capFm(m.captionFont);
+    double w = 2 * m.margin + m.separatorWidth * std::max<double>(0, double(stages_.size()) - 1);
+    for (size_t s = 0; s < stages_.size(); ++s) {
+        double chips = 0;
+        for (int step : stageSteps_[s])
+            chips +=
+                m.chipWidth(chipLabel(QString::fromStdString(steps_[size_t(step)].id))) + m.chipGap;
+        w += std::max(chips, capFm.horizontalAdvance(stages_[s].caption));
+    }
+    return {std::max(int(std::ceil(w)), minimumSizeHint().width()), minimumSizeHint().height()};
+}
+
+QSize PipelineStrip::minimumSizeHint() const {
+    const Metrics m = metrics();
+    const int h = int(std::ceil(2 * m.margin + m.captionHeight + m.captionGap + m.chipHeight));
+    // Two scroll arrows and one chip's worth of row: it collapses and scrolls below that.
+    return {int(std::ceil(2 * m.arrowWidth + 2 * m.margin + 4 * m.chipHeight)), h};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Painting
+
+void PipelineStrip::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const Metrics m = metrics();
+    const QPalette pal = palette();
+    const QColor text = pal.color(QPalette::WindowText);
+    const QColor muted = mix(text, pal.color(QPalette::Window), 0.4);
+    const QColor lineColor = mix(text, pal.color(QPalette::Window), 0.55);
+    const QRectF view = viewportRect();
+
+    if (steps_.empty()) {
+        p.setPen(muted);
+        p.setFont(m.chipFont);
+        p.drawText(rect(), Qt::AlignCenter, tr("No steps yet"));
+        return;
+    }
+
+    p.save();
+    p.setClipRect(view);
+    p.translate(view.left() - offset_, 0);
+
+    // Stage captions, and the dashed frame that marks the side branch.
+    p.setFont(m.captionFont);
+    for (int s = 0; s < int(stages_.size()); ++s) {
+        const QRectF frame = geometry().stageFrames[size_t(s)];
+        if (stages_[size_t(s)].branch) {
+            QPen pen(lineColor, 1, Qt::DashLine);
+            p.setPen(pen);
+            p.setBrush(Qt::NoBrush);
+            p.drawRoundedRect(frame.adjusted(0.5, -m.margin + 1.5, -0.5, m.margin - 1.5), 5, 5);
+        }
+        if (geometry().collapsed[size_t(s)])
+            continue;
+        const double pad = stages_[size_t(s)].branch ? std::ceil(m.chipGap) : 0;
+        p.setPen(muted);
+        p.drawText(QRectF(frame.left() + pad, m.margin, frame.width() - 2 * pad, m.captionHeight),
+                   Qt::AlignLeft | Qt::AlignVCenter, stages_[size_t(s)].caption);
+    }
+
+    // Arrows between stages; dashed into and out of the side branch.
+    const double chipMid = m.margin + m.captionHeight + m.captionGap + m.chipHeight / 2;
+    for (size_t i = 0; i < geometry().separators.size(); ++i) {
+        const bool dashed = stages_[i].branch || stages_[i + 1].branch;
+        const double cx = geometry().separators[i];
+        const double half = m.separatorWidth * 0.28;
+        QPen pen(lineColor, std::max(1.2, 1.3 * fontScale_), dashed ? Qt::DotLine : Qt::SolidLine,
+                 Qt::RoundCap, Qt::RoundJoin);
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        QPainterPath chevron;
+        chevron.moveTo(cx - half * 0.6, chipMid - half);
+        chevron.lineTo(cx + half * 0.6, chipMid);
+        chevron.lineTo(cx - half * 0.6, chipMid + half);
+        p.drawPath(chevron);
+    }
+
+    // Chips.
+    p.setFont(m.chipFont);
+    const QColor button = pal.color(QPalette::Button);
+    const QColor highlight = pal.color(QPalette::Highlight);
+    for (int i = 0; i < int(geometry().chips.size()); ++i) {
+        const Chip& c = geometry().chips[size_t(i)];
+        const bool isCurrent = c.step >= 0 && c.step == current_;
+        const bool isHover = i == hoverChip_;
+        const QRectF r = c.rect.adjusted(0.5, 0.5, -0.5, -0.5);
+        const double radius = m.chipHeight / 2.0;
+        QColor fill = isCurrent ? highlight : button;
+        if (!isCurrent && isHover)
+            fill = mix(button, highlight, 0.22);
+        QPen border(isCurrent ? highlight : pal.color(QPalette::Mid), 1);
+        if (c.step < 0)
+            border.setStyle(Qt::DashLine);  // a folded stage: more inside
+        p.setPen(border);
+        p.setBrush(fill);
+        p.drawRoundedRect(r, radius, radius);
+        p.setPen(isCurrent ? pal.color(QPalette::HighlightedText)
+                           : pal.color(QPalette::ButtonText));
+        p.drawText(r, Qt::AlignCenter, chipText(c));
+        if (isCurrent && hasFocus()) {
+            // The focus ring: a second outline just outside the selected chip.
+            QPen ring(highlight, 2);
+            p.setPen(ring);
+            p.setBrush(Qt::NoBrush);
+            p.drawRoundedRect(c.rect.adjusted(-2.5, -2.5, 2.5, 2.5), radius + 2.5, radius + 2.5);
+        }
+    }
+    p.restore();
+
+    // Scroll arrows, greyed out at the end they cannot go past.
+    if (geometry().scrolling) {
+        for (Arrow a : {Arrow::Left, Arrow::Right}) {
+            const QRectF r = arrowRect(a);
+            const bool enabled = a == Arrow::Left ? offset_ > 0 : offset_ < maxOffset();
+            QColor bg = pal.color(QPalette::Button);
+            if (enabled && hoverArrow_ == a)
+                bg = mix(bg, highlight, 0.22);
+            p.setPen(Qt::NoPen);
+            p.setBrush(bg);
+            const QRectF box(r.left() + 1, chipMid - m.chipHeight / 2, r.width() - 2, m.chipHeight);
+            p.drawRoundedRect(box, 4, 4);
+            QPen pen(enabled ? text : mix(text, bg, 0.7), std::max(1.5, 1.6 * fontScale_),
+                     Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+            p.setPen(pen);
+            p.setBrush(Qt::NoBrush);
+            const double half = m.chipHeight * 0.2;
+            const double dir = a == Arrow::Left ? -1 : 1;
+            QPainterPath chevron;
+            chevron.moveTo(box.center().x() - dir * half * 0.6, chipMid - half);
+            chevron.lineTo(box.center().x() + dir * half * 0.6, chipMid);
+            chevron.lineTo(box.center().x() - dir * half * 0.6, chipMid + half);
+            p.drawPath(chevron);
+        }
+    }
+    if (hasFocus() && current_ < 0) {
+        p.setPen(QPen(highlight, 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(rect()).adjusted(1, 1, -1, -1));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events
+
+void PipelineStrip::resizeEvent(QResizeEvent* event) {
+    invalidateLayout();
+    QWidget::resizeEvent(event);
+}
+
+void PipelineStrip::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange) {
+        invalidateLayout();
+        updateGeometry();
+    }
+    QWidget::changeEvent(event);
+}
+
+bool PipelineStrip::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int chip = chipAt(help->pos());
+        const Arrow arrow = arrowAt(help->pos());
+        if (chip >= 0)
+            QToolTip::showText(help->globalPos(), chipToolTip(geometry().chips[size_t(chip)]), this,
+                               chipInWidget(geometry().chips[size_t(chip)]).toAlignedRect());
+        else if (arrow != Arrow::None)
+            QToolTip::showText(help->globalPos(),
+                               arrow == Arrow::Left ? tr("Scroll left") : tr("Scroll right"), this,
+                               arrowRect(arrow).toAlignedRect());
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void PipelineStrip::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    const Arrow arrow = arrowAt(event->position());
+    if (arrow != Arrow::None) {
+        const double page = std::max(40.0, viewportRect().width() * 0.6);
+        scrollBy(arrow == Arrow::Left ? -page : page);
+        return;
+    }
+    const int chip = chipAt(event->position());
+    if (chip < 0)
+        return;
+    const Chip& c = geometry().chips[size_t(chip)];
+    if (c.step >= 0) {
+        selectByUser(c.step);
+    } else {
+        // A folded stage opens at the step last shown in it, else at its first step.
+        const int last = lastInStage_[size_t(c.stage)];
+        selectByUser(last >= 0 ? last : stageSteps_[size_t(c.stage)].front());
+    }
+}
+
+void PipelineStrip::mouseMoveEvent(QMouseEvent* event) {
+    const int chip = chipAt(event->position());
+    const Arrow arrow = arrowAt(event->position());
+    if (chip != hoverChip_ || arrow != hoverArrow_) {
+        hoverChip_ = chip;
+        hoverArrow_ = arrow;
+        update();
+    }
+    QWidget::mouseMoveEvent(event);
+}
+
+void PipelineStrip::leaveEvent(QEvent* event) {
+    hoverChip_ = -1;
+    hoverArrow_ = Arrow::None;
+    update();
+    QWidget::leaveEvent(event);
+}
+
+void PipelineStrip::keyPressEvent(QKeyEvent* event) {
+    const int n = int(steps_.size());
+    if (n == 0) {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    int next = -2;
+    switch (event->key()) {
+        case Qt::Key_Left:
+            next = current_ < 0 ? n - 1 : std::max(0, current_ - 1);
+            break;
+        case Qt::Key_Right:
+            next = current_ < 0 ? 0 : std::min(n - 1, current_ + 1);
+            break;
+        case Qt::Key_Home:
+            next = 0;
+            break;
+        case Qt::Key_End:
+            next = n - 1;
+            break;
+        default:
+            QWidget::keyPressEvent(event);
+            return;
+    }
+    selectByUser(next);
+    event->accept();
+}
+
+void PipelineStrip::wheelEvent(QWheelEvent* event) {
+    if (!geometry().scrolling) {
+        QWidget::wheelEvent(event);
+        return;
+    }
+    // A vertical wheel scrolls the row too: the row has nothing else to do with it.
+    const QPoint pixels = event->pixelDelta();
+    const QPoint angle = event->angleDelta();
+    double dx = 0;
+    if (!pixels.isNull())
+        dx = -(pixels.x() != 0 ? pixels.x() : pixels.y());
+    else
+        dx = -(angle.x() != 0 ? angle.x() : angle.y()) / 120.0 * 3 * metrics().separatorWidth;
+    scrollBy(dx);
+    event->accept();
+}
+
+void PipelineStrip::focusInEvent(QFocusEvent* event) {
+    scrollToCurrent();
+    update();
+    QWidget::focusInEvent(event);
+}
+
+void PipelineStrip::focusOutEvent(QFocusEvent* event) {
+    update();
+    QWidget::focusOutEvent(event);
+}
+
+}  // namespace attn

@@ -1,0 +1,181 @@
+// attention-lens-cli with a trained model (--model): the model command's JSON, the same numbers
+// through trace, export and the PyTorch listing, and one clear line for every refusal. The
+// numbers themselves are checked against PyTorch in tests/engine (fixtures made by
+// tests/fixtures/make_model_fixtures.py); here they must agree across the commands.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <cmath>
+
+#include "io/npy.h"
+
+namespace {
+
+struct CliRun {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+CliRun cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(ATTN_CLI_PATH), args);
+    EXPECT_TRUE(p.waitForFinished(120000)) << args.join(' ').toStdString();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QString fixture(const char* name) {
+    return QStringLiteral(ATTN_FIXTURES_DIR "/models/") + QLatin1String(name);
+}
+
+// The fixtures' vocabularies are a few hundred ids: text of single ASCII characters fits.
+const QString kText = QStringLiteral("a,b.c;d");
+
+QJsonObject json(const CliRun& r) {
+    EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+void expectRefused(const QStringList& args, const QString& message) {
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString();
+    EXPECT_TRUE(r.out.isEmpty());
+    EXPECT_EQ(r.err.count('\n'), 1) << r.err.toStdString();
+    EXPECT_TRUE(QString::fromUtf8(r.err).contains(message))
+        << r.err.toStdString() << "\nexpected: " << message.toStdString();
+}
+
+}  // namespace
+
+TEST(ModelCli, EveryLayersAttentionAndTheNextTokens) {
+    const QJsonObject o = json(cli({"model", "--model", fixture("hf_tied_f32.safetensors"),
+                                    "--text", kText, "--top-k", "3"}));
+    const QJsonObject m = o["model"].toObject();
+    EXPECT_EQ(m["layers"].toInt(), 2);
+    EXPECT_EQ(m["heads"].toInt(), 4);  // from the file's metadata
+    EXPECT_EQ(m["d_model"].toInt(), 32);
+    EXPECT_EQ(m["names"].toString(), "hf");
+    EXPECT_EQ(m["dtype"].toString(), "F32");
+    EXPECT_EQ(o["ids"].toArray(), (QJsonArray{64, 11, 65, 13, 66, 26, 67}));
+    EXPECT_EQ(o["tokens"].toArray().first().toString(), "a");
+    const QJsonObject att = o["attention"].toObject();
+    EXPECT_EQ(att["shape"].toArray(), (QJsonArray{2, 4, 7, 7}));
+    const QJsonArray data = att["data"].toArray();
+    ASSERT_EQ(data.size(), 2 * 4 * 7 * 7);
+    // Causal rows of probabilities.
+    for (int r = 0; r < 2 * 4 * 7; ++r) {
+        const int i = r % 7;
+        double sum = 0;
+        for (int j = 0; j < 7; ++j) {
+            const double w = data[r * 7 + j].toDouble();
+            if (j > i)
+                EXPECT_EQ(w, 0.0);
+            sum += w;
+        }
+        EXPECT_NEAR(sum, 1.0, 1e-5);
+    }
+    const QJsonArray next = o["next"].toArray();
+    ASSERT_EQ(next.size(), 3);
+    double previous = 1.0;
+    for (const QJsonValue& v : next) {
+        const double prob = v.toObject()["prob"].toDouble();
+        EXPECT_GT(prob, 0.0);
+        EXPECT_LE(prob, previous);
+        previous = prob;
+    }
+
+    // The same numbers from trace --layer 1, export --step attention and another position.
+    const QJsonObject trace = json(cli({"trace", "--model", fixture("hf_tied_f32.safetensors"),
+                                        "--text", kText, "--layer", "1"}));
+    EXPECT_EQ(trace["config"].toObject()["layer"].toInt(), 1);
+    QJsonArray weights;
+    for (const QJsonValue& s : trace["steps"].toArray())
+        if (s.toObject()["id"] == "weights")
+            weights = s.toObject()["data"].toArray();
+    ASSERT_EQ(weights.size(), 4 * 7 * 7);
+    for (int k = 0; k < weights.size(); ++k)
+        EXPECT_NEAR(weights[k].toDouble(), data[4 * 49 + k].toDouble(), 1e-6) << k;
+
+    QTemporaryDir dir;
+    const QString npy = dir.filePath("attention.npy");
+    ASSERT_EQ(cli({"export", "--model", fixture("hf_tied_f32.safetensors"), "--text", kText,
+                   "--step", "attention", "--out", npy})
+                  .exitCode,
+              0);
+    const attn::Tensor all = attn::io::readNpy(npy.toStdString());
+    ASSERT_EQ(all.shape(), (attn::Shape{2, 4, 7, 7}));
+    for (int k = 0; k < data.size(); ++k)
+        EXPECT_EQ(all.flat(k), float(data[k].toDouble())) << k;  // shortest float32 text
+}
+
+TEST(ModelCli, TheSameModelSavedThreeWaysGivesTheSameNumbers) {
+    // The fixtures hold one random model per file; F16 and BF16 are rounded copies of F32, so
+    // their numbers are close; the book-named .pth and the checkpoint load like a state_dict.
+    const QJsonObject f32 = json(cli({"model", "--model", fixture("hf_tied_f32.safetensors"),
+                                      "--text", kText}));
+    const QJsonObject f16 = json(cli({"model", "--model", fixture("hf_tied_f16.safetensors"),
+                                      "--text", kText}));
+    EXPECT_EQ(f16["model"].toObject()["dtype"].toString(), "F16");
+    const QJsonArray a = f32["attention"].toObject()["data"].toArray();
+    const QJsonArray b = f16["attention"].toObject()["data"].toArray();
+    ASSERT_EQ(a.size(), b.size());
+    double largest = 0;
+    for (int k = 0; k < a.size(); ++k)
+        largest = std::max(largest, std::abs(a[k].toDouble() - b[k].toDouble()));
+    EXPECT_LT(largest, 0.02);
+    const QJsonObject book = json(cli({"model", "--model", fixture("book_checkpoint.pth"),
+                                       "--heads", "4", "--text", kText}));
+    EXPECT_EQ(book["model"].toObject()["names"].toString(), "book");
+}
+
+TEST(ModelCli, BenchAndPyTorchListing) {
+    const QJsonObject bench = json(cli({"bench", "--model", fixture("hf_tied_f32.safetensors"),
+                                        "--text", kText, "--repeat", "3"}));
+    EXPECT_EQ(bench["tokens"].toInt(), 7);
+    EXPECT_EQ(bench["repeat"].toInt(), 3);
+    EXPECT_TRUE(bench["attention_kept"].toBool());
+    EXPECT_GT(bench["median_ms"].toDouble(), 0.0);
+    EXPECT_LE(bench["min_ms"].toDouble(), bench["median_ms"].toDouble());
+
+    const CliRun code = cli({"pytorch", "--model", fixture("book_nobias.pth"), "--heads", "4",
+                             "--text", kText, "--layer", "2"});
+    ASSERT_EQ(code.exitCode, 0) << code.err.toStdString();
+    const QString py = QString::fromUtf8(code.out);
+    EXPECT_TRUE(py.contains("weights_only=True"));
+    EXPECT_TRUE(py.contains("ids = torch.tensor([64, 11, 65, 13, 66, 26, 67])"));
+    EXPECT_TRUE(py.contains("if n == 2:"));
+    EXPECT_TRUE(py.contains("trf_blocks"));
+    const CliRun hf = cli({"pytorch", "--model", fixture("hf_tied_bf16.safetensors"), "--heads",
+                           "4", "--text", kText});
+    ASSERT_EQ(hf.exitCode, 0) << hf.err.toStdString();
+    EXPECT_TRUE(QString::fromUtf8(hf.out).contains("def load_safetensors(path):"));
+    EXPECT_FALSE(QString::fromUtf8(hf.out).contains("import safetensors"));
+}
+
+TEST(ModelCli, RefusalsAreOneLine) {
+    const QString f32 = fixture("hf_tied_f32.safetensors");
+    expectRefused({"model", "--model", "/nonexistent/gpt2.safetensors", "--text", kText},
+                  "No model file /nonexistent/gpt2.safetensors");
+    expectRefused({"model", "--model", f32, "--text", "Hello world"},
+                  "The token \"Hello\" (id 15496) is beyond the model's vocabulary of 300 tokens.");
+    expectRefused({"trace", "--model", f32, "--text", kText, "--layer", "5"},
+                  "The model has 2 layers (0 to 1); layer 5 does not exist.");
+    expectRefused({"model", "--model", f32, "--text", kText, "--tokenizer", "words"},
+                  "reads GPT-2 tokens: choose the GPT-2 tokenizer.");
+    expectRefused({"model", "--model", f32}, "Give the text with --text or --text-file.");
+    expectRefused({"model", "--model", f32, "--text", kText, "--heads", "3"}, "heads");
+    expectRefused({"model", "--model", fixture("hf_tied_bf16.safetensors"), "--text", kText},
+                  "give the head count (--heads). Valid head counts: 1, 2, 4, 8, 16, 32.");
+    expectRefused({"model", "--model", f32, "--text", QString(30, QLatin1Char('a')).split("").join(',')},
+                  "more than the model's context length of 24");
+    expectRefused({"export", "--model", f32, "--text", kText, "--step", "attention", "--out",
+                   "x.csv"},
+                  "export it to a .npy file");
+    expectRefused({"model", "--text", kText}, "Say which model with --model F");
+}

@@ -1,0 +1,345 @@
+// The request pipeline on its own: the settings codec, the command-line options, the one path
+// from settings to a trace, export names and the PyTorch listing.
+#include <gtest/gtest.h>
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include "engine/embeddings.h"
+#include "io/safetensors.h"
+#include "pipeline/options.h"
+#include "pipeline/pytorch_code.h"
+#include "pipeline/request.h"
+#include "pipeline/step_files.h"
+
+using namespace attn;
+
+namespace {
+
+// The settings a command line gives, applied to the defaults.
+Settings fromArgs(QStringList args, QVariantMap* given = nullptr) {
+    QCommandLineParser p;
+    addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module, SettingGroup::View});
+    args.prepend(QStringLiteral("attention-lens-cli"));
+    EXPECT_TRUE(p.parse(args)) << p.errorText().toStdString();
+    const QVariantMap g = givenSettings(p);
+    if (given)
+        *given = g;
+    return applyGivenSettings(Settings(), g);
+}
+
+std::string problemOf(QStringList args) {
+    try {
+        fromArgs(std::move(args));
+    } catch (const UserError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+    return path;
+}
+
+}  // namespace
+
+TEST(SettingsCodec, EveryFieldRoundTripsThroughAMapAndJson) {
+    Settings s;
+    s.source = InputSource::Text;
+    s.text = QStringLiteral("Hello, \"world\"\n");
+    s.tokenizer = TokenizerKind::Words;
+    s.embeddingSeed = 18446744073709551615ull;  // 2^64 - 1: more than a JSON number holds
+    s.positions = false;
+    s.embeddingsFile = QStringLiteral("/tmp/x.npy");
+    s.weightsFile = QStringLiteral("/tmp/w.safetensors");
+    s.config.variant = Variant::MultiHeadWrapper;
+    s.config.dIn = 12;
+    s.config.dOut = 8;
+    s.config.heads = 4;
+    s.config.mask = MaskSpec{MaskKind::Window, 3};
+    s.config.dropout = 0.125;
+    s.config.mode = Mode::Eval;
+    s.config.dropoutRng = DropoutRng::Mkl;
+    s.config.seed = 9223372036854775809ull;
+    s.config.qkvBias = true;
+    s.config.batch = 3;
+    s.config.contextLength = 77;
+    s.step = QStringLiteral("scores");
+    s.head = 2;
+    s.batchIndex = 1;
+    s.colormap = QStringLiteral("magma");
+    s.showValues = false;
+    s.colorScale = ColorScale::Log;
+
+    QStringList missing;
+    EXPECT_EQ(settingsFromMap(settingsToMap(s), Settings(), &missing), s);
+    EXPECT_TRUE(missing.isEmpty()) << missing.join(',').toStdString();
+    // Through JSON, as sessions store it: numbers become doubles, seeds stay exact as text.
+    const QByteArray json = QJsonDocument(QJsonObject::fromVariantMap(settingsToMap(s))).toJson();
+    const QVariantMap back = QJsonDocument::fromJson(json).object().toVariantMap();
+    EXPECT_EQ(settingsFromMap(back, Settings()), s);
+    EXPECT_EQ(back.value("seed").toString(), "9223372036854775809");
+    // Every field has exactly one key.
+    EXPECT_EQ(settingsToMap(s).size(), qsizetype(settingFields().size()));
+}
+
+TEST(SettingsCodec, MissingKeysKeepTheBaseAndAreListed) {
+    Settings base;
+    base.config.dOut = 6;
+    QStringList missing;
+    const Settings s = settingsFromMap({{"heads", 3}}, base, &missing);
+    EXPECT_EQ(s.config.heads, 3);
+    EXPECT_EQ(s.config.dOut, 6);
+    EXPECT_TRUE(missing.contains("d_out"));
+    EXPECT_FALSE(missing.contains("heads"));
+}
+
+TEST(SettingsCodec, ValuesOutsideWhatTheEngineTakesAreRefusedNotClamped) {
+    auto problem = [](const QVariantMap& map) {
+        try {
+            settingsFromMap(map, Settings());
+        } catch (const UserError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(problem({{"d_out", 0}}),
+              "\"d_out\" expects a whole number from 1 to 1048576, got \"0\".");
+    EXPECT_EQ(problem({{"d_in", 1048577}}),
+              "\"d_in\" expects a whole number from 1 to 1048576, got \"1048577\".");
+    EXPECT_EQ(problem({{"dropout", 1.0}}),
+              "\"dropout\" expects a number from 0 up to (not including) 1, got \"1\".");
+    EXPECT_EQ(problem({{"heads", 2.5}}), "\"heads\" expects a whole number from 1 to 1048576, got \"2.5\".");
+    EXPECT_EQ(problem({{"mask", "window:0"}}),
+              "The window size K of \"mask\" must be from 1 to 1048576 (each token sees itself "
+              "and the K-1 tokens before it), got 0.");
+    EXPECT_EQ(problem({{"variant", "transformer"}}),
+              "Unknown variant \"transformer\"; use simplified, self-attention-v1, "
+              "self-attention, causal, multi-head-wrapper or multi-head.");
+    EXPECT_EQ(problem({{"colormap", "jet"}}),
+              "Unknown colormap \"jet\"; use auto, viridis, magma, cividis or diverging.");
+    // QSettings hands back text: the same values read from text.
+    const Settings s = settingsFromMap({{"d_out", "768"}, {"qkv_bias", "true"}, {"dropout", "0.5"}},
+                                       Settings());
+    EXPECT_EQ(s.config.dOut, 768);
+    EXPECT_TRUE(s.config.qkvBias);
+    EXPECT_EQ(s.config.dropout, 0.5);
+}
+
+TEST(Options, DefaultsAreTheBookExample) {
+    const Settings s = fromArgs({});
+    EXPECT_EQ(s.source, InputSource::Book);
+    EXPECT_EQ(s.config, Settings::bookConfig());
+    EXPECT_EQ(s, Settings());
+}
+
+TEST(Options, OnlyTheGivenSettingsChangeAndVariantsBringTheirMask) {
+    QVariantMap given;
+    const Settings s = fromArgs({"--variant", "self-attention", "--d-out", "4", "--seed", "-1"}, &given);
+    EXPECT_EQ(given.keys(), (QStringList{"d_out", "seed", "variant"}));
+    EXPECT_EQ(s.config.variant, Variant::SelfAttention);
+    EXPECT_EQ(s.config.effectiveMask().kind, MaskKind::None);  // SelfAttention_v2 has none
+    EXPECT_EQ(s.config.dOut, 4);
+    EXPECT_EQ(s.config.seed, 18446744073709551615ull);  // -1 wraps as in torch.manual_seed
+    EXPECT_EQ(s.config.dIn, 3);
+    EXPECT_EQ(fromArgs({"--variant", "causal", "--mask", "window:2"}).config.effectiveMask(),
+              (MaskSpec{MaskKind::Window, 2}));
+}
+
+TEST(Options, PresetsAndInputs) {
+    Settings s = fromArgs({"--preset", "gpt2-small"});
+    EXPECT_EQ(s.source, InputSource::Text);  // the book's sentence, typed
+    EXPECT_EQ(s.text, QString::fromStdString(bookSentence()));
+    EXPECT_EQ(s.config.dIn, 768);
+    EXPECT_EQ(s.config.dOut, 768);
+    EXPECT_EQ(s.config.heads, 12);
+    s = fromArgs({"--preset", "gpt2-medium", "--heads", "8", "--text", "Hi"});
+    EXPECT_EQ(s.config.heads, 8);
+    EXPECT_EQ(s.config.dOut, 1024);
+    EXPECT_EQ(s.text, "Hi");
+    s = fromArgs({"--tokenizer", "chars"});
+    EXPECT_EQ(s.source, InputSource::Text);
+    EXPECT_EQ(s.tokenizer, TokenizerKind::Chars);
+    EXPECT_EQ(fromArgs({"--embeddings", "x.npy"}).source, InputSource::File);
+    EXPECT_EQ(problemOf({"--text", "a", "--preset", "book"}),
+              "Give only one input: --preset book, --text, --text-file or --embeddings.");
+    EXPECT_EQ(problemOf({"--preset", "gpt5"}),
+              "Unknown preset \"gpt5\"; the presets are book, gpt2-small, gpt2-medium, "
+              "gpt2-large and gpt2-xl.");
+    EXPECT_EQ(problemOf({"--d-in", "lots"}), "--d-in expects a whole number from 1 to 1048576, got \"lots\".");
+}
+
+TEST(Options, TextFilesMustBeUtf8AndLoseTheirByteOrderMark) {
+    QTemporaryDir dir;
+    EXPECT_EQ(readUtf8TextFile(writeFile(dir, "bom.txt", "\xef\xbb\xbfHello")), "Hello");
+    const QString latin1 = writeFile(dir, "cafe.txt", "Caf\xe9");
+    try {
+        readUtf8TextFile(latin1);
+        FAIL() << "Latin-1 text was accepted";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.field(), "input");
+        EXPECT_EQ(std::string(e.what()),
+                  latin1.toStdString() +
+                      " is not UTF-8 text: the byte 0xe9 at offset 3 (counting from 0) does not "
+                      "start or continue a UTF-8 character. Save the file as UTF-8.");
+    }
+}
+
+TEST(Request, TheBookExampleMatchesTheChapter) {
+    const TraceRun run = runSettings(Settings(), {});
+    EXPECT_EQ(run.input.labels, bookTokens());
+    ASSERT_EQ(run.input.tokens.size(), 6u);  // the sentence's six GPT-2 tokens, for the chips
+    EXPECT_EQ(run.input.tokens[1].id, 7002);
+    EXPECT_EQ(run.inputs, bookInputs());
+    EXPECT_EQ(run.trace->config, Settings::bookConfig());
+    EXPECT_EQ(run.trace->find("weights")->info.shape, (Shape{1, 2, 6, 6}));
+}
+
+TEST(Request, EveryProblemComesWithTheFieldOfItsControl) {
+    Settings s;
+    s.config.dIn = 5;  // the book's vectors are 3-d
+    s.config.heads = 3;  // does not divide d_out = 2
+    const auto issues = checkSettings(s, {}, 6);
+    ASSERT_EQ(issues.size(), 2u);
+    EXPECT_EQ(issues[0].field, "heads");
+    EXPECT_EQ(issues[1].field, "d_in");
+    EXPECT_EQ(issues[1].message,
+              "The book's input vectors are 3-dimensional, so d_in must be 3 (it is 5).");
+    Settings text;
+    text.source = InputSource::Text;
+    text.text = QString();
+    EXPECT_EQ(tokenizeInput(text, {}).count(), 0);
+    const auto empty = checkSettings(text, {}, 0);
+    ASSERT_EQ(empty.size(), 1u);
+    EXPECT_EQ(empty[0].message, "The text has no tokens: type a word or two.");
+}
+
+TEST(Request, EmbeddingsFilesSetDInAndBatchAndMustFit) {
+    Settings s;
+    s.source = InputSource::File;
+    InputFiles files;
+    files.embeddings = std::make_shared<const Tensor>(Tensor(Shape{2, 4, 5}));
+    fitSettingsToFiles(&s, files, {});
+    EXPECT_EQ(s.config.dIn, 5);
+    EXPECT_EQ(s.config.batch, 2);
+    EXPECT_EQ(tokenizeInput(s, files).labels, (std::vector<std::string>{"0", "1", "2", "3"}));
+    EXPECT_TRUE(checkSettings(s, files, 4).empty());
+    s.config.batch = 1;
+    const auto issues = checkSettings(s, files, 4);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].field, "batch");
+    EXPECT_EQ(issues[0].message,
+              "The embeddings file holds 2 batch entries, so the batch size must be 2 (it is 1).");
+    Settings given;
+    given.source = InputSource::File;
+    given.config.dIn = 7;
+    fitSettingsToFiles(&given, files, {true, false});
+    EXPECT_EQ(given.config.dIn, 7);  // given explicitly: the check says it does not fit
+    EXPECT_EQ(checkSettings(given, files, 4).front().field, "d_in");
+}
+
+TEST(Request, AMaskBufferSetsTheContextLengthUnlessItWasGiven) {
+    QTemporaryDir dir;
+    // A CausalAttention state_dict as the chapter saves it: weights and the mask buffer.
+    Settings s;
+    s.config.variant = Variant::Causal;
+    s.config.mask = MaskSpec{MaskKind::Causal, 0};
+    WeightMap w = runSettings(s, {}).trace->parameters;
+    std::vector<float> mask(36, 0.0f);
+    for (int i = 0; i < 6; ++i)
+        for (int j = i + 1; j < 6; ++j)
+            mask[size_t(i * 6 + j)] = 1.0f;
+    w["mask"] = Tensor(Shape{6, 6}, mask);
+    const QString path = dir.filePath("causal.safetensors");
+    io::writeSafetensors(path.toStdString(), w);
+
+    s.weightsFile = path;
+    InputFiles files = readInputFiles(s);
+    const QStringList notes = fitSettingsToFiles(&s, files, {});
+    EXPECT_EQ(s.config.contextLength, 6);
+    EXPECT_EQ(notes, (QStringList{"The context length is 6, the size of the mask buffer in "
+                                  "causal.safetensors."}));
+    EXPECT_TRUE(checkSettings(s, files, 6).empty());
+    EXPECT_EQ(runSettings(s, files).trace->parameters.at("W_query.weight"), w.at("W_query.weight"));
+
+    Settings given = s;
+    given.config.contextLength = 1024;
+    try {
+        fitSettingsToFiles(&given, files, {false, true});
+        FAIL() << "a context length that disagrees with the file was accepted";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.field(), "context_length");
+        EXPECT_EQ(std::string(e.what()),
+                  "The context length is 1024, but the mask buffer in causal.safetensors is 6 x "
+                  "6. Leave the context length out to use the file's, or give 6.");
+    }
+}
+
+TEST(StepFiles, NamesAndTheStepAViewShows) {
+    Settings s;
+    s.config.batch = 2;
+    const TraceRun run = runSettings(s, {});
+    const Trace& t = *run.trace;
+    EXPECT_EQ(stepToShow(t, "scores")->info.id, "scores");
+    EXPECT_EQ(stepToShow(t, "no_such_step")->info.id, "weights");
+    EXPECT_EQ(stepHeadCount(t.find("weights")->info), 2);
+    EXPECT_EQ(stepHeadCount(t.find("inputs")->info), 0);
+    EXPECT_EQ(stepBatchCount(t.find("weights")->info), 2);
+    EXPECT_EQ(stepFileName(t.find("weights")->info, 1, -1, "svg"), "weights_head1.svg");
+    EXPECT_EQ(stepFileName(t.find("mask")->info, -1, 1, "png"), "mask_batch1.png");
+
+    const auto first = allStepFigures(t, "svg", false);
+    const auto every = allStepFigures(t, "svg", true);
+    int perHeadSteps = 0;
+    for (const Step& step : t.steps)
+        perHeadSteps += stepHeadCount(step.info) > 0;
+    const int plain = int(t.steps.size()) - perHeadSteps;
+    EXPECT_EQ(int(first.size()), plain + 2 * perHeadSteps);
+    // Every batch entry: twice, except the mask, which has no batch axis.
+    EXPECT_EQ(int(every.size()), 2 * (plain - 1) + 1 + 4 * perHeadSteps);
+    EXPECT_EQ(first.front().fileName, "inputs.svg");
+    EXPECT_EQ(every.front().fileName, "inputs_batch0.svg");
+    EXPECT_EQ(every[1].fileName, "inputs_batch1.svg");
+}
+
+TEST(PyTorchListing, SaysWhenItReproducesTheView) {
+    Settings s;
+    PyTorchListing l = pytorchListing(runSettings(s, {}));
+    EXPECT_TRUE(l.exact);
+    EXPECT_EQ(l.reproduces,
+              "Gives the same output as the view (float32, to about 1e-6) on any CPU build of "
+              "PyTorch.");
+    EXPECT_NE(l.code.find("module = MultiHeadAttention(3, 2, 1024, 0.0, 2, qkv_bias=False)"),
+              std::string::npos);
+    EXPECT_NE(l.code.find("[0.43, 0.15, 0.89],  # Your"), std::string::npos) << l.code;
+    s.config.dropout = 0.5;
+    s.config.dropoutRng = DropoutRng::Mkl;
+    l = pytorchListing(runSettings(s, {}));
+    EXPECT_FALSE(l.exact);
+    EXPECT_NE(l.reproduces.find("on other builds (Debian's python3-torch, AMD CPUs) dropout keeps "
+                                "other weights"),
+              std::string::npos);
+    EXPECT_NE(l.code.find("# The view drops the weights"), std::string::npos);
+}
+
+TEST(PyTorchListing, LoadsSafetensorsStrictlyWithoutExtraPackages) {
+    QTemporaryDir dir;
+    Settings s;
+    s.config.variant = Variant::SelfAttention;
+    s.config.mask = MaskSpec{MaskKind::None, 0};
+    const QString path = dir.filePath("w.safetensors");
+    io::writeSafetensors(path.toStdString(), runSettings(s, {}).trace->parameters);
+    s.weightsFile = path;
+    const PyTorchListing l = pytorchListing(runSettings(s, readInputFiles(s)));
+    EXPECT_EQ(l.code.find("safetensors.torch"), std::string::npos);
+    EXPECT_NE(l.code.find("def load_safetensors(path):"), std::string::npos);
+    EXPECT_NE(l.code.find("module.load_state_dict(state)\n"), std::string::npos);
+    EXPECT_EQ(l.code.find("strict=False"), std::string::npos);
+}

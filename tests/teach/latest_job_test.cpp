@@ -1,0 +1,119 @@
+// LatestJob: results arrive from the event loop, only the newest request's; a newer request
+// cancels the running job and replaces the waiting one; errors reach the handler; a LatestJob
+// destroyed while its job runs neither crashes nor delivers.
+
+#include <gtest/gtest.h>
+#include <QCoreApplication>
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "teach/latest_job.h"
+
+namespace attn {
+namespace {
+
+// A job that runs until released (or cancelled), so a test controls when it ends.
+struct Gate {
+    std::atomic<bool> open{false};
+    std::atomic<bool> started{false};
+    std::atomic<bool> sawCancel{false};
+    void wait(const CancelToken& cancel) {
+        started = true;
+        while (!open) {
+            if (cancel.cancelled())
+                sawCancel = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+};
+
+TEST(LatestJob, DeliversFromTheEventLoop) {
+    LatestJob job;
+    int got = 0;
+    job.run([](const CancelToken&) { return 42; }, [&](int v) { got = v; });
+    EXPECT_TRUE(job.busy());
+    EXPECT_EQ(got, 0);  // never inside run(), even when the work is instant
+    QTRY_COMPARE(got, 42);
+    EXPECT_FALSE(job.busy());
+    EXPECT_EQ(job.droppedResults(), 0);
+}
+
+TEST(LatestJob, OnlyTheNewestRequestIsAnswered) {
+    LatestJob job;
+    Gate gate;
+    std::atomic<int> secondRan{0};
+    std::vector<int> got;
+    job.run(
+        [&](const CancelToken& c) {
+            gate.wait(c);
+            return 1;
+        },
+        [&](int v) { got.push_back(v); });
+    QTRY_VERIFY(gate.started);
+    job.run(
+        [&](const CancelToken&) {
+            ++secondRan;
+            return 2;
+        },
+        [&](int v) { got.push_back(v); });
+    job.run([](const CancelToken&) { return 3; }, [&](int v) { got.push_back(v); });
+    QTRY_VERIFY(gate.sawCancel);  // the running job was told to stop
+    gate.open = true;
+    QTRY_VERIFY(!job.busy());
+    EXPECT_EQ(got, std::vector<int>{3});
+    EXPECT_EQ(secondRan, 0);  // replaced while it waited: never ran
+    EXPECT_EQ(job.droppedResults(), 1);
+}
+
+TEST(LatestJob, CancelDropsTheAnswerAndErrorsReachTheHandler) {
+    LatestJob job;
+    QString error;
+    job.setErrorHandler([&](const QString& e) { error = e; });
+    bool delivered = false;
+    job.run([](const CancelToken&) { return 1; }, [&](int) { delivered = true; });
+    job.cancel();
+    EXPECT_FALSE(job.busy());
+    QTRY_COMPARE(job.droppedResults(), 1);
+    EXPECT_FALSE(delivered);
+    job.run([](const CancelToken&) -> int { throw std::runtime_error("no such layer"); },
+            [&](int) { delivered = true; });
+    QTRY_COMPARE(error, QStringLiteral("no such layer"));
+    EXPECT_FALSE(delivered);
+    // A job that gives up because it was cancelled is no error.
+    error.clear();
+    job.run([](const CancelToken&) -> int { throw Cancelled(); }, [&](int) { delivered = true; });
+    QTRY_VERIFY(!job.busy());  // false only once the outcome has landed
+    EXPECT_TRUE(error.isEmpty());
+    EXPECT_FALSE(delivered);
+}
+
+TEST(LatestJob, DestroyedWhileItsJobRuns) {
+    Gate gate;
+    std::atomic<bool> finished{false};
+    bool delivered = false;
+    {
+        LatestJob job;
+        job.run(
+            [&](const CancelToken& c) {
+                gate.wait(c);
+                finished = true;
+                return 1;
+            },
+            [&](int) { delivered = true; });
+        QTRY_VERIFY(gate.started);
+    }
+    QTRY_VERIFY(gate.sawCancel);  // destroying the LatestJob cancels its job
+    gate.open = true;
+    QTRY_VERIFY(finished);
+    // The result is posted to the receiver left behind, which drops it and deletes itself.
+    QTest::qWait(20);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    EXPECT_FALSE(delivered);
+}
+
+}  // namespace
+}  // namespace attn

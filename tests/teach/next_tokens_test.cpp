@@ -1,0 +1,164 @@
+// The next-token panel: its list is nextTokens() for the position, appending emits the right
+// id (top token, selected row, double-click), positions and runs change it, stale predictions
+// are dropped, and token text is made visible.
+
+#include <gtest/gtest.h>
+#include <QAbstractItemModel>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTest>
+
+#include "model_test_util.h"
+#include "teach/next_tokens.h"
+#include "teach_test_util.h"
+
+namespace attn {
+namespace {
+
+std::shared_ptr<const GptRun> someRun(int64_t T = 12) {
+    testing::PatternModelSpec s;
+    s.noise = 1.0f;
+    s.pattern = [](int64_t, int64_t h) {
+        return h % 2 ? testing::HeadPattern::Previous : testing::HeadPattern::Random;
+    };
+    return testing::runModel(testing::patternModel(s), testing::sequentialIds(T, 64));
+}
+
+QStringList labelsOf(const GptRun& run) {
+    QStringList out;
+    for (int64_t id : run.ids)
+        out << visibleTokenText(id);
+    return out;
+}
+
+void expectSame(const std::vector<TokenProbability>& a, const std::vector<TokenProbability>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].id, b[i].id) << i;
+        EXPECT_DOUBLE_EQ(a[i].probability, b[i].probability) << i;
+    }
+}
+
+TEST(NextTokensPanel, ListsTheTopTenOfTheLastTokenAndAppends) {
+    const auto run = someRun();
+    NextTokensPanel w;
+    w.resize(420, 420);
+    QSignalSpy append(&w, &NextTokensPanel::appendRequested);
+    w.setRun(run, labelsOf(*run));
+    EXPECT_EQ(w.position(), 11);
+    EXPECT_TRUE(w.isComputing());
+    EXPECT_TRUE(w.headingText().contains(QStringLiteral("computing")));
+    w.appendTop();  // nothing to append yet
+    EXPECT_EQ(append.count(), 0);
+    QTRY_VERIFY(!w.isComputing());
+    const std::vector<TokenProbability> expected = nextTokens(*run, 11, 10);
+    expectSame(w.predictions(), expected);
+    EXPECT_EQ(w.headingText(), QStringLiteral("After token 11 \"%1\", the model predicts:")
+                                   .arg(visibleTokenText(run->ids[11])));
+    EXPECT_TRUE(w.actualText().isEmpty());  // the last token: nothing follows in the text
+    // The list shows the same tokens in the same order.
+    QTableView* list = w.findChild<QTableView*>();
+    ASSERT_NE(list, nullptr);
+    ASSERT_EQ(list->model()->rowCount(), 10);
+    for (int r = 0; r < 10; ++r)
+        EXPECT_EQ(list->model()->index(r, 1).data().toString(),
+                  visibleTokenText(expected[size_t(r)].id));
+
+    w.appendTop();
+    ASSERT_EQ(append.count(), 1);
+    EXPECT_EQ(append[0][0].value<int64_t>(), expected[0].id);
+    w.appendSelected();  // no row selected
+    EXPECT_EQ(append.count(), 1);
+    w.selectRow(3);
+    EXPECT_EQ(w.selectedRow(), 3);
+    w.appendSelected();
+    ASSERT_EQ(append.count(), 2);
+    EXPECT_EQ(append[1][0].value<int64_t>(), expected[3].id);
+
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    const QRect row5 = list->visualRect(list->model()->index(5, 1));
+    // A double-click is a press, a release and the double-click event.
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, row5.center());
+    QTest::mouseDClick(list->viewport(), Qt::LeftButton, {}, row5.center());
+    ASSERT_EQ(append.count(), 3);
+    EXPECT_EQ(append[2][0].value<int64_t>(), expected[5].id);
+    EXPECT_TRUE(testing::savePng(&w, QStringLiteral("next_tokens_light.png")));
+    w.setPalette(testing::darkPalette());
+    EXPECT_TRUE(testing::savePng(&w, QStringLiteral("next_tokens_dark.png")));
+}
+
+TEST(NextTokensPanel, AnEarlierPositionAlsoRatesTheRealNextToken) {
+    const auto run = someRun();
+    NextTokensPanel w;
+    w.setRun(run, labelsOf(*run));
+    w.setPosition(4);
+    EXPECT_EQ(w.position(), 4);
+    QTRY_VERIFY(!w.isComputing());
+    expectSame(w.predictions(), nextTokens(*run, 4, 10));
+    // The text goes on with ids[5]; its rank counts the tokens more probable than it.
+    const int64_t actual = run->ids[5];
+    const double p = std::exp(nextTokenLogProbability(*run, 4, actual));
+    const std::vector<TokenProbability> all = nextTokens(*run, 4, 64);
+    int rank = 0;
+    while (all[size_t(rank)].id != actual)
+        ++rank;
+    EXPECT_TRUE(w.actualText().contains(QStringLiteral("rank %1").arg(rank + 1)))
+        << w.actualText().toStdString() << " p " << p;
+    EXPECT_TRUE(w.actualText().contains(visibleTokenText(actual)));
+    // A new, longer run (typing) keeps a position in the middle; one at the end follows the end.
+    const auto longer = someRun(14);
+    w.setRun(longer, labelsOf(*longer));
+    EXPECT_EQ(w.position(), 4);
+    w.setPosition(-1);
+    EXPECT_EQ(w.position(), 13);
+    const auto shorter = someRun(3);
+    w.setRun(shorter, labelsOf(*shorter));
+    EXPECT_EQ(w.position(), 2);
+    QTRY_VERIFY(!w.isComputing());
+    expectSame(w.predictions(), nextTokens(*shorter, 2, 10));
+}
+
+TEST(NextTokensPanel, StalePredictionsAreDropped) {
+    const auto run = someRun();
+    NextTokensPanel w;
+    w.setRun(run, labelsOf(*run));  // position 11 starts computing
+    w.setPosition(2);               // waits; 11's answer is stale when it lands
+    w.setPosition(6);               // replaces 2
+    QTRY_VERIFY(!w.isComputing());
+    EXPECT_EQ(w.droppedResults(), 1);
+    expectSame(w.predictions(), nextTokens(*run, 6, 10));
+    w.clear();
+    EXPECT_TRUE(w.predictions().empty());
+    EXPECT_EQ(w.headingText(), QStringLiteral("No model run yet."));
+}
+
+TEST(NextTokensPanel, TheUsersPositionBoxAsksForAnotherPosition) {
+    const auto run = someRun();
+    NextTokensPanel w;
+    QSignalSpy moved(&w, &NextTokensPanel::positionChanged);
+    w.setRun(run, labelsOf(*run));
+    EXPECT_EQ(moved.count(), 0);  // the app's choice
+    auto* box = w.findChild<QSpinBox*>();
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->maximum(), 11);
+    box->setValue(7);
+    ASSERT_EQ(moved.count(), 1);
+    EXPECT_EQ(moved[0][0].toInt(), 7);
+    QTRY_VERIFY(!w.isComputing());
+    expectSame(w.predictions(), nextTokens(*run, 7, 10));
+}
+
+TEST(NextTokensPanel, TokenTextIsVisible) {
+    EXPECT_EQ(visibleTokenText(262), QStringLiteral("\u00b7the"));  // " the"
+    EXPECT_EQ(visibleTokenText(198), QStringLiteral("\u21b5"));     // "\n"
+    EXPECT_EQ(visibleTokenText(220), QStringLiteral("\u00b7"));     // " "
+    EXPECT_EQ(visibleTokenText(50257), QStringLiteral("#50257"));
+    EXPECT_EQ(visibleTokenText(std::string("e4 bd"), true), QStringLiteral("\u2039e4 bd\u203a"));
+    EXPECT_EQ(visibleTokenText(std::string("\tx  y"), false),
+              QStringLiteral("\u2192x\u00b7\u00b7y"));
+}
+
+}  // namespace
+}  // namespace attn
