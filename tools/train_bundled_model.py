@@ -249,10 +249,17 @@ def main():
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--weight-decay", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=123)
+    ap.add_argument("--context-length", type=int, default=CONFIG["context_length"])
+    ap.add_argument("--dropout", type=float, default=CONFIG["drop_rate"])
+    ap.add_argument("--pos-init-rms", type=float, default=0.0,
+                    help="start the position embeddings as the sinusoids of 'Attention Is All You "
+                         "Need' scaled to this RMS (0: GPT-2's N(0, 0.02))")
     ap.add_argument("--log-every", type=int, default=25)
     ap.add_argument("--eval-every", type=int, default=100)
     ap.add_argument("--no-train-eval", action="store_true", help="skip the final full-vocabulary train loss (slow)")
     args = ap.parse_args()
+    CONFIG["context_length"] = args.context_length
+    CONFIG["drop_rate"] = args.dropout
 
     # Reproducibility: fixed thread count (a float sum's order depends on it), fixed seeds, one
     # generator for the data order, deterministic kernels only.
@@ -287,10 +294,20 @@ def main():
     log(f"rare ids (count <= 2): {int(rare.sum())} ids, {int(rare[train_t].sum())} training positions; "
         f"each such token is replaced by the unseen row with probability 0.5 (input and target)")
 
-    sonnet = common.tokenize_file(args.cli, common.SONNET_PATH)
-    induction = common.induction_sequences(compact_to_gpt2, n=100, trials=8, seed=args.seed)
+    sonnet = common.tokenize_file(args.cli, common.SONNET_PATH)[: CONFIG["context_length"]]
+    induction = common.induction_sequences(compact_to_gpt2, n=min(100, CONFIG["context_length"] // 2), trials=8, seed=args.seed)
 
     model = GPTModel(CONFIG, unk + 1, unseen_multiplicity)
+    if args.pos_init_rms > 0:
+        # Sinusoidal positions: offsets between positions are linear maps of them, so a head
+        # can learn "the token before me" as one query/key rotation instead of from scratch.
+        pos = torch.arange(CONFIG["context_length"], dtype=torch.float32)[:, None]
+        freq = torch.arange(0, CONFIG["emb_dim"], 2, dtype=torch.float32)
+        angle = pos / (10000 ** (freq / CONFIG["emb_dim"]))
+        pe = torch.zeros(CONFIG["context_length"], CONFIG["emb_dim"])
+        pe[:, 0::2], pe[:, 1::2] = torch.sin(angle), torch.cos(angle)
+        with torch.no_grad():
+            model.pos_emb.weight.copy_(pe * args.pos_init_rms / pe.pow(2).mean().sqrt())
     n_params = sum(p.numel() for p in model.parameters())
     log(f"trainable parameters (compact vocabulary): {n_params}")
 
