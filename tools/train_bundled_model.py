@@ -1,0 +1,426 @@
+#!/usr/bin/python3
+"""Train the small GPT-2-architecture model that ships with Attention Lens (tiny-shakespeare).
+
+Run by hand, never in CI (about 30 minutes on an idle 2-core machine, two hours under heavy load), with Debian's PyTorch:
+
+    apt-get install -y python3-torch python3-numpy
+    cmake --build build --target attention-lens-cli     # the tokenizer the app itself uses
+    /usr/bin/python3 tools/train_bundled_model.py
+
+It writes resources/models/tiny-shakespeare.safetensors (Hugging Face GPT-2 names, float16) and
+tools/train_bundled_model.log. docs/MODEL.md explains every choice made here; the numbers in it
+come from tools/check_bundled_model.py, which reads only the shipped file.
+
+The model is the book's GPTModel (Raschka, "Build a Large Language Model From Scratch", ch. 4),
+written out again below with the book's module and attribute names, so the export to GPT-2 names
+is the same mapping as the book's chapter-5 `load_weights_into_gpt`, run backwards.
+
+Compact vocabulary. The text uses about 11,000 of GPT-2's 50,257 ids; the output layer over all
+of them would be ~80 % of the work. Training uses one row per id seen in the training split plus
+ONE shared row, "unseen", that stands for every other id. The shipped file repeats that row for all
+of them. Because those ids share one vector, the full 50,257-way softmax is *exactly* the compact
+softmax with the unseen row's logit raised by log(number of unseen ids): so training optimises the
+full-vocabulary loss, the mass left on unseen ids is learnt, not guessed. The unseen row is also
+trained as an *input*: a random half of the training split's rarest tokens (seen at most twice) are
+replaced by it, so an id the model never saw reads as "some rare word" and the model still predicts from the context around it. The same replacement in the
+targets teaches it how often a word it does not know comes next (about 1 % of tokens here), the
+Good-Turing idea: the mass on all unseen ids together is learnt from the rarest seen ones.
+"""
+
+import argparse
+import math
+import os
+import sys
+import time
+
+# OpenMP threads that spin while waiting lose badly when other jobs share the two cores (measured:
+# 2 to 4 times slower per step under a parallel C++ build). Passive waiting changes no number.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn as nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tiny_gpt_common as common  # noqa: E402
+
+CONFIG = {
+    "context_length": 256,
+    "emb_dim": 128,
+    "n_heads": 4,
+    "n_layers": 4,
+    "drop_rate": 0.2,  # the book uses 0.1; ~20 passes over 300k tokens need more
+    "qkv_bias": True,  # GPT-2 has biases on the query/key/value projections; so do we
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# The book's GPTModel (chapter 4), own code, book names.
+# ----------------------------------------------------------------------------------------------
+
+class LayerNorm(nn.Module):
+    def __init__(self, emb_dim):
+        super().__init__()
+        self.eps = 1e-5
+        self.scale = nn.Parameter(torch.ones(emb_dim))
+        self.shift = nn.Parameter(torch.zeros(emb_dim))
+
+    def forward(self, x):
+        mean = x.mean(dim=-1, keepdim=True)
+        var = x.var(dim=-1, keepdim=True, unbiased=False)
+        return self.scale * (x - mean) / torch.sqrt(var + self.eps) + self.shift
+
+
+class GELU(nn.Module):
+    def forward(self, x):
+        return common.gelu_tanh(x)
+
+
+class FeedForward(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        d = cfg["emb_dim"]
+        self.layers = nn.Sequential(nn.Linear(d, 4 * d), GELU(), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        return self.layers(x)
+
+
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias):
+        super().__init__()
+        assert d_out % num_heads == 0
+        self.d_out, self.num_heads, self.head_dim = d_out, num_heads, d_out // num_heads
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+    def forward(self, x):
+        b, T, _ = x.shape
+        split = lambda t: t.view(b, T, self.num_heads, self.head_dim).transpose(1, 2)  # noqa: E731
+        q, k, v = split(self.W_query(x)), split(self.W_key(x)), split(self.W_value(x))
+        scores = (q @ k.transpose(2, 3)).masked_fill(self.mask.bool()[:T, :T], -torch.inf)
+        weights = self.dropout(torch.softmax(scores / self.head_dim ** 0.5, dim=-1))
+        ctx = (weights @ v).transpose(1, 2).contiguous().view(b, T, self.d_out)
+        return self.out_proj(ctx)
+
+
+class TransformerBlock(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        d = cfg["emb_dim"]
+        self.att = MultiHeadAttention(d, d, cfg["context_length"], cfg["drop_rate"], cfg["n_heads"], cfg["qkv_bias"])
+        self.ff = FeedForward(cfg)
+        self.norm1, self.norm2 = LayerNorm(d), LayerNorm(d)
+        self.drop_shortcut = nn.Dropout(cfg["drop_rate"])
+
+    def forward(self, x):
+        x = x + self.drop_shortcut(self.att(self.norm1(x)))
+        return x + self.drop_shortcut(self.ff(self.norm2(x)))
+
+
+class GPTModel(nn.Module):
+    """The book's GPTModel with the output head tied to the token embedding (as GPT-2; it halves
+    the shipped file, which must stay under 16 MB) and one extra logit offset for the shared
+    "unseen" row (see the module docstring)."""
+
+    def __init__(self, cfg, vocab_size, unseen_multiplicity):
+        super().__init__()
+        d = cfg["emb_dim"]
+        self.tok_emb = nn.Embedding(vocab_size, d)
+        self.pos_emb = nn.Embedding(cfg["context_length"], d)
+        self.drop_emb = nn.Dropout(cfg["drop_rate"])
+        self.trf_blocks = nn.Sequential(*[TransformerBlock(cfg) for _ in range(cfg["n_layers"])])
+        self.final_norm = LayerNorm(d)
+        # out_head.weight is tok_emb.weight (tied); the last row is the shared unseen row, whose
+        # logit stands for log(sum over the unseen ids of exp(logit)) = logit + log(count).
+        offset = torch.zeros(vocab_size)
+        offset[-1] = math.log(unseen_multiplicity)
+        self.register_buffer("logit_offset", offset)
+        self._init_weights(cfg)
+
+    def _init_weights(self, cfg):
+        # GPT-2's initialisation (normal, std 0.02; residual projections scaled by 1/sqrt(2 L))
+        # rather than PyTorch's defaults: with a tied head, N(0, 1) embeddings give huge first logits.
+        for name, p in self.named_parameters():
+            if name.endswith("scale"):
+                nn.init.ones_(p)
+            elif name.endswith("shift") or name.endswith("bias"):
+                nn.init.zeros_(p)
+            else:
+                std = 0.02
+                if name.endswith("out_proj.weight") or name.endswith("ff.layers.2.weight"):
+                    std /= math.sqrt(2 * cfg["n_layers"])
+                nn.init.normal_(p, mean=0.0, std=std)
+
+    def forward(self, in_idx):
+        T = in_idx.shape[1]
+        x = self.tok_emb(in_idx) + self.pos_emb(torch.arange(T))
+        x = self.trf_blocks(self.drop_emb(x))
+        return self.final_norm(x) @ self.tok_emb.weight.T + self.logit_offset
+
+
+# ----------------------------------------------------------------------------------------------
+# Export to the shipped form: Hugging Face GPT-2 names, Conv1D (in, out) weights, full vocabulary.
+# ----------------------------------------------------------------------------------------------
+
+def export_hf(model, compact_to_gpt2):
+    """{HF name: float32 tensor}. wte gets the trained row of every seen id and the shared unseen
+    row everywhere else. Linear weights (out, in) become Conv1D (in, out): x @ W."""
+    sd = {k: v.detach().clone() for k, v in model.state_dict().items()}
+    emb = sd["tok_emb.weight"]
+    wte = emb[-1].repeat(common.GPT2_VOCAB, 1)
+    wte[torch.tensor(compact_to_gpt2)] = emb[:-1]
+    out = {"wte.weight": wte, "wpe.weight": sd["pos_emb.weight"]}
+    for i in range(CONFIG["n_layers"]):
+        b, h = f"trf_blocks.{i}.", f"h.{i}."
+        out[h + "ln_1.weight"], out[h + "ln_1.bias"] = sd[b + "norm1.scale"], sd[b + "norm1.shift"]
+        out[h + "attn.c_attn.weight"] = torch.cat(
+            [sd[b + f"att.{m}.weight"].T for m in ("W_query", "W_key", "W_value")], dim=1)
+        out[h + "attn.c_attn.bias"] = torch.cat([sd[b + f"att.{m}.bias"] for m in ("W_query", "W_key", "W_value")])
+        out[h + "attn.c_proj.weight"], out[h + "attn.c_proj.bias"] = sd[b + "att.out_proj.weight"].T, sd[b + "att.out_proj.bias"]
+        out[h + "ln_2.weight"], out[h + "ln_2.bias"] = sd[b + "norm2.scale"], sd[b + "norm2.shift"]
+        out[h + "mlp.c_fc.weight"], out[h + "mlp.c_fc.bias"] = sd[b + "ff.layers.0.weight"].T, sd[b + "ff.layers.0.bias"]
+        out[h + "mlp.c_proj.weight"], out[h + "mlp.c_proj.bias"] = sd[b + "ff.layers.2.weight"].T, sd[b + "ff.layers.2.bias"]
+    out["ln_f.weight"], out["ln_f.bias"] = sd["final_norm.scale"], sd["final_norm.shift"]
+    return {k: v.contiguous() for k, v in out.items()}
+
+
+def round_f16(w):
+    """The weights exactly as the shipped float16 file gives them back (as float32)."""
+    return {k: v.half().float() for k, v in w.items()}
+
+
+# ----------------------------------------------------------------------------------------------
+# Training.
+# ----------------------------------------------------------------------------------------------
+
+class Log:
+    """Prints and appends to the log file; every line carries the elapsed time and load average."""
+
+    def __init__(self, path):
+        self.path, self.t0 = path, time.time()
+        open(path, "w").close()
+
+    def __call__(self, msg):
+        load = os.getloadavg()[0]
+        line = f"[{time.time() - self.t0:7.1f}s load {load:4.2f}] {msg}"
+        print(line, flush=True)
+        with open(self.path, "a") as f:
+            f.write(line + "\n")
+
+
+@torch.no_grad()
+def compact_eval_loss(model, ids, gpt2_to_compact, unk, unseen_multiplicity, ctx, batch=8):
+    """Full-vocabulary validation loss from the training model, in the compact form: a target id
+    outside the training vocabulary is the unseen row, whose class probability covers all unseen
+    ids, so one of them gets that probability / their count."""
+    model.eval()
+    total, count = 0.0, 0
+    wins = common.windows(ids, ctx)
+    for i in range(0, len(wins), batch):
+        group = wins[i: i + batch]
+        for same in ([g for g in group if len(g[0]) == ctx], [g for g in group if len(g[0]) != ctx]):
+            if not same:
+                continue
+            x = torch.tensor([[gpt2_to_compact.get(t, unk) for t in g[0]] for g in same])
+            y = torch.tensor([[gpt2_to_compact.get(t, unk) for t in g[1]] for g in same])
+            logits = model(x)
+            total += nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), reduction="sum").item()
+            total += (y == unk).sum().item() * math.log(unseen_multiplicity)
+            count += y.numel()
+    model.train()
+    return total / count
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cli", default=common.DEFAULT_CLI, help="attention-lens-cli, for GPT-2 tokenizing")
+    ap.add_argument("--corpus", default=common.DEFAULT_CORPUS)
+    ap.add_argument("--out", default=common.DEFAULT_MODEL)
+    ap.add_argument("--log", default=os.path.join(common.REPO_ROOT, "tools", "train_bundled_model.log"))
+    ap.add_argument("--steps", type=int, default=1200)
+    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=1.5e-3, help="peak learning rate")
+    ap.add_argument("--min-lr", type=float, default=1.5e-4)
+    ap.add_argument("--warmup", type=int, default=100)
+    ap.add_argument("--weight-decay", type=float, default=0.1)
+    ap.add_argument("--seed", type=int, default=123)
+    ap.add_argument("--context-length", type=int, default=CONFIG["context_length"])
+    ap.add_argument("--dropout", type=float, default=CONFIG["drop_rate"])
+    ap.add_argument("--pos-init-rms", type=float, default=0.0,
+                    help="start the position embeddings as the sinusoids of 'Attention Is All You "
+                         "Need' scaled to this RMS (0: GPT-2's N(0, 0.02))")
+    ap.add_argument("--log-every", type=int, default=25)
+    ap.add_argument("--eval-every", type=int, default=100)
+    ap.add_argument("--no-train-eval", action="store_true", help="skip the final full-vocabulary train loss (slow)")
+    args = ap.parse_args()
+    CONFIG["context_length"] = args.context_length
+    CONFIG["drop_rate"] = args.dropout
+
+    # Reproducibility: fixed thread count (a float sum's order depends on it), fixed seeds, one
+    # generator for the data order, deterministic kernels only.
+    torch.set_num_threads(2)
+    torch.manual_seed(args.seed)
+    torch.use_deterministic_algorithms(True)
+    data_gen = torch.Generator().manual_seed(args.seed + 1)
+
+    log = Log(args.log)
+    log(f"{os.cpu_count()} CPUs, OMP_WAIT_POLICY={os.environ['OMP_WAIT_POLICY']}, torch {torch.__version__}, threads {torch.get_num_threads()}, numpy {np.__version__}, "
+        f"python {sys.version.split()[0]}")
+    log(f"config {CONFIG}")
+    log(f"args {vars(args)}")
+
+    ids = common.tokenize_file(args.cli, args.corpus)
+    train, val = common.split_ids(ids)
+    log(f"corpus {args.corpus}: {len(ids)} GPT-2 tokens, {len(set(ids))} distinct; "
+        f"train = first {len(train)}, validation = last {len(val)} (contiguous)")
+
+    # Compact vocabulary: the ids of the training split, sorted; then the shared unseen row.
+    compact_to_gpt2 = sorted(set(train))
+    gpt2_to_compact = {t: i for i, t in enumerate(compact_to_gpt2)}
+    unk = len(compact_to_gpt2)
+    unseen_multiplicity = common.GPT2_VOCAB - unk
+    n_val_unseen = sum(1 for t in val[1:] if t not in gpt2_to_compact)
+    log(f"compact vocabulary: {unk} training ids + 1 shared row for the other {unseen_multiplicity} ids; "
+        f"{n_val_unseen} of {len(val) - 1} validation targets are ids the training split never uses")
+
+    train_t = torch.tensor([gpt2_to_compact[t] for t in train], dtype=torch.long)
+    counts = torch.bincount(train_t, minlength=unk)
+    rare = counts <= 2  # hapax and dis legomena of the training split: stand-ins for unseen ids
+    log(f"rare ids (count <= 2): {int(rare.sum())} ids, {int(rare[train_t].sum())} training positions; "
+        f"each such token is replaced by the unseen row with probability 0.5 (input and target)")
+
+    sonnet = common.tokenize_file(args.cli, common.SONNET_PATH)[: CONFIG["context_length"]]
+    induction = common.induction_sequences(compact_to_gpt2, n=min(100, CONFIG["context_length"] // 2), trials=8, seed=args.seed)
+
+    model = GPTModel(CONFIG, unk + 1, unseen_multiplicity)
+    if args.pos_init_rms > 0:
+        # Sinusoidal positions: offsets between positions are linear maps of them, so a head
+        # can learn "the token before me" as one query/key rotation instead of from scratch.
+        pos = torch.arange(CONFIG["context_length"], dtype=torch.float32)[:, None]
+        freq = torch.arange(0, CONFIG["emb_dim"], 2, dtype=torch.float32)
+        angle = pos / (10000 ** (freq / CONFIG["emb_dim"]))
+        pe = torch.zeros(CONFIG["context_length"], CONFIG["emb_dim"])
+        pe[:, 0::2], pe[:, 1::2] = torch.sin(angle), torch.cos(angle)
+        with torch.no_grad():
+            model.pos_emb.weight.copy_(pe * args.pos_init_rms / pe.pow(2).mean().sqrt())
+    n_params = sum(p.numel() for p in model.parameters())
+    log(f"trainable parameters (compact vocabulary): {n_params}")
+
+    # AdamW as in the book's chapter 5, with decay on matrices and embeddings only (not on
+    # LayerNorm scale/shift or biases), betas as GPT-2/GPT-3 training.
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
+                             {"params": no_decay, "weight_decay": 0.0}], lr=args.lr, betas=(0.9, 0.95))
+
+    def lr_at(step):  # linear warm-up, then cosine decay to min_lr at the last step
+        if step < args.warmup:
+            return args.lr * (step + 1) / args.warmup
+        progress = (step - args.warmup) / max(1, args.steps - 1 - args.warmup)
+        return args.min_lr + 0.5 * (args.lr - args.min_lr) * (1 + math.cos(math.pi * progress))
+
+    def evaluate(step):
+        vl = compact_eval_loss(model, val, gpt2_to_compact, unk, unseen_multiplicity, CONFIG["context_length"])
+        w = export_hf(model, compact_to_gpt2)
+        prev = common.previous_token_scores(w, sonnet, CONFIG["n_heads"])
+        ind = common.induction_scores(w, CONFIG["n_heads"], induction)
+        best = lambda s: max((v, f"L{l}H{h}") for l, row in enumerate(s) for h, v in enumerate(row))  # noqa: E731
+        (pv, ph), (iv, ih) = best(prev), best(ind)
+        log(f"eval step {step:5d} | val loss {vl:.4f} | best previous-token head {ph} {pv:.3f} "
+            f"| best induction head {ih} {iv:.3f}")
+
+    ctx, B = CONFIG["context_length"], args.batch_size
+    log(f"training: {args.steps} steps x {B} x {ctx} tokens = {args.steps * B * ctx} tokens "
+        f"({args.steps * B * ctx / len(train):.2f} epochs)")
+    model.train()
+    running, t_start = [], time.time()
+    for step in range(args.steps):
+        if step % args.eval_every == 0:
+            evaluate(step)
+        # B random windows of ctx + 1 tokens; a rare token is replaced by the unseen row with
+        # probability 0.5 in the window, so both as an input and as the target before it.
+        starts = torch.randint(0, len(train_t) - ctx - 1, (B,), generator=data_gen)
+        win = torch.stack([train_t[s: s + ctx + 1] for s in starts.tolist()])
+        replace = rare[win] & (torch.rand(win.shape, generator=data_gen) < 0.5)
+        win = torch.where(replace, torch.full_like(win, unk), win)
+        x, y = win[:, :-1], win[:, 1:]
+
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step)
+        logits = model(x)
+        loss = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+
+        running.append(loss.item())
+        if (step + 1) % args.log_every == 0:
+            done = time.time() - t_start
+            log(f"step {step + 1:5d}/{args.steps} | lr {lr_at(step):.2e} | train loss (mean of last "
+                f"{len(running)} batches, dropout on) {sum(running) / len(running):.4f} | "
+                f"{(step + 1) * B * ctx / done:.0f} tokens/s")
+            running = []
+    train_time = time.time() - t_start
+    evaluate(args.steps)
+    log(f"training time {train_time / 60:.1f} min")
+
+    # The shipped weights: float16. Every reported number is computed from them, through the
+    # plain functional forward over the full 50,257-way softmax, exactly as the file will be read.
+    w16 = round_f16(export_hf(model, compact_to_gpt2))
+    heads = CONFIG["n_heads"]
+    val_loss, n_val_targets = common.full_vocab_loss(w16, val, heads, ctx)
+    log(f"final validation loss (shipped float16 weights, full vocabulary): {val_loss:.4f} "
+        f"over {n_val_targets} targets")
+    train_loss = float("nan")
+    if not args.no_train_eval:
+        train_loss, n_train_targets = common.full_vocab_loss(w16, train, heads, ctx)
+        log(f"final train loss (shipped float16 weights, full vocabulary): {train_loss:.4f} "
+            f"over {n_train_targets} targets")
+    base = common.UnigramBigram(train)
+    uni, bi = base.unigram_loss(val), base.bigram_loss(val)
+    log(f"baselines on the same validation targets: unigram (add-{base.alpha}) {uni:.4f}, "
+        f"bigram (absolute discounting D={base.discount}) {bi:.4f}")
+
+    shipped_params = sum(v.numel() for v in w16.values())
+    metadata = {
+        "name": "tiny-shakespeare",
+        "format": "Hugging Face GPT-2 names; Conv1D weights used as x @ W; lm_head tied to wte",
+        "tokenizer": "gpt2",
+        "heads": str(heads),
+        "layers": str(CONFIG["n_layers"]),
+        "d_model": str(CONFIG["emb_dim"]),
+        "context_length": str(ctx),
+        "vocab": str(common.GPT2_VOCAB),
+        "parameters": str(shipped_params),
+        "trained_parameters": f"{n_params} (the {unk} token rows seen in training and one shared row "
+                              f"repeated for the other {unseen_multiplicity} GPT-2 ids)",
+        "training_text": "tiny Shakespeare: about 40,000 lines of Shakespeare's plays (public domain), "
+                         "the selection distributed with karpathy/char-rnn (data/tinyshakespeare/input.txt), "
+                         f"1,115,394 bytes, {len(ids)} GPT-2 tokens; trained on the first {len(train)} tokens",
+        "validation_loss": f"{val_loss:.4f}",
+        "validation_split": f"the last {len(val)} GPT-2 tokens of the text (10 %, contiguous), "
+                            f"{n_val_targets} next-token targets in windows of {ctx}; nats per token, "
+                            "full 50,257-way softmax, float16 weights as stored",
+        "train_loss": f"{train_loss:.4f}",
+        "baseline_unigram_validation_loss": f"{uni:.4f}",
+        "baseline_bigram_validation_loss": f"{bi:.4f}",
+        "trained_on": "2026-11-22",
+        "training": f"tools/train_bundled_model.py, seed {args.seed}, {args.steps} steps of {B} x {ctx} tokens, "
+                    f"AdamW, {train_time / 60:.0f} min on 2 CPU cores",
+        "licence": "CC0-1.0 (weights); the training text is public domain",
+        "description": "A small GPT-2-architecture model trained for teaching: 4 layers x 4 heads, "
+                       "it has previous-token and induction heads to find.",
+    }
+    tensors = {k: v.numpy().astype(np.float16) for k, v in w16.items()}
+    common.write_safetensors(args.out, tensors, metadata)
+    log(f"wrote {args.out}: {os.path.getsize(args.out)} bytes, {shipped_params} parameters (float16)")
+
+
+if __name__ == "__main__":
+    main()
