@@ -285,12 +285,14 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
         Lesson::tr(
             "<p>The view now shows the head with the highest <b>previous-token score</b> on this "
             "text: the mean weight each token puts on the token just before it (the status line "
-            "names its layer and head). A head that does this is a <b>previous-token head</b>: its "
-            "heatmap is a bright stripe just below the diagonal.</p>"
-            "<p>Why learn it? After this head, every position also carries the token before it, "
-            "so later layers can predict from pairs of tokens instead of one.</p>"
-            "<p>Hover the rows below the diagonal: each query's largest weight sits one column "
-            "to the left of its own.</p>"),
+            "names its layer and head; the Head scores page gives the score). A head that puts "
+            "most of its weight there is a <b>previous-token head</b>: its heatmap is a bright "
+            "stripe just below the diagonal.</p>"
+            "<p>Why learn it? After such a head, every position also carries the token before "
+            "it, so later layers can predict from pairs of tokens instead of one.</p>"
+            "<p>GPT-2 small has heads that put nearly all their weight there. How far this small "
+            "model got is in the score: below about 0.3 the head only leans towards the previous "
+            "token, and the stripe is faint. Hover a row to see where its weight goes.</p>"),
         "steps", "weights", 0, 0, LessonHead::BestPreviousToken));
     v.push_back(modelScreen(
         Lesson::tr("Head scores"), Lesson::tr("Finding heads by their scores"),

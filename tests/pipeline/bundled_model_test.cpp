@@ -1,0 +1,121 @@
+// The model that ships with the app (resources/models/tiny-shakespeare.safetensors), read by the
+// same reader as any user's file and run by the engine, against the numbers its checking script
+// (tools/check_bundled_model.py, PyTorch) wrote into tests/fixtures/model/: it loads with its
+// metadata, beats the bigram baseline on held-out text, and its heads' previous-token scores on a
+// sonnet the plays do not contain are PyTorch's. (The issue asks for a head scoring at least 0.5;
+// this model's best is 0.044, see docs/MODEL.md, so that is not asserted until it is retrained.)
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+#include <cmath>
+
+#include "engine/gpt_forward.h"
+#include "engine/head_scores.h"
+#include "pipeline/model_request.h"
+
+namespace attn {
+namespace {
+
+QJsonObject expected() {
+    QFile f(QStringLiteral(ATTN_FIXTURES_DIR "/model/tiny_shakespeare_expected.json"));
+    EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+std::vector<int64_t> idsOf(const QJsonValue& v) {
+    std::vector<int64_t> ids;
+    for (const QJsonValue& x : v.toArray())
+        ids.push_back(x.toInteger());
+    return ids;
+}
+
+class BundledModel : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        qputenv("ATTN_MODEL_DIR", ATTN_MODELS_DIR);
+        model_ = loadModel(QStringLiteral("tiny-shakespeare"));
+    }
+    static void TearDownTestSuite() { model_.reset(); }
+
+    std::shared_ptr<const GptRun> run(const std::vector<int64_t>& ids) const {
+        GptRequest r;
+        r.model = model_;
+        r.ids = ids;
+        return runGpt(r);
+    }
+
+    static std::shared_ptr<const GptModel> model_;
+};
+std::shared_ptr<const GptModel> BundledModel::model_;
+
+TEST_F(BundledModel, LoadsAsABundledModelWithItsMetadata) {
+    EXPECT_TRUE(bundledModelNames().contains(QStringLiteral("tiny-shakespeare")));
+    ASSERT_NE(model_, nullptr);
+    const QJsonObject m = expected()["model"].toObject();
+    EXPECT_EQ(model_->arch.layers, m["layers"].toInt());
+    EXPECT_EQ(model_->arch.heads, m["heads"].toInt());  // 4 heads of 32, from the metadata
+    EXPECT_EQ(model_->arch.dModel, m["d_model"].toInt());
+    EXPECT_EQ(model_->arch.vocab, 50257);
+    EXPECT_EQ(model_->arch.contextLength, m["context_length"].toInt());
+    EXPECT_EQ(model_->headsSource, HeadsSource::Metadata);
+    const QFileInfo file(modelFilePath(QStringLiteral("tiny-shakespeare")));
+    EXPECT_LE(file.size(), 16 * 1024 * 1024);
+}
+
+TEST_F(BundledModel, BeatsTheBigramBaselineOnHeldOutText) {
+    const QJsonObject o = expected();
+    EXPECT_LT(o["validation_loss"].toDouble(), o["baseline_bigram_validation_loss"].toDouble());
+    // The first context window of the held-out split, through this program's forward.
+    const QJsonObject excerpt = o["excerpt"].toObject();
+    const std::vector<int64_t> ids = idsOf(excerpt["ids"]);
+    ASSERT_GE(ids.size(), 2u);
+    const auto r = run(ids);
+    double loss = 0;
+    for (size_t i = 0; i + 1 < ids.size(); ++i)
+        loss -= nextTokenLogProbability(*r, int64_t(i), ids[i + 1]);
+    loss /= double(ids.size() - 1);
+    EXPECT_NEAR(loss, excerpt["model_loss"].toDouble(), 2e-3);
+    EXPECT_LT(loss, excerpt["bigram_loss"].toDouble());
+}
+
+TEST_F(BundledModel, PreviousTokenScoresOnASonnetArePyTorchs) {
+    const QJsonObject sonnet = expected()["sonnet"].toObject();
+    const auto r = run(idsOf(sonnet["ids"]));
+    const HeadScores scores = headScores(*r);
+    const QJsonArray want = sonnet["previous_token_scores"].toArray();
+    ASSERT_EQ(want.size(), model_->arch.layers);
+    for (int64_t l = 0; l < model_->arch.layers; ++l)
+        for (int64_t h = 0; h < model_->arch.heads; ++h)
+            EXPECT_NEAR(scores.at(scores.previousToken, l, h),
+                        want[int(l)].toArray()[int(h)].toDouble(), 1e-3)
+                << "layer " << l << " head " << h;
+    // The strongest head is the fixture's strongest.
+    const HeadPick best = strongestPreviousTokenHead(scores);
+    ASSERT_TRUE(best.valid());
+    double most = 0;
+    for (const QJsonValue& row : want)
+        for (const QJsonValue& v : row.toArray())
+            most = std::max(most, v.toDouble());
+    EXPECT_NEAR(best.score, most, 1e-3);
+}
+
+TEST_F(BundledModel, PredictsTheNextTokensPyTorchDoes) {
+    const QJsonObject next = expected()["next_after_prompt"].toObject();
+    const std::vector<int64_t> ids = idsOf(next["ids"]);
+    const auto r = run(ids);
+    const auto top = nextTokens(*r, int64_t(ids.size()) - 1, 5);
+    const QJsonArray want = next["top5"].toArray();
+    ASSERT_EQ(top.size(), 5u);
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(top[size_t(i)].id, want[i].toObject()["id"].toInteger()) << i;
+        EXPECT_NEAR(top[size_t(i)].probability, want[i].toObject()["prob"].toDouble(), 1e-4) << i;
+    }
+}
+
+}  // namespace
+}  // namespace attn
