@@ -8,6 +8,8 @@ packages=(
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
     libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
     xvfb xauth fonts-dejavu-core
+    # Translations: lrelease/lupdate and their CMake package; Qt's own German texts.
+    qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
 )
 
 missing=()

@@ -16,7 +16,9 @@ class ComparePanel;
 class ExplainPanel;
 class ExportActions;
 class HeadScoresPage;
+class HelpActions;
 class InputPanel;
+class LanguageActions;
 class LessonPanel;
 class ModelPicker;
 class ModulePanel;
@@ -27,6 +29,7 @@ class SessionActions;
 class ShapesPanel;
 class StatusLine;
 class StepView;
+class ThemeActions;
 class TokenViewPanel;
 class Workspace;
 
@@ -56,6 +59,10 @@ class MainWindow : public QMainWindow {
     ExportActions* exports() const { return exports_; }
     PresentationController* presentation() const { return presentation_; }
     StatusLine* status() const { return status_; }
+    // View > Theme, View > Language and the Help menu.
+    ThemeActions* themeActions() const { return theme_; }
+    LanguageActions* languageActions() const { return language_; }
+    HelpActions* helpActions() const { return help_; }
     // Model mode: the centre's pages (layer steps, all layers, head scores) and the
     // next-token predictions under the input.
     QTabWidget* centreTabs() const { return centreTabs_; }
@@ -89,7 +96,6 @@ class MainWindow : public QMainWindow {
     void loadFileInteractive(bool weights);
     void openTextInteractive();
     void openModelInteractive();
-    void about();
     void restoreLayout();
     void saveLayout() const;
     // Shows model mode's pages and panels only when a trained model is in use.
@@ -116,6 +122,9 @@ class MainWindow : public QMainWindow {
     HeadScoresPage* scores_ = nullptr;
     PredictionPanel* predictions_ = nullptr;
     QLabel* predictionTitle_ = nullptr;
+    ThemeActions* theme_ = nullptr;
+    LanguageActions* language_ = nullptr;
+    HelpActions* help_ = nullptr;
     bool placed_ = false;
     bool sized_ = false;
 };
