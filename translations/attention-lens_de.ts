@@ -45,6 +45,33 @@
     </message>
 </context>
 <context>
+    <name>attn::CentrePages</name>
+    <message>
+        <source>Layer steps</source>
+        <translation>Schichtschritte</translation>
+    </message>
+    <message>
+        <source>All layers</source>
+        <translation>Alle Schichten</translation>
+    </message>
+    <message>
+        <source>Head scores</source>
+        <translation>Kopf-Scores</translation>
+    </message>
+    <message>
+        <source>The selected layer&apos;s attention, step by step</source>
+        <translation>Die Attention der gewählten Schicht, Schritt für Schritt</translation>
+    </message>
+    <message>
+        <source>Every layer and head at a glance (double-click a tile to open its steps)</source>
+        <translation>Jede Schicht und jeder Kopf auf einen Blick (Doppelklick auf eine Kachel öffnet ihre Schritte)</translation>
+    </message>
+    <message>
+        <source>Scores that find previous-token heads, induction heads and attention sinks</source>
+        <translation>Scores, die Vorgänger-Köpfe, Induktionsköpfe und Attention-Senken finden</translation>
+    </message>
+</context>
+<context>
     <name>attn::CodePanel</name>
     <message>
         <source>Note:</source>
@@ -1057,10 +1084,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Alle Attention-Gewichte des trainierten Modells, Form (Schichten, Köpfe, T, T)</translation>
     </message>
     <message>
-        <source>%1: attention of every layer and head</source>
-        <translation>%1: Attention jeder Schicht und jedes Kopfes</translation>
-    </message>
-    <message>
         <source>Writing every layer&apos;s attention...</source>
         <translation>Die Attention jeder Schicht wird geschrieben …</translation>
     </message>
@@ -1824,18 +1847,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Attention Lens</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Model&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Modell&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Input&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Eingabe&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Attention module&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Attention-Modul&lt;/b&gt;</translation>
-    </message>
-    <message>
         <source>Input and model</source>
         <translation>Eingabe und Modell</translation>
     </message>
@@ -1866,42 +1877,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
-    </message>
-    <message>
-        <source>Open &amp;model file...</source>
-        <translation>&amp;Modelldatei öffnen …</translation>
-    </message>
-    <message>
-        <source>Use a trained GPT-2-architecture model (.safetensors or .pth)</source>
-        <translation>Ein trainiertes Modell mit GPT-2-Architektur verwenden (.safetensors oder .pth)</translation>
-    </message>
-    <message>
-        <source>Open &amp;text...</source>
-        <translation>&amp;Text öffnen …</translation>
-    </message>
-    <message>
-        <source>Use a UTF-8 text file as the sentence</source>
-        <translation>Eine UTF-8-Textdatei als Satz verwenden</translation>
-    </message>
-    <message>
-        <source>Load &amp;embeddings...</source>
-        <translation>&amp;Embeddings laden …</translation>
-    </message>
-    <message>
-        <source>Use a (T, d_in) or (b, T, d_in) matrix from .npy, .json or .csv as the input x</source>
-        <translation>Eine (T, d_in)- oder (b, T, d_in)-Matrix aus .npy, .json oder .csv als Eingabe x verwenden</translation>
-    </message>
-    <message>
-        <source>Load &amp;weights...</source>
-        <translation>&amp;Gewichte laden …</translation>
-    </message>
-    <message>
-        <source>Use the module&apos;s parameters from a .safetensors or .json state_dict</source>
-        <translation>Die Parameter des Moduls aus einem .safetensors- oder .json-state_dict verwenden</translation>
-    </message>
-    <message>
-        <source>&amp;Forget loaded files</source>
-        <translation>Geladene Dateien &amp;vergessen</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -2019,69 +1994,12 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
+</context>
+<context>
+    <name>attn::ModelFigure</name>
     <message>
-        <source>Load weights</source>
-        <translation>Gewichte laden</translation>
-    </message>
-    <message>
-        <source>Load embeddings</source>
-        <translation>Embeddings laden</translation>
-    </message>
-    <message>
-        <source>Weights (*.json *.safetensors);;All files (*)</source>
-        <translation>Gewichte (*.json *.safetensors);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Embeddings (*.npy *.json *.csv);;All files (*)</source>
-        <translation>Embeddings (*.npy *.json *.csv);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Open model file</source>
-        <translation>Modelldatei öffnen</translation>
-    </message>
-    <message>
-        <source>GPT-2 models (*.safetensors *.pth *.pt *.bin);;All files (*)</source>
-        <translation>GPT-2-Modelle (*.safetensors *.pth *.pt *.bin);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Open text</source>
-        <translation>Text öffnen</translation>
-    </message>
-    <message>
-        <source>Text files (*.txt);;All files (*)</source>
-        <translation>Textdateien (*.txt);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Open %1</source>
-        <translation>%1 öffnen</translation>
-    </message>
-    <message>
-        <source>Layer steps</source>
-        <translation>Schichtschritte</translation>
-    </message>
-    <message>
-        <source>All layers</source>
-        <translation>Alle Schichten</translation>
-    </message>
-    <message>
-        <source>Head scores</source>
-        <translation>Kopf-Scores</translation>
-    </message>
-    <message>
-        <source>The selected layer&apos;s attention, step by step</source>
-        <translation>Die Attention der gewählten Schicht, Schritt für Schritt</translation>
-    </message>
-    <message>
-        <source>Every layer and head at a glance (double-click a tile to open its steps)</source>
-        <translation>Jede Schicht und jeder Kopf auf einen Blick (Doppelklick auf eine Kachel öffnet ihre Schritte)</translation>
-    </message>
-    <message>
-        <source>Scores that find previous-token heads, induction heads and attention sinks</source>
-        <translation>Scores, die Vorgänger-Köpfe, Induktionsköpfe und Attention-Senken finden</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Next token&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Nächstes Token&lt;/b&gt;</translation>
+        <source>%1: attention of every layer and head</source>
+        <translation>%1: Attention jeder Schicht und jedes Kopfes</translation>
     </message>
 </context>
 <context>
@@ -2742,6 +2660,81 @@ Doppelklick hängt es an den Text an.</translation>
     </message>
 </context>
 <context>
+    <name>attn::OpenActions</name>
+    <message>
+        <source>Open &amp;model file...</source>
+        <translation>&amp;Modelldatei öffnen …</translation>
+    </message>
+    <message>
+        <source>Use a trained GPT-2-architecture model (.safetensors or .pth)</source>
+        <translation>Ein trainiertes Modell mit GPT-2-Architektur verwenden (.safetensors oder .pth)</translation>
+    </message>
+    <message>
+        <source>Open &amp;text...</source>
+        <translation>&amp;Text öffnen …</translation>
+    </message>
+    <message>
+        <source>Use a UTF-8 text file as the sentence</source>
+        <translation>Eine UTF-8-Textdatei als Satz verwenden</translation>
+    </message>
+    <message>
+        <source>Load &amp;embeddings...</source>
+        <translation>&amp;Embeddings laden …</translation>
+    </message>
+    <message>
+        <source>Use a (T, d_in) or (b, T, d_in) matrix from .npy, .json or .csv as the input x</source>
+        <translation>Eine (T, d_in)- oder (b, T, d_in)-Matrix aus .npy, .json oder .csv als Eingabe x verwenden</translation>
+    </message>
+    <message>
+        <source>Load &amp;weights...</source>
+        <translation>&amp;Gewichte laden …</translation>
+    </message>
+    <message>
+        <source>Use the module&apos;s parameters from a .safetensors or .json state_dict</source>
+        <translation>Die Parameter des Moduls aus einem .safetensors- oder .json-state_dict verwenden</translation>
+    </message>
+    <message>
+        <source>&amp;Forget loaded files</source>
+        <translation>Geladene Dateien &amp;vergessen</translation>
+    </message>
+    <message>
+        <source>Open model file</source>
+        <translation>Modelldatei öffnen</translation>
+    </message>
+    <message>
+        <source>GPT-2 models (*.safetensors *.pth *.pt *.bin);;All files (*)</source>
+        <translation>GPT-2-Modelle (*.safetensors *.pth *.pt *.bin);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open text</source>
+        <translation>Text öffnen</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>Textdateien (*.txt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>%1 öffnen</translation>
+    </message>
+    <message>
+        <source>Load weights</source>
+        <translation>Gewichte laden</translation>
+    </message>
+    <message>
+        <source>Load embeddings</source>
+        <translation>Embeddings laden</translation>
+    </message>
+    <message>
+        <source>Weights (*.json *.safetensors);;All files (*)</source>
+        <translation>Gewichte (*.json *.safetensors);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Embeddings (*.npy *.json *.csv);;All files (*)</source>
+        <translation>Embeddings (*.npy *.json *.csv);;Alle Dateien (*)</translation>
+    </message>
+</context>
+<context>
     <name>attn::Options</name>
     <message>
         <source>Unknown preset &quot;%1&quot;; the presets are book, gpt2-small, gpt2-medium, gpt2-large and gpt2-xl.</source>
@@ -3254,6 +3247,25 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>colour scale</source>
         <translation>Farbskala</translation>
+    </message>
+</context>
+<context>
+    <name>attn::SettingsColumn</name>
+    <message>
+        <source>&lt;b&gt;Next token&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Nächstes Token&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Model&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Modell&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Input&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Eingabe&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Attention module&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Attention-Modul&lt;/b&gt;</translation>
     </message>
 </context>
 <context>

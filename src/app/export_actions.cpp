@@ -474,13 +474,7 @@ bool ExportActions::exportOverview(const QString& path, bool ownScale) {
     const TraceOutcome* shown = workspace_->shown();
     const bool have = shown && shown->modelRun && workspace_->settings().modelMode();
     return writeData(path, have, [&] {
-        OverviewFigureOptions o;
-        o.title = tr("%1: attention of every layer and head")
-                      .arg(QFileInfo(workspace_->settings().model).completeBaseName());
-        o.subtitle = workspace_->settings().inputText().simplified();
-        o.ownScale = ownScale;
-        if (const auto cm = parseColormap(workspace_->settings().colormap.toStdString()))
-            o.colormap = *cm;
+        OverviewFigureOptions o = overviewFigureOptions(workspace_->settings(), ownScale);
         o.scale = QSettings().value(QLatin1String(kScaleKey), 2.0).toDouble();
         exportOverviewFigure(shown->modelRun->thumbnails, o, path);
     });

@@ -6,20 +6,16 @@
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QScreen>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabBar>
-#include <QTabWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "app/centre_pages.h"
 #include "app/export_actions.h"
 #include "app/help_actions.h"
 #include "app/input_panel.h"
@@ -27,8 +23,10 @@
 #include "app/model_picker.h"
 #include "app/model_views.h"
 #include "app/module_panel.h"
+#include "app/open_actions.h"
 #include "app/presentation_controller.h"
 #include "app/session_actions.h"
+#include "app/settings_column.h"
 #include "app/shapes_panel.h"
 #include "app/status_line.h"
 #include "app/step_view.h"
@@ -37,10 +35,7 @@
 #include "app/workspace.h"
 #include "export/head_grid.h"
 #include "export/heatmap_view.h"
-#include "pipeline/options.h"
-#include "teach/head_summaries.h"
 #include "teach/lesson.h"
-#include "teach/model_overview.h"
 #include "teach/next_tokens.h"
 #include "teach/pipeline_strip.h"
 #include "teach/pytorch_panel.h"
@@ -77,38 +72,15 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
     stepView_ = new StepView(workspace_, this);
     exports_ = new ExportActions(workspace_, stepView_, this);
     sessions_ = new SessionActions(workspace_, this);
+    opens_ = new OpenActions(workspace_, this);
     auto* centre = new QWidget(this);
     auto* v = new QVBoxLayout(centre);
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(0);
     v->addWidget(sessions_->notesWidget());
-    // Model mode adds pages beside the layer's steps: every layer and head, and the head
-    // scores. The chapter-3 module has only the steps, so the tab bar is hidden there.
-    centreTabs_ = new QTabWidget(centre);
-    centreTabs_->setObjectName(QStringLiteral("centreTabs"));
-    centreTabs_->setDocumentMode(true);
-    overview_ = new OverviewPage(workspace_, centreTabs_);
-    scores_ = new HeadScoresPage(workspace_, centreTabs_);
-    centreTabs_->addTab(stepView_, tr("Layer steps"));
-    centreTabs_->addTab(overview_, tr("All layers"));
-    centreTabs_->addTab(scores_, tr("Head scores"));
-    centreTabs_->setTabToolTip(0, tr("The selected layer's attention, step by step"));
-    centreTabs_->setTabToolTip(1, tr("Every layer and head at a glance (double-click a tile "
-                                     "to open its steps)"));
-    centreTabs_->setTabToolTip(2, tr("Scores that find previous-token heads, induction heads "
-                                     "and attention sinks"));
-    v->addWidget(centreTabs_, 1);
+    pages_ = new CentrePages(workspace_, stepView_, exports_, centre);
+    v->addWidget(pages_, 1);
     setCentralWidget(centre);
-    auto openHead = [this] { centreTabs_->setCurrentWidget(stepView_); };
-    connect(overview_, &OverviewPage::headOpened, this, openHead);
-    connect(scores_, &HeadScoresPage::headOpened, this, openHead);
-    connect(scores_->summaries(), &HeadSummaries::scoresChanged, this,
-            [this] { overview_->overview()->setSummaries(scores_->summaries()->scores()); });
-    connect(overview_, &OverviewPage::exportRequested, exports_->exportOverviewAction(),
-            &QAction::trigger);
-    exports_->setOverviewOwnScale([this] { return overview_->overview()->ownScale(); });
-    connect(workspace_, &Workspace::settingsChanged, this, &MainWindow::refreshModelMode);
-    connect(workspace_, &Workspace::modelChanged, this, &MainWindow::refreshModelMode);
     createDocks();
     presentation_ =
         new PresentationController({this,
@@ -118,7 +90,7 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
                                     lesson_,
                                     {[this](double s) { tokens_->setFontScale(s); },
                                      [this](double s) { code_->panel()->setFontScale(s); },
-                                     [this](double s) { overview_->setFontScale(s); }}},
+                                     [this](double s) { pages_->setFontScale(s); }}},
                                    this);
     createMenus();
     status_ = new StatusLine(workspace_, statusBar());
@@ -139,80 +111,49 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
     });
     if (options_.useSettings)
         restoreLayout();
-    refreshModelMode();
 }
 
 bool MainWindow::showPage(const QString& name) {
-    QWidget* page = name == QLatin1String("steps")      ? static_cast<QWidget*>(stepView_)
-                    : name == QLatin1String("overview") ? static_cast<QWidget*>(overview_)
-                    : name == QLatin1String("scores")   ? static_cast<QWidget*>(scores_)
-                                                        : nullptr;
-    if (!page)
-        return false;
-    centreTabs_->setCurrentWidget(page);
-    return true;
+    return pages_->showPage(name);
 }
 
 bool MainWindow::isSettled() const {
-    if (workspace_->isBusy() || workspace_->hasPendingWork() || stepView_->headGrid()->isLoading())
-        return false;
-    if (!workspace_->settings().modelMode())
-        return true;
-    return overview_->overview()->tilesReady() && !scores_->summaries()->isComputing() &&
-           !predictions_->panel()->isComputing();
-}
-
-void MainWindow::refreshModelMode() {
-    const bool model = workspace_->settings().modelMode();
-    for (int i = 1; i < centreTabs_->count(); ++i)
-        centreTabs_->setTabVisible(i, model);
-    centreTabs_->tabBar()->setVisible(model);
-    if (!model)
-        centreTabs_->setCurrentWidget(stepView_);
-    predictionTitle_->setVisible(model);
-    predictions_->setVisible(model);
+    return !workspace_->isBusy() && !workspace_->hasPendingWork() &&
+           !stepView_->headGrid()->isLoading() && pages_->isSettled() &&
+           !(workspace_->settings().modelMode() && predictionPanel()->panel()->isComputing());
 }
 
 MainWindow::~MainWindow() = default;
+
+InputPanel* MainWindow::inputPanel() const {
+    return column_->input();
+}
+ModulePanel* MainWindow::modulePanel() const {
+    return column_->module();
+}
+ModelPicker* MainWindow::modelPicker() const {
+    return column_->picker();
+}
+PredictionPanel* MainWindow::predictionPanel() const {
+    return column_->predictions();
+}
+OverviewPage* MainWindow::overviewPage() const {
+    return pages_->overviewPage();
+}
+HeadScoresPage* MainWindow::headScoresPage() const {
+    return pages_->headScoresPage();
+}
 
 QDockWidget* MainWindow::dock(const QString& objectName) const {
     return findChild<QDockWidget*>(objectName, Qt::FindDirectChildrenOnly);
 }
 
 void MainWindow::createDocks() {
-    // Input and model: one scrolling column, so the window fits small screens and no control is
-    // ever squeezed below its size (the panel scrolls instead).
-    auto* settings = new QWidget;
-    auto* column = new QVBoxLayout(settings);
-    picker_ = new ModelPicker(workspace_, settings);
-    input_ = new InputPanel(workspace_, settings);
-    module_ = new ModulePanel(workspace_, settings);
-    column->addWidget(new QLabel(tr("<b>Model</b>"), settings));
-    column->addWidget(picker_);
-    column->addSpacing(6);
-    column->addWidget(new QLabel(tr("<b>Input</b>"), settings));
-    column->addWidget(input_);
-    column->addSpacing(6);
-    predictionTitle_ = new QLabel(tr("<b>Next token</b>"), settings);
-    predictions_ = new PredictionPanel(workspace_, settings);
-    predictions_->setObjectName(QStringLiteral("predictionPanel"));
-    column->addWidget(predictionTitle_);
-    column->addWidget(predictions_);
-    column->addSpacing(6);
-    column->addWidget(new QLabel(tr("<b>Attention module</b>"), settings));
-    column->addWidget(module_);
-    column->addStretch(1);
-    connect(picker_, &ModelPicker::openFileRequested, this, &MainWindow::openModelInteractive);
-    auto* scroll = new QScrollArea;
-    scroll->setObjectName(QStringLiteral("settingsScroll"));
-    scroll->setWidget(settings);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // As wide as the controls need (their minimum sizes) plus the scroll bar: never clipped.
-    scroll->setMinimumWidth(settings->minimumSizeHint().width() +
-                            scroll->verticalScrollBar()->sizeHint().width() + 4);
-    QDockWidget* left = makeDock(tr("Input and model"), QStringLiteral("inputDock"), scroll, this);
+    column_ = new SettingsColumn(workspace_);
+    connect(column_->picker(), &ModelPicker::openFileRequested, opens_->openModelAction(),
+            &QAction::trigger);
+    connect(opens_, &OpenActions::fileError, column_->input(), &InputPanel::setFileError);
+    QDockWidget* left = makeDock(tr("Input and model"), QStringLiteral("inputDock"), column_, this);
     addDockWidget(Qt::LeftDockWidgetArea, left);
 
     shapes_ = new ShapesPanel(workspace_);
@@ -279,32 +220,10 @@ void MainWindow::createMenus() {
     file->addAction(sessions_->saveAction());
     file->addAction(sessions_->saveAsAction());
     file->addSeparator();
-    QAction* openModel =
-        file->addAction(tr("Open &model file..."), this, &MainWindow::openModelInteractive);
-    openModel->setObjectName(QStringLiteral("actionOpenModel"));
-    openModel->setToolTip(tr("Use a trained GPT-2-architecture model (.safetensors or .pth)"));
-    QAction* openText =
-        file->addAction(tr("Open &text..."), this, &MainWindow::openTextInteractive);
-    openText->setObjectName(QStringLiteral("actionOpenText"));
-    openText->setToolTip(tr("Use a UTF-8 text file as the sentence"));
-    QAction* embeddings =
-        file->addAction(tr("Load &embeddings..."), this, [this] { loadFileInteractive(false); });
-    embeddings->setObjectName(QStringLiteral("actionLoadEmbeddings"));
-    embeddings->setToolTip(
-        tr("Use a (T, d_in) or (b, T, d_in) matrix from .npy, .json or .csv "
-           "as the input x"));
-    QAction* weights =
-        file->addAction(tr("Load &weights..."), this, [this] { loadFileInteractive(true); });
-    weights->setObjectName(QStringLiteral("actionLoadWeights"));
-    weights->setToolTip(tr("Use the module's parameters from a .safetensors or .json state_dict"));
-    QAction* forget =
-        file->addAction(tr("&Forget loaded files"), workspace_, &Workspace::forgetFiles);
-    forget->setObjectName(QStringLiteral("actionForgetFiles"));
-    auto refreshForget = [this, forget] {
-        forget->setEnabled(workspace_->files().embeddings || workspace_->files().weights);
-    };
-    connect(workspace_, &Workspace::filesChanged, this, refreshForget);
-    refreshForget();
+    for (QAction* a :
+         {opens_->openModelAction(), opens_->openTextAction(), opens_->loadEmbeddingsAction(),
+          opens_->loadWeightsAction(), opens_->forgetAction()})
+        file->addAction(a);
     file->addSeparator();
     file->addAction(exports_->exportImageAction());
     file->addAction(exports_->exportAllAction());
@@ -327,7 +246,7 @@ void MainWindow::createMenus() {
     edit->addSeparator();
     edit->addAction(tr("Edit the &sentence"), QKeySequence(tr("Ctrl+L")), this, [this] {
         dock(QStringLiteral("inputDock"))->show();
-        input_->focusText();
+        column_->input()->focusText();
     });
     edit->addAction(tr("Go to the &pipeline steps"), QKeySequence(tr("Ctrl+P")), this,
                     [this] { stepView_->pipeline()->setFocus(); });
@@ -400,8 +319,7 @@ void MainWindow::createMenus() {
 }
 
 QString MainWindow::fieldError(const QString& field) const {
-    return InputPanel::fields().contains(field) ? input_->fieldError(field)
-                                                : module_->fieldError(field);
+    return column_->fieldError(field);
 }
 
 void MainWindow::startLesson() {
@@ -410,50 +328,6 @@ void MainWindow::startLesson() {
     d->raise();
     lesson_->setFontScale(presentation_->isOn() ? kPresentationFontScale : 1.0);
     lesson_->restart();
-}
-
-void MainWindow::loadFileInteractive(bool weights) {
-    const QString path = QFileDialog::getOpenFileName(
-        this, weights ? tr("Load weights") : tr("Load embeddings"), QString(),
-        weights ? tr("Weights (*.json *.safetensors);;All files (*)")
-                : tr("Embeddings (*.npy *.json *.csv);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    const bool ok =
-        weights ? workspace_->openWeights(path, &error) : workspace_->openEmbeddings(path, &error);
-    input_->setFileError(weights ? QStringLiteral("weights") : QStringLiteral("embeddings"),
-                         ok ? QString() : error);
-}
-
-void MainWindow::openModelInteractive() {
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open model file"), settings.value(QStringLiteral("model/dir")).toString(),
-        tr("GPT-2 models (*.safetensors *.pth *.pt *.bin);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    settings.setValue(QStringLiteral("model/dir"), QFileInfo(path).absolutePath());
-    workspace_->openModel(path);
-}
-
-void MainWindow::openTextInteractive() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open text"), QString(),
-                                                      tr("Text files (*.txt);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    try {
-        Settings s = workspace_->settings();
-        s.text = readUtf8TextFile(path);
-        if (s.source != InputSource::Text) {
-            s.source = InputSource::Text;
-            s.embeddingsFile.clear();
-        }
-        workspace_->change(s, tr("Open %1").arg(QFileInfo(path).fileName()));
-        input_->setFileError(QStringLiteral("input"), QString());
-    } catch (const UserError& e) {
-        input_->setFileError(QStringLiteral("input"), QString::fromUtf8(e.what()));
-    }
 }
 
 void MainWindow::fitToScreen() {

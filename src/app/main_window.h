@@ -6,11 +6,9 @@
 
 #include <QMainWindow>
 
-class QLabel;
-class QTabWidget;
-
 namespace attn {
 
+class CentrePages;
 class CodePanel;
 class ComparePanel;
 class ExplainPanel;
@@ -22,10 +20,12 @@ class LanguageActions;
 class LessonPanel;
 class ModelPicker;
 class ModulePanel;
+class OpenActions;
 class OverviewPage;
 class PredictionPanel;
 class PresentationController;
 class SessionActions;
+class SettingsColumn;
 class ShapesPanel;
 class StatusLine;
 class StepView;
@@ -46,9 +46,10 @@ class MainWindow : public QMainWindow {
 
     Workspace* workspace() const { return workspace_; }
     StepView* stepView() const { return stepView_; }
-    InputPanel* inputPanel() const { return input_; }
-    ModulePanel* modulePanel() const { return module_; }
-    ModelPicker* modelPicker() const { return picker_; }
+    SettingsColumn* settingsColumn() const { return column_; }
+    InputPanel* inputPanel() const;
+    ModulePanel* modulePanel() const;
+    ModelPicker* modelPicker() const;
     ShapesPanel* shapesPanel() const { return shapes_; }
     ExplainPanel* explainPanel() const { return explain_; }
     TokenViewPanel* tokenPanel() const { return tokens_; }
@@ -65,10 +66,10 @@ class MainWindow : public QMainWindow {
     HelpActions* helpActions() const { return help_; }
     // Model mode: the centre's pages (layer steps, all layers, head scores) and the
     // next-token predictions under the input.
-    QTabWidget* centreTabs() const { return centreTabs_; }
-    OverviewPage* overviewPage() const { return overview_; }
-    HeadScoresPage* headScoresPage() const { return scores_; }
-    PredictionPanel* predictionPanel() const { return predictions_; }
+    CentrePages* centrePages() const { return pages_; }
+    OverviewPage* overviewPage() const;
+    HeadScoresPage* headScoresPage() const;
+    PredictionPanel* predictionPanel() const;
     // Brings a centre page forward: "steps", "overview" or "scores" (the last two in model
     // mode). False for another name.
     bool showPage(const QString& name);
@@ -93,20 +94,15 @@ class MainWindow : public QMainWindow {
     void createDocks();
     void createMenus();
     QAction* dockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut);
-    void loadFileInteractive(bool weights);
-    void openTextInteractive();
-    void openModelInteractive();
     void restoreLayout();
     void saveLayout() const;
-    // Shows model mode's pages and panels only when a trained model is in use.
-    void refreshModelMode();
 
     Options options_;
     Workspace* workspace_ = nullptr;
     StepView* stepView_ = nullptr;
-    InputPanel* input_ = nullptr;
-    ModulePanel* module_ = nullptr;
-    ModelPicker* picker_ = nullptr;
+    SettingsColumn* column_ = nullptr;
+    OpenActions* opens_ = nullptr;
+    CentrePages* pages_ = nullptr;
     ShapesPanel* shapes_ = nullptr;
     ExplainPanel* explain_ = nullptr;
     TokenViewPanel* tokens_ = nullptr;
@@ -117,11 +113,6 @@ class MainWindow : public QMainWindow {
     ExportActions* exports_ = nullptr;
     PresentationController* presentation_ = nullptr;
     class StatusLine* status_ = nullptr;
-    QTabWidget* centreTabs_ = nullptr;
-    OverviewPage* overview_ = nullptr;
-    HeadScoresPage* scores_ = nullptr;
-    PredictionPanel* predictions_ = nullptr;
-    QLabel* predictionTitle_ = nullptr;
     ThemeActions* theme_ = nullptr;
     LanguageActions* language_ = nullptr;
     HelpActions* help_ = nullptr;

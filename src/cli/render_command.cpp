@@ -1,9 +1,11 @@
-// `render`: heatmap figures of trace steps as PNG, SVG or PDF files.
+// `render`: heatmap figures of trace steps, or a trained model's layers x heads overview, as PNG,
+// SVG or PDF files.
 
 #include <QCommandLineParser>
 
 #include "cli/commands.h"
 #include "export/image_export.h"
+#include "export/model_figure.h"
 #include "pipeline/options.h"
 
 namespace attn::cli {
@@ -22,13 +24,19 @@ int renderCommand(const QStringList& args) {
         {"height", "Figure height in pixels (default: square cells that hold their numbers).",
          "px"},
         {"scale", "PNG pixels per figure pixel (default 2).", "factor"},
+        {"overview",
+         "With --model and --out: every layer and head of the model at a glance (one attention "
+         "thumbnail per head) instead of one step."},
+        {"own-scale", "With --overview: each head's thumbnail on its own colour scale."},
     });
     parseOrThrow(p, args, "render", "a step's heatmap as PNG, SVG or PDF");
+    if (p.isSet("overview") && !p.isSet("out"))
+        throw UserError("out", "Say where to draw the overview: --overview --out F.png|.svg|.pdf.");
     if (p.isSet("out") == p.isSet("all-steps"))
         throw UserError("out",
                         "Say where to draw: --step ID --out F.png|.svg|.pdf, or --all-steps DIR.");
     const QString suffix = p.isSet("format") ? p.value("format").toLower() : QStringLiteral("svg");
-    if (p.isSet("out")) {
+    if (p.isSet("out") && !p.isSet("overview")) {
         if (!p.isSet("step"))
             throw UserError("step", "Say which step to draw with --step ID.");
         if (!imageFormatForPath(p.value("out"), nullptr))
@@ -56,6 +64,20 @@ int renderCommand(const QStringList& args) {
     }
     const std::optional<Colormap> colormap = parseColormap(s.colormap.toStdString());
 
+    if (p.isSet("overview")) {
+        if (!s.modelMode())
+            throw UserError("overview",
+                            "--overview draws a trained model's layers and heads: "
+                            "name the model with --model F.");
+        if (!imageFormatForPath(p.value("out"), nullptr))
+            throw UserError("out", "Cannot draw into \"" + p.value("out").toStdString() +
+                                       "\": use a .png, .svg or .pdf file.");
+        const ModelRun m = modelFromOptions(in);
+        OverviewFigureOptions o = overviewFigureOptions(s, p.isSet("own-scale"));
+        o.scale = options.scale;
+        exportOverviewFigure(m.run->thumbnails, o, p.value("out"));
+        return 0;
+    }
     const TraceRun run = traceFromOptions(in);
     const Trace& trace = *run.trace;
     QStringList tokens;
@@ -82,9 +104,9 @@ int renderCommand(const QStringList& args) {
         exportHeatmapImage(data, o, p.value("out"));
         return 0;
     }
-    const StepFiguresResult r =
-        exportStepFigures(trace, tokens, allStepFigures(trace, suffix, p.isSet("every-batch-entry")),
-                          options, colormap, p.value("all-steps"));
+    const StepFiguresResult r = exportStepFigures(
+        trace, tokens, allStepFigures(trace, suffix, p.isSet("every-batch-entry")), options,
+        colormap, p.value("all-steps"));
     if (!r.ok())
         throw UserError("output", r.error.toStdString());
     return 0;

@@ -447,4 +447,16 @@ void exportAttentionNpy(const GptRun& run, const QString& path, const CancelToke
         writeFail(path, file.errorString());
 }
 
+OverviewFigureOptions overviewFigureOptions(const Settings& settings, bool ownScale) {
+    OverviewFigureOptions o;
+    o.title =
+        QCoreApplication::translate("attn::ModelFigure", "%1: attention of every layer and head")
+            .arg(QFileInfo(settings.model).completeBaseName());
+    o.subtitle = settings.inputText().simplified();
+    o.ownScale = ownScale;
+    if (const auto cm = parseColormap(settings.colormap.toStdString()))
+        o.colormap = *cm;
+    return o;
+}
+
 }  // namespace attn

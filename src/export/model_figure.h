@@ -49,6 +49,10 @@ struct OverviewFigureOptions {
     int64_t maxVectorCells = 200000;
 };
 
+// The figure of the settings' model and text: titled with the model file's name, the text as the
+// subtitle, the settings' colormap (viridis for "auto").
+OverviewFigureOptions overviewFigureOptions(const Settings& settings, bool ownScale);
+
 // The figure's size in logical pixels for L x H tiles: square tiles, room for the title,
 // labels and colour bar.
 QSize overviewFigureSize(int64_t layers, int64_t heads, const OverviewFigureOptions& options);

@@ -10,6 +10,7 @@
 #include <QUndoStack>
 
 #include "app/app_test_util.h"
+#include "app/centre_pages.h"
 #include "app/export_actions.h"
 #include "app/main_window.h"
 #include "app/model_views.h"
@@ -64,15 +65,15 @@ TEST(ModelMode, OpeningAModelShowsItsArchitectureAndThePagesOfEveryLayer) {
     w.show();
     ASSERT_TRUE(settle(w));
     // The chapter-3 module: one page, no tab bar, no predictions.
-    EXPECT_FALSE(w.centreTabs()->isTabVisible(1));
+    EXPECT_FALSE(w.centrePages()->isTabVisible(1));
     EXPECT_FALSE(w.predictionPanel()->isVisible());
 
     ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
     EXPECT_TRUE(w.workspace()->settings().modelMode());
     EXPECT_EQ(w.workspace()->model()->arch.layers, 2);
     EXPECT_EQ(w.workspace()->model()->arch.heads, 4);
-    EXPECT_TRUE(w.centreTabs()->isTabVisible(1));
-    EXPECT_TRUE(w.centreTabs()->isTabVisible(2));
+    EXPECT_TRUE(w.centrePages()->isTabVisible(1));
+    EXPECT_TRUE(w.centrePages()->isTabVisible(2));
     EXPECT_TRUE(w.predictionPanel()->isVisible());
     const GptRun* run = modelRun(w);
     ASSERT_NE(run, nullptr);
@@ -93,7 +94,7 @@ TEST(ModelMode, OpeningAModelShowsItsArchitectureAndThePagesOfEveryLayer) {
     w.workspace()->undoStack()->undo();
     ASSERT_TRUE(settle(w));
     EXPECT_FALSE(w.workspace()->settings().modelMode());
-    EXPECT_FALSE(w.centreTabs()->isTabVisible(1));
+    EXPECT_FALSE(w.centrePages()->isTabVisible(1));
 }
 
 TEST(ModelMode, TheHeatmapShowsTheSelectedLayerAndHeadOfTheForward) {
@@ -136,12 +137,12 @@ TEST(ModelMode, OverviewFillsEveryLayerAndATileOpensItsHead) {
     emit o->tileClicked(1, 3);
     EXPECT_EQ(w.workspace()->settings().layer, 1);
     EXPECT_EQ(w.workspace()->settings().head, 3);
-    EXPECT_EQ(w.centreTabs()->currentWidget(), w.overviewPage());
+    EXPECT_EQ(w.centrePages()->currentWidget(), w.overviewPage());
     // A double-click opens its steps.
     emit o->tileActivated(0, 2);
     EXPECT_EQ(w.workspace()->settings().layer, 0);
     EXPECT_EQ(w.workspace()->settings().head, 2);
-    EXPECT_EQ(w.centreTabs()->currentWidget(), static_cast<QWidget*>(w.stepView()));
+    EXPECT_EQ(w.centrePages()->currentWidget(), static_cast<QWidget*>(w.stepView()));
     ASSERT_TRUE(settle(w));
     EXPECT_EQ(o->currentLayer(), 0);
     EXPECT_EQ(o->currentHead(), 2);
@@ -159,7 +160,7 @@ TEST(ModelMode, HeadScoresListEveryHeadAndAPickOpensIt) {
     emit s->headSelected(1, 1);
     EXPECT_EQ(w.workspace()->settings().layer, 1);
     EXPECT_EQ(w.workspace()->settings().head, 1);
-    EXPECT_EQ(w.centreTabs()->currentWidget(), static_cast<QWidget*>(w.stepView()));
+    EXPECT_EQ(w.centrePages()->currentWidget(), static_cast<QWidget*>(w.stepView()));
 }
 
 TEST(ModelMode, AppendAddsThePredictedTokenToTheTextUndoably) {

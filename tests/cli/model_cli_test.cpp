@@ -74,8 +74,9 @@ TEST(ModelCli, EveryLayersAttentionAndTheNextTokens) {
         double sum = 0;
         for (int j = 0; j < 7; ++j) {
             const double w = data[r * 7 + j].toDouble();
-            if (j > i)
+            if (j > i) {
                 EXPECT_EQ(w, 0.0);
+            }
             sum += w;
         }
         EXPECT_NEAR(sum, 1.0, 1e-5);
@@ -178,4 +179,34 @@ TEST(ModelCli, RefusalsAreOneLine) {
                    "x.csv"},
                   "export it to a .npy file");
     expectRefused({"model", "--text", kText}, "Say which model with --model F");
+}
+
+TEST(ModelCli, RenderDrawsTheOverviewOfEveryLayerAndHead) {
+#ifndef ATTN_HAVE_EXPORT
+    GTEST_SKIP() << "built without the GUI libraries: no image export";
+#endif
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("overview.svg"));
+    const CliRun r = cli({"render", "--model", fixture("hf_tied_f32.safetensors"), "--text", kText,
+                          "--overview", "--out", svg});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    EXPECT_TRUE(text.contains("<svg"));
+    EXPECT_TRUE(text.contains("hf_tied_f32: attention of every layer and head"));
+    EXPECT_TRUE(text.contains("layer"));
+
+    const QString png = dir.filePath(QStringLiteral("own.png"));
+    const CliRun own = cli({"render", "--model", fixture("hf_tied_f32.safetensors"), "--text",
+                            kText, "--overview", "--own-scale", "--out", png, "--scale", "1"});
+    ASSERT_EQ(own.exitCode, 0) << own.err.toStdString();
+    QFile p(png);
+    ASSERT_TRUE(p.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(p.readAll().startsWith("\x89PNG\r\n\x1a\n"));
+
+    expectRefused({"render", "--text", kText, "--overview", "--out", svg}, "name the model");
+    expectRefused({"render", "--model", fixture("hf_tied_f32.safetensors"), "--text", kText,
+                   "--overview"},
+                  "Say where to draw the overview");
 }

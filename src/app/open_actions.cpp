@@ -1,0 +1,88 @@
+#include "app/open_actions.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QSettings>
+
+#include "app/workspace.h"
+#include "pipeline/options.h"
+
+namespace attn {
+
+OpenActions::OpenActions(Workspace* workspace, QWidget* dialogParent)
+    : QObject(dialogParent), workspace_(workspace), dialogParent_(dialogParent) {
+    openModel_ = new QAction(tr("Open &model file..."), this);
+    openModel_->setObjectName(QStringLiteral("actionOpenModel"));
+    openModel_->setToolTip(tr("Use a trained GPT-2-architecture model (.safetensors or .pth)"));
+    connect(openModel_, &QAction::triggered, this, &OpenActions::openModel);
+    openText_ = new QAction(tr("Open &text..."), this);
+    openText_->setObjectName(QStringLiteral("actionOpenText"));
+    openText_->setToolTip(tr("Use a UTF-8 text file as the sentence"));
+    connect(openText_, &QAction::triggered, this, &OpenActions::openText);
+    embeddings_ = new QAction(tr("Load &embeddings..."), this);
+    embeddings_->setObjectName(QStringLiteral("actionLoadEmbeddings"));
+    embeddings_->setToolTip(
+        tr("Use a (T, d_in) or (b, T, d_in) matrix from .npy, .json or .csv "
+           "as the input x"));
+    connect(embeddings_, &QAction::triggered, this, [this] { loadFile(false); });
+    weights_ = new QAction(tr("Load &weights..."), this);
+    weights_->setObjectName(QStringLiteral("actionLoadWeights"));
+    weights_->setToolTip(tr("Use the module's parameters from a .safetensors or .json state_dict"));
+    connect(weights_, &QAction::triggered, this, [this] { loadFile(true); });
+    forget_ = new QAction(tr("&Forget loaded files"), this);
+    forget_->setObjectName(QStringLiteral("actionForgetFiles"));
+    connect(forget_, &QAction::triggered, workspace_, &Workspace::forgetFiles);
+    auto refreshForget = [this] {
+        forget_->setEnabled(workspace_->files().embeddings || workspace_->files().weights);
+    };
+    connect(workspace_, &Workspace::filesChanged, this, refreshForget);
+    refreshForget();
+}
+
+void OpenActions::openModel() {
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        dialogParent_, tr("Open model file"),
+        settings.value(QStringLiteral("model/dir")).toString(),
+        tr("GPT-2 models (*.safetensors *.pth *.pt *.bin);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("model/dir"), QFileInfo(path).absolutePath());
+    workspace_->openModel(path);
+}
+
+void OpenActions::openText() {
+    const QString path = QFileDialog::getOpenFileName(dialogParent_, tr("Open text"), QString(),
+                                                      tr("Text files (*.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    try {
+        Settings s = workspace_->settings();
+        s.text = readUtf8TextFile(path);
+        if (s.source != InputSource::Text) {
+            s.source = InputSource::Text;
+            s.embeddingsFile.clear();
+        }
+        workspace_->change(s, tr("Open %1").arg(QFileInfo(path).fileName()));
+        emit fileError(QStringLiteral("input"), QString());
+    } catch (const UserError& e) {
+        emit fileError(QStringLiteral("input"), QString::fromUtf8(e.what()));
+    }
+}
+
+void OpenActions::loadFile(bool weights) {
+    const QString path = QFileDialog::getOpenFileName(
+        dialogParent_, weights ? tr("Load weights") : tr("Load embeddings"), QString(),
+        weights ? tr("Weights (*.json *.safetensors);;All files (*)")
+                : tr("Embeddings (*.npy *.json *.csv);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok =
+        weights ? workspace_->openWeights(path, &error) : workspace_->openEmbeddings(path, &error);
+    emit fileError(weights ? QStringLiteral("weights") : QStringLiteral("embeddings"),
+                   ok ? QString() : error);
+}
+
+}  // namespace attn

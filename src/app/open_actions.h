@@ -1,0 +1,43 @@
+#pragma once
+// File > Open model file, Open text, Load embeddings, Load weights and Forget loaded files: each
+// asks for a file and hands it to the workspace. What a file cannot be used for is reported by
+// fileError, for the window to show beside the control it concerns.
+
+#include <QObject>
+
+class QAction;
+class QWidget;
+
+namespace attn {
+
+class Workspace;
+
+class OpenActions : public QObject {
+    Q_OBJECT
+  public:
+    OpenActions(Workspace* workspace, QWidget* dialogParent);
+    QAction* openModelAction() const { return openModel_; }
+    QAction* openTextAction() const { return openText_; }
+    QAction* loadEmbeddingsAction() const { return embeddings_; }
+    QAction* loadWeightsAction() const { return weights_; }
+    QAction* forgetAction() const { return forget_; }
+
+  signals:
+    // `field` is "input", "embeddings" or "weights"; an empty message clears an earlier one.
+    void fileError(const QString& field, const QString& message);
+
+  private:
+    void openModel();
+    void openText();
+    void loadFile(bool weights);
+
+    Workspace* workspace_;
+    QWidget* dialogParent_;
+    QAction* openModel_ = nullptr;
+    QAction* openText_ = nullptr;
+    QAction* embeddings_ = nullptr;
+    QAction* weights_ = nullptr;
+    QAction* forget_ = nullptr;
+};
+
+}  // namespace attn

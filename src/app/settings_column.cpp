@@ -1,0 +1,62 @@
+#include "app/settings_column.h"
+
+#include <QLabel>
+#include <QScrollBar>
+#include <QVBoxLayout>
+
+#include "app/input_panel.h"
+#include "app/model_picker.h"
+#include "app/model_views.h"
+#include "app/module_panel.h"
+#include "app/workspace.h"
+
+namespace attn {
+
+SettingsColumn::SettingsColumn(Workspace* workspace, QWidget* parent)
+    : QScrollArea(parent), workspace_(workspace) {
+    setObjectName(QStringLiteral("settingsScroll"));
+    auto* content = new QWidget;
+    auto* column = new QVBoxLayout(content);
+    picker_ = new ModelPicker(workspace_, content);
+    input_ = new InputPanel(workspace_, content);
+    module_ = new ModulePanel(workspace_, content);
+    predictionTitle_ = new QLabel(tr("<b>Next token</b>"), content);
+    predictions_ = new PredictionPanel(workspace_, content);
+    predictions_->setObjectName(QStringLiteral("predictionPanel"));
+    column->addWidget(new QLabel(tr("<b>Model</b>"), content));
+    column->addWidget(picker_);
+    column->addSpacing(6);
+    column->addWidget(new QLabel(tr("<b>Input</b>"), content));
+    column->addWidget(input_);
+    column->addSpacing(6);
+    column->addWidget(predictionTitle_);
+    column->addWidget(predictions_);
+    column->addSpacing(6);
+    column->addWidget(new QLabel(tr("<b>Attention module</b>"), content));
+    column->addWidget(module_);
+    column->addStretch(1);
+    setWidget(content);
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As wide as the controls need (their minimum sizes) plus the scroll bar: never clipped.
+    setMinimumWidth(content->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() +
+                    4);
+    connect(workspace_, &Workspace::settingsChanged, this, &SettingsColumn::refreshModelMode);
+    connect(workspace_, &Workspace::modelChanged, this, &SettingsColumn::refreshModelMode);
+    refreshModelMode();
+}
+
+QString SettingsColumn::fieldError(const QString& field) const {
+    return InputPanel::fields().contains(field) ? input_->fieldError(field)
+                                                : module_->fieldError(field);
+}
+
+void SettingsColumn::refreshModelMode() {
+    // Predictions need a trained model's output head.
+    const bool model = workspace_->settings().modelMode();
+    predictionTitle_->setVisible(model);
+    predictions_->setVisible(model);
+}
+
+}  // namespace attn
