@@ -27,15 +27,18 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hicolor-icon-theme, shared-mime-info, desktop-file-utils")
 # Qt's German texts for the standard dialogs when the window is German.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "qt6-translations-l10n")
-# The first line is the summary; CPack indents the rest and marks the empty line as Debian wants.
+# The extended description: CPack puts CPACK_PACKAGE_DESCRIPTION_SUMMARY on the Description line
+# itself, indents these lines and marks the empty one as Debian wants. Lines stay under 80
+# columns; no double quotes, which CPack's generated config would split into a list.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "see how transformer attention works, step by step
-Attention Lens shows every step of the attention computation of a transformer, as built in
-chapter 3 of Sebastian Raschka's \"Build a Large Language Model (From Scratch)\": type a
-sentence, choose the embedding size, heads and mask, and watch each intermediate tensor as a
-heatmap with its PyTorch expression and shape. The numbers equal PyTorch's for the same seed.
+    "Attention Lens shows every step of the attention computation of a transformer,
+as built in chapter 3 of Sebastian Raschka's book Build a Large Language Model
+(From Scratch): type a sentence, choose the embedding size, heads and mask, and
+watch each intermediate tensor as a heatmap with its PyTorch expression and
+shape. The numbers equal PyTorch's for the same seed.
 
 The package holds the desktop app (attention-lens) and the command-line tool
-(attention-lens-cli), which writes the same steps as JSON, CSV, NumPy files and figures.")
+(attention-lens-cli), which writes the same steps as JSON, CSV, NumPy files
+and figures.")
 
 include(CPack)

@@ -55,7 +55,8 @@ mimexml=$share/mime/packages/$id.xml
 xmllint --noout "$mimexml" || fail "$id.xml is not well-formed XML"
 mkdir -p "$stage/data/mime/packages"
 cp /usr/share/mime/packages/freedesktop.org.xml "$mimexml" "$stage/data/mime/packages/"
-update-mime-database "$stage/data/mime" || fail "update-mime-database refuses $id.xml"
+XDG_DATA_DIRS=$stage/data update-mime-database "$stage/data/mime" >"$stage/mime.log" 2>&1 ||
+    { cat "$stage/mime.log" >&2; fail "update-mime-database refuses $id.xml"; }
 printf '{\n    "format": "attention-lens-session",\n    "version": 1\n}\n' >"$stage/lesson.attnlens"
 cp "$stage/lesson.attnlens" "$stage/renamed-session"
 for f in lesson.attnlens renamed-session; do
@@ -83,8 +84,10 @@ for program in attention-lens attention-lens-cli; do
     grep -q "^NAME" <<<"$text" || fail "$program.1 has no NAME section"
     grep -q -- "--version" <<<"$text" || fail "$program.1 does not list --version"
 done
-man -l "$share/man/man1/attention-lens-cli.1.gz" 2>/dev/null | col -b |
-    grep -q -- "--all-steps" || fail "attention-lens-cli.1 lacks the options of its commands"
+text=$(MANWIDTH=100 man -l "$share/man/man1/attention-lens-cli.1.gz" 2>/dev/null | col -b)
+grep -q -- "--all-steps" <<<"$text" || fail "attention-lens-cli.1 lacks the options of its commands"
+grep -q "Usage: attention-lens-cli render \[options\]" <<<"$text" ||
+    fail "attention-lens-cli.1 does not show the commands' usage as they are typed"
 ok "man pages attention-lens.1 and attention-lens-cli.1"
 
 # The Debian package of the same build.
@@ -93,7 +96,7 @@ rm -f "$build"/attention-lens_*.deb
     { cat "$stage/cpack.log" >&2; fail "cpack -G DEB"; }
 deb=$(ls "$build"/attention-lens_"$version"_*.deb)
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libqt6widgets6 libqt6svg6 libqt6core6 libqt6gui6 libqt6printsupport6 libqcustomplot; do
+for lib in libqt6core6 libqt6gui6 libqt6widgets6 libqt6svg6 libqt6concurrent6 libqcustomplot libstdc++6; do
     grep -q "$lib" <<<"$depends" || fail "the package does not depend on $lib: $depends"
 done
 [[ $(dpkg-deb -f "$deb" Section) == science ]] || fail "the package's section is not science"

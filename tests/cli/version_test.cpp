@@ -22,3 +22,15 @@ TEST(Version, HelpNamesVersionAndExamples) {
     EXPECT_TRUE(run.out.contains("\n  --version "));
     EXPECT_TRUE(run.out.contains("\nExamples:\n"));
 }
+
+// Each command's --help names the program and the command as they are typed, not the path the
+// program was run by (the man page shows this text).
+TEST(Version, CommandHelpShowsTheCommandAsTyped) {
+    const auto run = runProgram(QStringLiteral(ATTN_CLI_PATH),
+                                {QStringLiteral("render"), QStringLiteral("--help")});
+    ASSERT_TRUE(run.finished);
+    EXPECT_EQ(run.exitCode, 0);
+    EXPECT_TRUE(run.out.startsWith("Usage: attention-lens-cli render [options]\n"))
+        << run.out.left(120).toStdString();
+    EXPECT_TRUE(run.out.contains("\n  --all-steps <dir> "));
+}
