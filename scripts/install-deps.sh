@@ -8,6 +8,12 @@ packages=(
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
     libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
     xvfb xauth fonts-dejavu-core
+    # Translations: lrelease/lupdate and their CMake package; Qt's own German texts.
+    qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
+    # Man pages from --help, and what scripts/check-install.sh validates the installed files
+    # and the .deb with.
+    help2man man-db bsdextrautils desktop-file-utils appstream shared-mime-info libglib2.0-bin
+    libxml2-utils file dpkg-dev
 )
 
 missing=()

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the whole test suite.
+# Installs what is missing, builds, runs the whole test suite, and checks what installing gives
+# (scripts/check-install.sh: desktop entry, metainfo, MIME type, icons, man pages, the .deb).
 #   ./scripts/test.sh               the Release build and every test
 #   ./scripts/test.sh --sanitizers  then the same suite under AddressSanitizer + UBSan, and the
 #                                   threading tests under ThreadSanitizer (CI does this: CI=true)
@@ -15,6 +16,8 @@ fi
 ./scripts/build.sh
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+echo "== Installed files and the Debian package =="
+./scripts/check-install.sh build
 
 if ((sanitizers)); then
     echo "== ThreadSanitizer: the threading tests =="

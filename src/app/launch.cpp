@@ -3,9 +3,11 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 
+#include "app/theme_actions.h"
 #include "pipeline/model_request.h"
 #include "pipeline/options.h"
 #include "pipeline/step_files.h"
+#include "pipeline/version.h"
 
 namespace attn {
 
@@ -20,6 +22,9 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help."));
     p.addOption(help);
+    const QCommandLineOption version(QStringLiteral("version"),
+                                     QStringLiteral("Show the version and exit."));
+    p.addOption(version);
     addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module, SettingGroup::View});
     p.addOption({QStringLiteral("screenshot"),
                  QStringLiteral("Save a screenshot of the window, as it opens on this screen, to "
@@ -30,12 +35,22 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
                                 "step, the default), overview (every layer and head) or scores "
                                 "(the head scores)."),
                  QStringLiteral("name")});
+    p.addOption({QStringLiteral("theme"),
+                 QStringLiteral("system, light or dark: the window's theme for this run (View > "
+                                "Theme chooses the one the app starts with)."),
+                 QStringLiteral("theme")});
     p.addPositionalArgument(QStringLiteral("SESSION"),
                             QStringLiteral("A saved session (.attnlens) to open. Options given "
                                            "with it override its settings."),
                             QStringLiteral("[SESSION]"));
     if (!p.parse(arguments)) {
         *error = p.errorText();
+        return false;
+    }
+    if (p.isSet(version)) {
+        if (helpText)
+            *helpText = QStringLiteral("attention-lens %1\n").arg(QLatin1String(kVersion));
+        error->clear();
         return false;
     }
     if (p.isSet(help)) {
@@ -93,6 +108,17 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
             o.sessionFile.isEmpty()) {
             *error =
                 QStringLiteral("--page %1 shows a trained model: give --model too.").arg(o.page);
+            return false;
+        }
+    }
+    if (p.isSet(QStringLiteral("theme"))) {
+        o.theme = p.value(QStringLiteral("theme"));
+        Theme theme;
+        if (!parseTheme(o.theme, &theme)) {
+            *error = QStringLiteral(
+                         "--theme: \"%1\" is not a theme; the themes are system, light "
+                         "and dark.")
+                         .arg(o.theme);
             return false;
         }
     }

@@ -1,8 +1,8 @@
 #pragma once
 // The desktop app's command line: every settings option of the CLI (read by the pipeline's
 // option parser, so both programs take the same options), plus --screenshot FILE and an optional
-// SESSION (.attnlens) whose settings the options override, and --page to open a trained model on
-// its overview or head scores.
+// SESSION (.attnlens) whose settings the options override, --page to open a trained model on its
+// overview or head scores, and --theme for this run.
 
 #include <QString>
 #include <QStringList>
@@ -17,11 +17,12 @@ struct LaunchOptions {
     QString sessionFile;  // SESSION
     QString screenshot;   // --screenshot FILE
     QString page;         // --page: "steps", "overview" or "scores" (model mode), empty: steps
+    QString theme;        // --theme system|light|dark (this run only); empty: the remembered one
     bool anySetting() const { return !given.isEmpty(); }
 };
 
 // Parses `arguments` (argv, program name first). False with one line in `error` on a problem;
-// for --help, false with `error` empty and the text to print in `helpText`.
+// for --help and --version, false with `error` empty and the text to print in `helpText`.
 bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QString* error,
                         QString* helpText = nullptr);
 

@@ -4,15 +4,19 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QIcon>
 #include <QImageWriter>
 #include <QStatusBar>
 #include <QTimer>
 #include <cstdio>
 
+#include "app/language_actions.h"
 #include "app/launch.h"
 #include "app/main_window.h"
 #include "app/session_actions.h"
+#include "app/theme_actions.h"
 #include "app/workspace.h"
+#include "pipeline/version.h"
 
 namespace {
 
@@ -59,8 +63,20 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Attention Lens"));
     QApplication::setOrganizationName(QStringLiteral("AttentionLens"));
-    QApplication::setApplicationVersion(QStringLiteral(ATTN_VERSION));
+    QApplication::setApplicationVersion(QLatin1String(attn::kVersion));
     QApplication::setApplicationDisplayName(QStringLiteral("Attention Lens"));
+    // The window system matches the window to the installed .desktop entry (its name and icon
+    // in the task bar) by this id.
+    QGuiApplication::setDesktopFileName(QLatin1String(attn::kDesktopId));
+    QApplication::setWindowIcon(
+        QIcon(QStringLiteral(":/resources/icons/%1.svg").arg(QLatin1String(attn::kDesktopId))));
+    // Theme and language before the first widget exists, so the window opens in them: the
+    // remembered ones, or --theme for this run.
+    attn::Theme theme = attn::rememberedTheme();
+    if (!options.theme.isEmpty())
+        attn::parseTheme(options.theme, &theme);
+    attn::applyTheme(theme);
+    attn::installTranslations(attn::rememberedLanguage());
 
     attn::MainWindow::Options wo;
     wo.useSettings = !screenshot;

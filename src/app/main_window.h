@@ -14,8 +14,10 @@ class ComparePanel;
 class ExplainPanel;
 class ExportActions;
 class HeadScoresPage;
+class HelpActions;
 class InputPanel;
 class LessonDriver;
+class LanguageActions;
 class LessonPanel;
 class ModelPicker;
 class ModulePanel;
@@ -28,6 +30,7 @@ class SettingsColumn;
 class ShapesPanel;
 class StatusLine;
 class StepView;
+class ThemeActions;
 class TokenViewPanel;
 class Workspace;
 
@@ -58,6 +61,10 @@ class MainWindow : public QMainWindow {
     ExportActions* exports() const { return exports_; }
     PresentationController* presentation() const { return presentation_; }
     StatusLine* status() const { return status_; }
+    // View > Theme, View > Language and the Help menu.
+    ThemeActions* themeActions() const { return theme_; }
+    LanguageActions* languageActions() const { return language_; }
+    HelpActions* helpActions() const { return help_; }
     // Model mode: the centre's pages (layer steps, all layers, head scores) and the
     // next-token predictions under the input.
     CentrePages* centrePages() const { return pages_; }
@@ -89,7 +96,6 @@ class MainWindow : public QMainWindow {
     void createDocks();
     void createMenus();
     QAction* dockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut);
-    void about();
     void restoreLayout();
     void saveLayout() const;
 
@@ -110,6 +116,9 @@ class MainWindow : public QMainWindow {
     ExportActions* exports_ = nullptr;
     PresentationController* presentation_ = nullptr;
     class StatusLine* status_ = nullptr;
+    ThemeActions* theme_ = nullptr;
+    LanguageActions* language_ = nullptr;
+    HelpActions* help_ = nullptr;
     bool placed_ = false;
     bool sized_ = false;
 };

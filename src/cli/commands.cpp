@@ -74,7 +74,13 @@ void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const cha
     if (!parser.parse(args))
         throw UserError("option", parser.errorText().toStdString() + ".");
     if (parser.isSet("help")) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+        // Qt starts the usage line with the path the program was run by; the line names the
+        // program and the command as they are typed (the man page is made from this text).
+        QString help = parser.helpText();
+        const qsizetype usageEnd = help.indexOf(QLatin1Char('\n'));
+        help.replace(0, usageEnd,
+                     QStringLiteral("Usage: attention-lens-cli %1 [options]").arg(command));
+        std::fputs(qPrintable(help), stdout);
         std::exit(0);
     }
     if (!parser.positionalArguments().isEmpty())

