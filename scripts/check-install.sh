@@ -18,6 +18,7 @@ fail() {
     exit 1
 }
 ok() { echo "check-install: ok: $*"; }
+bundled_models=()
 
 DESTDIR=$stage/root cmake --install "$build" --prefix /usr >/dev/null
 usr=$stage/root/usr
@@ -32,6 +33,17 @@ for program in attention-lens attention-lens-cli; do
     [[ $said == "$program $version" ]] || fail "$program --version says \"$said\", not $version"
 done
 ok "attention-lens and attention-lens-cli --version: $version"
+
+# The bundled model is installed where the installed programs look for it (beside bin).
+for model in resources/models/*.safetensors; do
+    name=$(basename "$model" .safetensors)
+    [[ -f $share/attention-lens/models/$name.safetensors ]] || fail "the model $name is not installed"
+    "$usr/bin/attention-lens-cli" model --model "$name" --text "To be, or not to be" --top-k 1 \
+        >"$stage/model.json" || fail "the installed CLI cannot run the bundled model $name"
+    grep -q '"next"' "$stage/model.json" || fail "the bundled model $name gave no prediction"
+    bundled_models+=("./usr/share/attention-lens/models/$name.safetensors")
+done
+ok "bundled models installed and runnable: ${bundled_models[*]##*/}"
 
 desktop=$share/applications/$id.desktop
 [[ -f $desktop ]] || fail "$desktop is not installed"
@@ -105,7 +117,8 @@ for f in ./usr/bin/attention-lens ./usr/bin/attention-lens-cli \
     "./usr/share/applications/$id.desktop" "./usr/share/metainfo/$id.metainfo.xml" \
     "./usr/share/mime/packages/$id.xml" "./usr/share/icons/hicolor/scalable/apps/$id.svg" \
     "./usr/share/icons/hicolor/16x16/apps/$id.png" "./usr/share/icons/hicolor/256x256/apps/$id.png" \
-    ./usr/share/man/man1/attention-lens.1.gz ./usr/share/man/man1/attention-lens-cli.1.gz; do
+    ./usr/share/man/man1/attention-lens.1.gz ./usr/share/man/man1/attention-lens-cli.1.gz \
+    "${bundled_models[@]}"; do
     grep -qxF "$f" <<<"$contents" || fail "$(basename "$deb") lacks $f"
 done
 ok "$(basename "$deb"): Depends ${depends:0:60}...; binaries, desktop entry, icons, metainfo, MIME, man pages"
