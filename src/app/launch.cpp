@@ -35,6 +35,10 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
                                 "step, the default), overview (every layer and head) or scores "
                                 "(the head scores)."),
                  QStringLiteral("name")});
+    p.addOption({QStringLiteral("lesson"),
+                 QStringLiteral("Start a guided tour: chapter3 (the chapter-3 tour) or "
+                                "trained-model (attention in the bundled trained model)."),
+                 QStringLiteral("name")});
     p.addOption({QStringLiteral("theme"),
                  QStringLiteral("system, light or dark: the window's theme for this run (View > "
                                 "Theme chooses the one the app starts with)."),
@@ -108,6 +112,14 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
             o.sessionFile.isEmpty()) {
             *error =
                 QStringLiteral("--page %1 shows a trained model: give --model too.").arg(o.page);
+            return false;
+        }
+    }
+    if (p.isSet(QStringLiteral("lesson"))) {
+        o.lesson = p.value(QStringLiteral("lesson"));
+        if (o.lesson != QLatin1String("chapter3") && o.lesson != QLatin1String("trained-model")) {
+            *error = QStringLiteral("--lesson expects chapter3 or trained-model, got \"%1\".")
+                         .arg(o.lesson);
             return false;
         }
     }

@@ -18,6 +18,7 @@ struct LaunchOptions {
     QString screenshot;   // --screenshot FILE
     QString page;         // --page: "steps", "overview" or "scores" (model mode), empty: steps
     QString theme;        // --theme system|light|dark (this run only); empty: the remembered one
+    QString lesson;       // --lesson chapter3|trained-model: start that tour; empty: none
     bool anySetting() const { return !given.isEmpty(); }
 };
 

@@ -107,6 +107,8 @@ int main(int argc, char** argv) {
         workspace->reset(state);
     }
 
+    if (!options.lesson.isEmpty())
+        window.startLesson(options.lesson == QLatin1String("trained-model"));
     if (!options.page.isEmpty())
         window.showPage(options.page);
 

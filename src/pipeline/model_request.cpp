@@ -24,9 +24,15 @@ QString bundledModelDirectory() {
     const QString env = qEnvironmentVariable("ATTN_MODEL_DIR");
     if (!env.isEmpty())
         return env;
-    if (!QCoreApplication::instance())
+    // The program's folder: Qt's once an application object exists, else the kernel's link to
+    // the running executable (the launch checks its options before it makes the application).
+    const QString program =
+        QCoreApplication::instance()
+            ? QCoreApplication::applicationDirPath()
+            : QFileInfo(QFileInfo(QStringLiteral("/proc/self/exe")).canonicalFilePath()).path();
+    if (program.isEmpty() || program == QLatin1String("."))
         return {};
-    const QDir bin(QCoreApplication::applicationDirPath());
+    const QDir bin(program);
     for (const char* relative :
          {"../share/attention-lens/models", "../../share/attention-lens/models"}) {
         const QString dir = QDir::cleanPath(bin.filePath(QLatin1String(relative)));

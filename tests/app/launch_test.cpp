@@ -225,6 +225,12 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
         << problem.toStdString();
     launched({"--step", "weights", "--head", "2"}, Settings(), &problem);
     EXPECT_EQ(problem, QStringLiteral("--head 2 is out of range: \"weights\" has 2 heads."));
+    QString why;
+    LaunchOptions lesson;
+    EXPECT_FALSE(parseLaunchOptions({"attention-lens", "--lesson", "chapter4"}, &lesson, &why));
+    EXPECT_EQ(why, QStringLiteral("--lesson expects chapter3 or trained-model, got \"chapter4\"."));
+    ASSERT_TRUE(parseLaunchOptions({"attention-lens", "--lesson", "trained-model"}, &lesson, &why));
+    EXPECT_EQ(lesson.lesson, QStringLiteral("trained-model"));
     // A model that is neither a file nor a bundled model: one line, before any window.
     launched({"--model", "no-such-model", "--text", "hi"}, Settings(), &problem);
     EXPECT_TRUE(problem.startsWith(QStringLiteral("No model file no-such-model")))

@@ -6,6 +6,7 @@
 // this model's best is 0.044, see docs/MODEL.md, so that is not asserted until it is retrained.)
 #include <gtest/gtest.h>
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -32,6 +33,20 @@ std::vector<int64_t> idsOf(const QJsonValue& v) {
     for (const QJsonValue& x : v.toArray())
         ids.push_back(x.toInteger());
     return ids;
+}
+
+// Found beside the program (this test's build/tests/pipeline -> build/share/attention-lens/models)
+// without a QCoreApplication, as the app's launch looks for it before it makes one.
+TEST(BundledModels, AreFoundBesideTheProgramWithoutAnApplicationObject) {
+    ASSERT_EQ(QCoreApplication::instance(), nullptr);
+    const QByteArray saved = qgetenv("ATTN_MODEL_DIR");
+    qunsetenv("ATTN_MODEL_DIR");
+    const QString dir = bundledModelDirectory();
+    const QStringList names = bundledModelNames();
+    if (!saved.isEmpty())
+        qputenv("ATTN_MODEL_DIR", saved);
+    EXPECT_TRUE(dir.endsWith(QStringLiteral("/share/attention-lens/models"))) << dir.toStdString();
+    EXPECT_TRUE(names.contains(QStringLiteral("tiny-shakespeare")));
 }
 
 class BundledModel : public ::testing::Test {
