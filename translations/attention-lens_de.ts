@@ -43,6 +43,14 @@
         <source>the file is larger than any session</source>
         <translation>die Datei ist größer als jede Sitzung</translation>
     </message>
+    <message>
+        <source> of 0–%1</source>
+        <translation> von 0–%1</translation>
+    </message>
+    <message>
+        <source>Which block of the model to show: 0 to %1 (%2 layers)</source>
+        <translation>Welcher Block des Modells gezeigt wird: 0 bis %1 (%2 Schichten)</translation>
+    </message>
 </context>
 <context>
     <name>attn::CentrePages</name>
@@ -1556,7 +1564,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>x: the model&apos;s token and position embeddings of the text&apos;s GPT-2 tokens. Weights: the model&apos;s.</source>
-        <translation>x: die Token- und Positions-Embeddings des Modells für die GPT-2-Tokens des Texts. Gewichte: die des Modells.</translation>
+        <translation>x: Token- und Positions-Embeddings des Modells für die GPT-2-Tokens. Gewichte: die des Modells.</translation>
     </message>
     <message>
         <source>x: the book&apos;s six 3-d vectors (chapter 3).</source>
@@ -1816,6 +1824,121 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>&lt;p&gt;Finally &lt;code&gt;out_proj&lt;/code&gt;, a 2 × 2 linear layer with bias, mixes the heads. With seed 123 this is the book&apos;s (2, 6, 2) result. Open the PyTorch panel to run the same code yourself.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Zuletzt mischt &lt;code&gt;out_proj&lt;/code&gt;, eine lineare 2 × 2-Schicht mit Bias, die Köpfe. Mit Seed 123 ist dies das (2, 6, 2)-Ergebnis des Buchs. Öffnen Sie das PyTorch-Feld, um denselben Code selbst auszuführen.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>All layers</source>
+        <translation>Alle Schichten</translation>
+    </message>
+    <message>
+        <source>A model that has learned</source>
+        <translation>Ein Modell, das gelernt hat</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Chapter 3&apos;s module had random weights: its attention patterns meant nothing. This model, &lt;b&gt;tiny-shakespeare&lt;/b&gt;, is a small GPT-2 (4 layers of 4 heads, d_model 128) trained on Shakespeare&apos;s plays. Every one of its 16 heads computes exactly chapter 3&apos;s attention (queries, keys, scores, causal mask, softmax), only with weights learned from text.&lt;/p&gt;&lt;p&gt;The &lt;b&gt;All layers&lt;/b&gt; page shows each head&apos;s weights on the start of Sonnet 18, which the model never read: rows are queries, columns keys, bright means much attention. Some heads look at the first token, some spread evenly, some keep to nearby tokens.&lt;/p&gt;&lt;p&gt;Click a tile to select its head; double-click it to follow that head step by step.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Das Modul aus Kapitel 3 hatte Zufallsgewichte: seine Attention-Muster bedeuteten nichts. Dieses Modell, &lt;b&gt;tiny-shakespeare&lt;/b&gt;, ist ein kleines GPT-2 (4 Schichten mit je 4 Köpfen, d_model 128), trainiert auf Shakespeares Dramen. Jeder seiner 16 Köpfe berechnet genau die Attention aus Kapitel 3 (Queries, Keys, Scores, kausale Maske, Softmax), nur mit Gewichten, die aus Text gelernt sind.&lt;/p&gt;&lt;p&gt;Die Seite &lt;b&gt;Alle Schichten&lt;/b&gt; zeigt die Gewichte jedes Kopfes auf dem Anfang von Sonett 18, das das Modell nie gelesen hat: Zeilen sind Queries, Spalten Keys, hell bedeutet viel Aufmerksamkeit. Manche Köpfe schauen auf das erste Token, manche verteilen ihre Aufmerksamkeit gleichmäßig, manche bleiben bei benachbarten Tokens.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Kachel, um ihren Kopf zu wählen; ein Doppelklick verfolgt diesen Kopf Schritt für Schritt.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Layer steps</source>
+        <translation>Schichtschritte</translation>
+    </message>
+    <message>
+        <source>Trained weights, chapter 3&apos;s steps</source>
+        <translation>Trainierte Gewichte, die Schritte aus Kapitel 3</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The same steps as in chapter 3, for layer 0, head 0: the pipeline strip above the heatmap runs from the block&apos;s input through queries, keys, scores, mask and softmax to the context vectors, with the model&apos;s real sizes (d_model 128, head size 32) in the Shapes panel.&lt;/p&gt;&lt;p&gt;With chapter 3&apos;s random W_query and W_key the rows were spread without a pattern. Here the rows are peaked on a few keys, and the same keys (the first token, punctuation) take much of the attention in many rows.&lt;/p&gt;&lt;p&gt;Click a cell: the Explain panel derives it from this layer&apos;s queries and keys, with the model&apos;s numbers; the PyTorch panel loads the same file and prints them.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Dieselben Schritte wie in Kapitel 3, für Schicht 0, Kopf 0: die Pipeline-Leiste über der Heatmap führt von der Eingabe des Blocks über Queries, Keys, Scores, Maske und Softmax bis zu den Kontextvektoren, mit den echten Größen des Modells (d_model 128, Kopfgröße 32) im Feld Formen.&lt;/p&gt;&lt;p&gt;Mit den zufälligen W_query und W_key aus Kapitel 3 waren die Zeilen ohne Muster verteilt. Hier haben die Zeilen Spitzen bei wenigen Keys, und dieselben Keys (das erste Token, Satzzeichen) bekommen in vielen Zeilen einen großen Teil der Attention.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle: das Feld Erklärung leitet sie aus den Queries und Keys dieser Schicht her, mit den Zahlen des Modells; das PyTorch-Feld lädt dieselbe Datei und gibt sie aus.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Previous token</source>
+        <translation>Voriges Token</translation>
+    </message>
+    <message>
+        <source>A previous-token head</source>
+        <translation>Ein Vorgänger-Kopf</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The view now shows the head with the highest &lt;b&gt;previous-token score&lt;/b&gt; on this text: the mean weight each token puts on the token just before it (the status line names its layer and head; the Head scores page gives the score). A head that puts most of its weight there is a &lt;b&gt;previous-token head&lt;/b&gt;: its heatmap is a bright stripe just below the diagonal.&lt;/p&gt;&lt;p&gt;Why learn it? After such a head, every position also carries the token before it, so later layers can predict from pairs of tokens instead of one.&lt;/p&gt;&lt;p&gt;GPT-2 small has heads that put nearly all their weight there. How far this small model got is in the score: below about 0.3 the head only leans towards the previous token, and the stripe is faint. Hover a row to see where its weight goes.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Ansicht zeigt jetzt den Kopf mit dem höchsten &lt;b&gt;Vorgänger-Score&lt;/b&gt; auf diesem Text: das mittlere Gewicht, das jedes Token auf das Token direkt davor legt (die Statuszeile nennt seine Schicht und seinen Kopf, die Seite Kopf-Scores den Score). Ein Kopf, der den größten Teil seines Gewichts dorthin legt, ist ein &lt;b&gt;Vorgänger-Kopf&lt;/b&gt;: seine Heatmap ist ein heller Streifen direkt unter der Diagonalen.&lt;/p&gt;&lt;p&gt;Wozu das lernen? Nach einem solchen Kopf trägt jede Position auch das Token davor, sodass spätere Schichten aus Token-Paaren statt aus einzelnen Tokens vorhersagen können.&lt;/p&gt;&lt;p&gt;GPT-2 small hat Köpfe, die fast ihr ganzes Gewicht dorthin legen. Wie weit dieses kleine Modell gekommen ist, zeigt der Score: unter etwa 0,3 neigt der Kopf nur zum vorigen Token hin, und der Streifen ist schwach. Fahren Sie über eine Zeile, um zu sehen, wohin ihr Gewicht geht.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Head scores</source>
+        <translation>Kopf-Scores</translation>
+    </message>
+    <message>
+        <source>Finding heads by their scores</source>
+        <translation>Köpfe an ihren Scores erkennen</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Every head&apos;s summaries on this text, as small layer x head maps and as a list: &lt;b&gt;row entropy&lt;/b&gt; (low: the head picks a few keys), &lt;b&gt;mean distance&lt;/b&gt; (how far back it looks), &lt;b&gt;weight on the first token&lt;/b&gt; (an &lt;i&gt;attention sink&lt;/i&gt;: a head with nothing to do parks its attention there) and the &lt;b&gt;previous-token score&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Click a column&apos;s title to sort by it; click a head to open its steps.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Kennzahlen jedes Kopfes auf diesem Text, als kleine Karten Schicht × Kopf und als Liste: &lt;b&gt;Zeilen-Entropie&lt;/b&gt; (niedrig: der Kopf wählt wenige Keys), &lt;b&gt;mittlerer Abstand&lt;/b&gt; (wie weit er zurückschaut), &lt;b&gt;Gewicht auf dem ersten Token&lt;/b&gt; (eine &lt;i&gt;Attention-Senke&lt;/i&gt;: ein Kopf ohne Aufgabe legt seine Aufmerksamkeit dort ab) und der &lt;b&gt;Vorgänger-Score&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Klicken Sie auf den Titel einer Spalte, um danach zu sortieren; ein Klick auf einen Kopf öffnet seine Schritte.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Induction</source>
+        <translation>Induktion</translation>
+    </message>
+    <message>
+        <source>Repeated words: looking for an induction head</source>
+        <translation>Wiederholte Wörter: die Suche nach einem Induktionskopf</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The text is now ten words, said twice. In the second half each word can be predicted by finding where the current word appeared before and copying the word that followed it. Heads that do this are &lt;b&gt;induction heads&lt;/b&gt;: in the second half their rows put weight on the token &lt;i&gt;after&lt;/i&gt; the earlier occurrence, a stripe parallel to the diagonal, nine columns left of it.&lt;/p&gt;&lt;p&gt;The view shows the head with the highest induction score. Induction heads need a previous-token head in an earlier layer and a lot of training text: a small model trained on one book may show only a faint stripe, GPT-2 small shows several clear ones (open it with File &amp;gt; Open model file if you have it).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Der Text besteht jetzt aus zehn Wörtern, zweimal hintereinander. In der zweiten Hälfte lässt sich jedes Wort vorhersagen, indem man sucht, wo das aktuelle Wort schon einmal vorkam, und das Wort kopiert, das darauf folgte. Köpfe, die das tun, sind &lt;b&gt;Induktionsköpfe&lt;/b&gt;: in der zweiten Hälfte legen ihre Zeilen Gewicht auf das Token &lt;i&gt;nach&lt;/i&gt; dem früheren Vorkommen, ein Streifen parallel zur Diagonalen, neun Spalten links davon.&lt;/p&gt;&lt;p&gt;Die Ansicht zeigt den Kopf mit dem höchsten Induktions-Score. Induktionsköpfe brauchen einen Vorgänger-Kopf in einer früheren Schicht und viel Trainingstext: ein kleines Modell, das auf einem einzigen Buch trainiert wurde, zeigt vielleicht nur einen schwachen Streifen, GPT-2 small zeigt mehrere deutliche (öffnen Sie es mit Datei &amp;gt; Modelldatei öffnen, falls Sie es haben).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The block</source>
+        <translation>Der Block</translation>
+    </message>
+    <message>
+        <source>What the rest of the block adds</source>
+        <translation>Was der Rest des Blocks hinzufügt</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Attention is half of a transformer block; the strip shows the whole block. The &lt;b&gt;residual stream&lt;/b&gt; enters (&lt;i&gt;block_input&lt;/i&gt;), LayerNorm 1 feeds chapter 3&apos;s attention, whose output is &lt;b&gt;added&lt;/b&gt; to the stream; then LayerNorm 2 and the &lt;b&gt;feed-forward&lt;/b&gt; network (&lt;i&gt;ff_hidden&lt;/i&gt;, a GELU layer 4 times wider) transform each token on its own and are added again (&lt;i&gt;block_output&lt;/i&gt;), the next layer&apos;s input.&lt;/p&gt;&lt;p&gt;Attention moves information between tokens; the feed-forward works on each token alone. Change the Layer box above the heatmap to follow the stream through the four blocks.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Attention ist die Hälfte eines Transformer-Blocks; die Leiste zeigt den ganzen Block. Der &lt;b&gt;Residual-Stream&lt;/b&gt; kommt herein (&lt;i&gt;block_input&lt;/i&gt;), LayerNorm 1 speist die Attention aus Kapitel 3, deren Ausgabe zum Stream &lt;b&gt;addiert&lt;/b&gt; wird; dann formen LayerNorm 2 und das &lt;b&gt;Feed-Forward&lt;/b&gt;-Netz (&lt;i&gt;ff_hidden&lt;/i&gt;, eine viermal breitere GELU-Schicht) jedes Token für sich um, und das Ergebnis wird wieder addiert (&lt;i&gt;block_output&lt;/i&gt;): die Eingabe der nächsten Schicht.&lt;/p&gt;&lt;p&gt;Die Attention bewegt Information zwischen den Tokens; das Feed-Forward bearbeitet jedes Token allein. Ändern Sie die Schicht im Feld über der Heatmap, um dem Stream durch die vier Blöcke zu folgen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>Nächstes Token</translation>
+    </message>
+    <message>
+        <source>What the model predicts</source>
+        <translation>Was das Modell vorhersagt</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;After the last block the model turns each token&apos;s vector into scores for all 50,257 tokens. The &lt;b&gt;Next token&lt;/b&gt; panel on the left lists the most probable ones after the last token.&lt;/p&gt;&lt;p&gt;Press &lt;b&gt;Append&lt;/b&gt; to add the top token to the text, or pick another first: the model then reads its own output, and the heatmaps show the attention of the generated tokens. Click a heatmap row to see what the model predicted at that position and what the text really says.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Nach dem letzten Block macht das Modell aus dem Vektor jedes Tokens Scores für alle 50.257 Tokens. Das Feld &lt;b&gt;Nächstes Token&lt;/b&gt; links listet die wahrscheinlichsten nach dem letzten Token auf.&lt;/p&gt;&lt;p&gt;Drücken Sie &lt;b&gt;Bestes anhängen&lt;/b&gt;, um das oberste Token an den Text anzuhängen, oder wählen Sie vorher ein anderes: das Modell liest dann seine eigene Ausgabe, und die Heatmaps zeigen die Attention der erzeugten Tokens. Klicken Sie auf eine Zeile einer Heatmap, um zu sehen, was das Modell an dieser Position vorhergesagt hat und was tatsächlich im Text steht.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attn::LessonDriver</name>
+    <message>
+        <source>&amp;Chapter 3 tour</source>
+        <translation>&amp;Tour durch Kapitel 3</translation>
+    </message>
+    <message>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <source>Attention in a &amp;trained model</source>
+        <translation>Attention in einem trainierten &amp;Modell</translation>
+    </message>
+    <message>
+        <source>Previous-token and induction heads, the block around attention and the next-token prediction, on %1</source>
+        <translation>Vorgänger- und Induktionsköpfe, der Block um die Attention und die Vorhersage des nächsten Tokens, am Beispiel von %1</translation>
+    </message>
+    <message>
+        <source>Needs the bundled model %1, which this installation does not have</source>
+        <translation>Benötigt das mitgelieferte Modell %1, das in dieser Installation fehlt</translation>
+    </message>
+    <message>
+        <source>Trained model tour</source>
+        <translation>Tour durch ein trainiertes Modell</translation>
+    </message>
+    <message>
+        <source>Chapter 3 tour</source>
+        <translation>Tour durch Kapitel 3</translation>
+    </message>
 </context>
 <context>
     <name>attn::LessonPanel</name>
@@ -1838,6 +1961,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>&amp;Finish</source>
         <translation>&amp;Fertig</translation>
+    </message>
+    <message>
+        <source>Trained model %1  ·  %2</source>
+        <translation>Trainiertes Modell %1  ·  %2</translation>
     </message>
 </context>
 <context>
@@ -1981,14 +2108,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>&amp;Lesson</source>
         <translation>&amp;Lektion</translation>
-    </message>
-    <message>
-        <source>&amp;Chapter 3 tour</source>
-        <translation>&amp;Tour durch Kapitel 3</translation>
-    </message>
-    <message>
-        <source>Ctrl+T</source>
-        <translation>Ctrl+T</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -2192,7 +2311,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>%1. Click a tile to select it, double-click to open that head.</source>
-        <translation>%1. Klicken Sie auf eine Kachel, um sie zu wählen, Doppelklick öffnet diesen Kopf.</translation>
+        <translation>%1. Klick auf eine Kachel wählt sie, Doppelklick öffnet ihren Kopf.</translation>
     </message>
 </context>
 <context>
@@ -2231,7 +2350,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>%1 (trained, ships with the app)</source>
-        <translation>%1 (trainiert, mit der App geliefert)</translation>
+        <translation>%1 (trainiert, mitgeliefert)</translation>
     </message>
     <message>
         <source>Open model file...</source>
@@ -3491,14 +3610,6 @@ Doppelklick hängt es an den Text an.</translation>
         <source>head %1</source>
         <translation>Kopf %1</translation>
     </message>
-    <message>
-        <source> of 0–%1</source>
-        <translation> von 0–%1</translation>
-    </message>
-    <message>
-        <source>Which block of the model the steps show: 0 to %1 (%2 layers)</source>
-        <translation>Welchen Block des Modells die Schritte zeigen: 0 bis %1 (%2 Schichten)</translation>
-    </message>
 </context>
 <context>
     <name>attn::ThemeActions</name>
@@ -3655,10 +3766,6 @@ Doppelklick hängt es an den Text an.</translation>
         <source>Which layer of the model the lines show</source>
         <translation>Welche Schicht des Modells die Linien zeigen</translation>
     </message>
-    <message>
-        <source> of 0–%1</source>
-        <translation> von 0–%1</translation>
-    </message>
 </context>
 <context>
     <name>attn::UserGuideDialog</name>
@@ -3688,6 +3795,10 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>Use the chapter&apos;s module</source>
         <translation>Das Modul des Kapitels verwenden</translation>
+    </message>
+    <message>
+        <source>The model %1 could not be read, so the chapter-3 module is shown: %2</source>
+        <translation>Das Modell %1 konnte nicht gelesen werden, daher wird das Modul aus Kapitel 3 gezeigt: %2</translation>
     </message>
 </context>
 </TS>
