@@ -55,6 +55,15 @@ bool openModelWithText(MainWindow& w, const char* file) {
     return settle(w) && waitUntil([&] { return w.isSettled(); });
 }
 
+// A file named like a model that holds no model.
+QString writeNotAModel(const QTemporaryDir& dir) {
+    const QString path = dir.filePath(QStringLiteral("broken.safetensors"));
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("not a model");
+    return path;
+}
+
 const GptRun* modelRun(MainWindow& w) {
     const TraceOutcome* shown = w.workspace()->shown();
     return shown && shown->modelRun ? shown->modelRun.get() : nullptr;
@@ -251,11 +260,7 @@ TEST(ModelMode, AFileThatIsNotAModelKeepsTheModuleAndSaysWhy) {
     w.show();
     ASSERT_TRUE(settle(w));
     QTemporaryDir dir;
-    const QString bad = dir.filePath(QStringLiteral("broken.safetensors"));
-    QFile f(bad);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write("not a model");
-    f.close();
+    const QString bad = writeNotAModel(dir);
     QString failure;
     QObject::connect(w.workspace(), &Workspace::modelFailed,
                      [&](const QString&, const QString& message) { failure = message; });
@@ -314,11 +319,7 @@ TEST(ModelMode, AModelTheSettingsNameButThatCannotBeReadFallsBackToTheModule) {
     w.show();
     ASSERT_TRUE(settle(w));
     QTemporaryDir dir;
-    const QString bad = dir.filePath(QStringLiteral("gone.safetensors"));
-    QFile f(bad);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write("not a model");
-    f.close();
+    const QString bad = writeNotAModel(dir);
     // As a session or the command line names a model: the workspace reads it, fails once, and
     // shows the chapter-3 module with a note instead of trying again and again.
     Settings s = w.workspace()->settings();
