@@ -53,10 +53,6 @@ QString what(const std::exception& e) {
     return QString::fromUtf8(e.what());
 }
 
-std::vector<std::string> labelsOf(const TraceRun& run) {
-    return run.input.labels;
-}
-
 // The size of an exported figure: its own (square cells that hold their numbers, every label
 // that fits) or the user's, and for PNG the pixels per figure pixel.
 class FigureSizeDialog : public QDialog {
@@ -367,9 +363,7 @@ StepFiguresResult ExportActions::exportAllSteps(const QString& dir, const QStrin
     }
     // Hold the trace: a new result may arrive while events are processed between files.
     const std::shared_ptr<const Trace> trace = run->trace;
-    QStringList labels;
-    for (const std::string& l : run->input.labels)
-        labels << QString::fromStdString(l);
+    const QStringList labels = rowLabels(*run);
     FigureOptions options = figureOptions();
     options.scale = 2.0;
     const auto colormap = parseColormap(workspace_->settings().colormap.toStdString());
@@ -448,7 +442,7 @@ bool ExportActions::exportStepCsv(const QString& path) {
     const TraceRun* run = workspace_->shownRun();
     const Settings& s = workspace_->settings();
     return writeData(path, step, [&] {
-        io::writeStepCsv(path.toStdString(), *step, s.head, s.batchIndex, labelsOf(*run));
+        io::writeStepCsv(path.toStdString(), *step, s.head, s.batchIndex, run->input.labels);
     });
 }
 

@@ -22,13 +22,6 @@ const GptRun* modelRunOf(const Workspace* w) {
     return shown && shown->modelRun && w->settings().modelMode() ? shown->modelRun.get() : nullptr;
 }
 
-QStringList labelsOf(const TraceRun& run) {
-    QStringList labels;
-    for (const std::string& l : run.input.labels)
-        labels << QString::fromStdString(l);
-    return labels;
-}
-
 }  // namespace
 
 void refreshLayerSelector(const Workspace* workspace, QLabel* label, QSpinBox* spin) {
@@ -213,7 +206,7 @@ void PredictionPanel::onResult() {
     if (run != shownRun_) {
         const bool appended = shownRun_ && panel_->position() == int(shownRun_->tokens()) - 1;
         shownRun_ = run;
-        panel_->setRun(workspace_->shown()->modelRun, labelsOf(workspace_->shown()->run));
+        panel_->setRun(workspace_->shown()->modelRun, rowLabels(workspace_->shown()->run));
         // After an Append the prediction follows the text's new end.
         if (appended)
             panel_->setPosition(-1);

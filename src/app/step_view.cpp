@@ -36,14 +36,6 @@ QString shapeText(const StepInfo& info) {
     return QString::fromStdString(shapeToString(info.shape));
 }
 
-QStringList labelsOf(const TraceRun& run) {
-    QStringList labels;
-    labels.reserve(qsizetype(run.input.labels.size()));
-    for (const std::string& l : run.input.labels)
-        labels << QString::fromStdString(l);
-    return labels;
-}
-
 // A one-line rich-text label that shows the longest of its variants that fits its width (rich
 // text does not elide): the step, its PyTorch call and its shape; without the call; the step.
 class FittingLabel : public QLabel {
@@ -296,7 +288,7 @@ void StepView::refresh() {
     const int head = stepHeadCount(info) > 0 ? s.head : -1;
     const int batch = stepBatchCount(info) > 0 ? s.batchIndex : -1;
     if (shown_->trace != trace)
-        shown_->labels = labelsOf(*run);
+        shown_->labels = rowLabels(*run);
     if (shown_->trace == trace && shown_->stepId == info.id && shown_->head == head &&
         shown_->batch == batch)
         return;  // same matrix: only its colours or values changed, set above

@@ -38,13 +38,6 @@ bool onScreen(const QWidget* w) {
     return w->isVisible() && !w->visibleRegion().isEmpty();
 }
 
-QStringList labelsOf(const TraceRun& run) {
-    QStringList labels;
-    for (const std::string& l : run.input.labels)
-        labels << QString::fromStdString(l);
-    return labels;
-}
-
 QString maskWords(const MaskSpec& m) {
     switch (m.kind) {
         case MaskKind::None:
@@ -108,7 +101,7 @@ void ExplainPanel::refresh() {
     derivation_.clear();
     const Settings& s = workspace_->settings();
     if (run && step && workspace_->selectedRow() >= 0)
-        derivation_ = deriveCellHtml(*run->trace, labelsOf(*run), step->info.id,
+        derivation_ = deriveCellHtml(*run->trace, rowLabels(*run), step->info.id,
                                      stepHeadCount(step->info) > 0 ? s.head : 0,
                                      stepBatchCount(step->info) > 0 ? s.batchIndex : 0,
                                      workspace_->selectedRow(), workspace_->selectedColumn());
@@ -193,7 +186,7 @@ void TokenViewPanel::refresh() {
         // are 48 MB); the newest request wins.
         const quint64 request = ++weightsRequest_;
         std::shared_ptr<const Trace> trace = run->trace;
-        const QStringList labels = labelsOf(*run);
+        const QStringList labels = rowLabels(*run);
         QtConcurrent::run([trace, batch, id] {
             TokenViewInput in;
             in.weights = tokenViewWeights(*trace, batch, id);
@@ -357,7 +350,7 @@ void ComparePanel::refresh() {
         return;
     }
     const int head = std::max(0, s.head);
-    const QStringList labels = labelsOf(shown->run);
+    const QStringList labels = rowLabels(shown->run);
     if (preset() == Preset::MaskingMethods) {
         if (!t.find("weights") || !t.find("weights_renormalized")) {
             view_->clear();
@@ -437,7 +430,7 @@ void ComparePanel::refresh() {
     }
     const HeatmapData da = sliceStep(*a, labels, head, s.batchIndex, t.find("mask"));
     const HeatmapData db =
-        sliceStep(*b, labelsOf(other_->run), head, s.batchIndex, tb.find("mask"));
+        sliceStep(*b, rowLabels(other_->run), head, s.batchIndex, tb.find("mask"));
     view_->setData(da, nameA, db, nameB);
     if (!view_->shapesMatch())
         setMessage(tr("<b>%1</b> has a different shape in the two configurations (A %2 × %3, B "

@@ -80,9 +80,7 @@ int renderCommand(const QStringList& args) {
     }
     const TraceRun run = traceFromOptions(in);
     const Trace& trace = *run.trace;
-    QStringList tokens;
-    for (const std::string& l : run.input.labels)
-        tokens << QString::fromStdString(l);
+    const QStringList tokens = rowLabels(run);
     if (s.batchIndex >= trace.config.batch)
         throw UserError("batch_index", "--batch-index " + std::to_string(s.batchIndex) +
                                            " is out of range: the batch has " +

@@ -33,9 +33,9 @@ InputFiles readInputFiles(const Settings& settings) {
     InputFiles files;
     if (settings.source == InputSource::File) {
         if (settings.embeddingsFile.isEmpty())
-            throw UserError("embeddings",
-                            Text::tr("The input is an embeddings file, but none is named.")
-                                .toStdString());
+            throw UserError(
+                "embeddings",
+                Text::tr("The input is an embeddings file, but none is named.").toStdString());
         files.embeddings = readEmbeddings(settings.embeddingsFile);
     }
     if (!settings.weightsFile.isEmpty())
@@ -93,9 +93,8 @@ InputTokens tokenizeInput(const Settings& settings, const InputFiles& files) {
             break;
         }
         case InputSource::File: {
-            const int64_t T = files.embeddings && files.embeddings->dim() >= 2
-                                  ? files.embeddings->size(-2)
-                                  : 0;
+            const int64_t T =
+                files.embeddings && files.embeddings->dim() >= 2 ? files.embeddings->size(-2) : 0;
             for (int64_t t = 0; t < T; ++t)
                 in.labels.push_back(std::to_string(t));
             break;
@@ -111,7 +110,8 @@ std::vector<ValidationIssue> checkSettings(const Settings& settings, const Input
     if (tokens == 0 && settings.source == InputSource::Text)
         for (ValidationIssue& issue : issues)
             if (issue.field == "input")
-                issue.message = Text::tr("The text has no tokens: type a word or two.").toStdString();
+                issue.message =
+                    Text::tr("The text has no tokens: type a word or two.").toStdString();
     auto add = [&](const char* field, const QString& message) {
         issues.push_back({field, message.toStdString()});
     };
@@ -181,6 +181,14 @@ Tensor embedInput(const Settings& settings, const InputFiles& files, const Input
         }
     }
     return {};
+}
+
+QStringList rowLabels(const TraceRun& run) {
+    QStringList labels;
+    labels.reserve(qsizetype(run.input.labels.size()));
+    for (const std::string& l : run.input.labels)
+        labels << QString::fromStdString(l);
+    return labels;
 }
 
 TraceRun runSettings(const Settings& settings, const InputFiles& files, const CancelToken* cancel,

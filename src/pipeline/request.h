@@ -68,6 +68,8 @@ struct TraceRun {
     Tensor inputs;  // x as embedInput made it
     std::shared_ptr<const Trace> trace;
 };
+// The labels of the run's rows (its tokens, or "0".."T-1"), as the figures and views take them.
+QStringList rowLabels(const TraceRun& run);
 // tokenizeInput + embedInput + runTrace. Throws UserError, Cancelled.
 TraceRun runSettings(const Settings& settings, const InputFiles& files,
                      const CancelToken* cancel = nullptr, const ProgressFn& progress = {});
