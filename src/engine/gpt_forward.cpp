@@ -214,20 +214,38 @@ Tensor blockQueries(const GptBlock& b, const float* norm1, int64_t rows,
     return q;
 }
 
-// Attention of every row of layer `layer` from queries q (T, d) and the run's kept keys and
+// Layer `layer`'s keys and values, (T, d) each: the run's when it keeps them, else projected
+// again from the block's LayerNorm1 output `norm1` (T, d).
+struct LayerKeysValues {
+    Tensor keys, values;
+};
+LayerKeysValues layerKeysValues(const GptRun& run, int64_t layer, const float* norm1,
+                                const CancelToken* cancel) {
+    if (run.keysValuesKept())
+        return {run.keys.select(0, layer), run.values.select(0, layer)};
+    const GptBlock& b = modelOf(run).blocks[static_cast<size_t>(layer)];
+    const int64_t T = run.tokens(), d = run.model->arch.dModel;
+    LayerKeysValues kv{Tensor::uninitialized(Shape{T, d}), Tensor::uninitialized(Shape{T, d})};
+    const std::array<kernels::LinearJob, 2> jobs = {
+        linearJob(b.key, norm1, T, d, kv.keys.mutableData(), d),
+        linearJob(b.value, norm1, T, d, kv.values.mutableData(), d)};
+    kernels::linear(jobs, cancel);
+    return kv;
+}
+
+// Attention of every row of layer `layer` from queries q (T, d) and that layer's keys and
 // values; the caller says where results go.
-AttentionIo keptLayerIo(const GptRun& run, int64_t layer, const Tensor& q) {
+AttentionIo layerIo(const GptRun& run, const Tensor& q, const LayerKeysValues& kv) {
     const GptArchitecture& a = run.model->arch;
-    const int64_t T = run.tokens(), d = a.dModel;
     AttentionIo io;
     io.heads = a.heads;
     io.headSize = a.headSize();
-    io.tokens = T;
+    io.tokens = run.tokens();
     io.q = q.data();
-    io.qStride = d;
-    io.k = run.keys.data() + layer * T * d;
-    io.v = run.values.data() + layer * T * d;
-    io.kvStride = d;
+    io.qStride = a.dModel;
+    io.k = kv.keys.data();
+    io.v = kv.values.data();
+    io.kvStride = a.dModel;
     return io;
 }
 
@@ -266,11 +284,13 @@ class Forward {
         const int64_t T = static_cast<int64_t>(req_.ids.size());
         checkInput(m, T);
         const int64_t cells = std::max<int64_t>(1, req_.thumbnailCells);
-        const bool keep = estimateGptRunBytes(a, T, cells, true) <= req_.memoryBudgetBytes;
-        if (!keep && estimateGptRunBytes(a, T, cells, false) > req_.memoryBudgetBytes)
+        const int64_t kvUpTo = req_.keysValuesKeptUpTo;
+        const bool keep =
+            estimateGptRunBytes(a, T, cells, true, kvUpTo) <= req_.memoryBudgetBytes;
+        if (!keep && estimateGptRunBytes(a, T, cells, false, kvUpTo) > req_.memoryBudgetBytes)
             throw UserError(
                 "memory", "Running this model on " + std::to_string(T) + " tokens needs about " +
-                              formatBytes(estimateGptRunBytes(a, T, cells, false)) +
+                              formatBytes(estimateGptRunBytes(a, T, cells, false, kvUpTo)) +
                               " even without keeping the attention weights, more than the "
                               "budget of " +
                               formatBytes(req_.memoryBudgetBytes) + ". Use fewer tokens.");
@@ -282,8 +302,13 @@ class Forward {
         if (keep)
             run->attention = Tensor::uninitialized(Shape{L, H, T, T});
         run->blockInputs = Tensor::uninitialized(Shape{L, T, d});
-        run->keys = Tensor::uninitialized(Shape{L, T, d});
-        run->values = Tensor::uninitialized(Shape{L, T, d});
+        if (T <= kvUpTo) {
+            run->keys = Tensor::uninitialized(Shape{L, T, d});
+            run->values = Tensor::uninitialized(Shape{L, T, d});
+        } else {
+            keys_ = Tensor::uninitialized(Shape{T, d});
+            values_ = Tensor::uninitialized(Shape{T, d});
+        }
         run->finalHidden = Tensor::uninitialized(Shape{T, d});
         run->rowEntropy = Tensor::uninitialized(Shape{L, H, T});
         run->rowDistance = Tensor::uninitialized(Shape{L, H, T});
@@ -301,6 +326,7 @@ class Forward {
                    prev->ids[static_cast<size_t>(reused)] == req_.ids[static_cast<size_t>(reused)])
                 ++reused;
             copyPrefix(*prev, *run, reused);
+            prefixKeysValuesCopied_ = prev->keysValuesKept() && run->keysValuesKept();
         }
         run->reusedTokens = reused;
 
@@ -356,10 +382,13 @@ class Forward {
         const int64_t L = a.layers, H = a.heads, d = a.dModel;
         const int64_t T = run.tokens(), Tp = prev.tokens();
         for (int64_t l = 0; l < L; ++l) {
-            for (const auto& [src, dst] : {std::pair{&prev.blockInputs, &run.blockInputs},
-                                           {&prev.keys, &run.keys},
-                                           {&prev.values, &run.values}})
-                std::copy_n(src->data() + l * Tp * d, reused * d, dst->mutableData() + l * T * d);
+            std::copy_n(prev.blockInputs.data() + l * Tp * d, reused * d,
+                        run.blockInputs.mutableData() + l * T * d);
+            if (prev.keysValuesKept() && run.keysValuesKept())
+                for (const auto& [src, dst] :
+                     {std::pair{&prev.keys, &run.keys}, {&prev.values, &run.values}})
+                    std::copy_n(src->data() + l * Tp * d, reused * d,
+                                dst->mutableData() + l * T * d);
             for (int64_t h = 0; h < H; ++h) {
                 const int64_t lh = l * H + h;
                 for (const auto& [src, dst] : {std::pair{&prev.rowEntropy, &run.rowEntropy},
@@ -405,8 +434,19 @@ class Forward {
         std::copy_n(x, n * d, run.blockInputs.mutableData() + (l * T + first) * d);
         float* h = norm_.mutableData();
         kernels::layerNorm(x, n, d, d, b.norm1Scale.data(), b.norm1Shift.data(), h, d);
-        float* k = run.keys.mutableData() + l * T * d;
-        float* v = run.values.mutableData() + l * T * d;
+        float* k = run.keysValuesKept() ? run.keys.mutableData() + l * T * d : keys_.mutableData();
+        float* v =
+            run.keysValuesKept() ? run.values.mutableData() + l * T * d : values_.mutableData();
+        if (first > 0 && !prefixKeysValuesCopied_) {
+            // The prefix's rows came from the previous run without its keys and values: project
+            // them again from its copied block inputs.
+            const Tensor prefix = normRows(run.blockInputs.data() + l * T * d, first, d,
+                                           b.norm1Scale, b.norm1Shift);
+            const std::array<kernels::LinearJob, 2> kv = {
+                linearJob(b.key, prefix.data(), first, d, k, d),
+                linearJob(b.value, prefix.data(), first, d, v, d)};
+            kernels::linear(kv, cancel);
+        }
         const std::array<kernels::LinearJob, 3> qkv = {
             linearJob(b.query, h, n, d, queries_.mutableData(), d),
             linearJob(b.key, h, n, d, k + first * d, d),
@@ -487,6 +527,8 @@ class Forward {
 
     const GptRequest& req_;
     Tensor x_, norm_, queries_, context_, hidden_;
+    Tensor keys_, values_;  // one block's keys and values when the run does not keep them
+    bool prefixKeysValuesCopied_ = false;
     Tensor rowPool_;
     std::vector<int64_t> starts_;
 };
@@ -494,12 +536,15 @@ class Forward {
 }  // namespace
 
 uint64_t estimateGptRunBytes(const GptArchitecture& a, int64_t tokens, int64_t thumbnailCells,
-                             bool keepAttention) {
+                             bool keepAttention, int64_t keysValuesKeptUpTo) {
     // Doubles, so absurd sizes saturate instead of overflowing.
     const double L = double(a.layers), H = double(a.heads), d = double(a.dModel),
                  T = double(tokens), F = double(a.ffHidden);
     const double P = std::min(T, double(std::max<int64_t>(1, thumbnailCells)));
-    double floats = 3 * L * T * d + T * d + 3 * L * H * T + 3 * L * H + L * H * P * P;
+    // Block inputs and final hidden states; keys and values (kept per layer, or one layer's
+    // worth while computing); the summaries and thumbnails.
+    const double keysValues = tokens <= keysValuesKeptUpTo ? 2 * L * T * d : 2 * T * d;
+    double floats = L * T * d + keysValues + T * d + 3 * L * H * T + 3 * L * H + L * H * P * P;
     if (keepAttention)
         floats += L * H * T * T;
     // Working buffers: x, the norm, queries, context, the feed-forward hidden layer, the
@@ -523,8 +568,9 @@ Tensor layerAttention(const GptRun& run, int64_t layer, const CancelToken* cance
     const Tensor norm1 =
         normRows(run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift);
     const Tensor q = blockQueries(b, norm1.data(), T, cancel);
+    const LayerKeysValues kv = layerKeysValues(run, layer, norm1.data(), cancel);
     Tensor weights = Tensor::uninitialized(Shape{H, T, T});
-    AttentionIo io = keptLayerIo(run, layer, q);
+    AttentionIo io = layerIo(run, q, kv);
     io.weights = weights.mutableData();
     causalAttention(io, cancel);
     return weights;
@@ -552,8 +598,9 @@ GptBlockContext blockContext(const GptRun& run, int64_t layer, const CancelToken
     c.residualIn = run.blockInputs.select(0, layer);
     c.norm1 = normRows(c.residualIn.data(), T, d, b.norm1Scale, b.norm1Shift);
     const Tensor q = blockQueries(b, c.norm1.data(), T, cancel);
+    const LayerKeysValues kv = layerKeysValues(run, layer, c.norm1.data(), cancel);
     Tensor context = Tensor::uninitialized(Shape{T, d});
-    AttentionIo io = keptLayerIo(run, layer, q);
+    AttentionIo io = layerIo(run, q, kv);
     io.context = context.mutableData();
     io.contextStride = d;
     causalAttention(io, cancel);

@@ -5,9 +5,9 @@
 //              x = x + FF(LayerNorm2(x))             (Linear, GELU tanh approximation, Linear)
 //   logits = final_norm(x) @ out_head.T               (the token embedding when tied)
 // LayerNorm: eps 1e-5, biased variance. A run keeps what the app and the CLI show without
-// holding every step of every layer: each block's input, keys and values, the final hidden
-// states, per-head summaries and thumbnails, and every layer's attention weights when they fit
-// the memory budget. Everything else (one layer's weights, a block's full chapter-3 step trace,
+// holding every step of every layer: each block's input, the final hidden states, per-head
+// summaries and thumbnails, every layer's attention weights when they fit the memory budget, and
+// for short texts each block's keys and values. Everything else (one layer's weights, a block's full chapter-3 step trace,
 // the tensors around its attention, next-token probabilities at any position) is recomputed on
 // demand from those.
 
@@ -35,6 +35,9 @@ struct GptLayerDone {
 };
 using GptProgressFn = std::function<void(const GptLayerDone&)>;
 
+// Runs of up to this many tokens keep each block's keys and values (see GptRequest).
+inline constexpr int64_t kKeysValuesKeptUpTo = 256;
+
 struct GptRequest {
     std::shared_ptr<const GptModel> model;
     std::vector<int64_t> ids;  // 1 to context_length token ids
@@ -45,6 +48,11 @@ struct GptRequest {
     std::shared_ptr<const GptRun> previous;
     // What the run may hold. Attention (L, H, T, T) is kept only if the whole run fits.
     uint64_t memoryBudgetBytes = uint64_t(2) << 30;
+    // Each block's keys and values are kept up to this many tokens, so that typing one more
+    // token reuses the whole prefix without recomputing them (their projections would cost a
+    // short text's keystroke about 20 ms on GPT-2 small). Beyond it they are recomputed from the
+    // block inputs where needed: at 1,024 tokens they would hold 75 MB of GPT-2 small's peak.
+    int64_t keysValuesKeptUpTo = kKeysValuesKeptUpTo;
     int64_t thumbnailCells = 64;  // P = min(T, thumbnailCells)
     const CancelToken* cancel = nullptr;
     GptProgressFn progress;
@@ -57,8 +65,10 @@ struct GptRun {
     // empty when they do not fit the budget: layerAttention() recomputes one layer.
     Tensor attention;
     Tensor blockInputs;  // (L, T, d): the residual stream entering each block
-    Tensor keys;         // (L, T, d): each block's keys, heads side by side (head h: h*hd..)
-    Tensor values;       // (L, T, d)
+    // (L, T, d): each block's keys and values, heads side by side (head h: h*hd..), or empty
+    // beyond GptRequest::keysValuesKeptUpTo tokens.
+    Tensor keys;
+    Tensor values;
     Tensor finalHidden;  // (T, d): final_norm(x), what the output head multiplies
     // Per layer, head and query row i, of that row's weights w_i0..w_ii:
     Tensor rowEntropy;      // (L, H, T): -sum_j w_ij ln w_ij, in nats
@@ -73,6 +83,7 @@ struct GptRun {
 
     int64_t tokens() const { return static_cast<int64_t>(ids.size()); }
     bool attentionKept() const { return !attention.empty(); }
+    bool keysValuesKept() const { return !keys.empty(); }
 };
 
 // Checks the request (UserError "model", "input" or "memory" naming the problem), then runs
@@ -80,12 +91,14 @@ struct GptRun {
 // loop). Thread-safe: one model serves any number of concurrent runs.
 std::shared_ptr<const GptRun> runGpt(const GptRequest& request);
 
-// Bytes a run holds (including its largest transient buffers), with or without attention.
+// Bytes a run holds (including its largest transient buffers), with or without attention, and
+// with the keys and values when `tokens` is at most keysValuesKeptUpTo.
 uint64_t estimateGptRunBytes(const GptArchitecture& arch, int64_t tokens, int64_t thumbnailCells,
-                             bool keepAttention);
+                             bool keepAttention,
+                             int64_t keysValuesKeptUpTo = kKeysValuesKeptUpTo);
 
 // Layer `layer`'s attention weights (H, T, T): a view of run.attention when kept, else
-// recomputed from the block's input and the kept keys and values.
+// recomputed from the block's input (and the kept keys and values when there are).
 Tensor layerAttention(const GptRun& run, int64_t layer, const CancelToken* cancel = nullptr);
 
 // Every layer's attention weights (L, H, T, T): run.attention when kept, else recomputed layer

@@ -233,6 +233,70 @@ TEST(GptForward, BeyondTheBudgetAttentionIsNotKeptButRecomputedOnDemand) {
     EXPECT_TRUE(layerAttention(*kept, 1).sharesStorageWith(kept->attention));
 }
 
+// Long texts do not keep each block's keys and values (at 1,024 tokens they are 75 MB of GPT-2
+// small's peak); everything that needs them projects them again, with the same numbers, and
+// typing one more token still reuses the prefix whichever side kept them.
+TEST(GptForward, BeyondTheKeysValuesLimitTheyAreRecomputedWithTheSameNumbers) {
+    const auto model = randomModel({});
+    const std::vector<int64_t> ids = someIds(20, 50);
+    auto prefix = [&](int64_t n) { return std::vector<int64_t>(ids.begin(), ids.begin() + n); };
+    auto request = [&](const std::vector<int64_t>& tokens, int64_t keptUpTo,
+                       std::shared_ptr<const GptRun> previous, uint64_t budget) {
+        GptRequest r;
+        r.model = model;
+        r.ids = tokens;
+        r.keysValuesKeptUpTo = keptUpTo;
+        r.previous = std::move(previous);
+        r.memoryBudgetBytes = budget;
+        return runGpt(r);
+    };
+    const uint64_t roomy = uint64_t(1) << 30;
+    const auto full = request(ids, 256, nullptr, roomy);
+    ASSERT_TRUE(full->keysValuesKept());
+    EXPECT_EQ(full->keys.shape(), (Shape{2, 20, 16}));
+    EXPECT_LT(estimateGptRunBytes(model->arch, 20, 64, true, 10),
+              estimateGptRunBytes(model->arch, 20, 64, true, 256));
+
+    const auto lean = request(ids, 10, nullptr, roomy);
+    EXPECT_FALSE(lean->keysValuesKept());
+    EXPECT_TRUE(lean->keys.empty() && lean->values.empty());
+    expectNear(lean->attention, full->attention, 0.0, "attention");
+    expectNear(lean->finalHidden, full->finalHidden, 0.0, "final hidden");
+    const GptBlockContext a = blockContext(*lean, 1), b = blockContext(*full, 1);
+    expectNear(a.attentionOutput, b.attentionOutput, 1e-6, "block context");
+    // Layer 0's output, recomputed without kept keys and values, is layer 1's input.
+    expectNear(blockContext(*lean, 0).residualOut, full->blockInputs.select(0, 1).contiguous(),
+               1e-6, "layer 0's output");
+
+    // Typing: a previous run without them (16 tokens), with them (8), and a shorter text that
+    // keeps them after a run that did not (12 -> 10, an edit at the end).
+    const auto without = request(prefix(16), 10, nullptr, roomy);
+    const auto with = request(prefix(8), 10, nullptr, roomy);
+    ASSERT_FALSE(without->keysValuesKept());
+    ASSERT_TRUE(with->keysValuesKept());
+    for (const auto& previous : {without, with}) {
+        const auto grown = request(ids, 10, previous, roomy);
+        EXPECT_EQ(grown->reusedTokens, previous->tokens());
+        expectNear(grown->attention, full->attention, 1e-6, "attention after typing");
+        expectNear(grown->finalHidden, full->finalHidden, 1e-5, "final hidden after typing");
+    }
+    std::vector<int64_t> edited = prefix(10);
+    edited.back() = (edited.back() + 1) % 50;
+    const auto shrunk = request(edited, 10, request(prefix(12), 10, nullptr, roomy), roomy);
+    EXPECT_EQ(shrunk->reusedTokens, 9);
+    ASSERT_TRUE(shrunk->keysValuesKept());
+    const auto fresh = request(edited, 10, nullptr, roomy);
+    expectNear(shrunk->keys, fresh->keys, 1e-6, "keys projected again for the prefix");
+    expectNear(shrunk->values, fresh->values, 1e-6, "values projected again for the prefix");
+    expectNear(shrunk->attention, fresh->attention, 1e-6, "attention after an edit");
+
+    // Neither attention nor keys and values kept: one layer is recomputed from its input alone.
+    const auto bare = request(ids, 10, nullptr, estimateGptRunBytes(model->arch, 20, 64, false, 10));
+    ASSERT_FALSE(bare->attentionKept());
+    ASSERT_FALSE(bare->keysValuesKept());
+    expectNear(layerAttention(*bare, 1), full->attention.select(0, 1), 1e-6, "recomputed layer");
+}
+
 TEST(GptForward, ProgressHandsOverEachFinishedLayerInOrder) {
     const auto model = randomModel({.layers = 3});
     GptRequest r;
