@@ -297,6 +297,19 @@ TEST(GptForward, BeyondTheKeysValuesLimitTheyAreRecomputedWithTheSameNumbers) {
     expectNear(layerAttention(*bare, 1), full->attention.select(0, 1), 1e-6, "recomputed layer");
 }
 
+// Past 256 tokens the forward runs the feed-forward a block of rows at a time and keeps no keys
+// and values; block 0's output must still be block 1's input, as blockContext computes it on
+// all rows at once.
+TEST(GptForward, LongTextsGiveEachBlockTheOutputOfTheOneBefore) {
+    ModelSpec spec;
+    spec.context = 600;
+    const auto model = randomModel(spec);
+    const auto r = run(model, someIds(600, 50));
+    EXPECT_FALSE(r->keysValuesKept());
+    const GptBlockContext c = blockContext(*r, 0);
+    expectNear(c.residualOut, r->blockInputs.select(0, 1).contiguous(), 1e-5, "block 0 output");
+}
+
 TEST(GptForward, ProgressHandsOverEachFinishedLayerInOrder) {
     const auto model = randomModel({.layers = 3});
     GptRequest r;
