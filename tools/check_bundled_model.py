@@ -27,8 +27,8 @@ import tiny_gpt_common as common  # noqa: E402
 
 FIXTURE = os.path.join(common.REPO_ROOT, "tests", "fixtures", "model", "tiny_shakespeare_expected.json")
 PROMPT = "Shall I compare thee to a summer's day?"
-INDUCTION_N, INDUCTION_TRIALS, INDUCTION_SEED = 100, 8, 123  # as the training log's evaluations
-EXCERPT_LEN = 256  # the first context window of the validation split
+# As the training log's evaluations: n = min(100, context / 2) ids, each sequence said twice.
+INDUCTION_TRIALS, INDUCTION_SEED = 8, 123
 
 
 def gpt2_decoder():
@@ -99,7 +99,10 @@ def main():
     ids = common.tokenize_file(args.cli, args.corpus)
     train, val = common.split_ids(ids)
     seen = sorted(set(train))
-    sonnet = common.tokenize_file(args.cli, common.SONNET_PATH)
+    # The sonnet as far as one context window holds it (the model has no positions beyond).
+    sonnet = common.tokenize_file(args.cli, common.SONNET_PATH)[:ctx]
+    excerpt_len = ctx  # the first context window of the validation split
+    induction_n = min(100, ctx // 2)
     decode = gpt2_decoder()
 
     # --- Losses -----------------------------------------------------------------------------------
@@ -138,9 +141,9 @@ def main():
 
     # --- Heads ------------------------------------------------------------------------------------
     prev = common.previous_token_scores(w, sonnet, heads)
-    excerpt = val[:EXCERPT_LEN]
+    excerpt = val[:excerpt_len]
     prev_val = common.previous_token_scores(w, excerpt, heads)
-    seqs = common.induction_sequences(seen, INDUCTION_N, INDUCTION_TRIALS, INDUCTION_SEED)
+    seqs = common.induction_sequences(seen, induction_n, INDUCTION_TRIALS, INDUCTION_SEED)
     ind = common.induction_scores(w, heads, seqs)
     print("\n" + table(prev, "previous-token, Sonnet 18"))
     print("\n" + table(prev_val, "previous-token, validation window"))
@@ -159,7 +162,7 @@ def main():
         p = torch.softmax(common.forward(w, torch.tensor([prompt_ids]), heads)[0][0, -1], dim=-1)
         top = p.topk(5)
     top5 = [{"id": int(i), "token": decode(int(i)), "prob": round(float(v), 6)} for v, i in zip(top.values, top.indices)]
-    print(f"\nexcerpt (first {EXCERPT_LEN} validation tokens) loss: model {ex_loss:.4f}, "
+    print(f"\nexcerpt (first {excerpt_len} validation tokens) loss: model {ex_loss:.4f}, "
           f"bigram {base.bigram_loss(excerpt):.4f}, unigram {base.unigram_loss(excerpt):.4f}")
     print(f"top-5 after {PROMPT!r}: " + ", ".join(f"{t['token']!r} {t['prob']:.4f}" for t in top5))
 
@@ -176,8 +179,8 @@ def main():
         "baselines": f"counted on the training split (the first {len(train)} tokens); unigram add-{base.alpha}, "
                      f"bigram interpolated absolute discounting D={base.discount}, both over all 50,257 ids",
         "excerpt": {
-            "about": f"the first {EXCERPT_LEN} tokens of the validation split (held out); loss = mean cross-entropy "
-                     f"of positions 0..{EXCERPT_LEN - 2} predicting ids[1..{EXCERPT_LEN - 1}], one forward",
+            "about": f"the first {excerpt_len} tokens of the validation split (held out); loss = mean cross-entropy "
+                     f"of positions 0..{excerpt_len - 2} predicting ids[1..{excerpt_len - 1}], one forward",
             "text": "".join(decode(i) for i in excerpt),
             "ids": excerpt,
             "model_loss": round(ex_loss, 6),
@@ -191,7 +194,7 @@ def main():
             "about": "[layer][head]: mean attention weight from position i to i-1 over positions i >= 1",
         },
         "induction_scores": [[round(v, 6) for v in row] for row in ind],
-        "induction": f"{INDUCTION_TRIALS} sequences of {INDUCTION_N} distinct random training-vocabulary ids repeated "
+        "induction": f"{INDUCTION_TRIALS} sequences of {induction_n} distinct random training-vocabulary ids repeated "
                      f"twice (torch.Generator seed {INDUCTION_SEED}, randperm); mean weight of positions n..2n-1 on "
                      "the token after the previous occurrence",
         "next_after_prompt": {"text": PROMPT, "ids": prompt_ids, "tokens": prompt_tokens, "top5": top5},
