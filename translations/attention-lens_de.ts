@@ -1359,8 +1359,12 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Jeder Kopf mit seinen Scores: auf einen Spaltenkopf klicken zum Sortieren, auf eine Zeile, um diesen Kopf zu wählen</translation>
     </message>
     <message>
-        <source>Rows are layers, columns heads. Previous token near 1: the head looks at the token just before. Distance near 1: the previous token; near 0: the token itself; large: far back. Low entropy: focused on a few tokens. High first-token weight: an attention sink. Induction (a random text repeated): near 1 for heads that look at the token after the previous occurrence of the current one.</source>
-        <translation>Zeilen sind Schichten, Spalten Köpfe. Voriges Token nahe 1: der Kopf schaut auf das Token direkt davor. Abstand nahe 1: das vorige Token; nahe 0: das Token selbst; groß: weit zurück. Niedrige Entropie: auf wenige Tokens konzentriert. Hohes Gewicht auf dem ersten Token: eine Attention-Senke. Induktion (wiederholter Zufallstext): nahe 1 bei Köpfen, die auf das Token nach dem vorigen Vorkommen des aktuellen schauen.</translation>
+        <source>Rows are layers, columns heads. Previous token near 1: the head looks at the token just before. Distance near 1: the previous token; near 0: the token itself; large: far back. Low entropy: focused on a few tokens. High first-token weight: an attention sink.</source>
+        <translation>Zeilen sind Schichten, Spalten Köpfe. Voriges Token nahe 1: der Kopf schaut auf das Token direkt davor. Abstand nahe 1: das vorige Token; nahe 0: das Token selbst; groß: weit zurück. Niedrige Entropie: auf wenige Tokens konzentriert. Hohes Gewicht auf dem ersten Token: eine Attention-Senke.</translation>
+    </message>
+    <message>
+        <source>Induction (a random text repeated): near 1 for heads that look at the token after the previous occurrence of the current one.</source>
+        <translation>Induktion (wiederholter Zufallstext): nahe 1 bei Köpfen, die auf das Token nach dem vorigen Vorkommen des aktuellen schauen.</translation>
     </message>
     <message>
         <source>No model run yet.</source>

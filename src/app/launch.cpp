@@ -207,7 +207,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
                     return base;
                 }
         }
-    } else if (options.given.contains(QStringLiteral("head")) &&
+    } else if (options.given.contains(QStringLiteral("head")) && !model &&
                state.settings.head >= state.settings.config.effectiveHeads()) {
         *error = QStringLiteral("--head %1 is out of range: this configuration has %2 head(s).")
                      .arg(state.settings.head)
@@ -215,6 +215,24 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
         return base;
     }
     return state;
+}
+
+QString launchModelMismatch(const GptArchitecture& arch, int layer, int head) {
+    if (layer >= arch.layers)
+        return QStringLiteral(
+                   "--layer %1: the model has %2 layers (0 to %3); layer %1 does not "
+                   "exist.")
+            .arg(layer)
+            .arg(arch.layers)
+            .arg(arch.layers - 1);
+    if (head >= arch.heads)
+        return QStringLiteral(
+                   "--head %1: the model has %2 heads (0 to %3); head %1 does not "
+                   "exist.")
+            .arg(head)
+            .arg(arch.heads)
+            .arg(arch.heads - 1);
+    return {};
 }
 
 }  // namespace attn

@@ -12,6 +12,8 @@
 
 namespace attn {
 
+struct GptArchitecture;
+
 struct LaunchOptions {
     QVariantMap given;    // the settings the options set (pipeline/options.h)
     QString sessionFile;  // SESSION
@@ -32,5 +34,9 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
 // a file that cannot be read). Empty `error` when it can be shown.
 WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& options,
                            QString* error);
+
+// Why a trained model lacks the --layer or --head a launch asked for (-1: not asked), in one
+// line; empty when it has both. Known only once the model has been read.
+QString launchModelMismatch(const GptArchitecture& arch, int layer, int head);
 
 }  // namespace attn

@@ -105,6 +105,24 @@ int main(int argc, char** argv) {
         if (!error.isEmpty())
             return fail(error);
         workspace->reset(state);
+        // A trained model's layers and heads are known once it has been read, after the window
+        // opened: a --layer or --head it lacks then ends the program with one line, as any other
+        // bad option does (the window would otherwise show the nearest layer without a word).
+        if (state.settings.modelMode() && (options.given.contains(QStringLiteral("layer")) ||
+                                           options.given.contains(QStringLiteral("head")))) {
+            const int layer =
+                options.given.contains(QStringLiteral("layer")) ? state.settings.layer : -1;
+            const int head =
+                options.given.contains(QStringLiteral("head")) ? state.settings.head : -1;
+            QObject::connect(workspace, &attn::Workspace::resultApplied, &window, [=] {
+                const auto& model = workspace->model();
+                if (!model)
+                    return;
+                const QString why = attn::launchModelMismatch(model->arch, layer, head);
+                if (!why.isEmpty())
+                    QApplication::exit(fail(why));
+            });
+        }
     }
 
     if (!options.lesson.isEmpty())

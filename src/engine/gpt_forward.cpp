@@ -19,6 +19,9 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 // Query rows per attention task: the block's scores (64 x T) stay in cache from the product
 // through softmax to the context product.
 constexpr int64_t kRowBlock = 64;
+// Rows per pass of the feed-forward, which works on each row alone: its hidden layer (4 d wide)
+// would otherwise be the largest working buffer (12.6 MB at GPT-2 small's T = 1,024) of a
+// forward whose peak memory has a budget.
 constexpr int64_t kFeedForwardRows = 256;
 // Multiply-adds below which attention runs on one thread.
 constexpr int64_t kParallelWork = int64_t(1) << 21;
@@ -196,15 +199,15 @@ void checkLayer(const GptRun& run, int64_t layer) {
     const int64_t L = modelOf(run).arch.layers;
     if (layer < 0 || layer >= L)
         throw UserError("layer", "Layer " + std::to_string(layer) + " does not exist: the " +
-                                       "model has layers 0 to " + std::to_string(L - 1) + ".");
+                                     "model has layers 0 to " + std::to_string(L - 1) + ".");
 }
 
 void checkPosition(const GptRun& run, int64_t position) {
     if (position < 0 || position >= run.tokens())
         throw UserError("position", "Position " + std::to_string(position) +
-                                          " is not a token of the text: positions run from 0 "
-                                          "to " +
-                                          std::to_string(run.tokens() - 1) + ".");
+                                        " is not a token of the text: positions run from 0 "
+                                        "to " +
+                                        std::to_string(run.tokens() - 1) + ".");
 }
 
 // Queries (T - r0, d) of block `layer` for rows r0.. of its input.
@@ -286,15 +289,14 @@ class Forward {
         checkInput(m, T);
         const int64_t cells = std::max<int64_t>(1, req_.thumbnailCells);
         const int64_t kvUpTo = req_.keysValuesKeptUpTo;
-        const bool keep =
-            estimateGptRunBytes(a, T, cells, true, kvUpTo) <= req_.memoryBudgetBytes;
+        const bool keep = estimateGptRunBytes(a, T, cells, true, kvUpTo) <= req_.memoryBudgetBytes;
         if (!keep && estimateGptRunBytes(a, T, cells, false, kvUpTo) > req_.memoryBudgetBytes)
-            throw UserError(
-                "memory", "Running this model on " + std::to_string(T) + " tokens needs about " +
-                              formatBytes(estimateGptRunBytes(a, T, cells, false, kvUpTo)) +
-                              " even without keeping the attention weights, more than the "
-                              "budget of " +
-                              formatBytes(req_.memoryBudgetBytes) + ". Use fewer tokens.");
+            throw UserError("memory",
+                            "Running this model on " + std::to_string(T) + " tokens needs about " +
+                                formatBytes(estimateGptRunBytes(a, T, cells, false, kvUpTo)) +
+                                " even without keeping the attention weights, more than the "
+                                "budget of " +
+                                formatBytes(req_.memoryBudgetBytes) + ". Use fewer tokens.");
 
         const int64_t L = a.layers, H = a.heads, d = a.dModel, P = std::min(T, cells);
         auto run = std::make_shared<GptRun>();
@@ -363,16 +365,16 @@ class Forward {
             throw UserError("input", "There are no tokens: type some text.");
         if (T > m.arch.contextLength)
             throw UserError("input", "The input has " + std::to_string(T) +
-                                           " tokens, more than the model's context length of " +
-                                           std::to_string(m.arch.contextLength) +
-                                           ". Shorten the text.");
+                                         " tokens, more than the model's context length of " +
+                                         std::to_string(m.arch.contextLength) +
+                                         ". Shorten the text.");
         for (size_t i = 0; i < req_.ids.size(); ++i)
             if (req_.ids[i] < 0 || req_.ids[i] >= m.arch.vocab)
-                throw UserError("input", "Token id " + std::to_string(req_.ids[i]) +
-                                               " (position " + std::to_string(i) +
-                                               ") is not in the model's vocabulary of " +
-                                               withThousands(m.arch.vocab) + " tokens (ids 0 to " +
-                                               std::to_string(m.arch.vocab - 1) + ").");
+                throw UserError("input", "Token id " + std::to_string(req_.ids[i]) + " (position " +
+                                             std::to_string(i) +
+                                             ") is not in the model's vocabulary of " +
+                                             withThousands(m.arch.vocab) + " tokens (ids 0 to " +
+                                             std::to_string(m.arch.vocab - 1) + ").");
     }
 
     // Rows 0..reused-1 of every kept tensor, from a run of the same model on the same prefix.
@@ -441,8 +443,8 @@ class Forward {
         if (first > 0 && !prefixKeysValuesCopied_) {
             // The prefix's rows came from the previous run without its keys and values: project
             // them again from its copied block inputs.
-            const Tensor prefix = normRows(run.blockInputs.data() + l * T * d, first, d,
-                                           b.norm1Scale, b.norm1Shift);
+            const Tensor prefix =
+                normRows(run.blockInputs.data() + l * T * d, first, d, b.norm1Scale, b.norm1Shift);
             const std::array<kernels::LinearJob, 2> kv = {
                 linearJob(b.key, prefix.data(), first, d, k, d),
                 linearJob(b.value, prefix.data(), first, d, v, d)};
@@ -478,9 +480,6 @@ class Forward {
         runLinear(b.outProj, context_.data(), n, h, cancel);
         addInPlace(x, h, n * d);
         kernels::layerNorm(x, n, d, d, b.norm2Scale.data(), b.norm2Shift.data(), h, d);
-        // The feed-forward works on each row alone, so it runs kFeedForwardRows rows at a time:
-        // its hidden layer (4 d wide) would otherwise be the largest working buffer (12.6 MB at
-        // GPT-2 small's T = 1,024) of a forward whose peak memory has a budget.
         for (int64_t r0 = 0; r0 < n; r0 += kFeedForwardRows) {
             const int64_t rows = std::min(kFeedForwardRows, n - r0);
             runLinear(b.ffIn, h + r0 * d, rows, hidden_.mutableData(), cancel);
@@ -720,8 +719,8 @@ double nextTokenLogProbability(const GptRun& run, int64_t position, int64_t toke
     const Tensor logits = nextTokenLogits(run, position);
     if (token < 0 || token >= logits.numel())
         throw UserError("input", "Token id " + std::to_string(token) +
-                                       " is not in the model's vocabulary (ids 0 to " +
-                                       std::to_string(logits.numel() - 1) + ").");
+                                     " is not in the model's vocabulary (ids 0 to " +
+                                     std::to_string(logits.numel() - 1) + ").");
     return static_cast<double>(logits.data()[token]) - logSumExp(logits.data(), logits.numel());
 }
 

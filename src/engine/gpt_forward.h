@@ -7,9 +7,9 @@
 // LayerNorm: eps 1e-5, biased variance. A run keeps what the app and the CLI show without
 // holding every step of every layer: each block's input, the final hidden states, per-head
 // summaries and thumbnails, every layer's attention weights when they fit the memory budget, and
-// for short texts each block's keys and values. Everything else (one layer's weights, a block's full chapter-3 step trace,
-// the tensors around its attention, next-token probabilities at any position) is recomputed on
-// demand from those.
+// for short texts each block's keys and values. Everything else (one layer's weights, a block's
+// full chapter-3 step trace, the tensors around its attention, next-token probabilities at any
+// position) is recomputed on demand from those.
 
 #include <cstdint>
 #include <functional>
@@ -94,8 +94,7 @@ std::shared_ptr<const GptRun> runGpt(const GptRequest& request);
 // Bytes a run holds (including its largest transient buffers), with or without attention, and
 // with the keys and values when `tokens` is at most keysValuesKeptUpTo.
 uint64_t estimateGptRunBytes(const GptArchitecture& arch, int64_t tokens, int64_t thumbnailCells,
-                             bool keepAttention,
-                             int64_t keysValuesKeptUpTo = kKeysValuesKeptUpTo);
+                             bool keepAttention, int64_t keysValuesKeptUpTo = kKeysValuesKeptUpTo);
 
 // Layer `layer`'s attention weights (H, T, T): a view of run.attention when kept, else
 // recomputed from the block's input (and the kept keys and values when there are).

@@ -345,7 +345,7 @@ class HeadScoresModel : public QAbstractTableModel {
 
 HeadSummaries::HeadSummaries(QWidget* parent)
     : QWidget(parent), job_(std::make_unique<LatestJob>()) {
-    legend_ = new QLabel(legendText(), this);
+    legend_ = new QLabel(legendText(false), this);
     legend_->setWordWrap(true);
     legend_->setTextFormat(Qt::PlainText);
     legend_->setToolTip(tr("What the scores say about a head"));
@@ -427,13 +427,19 @@ HeadSummaries::HeadSummaries(QWidget* parent)
 
 HeadSummaries::~HeadSummaries() = default;
 
-QString HeadSummaries::legendText() {
-    return tr(
-        "Rows are layers, columns heads. Previous token near 1: the head looks at the "
-        "token just before. Distance near 1: the previous token; near 0: the token "
-        "itself; large: far back. Low entropy: focused on a few tokens. High first-token "
-        "weight: an attention sink. Induction (a random text repeated): near 1 for heads "
-        "that look at the token after the previous occurrence of the current one.");
+QString HeadSummaries::legendText(bool withInduction) {
+    const QString scores =
+        tr("Rows are layers, columns heads. Previous token near 1: the head looks at the "
+           "token just before. Distance near 1: the previous token; near 0: the token "
+           "itself; large: far back. Low entropy: focused on a few tokens. High first-token "
+           "weight: an attention sink.");
+    // The induction score is only measured on a repeated random text (the lesson's), so it is
+    // explained only when its column is there.
+    if (!withInduction)
+        return scores;
+    return scores + QLatin1Char(' ') +
+           tr("Induction (a random text repeated): near 1 for heads that look at the token after "
+              "the previous occurrence of the current one.");
 }
 
 void HeadSummaries::clear() {
@@ -502,6 +508,7 @@ void HeadSummaries::showScores() {
     }
     model_->setScores(scores_, computing_);
     table_->setColumnHidden(int(HeadScoreColumn::Induction), scores_.induction.empty());
+    legend_->setText(legendText(!scores_.induction.empty()));
     const HeadPick best = strongestPreviousTokenHead(scores_);
     if (scores_.empty())
         best_->setText(tr("No model run yet."));

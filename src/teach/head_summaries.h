@@ -68,8 +68,8 @@ class HeadSummaries : public QWidget {
     QTableView* table() const { return table_; }
     QAbstractItemModel* tableModel() const;  // the sorted list
 
-    // The short guide under the title: what each score says.
-    static QString legendText();
+    // The short guide under the title: what each score shown says (induction only when shown).
+    static QString legendText(bool withInduction);
 
   signals:
     // The user picked a head (a heatmap cell or a list row).

@@ -21,6 +21,7 @@
 #include "app/session_actions.h"
 #include "app/step_view.h"
 #include "app_test_util.h"
+#include "engine/gpt_model.h"
 #include "export/heatmap_view.h"
 #include "io/safetensors.h"
 
@@ -237,6 +238,28 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
         << problem.toStdString();
 }
 
+// A trained model's heads are its own, not the chapter-3 module's 2: they are checked once the
+// model has been read, with the layers.
+TEST(LaunchOptions, ATrainedModelsLayersAndHeadsAreCheckedAgainstTheModel) {
+    QString problem;
+    const Settings s =
+        launched({"--model", "tiny-shakespeare", "--text", "hi", "--head", "3", "--layer", "9"},
+                 Settings(), &problem);
+    EXPECT_TRUE(problem.isEmpty()) << problem.toStdString();
+    EXPECT_EQ(s.head, 3);
+    EXPECT_EQ(s.layer, 9);
+    GptArchitecture arch;
+    arch.layers = 4;
+    arch.heads = 4;
+    EXPECT_EQ(launchModelMismatch(arch, 3, 3), QString());
+    EXPECT_EQ(launchModelMismatch(arch, -1, -1), QString());
+    EXPECT_EQ(
+        launchModelMismatch(arch, 4, -1),
+        QStringLiteral("--layer 4: the model has 4 layers (0 to 3); layer 4 does not exist."));
+    EXPECT_EQ(launchModelMismatch(arch, 0, 7),
+              QStringLiteral("--head 7: the model has 4 heads (0 to 3); head 7 does not exist."));
+}
+
 TEST(LaunchOptions, ValuesAreKeptExactlyNothingIsAdjusted) {
     // Batch 100, a dropout rate of 0.125 and 64-bit seeds: the controls hold them as given.
     const Settings s =
@@ -416,6 +439,26 @@ TEST(Executable, ScreenshotWithTextAndGpt2SmallSizes) {
                 "--d-in", "768", "--d-out", "768", "--heads", "12", "--screenshot", shot});
     ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
     EXPECT_FALSE(QImage(shot).isNull());
+}
+
+// --layer and --head of a trained model: the model's own four heads open; a layer it lacks ends
+// the program with one line once the model is read, instead of showing another layer.
+TEST(Executable, ATrainedModelOpensOnItsOwnHeadsAndRefusesALayerItLacks) {
+    QTemporaryDir dir;
+    const QString shot = dir.filePath(QStringLiteral("head3.png"));
+    const RunResult ok = runApp({"--model", "tiny-shakespeare", "--text", "To be or not to be",
+                                 "--layer", "1", "--head", "3", "--screenshot", shot});
+    ASSERT_EQ(ok.exitCode, 0) << ok.stderrText.toStdString();
+    EXPECT_FALSE(QImage(shot).isNull());
+    const RunResult bad = runApp({"--model", "tiny-shakespeare", "--text", "To be", "--layer", "4",
+                                  "--screenshot", dir.filePath(QStringLiteral("layer4.png"))});
+    EXPECT_EQ(bad.exitCode, 2);
+    // The last line: the offscreen platform of the tests may warn before it, once the window
+    // is up.
+    EXPECT_EQ(bad.stderrText.trimmed().split('\n').last(),
+              QByteArray("attention-lens: --layer 4: the model has 4 layers (0 to 3); layer 4 does "
+                         "not exist."));
+    EXPECT_FALSE(QFile::exists(dir.filePath(QStringLiteral("layer4.png"))));
 }
 
 TEST(Executable, BadOptionsExitTwoWithOneLine) {

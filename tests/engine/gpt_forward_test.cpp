@@ -291,7 +291,8 @@ TEST(GptForward, BeyondTheKeysValuesLimitTheyAreRecomputedWithTheSameNumbers) {
     expectNear(shrunk->attention, fresh->attention, 1e-6, "attention after an edit");
 
     // Neither attention nor keys and values kept: one layer is recomputed from its input alone.
-    const auto bare = request(ids, 10, nullptr, estimateGptRunBytes(model->arch, 20, 64, false, 10));
+    const auto bare =
+        request(ids, 10, nullptr, estimateGptRunBytes(model->arch, 20, 64, false, 10));
     ASSERT_FALSE(bare->attentionKept());
     ASSERT_FALSE(bare->keysValuesKept());
     expectNear(layerAttention(*bare, 1), full->attention.select(0, 1), 1e-6, "recomputed layer");
