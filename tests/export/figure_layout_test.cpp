@@ -49,8 +49,9 @@ void expectEqualCells(QCustomPlot* plot, const HeatmapData& d, bool square) {
             EXPECT_NEAR(cell.width(), first.width(), 1.0) << r << "," << c;
             EXPECT_NEAR(cell.height(), first.height(), 1.0) << r << "," << c;
         }
-    if (square)
+    if (square) {
         EXPECT_NEAR(first.width(), first.height(), 1.0);
+    }
 }
 
 // Pixels in the middle of a cell that stand out from its fill colour: the strokes of its number.

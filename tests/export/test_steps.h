@@ -2,6 +2,8 @@
 // Hand-built trace steps for the figure tests (no engine computation involved), and helpers
 // that show widgets and send them mouse events.
 
+#include <gtest/gtest.h>
+
 #include <QStringList>
 
 #include <QCoreApplication>
@@ -134,7 +136,8 @@ inline QStringList sentenceTokens(int T) {
 inline void showAt(QWidget& w, QSize size) {
     w.resize(size);
     w.show();
-    QTest::qWaitForWindowExposed(&w);
+    // A widget that never appears would make every measurement of its layout meaningless.
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(&w)) << "the widget was never shown";
     QCoreApplication::processEvents();
 }
 
