@@ -266,7 +266,7 @@ TEST(GptForward, BeyondTheKeysValuesLimitTheyAreRecomputedWithTheSameNumbers) {
     expectNear(a.attentionOutput, b.attentionOutput, 1e-6, "block context");
     // Layer 0's output, recomputed without kept keys and values, is layer 1's input.
     expectNear(blockContext(*lean, 0).residualOut, full->blockInputs.select(0, 1).contiguous(),
-               1e-6, "layer 0's output");
+               1e-5, "layer 0's output");
 
     // Typing: a previous run without them (16 tokens), with them (8), and a shorter text that
     // keeps them after a run that did not (12 -> 10, an edit at the end).
@@ -286,8 +286,11 @@ TEST(GptForward, BeyondTheKeysValuesLimitTheyAreRecomputedWithTheSameNumbers) {
     EXPECT_EQ(shrunk->reusedTokens, 9);
     ASSERT_TRUE(shrunk->keysValuesKept());
     const auto fresh = request(edited, 10, nullptr, roomy);
-    expectNear(shrunk->keys, fresh->keys, 1e-6, "keys projected again for the prefix");
-    expectNear(shrunk->values, fresh->values, 1e-6, "values projected again for the prefix");
+    // The prefix's 9 rows are one product and the fresh run's 10 another, so the sums may be
+    // taken in another order (they are in the AddressSanitizer build): a few units in the last
+    // place of keys and values of size about 2.
+    expectNear(shrunk->keys, fresh->keys, 1e-5, "keys projected again for the prefix");
+    expectNear(shrunk->values, fresh->values, 1e-5, "values projected again for the prefix");
     expectNear(shrunk->attention, fresh->attention, 1e-6, "attention after an edit");
 
     // Neither attention nor keys and values kept: one layer is recomputed from its input alone.
