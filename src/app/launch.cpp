@@ -218,20 +218,18 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
 }
 
 QString launchModelMismatch(const GptArchitecture& arch, int layer, int head) {
+    // "--layer 4: the model has 4 layers (0 to 3); layer 4 does not exist."
+    const auto lacks = [](const QString& what, int asked, int64_t count) {
+        return QStringLiteral("--%1 %2: the model has %3 %1s (0 to %4); %1 %2 does not exist.")
+            .arg(what)
+            .arg(asked)
+            .arg(count)
+            .arg(count - 1);
+    };
     if (layer >= arch.layers)
-        return QStringLiteral(
-                   "--layer %1: the model has %2 layers (0 to %3); layer %1 does not "
-                   "exist.")
-            .arg(layer)
-            .arg(arch.layers)
-            .arg(arch.layers - 1);
+        return lacks(QStringLiteral("layer"), layer, arch.layers);
     if (head >= arch.heads)
-        return QStringLiteral(
-                   "--head %1: the model has %2 heads (0 to %3); head %1 does not "
-                   "exist.")
-            .arg(head)
-            .arg(arch.heads)
-            .arg(arch.heads - 1);
+        return lacks(QStringLiteral("head"), head, arch.heads);
     return {};
 }
 
