@@ -8,7 +8,9 @@
 #include <QImageWriter>
 #include <QStatusBar>
 #include <QTimer>
+
 #include <cstdio>
+#include <memory>
 
 #include "app/language_actions.h"
 #include "app/launch.h"
@@ -108,16 +110,18 @@ int main(int argc, char** argv) {
         // A trained model's layers and heads are known once it has been read, after the window
         // opened: a --layer or --head it lacks then ends the program with one line, as any other
         // bad option does (the window would otherwise show the nearest layer without a word).
-        if (state.settings.modelMode() && (options.given.contains(QStringLiteral("layer")) ||
-                                           options.given.contains(QStringLiteral("head")))) {
-            const int layer =
-                options.given.contains(QStringLiteral("layer")) ? state.settings.layer : -1;
-            const int head =
-                options.given.contains(QStringLiteral("head")) ? state.settings.head : -1;
-            QObject::connect(workspace, &attn::Workspace::resultApplied, &window, [=] {
+        // Checked once, on the model the launch named: a model opened later from the window
+        // may have fewer layers, and that is no reason to end the program.
+        const int layer =
+            options.given.contains(QStringLiteral("layer")) ? state.settings.layer : -1;
+        const int head = options.given.contains(QStringLiteral("head")) ? state.settings.head : -1;
+        if (state.settings.modelMode() && (layer >= 0 || head >= 0)) {
+            auto check = std::make_shared<QMetaObject::Connection>();
+            *check = QObject::connect(workspace, &attn::Workspace::resultApplied, &window, [=] {
                 const auto& model = workspace->model();
                 if (!model)
                     return;
+                QObject::disconnect(*check);
                 const QString why = attn::launchModelMismatch(model->arch, layer, head);
                 if (!why.isEmpty())
                     QApplication::exit(fail(why));

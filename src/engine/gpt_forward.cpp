@@ -218,6 +218,14 @@ Tensor blockQueries(const GptBlock& b, const float* norm1, int64_t rows,
     return q;
 }
 
+// Block b's keys k and values v (rows, d) of its LayerNorm1 output `norm1` (rows, d).
+void projectKeysValues(const GptBlock& b, const float* norm1, int64_t rows, int64_t d, float* k,
+                       float* v, const CancelToken* cancel) {
+    const std::array<kernels::LinearJob, 2> jobs = {linearJob(b.key, norm1, rows, d, k, d),
+                                                    linearJob(b.value, norm1, rows, d, v, d)};
+    kernels::linear(jobs, cancel);
+}
+
 // Layer `layer`'s keys and values, (T, d) each: the run's when it keeps them, else projected
 // again from the block's LayerNorm1 output `norm1` (T, d).
 struct LayerKeysValues {
@@ -227,13 +235,10 @@ LayerKeysValues layerKeysValues(const GptRun& run, int64_t layer, const float* n
                                 const CancelToken* cancel) {
     if (run.keysValuesKept())
         return {run.keys.select(0, layer), run.values.select(0, layer)};
-    const GptBlock& b = modelOf(run).blocks[static_cast<size_t>(layer)];
     const int64_t T = run.tokens(), d = run.model->arch.dModel;
     LayerKeysValues kv{Tensor::uninitialized(Shape{T, d}), Tensor::uninitialized(Shape{T, d})};
-    const std::array<kernels::LinearJob, 2> jobs = {
-        linearJob(b.key, norm1, T, d, kv.keys.mutableData(), d),
-        linearJob(b.value, norm1, T, d, kv.values.mutableData(), d)};
-    kernels::linear(jobs, cancel);
+    projectKeysValues(modelOf(run).blocks[static_cast<size_t>(layer)], norm1, T, d,
+                      kv.keys.mutableData(), kv.values.mutableData(), cancel);
     return kv;
 }
 
@@ -445,10 +450,7 @@ class Forward {
             // them again from its copied block inputs.
             const Tensor prefix =
                 normRows(run.blockInputs.data() + l * T * d, first, d, b.norm1Scale, b.norm1Shift);
-            const std::array<kernels::LinearJob, 2> kv = {
-                linearJob(b.key, prefix.data(), first, d, k, d),
-                linearJob(b.value, prefix.data(), first, d, v, d)};
-            kernels::linear(kv, cancel);
+            projectKeysValues(b, prefix.data(), first, d, k, v, cancel);
         }
         const std::array<kernels::LinearJob, 3> qkv = {
             linearJob(b.query, h, n, d, queries_.mutableData(), d),
