@@ -55,7 +55,7 @@ namespace {
 #endif
 
 constexpr size_t kHuge = size_t(2) << 20;
-constexpr size_t kKeptFrom = size_t(1) << 20;  // smaller blocks come and go through malloc
+constexpr size_t kKeptFrom = size_t(64) << 10;  // smaller blocks come and go through malloc
 
 // Freed large blocks by size. A request takes the smallest kept block that is big enough and
 // wastes at most a quarter of it (typing one more token grows every T x T step a little).
@@ -113,9 +113,10 @@ BufferCache& bufferCache() {
 }
 
 // The T x T steps of a large trace are tens of megabytes each and are written once, right after
-// allocation. glibc maps such blocks fresh from the kernel every time, so 4 KiB page faults would
-// cost as much as the arithmetic; reusing kept blocks avoids them, and asking for transparent
-// huge pages for new ones cuts them 512-fold.
+// allocation. glibc maps such blocks (and, after it trims its heap, even blocks of a few hundred
+// kilobytes, the steps of a T = 64 trace) fresh from the kernel every time, so 4 KiB page faults
+// would cost as much as the arithmetic; reusing kept blocks avoids them, and asking for
+// transparent huge pages for new ones cuts them 512-fold.
 std::shared_ptr<float[]> allocateFloats(int64_t n) {
     const size_t bytes = static_cast<size_t>(std::max<int64_t>(n, 1)) * sizeof(float);
     if (bytes >= kKeptFrom) {

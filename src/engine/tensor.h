@@ -20,9 +20,10 @@ int64_t shapeNumel(const Shape& shape);
 // count 0 but not the strides of the dims after it). Check shapes read from files with this.
 bool shapeIsRepresentable(const Shape& shape);
 
-// Large tensor buffers (1 MiB and up) are kept for reuse when freed, up to 1 GiB in all: a
-// trace at T = 1,024 is a few hundred megabytes written once, and mapping fresh pages from the
-// kernel (which zeroes each one) cost a third of its time (a quarter at T = 256).
+// Tensor buffers of 64 KiB and up are kept for reuse when freed, up to 1 GiB in all: a trace at
+// T = 1,024 is a few hundred megabytes written once, and mapping fresh pages from the kernel
+// (which zeroes each one) cost a third of its time (a quarter at T = 256; at T = 64 and 128,
+// where glibc maps its 200-800 KiB steps fresh each time too, a third of the trace's time).
 // releaseCachedBuffers() returns the kept ones to the system (the app calls it when it has been
 // idle for a moment); cachedBufferBytes() says how much is kept. Both are thread-safe.
 void releaseCachedBuffers();
