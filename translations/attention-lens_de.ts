@@ -44,8 +44,8 @@
         <translation>die Datei ist größer als jede Sitzung</translation>
     </message>
     <message>
-        <source> of 0–%1</source>
-        <translation> von 0–%1</translation>
+        <source>  (0–%1)</source>
+        <translation>  (0–%1)</translation>
     </message>
     <message>
         <source>Which block of the model to show: 0 to %1 (%2 layers)</source>
@@ -1897,8 +1897,8 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Was der Rest des Blocks hinzufügt</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Attention is half of a transformer block; the strip shows the whole block. The &lt;b&gt;residual stream&lt;/b&gt; enters (&lt;i&gt;block_input&lt;/i&gt;), LayerNorm 1 feeds chapter 3&apos;s attention, whose output is &lt;b&gt;added&lt;/b&gt; to the stream; then LayerNorm 2 and the &lt;b&gt;feed-forward&lt;/b&gt; network (&lt;i&gt;ff_hidden&lt;/i&gt;, a GELU layer 4 times wider) transform each token on its own and are added again (&lt;i&gt;block_output&lt;/i&gt;), the next layer&apos;s input.&lt;/p&gt;&lt;p&gt;Attention moves information between tokens; the feed-forward works on each token alone. Change the Layer box above the heatmap to follow the stream through the four blocks.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die Attention ist die Hälfte eines Transformer-Blocks; die Leiste zeigt den ganzen Block. Der &lt;b&gt;Residual-Stream&lt;/b&gt; kommt herein (&lt;i&gt;block_input&lt;/i&gt;), LayerNorm 1 speist die Attention aus Kapitel 3, deren Ausgabe zum Stream &lt;b&gt;addiert&lt;/b&gt; wird; dann formen LayerNorm 2 und das &lt;b&gt;Feed-Forward&lt;/b&gt;-Netz (&lt;i&gt;ff_hidden&lt;/i&gt;, eine viermal breitere GELU-Schicht) jedes Token für sich um, und das Ergebnis wird wieder addiert (&lt;i&gt;block_output&lt;/i&gt;): die Eingabe der nächsten Schicht.&lt;/p&gt;&lt;p&gt;Die Attention bewegt Information zwischen den Tokens; das Feed-Forward bearbeitet jedes Token allein. Ändern Sie die Schicht im Feld über der Heatmap, um dem Stream durch die vier Blöcke zu folgen.&lt;/p&gt;</translation>
+        <source>&lt;p&gt;Attention is half of a transformer block; the strip shows the whole block, each chip named as below. The &lt;b&gt;residual stream&lt;/b&gt; enters (&lt;i&gt;x&lt;/i&gt;), LayerNorm 1 makes chapter 3&apos;s &lt;i&gt;input&lt;/i&gt;, and the attention&apos;s output is &lt;b&gt;added&lt;/b&gt; to the stream (&lt;i&gt;x + attn&lt;/i&gt;); then &lt;i&gt;LayerNorm 2&lt;/i&gt; and the &lt;b&gt;feed-forward&lt;/b&gt; network (&lt;i&gt;GELU&lt;/i&gt;, a layer 4 times wider, then &lt;i&gt;out&lt;/i&gt;) transform each token on its own and are added again (&lt;i&gt;x + FF&lt;/i&gt;), the next layer&apos;s input.&lt;/p&gt;&lt;p&gt;Attention moves information between tokens; the feed-forward works on each token alone. Change the Layer box above the heatmap to follow the stream through the four blocks.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Attention ist die Hälfte eines Transformer-Blocks; die Leiste zeigt den ganzen Block, jeder Chip benannt wie hier. Der &lt;b&gt;Residual-Stream&lt;/b&gt; kommt herein (&lt;i&gt;x&lt;/i&gt;), LayerNorm 1 macht daraus die &lt;i&gt;Eingabe&lt;/i&gt; aus Kapitel 3, und die Ausgabe der Attention wird zum Stream &lt;b&gt;addiert&lt;/b&gt; (&lt;i&gt;x + attn&lt;/i&gt;); dann formen &lt;i&gt;LayerNorm 2&lt;/i&gt; und das &lt;b&gt;Feed-Forward&lt;/b&gt;-Netz (&lt;i&gt;GELU&lt;/i&gt;, eine viermal breitere Schicht, dann &lt;i&gt;out&lt;/i&gt;) jedes Token für sich um, und das Ergebnis wird wieder addiert (&lt;i&gt;x + FF&lt;/i&gt;): die Eingabe der nächsten Schicht.&lt;/p&gt;&lt;p&gt;Die Attention bewegt Information zwischen den Tokens; das Feed-Forward bearbeitet jedes Token allein. Ändern Sie die Schicht im Feld über der Heatmap, um dem Stream durch die vier Blöcke zu folgen.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Next token</source>
@@ -3556,8 +3556,8 @@ Doppelklick hängt es an den Text an.</translation>
         <translation>abgebrochen</translation>
     </message>
     <message>
-        <source>%1, layer %2 of 0–%3, %4 heads</source>
-        <translation>%1, Schicht %2 von 0–%3, %4 Köpfe</translation>
+        <source>%1, layer %2 (layers 0–%3), %4 heads</source>
+        <translation>%1, Schicht %2 (Schichten 0–%3), %4 Köpfe</translation>
     </message>
 </context>
 <context>

@@ -69,7 +69,8 @@ InputPanel::InputPanel(Workspace* workspace, QWidget* parent)
     QLabel* inputError = makeErrorLabel(this, QStringLiteral("error_input"));
     v->addWidget(inputError);
 
-    auto* form = new QFormLayout;
+    form_ = new QFormLayout;
+    QFormLayout* form = form_;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     tokenizer_ = new QComboBox(this);
     tokenizer_->setObjectName(QStringLiteral("tokenizerCombo"));
@@ -172,7 +173,9 @@ void InputPanel::fromSettings() {
     text_->setEnabled(!file);
     // A trained GPT-2 model reads GPT-2 tokens; the presets are sizes of the chapter's module.
     tokenizer_->setEnabled(!file && !s.modelMode());
-    preset_->setEnabled(!s.modelMode());
+    // The sizes are the model file's (the line under the model picker says them), so a greyed
+    // "Custom" would only raise the question of what it means.
+    form_->setRowVisible(preset_, !s.modelMode());
     text_->setToolTip(file ? tr("The input is the loaded embeddings file (File > Forget loaded "
                                 "files to type again)")
                            : tr("The text to tokenize and embed. Every view follows as you type."));
@@ -181,8 +184,9 @@ void InputPanel::fromSettings() {
 
 QString InputPanel::sourceText(const Settings& s) const {
     if (s.modelMode())
-        return tr("x: the model's token and position embeddings of the text's GPT-2 tokens. "
-                  "Weights: the model's.");
+        return tr(
+            "x: the model's token and position embeddings of the text's GPT-2 tokens. "
+            "Weights: the model's.");
     QString x;
     switch (s.source) {
         case InputSource::Book:

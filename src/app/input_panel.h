@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QPlainTextEdit;
 class QScrollArea;
@@ -51,6 +52,7 @@ class InputPanel : public QWidget {
     QPlainTextEdit* text_ = nullptr;
     QComboBox* tokenizer_ = nullptr;
     QComboBox* preset_ = nullptr;
+    QFormLayout* form_ = nullptr;  // tokenizer and preset rows
     QLabel* source_ = nullptr;
     QLabel* notes_ = nullptr;
     QScrollArea* chipsScroll_ = nullptr;

@@ -107,6 +107,13 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(heatmap->mapToGlobal(p));
     });
+    // The Explain panel explains the centre page in view.
+    connect(pages_, &QTabWidget::currentChanged, this, [this] {
+        const QWidget* page = pages_->currentWidget();
+        explain_->setPage(page == pages_->overviewPage()     ? QStringLiteral("overview")
+                          : page == pages_->headScoresPage() ? QStringLiteral("scores")
+                                                             : QStringLiteral("steps"));
+    });
     connect(explain_, &ExplainPanel::derivationShown, this, [this] {
         if (!presentation_->isOn())
             dock(QStringLiteral("explainDock"))->raise();

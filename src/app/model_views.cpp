@@ -37,7 +37,7 @@ void refreshLayerSelector(const Workspace* workspace, QLabel* label, QSpinBox* s
     spin->setRange(0, last);
     spin->setValue(s.layer);
     // Layers count from 0, as the model's own names (h.0 ... h.11) and the CLI's --layer do.
-    spin->setSuffix(QObject::tr(" of 0–%1").arg(last));
+    spin->setSuffix(QObject::tr("  (0–%1)").arg(last));
     spin->setToolTip(QObject::tr("Which block of the model to show: 0 to %1 (%2 layers)")
                          .arg(last)
                          .arg(last + 1));

@@ -87,7 +87,7 @@ void StatusLine::refresh() {
     const Settings& s = workspace_->settings();
     if (s.modelMode()) {
         const auto& model = workspace_->model();
-        module_->setText(model ? tr("%1, layer %2 of 0–%3, %4 heads")
+        module_->setText(model ? tr("%1, layer %2 (layers 0–%3), %4 heads")
                                      .arg(QFileInfo(s.model).completeBaseName())
                                      .arg(s.layer)
                                      .arg(model->arch.layers - 1)

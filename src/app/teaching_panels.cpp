@@ -80,7 +80,68 @@ ExplainPanel::ExplainPanel(Workspace* workspace, QWidget* parent)
     refresh();
 }
 
+void ExplainPanel::setPage(const QString& page) {
+    if (page == page_)
+        return;
+    page_ = page;
+    refresh();
+}
+
+namespace {
+
+QString overviewHtml() {
+    return QStringLiteral("<h3>%1</h3><p>%2</p><p>%3</p><p>%4</p>")
+        .arg(ExplainPanel::tr("All layers: every head's attention at a glance"),
+             ExplainPanel::tr(
+                 "Each tile is one head's attention weights on this text (the softmax output, "
+                 "<code>weights</code>, of its layer): row i is query token i, column j key "
+                 "token j, and the brighter a cell, the more of row i's weight goes to token j. "
+                 "Rows of tiles are the model's layers, 0 at the top, nearest the tokens; "
+                 "columns are its heads."),
+             ExplainPanel::tr(
+                 "What to look for: a bright line just below the diagonal is a previous-token "
+                 "head; a bright first column, an attention sink (weight parked on the first "
+                 "token when nothing else matters); the diagonal itself, a head that looks at "
+                 "its own token; an even triangle, a head that averages over the text."),
+             ExplainPanel::tr("Click a tile to select its layer and head; double-click it to "
+                              "follow that head through its steps on the Layer steps page."));
+}
+
+QString scoresHtml() {
+    return QStringLiteral(
+               "<h3>%1</h3><p>%2</p><p><b>%3</b> = %4</p><p><b>%5</b> = %6</p>"
+               "<p><b>%7</b> = %8</p><p><b>%9</b> = %10</p><p>%11</p>")
+        .arg(ExplainPanel::tr("Head scores: finding the heads that do something"),
+             ExplainPanel::tr("Four numbers per head, each an average over the query tokens i "
+                              "of this text of the head's attention weights w<sub>ij</sub>:"),
+             ExplainPanel::tr("previous token"),
+             ExplainPanel::tr("the mean over i &ge; 1 of w<sub>i,i&minus;1</sub>: near 1, the "
+                              "head looks at the token just before."),
+             ExplainPanel::tr("entropy"),
+             ExplainPanel::tr("the mean of &minus;&sum;<sub>j</sub> w<sub>ij</sub> ln "
+                              "w<sub>ij</sub> in nats: 0 when a row puts all its weight on one "
+                              "token, ln(i + 1) when it spreads it evenly."),
+             ExplainPanel::tr("distance"))
+        .arg(ExplainPanel::tr("the mean of &sum;<sub>j</sub> w<sub>ij</sub> (i &minus; j): how "
+                              "far back the head looks, in tokens (1: the previous token, 0: "
+                              "the token itself)."),
+             ExplainPanel::tr("first token"),
+             ExplainPanel::tr("the mean of w<sub>i0</sub>: high for an attention sink."),
+             ExplainPanel::tr("Click a cell of a map or a row of the list to select that head, "
+                              "and a column header to sort the list. The lesson's repeated "
+                              "random text adds an induction score: the weight on the token "
+                              "after the previous occurrence of the current one."));
+}
+
+}  // namespace
+
 void ExplainPanel::refresh() {
+    if (workspace_->settings().modelMode() && page_ != QLatin1String("steps")) {
+        explanation_ = page_ == QLatin1String("overview") ? overviewHtml() : scoresHtml();
+        derivation_.clear();
+        browser_->setHtml(explanation_);
+        return;
+    }
     const TraceRun* run = workspace_->shownRun();
     const Step* step = workspace_->shownStep();
     QString html;

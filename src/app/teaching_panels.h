@@ -30,6 +30,9 @@ class ExplainPanel : public QWidget {
     QTextBrowser* browser() const { return browser_; }
     QString explanationHtml() const { return explanation_; }
     QString derivationHtml() const { return derivation_; }
+    // The centre page shown: "steps" explains the selected step and a clicked cell, "overview"
+    // and "scores" (model mode) explain what those pages draw.
+    void setPage(const QString& page);
 
   signals:
     // A cell's derivation was just shown: the window brings this panel to the front.
@@ -38,6 +41,7 @@ class ExplainPanel : public QWidget {
   private:
     void refresh();
     Workspace* workspace_;
+    QString page_ = QStringLiteral("steps");
     QTextBrowser* browser_ = nullptr;
     QString explanation_;
     QString derivation_;

@@ -60,6 +60,7 @@ io::JsonConfigExtras extrasFor(const Settings& s) {
     if (s.modelMode()) {
         e.set("model", s.model.toStdString());
         e.set("layer", int64_t{s.layer});
+        e.omitted = {"seed", "dropout_rng"};  // the weights are the file's, nothing is drawn
     }
     return e;
 }
@@ -135,9 +136,8 @@ int tokenizeCommand(const QStringList& args) {
     parseOrThrow(p, args, "tokenize", "text -> token ids as JSON");
     if (p.isSet("text") == p.isSet("text-file"))
         throw UserError("input", "Give the text with --text or --text-file (one of them).");
-    const std::string text = (p.isSet("text") ? p.value("text")
-                                              : readUtf8TextFile(p.value("text-file")))
-                                 .toStdString();
+    const std::string text =
+        (p.isSet("text") ? p.value("text") : readUtf8TextFile(p.value("text-file"))).toStdString();
     TokenizerKind kind = TokenizerKind::Gpt2;
     if (p.isSet("tokenizer")) {
         const auto k = parseTokenizer(p.value("tokenizer").toStdString());
@@ -272,8 +272,9 @@ int exportCommand(const QStringList& args) {
     const CliInput in = settingsFromOptions(p);
     if (in.settings.modelMode() && p.value("step") == QLatin1String("attention")) {
         if (ext != ".npy")
-            throw UserError("out", "Every layer's attention is 4-dimensional (L, H, T, T): export "
-                                   "it to a .npy file.");
+            throw UserError("out",
+                            "Every layer's attention is 4-dimensional (L, H, T, T): export "
+                            "it to a .npy file.");
         const ModelRun m = modelFromOptions(in);
         const GptRun& r = *m.run;
         if (r.attentionKept()) {

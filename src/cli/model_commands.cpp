@@ -25,11 +25,10 @@ void writeStdout(std::string_view bytes) {
 // The "model" object: what the file holds, as read.
 std::string modelJson(const GptModel& m) {
     const GptArchitecture& a = m.arch;
-    std::string s = "{\"layers\": " + std::to_string(a.layers) +
-                    ", \"heads\": " + std::to_string(a.heads) +
-                    ", \"d_model\": " + std::to_string(a.dModel) +
-                    ", \"vocab\": " + std::to_string(a.vocab) +
-                    ", \"context_length\": " + std::to_string(a.contextLength) + ", \"names\": ";
+    std::string s =
+        "{\"layers\": " + std::to_string(a.layers) + ", \"heads\": " + std::to_string(a.heads) +
+        ", \"d_model\": " + std::to_string(a.dModel) + ", \"vocab\": " + std::to_string(a.vocab) +
+        ", \"context_length\": " + std::to_string(a.contextLength) + ", \"names\": ";
     io::appendJsonString(s, gptNamesName(m.names));
     s += ", \"dtype\": ";
     io::appendJsonString(s, m.dtype);
@@ -49,9 +48,9 @@ std::string tokenText(int64_t id) {
 
 ModelRun modelFromOptions(const CliInput& in) {
     const Settings& s = in.settings;
-    const std::optional<int64_t> heads =
-        in.given.contains(QStringLiteral("heads")) ? std::optional<int64_t>(s.config.heads)
-                                                   : std::nullopt;
+    const std::optional<int64_t> heads = in.given.contains(QStringLiteral("heads"))
+                                             ? std::optional<int64_t>(s.config.heads)
+                                             : std::nullopt;
     return runModel(s, loadModel(s.model, heads));
 }
 
@@ -66,8 +65,9 @@ int modelCommand(const QStringList& args) {
                  "a trained GPT model's attention in every layer and its next-token predictions");
     const CliInput in = settingsFromOptions(p);
     if (!in.settings.modelMode())
-        throw UserError("model", "Say which model with --model F (a .safetensors or .pth file, or "
-                                 "tiny-shakespeare).");
+        throw UserError("model",
+                        "Say which model with --model F (a .safetensors or .pth file, or "
+                        "tiny-shakespeare).");
     if (!in.given.contains(QStringLiteral("text")))
         throw UserError("input", "Give the text with --text or --text-file.");
     const int k = nonNegativeOption(p, "top-k", 5);
@@ -102,7 +102,9 @@ int modelCommand(const QStringList& args) {
         for (int64_t l = 0; l < a.layers; ++l) {
             std::string one;
             io::appendTensorData(one, layerAttention(run, l));
-            layers += (l ? "," : "") + one.substr(1, one.size() - 2);
+            if (l)
+                layers += ',';
+            layers.append(one, 1, one.size() - 2);  // without its brackets
         }
         out += layers + "]";
     }
@@ -126,14 +128,14 @@ int modelCommand(const QStringList& args) {
 
 int modelBench(const CliInput& in, int repeat) {
     const Settings& s = in.settings;
-    const std::optional<int64_t> heads =
-        in.given.contains(QStringLiteral("heads")) ? std::optional<int64_t>(s.config.heads)
-                                                   : std::nullopt;
+    const std::optional<int64_t> heads = in.given.contains(QStringLiteral("heads"))
+                                             ? std::optional<int64_t>(s.config.heads)
+                                             : std::nullopt;
     const auto loadStart = std::chrono::steady_clock::now();
     const std::shared_ptr<const GptModel> model = loadModel(s.model, heads);
-    const double loadMs = std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - loadStart)
-                              .count();
+    const double loadMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - loadStart)
+            .count();
     // The first run checks the text and warms the caches; each timed run is dropped before
     // the next, so only one run's memory is held at a time.
     int64_t tokens = 0;
@@ -143,8 +145,9 @@ int modelBench(const CliInput& in, int repeat) {
         tokens = first.run->tokens();
         kept = first.run->attentionKept();
     }
-    std::string out = "{\"model\": " + modelJson(*model) + ", \"tokens\": " +
-                      std::to_string(tokens) + ", \"repeat\": " + std::to_string(repeat) +
+    std::string out = "{\"model\": " + modelJson(*model) +
+                      ", \"tokens\": " + std::to_string(tokens) +
+                      ", \"repeat\": " + std::to_string(repeat) +
                       ", \"attention_kept\": " + (kept ? "true" : "false") + ", \"load_ms\": ";
     io::appendDouble(out, loadMs);
     out += ", " + timedRunsJson(repeat, [&] { (void)runModel(s, model); });

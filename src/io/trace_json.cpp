@@ -160,7 +160,8 @@ std::string configToJson(const Config& c, const JsonConfigExtras& extras) {
         appendScalar(out, value);
     };
     for (const auto& [k, v] : core)
-        add(k, v);
+        if (std::find(extras.omitted.begin(), extras.omitted.end(), k) == extras.omitted.end())
+            add(k, v);
     for (const auto& [k, v] : extras.entries) {
         bool duplicate = false;
         for (const auto& [ck, cv] : core)

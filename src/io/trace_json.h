@@ -22,14 +22,17 @@ using JsonScalar = std::variant<std::string, int64_t, uint64_t, double, bool>;
 // positions, input source, ...), written into "config" after the model keys, in order.
 struct JsonConfigExtras {
     std::vector<std::pair<std::string, JsonScalar>> entries;
+    // Keys of the Config's own that say nothing about this run and are left out (a trained
+    // model's weights come from its file, so its "seed" and "dropout_rng" would mislead).
+    std::vector<std::string> omitted;
 
     // Replaces an entry of the same key, else appends.
     JsonConfigExtras& set(const std::string& key, JsonScalar value);
 };
 
 // The "config" object: variant, d_in, d_out, heads, mask, dropout, mode, dropout_rng, seed,
-// qkv_bias, batch, context_length, then the extras (an extra that repeats one of these keys
-// is left out, so the object never has duplicate keys).
+// qkv_bias, batch, context_length (less the extras' `omitted` keys), then the extras (an extra
+// that repeats one of these keys is left out, so the object never has duplicate keys).
 std::string configToJson(const Config& config, const JsonConfigExtras& extras = {});
 std::string traceToJson(const Trace& trace, const std::vector<std::string>& tokens,
                         const JsonConfigExtras& extras = {});

@@ -10,6 +10,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -106,6 +107,16 @@ class ScoreMap : public QWidget {
     }
     std::function<void(int, int)> onClick;
     std::function<QString(int, int)> cellTip;
+    // The height whose cells the width `w` allows: any taller leaves empty space under them.
+    int heightForCells(int w) const {
+        if (!scores_ || scores_->empty())
+            return sizeHint().height();
+        const QFontMetrics fm(font()), tm(tickFont());
+        const int L = int(scores_->layers), H = int(scores_->heads);
+        const int left = tm.horizontalAdvance(QString::number(L - 1)) + 4;
+        const int cell = std::max(1, (w - 2 * left) / H);
+        return L * cell + 2 * fm.height() + 10 + tm.height() + fm.height() + 4 + tm.height();
+    }
 
     void setScores(const HeadScores* scores, bool pending) {
         scores_ = scores;
@@ -359,6 +370,8 @@ HeadSummaries::HeadSummaries(QWidget* parent)
     });
 
     auto* mapsBox = new QWidget(this);
+    mapsBox_ = mapsBox;
+    mapsBox->installEventFilter(this);
     auto* mapsLayout = new QHBoxLayout(mapsBox);
     mapsLayout->setContentsMargins(0, 0, 0, 0);
     for (int i = 0; i < 4; ++i) {
@@ -407,7 +420,7 @@ HeadSummaries::HeadSummaries(QWidget* parent)
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(mapsBox);
     splitter->addWidget(table_);
-    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
 
@@ -507,6 +520,7 @@ void HeadSummaries::showScores() {
         m->updateGeometry();
     }
     model_->setScores(scores_, computing_);
+    fitMapsHeight();
     table_->setColumnHidden(int(HeadScoreColumn::Induction), scores_.induction.empty());
     legend_->setText(legendText(!scores_.induction.empty()));
     const HeadPick best = strongestPreviousTokenHead(scores_);
@@ -528,6 +542,23 @@ void HeadSummaries::showScores() {
     setCurrent(currentLayer_, currentHead_);
 }
 
+bool HeadSummaries::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == mapsBox_ && event->type() == QEvent::Resize)
+        QTimer::singleShot(0, this, &HeadSummaries::fitMapsHeight);
+    return QWidget::eventFilter(watched, event);
+}
+
+// The maps' cells are square, so their width decides how tall they can usefully be; the list
+// below gets the rest of the height instead of a gap under the maps.
+void HeadSummaries::fitMapsHeight() {
+    int h = 0;
+    for (ScoreMap* m : maps_)
+        h = std::max(h, m->heightForCells(m->width()));
+    h = std::max(h, mapsBox_->minimumSizeHint().height());
+    if (mapsBox_->maximumHeight() != h)
+        mapsBox_->setMaximumHeight(h);
+}
+
 void HeadSummaries::setCurrent(int layer, int head) {
     if (layer < 0 || head < 0 || layer >= scores_.layers || head >= scores_.heads)
         layer = head = -1;
@@ -543,15 +574,19 @@ void HeadSummaries::setCurrent(int layer, int head) {
         const QModelIndex shown = proxy_->mapFromSource(source);
         table_->selectionModel()->setCurrentIndex(
             shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        table_->scrollTo(shown);
     }
     selecting_ = false;
 }
 
 void HeadSummaries::selectHead(int layer, int head) {
     setCurrent(layer, head);
-    if (currentLayer_ >= 0)
-        emit headSelected(currentLayer_, currentHead_);
+    if (currentLayer_ < 0)
+        return;
+    // Only a head picked here (a map tile, the strongest-head link) scrolls the list to its row:
+    // a new result or the layer control leaves the list where the reader has it, which at first
+    // is its top, the strongest heads.
+    table_->scrollTo(table_->currentIndex());
+    emit headSelected(currentLayer_, currentHead_);
 }
 
 void HeadSummaries::sortBy(HeadScoreColumn column, Qt::SortOrder order) {

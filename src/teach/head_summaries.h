@@ -55,7 +55,8 @@ class HeadSummaries : public QWidget {
     // Results of earlier runs thrown away because a newer one came in while they computed.
     int droppedResults() const;
 
-    // Highlights a head in the maps and the list without emitting headSelected.
+    // Highlights a head in the maps and the list without emitting headSelected or scrolling the
+    // list.
     void setCurrent(int layer, int head);
     int currentLayer() const { return currentLayer_; }
     int currentHead() const { return currentHead_; }
@@ -79,13 +80,16 @@ class HeadSummaries : public QWidget {
 
   protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     void showScores();
+    void fitMapsHeight();
     void selectHead(int layer, int head);
 
     QLabel* legend_ = nullptr;
     QLabel* best_ = nullptr;
+    QWidget* mapsBox_ = nullptr;
     ScoreMap* maps_[4] = {};
     QTableView* table_ = nullptr;
     HeadScoresModel* model_ = nullptr;

@@ -319,12 +319,12 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
     v.push_back(modelScreen(
         Lesson::tr("The block"), Lesson::tr("What the rest of the block adds"),
         Lesson::tr(
-            "<p>Attention is half of a transformer block; the strip shows the whole block. The "
-            "<b>residual stream</b> enters (<i>block_input</i>), LayerNorm 1 feeds chapter 3's "
-            "attention, whose output is <b>added</b> to the stream; then LayerNorm 2 and the "
-            "<b>feed-forward</b> network (<i>ff_hidden</i>, a GELU layer 4 times wider) "
-            "transform each token on its own and are added again (<i>block_output</i>), the next "
-            "layer's input.</p>"
+            "<p>Attention is half of a transformer block; the strip shows the whole block, each "
+            "chip named as below. The <b>residual stream</b> enters (<i>x</i>), LayerNorm 1 makes "
+            "chapter 3's <i>input</i>, and the attention's output is <b>added</b> to the stream "
+            "(<i>x + attn</i>); then <i>LayerNorm 2</i> and the <b>feed-forward</b> network "
+            "(<i>GELU</i>, a layer 4 times wider, then <i>out</i>) transform each token on its "
+            "own and are added again (<i>x + FF</i>), the next layer's input.</p>"
             "<p>Attention moves information between tokens; the feed-forward works on each token "
             "alone. Change the Layer box above the heatmap to follow the stream through the "
             "four blocks.</p>"),

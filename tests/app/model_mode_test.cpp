@@ -1,6 +1,8 @@
 // Model mode in the real window: a small trained-format checkpoint (2 layers x 4 heads, d 32,
 // vocabulary 300) opened as a user would, then every view that reads its forward.
 #include <gtest/gtest.h>
+#include <QComboBox>
+#include <QTextBrowser>
 
 #include <QCoreApplication>
 #include <QFile>
@@ -86,6 +88,9 @@ TEST(ModelMode, OpeningAModelShowsItsArchitectureAndThePagesOfEveryLayer) {
     EXPECT_TRUE(w.centrePages()->isTabVisible(1));
     EXPECT_TRUE(w.centrePages()->isTabVisible(2));
     EXPECT_TRUE(w.predictionPanel()->isVisible());
+    // The sizes are the file's: no preset to pick (a greyed "Custom" said nothing).
+    auto* preset = w.findChild<QComboBox*>(QStringLiteral("presetCombo"));
+    EXPECT_TRUE(preset->isHidden());
     const GptRun* run = modelRun(w);
     ASSERT_NE(run, nullptr);
     EXPECT_EQ(run->ids, (std::vector<int64_t>{64, 275, 269, 288, 257, 275, 269, 288}));
@@ -106,6 +111,7 @@ TEST(ModelMode, OpeningAModelShowsItsArchitectureAndThePagesOfEveryLayer) {
     ASSERT_TRUE(settle(w));
     EXPECT_FALSE(w.workspace()->settings().modelMode());
     EXPECT_FALSE(w.centrePages()->isTabVisible(1));
+    EXPECT_FALSE(preset->isHidden());
 }
 
 TEST(ModelMode, TheHeatmapShowsTheSelectedLayerAndHeadOfTheForward) {
@@ -138,6 +144,10 @@ TEST(ModelMode, OverviewFillsEveryLayerAndATileOpensItsHead) {
     w.show();
     ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
     ASSERT_TRUE(w.showPage(QStringLiteral("overview")));
+    // The Explain panel explains the page in view, not the step last selected.
+    auto* explain = w.findChild<QTextBrowser*>(QStringLiteral("explainBrowser"));
+    EXPECT_TRUE(explain->toPlainText().startsWith(QStringLiteral("All layers: every head")))
+        << explain->toPlainText().left(80).toStdString();
     ModelOverview* o = w.overviewPage()->overview();
     ASSERT_TRUE(waitUntil([o] { return o->tilesReady(); }));
     EXPECT_EQ(o->layers(), 2);
@@ -155,6 +165,8 @@ TEST(ModelMode, OverviewFillsEveryLayerAndATileOpensItsHead) {
     EXPECT_EQ(w.workspace()->settings().head, 2);
     EXPECT_EQ(w.centrePages()->currentWidget(), static_cast<QWidget*>(w.stepView()));
     ASSERT_TRUE(settle(w));
+    EXPECT_FALSE(explain->toPlainText().contains(QStringLiteral("All layers")));
+    EXPECT_TRUE(explain->toPlainText().contains(QStringLiteral("Where this number comes from")));
     EXPECT_EQ(o->currentLayer(), 0);
     EXPECT_EQ(o->currentHead(), 2);
 }
@@ -164,6 +176,13 @@ TEST(ModelMode, HeadScoresListEveryHeadAndAPickOpensIt) {
     w.show();
     ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
     ASSERT_TRUE(w.showPage(QStringLiteral("scores")));
+    const QString explained =
+        w.findChild<QTextBrowser*>(QStringLiteral("explainBrowser"))->toPlainText();
+    EXPECT_TRUE(explained.startsWith(QStringLiteral("Head scores:"))) << explained.toStdString();
+    EXPECT_TRUE(
+        explained.contains(QStringLiteral("previous token = the mean over i ≥ 1 of "
+                                          "wi,i−1")))
+        << explained.toStdString();
     HeadSummaries* s = w.headScoresPage()->summaries();
     ASSERT_TRUE(waitUntil([s] { return !s->isComputing() && !s->scores().empty(); }));
     EXPECT_EQ(s->scores().layers, 2);

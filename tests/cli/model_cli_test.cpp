@@ -54,8 +54,8 @@ void expectRefused(const QStringList& args, const QString& message) {
 }  // namespace
 
 TEST(ModelCli, EveryLayersAttentionAndTheNextTokens) {
-    const QJsonObject o = json(cli({"model", "--model", fixture("hf_tied_f32.safetensors"),
-                                    "--text", kText, "--top-k", "3"}));
+    const QJsonObject o = json(cli(
+        {"model", "--model", fixture("hf_tied_f32.safetensors"), "--text", kText, "--top-k", "3"}));
     const QJsonObject m = o["model"].toObject();
     EXPECT_EQ(m["layers"].toInt(), 2);
     EXPECT_EQ(m["heads"].toInt(), 4);  // from the file's metadata
@@ -92,9 +92,13 @@ TEST(ModelCli, EveryLayersAttentionAndTheNextTokens) {
     }
 
     // The same numbers from trace --layer 1, export --step attention and another position.
-    const QJsonObject trace = json(cli({"trace", "--model", fixture("hf_tied_f32.safetensors"),
-                                        "--text", kText, "--layer", "1"}));
+    const QJsonObject trace = json(cli(
+        {"trace", "--model", fixture("hf_tied_f32.safetensors"), "--text", kText, "--layer", "1"}));
     EXPECT_EQ(trace["config"].toObject()["layer"].toInt(), 1);
+    // Nothing of the trained model is drawn from a seed: the chapter-3 module's keys are not said.
+    EXPECT_FALSE(trace["config"].toObject().contains("seed"));
+    EXPECT_FALSE(trace["config"].toObject().contains("dropout_rng"));
+    EXPECT_EQ(trace["config"].toObject()["mode"].toString(), "eval");
     QJsonArray weights;
     for (const QJsonValue& s : trace["steps"].toArray())
         if (s.toObject()["id"] == "weights")
@@ -118,10 +122,10 @@ TEST(ModelCli, EveryLayersAttentionAndTheNextTokens) {
 TEST(ModelCli, TheSameModelSavedThreeWaysGivesTheSameNumbers) {
     // The fixtures hold one random model per file; F16 and BF16 are rounded copies of F32, so
     // their numbers are close; the book-named .pth and the checkpoint load like a state_dict.
-    const QJsonObject f32 = json(cli({"model", "--model", fixture("hf_tied_f32.safetensors"),
-                                      "--text", kText}));
-    const QJsonObject f16 = json(cli({"model", "--model", fixture("hf_tied_f16.safetensors"),
-                                      "--text", kText}));
+    const QJsonObject f32 =
+        json(cli({"model", "--model", fixture("hf_tied_f32.safetensors"), "--text", kText}));
+    const QJsonObject f16 =
+        json(cli({"model", "--model", fixture("hf_tied_f16.safetensors"), "--text", kText}));
     EXPECT_EQ(f16["model"].toObject()["dtype"].toString(), "F16");
     const QJsonArray a = f32["attention"].toObject()["data"].toArray();
     const QJsonArray b = f16["attention"].toObject()["data"].toArray();
@@ -130,8 +134,8 @@ TEST(ModelCli, TheSameModelSavedThreeWaysGivesTheSameNumbers) {
     for (int k = 0; k < a.size(); ++k)
         largest = std::max(largest, std::abs(a[k].toDouble() - b[k].toDouble()));
     EXPECT_LT(largest, 0.02);
-    const QJsonObject book = json(cli({"model", "--model", fixture("book_checkpoint.pth"),
-                                       "--heads", "4", "--text", kText}));
+    const QJsonObject book = json(
+        cli({"model", "--model", fixture("book_checkpoint.pth"), "--heads", "4", "--text", kText}));
     EXPECT_EQ(book["model"].toObject()["names"].toString(), "book");
 }
 
@@ -173,11 +177,12 @@ TEST(ModelCli, RefusalsAreOneLine) {
     expectRefused({"model", "--model", f32, "--text", kText, "--heads", "3"}, "heads");
     expectRefused({"model", "--model", fixture("hf_tied_bf16.safetensors"), "--text", kText},
                   "give the head count (--heads). Valid head counts: 1, 2, 4, 8, 16, 32.");
-    expectRefused({"model", "--model", f32, "--text", QString(30, QLatin1Char('a')).split("").join(',')},
-                  "more than the model's context length of 24");
-    expectRefused({"export", "--model", f32, "--text", kText, "--step", "attention", "--out",
-                   "x.csv"},
-                  "export it to a .npy file");
+    expectRefused(
+        {"model", "--model", f32, "--text", QString(30, QLatin1Char('a')).split("").join(',')},
+        "more than the model's context length of 24");
+    expectRefused(
+        {"export", "--model", f32, "--text", kText, "--step", "attention", "--out", "x.csv"},
+        "export it to a .npy file");
     expectRefused({"model", "--text", kText}, "Say which model with --model F");
 }
 
@@ -206,7 +211,7 @@ TEST(ModelCli, RenderDrawsTheOverviewOfEveryLayerAndHead) {
     EXPECT_TRUE(p.readAll().startsWith("\x89PNG\r\n\x1a\n"));
 
     expectRefused({"render", "--text", kText, "--overview", "--out", svg}, "name the model");
-    expectRefused({"render", "--model", fixture("hf_tied_f32.safetensors"), "--text", kText,
-                   "--overview"},
-                  "Say where to draw the overview");
+    expectRefused(
+        {"render", "--model", fixture("hf_tied_f32.safetensors"), "--text", kText, "--overview"},
+        "Say where to draw the overview");
 }

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <QAbstractItemModel>
 #include <QHeaderView>
+#include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -177,8 +179,26 @@ TEST(HeadSummaries, Gpt2XlScreenshot) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
     w.setScores(s);
     EXPECT_EQ(w.rowHead(0).second, 24);  // the highest previous-token score: head 24
+    // A head set from outside (the layer control, a new result) is selected in the list, but
+    // the list stays at its top, where the strongest heads are.
     w.setCurrent(30, 10);
+    QTableView* table = w.table();
+    EXPECT_EQ(w.rowHead(table->currentIndex().row()), std::make_pair(30, 10));
+    EXPECT_GT(table->currentIndex().row(), 100);
+    EXPECT_EQ(table->verticalScrollBar()->value(), 0);
     EXPECT_TRUE(testing::savePng(&w, QStringLiteral("head_summaries_48x25.png")));
+    // A head picked on this page (here the strongest-head link's way) scrolls its row into view.
+    QLabel* link = nullptr;
+    for (QLabel* l : w.findChildren<QLabel*>())
+        if (l->text().contains(QStringLiteral("href=\"head:")))
+            link = l;
+    ASSERT_NE(link, nullptr);
+    emit link->linkActivated(QStringLiteral("head:40:3"));
+    const int row = table->currentIndex().row();
+    EXPECT_EQ(w.rowHead(row), std::make_pair(40, 3));
+    EXPECT_GT(table->verticalScrollBar()->value(), 0);
+    const QRect shown = table->visualRect(table->model()->index(row, 0));
+    EXPECT_TRUE(table->viewport()->rect().contains(shown.center()));
 }
 
 }  // namespace
