@@ -124,10 +124,11 @@ QString stepFormulaHtml(const Config& config, const std::string& id) {
     if (id == "scores") {
         if (x.simplified)
             return QStringLiteral(
-                "score<sub>ij</sub> = x<sub>i</sub> · x<sub>j</sub> = Σ<sub>k</sub> x<sub>ik</sub> "
+                "score<sub>ij</sub> = x<sub>i</sub> · x<sub>j</sub> = "
+                "Σ<sub>k</sub>&nbsp;x<sub>ik</sub> "
                 "x<sub>jk</sub>");
         return QStringLiteral(
-                   "score<sub>ij</sub>%1 = q<sub>i</sub>%1 · k<sub>j</sub>%1 = Σ<sub>k</sub> "
+                   "score<sub>ij</sub>%1 = q<sub>i</sub>%1 · k<sub>j</sub>%1 = Σ<sub>k</sub>&nbsp;"
                    "q<sub>ik</sub> k<sub>jk</sub>")
             .arg(wsup);
     }
@@ -149,8 +150,9 @@ QString stepFormulaHtml(const Config& config, const std::string& id) {
     if (id == "weights") {
         const QString z = x.simplified ? scoreSymbol(x) : QStringLiteral("z");
         return QStringLiteral(
-                   "w<sub>ij</sub> = softmax<sub>j</sub>(%1<sub>i</sub>) = exp(%1<sub>ij</sub>) / "
-                   "Σ<sub>j′</sub> exp(%1<sub>ij′</sub>)")
+                   "w<sub>ij</sub> = softmax<sub>j</sub>(%1<sub>i</sub>) = exp(%1<sub>ij</sub>) "
+                   "/&nbsp;"
+                   "Σ<sub>j′</sub>&nbsp;exp(%1<sub>ij′</sub>)")
             .arg(z);
     }
     if (id == "weights_unmasked")
@@ -163,7 +165,7 @@ QString stepFormulaHtml(const Config& config, const std::string& id) {
         return QStringLiteral("t<sub>ij</sub> = u<sub>ij</sub> · (1 − mask<sub>ij</sub>)");
     if (id == "weights_renormalized")
         return QStringLiteral(
-            "r<sub>ij</sub> = t<sub>ij</sub> / Σ<sub>j′</sub> t<sub>ij′</sub> &nbsp;(= "
+            "r<sub>ij</sub> = t<sub>ij</sub> /&nbsp;Σ<sub>j′</sub>&nbsp;t<sub>ij′</sub> &nbsp;(= "
             "w<sub>ij</sub>)");
     if (id == "dropout_mask")
         return QStringLiteral("keep<sub>ij</sub> ~ Bernoulli(1 − p), &nbsp; p = %1")
@@ -176,7 +178,7 @@ QString stepFormulaHtml(const Config& config, const std::string& id) {
     const QString w = x.dropout ? QStringLiteral("w′") : QStringLiteral("w");
     if (id == "context_heads")
         return QStringLiteral(
-                   "z<sub>i</sub><sup>(h)</sup> = Σ<sub>j</sub> %1<sub>ij</sub><sup>(h)</sup> "
+                   "z<sub>i</sub><sup>(h)</sup> = Σ<sub>j</sub>&nbsp;%1<sub>ij</sub><sup>(h)</sup> "
                    "v<sub>j</sub><sup>(h)</sup>")
             .arg(w);
     if (id == "context_transposed")
@@ -188,9 +190,11 @@ QString stepFormulaHtml(const Config& config, const std::string& id) {
                 "z<sub>i</sub><sup>(h−1)</sup>], &nbsp; z<sub>i</sub>[h·hd + k] = "
                 "z<sub>i</sub><sup>(h)</sup>[k]");
         if (x.simplified)
-            return QStringLiteral("z<sub>i</sub> = Σ<sub>j</sub> %1<sub>ij</sub> x<sub>j</sub>")
+            return QStringLiteral(
+                       "z<sub>i</sub> = Σ<sub>j</sub>&nbsp;%1<sub>ij</sub> x<sub>j</sub>")
                 .arg(w);
-        return QStringLiteral("z<sub>i</sub>%2 = Σ<sub>j</sub> %1<sub>ij</sub>%2 v<sub>j</sub>%2")
+        return QStringLiteral(
+                   "z<sub>i</sub>%2 = Σ<sub>j</sub>&nbsp;%1<sub>ij</sub>%2 v<sub>j</sub>%2")
             .arg(w, wsup);
     }
     if (id == "output") {

@@ -282,9 +282,11 @@ NextTokensPanel::NextTokensPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    // The buttons above the list: on a 720-pixel screen the list's end is below the left
+    // column's fold, and Append is what a student generating text presses again and again.
+    layout->addLayout(buttons);
     layout->addWidget(list_, 1);
     layout->addWidget(actualLabel_);
-    layout->addLayout(buttons);
 
     job_->setErrorHandler([this](const QString& error) {
         actual_.clear();
