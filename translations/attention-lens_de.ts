@@ -846,6 +846,66 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Click a cell of the heatmap to see the arithmetic behind its number.</source>
         <translation>Klicken Sie auf eine Zelle der Heatmap, um die Rechnung hinter ihrer Zahl zu sehen.</translation>
     </message>
+    <message>
+        <source>All layers: every head&apos;s attention at a glance</source>
+        <translation>Alle Schichten: die Attention jedes Kopfes auf einen Blick</translation>
+    </message>
+    <message>
+        <source>Each tile is one head&apos;s attention weights on this text (the softmax output, &lt;code&gt;weights&lt;/code&gt;, of its layer): row i is query token i, column j key token j, and the brighter a cell, the more of row i&apos;s weight goes to token j. Rows of tiles are the model&apos;s layers, 0 at the top, nearest the tokens; columns are its heads.</source>
+        <translation>Jede Kachel zeigt die Attention-Gewichte eines Kopfes auf diesem Text (die Softmax-Ausgabe &lt;code&gt;weights&lt;/code&gt; seiner Schicht): Zeile i ist das Query-Token i, Spalte j das Key-Token j, und je heller eine Zelle, desto mehr vom Gewicht der Zeile i geht an Token j. Die Kachelzeilen sind die Schichten des Modells, 0 oben, den Tokens am nächsten; die Spalten sind seine Köpfe.</translation>
+    </message>
+    <message>
+        <source>What to look for: a bright line just below the diagonal is a previous-token head; a bright first column, an attention sink (weight parked on the first token when nothing else matters); the diagonal itself, a head that looks at its own token; an even triangle, a head that averages over the text.</source>
+        <translation>Worauf achten: eine helle Linie direkt unter der Diagonale ist ein Vorgänger-Kopf (previous-token head); eine helle erste Spalte eine Attention-Senke (Gewicht, das auf dem ersten Token geparkt wird, wenn nichts anderes zählt); die Diagonale selbst ein Kopf, der auf sein eigenes Token schaut; ein gleichmäßiges Dreieck ein Kopf, der über den Text mittelt.</translation>
+    </message>
+    <message>
+        <source>Click a tile to select its layer and head; double-click it to follow that head through its steps on the Layer steps page.</source>
+        <translation>Ein Klick auf eine Kachel wählt ihre Schicht und ihren Kopf; ein Doppelklick folgt diesem Kopf durch seine Schritte auf der Seite Schichtschritte.</translation>
+    </message>
+    <message>
+        <source>Head scores: finding the heads that do something</source>
+        <translation>Kopf-Scores: die Köpfe finden, die etwas tun</translation>
+    </message>
+    <message>
+        <source>Four numbers per head, each an average over the query tokens i of this text of the head&apos;s attention weights w&lt;sub&gt;ij&lt;/sub&gt;:</source>
+        <translation>Vier Zahlen pro Kopf, jede ein Mittel über die Query-Tokens i dieses Textes aus den Attention-Gewichten w&lt;sub&gt;ij&lt;/sub&gt; des Kopfes:</translation>
+    </message>
+    <message>
+        <source>previous token</source>
+        <translation>voriges Token</translation>
+    </message>
+    <message>
+        <source>the mean over i &amp;ge; 1 of w&lt;sub&gt;i,i&amp;minus;1&lt;/sub&gt;: near 1, the head looks at the token just before.</source>
+        <translation>das Mittel über i &amp;ge; 1 von w&lt;sub&gt;i,i&amp;minus;1&lt;/sub&gt;: nahe 1 schaut der Kopf auf das Token direkt davor.</translation>
+    </message>
+    <message>
+        <source>entropy</source>
+        <translation>Entropie</translation>
+    </message>
+    <message>
+        <source>the mean of &amp;minus;&amp;sum;&lt;sub&gt;j&lt;/sub&gt; w&lt;sub&gt;ij&lt;/sub&gt; ln w&lt;sub&gt;ij&lt;/sub&gt; in nats: 0 when a row puts all its weight on one token, ln(i + 1) when it spreads it evenly.</source>
+        <translation>das Mittel von &amp;minus;&amp;sum;&lt;sub&gt;j&lt;/sub&gt; w&lt;sub&gt;ij&lt;/sub&gt; ln w&lt;sub&gt;ij&lt;/sub&gt; in Nats: 0, wenn eine Zeile ihr ganzes Gewicht auf ein Token legt, ln(i + 1), wenn sie es gleichmäßig verteilt.</translation>
+    </message>
+    <message>
+        <source>distance</source>
+        <translation>Abstand</translation>
+    </message>
+    <message>
+        <source>the mean of &amp;sum;&lt;sub&gt;j&lt;/sub&gt; w&lt;sub&gt;ij&lt;/sub&gt; (i &amp;minus; j): how far back the head looks, in tokens (1: the previous token, 0: the token itself).</source>
+        <translation>das Mittel von &amp;sum;&lt;sub&gt;j&lt;/sub&gt; w&lt;sub&gt;ij&lt;/sub&gt; (i &amp;minus; j): wie weit der Kopf zurückschaut, in Tokens (1: das vorige Token, 0: das Token selbst).</translation>
+    </message>
+    <message>
+        <source>first token</source>
+        <translation>erstes Token</translation>
+    </message>
+    <message>
+        <source>the mean of w&lt;sub&gt;i0&lt;/sub&gt;: high for an attention sink.</source>
+        <translation>das Mittel von w&lt;sub&gt;i0&lt;/sub&gt;: hoch bei einer Attention-Senke.</translation>
+    </message>
+    <message>
+        <source>Click a cell of a map or a row of the list to select that head, and a column header to sort the list. The lesson&apos;s repeated random text adds an induction score: the weight on the token after the previous occurrence of the current one.</source>
+        <translation>Ein Klick auf eine Zelle einer Karte oder eine Zeile der Liste wählt diesen Kopf, ein Klick auf einen Spaltenkopf sortiert die Liste. Der wiederholte Zufallstext der Lektion fügt einen Induktions-Score hinzu: das Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen.</translation>
+    </message>
 </context>
 <context>
     <name>attn::ExportActions</name>
