@@ -38,7 +38,7 @@ void BM_MultiHeadTrace(benchmark::State& state) {
         benchmark::DoNotOptimize(t.steps.data());
     }
     state.counters["trace_MB"] =
-        static_cast<double>(attn::estimateTraceBytes(r.config, T)) / (1024.0 * 1024.0);
+        static_cast<double>(attn::estimateComputedTraceBytes(r.config, T)) / (1024.0 * 1024.0);
     // Peak resident memory of the process so far; the sizes run in increasing order, so at each
     // size it is that size's peak (one trace alive at a time).
     rusage usage{};

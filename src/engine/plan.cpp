@@ -263,7 +263,14 @@ int64_t parameterCount(const Config& config) {
     return n;
 }
 
-uint64_t estimateTraceBytes(const Config& config, int64_t tokens) {
+bool keptAsLowerTriangles(std::string_view stepId) {
+    return stepId == "masked_scores" || stepId == "weights_tril" ||
+           stepId == "weights_renormalized";
+}
+
+namespace {
+
+uint64_t traceBytes(const Config& config, int64_t tokens, bool asComputed) {
     // Doubles, so absurd sizes saturate instead of overflowing.
     double bytes = 0.0;
     for (const StepInfo& s : planSteps(config, tokens)) {
@@ -272,6 +279,8 @@ uint64_t estimateTraceBytes(const Config& config, int64_t tokens) {
         double n = 4.0;
         for (int64_t d : s.shape)
             n *= static_cast<double>(d);
+        if (asComputed && keptAsLowerTriangles(s.id) && tokens > 0)
+            n *= static_cast<double>(tokens + 1) / (2.0 * static_cast<double>(tokens));
         bytes += n;
     }
     for (const auto& [name, shape] : parameterShapes(config)) {
@@ -281,6 +290,16 @@ uint64_t estimateTraceBytes(const Config& config, int64_t tokens) {
         bytes += n;
     }
     return bytes >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(bytes);
+}
+
+}  // namespace
+
+uint64_t estimateTraceBytes(const Config& config, int64_t tokens) {
+    return traceBytes(config, tokens, false);
+}
+
+uint64_t estimateComputedTraceBytes(const Config& config, int64_t tokens) {
+    return traceBytes(config, tokens, true);
 }
 
 }  // namespace attn

@@ -164,6 +164,36 @@ std::vector<int64_t> rowMajorStrides(const Shape& shape) {
 }
 }  // namespace
 
+// Each T x T matrix's lower triangle, row by row (row i holds its first i + 1 entries, from
+// i (i + 1) / 2 on), the matrices one after another.
+struct PackedTriangles {
+    std::shared_ptr<float[]> triangles;
+    int64_t matrices = 0;
+    int64_t n = 0;  // T
+    float above = 0.0f;
+    std::once_flag laidOut;
+    std::shared_ptr<float[]> full;
+
+    int64_t triangleSize() const { return n * (n + 1) / 2; }
+
+    // Thread-safe: the first caller lays the matrices out, any other waits for it.
+    const std::shared_ptr<float[]>& expanded() {
+        std::call_once(laidOut, [this] {
+            full = allocateFloats(matrices * n * n);
+            float* out = full.get();
+            const float* in = triangles.get();
+            for (int64_t m = 0; m < matrices; ++m)
+                for (int64_t i = 0; i < n; ++i) {
+                    float* row = out + (m * n + i) * n;
+                    std::copy_n(in + m * triangleSize() + i * (i + 1) / 2, i + 1, row);
+                    std::fill(row + i + 1, row + n, above);
+                }
+            triangles.reset();
+        });
+        return full;
+    }
+};
+
 void releaseCachedBuffers() {
     bufferCache().release();
 }
@@ -199,6 +229,51 @@ Tensor Tensor::wrap(std::shared_ptr<float[]> storage, Shape shape) {
     return t;
 }
 
+Tensor Tensor::lowerTriangular(Shape shape, float above) {
+    if (shape.size() < 2 || shape[shape.size() - 1] != shape[shape.size() - 2])
+        throw std::invalid_argument("Tensor::lowerTriangular: shape " + shapeToString(shape) +
+                                    " does not end in square matrices");
+    if (!shapeIsRepresentable(shape))
+        throw std::length_error("Tensor: shape " + shapeToString(shape) +
+                                " does not fit in memory");
+    Tensor t;
+    auto p = std::make_shared<PackedTriangles>();
+    p->n = shape.back();
+    p->matrices = p->n == 0 ? 0 : shapeNumel(shape) / (p->n * p->n);
+    p->above = above;
+    p->triangles = allocateFloats(p->matrices * p->triangleSize());
+    t.packed_ = std::move(p);
+    t.shape_ = std::move(shape);
+    t.strides_ = rowMajorStrides(t.shape_);
+    return t;
+}
+
+float* Tensor::lowerRow(int64_t matrix, int64_t row) {
+    if (!packed_ || !packed_->triangles)
+        throw std::logic_error("Tensor::lowerRow: not a lower-triangular tensor being filled");
+    return packed_->triangles.get() + matrix * packed_->triangleSize() + row * (row + 1) / 2;
+}
+
+size_t Tensor::storageBytes() const {
+    if (packed_ && packed_->triangles)
+        return static_cast<size_t>(packed_->matrices * packed_->triangleSize()) * sizeof(float);
+    return empty() ? 0 : static_cast<size_t>(numel()) * sizeof(float);
+}
+
+const std::shared_ptr<float[]>& Tensor::buffer() const {
+    return packed_ ? packed_->expanded() : storage_;
+}
+
+const float* Tensor::data() const {
+    const std::shared_ptr<float[]>& b = buffer();
+    return b ? b.get() + offset_ : nullptr;
+}
+
+float* Tensor::mutableData() {
+    const std::shared_ptr<float[]>& b = buffer();
+    return b ? b.get() + offset_ : nullptr;
+}
+
 Tensor::Tensor(Shape shape, std::vector<float> data) : Tensor(uninitialized(std::move(shape))) {
     if (static_cast<int64_t>(data.size()) != numel())
         throw std::invalid_argument("Tensor: " + std::to_string(data.size()) +
@@ -231,7 +306,7 @@ float Tensor::at(const std::vector<int64_t>& index) const {
             throw std::out_of_range("Tensor::at: index out of range");
         off += index[i] * strides_[i];
     }
-    return storage_[off];
+    return buffer()[off];
 }
 
 float Tensor::flat(int64_t linear) const {
@@ -241,11 +316,11 @@ float Tensor::flat(int64_t linear) const {
         off += (linear % n) * strides_[i];
         linear /= n;
     }
-    return storage_[off];
+    return buffer()[off];
 }
 
 std::vector<float> Tensor::toVector() const {
-    if (!storage_)
+    if (empty())
         return {};
     const int64_t n = numel();
     if (isContiguous())
@@ -254,7 +329,7 @@ std::vector<float> Tensor::toVector() const {
     // Walk the index like an odometer so each element costs O(1).
     std::vector<int64_t> idx(shape_.size(), 0);
     int64_t off = offset_;
-    const float* base = storage_.get();
+    const float* base = buffer().get();
     for (int64_t k = 0; k < n; ++k) {
         out[static_cast<size_t>(k)] = base[off];
         for (size_t d = shape_.size(); d-- > 0;) {
@@ -270,13 +345,13 @@ std::vector<float> Tensor::toVector() const {
 }
 
 Tensor Tensor::contiguous() const {
-    if (!storage_ || isContiguous())
+    if (empty() || isContiguous())
         return *this;
     return Tensor(shape_, toVector());
 }
 
 Tensor Tensor::clone() const {
-    if (!storage_)
+    if (empty())
         return {};
     Tensor t = uninitialized(shape_);
     if (isContiguous())

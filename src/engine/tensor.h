@@ -29,6 +29,8 @@ bool shapeIsRepresentable(const Shape& shape);
 void releaseCachedBuffers();
 size_t cachedBufferBytes();
 
+struct PackedTriangles;  // the storage of Tensor::lowerTriangular
+
 class Tensor {
   public:
     Tensor() = default;
@@ -42,17 +44,29 @@ class Tensor {
     // through the shared_ptr aliasing constructor. Such memory may be read-only: a wrapped
     // tensor is never written.
     static Tensor wrap(std::shared_ptr<float[]> storage, Shape shape);
+    // A (..., T, T) tensor whose entries above the diagonal of every T x T matrix all equal
+    // `above` (a causal step: -inf for masked scores, 0 for masked weights), kept as its lower
+    // triangles: about half the memory. It reads like any contiguous tensor: the first read of
+    // its memory (data(), at(), toVector(), or a view's) lays the full matrices out once, from
+    // then on they are kept and the triangles freed. Fill it through lowerRow() before anything
+    // reads it.
+    static Tensor lowerTriangular(Shape shape, float above);
+    // Entries 0..row of row `row` of matrix `matrix` (matrices counted row-major over the
+    // leading dims), to be written; only for a lowerTriangular tensor that nothing has read.
+    float* lowerRow(int64_t matrix, int64_t row);
+    // Bytes of memory the tensor's storage holds now (shared storage counted in full).
+    size_t storageBytes() const;
 
     const Shape& shape() const { return shape_; }
     const std::vector<int64_t>& strides() const { return strides_; }
     int64_t dim() const { return static_cast<int64_t>(shape_.size()); }
     int64_t size(int64_t d) const;  // negative d counts from the end
     int64_t numel() const { return shapeNumel(shape_); }
-    bool empty() const { return storage_ == nullptr; }
+    bool empty() const { return storage_ == nullptr && packed_ == nullptr; }
     bool isContiguous() const;
     // True when both tensors look at the same memory (a view of one another).
     bool sharesStorageWith(const Tensor& other) const {
-        return storage_ && storage_ == other.storage_;
+        return (storage_ && storage_ == other.storage_) || (packed_ && packed_ == other.packed_);
     }
 
     // Element access by full index (any layout).
@@ -62,8 +76,8 @@ class Tensor {
     float flat(int64_t linear) const;
 
     // Pointer to the first element; rows are contiguous only if isContiguous().
-    const float* data() const { return storage_ ? storage_.get() + offset_ : nullptr; }
-    float* mutableData() { return storage_ ? storage_.get() + offset_ : nullptr; }
+    const float* data() const;
+    float* mutableData();
 
     std::vector<float> toVector() const;  // row-major copy
     Tensor contiguous() const;            // this, or a row-major copy
@@ -75,7 +89,10 @@ class Tensor {
     friend bool operator==(const Tensor& a, const Tensor& b);  // same shape, same values
 
   private:
+    const std::shared_ptr<float[]>& buffer() const;  // storage_, or packed_ laid out in full
+
     std::shared_ptr<float[]> storage_;
+    std::shared_ptr<PackedTriangles> packed_;  // set instead of storage_ by lowerTriangular
     Shape shape_;
     std::vector<int64_t> strides_;
     int64_t offset_ = 0;

@@ -313,18 +313,21 @@ class TraceBuilder {
         const bool masked = m.kind != MaskKind::None;
         const bool simple = masked && c_.simpleMaskSteps;
         Tensor mask, maskedScores, scaledScores, unmasked, tril, renorm;
+        // Every mask hides everything above the diagonal, so the steps that are constant there
+        // (masked scores: -inf; the simple method's masked and renormalised weights: 0) keep
+        // only their lower triangles. `weights` stays whole: the context product reads it.
         if (masked) {
             mask = maskTensor();
             storeStep("mask", mask);
-            maskedScores = Tensor::uninitialized(ttShape);
+            maskedScores = Tensor::lowerTriangular(ttShape, kNegInf);
         }
         if (scale)
             scaledScores = Tensor::uninitialized(ttShape);
         Tensor weights = Tensor::uninitialized(ttShape);
         if (simple) {
             unmasked = Tensor::uninitialized(ttShape);
-            tril = Tensor::uninitialized(ttShape);
-            renorm = Tensor::uninitialized(ttShape);
+            tril = Tensor::lowerTriangular(ttShape, 0.0f);
+            renorm = Tensor::lowerTriangular(ttShape, 0.0f);
         }
         // The chapter divides by keys.shape[-1]**0.5, a Python float (d_k ** 0.5 in double);
         // PyTorch then divides the float32 scores by it as a float32 scalar.
@@ -338,17 +341,21 @@ class TraceBuilder {
 #pragma omp parallel if (rows * T_ > 65536)
         {
             std::vector<float> tmp(static_cast<size_t>(T_));
+            std::vector<float> maskedRow(static_cast<size_t>(T_));
+            std::vector<float> trilRow(static_cast<size_t>(T_));
 #pragma omp for schedule(static, 64)
             for (int64_t row = 0; row < rows; ++row) {
                 if (cancelled())
                     continue;  // a relaxed atomic load: cheap next to a row
                 const int64_t off = row * T_;
-                const float* mrow = masked ? md + (row % T_) * T_ : nullptr;
+                const int64_t i = row % T_, matrix = row / T_;
+                const float* mrow = masked ? md + i * T_ : nullptr;
                 const float* in = s + off;
                 if (masked) {
-                    float* o = maskedScores.mutableData() + off;
+                    float* o = maskedRow.data();
                     for (int64_t j = 0; j < T_; ++j)
                         o[j] = mrow[j] != 0.0f ? kNegInf : in[j];
+                    std::copy_n(o, i + 1, maskedScores.lowerRow(matrix, i));
                     in = o;
                 }
                 if (scale) {
@@ -367,14 +374,17 @@ class TraceBuilder {
                     }
                     float* u = unmasked.mutableData() + off;
                     softmaxRow(raw, u, T_);
-                    float* t = tril.mutableData() + off;
+                    // The sum runs over the whole row as the chapter's t.sum(dim=-1) does
+                    // (the hidden entries add exact zeros).
+                    float* t = trilRow.data();
                     float sum = 0.0f;
                     for (int64_t j = 0; j < T_; ++j) {
                         t[j] = u[j] * (1.0f - mrow[j]);
                         sum += t[j];
                     }
-                    float* r = renorm.mutableData() + off;
-                    for (int64_t j = 0; j < T_; ++j)
+                    std::copy_n(t, i + 1, tril.lowerRow(matrix, i));
+                    float* r = renorm.lowerRow(matrix, i);
+                    for (int64_t j = 0; j <= i; ++j)
                         r[j] = t[j] / sum;
                 }
             }

@@ -88,8 +88,15 @@ Tensor stepMatrix(const StepSlice& slice);
 // The steps a configuration produces on T tokens, without computing anything: drives the
 // pipeline strip and shape table before a result exists, and the memory estimate.
 std::vector<StepInfo> planSteps(const Config& config, int64_t tokens);
-// Bytes the full trace holds (every step kept; views that share storage count once).
+// True for the steps a trace keeps as lower triangles (Tensor::lowerTriangular): masked_scores,
+// weights_tril and weights_renormalized, which every mask makes constant above the diagonal.
+bool keptAsLowerTriangles(std::string_view stepId);
+// Bytes the trace holds once every step has been read (views that share storage count once):
+// what the memory budget allows for, since exporting or printing a trace reads every step.
 uint64_t estimateTraceBytes(const Config& config, int64_t tokens);
+// Bytes the trace holds as runTrace returns it: the same, but with the steps kept as lower
+// triangles at T (T + 1) / 2 floats per matrix (until something reads them).
+uint64_t estimateComputedTraceBytes(const Config& config, int64_t tokens);
 int64_t parameterCount(const Config& config);
 // The state_dict names and shapes the module of `config` has.
 std::vector<std::pair<std::string, Shape>> parameterShapes(const Config& config);

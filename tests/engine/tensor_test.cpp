@@ -4,6 +4,9 @@
 
 #include "engine/tensor.h"
 
+#include <cmath>
+#include <thread>
+
 namespace attn {
 namespace {
 
@@ -81,6 +84,40 @@ TEST(TensorBuffers, BuffersFrom64KiBAreKeptSmallerOnesAreNot) {
         EXPECT_EQ(cachedBufferBytes(), 0u);
     }
     releaseCachedBuffers();
+}
+
+// Two 3 x 3 matrices kept as lower triangles: they read like the full matrices, with `above`
+// over the diagonal, through every accessor and view; the first read lays them out once, also
+// when two threads read at the same time.
+TEST(TensorLowerTriangular, ReadsAsTheFullMatricesAndLaysThemOutOnce) {
+    Tensor t = Tensor::lowerTriangular({2, 3, 3}, -INFINITY);
+    EXPECT_EQ(t.storageBytes(), size_t(2 * 6 * 4));
+    float v = 1.0f;
+    for (int64_t m = 0; m < 2; ++m)
+        for (int64_t i = 0; i < 3; ++i) {
+            float* row = t.lowerRow(m, i);
+            for (int64_t j = 0; j <= i; ++j)
+                row[j] = v++;
+        }
+    const Tensor copy = t;  // shares the triangles
+    EXPECT_TRUE(copy.sharesStorageWith(t));
+    const float* a = nullptr;
+    const float* b = nullptr;
+    std::thread first([&] { a = t.data(); });
+    std::thread second([&] { b = copy.data(); });
+    first.join();
+    second.join();
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(t.storageBytes(), size_t(2 * 9 * 4));
+    const std::vector<float> expected = {1, -INFINITY, -INFINITY, 2, 3, -INFINITY, 4, 5, 6,
+                                         7, -INFINITY, -INFINITY, 8, 9, -INFINITY, 10, 11, 12};
+    EXPECT_EQ(copy.toVector(), expected);
+    EXPECT_EQ(copy.at({1, 2, 1}), 11.0f);
+    EXPECT_EQ(copy.at({1, 0, 2}), -INFINITY);
+    EXPECT_EQ(copy.select(0, 1).transpose(0, 1).at({0, 2}), 10.0f);
+    EXPECT_EQ(copy.view({18}).flat(13), 9.0f);
+    EXPECT_THROW(t.lowerRow(0, 0), std::logic_error);  // laid out: no longer written this way
+    EXPECT_THROW(Tensor::lowerTriangular({2, 3}, 0.0f), std::invalid_argument);
 }
 
 }  // namespace

@@ -155,6 +155,63 @@ TEST(TraceStructure, SimpleMaskingMethodEqualsWeights) {
     }
 }
 
+// The steps every mask makes constant above the diagonal are kept as lower triangles (half the
+// memory of a T x T step), and read like the full matrices: -inf or 0 above the diagonal, the
+// computed values below, for the causal and the window mask alike. The memory estimate counts
+// exactly what the trace holds.
+TEST(TraceStructure, MaskedStepsAreKeptAsLowerTriangles) {
+    for (const MaskSpec& mask : {MaskSpec{MaskKind::Causal, 0}, MaskSpec{MaskKind::Window, 2}}) {
+        Config c;  // multi-head, 2 heads
+        c.batch = 2;
+        c.mask = mask;
+        const Trace t = run(c);
+        const int64_t T = t.tokens, matrices = 2 * 2;
+        uint64_t held = 0;
+        for (const Step& s : t.steps) {
+            if (!s.info.viewOf.empty())
+                continue;
+            const size_t full = size_t(s.value.numel()) * sizeof(float);
+            if (keptAsLowerTriangles(s.info.id))
+                EXPECT_EQ(s.value.storageBytes(), size_t(matrices * T * (T + 1) / 2) * 4)
+                    << s.info.id;
+            else
+                EXPECT_EQ(s.value.storageBytes(), full) << s.info.id;
+            held += s.value.storageBytes();
+        }
+        for (const auto& [name, p] : t.parameters)
+            held += p.storageBytes();
+        EXPECT_EQ(estimateComputedTraceBytes(c, T), held);
+        EXPECT_TRUE(keptAsLowerTriangles("masked_scores"));
+        EXPECT_FALSE(keptAsLowerTriangles("weights"));  // the context product reads it whole
+
+        const Tensor& scores = t.find("scores")->value;
+        const Tensor& maskT = t.find("mask")->value;
+        const Tensor& masked = t.find("masked_scores")->value;
+        const Tensor& unmasked = t.find("weights_unmasked")->value;
+        const Tensor& tril = t.find("weights_tril")->value;
+        for (int64_t b = 0; b < 2; ++b)
+            for (int64_t h = 0; h < 2; ++h)
+                for (int64_t i = 0; i < T; ++i)
+                    for (int64_t j = 0; j < T; ++j) {
+                        const bool hidden = maskT.at({i, j}) != 0.0f;
+                        EXPECT_EQ(masked.at({b, h, i, j}),
+                                  hidden ? -INFINITY : scores.at({b, h, i, j}));
+                        EXPECT_EQ(tril.at({b, h, i, j}),
+                                  hidden ? 0.0f : unmasked.at({b, h, i, j}));
+                    }
+        // Read once, they hold the full matrices from then on: every step read, the trace holds
+        // what the memory budget counts.
+        EXPECT_EQ(masked.storageBytes(), size_t(masked.numel()) * 4);
+        uint64_t read = 0;
+        for (const Step& s : t.steps)
+            if (s.info.viewOf.empty())
+                read += s.value.toVector().size() * sizeof(float);
+        for (const auto& [name, p] : t.parameters)
+            read += p.storageBytes();
+        EXPECT_EQ(estimateTraceBytes(c, T), read);
+    }
+}
+
 TEST(TraceStructure, DropoutKeepsAndScales) {
     Config c;
     c.variant = Variant::Causal;
