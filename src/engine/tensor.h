@@ -54,7 +54,8 @@ class Tensor {
     // Entries 0..row of row `row` of matrix `matrix` (matrices counted row-major over the
     // leading dims), to be written; only for a lowerTriangular tensor that nothing has read.
     float* lowerRow(int64_t matrix, int64_t row);
-    // Bytes of memory the tensor's storage holds now (shared storage counted in full).
+    // Bytes of memory the tensor's storage holds now (shared storage counted in full). Not
+    // synchronised with another thread's first read of a lowerTriangular tensor.
     size_t storageBytes() const;
 
     const Shape& shape() const { return shape_; }
