@@ -835,6 +835,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>The stream plus the feed-forward: the next block&apos;s input</source>
         <translation>Der Stream plus das Feed-Forward: die Eingabe des nächsten Blocks</translation>
     </message>
+    <message>
+        <source>Then multiply by (1 − mask), a band of ones where a token may look (itself and the %1 tokens before it) and zeros elsewhere, which sets every hidden weight to 0. The rows no longer sum to 1.</source>
+        <translation>Dann mit (1 − mask) multiplizieren, einem Band aus Einsen, wo ein Token hinschauen darf (auf sich selbst und die %1 Tokens davor), und Nullen sonst, was jedes verdeckte Gewicht auf 0 setzt. Die Zeilen summieren sich nicht mehr zu 1.</translation>
+    </message>
 </context>
 <context>
     <name>attn::ExplainPanel</name>

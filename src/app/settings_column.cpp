@@ -30,11 +30,14 @@ SettingsColumn::SettingsColumn(Workspace* workspace, QWidget* parent)
     column->addWidget(input_);
     column->addSpacing(6);
     column->addWidget(predictionTitle_);
-    column->addWidget(predictions_);
+    // In model mode the list takes the column's spare height (more predictions in view on a
+    // tall screen); without a model it is hidden and the spare height stays at the bottom.
+    column->addWidget(predictions_, 1);
     column->addSpacing(6);
     column->addWidget(new QLabel(tr("<b>Attention module</b>"), content));
     column->addWidget(module_);
     column->addStretch(1);
+    column_ = column;
     setWidget(content);
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
@@ -57,6 +60,7 @@ void SettingsColumn::refreshModelMode() {
     const bool model = workspace_->settings().modelMode();
     predictionTitle_->setVisible(model);
     predictions_->setVisible(model);
+    column_->setStretch(column_->count() - 1, model ? 0 : 1);
 }
 
 }  // namespace attn

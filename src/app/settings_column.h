@@ -6,6 +6,7 @@
 #include <QScrollArea>
 
 class QLabel;
+class QVBoxLayout;
 
 namespace attn {
 
@@ -34,6 +35,7 @@ class SettingsColumn : public QScrollArea {
     InputPanel* input_ = nullptr;
     ModulePanel* module_ = nullptr;
     PredictionPanel* predictions_ = nullptr;
+    QVBoxLayout* column_ = nullptr;  // its last item is the spare-height stretch
     QLabel* predictionTitle_ = nullptr;
 };
 

@@ -346,10 +346,17 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             "The chapter first shows a simple way to mask: compute ordinary "
             "attention weights with softmax, as if there were no mask. The hidden "
             "positions still have weight here.");
-    if (id == "weights_tril")
+    if (id == "weights_tril") {
+        if (x.mask.kind == MaskKind::Window)
+            return Explain::tr(
+                       "Then multiply by (1 − mask), a band of ones where a token may look "
+                       "(itself and the %1 tokens before it) and zeros elsewhere, which sets "
+                       "every hidden weight to 0. The rows no longer sum to 1.")
+                .arg(x.mask.window - 1);
         return Explain::tr(
             "Then multiply by the lower triangle of ones (1 − mask), which sets "
             "every hidden weight to 0. The rows no longer sum to 1.");
+    }
     if (id == "weights_renormalized")
         return Explain::tr(
             "Dividing each row by its sum makes it sum to 1 again. The result is "
