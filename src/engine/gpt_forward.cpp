@@ -100,7 +100,7 @@ void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
         return;
     const int64_t blocks = (T - r0 + kRowBlock - 1) / kRowBlock;
     const int64_t tasks = H * blocks;
-    const int64_t work = H * (T - r0) * T * hd;
+    [[maybe_unused]] const int64_t work = H * (T - r0) * T * hd;  // read by the OpenMP pragma
     const float root = static_cast<float>(std::pow(static_cast<double>(hd), 0.5));
     const int64_t P = io.poolStarts ? static_cast<int64_t>(io.poolStarts->size()) - 1 : 0;
 #pragma omp parallel if (work > kParallelWork)

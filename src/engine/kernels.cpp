@@ -351,7 +351,7 @@ void linear(std::span<const LinearJob> jobs, const CancelToken* cancel) {
 #endif
     const int64_t panelCount = static_cast<int64_t>(panels.size());
     const int64_t count = static_cast<int64_t>(chunks.size());
-    const int threads = work > kParallelWork ? maxThreads() : 1;
+    [[maybe_unused]] const int threads = work > kParallelWork ? maxThreads() : 1;  // by OpenMP
     throwIfCancelled(cancel);
 #pragma omp parallel num_threads(threads) if (threads > 1 && count > 1)
     {
