@@ -1,6 +1,8 @@
 #include "app/model_picker.h"
 
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -9,6 +11,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include "app/field_errors.h"
@@ -65,6 +68,14 @@ ModelPicker::ModelPicker(Workspace* workspace, QWidget* parent)
     about_->setForegroundRole(QPalette::PlaceholderText);
     about_->hide();
     v->addWidget(about_);
+    origin_ = new QLabel(this);
+    origin_->setObjectName(QStringLiteral("modelOrigin"));
+    origin_->setWordWrap(true);
+    origin_->setTextFormat(Qt::RichText);
+    origin_->setForegroundRole(QPalette::PlaceholderText);
+    origin_->hide();
+    connect(origin_, &QLabel::linkActivated, this, &ModelPicker::showMetadata);
+    v->addWidget(origin_);
     auto* loading = new QHBoxLayout;
     progress_ = new QProgressBar(this);
     progress_->setObjectName(QStringLiteral("modelProgress"));
@@ -99,11 +110,10 @@ ModelPicker::ModelPicker(Workspace* workspace, QWidget* parent)
                 progress_->setValue(done);
                 progress_->setFormat(tr("Reading %1  %p%").arg(what));
             });
-    connect(workspace_, &Workspace::modelFailed, this,
-            [this](const QString&, const QString& why) {
-                errors_->setNote(QStringLiteral("model"), why);
-                rebuild();
-            });
+    connect(workspace_, &Workspace::modelFailed, this, [this](const QString&, const QString& why) {
+        errors_->setNote(QStringLiteral("model"), why);
+        rebuild();
+    });
     connect(workspace_, &Workspace::modelChanged, this, [this] {
         const Settings& s = workspace_->settings();
         if (s.modelMode() && !bundledModelNames().contains(s.model))
@@ -127,7 +137,8 @@ void ModelPicker::rebuild() {
     combo_->clear();
     combo_->addItem(tr("Chapter 3 module (random weights)"), int(Kind::Chapter));
     combo_->setItemData(0, QString(), Qt::UserRole + 1);
-    combo_->setItemData(0, tr("Chapter 3 module (random weights, as in the book)"), Qt::ToolTipRole);
+    combo_->setItemData(0, tr("Chapter 3 module (random weights, as in the book)"),
+                        Qt::ToolTipRole);
     for (const QString& name : bundledModelNames()) {
         combo_->addItem(tr("%1 (trained, ships with the app)").arg(name), int(Kind::Bundled));
         combo_->setItemData(combo_->count() - 1, name, Qt::UserRole + 1);
@@ -145,14 +156,44 @@ void ModelPicker::rebuild() {
     int current = 0;
     for (int i = 0; i < combo_->count(); ++i) {
         const QString id = combo_->itemData(i, Qt::UserRole + 1).toString();
-        if (s.modelMode() && (id == s.model || (!id.isEmpty() && QFileInfo(id) == QFileInfo(s.model))))
+        if (s.modelMode() &&
+            (id == s.model || (!id.isEmpty() && QFileInfo(id) == QFileInfo(s.model))))
             current = i;
     }
     combo_->setCurrentIndex(current);
     const auto& model = workspace_->model();
     about_->setVisible(model != nullptr);
-    if (model)
-        about_->setText(describeModel(*model));
+    origin_->setVisible(model != nullptr && !model->metadata.empty());
+    if (!model)
+        return;
+    about_->setText(describeModel(*model));
+    const QString origin = describeModelOrigin(*model).toHtmlEscaped();
+    const QString link = QStringLiteral("<a href=\"metadata\">%1</a>").arg(tr("File metadata..."));
+    origin_->setText(origin.isEmpty() ? link : origin + QStringLiteral(" ") + link);
+}
+
+void ModelPicker::showMetadata() {
+    const auto& model = workspace_->model();
+    if (!model)
+        return;
+    QDialog dialog(this);
+    dialog.setWindowTitle(
+        tr("Metadata of %1").arg(QFileInfo(QString::fromStdString(model->source)).fileName()));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* intro = new QLabel(tr("What the model's file says about itself (its safetensors "
+                                "__metadata__), as written:"),
+                             &dialog);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    auto* text = new QTextBrowser(&dialog);
+    text->setObjectName(QStringLiteral("modelMetadata"));
+    text->setHtml(modelMetadataHtml(*model));
+    layout->addWidget(text, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog.resize(dialog.fontMetrics().averageCharWidth() * 80, dialog.fontMetrics().height() * 28);
+    dialog.exec();
 }
 
 void ModelPicker::onActivated(int index) {

@@ -36,10 +36,13 @@ class ModelPicker : public QWidget {
   private:
     void rebuild();
     void onActivated(int index);
+    // The model file's metadata, every entry, in a dialog of its own.
+    void showMetadata();
 
     Workspace* workspace_;
     QComboBox* combo_ = nullptr;
     QLabel* about_ = nullptr;
+    QLabel* origin_ = nullptr;  // what the file says of itself, and a link to all its metadata
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
     FieldErrors* errors_ = nullptr;

@@ -5,6 +5,7 @@
 // may point straight into a memory-mapped file; they are never written.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -65,8 +66,12 @@ struct GptModel {
     GptArchitecture arch;
     GptNames names = GptNames::Book;
     HeadsSource headsSource = HeadsSource::Default;
-    std::string dtype;         // the file's weight type: "F32", "F16", "BF16" (mixed: "F16+F32")
-    std::string source;        // the file name, for messages
+    std::string dtype;   // the file's weight type: "F32", "F16", "BF16" (mixed: "F16+F32")
+    std::string source;  // the file name, for messages
+    // The safetensors file's __metadata__ strings as written (a model that ships with the app
+    // says there what it was trained on, its validation loss and its licence); empty for
+    // torch.save files, which have none.
+    std::map<std::string, std::string> metadata;
     Tensor tokenEmbedding;     // (vocab, d)
     Tensor positionEmbedding;  // (context_length, d)
     std::vector<GptBlock> blocks;

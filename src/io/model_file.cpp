@@ -129,6 +129,7 @@ class ModelReader {
         for (const std::string& t : dtypes_)
             dtype += (dtype.empty() ? "" : "+") + t;
         model->dtype = dtype;
+        model->metadata = file_.metadata;
         checkGptModel(*model);
         step("final norm");
         return model;
@@ -252,9 +253,9 @@ class ModelReader {
         }
         if (a.heads < 1 || a.dModel % a.heads != 0)
             throw UserError("heads", source_ + ": d_model = " + std::to_string(a.dModel) +
-                                           " cannot be split into " + std::to_string(a.heads) +
-                                           " heads of equal size. Valid head counts: " +
-                                           validHeads(a.dModel) + ".");
+                                         " cannot be split into " + std::to_string(a.heads) +
+                                         " heads of equal size. Valid head counts: " +
+                                         validHeads(a.dModel) + ".");
     }
 
     std::pair<int64_t, bool> metadataHeads() const {

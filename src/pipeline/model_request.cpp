@@ -264,4 +264,42 @@ QString describeModel(const GptModel& model) {
         .arg(QString::fromStdString(model.dtype));
 }
 
+namespace {
+
+QString metadataValue(const GptModel& model, const char* key) {
+    const auto it = model.metadata.find(key);
+    return it == model.metadata.end() ? QString() : QString::fromStdString(it->second).trimmed();
+}
+
+}  // namespace
+
+QString describeModelOrigin(const GptModel& model) {
+    QStringList parts;
+    const QString description = metadataValue(model, "description");
+    if (!description.isEmpty())
+        parts << description;
+    const QString loss = metadataValue(model, "validation_loss");
+    const QString bigram = metadataValue(model, "baseline_bigram_validation_loss");
+    if (!loss.isEmpty() && !bigram.isEmpty())
+        parts << Text::tr("Validation loss %1 nats per token (a bigram model: %2).")
+                     .arg(loss, bigram);
+    else if (!loss.isEmpty())
+        parts << Text::tr("Validation loss %1 nats per token.").arg(loss);
+    const QString licence = metadataValue(model, "licence");
+    if (!licence.isEmpty())
+        parts << Text::tr("Licence: %1.").arg(licence);
+    return parts.join(QLatin1Char(' '));
+}
+
+QString modelMetadataHtml(const GptModel& model) {
+    if (model.metadata.empty())
+        return {};
+    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\">");
+    for (const auto& [key, value] : model.metadata)
+        html += QStringLiteral("<tr><td valign=\"top\"><b>%1</b></td><td>%2</td></tr>")
+                    .arg(QString::fromStdString(key).toHtmlEscaped(),
+                         QString::fromStdString(value).toHtmlEscaped());
+    return html + QStringLiteral("</table>");
+}
+
 }  // namespace attn

@@ -71,5 +71,13 @@ std::vector<StepInfo> plannedModelSteps(const GptArchitecture& arch, int64_t tok
 // The architecture in words, for a caption or the CLI: "4 layers, 4 heads of 32 (d 128),
 // vocabulary 50,257, context 256, F16".
 QString describeModel(const GptModel& model);
+// What the model's file says about itself (its safetensors metadata: a model that ships with the
+// app gives its description, validation loss against a bigram baseline, and licence), in a
+// sentence or three for under the picker; empty when the file says none of that, as most
+// checkpoints do.
+QString describeModelOrigin(const GptModel& model);
+// Every metadata entry of the file, as an HTML table (key, value), for the details dialog;
+// empty when the file has none.
+QString modelMetadataHtml(const GptModel& model);
 
 }  // namespace attn

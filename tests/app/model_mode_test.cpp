@@ -4,11 +4,14 @@
 #include <QComboBox>
 #include <QTextBrowser>
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QFile>
+#include <QLabel>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 
 #include "app/app_test_util.h"
@@ -112,6 +115,51 @@ TEST(ModelMode, OpeningAModelShowsItsArchitectureAndThePagesOfEveryLayer) {
     EXPECT_FALSE(w.workspace()->settings().modelMode());
     EXPECT_FALSE(w.centrePages()->isTabVisible(1));
     EXPECT_FALSE(preset->isHidden());
+}
+
+// Under the picker the bundled model says what it is, its validation loss against a bigram
+// model and its licence (its file's metadata); the link opens every metadata entry.
+TEST(ModelMode, ThePickerSaysWhatTheBundledModelIsAndShowsItsMetadata) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    auto* origin = w.findChild<QLabel*>(QStringLiteral("modelOrigin"));
+    ASSERT_NE(origin, nullptr);
+    EXPECT_TRUE(origin->isHidden());  // the chapter's module has no file to describe
+
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
+    ASSERT_NE(w.workspace()->model(), nullptr);
+    ASSERT_TRUE(waitUntil([&] { return !origin->isHidden(); }));
+    const auto& metadata = w.workspace()->model()->metadata;
+    const QString text = origin->text();
+    EXPECT_TRUE(text.contains(QString::fromStdString(metadata.at("description")).toHtmlEscaped()))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("Validation loss %1 nats per token")
+                                  .arg(QString::fromStdString(metadata.at("validation_loss")))))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("Licence: CC0-1.0"))) << text.toStdString();
+
+    // The link opens a dialog that lists every entry; it closes with its Close button.
+    QString listed;
+    QTimer::singleShot(0, [&] {
+        for (QWidget* top : QApplication::topLevelWidgets()) {
+            auto* browser = top->findChild<QTextBrowser*>(QStringLiteral("modelMetadata"));
+            if (browser && top->isVisible()) {
+                listed = browser->toPlainText();
+                top->close();
+            }
+        }
+    });
+    emit origin->linkActivated(QStringLiteral("metadata"));
+    for (const auto& [key, value] : metadata) {
+        EXPECT_TRUE(listed.contains(QString::fromStdString(key))) << key;
+        EXPECT_TRUE(listed.contains(QString::fromStdString(value))) << key;
+    }
+
+    // A checkpoint whose metadata says none of that shows only the link.
+    ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
+    ASSERT_TRUE(waitUntil([&] { return origin->text().startsWith(QStringLiteral("<a ")); }));
 }
 
 TEST(ModelMode, TheHeatmapShowsTheSelectedLayerAndHeadOfTheForward) {

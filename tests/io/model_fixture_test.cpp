@@ -133,6 +133,16 @@ TEST_P(ModelFixture, ArchitectureIsReadFromTheShapes) {
     }
 }
 
+// A safetensors file's __metadata__ is kept as written; torch.save files have none.
+TEST(ModelFixtureMetadata, IsTheSafetensorsHeaderAsWritten) {
+    const auto hf = loadGptModel((modelDir() / "hf_tied_f32.safetensors").string(), {});
+    EXPECT_EQ(hf->metadata, (std::map<std::string, std::string>{{"format", "pt"}, {"heads", "4"}}));
+    ModelLoadOptions fourHeads;  // a torch.save file cannot say its head count
+    fourHeads.heads = 4;
+    const auto book = loadGptModel((modelDir() / "book_checkpoint.pth").string(), fourHeads);
+    EXPECT_TRUE(book->metadata.empty());
+}
+
 TEST_P(ModelFixture, AttentionAndNextTokenProbabilitiesMatchPyTorch) {
     const QJsonObject ref = readJson(GetParam());
     GptRequest request;
