@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Train the small GPT-2-architecture model that ships with Attention Lens (tiny-shakespeare).
 
-Run by hand, never in CI (about 30 minutes on an idle 2-core machine, two hours under heavy load), with Debian's PyTorch:
+Run by hand, never in CI (about 55 minutes on one core of the 2-core machine), with Debian's
+PyTorch and OpenBLAS (without libopenblas0-openmp, torch falls back to the reference BLAS and
+every step is about 12 times slower):
 
-    apt-get install -y python3-torch python3-numpy
+    apt-get install -y python3-torch python3-numpy libopenblas0-openmp
     cmake --build build --target attention-lens-cli     # the tokenizer the app itself uses
     /usr/bin/python3 tools/train_bundled_model.py
 
@@ -49,7 +51,11 @@ CONFIG = {
     "emb_dim": 128,
     "n_heads": 4,
     "n_layers": 4,
-    "drop_rate": 0.2,  # the book uses 0.1; ~20 passes over 300k tokens need more
+    "drop_rate": 0.1,  # the book's: on the embeddings and both residual branches
+    # None on the attention weights: a head that puts all its weight on one token (the previous
+    # one, say) loses everything when that weight is dropped, so attention dropout trains heads to
+    # spread out, and this model's heads did not sharpen with it.
+    "att_drop_rate": 0.0,
     "qkv_bias": True,  # GPT-2 has biases on the query/key/value projections; so do we
 }
 
@@ -112,7 +118,7 @@ class TransformerBlock(nn.Module):
     def __init__(self, cfg):
         super().__init__()
         d = cfg["emb_dim"]
-        self.att = MultiHeadAttention(d, d, cfg["context_length"], cfg["drop_rate"], cfg["n_heads"], cfg["qkv_bias"])
+        self.att = MultiHeadAttention(d, d, cfg["context_length"], cfg["att_drop_rate"], cfg["n_heads"], cfg["qkv_bias"])
         self.ff = FeedForward(cfg)
         self.norm1, self.norm2 = LayerNorm(d), LayerNorm(d)
         self.drop_shortcut = nn.Dropout(cfg["drop_rate"])
@@ -236,34 +242,66 @@ def compact_eval_loss(model, ids, gpt2_to_compact, unk, unseen_multiplicity, ctx
     return total / count
 
 
+def describe(cfg, previous_token, induction, repeat_length):
+    """The file's one-paragraph description, which the app shows under its model picker: the
+    model's size and what its strongest heads do. A head counts as an induction head only when its
+    score is at least three times uniform attention's on the same positions (the second copy's
+    positions n .. 2n - 1, each of which can see i + 1 tokens)."""
+    (prev_head, prev_score), (ind_head, ind_score) = previous_token, induction
+    n = repeat_length
+    uniform = sum(1 / (i + 1) for i in range(n, 2 * n)) / n
+    text = (f"A small GPT-2-architecture model for teaching: {cfg['n_layers']} layers of {cfg['n_heads']} "
+            f"heads, d_model {cfg['emb_dim']}, trained on Shakespeare's plays. Its strongest previous-token "
+            f"head is {prev_head} (mean weight {prev_score:.2f} on the token before, on Sonnet 18). ")
+    if ind_score >= 3 * uniform:
+        return text + f"Its strongest induction head is {ind_head} ({ind_score:.2f} on a repeated random sequence)."
+    return text + (f"It has no induction head: on a repeated random sequence the best head ({ind_head}) "
+                   f"scores {ind_score:.3f}, about what uniform attention gives ({uniform:.3f}).")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cli", default=common.DEFAULT_CLI, help="attention-lens-cli, for GPT-2 tokenizing")
     ap.add_argument("--corpus", default=common.DEFAULT_CORPUS)
     ap.add_argument("--out", default=common.DEFAULT_MODEL)
     ap.add_argument("--log", default=os.path.join(common.REPO_ROOT, "tools", "train_bundled_model.log"))
-    ap.add_argument("--steps", type=int, default=1200)
-    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--steps", type=int, default=3600)
+    ap.add_argument("--batch-size", type=int, default=8)
     ap.add_argument("--lr", type=float, default=1.5e-3, help="peak learning rate")
     ap.add_argument("--min-lr", type=float, default=1.5e-4)
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--weight-decay", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=123)
     ap.add_argument("--context-length", type=int, default=CONFIG["context_length"])
-    ap.add_argument("--dropout", type=float, default=CONFIG["drop_rate"])
-    ap.add_argument("--pos-init-rms", type=float, default=0.0,
-                    help="start the position embeddings as the sinusoids of 'Attention Is All You "
-                         "Need' scaled to this RMS (0: GPT-2's N(0, 0.02))")
+    ap.add_argument("--heads", type=int, default=CONFIG["n_heads"])
+    ap.add_argument("--dropout", type=float, default=CONFIG["drop_rate"],
+                    help="dropout on the embeddings and the residual branches")
+    ap.add_argument("--attention-dropout", type=float, default=CONFIG["att_drop_rate"])
+    ap.add_argument("--token-init-std", type=float, default=0.09,
+                    help="standard deviation of the starting token embeddings (GPT-2: 0.02)")
+    ap.add_argument("--pos-init-rms", type=float, default=0.15,
+                    help="start the position embeddings as sinusoids of this RMS (0: GPT-2's "
+                         "N(0, 0.02))")
+    ap.add_argument("--pos-max-frequency", type=float, default=2.5,
+                    help="the sinusoids' highest angular frequency, in radians per token")
+    ap.add_argument("--attention-lr-mult", type=float, default=4.0,
+                    help="learning rate of W_query, W_key and the position embeddings, as a "
+                         "multiple of the others'")
     ap.add_argument("--log-every", type=int, default=25)
-    ap.add_argument("--eval-every", type=int, default=100)
+    ap.add_argument("--eval-every", type=int, default=250)
+    # One thread by default: a float sum's order depends on the thread count, so the shipped
+    # file's numbers then come out the same on any machine, whatever its number of cores.
+    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--no-train-eval", action="store_true", help="skip the final full-vocabulary train loss (slow)")
     args = ap.parse_args()
     CONFIG["context_length"] = args.context_length
+    CONFIG["n_heads"] = args.heads
     CONFIG["drop_rate"] = args.dropout
+    CONFIG["att_drop_rate"] = args.attention_dropout
 
     # Reproducibility: fixed thread count (a float sum's order depends on it), fixed seeds, one
     # generator for the data order, deterministic kernels only.
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     torch.use_deterministic_algorithms(True)
     data_gen = torch.Generator().manual_seed(args.seed + 1)
@@ -298,25 +336,60 @@ def main():
     induction = common.induction_sequences(compact_to_gpt2, n=min(100, CONFIG["context_length"] // 2), trials=8, seed=args.seed)
 
     model = GPTModel(CONFIG, unk + 1, unseen_multiplicity)
-    if args.pos_init_rms > 0:
-        # Sinusoidal positions: offsets between positions are linear maps of them, so a head
-        # can learn "the token before me" as one query/key rotation instead of from scratch.
-        pos = torch.arange(CONFIG["context_length"], dtype=torch.float32)[:, None]
-        freq = torch.arange(0, CONFIG["emb_dim"], 2, dtype=torch.float32)
-        angle = pos / (10000 ** (freq / CONFIG["emb_dim"]))
-        pe = torch.zeros(CONFIG["context_length"], CONFIG["emb_dim"])
-        pe[:, 0::2], pe[:, 1::2] = torch.sin(angle), torch.cos(angle)
-        with torch.no_grad():
+    # Where a head may look is decided by query . key, and "the token before me" is a statement
+    # about positions. With GPT-2's start (every embedding N(0, 0.02)) and decay on wpe, this model
+    # ended with position embeddings a seventh of the token embeddings' size and no head that
+    # follows position at all (docs/MODEL.md). Three choices make positions usable early:
+    # - Token embeddings start at the size trained ones reach (RMS about 0.09 at d = 128), and
+    #   position embeddings start as sinusoids somewhat larger (RMS 0.15): after LayerNorm the
+    #   position part then carries more of each vector, and the query . key gap between i - 1
+    #   and i - 2 that a previous-token head needs grows with it. Side by side, 1,500 steps in,
+    #   the best previous-token score was 0.35 with RMS 0.09 and 0.56 with 0.15, at a lower
+    #   validation loss (docs/MODEL.md).
+    # - The sinusoids' frequencies run geometrically from pos_max_frequency radians per token down
+    #   to one cycle per two context lengths. For any offset k, position i - k is a fixed rotation
+    #   of position i in each frequency's (sin, cos) pair, so one W_query/W_key pair can point
+    #   every position at the one k before it; the fast pairs (periods of 2.5 to 10 tokens) tell
+    #   i - 1 from i and i - 2, which the original Transformer's base-10000 frequencies (at most
+    #   one radian per token, and only a few pairs above 0.5) barely do.
+    # - The position embeddings stay trainable (and are not decayed): the model is free to
+    #   reshape them, as GPT-2 does.
+    with torch.no_grad():
+        if args.token_init_std > 0:
+            nn.init.normal_(model.tok_emb.weight, mean=0.0, std=args.token_init_std)
+        if args.pos_init_rms > 0:
+            n_pairs = CONFIG["emb_dim"] // 2
+            slowest = 2 * math.pi / (2 * CONFIG["context_length"])
+            k = torch.arange(n_pairs, dtype=torch.float32) / (n_pairs - 1)
+            frequency = args.pos_max_frequency * (slowest / args.pos_max_frequency) ** k
+            angle = torch.arange(CONFIG["context_length"], dtype=torch.float32)[:, None] * frequency
+            pe = torch.zeros(CONFIG["context_length"], CONFIG["emb_dim"])
+            pe[:, 0::2], pe[:, 1::2] = torch.sin(angle), torch.cos(angle)
             model.pos_emb.weight.copy_(pe * args.pos_init_rms / pe.pow(2).mean().sqrt())
     n_params = sum(p.numel() for p in model.parameters())
     log(f"trainable parameters (compact vocabulary): {n_params}")
 
-    # AdamW as in the book's chapter 5, with decay on matrices and embeddings only (not on
-    # LayerNorm scale/shift or biases), betas as GPT-2/GPT-3 training.
-    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
-    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
-                             {"params": no_decay, "weight_decay": 0.0}], lr=args.lr, betas=(0.9, 0.95))
+    # AdamW as in the book's chapter 5, with decay on matrices and the token embedding only (not
+    # on the position embedding, LayerNorm scale/shift or biases), betas as GPT-2/GPT-3 training.
+    # The query and key projections and the position embedding learn attention_lr_mult times
+    # faster: a head only attends sharply once its query . key differences reach several units,
+    # which needs those weights several times their starting size; at the common rate they grew
+    # so slowly that the heads were still nearly uniform after 5 M tokens. 4x brought the
+    # previous-token head on; 10x was unstable (docs/MODEL.md).
+    def attention_rate(name):
+        return "W_query" in name or "W_key" in name or name == "pos_emb.weight"
+
+    def decays(name, p):
+        return p.dim() >= 2 and name != "pos_emb.weight"
+
+    groups = []
+    for fast in (False, True):
+        for decay in (True, False):
+            params = [p for n, p in model.named_parameters() if attention_rate(n) == fast and decays(n, p) == decay]
+            if params:
+                groups.append({"params": params, "weight_decay": args.weight_decay if decay else 0.0,
+                               "lr_mult": args.attention_lr_mult if fast else 1.0})
+    opt = torch.optim.AdamW(groups, lr=args.lr, betas=(0.9, 0.95))
 
     def lr_at(step):  # linear warm-up, then cosine decay to min_lr at the last step
         if step < args.warmup:
@@ -333,6 +406,7 @@ def main():
         (pv, ph), (iv, ih) = best(prev), best(ind)
         log(f"eval step {step:5d} | val loss {vl:.4f} | best previous-token head {ph} {pv:.3f} "
             f"| best induction head {ih} {iv:.3f}")
+        return (ph, pv), (ih, iv)
 
     ctx, B = CONFIG["context_length"], args.batch_size
     log(f"training: {args.steps} steps x {B} x {ctx} tokens = {args.steps * B * ctx} tokens "
@@ -351,7 +425,7 @@ def main():
         x, y = win[:, :-1], win[:, 1:]
 
         for g in opt.param_groups:
-            g["lr"] = lr_at(step)
+            g["lr"] = lr_at(step) * g["lr_mult"]
         logits = model(x)
         loss = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1))
         opt.zero_grad(set_to_none=True)
@@ -367,7 +441,7 @@ def main():
                 f"{(step + 1) * B * ctx / done:.0f} tokens/s")
             running = []
     train_time = time.time() - t_start
-    evaluate(args.steps)
+    (prev_head, prev_score), (ind_head, ind_score) = evaluate(args.steps)
     log(f"training time {train_time / 60:.1f} min")
 
     # The shipped weights: float16. Every reported number is computed from them, through the
@@ -410,12 +484,11 @@ def main():
         "train_loss": f"{train_loss:.4f}",
         "baseline_unigram_validation_loss": f"{uni:.4f}",
         "baseline_bigram_validation_loss": f"{bi:.4f}",
-        "trained_on": "2026-11-22",
+        "trained_on": time.strftime("%Y-%m-%d"),
         "training": f"tools/train_bundled_model.py, seed {args.seed}, {args.steps} steps of {B} x {ctx} tokens, "
-                    f"AdamW, {train_time / 60:.0f} min on 2 CPU cores",
+                    f"AdamW, {train_time / 60:.0f} min on {args.threads} CPU thread{'s' if args.threads != 1 else ''}",
         "licence": "CC0-1.0 (weights); the training text is public domain",
-        "description": "A small GPT-2-architecture model trained for teaching: 4 layers x 4 heads, "
-                       "it has previous-token and induction heads to find.",
+        "description": describe(CONFIG, (prev_head, prev_score), (ind_head, ind_score), len(induction[0]) // 2),
     }
     tensors = {k: v.numpy().astype(np.float16) for k, v in w16.items()}
     common.write_safetensors(args.out, tensors, metadata)

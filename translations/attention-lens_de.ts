@@ -1925,10 +1925,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Ein Vorgänger-Kopf</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The view now shows the head with the highest &lt;b&gt;previous-token score&lt;/b&gt; on this text: the mean weight each token puts on the token just before it (the status line names its layer and head; the Head scores page gives the score). A head that puts most of its weight there is a &lt;b&gt;previous-token head&lt;/b&gt;: its heatmap is a bright stripe just below the diagonal.&lt;/p&gt;&lt;p&gt;Why learn it? After such a head, every position also carries the token before it, so later layers can predict from pairs of tokens instead of one.&lt;/p&gt;&lt;p&gt;GPT-2 small has heads that put nearly all their weight there. How far this small model got is in the score: below about 0.3 the head only leans towards the previous token, and the stripe is faint. Hover a row to see where its weight goes.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die Ansicht zeigt jetzt den Kopf mit dem höchsten &lt;b&gt;Vorgänger-Score&lt;/b&gt; auf diesem Text: das mittlere Gewicht, das jedes Token auf das Token direkt davor legt (die Statuszeile nennt seine Schicht und seinen Kopf, die Seite Kopf-Scores den Score). Ein Kopf, der den größten Teil seines Gewichts dorthin legt, ist ein &lt;b&gt;Vorgänger-Kopf&lt;/b&gt;: seine Heatmap ist ein heller Streifen direkt unter der Diagonalen.&lt;/p&gt;&lt;p&gt;Wozu das lernen? Nach einem solchen Kopf trägt jede Position auch das Token davor, sodass spätere Schichten aus Token-Paaren statt aus einzelnen Tokens vorhersagen können.&lt;/p&gt;&lt;p&gt;GPT-2 small hat Köpfe, die fast ihr ganzes Gewicht dorthin legen. Wie weit dieses kleine Modell gekommen ist, zeigt der Score: unter etwa 0,3 neigt der Kopf nur zum vorigen Token hin, und der Streifen ist schwach. Fahren Sie über eine Zeile, um zu sehen, wohin ihr Gewicht geht.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Head scores</source>
         <translation>Kopf-Scores</translation>
     </message>
@@ -1947,10 +1943,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Repeated words: looking for an induction head</source>
         <translation>Wiederholte Wörter: die Suche nach einem Induktionskopf</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;The text is now ten words, said twice. In the second half each word can be predicted by finding where the current word appeared before and copying the word that followed it. Heads that do this are &lt;b&gt;induction heads&lt;/b&gt;: in the second half their rows put weight on the token &lt;i&gt;after&lt;/i&gt; the earlier occurrence, a stripe parallel to the diagonal, nine columns left of it.&lt;/p&gt;&lt;p&gt;The view shows the head with the highest induction score. Induction heads need a previous-token head in an earlier layer and a lot of training text: a small model trained on one book may show only a faint stripe, GPT-2 small shows several clear ones (open it with File &amp;gt; Open model file if you have it).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Der Text besteht jetzt aus zehn Wörtern, zweimal hintereinander. In der zweiten Hälfte lässt sich jedes Wort vorhersagen, indem man sucht, wo das aktuelle Wort schon einmal vorkam, und das Wort kopiert, das darauf folgte. Köpfe, die das tun, sind &lt;b&gt;Induktionsköpfe&lt;/b&gt;: in der zweiten Hälfte legen ihre Zeilen Gewicht auf das Token &lt;i&gt;nach&lt;/i&gt; dem früheren Vorkommen, ein Streifen parallel zur Diagonalen, neun Spalten links davon.&lt;/p&gt;&lt;p&gt;Die Ansicht zeigt den Kopf mit dem höchsten Induktions-Score. Induktionsköpfe brauchen einen Vorgänger-Kopf in einer früheren Schicht und viel Trainingstext: ein kleines Modell, das auf einem einzigen Buch trainiert wurde, zeigt vielleicht nur einen schwachen Streifen, GPT-2 small zeigt mehrere deutliche (öffnen Sie es mit Datei &amp;gt; Modelldatei öffnen, falls Sie es haben).&lt;/p&gt;</translation>
     </message>
     <message>
         <source>The block</source>
@@ -1975,6 +1967,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>&lt;p&gt;After the last block the model turns each token&apos;s vector into scores for all 50,257 tokens. The &lt;b&gt;Next token&lt;/b&gt; panel on the left lists the most probable ones after the last token.&lt;/p&gt;&lt;p&gt;Press &lt;b&gt;Append&lt;/b&gt; to add the top token to the text, or pick another first: the model then reads its own output, and the heatmaps show the attention of the generated tokens. Click a heatmap row to see what the model predicted at that position and what the text really says.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Nach dem letzten Block macht das Modell aus dem Vektor jedes Tokens Scores für alle 50.257 Tokens. Das Feld &lt;b&gt;Nächstes Token&lt;/b&gt; links listet die wahrscheinlichsten nach dem letzten Token auf.&lt;/p&gt;&lt;p&gt;Drücken Sie &lt;b&gt;Bestes anhängen&lt;/b&gt;, um das oberste Token an den Text anzuhängen, oder wählen Sie vorher ein anderes: das Modell liest dann seine eigene Ausgabe, und die Heatmaps zeigen die Attention der erzeugten Tokens. Klicken Sie auf eine Zeile einer Heatmap, um zu sehen, was das Modell an dieser Position vorhergesagt hat und was tatsächlich im Text steht.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The view now shows the head with the highest &lt;b&gt;previous-token score&lt;/b&gt; on this text: the mean weight each token puts on the token just before it (the status line names its layer and head; the Head scores page gives the score). A head that puts most of its weight there is a &lt;b&gt;previous-token head&lt;/b&gt;: its heatmap is a bright stripe just below the diagonal.&lt;/p&gt;&lt;p&gt;Why learn it? After such a head, every position also carries the token before it, so later layers can predict from pairs of tokens instead of one.&lt;/p&gt;&lt;p&gt;GPT-2 small has heads that put nearly all their weight there. This small model&apos;s best, in layer 0, puts more than half of it there and most of the rest on the two or three tokens before: a clear stripe with a fainter one beside it. Hover a row to see where its weight goes.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Ansicht zeigt jetzt den Kopf mit dem höchsten &lt;b&gt;Vorgänger-Score&lt;/b&gt; auf diesem Text: das mittlere Gewicht, das jedes Token auf das Token direkt davor legt (die Statuszeile nennt seine Schicht und seinen Kopf, die Seite Kopf-Scores den Score). Ein Kopf, der den größten Teil seines Gewichts dorthin legt, ist ein &lt;b&gt;Vorgänger-Kopf&lt;/b&gt;: seine Heatmap ist ein heller Streifen direkt unter der Diagonalen.&lt;/p&gt;&lt;p&gt;Wozu das lernen? Nach einem solchen Kopf trägt jede Position auch das Token davor, sodass spätere Schichten aus Token-Paaren statt aus einzelnen Tokens vorhersagen können.&lt;/p&gt;&lt;p&gt;GPT-2 small hat Köpfe, die fast ihr ganzes Gewicht dorthin legen. Der beste Kopf dieses kleinen Modells, in Schicht 0, legt mehr als die Hälfte dorthin und den größten Teil des Rests auf die zwei, drei Tokens davor: ein deutlicher Streifen mit einem schwächeren daneben. Fahren Sie über eine Zeile, um zu sehen, wohin ihr Gewicht geht.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The text is now ten words, said twice. In the second half each word can be predicted by finding where the current word appeared before and copying the word that followed it. Heads that do this are &lt;b&gt;induction heads&lt;/b&gt;: in the second half their rows put weight on the token &lt;i&gt;after&lt;/i&gt; the earlier occurrence, a stripe parallel to the diagonal, nine columns left of it.&lt;/p&gt;&lt;p&gt;The view shows the head with the highest induction score. Induction heads need a previous-token head in an earlier layer and a lot of training text. This model, trained on one book, has none: its best induction score is barely above what uniform attention would give, so the view shows no stripe. GPT-2 small shows several clear ones (open it with File &amp;gt; Open model file if you have it).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Der Text besteht jetzt aus zehn Wörtern, zweimal hintereinander. In der zweiten Hälfte lässt sich jedes Wort vorhersagen, indem man sucht, wo das aktuelle Wort schon einmal vorkam, und das Wort kopiert, das darauf folgte. Köpfe, die das tun, sind &lt;b&gt;Induktionsköpfe&lt;/b&gt;: in der zweiten Hälfte legen ihre Zeilen Gewicht auf das Token &lt;i&gt;nach&lt;/i&gt; dem früheren Vorkommen, ein Streifen parallel zur Diagonalen, neun Spalten links davon.&lt;/p&gt;&lt;p&gt;Die Ansicht zeigt den Kopf mit dem höchsten Induktions-Score. Induktionsköpfe brauchen einen Vorgänger-Kopf in einer früheren Schicht und viel Trainingstext. Dieses Modell, auf einem einzigen Buch trainiert, hat keinen: sein bester Induktions-Score liegt kaum über dem, was gleichmäßige Aufmerksamkeit ergäbe, daher zeigt die Ansicht keinen Streifen. GPT-2 small zeigt mehrere deutliche (öffnen Sie es mit Datei &amp;gt; Modelldatei öffnen, falls Sie es haben).&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2424,6 +2424,18 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Open model file...</source>
         <translation>Modelldatei öffnen …</translation>
     </message>
+    <message>
+        <source>File metadata...</source>
+        <translation>Datei-Metadaten …</translation>
+    </message>
+    <message>
+        <source>Metadata of %1</source>
+        <translation>Metadaten von %1</translation>
+    </message>
+    <message>
+        <source>What the model&apos;s file says about itself (its safetensors __metadata__), as written:</source>
+        <translation>Was die Modelldatei über sich selbst sagt (ihre safetensors-__metadata__), wie geschrieben:</translation>
+    </message>
 </context>
 <context>
     <name>attn::ModelRequest</name>
@@ -2486,6 +2498,18 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>%1 layers, %2 heads of %3 (d %4), vocabulary %5, context %6, %7</source>
         <translation>%1 Schichten, %2 Köpfe zu %3 (d %4), Vokabular %5, Kontext %6, %7</translation>
+    </message>
+    <message>
+        <source>Validation loss %1 nats per token (a bigram model: %2).</source>
+        <translation>Validierungsverlust %1 Nats pro Token (ein Bigramm-Modell: %2).</translation>
+    </message>
+    <message>
+        <source>Validation loss %1 nats per token.</source>
+        <translation>Validierungsverlust %1 Nats pro Token.</translation>
+    </message>
+    <message>
+        <source>Licence: %1.</source>
+        <translation>Lizenz: %1.</translation>
     </message>
 </context>
 <context>

@@ -290,9 +290,10 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "stripe just below the diagonal.</p>"
             "<p>Why learn it? After such a head, every position also carries the token before "
             "it, so later layers can predict from pairs of tokens instead of one.</p>"
-            "<p>GPT-2 small has heads that put nearly all their weight there. How far this small "
-            "model got is in the score: below about 0.3 the head only leans towards the previous "
-            "token, and the stripe is faint. Hover a row to see where its weight goes.</p>"),
+            "<p>GPT-2 small has heads that put nearly all their weight there. This small "
+            "model's best, in layer 0, puts more than half of it there and most of the rest on "
+            "the two or three tokens before: a clear stripe with a fainter one beside it. Hover a "
+            "row to see where its weight goes.</p>"),
         "steps", "weights", 0, 0, LessonHead::BestPreviousToken));
     v.push_back(modelScreen(
         Lesson::tr("Head scores"), Lesson::tr("Finding heads by their scores"),
@@ -312,8 +313,9 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "their rows put weight on the token <i>after</i> the earlier occurrence, a stripe "
             "parallel to the diagonal, nine columns left of it.</p>"
             "<p>The view shows the head with the highest induction score. Induction heads need a "
-            "previous-token head in an earlier layer and a lot of training text: a small model "
-            "trained on one book may show only a faint stripe, GPT-2 small shows several clear "
+            "previous-token head in an earlier layer and a lot of training text. This model, "
+            "trained on one book, has none: its best induction score is barely above what uniform "
+            "attention would give, so the view shows no stripe. GPT-2 small shows several clear "
             "ones (open it with File &gt; Open model file if you have it).</p>"),
         "steps", "weights", 0, 0, LessonHead::BestInduction, kRepeatedWords));
     v.push_back(modelScreen(
