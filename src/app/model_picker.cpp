@@ -167,9 +167,16 @@ void ModelPicker::rebuild() {
     if (!model)
         return;
     about_->setText(describeModel(*model));
-    const QString origin = describeModelOrigin(*model).toHtmlEscaped();
-    const QString link = QStringLiteral("<a href=\"metadata\">%1</a>").arg(tr("File metadata..."));
-    origin_->setText(origin.isEmpty() ? link : origin + QStringLiteral(" ") + link);
+    // One or two lines under the picker, so the input and the next-token list keep their room
+    // on a 720-pixel screen: the loss, and a link to the rest (the description, which names the
+    // model's strongest heads, the licence and every metadata entry), also in the tooltip.
+    const QString origin = describeModelOrigin(*model);
+    const QString loss = describeValidationLoss(*model).toHtmlEscaped();
+    const QString link =
+        QStringLiteral("<a href=\"metadata\">%1</a>")
+            .arg(origin.isEmpty() ? tr("File metadata...") : tr("About this model..."));
+    origin_->setText(loss.isEmpty() ? link : loss + QStringLiteral(" ") + link);
+    origin_->setToolTip(origin);
 }
 
 void ModelPicker::showMetadata() {
@@ -180,6 +187,15 @@ void ModelPicker::showMetadata() {
     dialog.setWindowTitle(
         tr("Metadata of %1").arg(QFileInfo(QString::fromStdString(model->source)).fileName()));
     auto* layout = new QVBoxLayout(&dialog);
+    const QString origin = describeModelOrigin(*model);
+    if (!origin.isEmpty()) {
+        auto* about = new QLabel(origin, &dialog);
+        about->setObjectName(QStringLiteral("modelDescription"));
+        about->setTextFormat(Qt::PlainText);
+        about->setWordWrap(true);
+        about->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        layout->addWidget(about);
+    }
     auto* intro = new QLabel(tr("What the model's file says about itself (its safetensors "
                                 "__metadata__), as written:"),
                              &dialog);

@@ -273,18 +273,25 @@ QString metadataValue(const GptModel& model, const char* key) {
 
 }  // namespace
 
+QString describeValidationLoss(const GptModel& model) {
+    const QString loss = metadataValue(model, "validation_loss");
+    const QString bigram = metadataValue(model, "baseline_bigram_validation_loss");
+    if (!loss.isEmpty() && !bigram.isEmpty())
+        return Text::tr("Validation loss %1 nats per token (a bigram model: %2).")
+            .arg(loss, bigram);
+    if (!loss.isEmpty())
+        return Text::tr("Validation loss %1 nats per token.").arg(loss);
+    return {};
+}
+
 QString describeModelOrigin(const GptModel& model) {
     QStringList parts;
     const QString description = metadataValue(model, "description");
     if (!description.isEmpty())
         parts << description;
-    const QString loss = metadataValue(model, "validation_loss");
-    const QString bigram = metadataValue(model, "baseline_bigram_validation_loss");
-    if (!loss.isEmpty() && !bigram.isEmpty())
-        parts << Text::tr("Validation loss %1 nats per token (a bigram model: %2).")
-                     .arg(loss, bigram);
-    else if (!loss.isEmpty())
-        parts << Text::tr("Validation loss %1 nats per token.").arg(loss);
+    const QString loss = describeValidationLoss(model);
+    if (!loss.isEmpty())
+        parts << loss;
     const QString licence = metadataValue(model, "licence");
     if (!licence.isEmpty())
         parts << Text::tr("Licence: %1.").arg(licence);

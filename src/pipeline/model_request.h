@@ -73,9 +73,11 @@ std::vector<StepInfo> plannedModelSteps(const GptArchitecture& arch, int64_t tok
 QString describeModel(const GptModel& model);
 // What the model's file says about itself (its safetensors metadata: a model that ships with the
 // app gives its description, validation loss against a bigram baseline, and licence), in a
-// sentence or three for under the picker; empty when the file says none of that, as most
-// checkpoints do.
+// paragraph; empty when the file says none of that, as most checkpoints do.
 QString describeModelOrigin(const GptModel& model);
+// Only the validation-loss sentence of that ("Validation loss 4.5529 nats per token (a bigram
+// model: 5.0167)."), short enough to stay under the picker; empty when the file gives no loss.
+QString describeValidationLoss(const GptModel& model);
 // Every metadata entry of the file, as an HTML table (key, value), for the details dialog;
 // empty when the file has none.
 QString modelMetadataHtml(const GptModel& model);

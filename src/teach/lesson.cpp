@@ -314,9 +314,10 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "parallel to the diagonal, nine columns left of it.</p>"
             "<p>The view shows the head with the highest induction score. Induction heads need a "
             "previous-token head in an earlier layer and a lot of training text. This model, "
-            "trained on one book, has none: its best induction score is barely above what uniform "
-            "attention would give, so the view shows no stripe. GPT-2 small shows several clear "
-            "ones (open it with File &gt; Open model file if you have it).</p>"),
+            "trained on one book, has none: its best induction score is only a little above what "
+            "uniform attention would give, and the view shows no stripe parallel to the diagonal. "
+            "GPT-2 small shows several clear ones (open it with File &gt; Open model file if you "
+            "have it).</p>"),
         "steps", "weights", 0, 0, LessonHead::BestInduction, kRepeatedWords));
     v.push_back(modelScreen(
         Lesson::tr("The block"), Lesson::tr("What the rest of the block adds"),

@@ -117,8 +117,9 @@ TEST(ModelMode, OpeningAModelShowsItsArchitectureAndThePagesOfEveryLayer) {
     EXPECT_FALSE(preset->isHidden());
 }
 
-// Under the picker the bundled model says what it is, its validation loss against a bigram
-// model and its licence (its file's metadata); the link opens every metadata entry.
+// Under the picker the bundled model gives its validation loss against a bigram model (its file's
+// metadata) in a line; the link and the tooltip give the rest: what the model is, its licence,
+// every metadata entry.
 TEST(ModelMode, ThePickerSaysWhatTheBundledModelIsAndShowsItsMetadata) {
     MainWindow w(testOptions());
     w.show();
@@ -132,34 +133,43 @@ TEST(ModelMode, ThePickerSaysWhatTheBundledModelIsAndShowsItsMetadata) {
     ASSERT_NE(w.workspace()->model(), nullptr);
     ASSERT_TRUE(waitUntil([&] { return !origin->isHidden(); }));
     const auto& metadata = w.workspace()->model()->metadata;
-    const QString text = origin->text();
-    EXPECT_TRUE(text.contains(QString::fromStdString(metadata.at("description")).toHtmlEscaped()))
-        << text.toStdString();
-    EXPECT_TRUE(text.contains(QStringLiteral("Validation loss %1 nats per token")
-                                  .arg(QString::fromStdString(metadata.at("validation_loss")))))
-        << text.toStdString();
-    EXPECT_TRUE(text.contains(QStringLiteral("Licence: CC0-1.0"))) << text.toStdString();
+    const QString description = QString::fromStdString(metadata.at("description"));
+    EXPECT_EQ(origin->text(),
+              QStringLiteral("Validation loss %1 nats per token (a bigram model: %2). "
+                             "<a href=\"metadata\">About this model...</a>")
+                  .arg(QString::fromStdString(metadata.at("validation_loss")),
+                       QString::fromStdString(metadata.at("baseline_bigram_validation_loss"))));
+    EXPECT_TRUE(origin->toolTip().startsWith(description)) << origin->toolTip().toStdString();
+    EXPECT_TRUE(origin->toolTip().endsWith(
+        QStringLiteral("Licence: CC0-1.0 (weights); the training text is public domain.")))
+        << origin->toolTip().toStdString();
 
-    // The link opens a dialog that lists every entry; it closes with its Close button.
-    QString listed;
+    // The link opens a dialog with the description on top and every entry below; it closes
+    // with its Close button.
+    QString about, listed;
     QTimer::singleShot(0, [&] {
         for (QWidget* top : QApplication::topLevelWidgets()) {
             auto* browser = top->findChild<QTextBrowser*>(QStringLiteral("modelMetadata"));
             if (browser && top->isVisible()) {
+                about = top->findChild<QLabel*>(QStringLiteral("modelDescription"))->text();
                 listed = browser->toPlainText();
                 top->close();
             }
         }
     });
     emit origin->linkActivated(QStringLiteral("metadata"));
+    EXPECT_EQ(about, origin->toolTip());
     for (const auto& [key, value] : metadata) {
         EXPECT_TRUE(listed.contains(QString::fromStdString(key))) << key;
         EXPECT_TRUE(listed.contains(QString::fromStdString(value))) << key;
     }
 
-    // A checkpoint whose metadata says none of that shows only the link.
+    // A checkpoint whose metadata gives no description or loss shows only the link.
     ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
-    ASSERT_TRUE(waitUntil([&] { return origin->text().startsWith(QStringLiteral("<a ")); }));
+    ASSERT_TRUE(waitUntil([&] {
+        return origin->text() == QStringLiteral("<a href=\"metadata\">File metadata...</a>");
+    }));
+    EXPECT_TRUE(origin->toolTip().isEmpty());
 }
 
 TEST(ModelMode, TheHeatmapShowsTheSelectedLayerAndHeadOfTheForward) {
