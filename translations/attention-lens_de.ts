@@ -839,6 +839,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Then multiply by (1 − mask), a band of ones where a token may look (itself and the %1 tokens before it) and zeros elsewhere, which sets every hidden weight to 0. The rows no longer sum to 1.</source>
         <translation>Dann mit (1 − mask) multiplizieren, einem Band aus Einsen, wo ein Token hinschauen darf (auf sich selbst und die %1 Tokens davor), und Nullen sonst, was jedes verdeckte Gewicht auf 0 setzt. Die Zeilen summieren sich nicht mehr zu 1.</translation>
     </message>
+    <message>
+        <source>This layer multiplies by the model&apos;s own %1 × %2 weight%3, learnt in training and read from its file.</source>
+        <translation>Diese Schicht multipliziert mit der eigenen %1 × %2-Gewichtsmatrix des Modells%3, im Training gelernt und aus seiner Datei gelesen.</translation>
+    </message>
+    <message>
+        <source> and its bias</source>
+        <translation> und ihrem Bias</translation>
+    </message>
 </context>
 <context>
     <name>attn::ExplainPanel</name>
@@ -1913,10 +1921,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Trainierte Gewichte, die Schritte aus Kapitel 3</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The same steps as in chapter 3, for layer 0, head 0: the pipeline strip above the heatmap runs from the block&apos;s input through queries, keys, scores, mask and softmax to the context vectors, with the model&apos;s real sizes (d_model 128, head size 32) in the Shapes panel.&lt;/p&gt;&lt;p&gt;With chapter 3&apos;s random W_query and W_key the rows were spread without a pattern. Here the rows are peaked on a few keys, and the same keys (the first token, punctuation) take much of the attention in many rows.&lt;/p&gt;&lt;p&gt;Click a cell: the Explain panel derives it from this layer&apos;s queries and keys, with the model&apos;s numbers; the PyTorch panel loads the same file and prints them.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Dieselben Schritte wie in Kapitel 3, für Schicht 0, Kopf 0: die Pipeline-Leiste über der Heatmap führt von der Eingabe des Blocks über Queries, Keys, Scores, Maske und Softmax bis zu den Kontextvektoren, mit den echten Größen des Modells (d_model 128, Kopfgröße 32) im Feld Formen.&lt;/p&gt;&lt;p&gt;Mit den zufälligen W_query und W_key aus Kapitel 3 waren die Zeilen ohne Muster verteilt. Hier haben die Zeilen Spitzen bei wenigen Keys, und dieselben Keys (das erste Token, Satzzeichen) bekommen in vielen Zeilen einen großen Teil der Attention.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle: das Feld Erklärung leitet sie aus den Queries und Keys dieser Schicht her, mit den Zahlen des Modells; das PyTorch-Feld lädt dieselbe Datei und gibt sie aus.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Previous token</source>
         <translation>Voriges Token</translation>
     </message>
@@ -1975,6 +1979,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>&lt;p&gt;The text is now ten words, said twice. In the second half each word can be predicted by finding where the current word appeared before and copying the word that followed it. Heads that do this are &lt;b&gt;induction heads&lt;/b&gt;: in the second half their rows put weight on the token &lt;i&gt;after&lt;/i&gt; the earlier occurrence, a stripe parallel to the diagonal, nine columns left of it.&lt;/p&gt;&lt;p&gt;The view shows the head with the highest induction score. Induction heads need a previous-token head in an earlier layer and a lot of training text. This model, trained on one book, has none: its best induction score is only a little above what uniform attention would give, and the view shows no stripe parallel to the diagonal. GPT-2 small shows several clear ones (open it with File &amp;gt; Open model file if you have it).&lt;/p&gt;</source>
         <translation>&lt;p&gt;Der Text besteht jetzt aus zehn Wörtern, zweimal hintereinander. In der zweiten Hälfte lässt sich jedes Wort vorhersagen, indem man sucht, wo das aktuelle Wort schon einmal vorkam, und das Wort kopiert, das darauf folgte. Köpfe, die das tun, sind &lt;b&gt;Induktionsköpfe&lt;/b&gt;: in der zweiten Hälfte legen ihre Zeilen Gewicht auf das Token &lt;i&gt;nach&lt;/i&gt; dem früheren Vorkommen, ein Streifen parallel zur Diagonalen, neun Spalten links davon.&lt;/p&gt;&lt;p&gt;Die Ansicht zeigt den Kopf mit dem höchsten Induktions-Score. Induktionsköpfe brauchen einen Vorgänger-Kopf in einer früheren Schicht und viel Trainingstext. Dieses Modell, auf einem einzigen Buch trainiert, hat keinen: sein bester Induktions-Score liegt nur wenig über dem, was gleichmäßige Aufmerksamkeit ergäbe, und die Ansicht zeigt keinen Streifen parallel zur Diagonalen. GPT-2 small zeigt mehrere deutliche (öffnen Sie es mit Datei &amp;gt; Modelldatei öffnen, falls Sie es haben).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The same steps as in chapter 3, for layer 2, head 3: the pipeline strip above the heatmap runs from the block&apos;s input through queries, keys, scores, mask and softmax to the context vectors, with the model&apos;s real sizes (d_model 128, head size 32) in the Shapes panel.&lt;/p&gt;&lt;p&gt;With chapter 3&apos;s random W_query and W_key the rows were spread without a pattern. Here most rows put nearly all their weight on one key, and the same key serves a whole run of rows: vertical stripes that start at the question mark, at the word after the colon and at the comma, as if the head kept track of where the current phrase began.&lt;/p&gt;&lt;p&gt;Click a cell: the Explain panel derives it from this layer&apos;s queries and keys, with the model&apos;s numbers; the PyTorch panel loads the same file and prints them.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Dieselben Schritte wie in Kapitel 3, für Schicht 2, Kopf 3: die Pipeline-Leiste über der Heatmap führt von der Eingabe des Blocks über Queries, Keys, Scores, Maske und Softmax bis zu den Kontextvektoren, mit den echten Größen des Modells (d_model 128, Kopfgröße 32) im Feld Formen.&lt;/p&gt;&lt;p&gt;Mit den zufälligen W_query und W_key aus Kapitel 3 waren die Zeilen ohne Muster verteilt. Hier legen die meisten Zeilen fast ihr ganzes Gewicht auf einen Key, und derselbe Key dient einer ganzen Folge von Zeilen: senkrechte Streifen, die beim Fragezeichen, beim Wort nach dem Doppelpunkt und beim Komma beginnen, als merke sich der Kopf, wo die aktuelle Wortgruppe anfing.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle: das Feld Erklärung leitet sie aus den Queries und Keys dieser Schicht her, mit den Zahlen des Modells; das PyTorch-Feld lädt dieselbe Datei und gibt sie aus.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,12 @@ namespace attn {
 
 namespace {
 
+// queries_heads, keys_heads, values_heads: a *_split tensor with its token and head axes swapped.
+// context_heads ends the same way but is the per-head weighted sum, explained on its own.
+bool isQkvHeads(const std::string& id) {
+    return id.ends_with("_heads") && id != "context_heads";
+}
+
 class Explain {
     Q_DECLARE_TR_FUNCTIONS(attn::Explain)
 };
@@ -119,7 +125,7 @@ QString stepFormulaHtml(const Config& config, const std::string& id) {
     }
     if (id.ends_with("_split"))
         return QStringLiteral("%1_split[b, t, h, i] = %1[b, t, h·hd + i]").arg(baseName(id));
-    if (id.ends_with("_heads"))
+    if (isQkvHeads(id))
         return QStringLiteral("%1_heads[b, h, t, i] = %1_split[b, t, h, i]").arg(baseName(id));
     if (id == "scores") {
         if (x.simplified)
@@ -239,7 +245,14 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
                 "The value is the content a token hands on once it has been "
                 "chosen: context vectors are made of values.");
         QString how;
-        if (x.v1)
+        const StepInfo* layerInput = x.find("inputs");
+        if (layerInput && isModelLayerInput(*layerInput))
+            // A trained model's layer: no initialisation to speak of, the weights are learnt.
+            how = Explain::tr(
+                      "This layer multiplies by the model's own %1 × %2 weight%3, learnt in "
+                      "training and read from its file.")
+                      .arg(dIn, dOut, x.c.qkvBias ? Explain::tr(" and its bias") : QString());
+        else if (x.v1)
             how = Explain::tr(
                       "SelfAttention_v1 multiplies the inputs by a trainable %1 × %2 matrix "
                       "(x @ W), filled with torch.rand, so all entries start between 0 and 1.")
@@ -275,7 +288,7 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             .arg(x.h)
             .arg(x.hd);
     }
-    if (id.ends_with("_heads")) {
+    if (isQkvHeads(id)) {
         return Explain::tr(
                    "Swapping the token and head axes (transpose(1, 2)) groups the numbers "
                    "by head: each head now holds a T × hd matrix of its own %1 and can do "
@@ -441,7 +454,7 @@ std::vector<std::string> sourcesOf(const Ctx& x, const std::string& id) {
         return {"inputs"};
     if (id.ends_with("_split"))
         return {id.substr(0, id.size() - 6)};
-    if (id.ends_with("_heads"))
+    if (isQkvHeads(id))
         return {id.substr(0, id.size() - 6) + "_split"};
     if (id == "scores") {
         if (x.simplified)
@@ -523,7 +536,7 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
             .arg(x.dOut)
             .arg(x.h)
             .arg(x.hd);
-    if (id.ends_with("_heads"))
+    if (isQkvHeads(id))
         return Explain::tr("%1 → %2: swap the token axis T = %3 and the head axis h = %4")
             .arg(from, to)
             .arg(x.T)
@@ -741,7 +754,7 @@ QString stepCaption(const StepInfo& s) {
         return Explain::tr("Values: what each token passes on");
     if (id.ends_with("_split"))
         return Explain::tr("The %1 cut into one slice per head").arg(baseName(id));
-    if (id.ends_with("_heads"))
+    if (isQkvHeads(id))
         return Explain::tr("The %1 grouped by head").arg(baseName(id));
     if (id == "scores")
         return simplified

@@ -270,16 +270,18 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
     v.push_back(modelScreen(
         Lesson::tr("Layer steps"), Lesson::tr("Trained weights, chapter 3's steps"),
         Lesson::tr(
-            "<p>The same steps as in chapter 3, for layer 0, head 0: the pipeline strip above "
+            "<p>The same steps as in chapter 3, for layer 2, head 3: the pipeline strip above "
             "the heatmap runs from the block's input through queries, keys, scores, mask and "
             "softmax to the context vectors, with the model's real sizes (d_model 128, head "
             "size 32) in the Shapes panel.</p>"
             "<p>With chapter 3's random W_query and W_key the rows were spread without a pattern. "
-            "Here the rows are peaked on a few keys, and the same keys (the first token, "
-            "punctuation) take much of the attention in many rows.</p>"
+            "Here most rows put nearly all their weight on one key, and the same key serves a "
+            "whole run of rows: vertical stripes that start at the question mark, at the word "
+            "after the colon and at the comma, as if the head kept track of where the current "
+            "phrase began.</p>"
             "<p>Click a cell: the Explain panel derives it from this layer's queries and keys, "
             "with the model's numbers; the PyTorch panel loads the same file and prints them.</p>"),
-        "steps", "weights", 0, 0));
+        "steps", "weights", 2, 3));
     v.push_back(modelScreen(
         Lesson::tr("Previous token"), Lesson::tr("A previous-token head"),
         Lesson::tr(

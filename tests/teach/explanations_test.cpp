@@ -66,6 +66,34 @@ TEST(Explanations, FromATraceUsesItsSizes) {
             .contains(QStringLiteral("score<sub>ij</sub><sup>(h)</sup> = "
                                      "q<sub>i</sub><sup>(h)</sup> · k<sub>j</sub><sup>(h)</sup>")));
     EXPECT_TRUE(explainStepHtml(t, "output").contains(QStringLiteral("out_proj")));
+    // context_heads ends like queries_heads but is each head's weighted sum of its values, not
+    // a transpose: it gets its own title, formula and shape change.
+    const QString context = explainStepHtml(t, "context_heads");
+    EXPECT_TRUE(context.contains(QStringLiteral("Each head's weighted sum of its values")))
+        << context.toStdString();
+    EXPECT_TRUE(context.contains(QStringLiteral("the key axis T = 6 is summed away")))
+        << context.toStdString();
+    EXPECT_FALSE(context.contains(QStringLiteral("transpose(1, 2)"))) << context.toStdString();
+    EXPECT_FALSE(context.contains(QStringLiteral("context_split"))) << context.toStdString();
+}
+
+// In a trained model's layer (its inputs step is LayerNorm 1 of the block) the projections' weights
+// are the file's, so the text speaks of learnt weights, not of how a fresh module starts.
+TEST(Explanations, ATrainedModelsProjectionsAreLearntNotInitialised) {
+    Config c = bookConfig(Variant::MultiHead);
+    c.qkvBias = true;
+    Trace t = bookTrace(c);
+    const QString fresh = explainStepHtml(t, "queries");
+    EXPECT_TRUE(fresh.contains(QStringLiteral("initialisation"))) << fresh.toStdString();
+    for (Step& s : t.steps)
+        if (s.info.id == "inputs")
+            s.info.op = "h[0].ln_1(x)";
+    const QString trained = explainStepHtml(t, "queries");
+    EXPECT_TRUE(trained.contains(QStringLiteral(
+        "This layer multiplies by the model's own 3 × 2 weight and its bias, learnt in training "
+        "and read from its file.")))
+        << trained.toStdString();
+    EXPECT_FALSE(trained.contains(QStringLiteral("initialisation"))) << trained.toStdString();
 }
 
 TEST(Explanations, VariantAware) {
