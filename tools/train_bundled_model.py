@@ -252,7 +252,8 @@ def describe(cfg, previous_token, induction, repeat_length):
     uniform = sum(1 / (i + 1) for i in range(n, 2 * n)) / n
     text = (f"A small GPT-2-architecture model for teaching: {cfg['n_layers']} layers of {cfg['n_heads']} "
             f"heads, d_model {cfg['emb_dim']}, trained on Shakespeare's plays. Its strongest previous-token "
-            f"head is {prev_head} (mean weight {prev_score:.2f} on the token before, on Sonnet 18). ")
+            f"head is {prev_head} (mean weight {prev_score:.2f} on the token before, over the whole of Sonnet 18, "
+            f"which the plays do not contain). ")
     if ind_score >= 3 * uniform:
         return text + f"Its strongest induction head is {ind_head} ({ind_score:.2f} on a repeated random sequence)."
     return text + (f"It has no induction head: on a repeated random sequence the best head ({ind_head}) "
