@@ -132,6 +132,9 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     scale_->setToolTip(
         tr("How values map to colours: one scale for the matrix; each row its own range (long "
            "inputs, where weights spread thin); or logarithmic"));
+    // Its full width when there is room; narrower (the text elided) rather than make the window
+    // wider than a small or scaled screen.
+    scale_->setMinimumWidth(scale_->fontMetrics().averageCharWidth() * 7);
     bar->addWidget(scale_);
     focusButton_ = new QToolButton(this);
     focusButton_->setObjectName(QStringLiteral("focusRowButton"));

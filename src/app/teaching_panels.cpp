@@ -199,8 +199,11 @@ TokenViewPanel::TokenViewPanel(Workspace* workspace, QWidget* parent)
     connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
     bar->addWidget(layerLabel_);
     bar->addWidget(layer_);
-    bar->addWidget(allHeads_);
+    bar->addStretch(1);
     v->addLayout(bar);
+    // On a row of its own: beside the layer box it set the right dock column's minimum width,
+    // and with it the window's, past a 960-pixel-wide screen (1920 x 1080 at scale 2).
+    v->addWidget(allHeads_);
     v->addWidget(note_);
     view_ = new TokenView(this);
     view_->setObjectName(QStringLiteral("tokenView"));

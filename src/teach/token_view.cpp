@@ -737,7 +737,9 @@ QSize TokenView::sizeHint() const {
 }
 
 QSize TokenView::minimumSizeHint() const {
-    return {200, 120};
+    // Two narrow token columns and the lines between them; any narrower and the window's
+    // minimum width passes a 960-pixel-wide screen (1920 x 1080 at scale 2) in model mode.
+    return {140, 120};
 }
 
 // ---------------------------------------------------------------------------------------------

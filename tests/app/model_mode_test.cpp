@@ -172,6 +172,21 @@ TEST(ModelMode, ThePickerSaysWhatTheBundledModelIsAndShowsItsMetadata) {
     EXPECT_TRUE(origin->toolTip().isEmpty());
 }
 
+// A 1920 x 1080 screen at scale 2 (a classroom's high-DPI laptop) is 960 x 540 logical pixels:
+// the window with every panel open fits its width, for the chapter's module and for a model,
+// whose layer boxes widen the heatmap's bar and the token view's.
+TEST(ModelMode, TheWindowFitsA960PixelWideScreenInBothModes) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    EXPECT_LE(w.minimumSizeHint().width(), 960);
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(w.workspace()->settings().modelMode());
+    EXPECT_LE(w.minimumSizeHint().width(), 960);
+}
+
 TEST(ModelMode, TheHeatmapShowsTheSelectedLayerAndHeadOfTheForward) {
     MainWindow w(testOptions());
     w.show();
