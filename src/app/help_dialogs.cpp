@@ -95,8 +95,9 @@ QList<ShortcutEntry> widgetKeys() {
     };
 }
 
-// A dialog deleted when closed, with a Close button under `content`.
-QVBoxLayout* setUp(QDialog* dialog, const QString& title, QWidget* content) {
+}  // namespace
+
+QVBoxLayout* setUpCloseDialog(QDialog* dialog, const QString& title, QWidget* content) {
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(title);
     auto* layout = new QVBoxLayout(dialog);
@@ -107,16 +108,13 @@ QVBoxLayout* setUp(QDialog* dialog, const QString& title, QWidget* content) {
     return layout;
 }
 
-// A size that fits the screen the dialog opens on: at most 90 % of it.
-void fitTo(QDialog* dialog, QSize wanted) {
+void fitDialogToScreen(QDialog* dialog, QSize wanted) {
     const QScreen* screen = dialog->parentWidget() ? dialog->parentWidget()->screen()
                                                    : QGuiApplication::primaryScreen();
     if (screen)
         wanted = wanted.boundedTo(screen->availableGeometry().size() * 9 / 10);
     dialog->resize(wanted);
 }
-
-}  // namespace
 
 QList<ShortcutEntry> collectShortcuts(const QMainWindow* window) {
     QList<ShortcutEntry> out;
@@ -172,8 +170,8 @@ ShortcutsDialog::ShortcutsDialog(const QMainWindow* window, QWidget* parent)
     list_->expandAll();
     list_->resizeColumnToContents(0);
     list_->header()->setStretchLastSection(true);
-    setUp(this, tr("Keyboard Shortcuts"), list_);
-    fitTo(this, QSize(list_->columnWidth(0) + 220, 640));
+    setUpCloseDialog(this, tr("Keyboard Shortcuts"), list_);
+    fitDialogToScreen(this, QSize(list_->columnWidth(0) + 220, 640));
 }
 
 UserGuideDialog::UserGuideDialog(QWidget* parent)
@@ -183,8 +181,8 @@ UserGuideDialog::UserGuideDialog(QWidget* parent)
     // from there, as they do beside the Markdown file in the repository.
     browser_->setSource(QUrl(QStringLiteral("qrc:/docs/USER_GUIDE.md")),
                         QTextDocument::MarkdownResource);
-    setUp(this, tr("Attention Lens User Guide"), browser_);
-    fitTo(this, QSize(browser_->fontMetrics().averageCharWidth() * 110, 800));
+    setUpCloseDialog(this, tr("Attention Lens User Guide"), browser_);
+    fitDialogToScreen(this, QSize(browser_->fontMetrics().averageCharWidth() * 110, 800));
 }
 
 QString aboutText() {

@@ -8,10 +8,18 @@
 #include <QString>
 
 class QMainWindow;
+class QVBoxLayout;
 class QTextBrowser;
 class QTreeWidget;
 
 namespace attn {
+
+// A dialog deleted when closed, titled, with `content` above a Close button; the layout, for more
+// above or below. Every Help window and the model's metadata use it.
+QVBoxLayout* setUpCloseDialog(QDialog* dialog, const QString& title, QWidget* content);
+// Resizes `dialog` to `wanted`, at most 90 % of the screen it opens on (a 720-pixel projector
+// or a scaled laptop screen keeps its title bar and Close button in view).
+void fitDialogToScreen(QDialog* dialog, QSize wanted);
 
 // One line of the shortcuts list: where it acts ("File > Save session", "Pipeline strip: next
 // step") and its keys as this platform writes them ("Ctrl+S").

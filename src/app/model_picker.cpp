@@ -2,7 +2,6 @@
 
 #include <QComboBox>
 #include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -15,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "app/field_errors.h"
+#include "app/help_dialogs.h"
 #include "app/workspace.h"
 #include "pipeline/model_request.h"
 
@@ -183,33 +183,32 @@ void ModelPicker::showMetadata() {
     const auto& model = workspace_->model();
     if (!model)
         return;
-    QDialog dialog(this);
-    dialog.setWindowTitle(
-        tr("Metadata of %1").arg(QFileInfo(QString::fromStdString(model->source)).fileName()));
-    auto* layout = new QVBoxLayout(&dialog);
+    auto* dialog = new QDialog(this);
+    auto* text = new QTextBrowser(dialog);
+    text->setObjectName(QStringLiteral("modelMetadata"));
+    text->setHtml(modelMetadataHtml(*model));
+    QVBoxLayout* layout = setUpCloseDialog(
+        dialog,
+        tr("Metadata of %1").arg(QFileInfo(QString::fromStdString(model->source)).fileName()),
+        text);
+    auto* intro = new QLabel(tr("What the model's file says about itself (its safetensors "
+                                "__metadata__), as written:"),
+                             dialog);
+    intro->setWordWrap(true);
+    layout->insertWidget(0, intro);
     const QString origin = describeModelOrigin(*model);
     if (!origin.isEmpty()) {
-        auto* about = new QLabel(origin, &dialog);
+        auto* about = new QLabel(origin, dialog);
         about->setObjectName(QStringLiteral("modelDescription"));
         about->setTextFormat(Qt::PlainText);
         about->setWordWrap(true);
         about->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        layout->addWidget(about);
+        layout->insertWidget(0, about);
     }
-    auto* intro = new QLabel(tr("What the model's file says about itself (its safetensors "
-                                "__metadata__), as written:"),
-                             &dialog);
-    intro->setWordWrap(true);
-    layout->addWidget(intro);
-    auto* text = new QTextBrowser(&dialog);
-    text->setObjectName(QStringLiteral("modelMetadata"));
-    text->setHtml(modelMetadataHtml(*model));
-    layout->addWidget(text, 1);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    layout->addWidget(buttons);
-    dialog.resize(dialog.fontMetrics().averageCharWidth() * 80, dialog.fontMetrics().height() * 28);
-    dialog.exec();
+    fitDialogToScreen(dialog, QSize(dialog->fontMetrics().averageCharWidth() * 80,
+                                    dialog->fontMetrics().height() * 28));
+    dialog->setWindowModality(Qt::ApplicationModal);  // as exec() would, without blocking
+    dialog->show();
 }
 
 void ModelPicker::onActivated(int index) {

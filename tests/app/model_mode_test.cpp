@@ -4,14 +4,13 @@
 #include <QComboBox>
 #include <QTextBrowser>
 
-#include <QApplication>
 #include <QCoreApplication>
 #include <QFile>
 #include <QLabel>
+#include <QPointer>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <QTimer>
 #include <QUndoStack>
 
 #include "app/app_test_util.h"
@@ -144,25 +143,25 @@ TEST(ModelMode, ThePickerSaysWhatTheBundledModelIsAndShowsItsMetadata) {
         QStringLiteral("Licence: CC0-1.0 (weights); the training text is public domain.")))
         << origin->toolTip().toStdString();
 
-    // The link opens a dialog with the description on top and every entry below; it closes
-    // with its Close button.
-    QString about, listed;
-    QTimer::singleShot(0, [&] {
-        for (QWidget* top : QApplication::topLevelWidgets()) {
-            auto* browser = top->findChild<QTextBrowser*>(QStringLiteral("modelMetadata"));
-            if (browser && top->isVisible()) {
-                about = top->findChild<QLabel*>(QStringLiteral("modelDescription"))->text();
-                listed = browser->toPlainText();
-                top->close();
-            }
-        }
-    });
+    // The link opens a modal dialog with the description on top and every entry below; it
+    // closes with its Close button.
     emit origin->linkActivated(QStringLiteral("metadata"));
+    auto* browser = w.findChild<QTextBrowser*>(QStringLiteral("modelMetadata"));
+    ASSERT_NE(browser, nullptr);
+    QWidget* dialog = browser->window();
+    EXPECT_NE(dialog, &w);
+    EXPECT_TRUE(dialog->isVisible());
+    EXPECT_TRUE(dialog->isModal());
+    const QString about = dialog->findChild<QLabel*>(QStringLiteral("modelDescription"))->text();
+    const QString listed = browser->toPlainText();
     EXPECT_EQ(about, origin->toolTip());
     for (const auto& [key, value] : metadata) {
         EXPECT_TRUE(listed.contains(QString::fromStdString(key))) << key;
         EXPECT_TRUE(listed.contains(QString::fromStdString(value))) << key;
     }
+    QPointer<QWidget> closing = dialog;
+    dialog->close();
+    EXPECT_TRUE(waitUntil([&] { return closing.isNull(); }));  // deleted when closed
 
     // A checkpoint whose metadata gives no description or loss shows only the link.
     ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
