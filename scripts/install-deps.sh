@@ -36,6 +36,8 @@ if [[ $(id -u) -ne 0 ]]; then
     fi
     sudo=(sudo)
 fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -q
-"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+# sudo drops the caller's environment, so the frontend is passed through env: without it
+# debconf tries a dialog frontend with no terminal and prints "unable to initialize frontend".
+apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
+"${apt[@]}" update -q
+"${apt[@]}" install -y -q --no-install-recommends "${missing[@]}"

@@ -143,7 +143,11 @@ class ExportAllDialog : public QDialog {
         auto* browse = new QPushButton(ExportActions::tr("&Browse..."), this);
         row->addWidget(folder_, 1);
         row->addWidget(browse);
-        form->addRow(ExportActions::tr("&Folder:"), row);
+        // A row that is a layout gets no buddy from addRow: the label is made here, so its
+        // mnemonic works and the & never shows.
+        auto* folderLabel = new QLabel(ExportActions::tr("&Folder:"), this);
+        folderLabel->setBuddy(folder_);
+        form->addRow(folderLabel, row);
         format_ = new QComboBox(this);
         format_->setObjectName(QStringLiteral("exportFormat"));
         format_->addItem(ExportActions::tr("SVG (vector, for the web and slides)"), "svg");

@@ -133,6 +133,12 @@ InputPanel::InputPanel(Workspace* workspace, QWidget* parent)
     connect(tokenizer_, &QComboBox::activated, this, &InputPanel::onTokenizer);
     connect(preset_, &QComboBox::activated, this, &InputPanel::onPreset);
     connect(workspace_, &Workspace::settingsChanged, this, &InputPanel::fromSettings);
+    // A file that could not be opened (not UTF-8, not an embeddings file) is said until the
+    // user does something else: then the message is about the past and goes.
+    connect(workspace_, &Workspace::settingsChanged, this, [this] {
+        for (const char* field : {"input", "embeddings", "weights"})
+            errors_->setNote(QLatin1String(field), QString());
+    });
     connect(workspace_, &Workspace::filesChanged, this, &InputPanel::fromSettings);
     connect(workspace_, &Workspace::modelChanged, this, &InputPanel::fromSettings);
     connect(workspace_, &Workspace::tokensChanged, this, &InputPanel::onTokens);
@@ -259,10 +265,22 @@ void InputPanel::onTokens() {
 }
 
 void InputPanel::fitChipsHeight() {
-    // As tall as the chips need, up to about four rows; then it scrolls.
+    // As tall as the chips need, up to about four rows; then it scrolls. With a trained model
+    // it keeps three rows whatever the text: Append, under it, is pressed again and again, and
+    // a chip row more must not move the button away from the mouse. The newest token is then
+    // scrolled into view.
     const int w = std::max(100, chipsScroll_->viewport()->width());
     const int h = chips_->heightForWidth(w);
-    const int rows4 = chips_->fontMetrics().lineSpacing() * 2 * 4 + 30;
+    const int row = chips_->fontMetrics().lineSpacing() * 2;
+    const int rows4 = row * 4 + 30;
+    if (workspace_->settings().modelMode()) {
+        chipsScroll_->setFixedHeight(row * 3 + 22);
+        QTimer::singleShot(0, this, [this] {
+            chipsScroll_->verticalScrollBar()->setValue(
+                chipsScroll_->verticalScrollBar()->maximum());
+        });
+        return;
+    }
     chipsScroll_->setFixedHeight(std::clamp(h + 4, 30, rows4));
 }
 

@@ -60,6 +60,21 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
     trained_ = new QAction(tr("Attention in a &trained model"), this);
     trained_->setObjectName(QStringLiteral("actionTrainedModelLesson"));
     connect(trained_, &QAction::triggered, this, [this] { start(true); });
+    next_ = new QAction(tr("&Next screen"), this);
+    next_->setObjectName(QStringLiteral("actionLessonNext"));
+    next_->setShortcut(QKeySequence(tr("Ctrl+]")));
+    connect(next_, &QAction::triggered, lesson_, &LessonPanel::next);
+    previous_ = new QAction(tr("&Previous screen"), this);
+    previous_->setObjectName(QStringLiteral("actionLessonPrevious"));
+    previous_->setShortcut(QKeySequence(tr("Ctrl+[")));
+    connect(previous_, &QAction::triggered, lesson_, &LessonPanel::back);
+    const auto follow = [this](bool open) {
+        next_->setEnabled(open);
+        previous_->setEnabled(open);
+    };
+    follow(false);
+    connect(dock_, &QDockWidget::visibilityChanged, this,
+            [this, follow] { follow(!dock_->isHidden()); });
     // It runs on the bundled model: a build that does not ship it cannot start it.
     const QString model = trainedModelLessonModel();
     const bool bundled = bundledModelNames().contains(model);

@@ -36,6 +36,10 @@ class LessonDriver : public QObject {
     // Lesson > Chapter 3 tour and Lesson > Attention in a trained model.
     QAction* chapter3Action() const { return chapter3_; }
     QAction* trainedModelAction() const { return trained_; }
+    // Lesson > Next screen (Ctrl+]) and Previous screen (Ctrl+[): the panel's Next and Back,
+    // enabled while a lesson is open.
+    QAction* nextAction() const { return next_; }
+    QAction* previousAction() const { return previous_; }
     // Opens the lesson panel on the first screen of the chapter-3 tour (or of the trained
     // model's) and shows it.
     void start(bool trainedModel);
@@ -51,6 +55,8 @@ class LessonDriver : public QObject {
     std::function<double()> fontScale_;
     QAction* chapter3_ = nullptr;
     QAction* trained_ = nullptr;
+    QAction* next_ = nullptr;
+    QAction* previous_ = nullptr;
     quint64 screenNumber_ = 0;  // a head picked for an earlier screen is not applied
     int pick_ = 0;              // the LessonHead still to pick for the screen shown, 0 = none
 };

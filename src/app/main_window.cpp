@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabBar>
+#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -292,7 +293,9 @@ void MainWindow::createMenus() {
     focus->setCheckable(true);
     connect(focus, &QAction::toggled, stepView_, &StepView::setFocusRowVisible);
     connect(stepView_, &StepView::focusRowVisibleChanged, focus, &QAction::setChecked);
-    view->addAction(tr("&Reset zoom"), stepView_->heatmap(), &HeatmapView::resetZoom);
+    view->addAction(tr("&Reset zoom"), QKeySequence(tr("Ctrl+0")), stepView_->heatmap(),
+                    &HeatmapView::resetZoom)
+        ->setObjectName(QStringLiteral("actionResetZoom"));
     auto syncView = [this, group, values] {
         const Settings& s = workspace_->settings();
         for (QAction* a : group->actions())
@@ -319,6 +322,12 @@ void MainWindow::createMenus() {
     lessonMenu->setObjectName(QStringLiteral("menuLesson"));
     lessonMenu->addAction(lessons_->chapter3Action());
     lessonMenu->addAction(lessons_->trainedModelAction());
+    lessonMenu->addSeparator();
+    lessonMenu->addAction(lessons_->nextAction());
+    lessonMenu->addAction(lessons_->previousAction());
+    // Presentation mode hides the menu bar: the window keeps the keys.
+    addAction(lessons_->nextAction());
+    addAction(lessons_->previousAction());
     lessonMenu->setToolTipsVisible(true);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menuHelp"));
@@ -361,6 +370,32 @@ void MainWindow::fitToScreen() {
              QPoint((avail.width() - frame.width()) / 2, (avail.height() - frame.height()) / 2);
     move(at);
     placed_ = true;
+    decoration_ = decoration;
+}
+
+bool MainWindow::event(QEvent* event) {
+    const bool handled = QMainWindow::event(event);
+    const QEvent::Type type = event->type();
+    if ((type == QEvent::Move || type == QEvent::Resize) && placed_ && !refitQueued_ &&
+        isVisible() && !presentation_->isOn() &&
+        !(windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen | Qt::WindowMinimized))) {
+        const QScreen* screen = this->screen();
+        const QRect frame = frameGeometry();
+        const QSize decoration = frame.size() - size();
+        // A frame that is new (the window manager's title bar arrived) or larger than the
+        // screen: fit again, once the events of this change are through. A window the user
+        // moved partly off screen, at a size that fits, stays where it was put.
+        if (screen &&
+            (decoration != decoration_ || frame.width() > screen->availableGeometry().width() ||
+             frame.height() > screen->availableGeometry().height())) {
+            refitQueued_ = true;
+            QTimer::singleShot(0, this, [this] {
+                refitQueued_ = false;
+                fitToScreen();
+            });
+        }
+    }
+    return handled;
 }
 
 void MainWindow::restoreLayout() {

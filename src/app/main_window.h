@@ -85,12 +85,17 @@ class MainWindow : public QMainWindow {
     // model's) and shows it.
     void startLesson(bool trainedModel = false);
     // Sizes and places the window for the screen it is on: fresh settings fill most of the
-    // screen; a saved geometry larger than the screen is brought inside it.
+    // screen; a saved geometry larger than the screen is brought inside it. The frame (title
+    // bar and borders) counts: it fits the screen's available geometry, a desktop's panels
+    // left out.
     void fitToScreen();
 
   protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    // A window manager frames the window after it is shown, and panels can grow: whenever the
+    // frame is new or no longer fits the screen, the window is fitted again.
+    bool event(QEvent* event) override;
 
   private:
     void createDocks();
@@ -121,6 +126,8 @@ class MainWindow : public QMainWindow {
     HelpActions* help_ = nullptr;
     bool placed_ = false;
     bool sized_ = false;
+    QSize decoration_;  // the frame's extra size when the window was last fitted
+    bool refitQueued_ = false;
 };
 
 }  // namespace attn

@@ -114,7 +114,12 @@ ModelPicker::ModelPicker(Workspace* workspace, QWidget* parent)
         errors_->setNote(QStringLiteral("model"), why);
         rebuild();
     });
+    // A model that could not be read is said until the next change: another model, the
+    // chapter's module, or any setting.
+    connect(workspace_, &Workspace::settingsChanged, this,
+            [this] { errors_->setNote(QStringLiteral("model"), QString()); });
     connect(workspace_, &Workspace::modelChanged, this, [this] {
+        errors_->setNote(QStringLiteral("model"), QString());
         const Settings& s = workspace_->settings();
         if (s.modelMode() && !bundledModelNames().contains(s.model))
             addRecentModel(s.model);

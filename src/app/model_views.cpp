@@ -231,6 +231,9 @@ void PredictionPanel::append(qint64 tokenId) {
     }
     note_->hide();
     Settings s = workspace_->settings();
+    // The text gets the token itself: its ids are kept, so the model reads what it generated.
+    s.tokenIds = tokenIds(workspace_->tokens().tokens);
+    s.tokenIds.push_back(tokenId);
     s.text = s.inputText() + QString::fromStdString(t.bytes);  // the book's sentence, too
     s.source = InputSource::Text;
     workspace_->change(s, tr("Append \u201c%1\u201d").arg(visibleTokenText(t.display, false)));

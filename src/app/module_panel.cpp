@@ -18,6 +18,9 @@ namespace attn {
 
 namespace {
 
+// The window size K a newly picked window mask starts with.
+constexpr int kDefaultWindow = 3;
+
 QString variantTitle(Variant v) {
     switch (v) {
         case Variant::Simplified:
@@ -165,6 +168,11 @@ void ModulePanel::build() {
                           "(%1)")
                            .arg(range));
     window_->setPrefix(tr("K = "));
+    {
+        // Picking "Window" takes this K: 3 shows a band (K = 1 would leave only the diagonal).
+        const QSignalBlocker block(window_);
+        window_->setValue(kDefaultWindow);
+    }
     addRow(tr("&Mask"), pair(mask_, window_), QStringLiteral("mask"), {mask_, window_});
 
     dropout_ = new RateSpinBox(this);
@@ -347,13 +355,14 @@ void ModulePanel::refreshEnabled(const Settings& s) {
     // leave, the sizes stay (read-only).
     for (QWidget* row : chapterRows_)
         form_->setRowVisible(row, !s.modelMode());
-    if (s.modelMode()) {
-        for (QWidget* w : std::initializer_list<QWidget*>{
-                 variant_, dIn_, dOut_, heads_, mask_, window_, dropout_, mode_, dropoutRng_, seed_,
-                 embeddingSeed_, positions_, qkvBias_, batch_, contextLength_})
-            w->setEnabled(false);
+    // A trained model's sizes are the file's: every control is read-only. Back on the chapter's
+    // module every control starts enabled again, and only the rules below disable one.
+    for (QWidget* w : std::initializer_list<QWidget*>{
+             variant_, dIn_, dOut_, heads_, mask_, window_, dropout_, mode_, dropoutRng_, seed_,
+             embeddingSeed_, positions_, qkvBias_, batch_, contextLength_})
+        w->setEnabled(!s.modelMode());
+    if (s.modelMode())
         return;
-    }
     const Variant v = s.config.variant;
     const bool book = s.source == InputSource::Book;
     const bool file = s.source == InputSource::File;

@@ -46,8 +46,9 @@ WorkspaceState sessionState(const Session& s, QStringList* notes) {
             return false;
         }
         if (compareHash && !f.sha256.isEmpty() && fileSha256(f.path) != f.sha256)
-            *notes << SessionActions::tr("The %1 file %2 has changed since the session was "
-                                         "saved; its current contents are used.")
+            *notes << SessionActions::tr(
+                          "The %1 file %2 has changed since the session was "
+                          "saved; its current contents are used.")
                           .arg(kind, QDir::toNativeSeparators(f.path));
         return true;
     };
@@ -57,7 +58,8 @@ WorkspaceState sessionState(const Session& s, QStringList* notes) {
             try {
                 state.files.embeddings = readEmbeddings(s.embeddings.path);
             } catch (const std::exception& e) {
-                *notes << SessionActions::tr("The embeddings file could not be loaded: %1").arg(what(e));
+                *notes << SessionActions::tr("The embeddings file could not be loaded: %1")
+                              .arg(what(e));
                 ok = false;
             }
         }
@@ -175,7 +177,8 @@ Session SessionActions::currentSession() const {
     s.settings.weightsFile = s.weights.path;
     if (s.settings.modelMode() && !bundledModelNames().contains(s.settings.model)) {
         // The hash was taken when the model was read (files can be gigabytes).
-        s.model = SessionFile{QFileInfo(s.settings.model).absoluteFilePath(), workspace_->modelSha256()};
+        s.model =
+            SessionFile{QFileInfo(s.settings.model).absoluteFilePath(), workspace_->modelSha256()};
         s.settings.model = s.model.path;
     }
     s.windowGeometry = window_->saveGeometry();
@@ -187,10 +190,11 @@ Session SessionActions::currentSession() const {
 // window layout, which moves without changing what the session shows).
 QString SessionActions::stateKey() const {
     QVariantMap map = settingsToMap(workspace_->settings());
-    map.insert(QStringLiteral("files"),
-               QStringLiteral("%1|%2").arg(workspace_->files().embeddings ? 1 : 0).arg(
-                   workspace_->files().weights ? 1 : 0));
-    return QString::fromUtf8(QJsonDocument(QJsonObject::fromVariantMap(map)).toJson(QJsonDocument::Compact));
+    map.insert(QStringLiteral("files"), QStringLiteral("%1|%2")
+                                            .arg(workspace_->files().embeddings ? 1 : 0)
+                                            .arg(workspace_->files().weights ? 1 : 0));
+    return QString::fromUtf8(
+        QJsonDocument(QJsonObject::fromVariantMap(map)).toJson(QJsonDocument::Compact));
 }
 
 bool SessionActions::isModified() const {
@@ -238,8 +242,10 @@ bool SessionActions::openSession(const QString& path) {
     }
     QStringList notes;
     // An older file lacks settings that came later: one line names them all.
-    for (const char* key : {"embeddings_file", "weights_file", "model", "layer"})
-        missing.removeAll(QLatin1String(key));  // files are optional; model mode came later
+    // Files are optional, model mode came later, and appended token ids are only there when
+    // Append made the text: none of them missing is worth a note.
+    for (const char* key : {"embeddings_file", "weights_file", "model", "layer", "token_ids"})
+        missing.removeAll(QLatin1String(key));
     if (missing.size() == 1)
         notes << tr("The session has no \"%1\"; the default is used.").arg(missing.front());
     else if (!missing.isEmpty())

@@ -265,6 +265,10 @@ void StepView::refresh() {
     else
         heatmap_->setAutoColormap(true);
     heatmap_->setStale(workspace_->isStale());
+    // The thumbnails follow the big map's colours: its colormap (or each step's own) and scale.
+    const std::optional<Colormap> chosen = parseColormap(s.colormap.toStdString());
+    heads_->setColormap(chosen);
+    heads_->setColorScale(s.colorScale);
 
     const TraceRun* run = workspace_->shownRun();
     const Step* step = workspace_->shownStep();
@@ -301,8 +305,7 @@ void StepView::refresh() {
     shown_->batch = batch;
     hover_->clear();
 
-    heads_->setStep(run->trace, info.id, shown_->labels, std::max(0, batch), heatmap_->colormap(),
-                    s.colorScale);
+    heads_->setStep(run->trace, info.id, shown_->labels, std::max(0, batch), chosen, s.colorScale);
     heads_->setCurrentHead(std::max(0, head));
     heads_->setVisible(!presenting_ && stepHeadCount(info) > 1);
 

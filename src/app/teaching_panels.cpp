@@ -133,6 +133,19 @@ QString scoresHtml() {
                               "after the previous occurrence of the current one."));
 }
 
+// Where the settings' input vectors come from, for the `inputs` step's explanation.
+InputOrigin inputOrigin(const Settings& s) {
+    switch (s.source) {
+        case InputSource::Book:
+            return InputOrigin::Book;
+        case InputSource::File:
+            return InputOrigin::File;
+        case InputSource::Text:
+            break;
+    }
+    return s.positions ? InputOrigin::Embedded : InputOrigin::EmbeddedWithoutPositions;
+}
+
 }  // namespace
 
 void ExplainPanel::refresh() {
@@ -146,13 +159,13 @@ void ExplainPanel::refresh() {
     const Step* step = workspace_->shownStep();
     QString html;
     if (run && step) {
-        html = explainStepHtml(*run->trace, step->info.id);
+        html = explainStepHtml(*run->trace, step->info.id, inputOrigin(run->settings));
     } else {
         // Before the first result: explain the step of the settings as planned.
         const Settings& s = workspace_->settings();
         if (validate(s.config, std::max<int64_t>(1, workspace_->tokens().count())).empty())
             html = explainStepHtml(s.config, std::max<int64_t>(1, workspace_->tokens().count()),
-                                   s.step.toStdString());
+                                   s.step.toStdString(), inputOrigin(s));
     }
     // The explanation's grey subtitle, in a grey that reads on the palette (light or dark).
     html.replace(QStringLiteral("color:#555"),
@@ -254,7 +267,9 @@ void TokenViewPanel::refresh() {
         QtConcurrent::run([trace, batch, id] {
             TokenViewInput in;
             in.weights = tokenViewWeights(*trace, batch, id);
-            in.hidden = tokenViewHidden(*trace);
+            // The simple method's first softmax runs before any mask: nothing is hidden in it.
+            if (id != "weights_unmasked")
+                in.hidden = tokenViewHidden(*trace);
             return in;
         }).then(this, [this, request, labels](TokenViewInput in) {
             if (request != weightsRequest_)

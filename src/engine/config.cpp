@@ -169,6 +169,75 @@ std::string formatBytes(uint64_t bytes) {
     return buf;
 }
 
+namespace {
+
+// The size whose value makes a trace too large for its memory budget, so the message can sit at
+// that setting's control and say what would fit: of d_in, d_out, the heads, the batch and the
+// tokens, the one whose halving saves the most bytes, and its largest value that fits with the
+// others as they are (0 when even 1 does not).
+struct MemoryCulprit {
+    const char* field;
+    std::string what;
+    int64_t value = 0;
+    std::string fitsText;  // "A d_out of at most 5461 fits.", empty when even 1 does not
+};
+
+MemoryCulprit memoryCulprit(const Config& c, int64_t tokens) {
+    struct Size {
+        const char* field;
+        const char* what;
+        const char* before;  // the sentence around the largest value that fits
+        const char* after;
+        int64_t Config::*member;  // null: the tokens
+    };
+    std::vector<Size> sizes = {
+        {"d_out", "d_out", "A d_out of at most ", " fits.", &Config::dOut},
+        {"d_in", "d_in", "A d_in of at most ", " fits.", &Config::dIn},
+        {"batch", "the batch", "A batch of at most ", " fits.", &Config::batch},
+        {"input", "the text's tokens", "A text of at most ", " tokens fits.", nullptr}};
+    if (c.variant == Variant::Simplified)
+        sizes.erase(sizes.begin());  // no d_out: its size is d_in's
+    if (variantHasHeads(c.variant))
+        sizes.push_back({"heads", "the heads", "At most ", " heads fit.", &Config::heads});
+    const auto valueOf = [&](const Size& size) { return size.member ? c.*size.member : tokens; };
+    const auto bytesWith = [&](const Size& size, int64_t v) {
+        Config k = c;
+        int64_t t = tokens;
+        if (size.member)
+            k.*size.member = v;
+        else
+            t = v;
+        return estimateTraceBytes(k, t);
+    };
+    const Size* worst = &sizes.front();
+    uint64_t bestSaving = 0;
+    for (const Size& size : sizes) {
+        const int64_t v = valueOf(size);
+        const uint64_t full = bytesWith(size, v);
+        const uint64_t half = bytesWith(size, std::max<int64_t>(1, v / 2));
+        const uint64_t saving = full - std::min(full, half);
+        if (saving > bestSaving) {
+            bestSaving = saving;
+            worst = &size;
+        }
+    }
+    MemoryCulprit m{worst->field, worst->what, valueOf(*worst), {}};
+    // The bytes grow with every size: the largest value that fits, by bisection.
+    int64_t lo = 0, hi = m.value;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo + 1) / 2;
+        if (bytesWith(*worst, mid) <= c.memoryBudgetBytes)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (lo >= 1)
+        m.fitsText = worst->before + std::to_string(lo) + worst->after;
+    return m;
+}
+
+}  // namespace
+
 std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
     std::vector<ValidationIssue> issues;
     auto add = [&](const char* field, std::string msg) {
@@ -235,11 +304,16 @@ std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
 
     if (sizesOk && tokens >= 1 && tokens <= kMaxSize) {
         const uint64_t bytes = estimateTraceBytes(c, tokens);
-        if (bytes > c.memoryBudgetBytes)
-            add("memory", "This configuration needs about " + formatBytes(bytes) +
+        if (bytes > c.memoryBudgetBytes) {
+            const MemoryCulprit m = memoryCulprit(c, tokens);
+            std::string msg = "This configuration needs about " + formatBytes(bytes) +
                               " to keep every step, more than the budget of " +
-                              formatBytes(c.memoryBudgetBytes) +
-                              ". Use fewer tokens, heads or a smaller batch.");
+                              formatBytes(c.memoryBudgetBytes) + "; " + m.what + " = " +
+                              std::to_string(m.value) + " takes the most.";
+            if (!m.fitsText.empty())
+                msg += " " + m.fitsText;
+            add(m.field, msg);
+        }
     }
     return issues;
 }

@@ -109,9 +109,10 @@ struct Tiles {
 
 struct HeadGrid::Private {
     std::vector<HeatmapData> heads;
-    std::vector<QImage> images;  // one pixel per cell
-    FigureColors colors;         // masked cells' grey and hatch: from the palette
-    Colormap colormap = Colormap::Viridis;
+    std::vector<QImage> images;             // one pixel per cell
+    FigureColors colors;                    // masked cells' grey and hatch: from the palette
+    std::optional<Colormap> chosen;         // the user's pick; unset: each step's own
+    Colormap colormap = Colormap::Viridis;  // the one the thumbnails are painted in
     ColorScale scale = ColorScale::Matrix;
     int current = 0;
     int hover = -1;
@@ -141,11 +142,22 @@ HeadGrid::HeadGrid(QWidget* parent) : QWidget(parent), d_(std::make_unique<Priva
 
 HeadGrid::~HeadGrid() = default;
 
+Colormap HeadGrid::autoColormapFor(const std::vector<HeatmapData>& heads) {
+    if (heads.empty())
+        return Colormap::Viridis;
+    HeatmapData all;
+    all.kind = heads.front().kind;
+    for (const HeatmapData& h : heads)
+        all.values.insert(all.values.end(), h.values.begin(), h.values.end());
+    return defaultColormapFor(all);
+}
+
 void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& stepId,
-                       const QStringList& labels, int batch, Colormap colormap, ColorScale scale) {
+                       const QStringList& labels, int batch, std::optional<Colormap> colormap,
+                       ColorScale scale) {
     const Step* step = trace ? trace->find(stepId) : nullptr;
     const int heads = step ? stepHeadCount(step->info) : 0;
-    d_->colormap = colormap;
+    d_->chosen = colormap;
     d_->scale = scale;
     if (heads == 0) {
         clear();
@@ -166,8 +178,12 @@ void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& st
         if (generation != d_->generation)
             return;  // a newer request came: this one is stale
         d_->loading = false;
-        const bool repaint = tiles.colormap != d_->colormap || tiles.scale != d_->scale ||
-                             !(tiles.colors == d_->colors);
+        // The colours may have changed while the thumbnails were made (a colormap picked, the
+        // palette): repaint in the ones in effect now.
+        const Colormap now = d_->chosen ? *d_->chosen : tiles.colormap;
+        const bool repaint =
+            tiles.colormap != now || tiles.scale != d_->scale || !(tiles.colors == d_->colors);
+        d_->colormap = now;
         showTiles(std::move(tiles.heads), std::move(tiles.images));
         if (repaint)  // colours changed while the thumbnails were made
             repaintThumbnails();
@@ -179,8 +195,8 @@ void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& st
             Tiles tiles;
             const QList<HeatmapData> results = pooled.results();
             tiles.heads.assign(results.begin(), results.end());
-            tiles.images = paintThumbnails(tiles.heads, colormap, scale, colors);
-            tiles.colormap = colormap;
+            tiles.colormap = colormap ? *colormap : autoColormapFor(tiles.heads);
+            tiles.images = paintThumbnails(tiles.heads, tiles.colormap, scale, colors);
             tiles.scale = scale;
             tiles.colors = colors;
             return tiles;
@@ -200,6 +216,7 @@ void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& st
 void HeadGrid::setHeads(const std::vector<HeatmapData>& heads) {
     ++d_->generation;
     d_->loading = false;
+    d_->colormap = d_->chosen ? *d_->chosen : autoColormapFor(heads);
     showTiles(heads, paintThumbnails(heads, d_->colormap, d_->scale, d_->colors));
 }
 
@@ -237,10 +254,13 @@ int HeadGrid::currentHead() const {
     return d_->current;
 }
 
-void HeadGrid::setColormap(Colormap c) {
-    if (c == d_->colormap)
+void HeadGrid::setColormap(std::optional<Colormap> c) {
+    d_->chosen = c;
+    // While thumbnails are on their way, they are painted in the new colours when they arrive.
+    const Colormap now = c ? *c : autoColormapFor(d_->heads);
+    if (now == d_->colormap)
         return;
-    d_->colormap = c;
+    d_->colormap = now;
     repaintThumbnails();
 }
 

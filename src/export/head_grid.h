@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,10 @@ class HeadGrid : public QWidget {
     // thumbnails there; they appear when ready (tilesReady). Returns at once and keeps showing
     // the previous heads until then. A later setStep, setHeads or clear drops a request still on
     // its way. A step the trace lacks, or one without heads, clears the grid.
+    // `colormap` unset: the step's own (autoColormapFor the heads), as the big heatmap picks.
     void setStep(std::shared_ptr<const Trace> trace, const std::string& stepId,
-                 const QStringList& labels, int batch, Colormap colormap, ColorScale scale);
+                 const QStringList& labels, int batch, std::optional<Colormap> colormap,
+                 ColorScale scale);
     // Shows these heads now (small or already pooled); empty clears the grid.
     void setHeads(const std::vector<HeatmapData>& heads);
     void clear();
@@ -38,8 +41,12 @@ class HeadGrid : public QWidget {
 
     void setCurrentHead(int head);
     int currentHead() const;
-    void setColormap(Colormap c);
+    // The user's colormap, or unset for each step's own; colormap() is the one in effect.
+    void setColormap(std::optional<Colormap> c);
     Colormap colormap() const;
+    // The colormap "auto" gives these heads: what defaultColormapFor gives them stacked, so
+    // every head of a step has the colours the big heatmap gives that step.
+    static Colormap autoColormapFor(const std::vector<HeatmapData>& heads);
     void setColorScale(ColorScale scale);
     ColorScale colorScale() const;
     int headCount() const;

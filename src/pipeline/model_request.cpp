@@ -85,9 +85,9 @@ std::shared_ptr<const GptModel> loadModel(const QString& nameOrPath, std::option
 
 InputTokens modelTokens(const Settings& settings) {
     InputTokens in;
-    const QByteArray utf8 = settings.inputText().toUtf8();
-    in.tokens =
-        tokenize(TokenizerKind::Gpt2, std::string_view(utf8.constData(), size_t(utf8.size())));
+    Settings gpt2 = settings;
+    gpt2.tokenizer = TokenizerKind::Gpt2;  // a GPT-2 model reads GPT-2 tokens
+    in.tokens = gpt2.textTokens();
     for (const Token& t : in.tokens)
         in.labels.push_back(t.display);
     return in;

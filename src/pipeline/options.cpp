@@ -48,14 +48,16 @@ void applySizePreset(Config* c, const SizePreset& preset) {
     c->dIn = c->dOut = preset.d;
     c->heads = preset.heads;
     c->mask = MaskSpec{MaskKind::Causal, 0};
+    c->contextLength = kGpt2ContextLength;
 }
 
 void addSettingOptions(QCommandLineParser& parser, std::initializer_list<SettingGroup> groups) {
     if (contains(groups, SettingGroup::Input)) {
-        parser.addOption({QStringLiteral("preset"),
-                          QStringLiteral("book (the chapter's six 3-d vectors), or a GPT-2 size for "
-                                         "the text: gpt2-small, gpt2-medium, gpt2-large, gpt2-xl."),
-                          QStringLiteral("name")});
+        parser.addOption(
+            {QStringLiteral("preset"),
+             QStringLiteral("book (the chapter's six 3-d vectors), or a GPT-2 size for "
+                            "the text: gpt2-small, gpt2-medium, gpt2-large, gpt2-xl."),
+             QStringLiteral("name")});
         parser.addOption({QStringLiteral("text-file"),
                           QStringLiteral("UTF-8 file whose text is tokenized and embedded."),
                           QStringLiteral("file")});
@@ -100,7 +102,8 @@ QVariantMap givenSettings(const QCommandLineParser& p) {
         bad("input",
             Text::tr("Give only one input: --preset book, --text, --text-file or --embeddings."));
     if (isSet("text-file"))
-        given.insert(QStringLiteral("text"), readUtf8TextFile(p.value(QStringLiteral("text-file"))));
+        given.insert(QStringLiteral("text"),
+                     readUtf8TextFile(p.value(QStringLiteral("text-file"))));
 
     Settings probe;  // checks each value as its field reads it
     for (const SettingField& f : settingFields()) {
@@ -143,6 +146,8 @@ Settings applyGivenSettings(const Settings& base, const QVariantMap& given) {
             c.mask = given.mask;
         if (has("variant"))
             c.variant = given.variant;
+        if (has("context_length"))
+            c.contextLength = given.contextLength;
         if (s.source == InputSource::Book && !otherInput)
             s.source = InputSource::Text;  // the book's sentence, typed
     }
@@ -168,7 +173,8 @@ QString readUtf8TextFile(const QString& path) {
     QByteArray bytes = f.readAll();
     const qsizetype bom = bytes.startsWith("\xEF\xBB\xBF") ? 3 : 0;
     bytes.remove(0, bom);
-    const size_t at = utf8::firstInvalidByte(std::string_view(bytes.constData(), size_t(bytes.size())));
+    const size_t at =
+        utf8::firstInvalidByte(std::string_view(bytes.constData(), size_t(bytes.size())));
     if (at != std::string_view::npos)
         bad("input", Text::tr("%1 is not UTF-8 text: the byte 0x%2 at offset %3 (counting from 0) "
                               "does not start or continue a UTF-8 character. Save the file as "

@@ -23,7 +23,10 @@ struct SizePreset {
 };
 const std::vector<SizePreset>& sizePresets();
 const SizePreset* findSizePreset(const QString& key);
-// The module of a GPT-2 size: multi-head attention, d_in = d_out = d, its heads, causal mask.
+// GPT-2's context length, the same for every size.
+constexpr int64_t kGpt2ContextLength = 1024;
+// The module of a GPT-2 size: multi-head attention, d_in = d_out = d, its heads, causal mask,
+// GPT-2's context length (a shorter one left by the tour would refuse a longer sentence).
 void applySizePreset(Config* config, const SizePreset& preset);
 
 // Registers the options of the fields of `groups`; with SettingGroup::Input also --preset and

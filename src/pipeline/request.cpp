@@ -85,9 +85,7 @@ InputTokens tokenizeInput(const Settings& settings, const InputFiles& files) {
                 in.tokens.clear();
             break;
         case InputSource::Text: {
-            const QByteArray utf8 = settings.text.toUtf8();
-            in.tokens = tokenize(settings.tokenizer,
-                                 std::string_view(utf8.constData(), size_t(utf8.size())));
+            in.tokens = settings.textTokens();
             for (const Token& t : in.tokens)
                 in.labels.push_back(t.display);
             break;

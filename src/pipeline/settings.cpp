@@ -123,6 +123,30 @@ QVariant seedText(uint64_t v) {
     return QVariant(QString::number(qulonglong(v)));
 }
 
+// Token ids as text, "464 3797 3332" (empty for none).
+QVariant idsText(const std::vector<int64_t>& ids) {
+    QStringList parts;
+    for (int64_t id : ids)
+        parts << QString::number(id);
+    return QVariant(parts.join(QLatin1Char(' ')));
+}
+
+QString ids(const QVariant& v, std::vector<int64_t>* out) {
+    std::vector<int64_t> parsed;
+    for (const QString& part : text(v).split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qlonglong id = part.toLongLong(&ok);
+        if (!ok || id < 0)
+            return Text::tr(
+                       "{} expects token ids (whole numbers from 0) separated by spaces, "
+                       "got \"%1\"")
+                .arg(part);
+        parsed.push_back(id);
+    }
+    *out = std::move(parsed);
+    return {};
+}
+
 #define GET(expr) [](const Settings& s) -> QVariant { return (expr); }
 #define SET(body) [](Settings& s, const QVariant& v) -> QString { body }
 
@@ -131,23 +155,25 @@ std::vector<SettingField> makeFields() {
     return {
         // What goes in. "source" has no option of its own: --preset book, --text, --text-file
         // and --embeddings set it (see pipeline/options.cpp).
-        {"source", nullptr, nullptr, "", G::Input, false,
-         GET(str(inputSourceName(s.source))),
-         SET(return named(v, parseInputSource, Text::tr("input"), "book, text or file", &s.source);)},
+        {"source", nullptr, nullptr, "", G::Input, false, GET(str(inputSourceName(s.source))),
+         SET(return named(v, parseInputSource, Text::tr("input"), "book, text or file",
+                          &s.source);)},
         {"text", "text", "text", "Text to tokenize and embed.", G::Input, false, GET(s.text),
          SET(s.text = v.toString(); return {};)},
+        {"token_ids", nullptr, nullptr, "", G::Input, false, GET(idsText(s.tokenIds)),
+         SET(return ids(v, &s.tokenIds);)},
         {"tokenizer", "tokenizer", "name", "gpt2 (default), words or chars.", G::Input, false,
          GET(str(tokenizerName(s.tokenizer))),
          SET(return named(v, parseTokenizer, Text::tr("tokenizer"), "gpt2, words or chars",
-                       &s.tokenizer);)},
+                          &s.tokenizer);)},
         {"embedding_seed", "embedding-seed", "s",
          "torch.manual_seed for the chapter-2 embeddings (default 123).", G::Input, false,
          GET(seedText(s.embeddingSeed)), SET(return seed(v, &s.embeddingSeed);)},
         {"positions", "no-positions", nullptr, "Do not add positional embeddings.", G::Input, true,
          GET(s.positions), SET(return boolean(v, &s.positions);)},
         {"embeddings_file", "embeddings", "file",
-         "Embeddings file (.npy, .json, .csv) of shape (T, d_in) or (b, T, d_in).", G::Input,
-         false, GET(s.embeddingsFile), SET(s.embeddingsFile = v.toString(); return {};)},
+         "Embeddings file (.npy, .json, .csv) of shape (T, d_in) or (b, T, d_in).", G::Input, false,
+         GET(s.embeddingsFile), SET(s.embeddingsFile = v.toString(); return {};)},
         {"weights_file", "weights", "file",
          "Weights file (.json or .safetensors) with PyTorch state_dict names.", G::Input, false,
          GET(s.weightsFile), SET(s.weightsFile = v.toString(); return {};)},
@@ -175,8 +201,9 @@ std::vector<SettingField> makeFields() {
              if (!e.isEmpty())
                  return e;
              if (m.kind == MaskKind::Window && (m.window < 1 || m.window > kMaxDimension))
-                 return Text::tr("The window size K of {} must be from 1 to %1 (each token sees "
-                                 "itself and the K-1 tokens before it), got %2")
+                 return Text::tr(
+                            "The window size K of {} must be from 1 to %1 (each token sees "
+                            "itself and the K-1 tokens before it), got %2")
                      .arg(kMaxDimension)
                      .arg(m.window);
              s.config.mask = m;
@@ -192,12 +219,11 @@ std::vector<SettingField> makeFields() {
          "notebooks print) or mkl (PyTorch wheels with Intel MKL on Intel CPUs).",
          G::Module, false, GET(str(dropoutRngName(s.config.dropoutRng))),
          SET(return named(v, parseDropoutRng, Text::tr("dropout RNG"), "default or mkl",
-                       &s.config.dropoutRng);)},
+                          &s.config.dropoutRng);)},
         {"seed", "seed", "s", "torch.manual_seed for the weights (default 123).", G::Module, false,
          GET(seedText(s.config.seed)), SET(return seed(v, &s.config.seed);)},
-        {"qkv_bias", "qkv-bias", nullptr,
-         "Give the query, key and value projections a bias.", G::Module, false,
-         GET(s.config.qkvBias), SET(return boolean(v, &s.config.qkvBias);)},
+        {"qkv_bias", "qkv-bias", nullptr, "Give the query, key and value projections a bias.",
+         G::Module, false, GET(s.config.qkvBias), SET(return boolean(v, &s.config.qkvBias);)},
         {"batch", "batch", "b", "Batch size b: the input stacked b times (default 1).", G::Module,
          false, GET(wide(s.config.batch)), SET(return size(v, &s.config.batch);)},
         {"context_length", "context-length", "n",
@@ -224,8 +250,9 @@ std::vector<SettingField> makeFields() {
          GET(s.colormap), SET({
              const QString name = text(v);
              if (name != QLatin1String("auto") && !parseColormap(name.toStdString()))
-                 return Text::tr("Unknown colormap \"%1\"; use auto, viridis, magma, cividis or "
-                                 "diverging")
+                 return Text::tr(
+                            "Unknown colormap \"%1\"; use auto, viridis, magma, cividis or "
+                            "diverging")
                      .arg(name);
              s.colormap = name;
              return {};
@@ -236,7 +263,7 @@ std::vector<SettingField> makeFields() {
          "matrix (default: one scale for the matrix), row (each row its own range) or log.",
          G::View, false, GET(str(colorScaleName(s.colorScale))),
          SET(return named(v, parseColorScale, Text::tr("colour scale"), "matrix, row or log",
-                       &s.colorScale);)},
+                          &s.colorScale);)},
     };
 }
 
@@ -327,6 +354,25 @@ QString Settings::inputText() const {
     return source == InputSource::Book ? QString::fromStdString(bookSentence()) : text;
 }
 
+std::vector<Token> Settings::textTokens() const {
+    const QByteArray utf8 = inputText().toUtf8();
+    const std::string_view bytes(utf8.constData(), size_t(utf8.size()));
+    if (!tokenIds.empty() && tokenizer == TokenizerKind::Gpt2 && source == InputSource::Text) {
+        try {
+            if (gpt2Decode(tokenIds) == bytes) {
+                std::vector<Token> tokens;
+                tokens.reserve(tokenIds.size());
+                for (int64_t id : tokenIds)
+                    tokens.push_back(gpt2Token(id));
+                return tokens;
+            }
+        } catch (const std::out_of_range&) {
+            // An id outside the vocabulary (an edited session): the text is tokenized.
+        }
+    }
+    return tokenize(tokenizer, bytes);
+}
+
 Settings bookSettings() {
     return Settings();
 }
@@ -374,9 +420,10 @@ Settings settingsFromMap(const QVariantMap& map, const Settings& base, QStringLi
         }
         const QString problem = f.set(s, *it);
         if (!problem.isEmpty())
-            throw UserError("settings", settingProblem(problem, QStringLiteral("\"%1\"").arg(
-                                                                    QLatin1String(f.key)))
-                                            .toStdString());
+            throw UserError(
+                "settings",
+                settingProblem(problem, QStringLiteral("\"%1\"").arg(QLatin1String(f.key)))
+                    .toStdString());
     }
     return s;
 }

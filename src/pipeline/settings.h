@@ -47,6 +47,11 @@ struct Settings {
     // What goes in.
     InputSource source = InputSource::Book;
     QString text;  // the typed text, kept while the book example or a file is shown
+    // The GPT-2 ids Append built the text from, token by token. While they decode to exactly
+    // the text (and the tokenizer is GPT-2's) they are its tokens: tokenizing it again could
+    // merge what the model generated (two appended line breaks would become one token, 628).
+    // Any other text is tokenized as usual (textTokens).
+    std::vector<int64_t> tokenIds;
     TokenizerKind tokenizer = TokenizerKind::Gpt2;
     uint64_t embeddingSeed = 123;
     bool positions = true;
@@ -76,6 +81,9 @@ struct Settings {
     static Config bookConfig();
     // The text the input uses: the book's sentence for InputSource::Book.
     QString inputText() const;
+    // The tokens of inputText() by `tokenizer`, or the ids in tokenIds where they still are
+    // the text.
+    std::vector<Token> textTokens() const;
     bool modelMode() const { return !model.isEmpty(); }
 };
 

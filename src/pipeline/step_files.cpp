@@ -32,7 +32,12 @@ QString stepFileName(const StepInfo& info, int head, int batch, const QString& s
 std::vector<StepFigure> allStepFigures(const Trace& trace, const QString& suffix,
                                        bool everyBatchEntry) {
     std::vector<StepFigure> figures;
+    // The step's place in the pipeline leads the name ("03_scores_head0.svg"): a folder listed
+    // by name reads in the order the computation runs, not alphabetically.
+    const int digits = trace.steps.size() >= 100 ? 3 : 2;
+    int position = 0;
     for (const Step& step : trace.steps) {
+        const QString prefix = QStringLiteral("%1_").arg(++position, digits, 10, QLatin1Char('0'));
         const int heads = stepHeadCount(step.info);
         const int entries = stepBatchCount(step.info);
         // A step without a batch axis (the mask) is the same for every entry: drawn once.
@@ -42,7 +47,7 @@ std::vector<StepFigure> allStepFigures(const Trace& trace, const QString& suffix
                 const int head = heads > 0 ? h : -1;
                 const int batch = perEntry ? b : -1;
                 figures.push_back(
-                    {&step, head, batch, stepFileName(step.info, head, batch, suffix)});
+                    {&step, head, batch, prefix + stepFileName(step.info, head, batch, suffix)});
             }
     }
     return figures;

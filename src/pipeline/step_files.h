@@ -32,7 +32,8 @@ struct StepFigure {
     QString fileName;
 };
 // A figure per step and head (and batch entry, when `everyBatchEntry` and the batch has more
-// than one), in trace order, named by stepFileName.
+// than one), in trace order, named by the step's place in the trace and stepFileName:
+// "01_inputs.svg", "07_weights_head1.svg".
 std::vector<StepFigure> allStepFigures(const Trace& trace, const QString& suffix,
                                        bool everyBatchEntry);
 

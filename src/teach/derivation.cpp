@@ -298,6 +298,38 @@ QString weightedSum(const Cell& c, const std::string& wId, const QString& wSym, 
            sumText(terms, total) + QStringLiteral("</p>");
 }
 
+// The weighted sum that makes element `k` of head `head`'s context vector of the cell's row:
+// Σ_j w_ij · v_j[k] with the actual products. Every step that only moves or copies that number
+// (context, context_transposed, the wrapper's torch.cat, output = context) ends on it, so the
+// derivation always reaches the arithmetic instead of naming another step.
+QString contextSum(const Cell& cell, int64_t head, int64_t k) {
+    Cell c = cell;
+    c.head = head;
+    std::function<float(int64_t)> vOf;
+    QString vSym = QStringLiteral("v");
+    if (c.simplified) {
+        vSym = QStringLiteral("x");
+        vOf = [&](int64_t t) { return c.at("inputs", {c.batch, t, k}); };
+    } else if (c.mha) {
+        vOf = [&](int64_t t) { return c.at("values_heads", {c.batch, c.head, t, k}); };
+    } else if (c.wrapper) {
+        vOf = [&](int64_t t) { return c.at("values", {c.head, c.batch, t, k}); };
+    } else {
+        vOf = [&](int64_t t) { return c.at("values", {c.batch, t, k}); };
+    }
+    const QString wSym = c.dropout ? QStringLiteral("w′") : QStringLiteral("w");
+    QString html = QStringLiteral("<p>") +
+                   Derive::tr(
+                       "Component %1 of the context vector of %2: every token's %3, weighted by "
+                       "how much %2 attends to it.")
+                       .arg(k)
+                       .arg(quoted(c.tokens, c.row),
+                            c.simplified ? Derive::tr("input vector") : Derive::tr("value vector"));
+    if (c.mha || c.wrapper)
+        html += QLatin1Char(' ') + Derive::tr("Head %1's weights and values:").arg(head);
+    return html + QStringLiteral("</p>") + weightedSum(c, c.usedWeights(), wSym, vSym, k, vOf);
+}
+
 }  // namespace
 
 QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std::string& stepId,
@@ -394,7 +426,7 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                         .arg(i)
                         .arg(k)
                         .arg(quoted(tokens, i)) +
-                    QStringLiteral("</p>");
+                    QStringLiteral("</p>") + contextSum(c, hh, k);
         } else {
             html += QStringLiteral("<p>") +
                     Derive::tr(
@@ -414,7 +446,9 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                     Derive::tr("Nothing is computed: .view reads the same memory.") +
                     QStringLiteral("</p>");
         }
-    } else if (stepId.ends_with("_heads")) {
+    } else if (stepId.ends_with("_heads") && stepId != "context_heads") {
+        // queries_heads, keys_heads, values_heads: a view of the projection. context_heads is
+        // computed (the weighted sum of the values), below.
         const std::string base = stepId.substr(0, stepId.size() - 6);
         html +=
             QStringLiteral("<p>") +
@@ -573,28 +607,7 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                         ? Derive::tr("Kept, and scaled up so the expected total stays the same.")
                         : Derive::tr("Dropped by dropout: it contributes nothing to the context."));
     } else if (stepId == "context_heads" || (stepId == "context" && !c.mha)) {
-        const QString wSym = c.dropout ? QStringLiteral("w′") : QStringLiteral("w");
-        std::function<float(int64_t)> vOf;
-        QString vSym = QStringLiteral("v");
-        if (c.simplified) {
-            vSym = QStringLiteral("x");
-            vOf = [&](int64_t t) { return c.at("inputs", {c.batch, t, j}); };
-        } else if (c.mha) {
-            vOf = [&](int64_t t) { return c.at("values_heads", {c.batch, c.head, t, j}); };
-        } else if (c.wrapper) {
-            vOf = [&](int64_t t) { return c.at("values", {c.head, c.batch, t, j}); };
-        } else {
-            vOf = [&](int64_t t) { return c.at("values", {c.batch, t, j}); };
-        }
-        html += QStringLiteral("<p>") +
-                Derive::tr(
-                    "Component %1 of the context vector of %2: every token's %3, weighted by how "
-                    "much %2 attends to it.")
-                    .arg(j)
-                    .arg(quoted(tokens, i),
-                         c.simplified ? Derive::tr("input vector") : Derive::tr("value vector")) +
-                QStringLiteral("</p>");
-        html += weightedSum(c, c.usedWeights(), wSym, vSym, j, vOf);
+        html += contextSum(c, c.head, j);
     } else if (stepId == "context") {  // multi-head: the concatenation
         const int64_t hh = col / c.hd, k = col % c.hd;
         html += QStringLiteral("<p>") +
@@ -610,7 +623,7 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                     .arg(k)
                     .arg(quoted(tokens, i))
                     .arg(c.hd) +
-                QStringLiteral("</p>");
+                QStringLiteral("</p>") + contextSum(c, hh, k);
     } else if (stepId == "output") {
         if (c.mha) {
             std::vector<float> z;
@@ -635,12 +648,12 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                         .arg(k)
                         .arg(hh * c.dOut)
                         .arg(hh * c.dOut + c.dOut - 1) +
-                    QStringLiteral("</p>");
+                    QStringLiteral("</p>") + contextSum(c, hh, k);
         } else {
             html +=
                 QStringLiteral("<p>") +
                 Derive::tr("The module returns the context vectors unchanged: output = context.") +
-                QStringLiteral("</p>");
+                QStringLiteral("</p>") + contextSum(c, c.head, j);
         }
     }
     (void)b;

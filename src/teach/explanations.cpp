@@ -48,6 +48,7 @@ struct Ctx {
     bool mha = false, wrapper = false, simplified = false, v1 = false, masked = false,
          dropout = false;
     MaskSpec mask;
+    InputOrigin origin = InputOrigin::Embedded;
 
     const StepInfo* find(const std::string& id) const {
         for (const StepInfo& s : plan)
@@ -104,13 +105,23 @@ QString scoreSymbol(const Ctx& x) {
 
 }  // namespace
 
-QString stepFormulaHtml(const Config& config, const std::string& id) {
+QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin origin) {
     const Ctx x = makeCtx(config, 1);
     const QString sup = x.mha ? QStringLiteral("<sup>(h)</sup>") : QString();
     const QString wsup = (x.mha || x.wrapper) ? QStringLiteral("<sup>(h)</sup>") : QString();
-    if (id == "inputs")
-        return QStringLiteral("x<sub>i</sub> = tok[id<sub>i</sub>] + pos[i] &nbsp;∈ ℝ<sup>%1</sup>")
-            .arg(x.dIn);
+    if (id == "inputs") {
+        const QString space = QStringLiteral(" &nbsp;∈ ℝ<sup>%1</sup>").arg(x.dIn);
+        switch (origin) {
+            case InputOrigin::Embedded:
+                return QStringLiteral("x<sub>i</sub> = tok[id<sub>i</sub>] + pos[i]") + space;
+            case InputOrigin::EmbeddedWithoutPositions:
+                return QStringLiteral("x<sub>i</sub> = tok[id<sub>i</sub>]") + space;
+            case InputOrigin::Book:
+                return Explain::tr("x<sub>i</sub> = the book's vector of token i") + space;
+            case InputOrigin::File:
+                return Explain::tr("x<sub>i</sub> = row i of the loaded file") + space;
+        }
+    }
     if (id == "queries" || id == "keys" || id == "values") {
         const QString l = letterOf(id), W = matrixOf(id);
         if (x.v1)
@@ -224,6 +235,34 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
     const QString dIn = QString::number(x.dIn), dOut = QString::number(x.dOut),
                   T = QString::number(x.T);
     if (id == "inputs") {
+        const QString mix = Explain::tr(
+            "Attention will mix these vectors so that each token's new vector also carries "
+            "information from the tokens it pays attention to.");
+        switch (x.origin) {
+            case InputOrigin::Book:
+                return Explain::tr(
+                           "Every token starts as a list of %1 numbers, its embedding. Here "
+                           "they are the book's own six vectors (section 3.3), fixed numbers "
+                           "printed in the chapter, not the output of an embedding layer.")
+                           .arg(dIn) +
+                       QLatin1Char(' ') + mix;
+            case InputOrigin::File:
+                return Explain::tr(
+                           "Every token starts as a list of %1 numbers, its embedding. Here "
+                           "they are the rows of the loaded embeddings file, as given.")
+                           .arg(dIn) +
+                       QLatin1Char(' ') + mix;
+            case InputOrigin::EmbeddedWithoutPositions:
+                return Explain::tr(
+                           "Every token starts as a list of %1 numbers, its embedding: a row of "
+                           "the token embedding table. Tokens with related meanings get similar "
+                           "embeddings. The position embedding is switched off, so the same "
+                           "word gets the same vector wherever it stands.")
+                           .arg(dIn) +
+                       QLatin1Char(' ') + mix;
+            case InputOrigin::Embedded:
+                break;
+        }
         return Explain::tr(
                    "Every token starts as a list of %1 numbers, its embedding. Tokens with "
                    "related meanings get similar embeddings, and the position embedding "
@@ -360,12 +399,18 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             "attention weights with softmax, as if there were no mask. The hidden "
             "positions still have weight here.");
     if (id == "weights_tril") {
-        if (x.mask.kind == MaskKind::Window)
+        if (x.mask.kind == MaskKind::Window) {
+            const int64_t before = x.mask.window - 1;
+            const QString where =
+                before == 0   ? Explain::tr("only itself")
+                : before == 1 ? Explain::tr("itself and the token before it")
+                              : Explain::tr("itself and the %1 tokens before it").arg(before);
             return Explain::tr(
                        "Then multiply by (1 − mask), a band of ones where a token may look "
-                       "(itself and the %1 tokens before it) and zeros elsewhere, which sets "
-                       "every hidden weight to 0. The rows no longer sum to 1.")
-                .arg(x.mask.window - 1);
+                       "(%1) and zeros elsewhere, which sets every hidden weight to 0. The rows "
+                       "no longer sum to 1.")
+                .arg(where);
+        }
         return Explain::tr(
             "Then multiply by the lower triangle of ones (1 − mask), which sets "
             "every hidden weight to 0. The rows no longer sum to 1.");
@@ -679,7 +724,7 @@ QString explain(const Ctx& x, const StepInfo& s) {
                 "%2</span></h3>")
                 .arg(QString::fromStdString(s.id).toHtmlEscaped(), stepCaption(s).toHtmlEscaped());
     html += QStringLiteral("<p>%1</p>").arg(whatAndWhy(x, s.id));
-    const QString f = stepFormulaHtml(x.c, s.id);
+    const QString f = stepFormulaHtml(x.c, s.id, x.origin);
     if (!f.isEmpty())
         html += QStringLiteral(
                     "<p><b>%1</b> &nbsp;<span style=\"font-family:serif; "
@@ -699,16 +744,19 @@ QString explain(const Ctx& x, const StepInfo& s) {
 
 }  // namespace
 
-QString explainStepHtml(const Config& config, int64_t tokens, const std::string& stepId) {
-    const Ctx x = makeCtx(config, tokens);
+QString explainStepHtml(const Config& config, int64_t tokens, const std::string& stepId,
+                        InputOrigin origin) {
+    Ctx x = makeCtx(config, tokens);
+    x.origin = origin;
     const StepInfo* s = x.find(stepId);
     if (!s)
         return {};
     return explain(x, *s);
 }
 
-QString explainStepHtml(const Trace& trace, const std::string& stepId) {
+QString explainStepHtml(const Trace& trace, const std::string& stepId, InputOrigin origin) {
     Ctx x = makeCtx(trace.config, trace.tokens);
+    x.origin = origin;
     // The trace's own step info (its sizes) wins over the plan.
     const Step* st = trace.find(stepId);
     if (!st)

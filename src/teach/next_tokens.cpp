@@ -33,6 +33,13 @@ QString percentText(double p) {
     return QStringLiteral("<0.1%");
 }
 
+// "= 12.3%", or "< 0.1%" for a probability too small to print: "p = <0.1%" says two things.
+QString probabilityRelation(double p) {
+    const QString text = percentText(p);
+    return text.startsWith(QLatin1Char('<')) ? QStringLiteral("< ") + text.mid(1)
+                                             : QStringLiteral("= ") + text;
+}
+
 // What a prediction job gives back.
 struct Prediction {
     std::vector<TokenProbability> top;
@@ -222,6 +229,10 @@ NextTokensPanel::NextTokensPanel(QWidget* parent)
     heading_ = new QLabel(this);
     heading_->setTextFormat(Qt::PlainText);
     heading_->setWordWrap(true);
+    // Always two lines high: a heading that wraps (a long token) must not move the Append
+    // buttons under it, which a student clicks again and again.
+    heading_->setFixedHeight(2 * heading_->fontMetrics().lineSpacing());
+    heading_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     heading_->setToolTip(tr("The position whose next token the model predicts"));
     positionBox_ = new QSpinBox(this);
     positionBox_->setToolTip(tr("Which token to predict after (0 = the first token)"));
@@ -367,9 +378,9 @@ void NextTokensPanel::request() {
                   predictions_ = p.top;
                   model_->setPredictions(std::move(p.top), p.actualId);
                   if (p.actualId >= 0)
-                      actual_ = tr("The text goes on with \"%1\": p = %2, rank %3.")
+                      actual_ = tr("The text goes on with \"%1\": p %2, rank %3.")
                                     .arg(visibleTokenText(p.actualId))
-                                    .arg(percentText(p.actualProbability))
+                                    .arg(probabilityRelation(p.actualProbability))
                                     .arg(p.actualRank);
                   actualLabel_->setText(actual_);
                   list_->setEnabled(true);
@@ -380,8 +391,8 @@ void NextTokensPanel::request() {
 QString NextTokensPanel::headingText() const {
     if (!run_ || position_ < 0)
         return tr("No model run yet.");
-    QString label = position_ < labels_.size() ? labels_[position_]
-                                               : visibleTokenText(run_->ids[size_t(position_)]);
+    // As the list shows tokens: a line break as ↵, never a real one in the heading.
+    QString label = visibleTokenText(run_->ids[size_t(position_)]);
     if (label.size() > 24)
         label = label.left(23) + QChar(0x2026);
     const QString after = tr("After token %1 \"%2\"").arg(position_).arg(label);

@@ -381,11 +381,19 @@ TokenView::~TokenView() {
 }
 
 QColor TokenView::headColor(int head) {
-    // Okabe & Ito (2008), colour-blind safe, black left out (it is the text colour).
-    static const QRgb kColors[] = {0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7,
-                                   0xE69F00, 0x56B4E9, 0xF0E442};
+    // Okabe & Ito (2008), colour-blind safe, black left out (it is the text colour), then Paul
+    // Tol's muted colours: 16 heads (GPT-2 medium) each get a colour of their own, every two
+    // at least 40 apart in RGB. Past 16, hues spaced by the golden angle.
+    static const QRgb kColors[] = {0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9,
+                                   0xF0E442, 0x882255, 0x117733, 0x332288, 0x999933, 0xAA4499,
+                                   0x661100, 0x44AA99, 0x888888, 0x6699CC};
     const int n = int(sizeof(kColors) / sizeof(kColors[0]));
-    return QColor(kColors[((head % n) + n) % n]);
+    head = std::max(0, head);
+    if (head < n)
+        return QColor(kColors[head]);
+    const int k = head - n;
+    const int hue = int(std::lround(std::fmod(17.0 + 137.508 * k, 360.0)));
+    return QColor::fromHsv(hue, k % 2 ? 170 : 230, k % 3 == 2 ? 150 : 200);
 }
 
 std::vector<QRgb> TokenView::lineColors() const {
@@ -685,8 +693,11 @@ QString TokenView::toolTipText(const Hit& hit) const {
     int hiddenCount = 0;
     if (hit.side == Side::Query) {
         html = tr("<b>%1</b>: query at position %2").arg(name).arg(i);
+        // A window mask hides earlier keys too: each side is counted and said on its own.
+        int earlier = 0;
         for (int k = 0; k < T; ++k)
-            hiddenCount += isHidden(i, k) ? 1 : 0;
+            if (isHidden(i, k))
+                ++(k > i ? hiddenCount : earlier);
         const int h = head_ >= 0 ? head_ : 0;
         if (head_ >= 0 || headCount() == 1) {
             QStringList strongest;
@@ -704,14 +715,28 @@ QString TokenView::toolTipText(const Hit& hit) const {
                 (hiddenCount == 1
                      ? tr("1 later key masked: this token may not see it.")
                      : tr("%1 later keys masked: this token may not see them.").arg(hiddenCount));
+        if (earlier > 0)
+            html += QStringLiteral("<br>") +
+                    (earlier == 1 ? tr("1 earlier key masked: it is outside this token's window.")
+                                  : tr("%1 earlier keys masked: they are outside this token's "
+                                       "window.")
+                                        .arg(earlier));
     } else {
         html = tr("<b>%1</b>: key at position %2").arg(name).arg(i);
+        int later = 0;  // queries whose window the key has left
         for (int q = 0; q < T; ++q)
-            hiddenCount += isHidden(q, i) ? 1 : 0;
+            if (isHidden(q, i))
+                ++(q < i ? hiddenCount : later);
         if (hiddenCount > 0)
             html += QStringLiteral("<br>") +
                     (hiddenCount == 1 ? tr("Masked for 1 earlier query.")
                                       : tr("Masked for %1 earlier queries.").arg(hiddenCount));
+        if (later > 0)
+            html +=
+                QStringLiteral("<br>") +
+                (later == 1
+                     ? tr("Masked for 1 later query, whose window it is outside.")
+                     : tr("Masked for %1 later queries, whose window it is outside.").arg(later));
     }
     return html;
 }

@@ -21,6 +21,7 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QProgressDialog>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QSvgRenderer>
@@ -471,20 +472,21 @@ TEST(FileExport, AllStepsOfTheBookExampleWithCliNamesAndValidSvg) {
     const Trace& t = *w.workspace()->shownRun()->trace;
     ASSERT_EQ(t.config.heads, 2);
     QStringList expected;
+    int position = 0;
     for (const Step& s : t.steps) {
         const int64_t hd = s.info.headAxis();
-        const QString id = QString::fromStdString(s.info.id);
+        const QString id = QStringLiteral("%1_").arg(++position, 2, 10, QLatin1Char('0')) +
+                           QString::fromStdString(s.info.id);
         if (hd < 0)
             expected << id + ".svg";
         else
             for (int64_t h = 0; h < s.value.size(hd); ++h)
                 expected << QStringLiteral("%1_head%2.svg").arg(id).arg(h);
     }
-    EXPECT_TRUE(expected.contains(QStringLiteral("inputs.svg")));
-    EXPECT_TRUE(expected.contains(QStringLiteral("mask.svg")));
-    EXPECT_TRUE(expected.contains(QStringLiteral("weights_head0.svg")));
-    EXPECT_TRUE(expected.contains(QStringLiteral("weights_head1.svg")));
-    EXPECT_TRUE(expected.contains(QStringLiteral("output.svg")));
+    EXPECT_TRUE(expected.contains(QStringLiteral("01_inputs.svg")));
+    EXPECT_EQ(expected.filter(QRegularExpression("^\\d\\d_mask\\.svg$")).size(), 1);
+    EXPECT_EQ(expected.filter(QRegularExpression("^\\d\\d_weights_head[01]\\.svg$")).size(), 2);
+    EXPECT_TRUE(expected.last().endsWith(QStringLiteral("_output.svg")));
     EXPECT_EQ(allStepsFileNames(w, QStringLiteral("svg")), expected);
 
     QTemporaryDir dir;
@@ -535,12 +537,18 @@ TEST(FileExport, EveryBatchEntryWhenAskedAndFiguresAtTheirOwnSize) {
     const auto r = w.exports()->exportAllSteps(dir.path(), QStringLiteral("png"), true);
     ASSERT_TRUE(r.ok()) << r.error.toStdString();
     const QStringList names = QDir(dir.path()).entryList(QDir::Files, QDir::Name);
-    EXPECT_TRUE(names.contains(QStringLiteral("weights_head1_batch1.png")));
-    EXPECT_TRUE(names.contains(QStringLiteral("weights_head1_batch0.png")));
-    EXPECT_TRUE(names.contains(QStringLiteral("mask.png")));  // the same for every entry
-    EXPECT_EQ(names.size(), allStepsFileNames(w, QStringLiteral("png"), true).size());
+    const auto named = [&](const QString& pattern) {
+        return names.filter(QRegularExpression(QStringLiteral("^\\d\\d_") + pattern + "$"));
+    };
+    EXPECT_EQ(named(QStringLiteral("weights_head1_batch1\\.png")).size(), 1);
+    EXPECT_EQ(named(QStringLiteral("weights_head1_batch0\\.png")).size(), 1);
+    EXPECT_EQ(named(QStringLiteral("mask\\.png")).size(), 1);  // the same for every entry
+    QStringList all = allStepsFileNames(w, QStringLiteral("png"), true);
+    all.sort();
+    EXPECT_EQ(names, all);
     // The 6 x 6 weights at their own size: square cells, not the window's aspect.
-    const QImage weights(QDir(dir.path()).filePath(QStringLiteral("weights_head0_batch0.png")));
+    const QImage weights(
+        QDir(dir.path()).filePath(named(QStringLiteral("weights_head0_batch0\\.png")).value(0)));
     ASSERT_FALSE(weights.isNull());
     EXPECT_LT(double(weights.width()) / weights.height(), 1.6);
     EXPECT_GT(double(weights.width()) / weights.height(), 0.8);

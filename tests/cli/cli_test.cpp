@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 namespace {
@@ -276,11 +277,12 @@ TEST(Cli, RenderImages) {
     const CliRun all =
         cli({"render", "--preset", "book", "--all-steps", dir.filePath("all"), "--format", "svg"});
     ASSERT_EQ(all.exitCode, 0) << all.err.toStdString();
-    const QStringList files = QDir(dir.filePath("all")).entryList(QDir::Files);
-    EXPECT_TRUE(files.contains("weights_head0.svg"));
-    EXPECT_TRUE(files.contains("weights_head1.svg"));
-    EXPECT_TRUE(files.contains("mask.svg"));
-    EXPECT_TRUE(files.contains("output.svg"));
+    const QStringList files = QDir(dir.filePath("all")).entryList(QDir::Files, QDir::Name);
+    // Named after their place in the pipeline, so a listing by name follows the computation.
+    EXPECT_EQ(files.first(), "01_inputs.svg");
+    EXPECT_TRUE(files.last().endsWith("_output.svg"));
+    EXPECT_EQ(files.filter(QRegularExpression("^\\d\\d_weights_head[01]\\.svg$")).size(), 2);
+    EXPECT_EQ(files.filter(QRegularExpression("^\\d\\d_mask\\.svg$")).size(), 1);
     // 11 steps without a head dim (inputs, queries/keys/values and their _split views, mask,
     // context_transposed, context, output) and 11 per-head steps drawn once per head.
     EXPECT_EQ(files.size(), 11 + 11 * 2);

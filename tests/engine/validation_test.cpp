@@ -89,11 +89,36 @@ TEST(Validation, MemoryBudgetNamesTheEstimate) {
     c.heads = 12;
     c.contextLength = 1 << 20;
     // 12 heads x 100,000^2 scores x 4 bytes x several steps is far above 2 GiB.
-    const std::string m = onlyMessage(c, 100000, "memory");
+    // The tokens take the most: the message goes to the text, with the length that fits.
+    const std::string m = onlyMessage(c, 100000, "input");
     EXPECT_EQ(m.rfind("This configuration needs about ", 0), 0u) << m;
-    EXPECT_NE(m.find("TiB to keep every step, more than the budget of 2.0 GiB."), std::string::npos)
+    EXPECT_NE(m.find("TiB to keep every step, more than the budget of 2.0 GiB; the text's tokens "
+                     "= 100000 takes the most. A text of at most "),
+              std::string::npos)
         << m;
     EXPECT_GT(estimateTraceBytes(c, 100000), uint64_t(1) << 40);
+    const size_t at = m.find("at most ") + 8;
+    const int64_t fits = std::stoll(m.substr(at));
+    EXPECT_LE(estimateTraceBytes(c, fits), c.memoryBudgetBytes);
+    EXPECT_GT(estimateTraceBytes(c, fits + 1), c.memoryBudgetBytes);
+}
+
+// d_out = 100,000 on a short sentence: the message names d_out, sits at its control, and says
+// which d_out fits (it once said "use fewer tokens, heads or a smaller batch" under the context
+// length).
+TEST(Validation, MemoryBudgetNamesTheSettingThatTakesTheMost) {
+    Config c;
+    c.dIn = 768;
+    c.dOut = 100000;
+    c.heads = 1;
+    const std::string m = onlyMessage(c, 10, "d_out");
+    EXPECT_NE(m.find("d_out = 100000 takes the most. A d_out of at most "), std::string::npos) << m;
+    const int64_t fits = std::stoll(m.substr(m.find("at most ") + 8));
+    Config k = c;
+    k.dOut = fits;
+    EXPECT_LE(estimateTraceBytes(k, 10), c.memoryBudgetBytes);
+    k.dOut = fits + 1;
+    EXPECT_GT(estimateTraceBytes(k, 10), c.memoryBudgetBytes);
 }
 
 TEST(Validation, RunTraceThrowsTheFirstIssue) {

@@ -71,6 +71,7 @@ TEST(SettingsCodec, EveryFieldRoundTripsThroughAMapAndJson) {
     s.config.qkvBias = true;
     s.config.batch = 3;
     s.config.contextLength = 77;
+    s.tokenIds = {464, 198, 198};
     s.step = QStringLiteral("scores");
     s.head = 2;
     s.batchIndex = 1;
@@ -88,6 +89,23 @@ TEST(SettingsCodec, EveryFieldRoundTripsThroughAMapAndJson) {
     EXPECT_EQ(back.value("seed").toString(), "9223372036854775809");
     // Every field has exactly one key.
     EXPECT_EQ(settingsToMap(s).size(), qsizetype(settingFields().size()));
+}
+
+// Two appended line breaks are two tokens (198, 198), as the model generated them, while the
+// text is theirs; tokenizing "\n\n" again gives one (628). An edit of the text tokenizes it.
+TEST(SettingsCodec, AppendedTokenIdsAreTheTokensWhileTheyAreTheText) {
+    Settings s;
+    s.source = InputSource::Text;
+    s.text = QStringLiteral("Hi?\n\n");
+    EXPECT_EQ(tokenIds(s.textTokens()), (std::vector<int64_t>{17250, 30, 628}));
+    s.tokenIds = {17250, 30, 198, 198};
+    EXPECT_EQ(tokenIds(s.textTokens()), (std::vector<int64_t>{17250, 30, 198, 198}));
+    s.text += QStringLiteral("A");
+    EXPECT_EQ(tokenIds(s.textTokens()), tokenIds(tokenize(TokenizerKind::Gpt2, "Hi?\n\nA")));
+    s.text = QStringLiteral("Hi?\n\n");
+    s.tokenizer = TokenizerKind::Words;  // pins are GPT-2 ids
+    EXPECT_EQ(s.textTokens().size(), 2u);
+    EXPECT_THROW(settingsFromMap({{"token_ids", "1 x"}}, Settings()), UserError);
 }
 
 TEST(SettingsCodec, MissingKeysKeepTheBaseAndAreListed) {
@@ -116,7 +134,8 @@ TEST(SettingsCodec, ValuesOutsideWhatTheEngineTakesAreRefusedNotClamped) {
               "\"d_in\" expects a whole number from 1 to 1048576, got \"1048577\".");
     EXPECT_EQ(problem({{"dropout", 1.0}}),
               "\"dropout\" expects a number from 0 up to (not including) 1, got \"1\".");
-    EXPECT_EQ(problem({{"heads", 2.5}}), "\"heads\" expects a whole number from 1 to 1048576, got \"2.5\".");
+    EXPECT_EQ(problem({{"heads", 2.5}}),
+              "\"heads\" expects a whole number from 1 to 1048576, got \"2.5\".");
     EXPECT_EQ(problem({{"mask", "window:0"}}),
               "The window size K of \"mask\" must be from 1 to 1048576 (each token sees itself "
               "and the K-1 tokens before it), got 0.");
@@ -126,8 +145,8 @@ TEST(SettingsCodec, ValuesOutsideWhatTheEngineTakesAreRefusedNotClamped) {
     EXPECT_EQ(problem({{"colormap", "jet"}}),
               "Unknown colormap \"jet\"; use auto, viridis, magma, cividis or diverging.");
     // QSettings hands back text: the same values read from text.
-    const Settings s = settingsFromMap({{"d_out", "768"}, {"qkv_bias", "true"}, {"dropout", "0.5"}},
-                                       Settings());
+    const Settings s =
+        settingsFromMap({{"d_out", "768"}, {"qkv_bias", "true"}, {"dropout", "0.5"}}, Settings());
     EXPECT_EQ(s.config.dOut, 768);
     EXPECT_TRUE(s.config.qkvBias);
     EXPECT_EQ(s.config.dropout, 0.5);
@@ -142,7 +161,8 @@ TEST(Options, DefaultsAreTheBookExample) {
 
 TEST(Options, OnlyTheGivenSettingsChangeAndVariantsBringTheirMask) {
     QVariantMap given;
-    const Settings s = fromArgs({"--variant", "self-attention", "--d-out", "4", "--seed", "-1"}, &given);
+    const Settings s =
+        fromArgs({"--variant", "self-attention", "--d-out", "4", "--seed", "-1"}, &given);
     EXPECT_EQ(given.keys(), (QStringList{"d_out", "seed", "variant"}));
     EXPECT_EQ(s.config.variant, Variant::SelfAttention);
     EXPECT_EQ(s.config.effectiveMask().kind, MaskKind::None);  // SelfAttention_v2 has none
@@ -173,7 +193,8 @@ TEST(Options, PresetsAndInputs) {
     EXPECT_EQ(problemOf({"--preset", "gpt5"}),
               "Unknown preset \"gpt5\"; the presets are book, gpt2-small, gpt2-medium, "
               "gpt2-large and gpt2-xl.");
-    EXPECT_EQ(problemOf({"--d-in", "lots"}), "--d-in expects a whole number from 1 to 1048576, got \"lots\".");
+    EXPECT_EQ(problemOf({"--d-in", "lots"}),
+              "--d-in expects a whole number from 1 to 1048576, got \"lots\".");
 }
 
 TEST(Options, TextFilesMustBeUtf8AndLoseTheirByteOrderMark) {
@@ -204,7 +225,7 @@ TEST(Request, TheBookExampleMatchesTheChapter) {
 
 TEST(Request, EveryProblemComesWithTheFieldOfItsControl) {
     Settings s;
-    s.config.dIn = 5;  // the book's vectors are 3-d
+    s.config.dIn = 5;    // the book's vectors are 3-d
     s.config.heads = 3;  // does not divide d_out = 2
     const auto issues = checkSettings(s, {}, 6);
     ASSERT_EQ(issues.size(), 2u);
@@ -304,9 +325,18 @@ TEST(StepFiles, NamesAndTheStepAViewShows) {
     EXPECT_EQ(int(first.size()), plain + 2 * perHeadSteps);
     // Every batch entry: twice, except the mask, which has no batch axis.
     EXPECT_EQ(int(every.size()), 2 * (plain - 1) + 1 + 4 * perHeadSteps);
-    EXPECT_EQ(first.front().fileName, "inputs.svg");
-    EXPECT_EQ(every.front().fileName, "inputs_batch0.svg");
-    EXPECT_EQ(every[1].fileName, "inputs_batch1.svg");
+    EXPECT_EQ(first.front().fileName, "01_inputs.svg");
+    EXPECT_EQ(every.front().fileName, "01_inputs_batch0.svg");
+    EXPECT_EQ(every[1].fileName, "01_inputs_batch1.svg");
+    // Listed by name, the files are in the pipeline's order: their numbers never go down.
+    int previous = 0;
+    for (const StepFigure& f : every) {
+        const int position = f.fileName.section(QLatin1Char('_'), 0, 0).toInt();
+        EXPECT_GE(position, previous) << f.fileName.toStdString();
+        EXPECT_LE(position, previous + 1) << f.fileName.toStdString();
+        previous = position;
+    }
+    EXPECT_EQ(previous, int(t.steps.size()));
 }
 
 TEST(PyTorchListing, SaysWhenItReproducesTheView) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "export/heatmap_data.h"
 #include "teach/derivation.h"
@@ -149,6 +150,46 @@ TEST(Derivation, MultiHeadSeed123) {
     // outside the step: nothing
     EXPECT_TRUE(deriveCellHtml(t, tokens, "output", -1, 0, 6, 0).isEmpty());
     EXPECT_TRUE(deriveCellHtml(t, tokens, "nope", -1, 0, 0, 0).isEmpty());
+}
+
+// A factor as the derivation prints it: negative numbers in brackets.
+QString factor(double v) {
+    return v < 0 ? QStringLiteral("(%1)").arg(f4(v)) : f4(v);
+}
+
+// The products w_ij × v_j[k] of head `head`'s context element k of row i, as listed.
+QStringList contextProducts(const Trace& t, bool wrapper, int head, int i, int k) {
+    QStringList terms;
+    for (int j = 0; j <= i; ++j) {  // causal: the later weights are 0 and listed too
+        const double w = wrapper ? t.find("weights")->value.at({head, 0, i, j})
+                                 : t.find("weights")->value.at({0, head, i, j});
+        const double v = wrapper ? t.find("values")->value.at({head, 0, j, k})
+                                 : t.find("values_heads")->value.at({0, head, j, k});
+        terms << QStringLiteral("%1 × %2").arg(factor(w), factor(v));
+    }
+    return terms;
+}
+
+// Every step that holds a head's context element (computed, transposed, concatenated or
+// returned) ends on the weighted sum of the values with its products, never on another step's
+// name: the multi-head context_heads once said "= context_split[...] = context[...]".
+TEST(Derivation, EveryContextCellShowsTheWeightedSumOfTheValues) {
+    const QStringList tokens = bookTokenList();
+    const Trace t = bookTrace(bookConfig(Variant::MultiHead, 123, 2));
+    const QStringList head1 = contextProducts(t, false, 1, 4, 0);
+    for (const auto& [step, head, col] :
+         {std::tuple{"context_heads", 1, 0}, {"context_transposed", -1, 1}, {"context", -1, 1}}) {
+        const QString html = deriveCellHtml(t, tokens, step, head, 0, 4, col);
+        EXPECT_FALSE(html.contains(QStringLiteral("context_split"))) << step;
+        EXPECT_HAS(html, QStringLiteral("Σ"));
+        for (const QString& term : head1)
+            EXPECT_HAS(html, term);
+    }
+    const Trace w = bookTrace(bookConfig(Variant::MultiHeadWrapper, 123, 2));
+    // The wrapper's output column 3 is head 1's element 1 (d_out 2).
+    const QString out = deriveCellHtml(w, tokens, "output", -1, 0, 4, 3);
+    for (const QString& term : contextProducts(w, true, 1, 4, 1))
+        EXPECT_HAS(out, term);
 }
 
 TEST(Derivation, WrapperAndDropoutAndSimpleMasking) {

@@ -24,6 +24,21 @@ std::vector<Config> everyConfiguration() {
     return out;
 }
 
+// The book's six vectors are printed numbers, not tok + pos: the inputs step says where its
+// vectors come from (it said x = tok + pos for the book's example too).
+TEST(Explanations, TheInputsSayWhereTheVectorsComeFrom) {
+    const Trace t = bookTrace(bookConfig(Variant::MultiHead));
+    const QString book = explainStepHtml(t, "inputs", InputOrigin::Book);
+    EXPECT_FALSE(book.contains(QStringLiteral("pos[i]"))) << book.toStdString();
+    EXPECT_TRUE(book.contains(QStringLiteral("book's own six vectors")));
+    EXPECT_TRUE(explainStepHtml(t, "inputs", InputOrigin::Embedded)
+                    .contains(QStringLiteral("tok[id<sub>i</sub>] + pos[i]")));
+    const QString noPositions = explainStepHtml(t, "inputs", InputOrigin::EmbeddedWithoutPositions);
+    EXPECT_TRUE(noPositions.contains(QStringLiteral("tok[id<sub>i</sub>]")));
+    EXPECT_FALSE(noPositions.contains(QStringLiteral("pos[i]")));
+    EXPECT_TRUE(explainStepHtml(t, "inputs", InputOrigin::File).contains(QStringLiteral("loaded")));
+}
+
 TEST(Explanations, EveryStepOfEveryVariantHasText) {
     int checked = 0;
     for (const Config& c : everyConfiguration()) {

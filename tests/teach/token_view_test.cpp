@@ -241,6 +241,36 @@ TEST(TokenViewMask, MaskedKeysReadMaskedNeverZero) {
     EXPECT_TRUE(tokenViewHidden(bookTrace(open)).empty());
 }
 
+// window:2 hides the later keys and those two or more back: hovering says each side's count
+// (it once said "5 later keys masked" for 4 later keys and 1 earlier one).
+TEST(TokenViewMask, AWindowMaskSaysWhichSideIsHidden) {
+    Config c = bookConfig(Variant::MultiHead, 123, 1);
+    c.mask = MaskSpec{MaskKind::Window, 2};
+    const Trace t = bookTrace(c);
+    TokenView view;
+    view.setAttention(tokenViewWeights(t, 0, "weights"), bookTokenList(), tokenViewHidden(t));
+    view.setHead(0);
+    const QString query = view.toolTipText({TokenView::Side::Query, 2});
+    EXPECT_TRUE(query.contains(QStringLiteral("3 later keys masked"))) << query.toStdString();
+    EXPECT_TRUE(query.contains(QStringLiteral("1 earlier key masked"))) << query.toStdString();
+    const QString key = view.toolTipText({TokenView::Side::Key, 2});
+    EXPECT_TRUE(key.contains(QStringLiteral("Masked for 2 earlier queries"))) << key.toStdString();
+    EXPECT_TRUE(key.contains(QStringLiteral("Masked for 2 later queries"))) << key.toStdString();
+}
+
+// GPT-2 small's 12 heads (and medium's 16) each get their own line colour, far enough apart to
+// tell (they repeated after seven).
+TEST(TokenViewLook, SixteenHeadsHaveSixteenColours) {
+    for (int a = 0; a < 16; ++a)
+        for (int b = a + 1; b < 16; ++b) {
+            const QColor x = TokenView::headColor(a), y = TokenView::headColor(b);
+            const double d =
+                std::hypot(x.red() - y.red(), x.green() - y.green(), x.blue() - y.blue());
+            EXPECT_GT(d, 40.0) << a << " " << b;
+        }
+    EXPECT_NE(TokenView::headColor(16).rgb(), TokenView::headColor(0).rgb());
+}
+
 TEST(TokenViewRender, NothingToDrawIsReadyAtOnce) {
     TokenView view;
     EXPECT_TRUE(view.linesReady());
@@ -252,8 +282,9 @@ TEST(TokenViewRender, NothingToDrawIsReadyAtOnce) {
 
 TEST(TokenViewLabels, RepeatedTokensCarryTheirPosition) {
     const QStringList tokens = {"The", " cat", " the", "the", " dog", ",", "\n", " "};
-    EXPECT_EQ(tokenViewLabels(tokens), (QStringList{"The", "cat", "2\u00b7the", "3\u00b7the", "dog",
-                                                    ",", QString(QChar(0x21B5)), QString(QChar(0x00B7))}));
+    EXPECT_EQ(tokenViewLabels(tokens),
+              (QStringList{"The", "cat", "2\u00b7the", "3\u00b7the", "dog", ",",
+                           QString(QChar(0x21B5)), QString(QChar(0x00B7))}));
     EXPECT_EQ(tokenViewLabels({"a", " a", "b"}), (QStringList{"0\u00b7a", "1\u00b7a", "b"}));
     TokenView view;
     view.setAttention(causalWeights(1, 4, 1), {"x", "y", "x", "z"});

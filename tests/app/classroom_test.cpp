@@ -1,0 +1,261 @@
+// The defects a teacher met preparing a lesson (chapter-3 tour, then the bundled model, then
+// back), each driven through the real window as the teacher did it.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+#include "app/app_test_util.h"
+#include "app/input_panel.h"
+#include "app/main_window.h"
+#include "app/model_picker.h"
+#include "app/model_views.h"
+#include "app/step_view.h"
+#include "app/teaching_panels.h"
+#include "app/workspace.h"
+#include "export/head_grid.h"
+#include "export/heatmap_view.h"
+#include "teach/lesson.h"
+#include "teach/next_tokens.h"
+#include "teach/token_view.h"
+
+using namespace attn;
+using namespace attn::testing;
+
+namespace {
+
+template <typename T>
+T* child(MainWindow& w, const char* name) {
+    T* found = w.findChild<T*>(QLatin1String(name));
+    EXPECT_NE(found, nullptr) << name;
+    return found;
+}
+
+// Waits until the head grid has its thumbnails for the shown step.
+bool gridSettled(MainWindow& w) {
+    return waitUntil([&] { return !w.stepView()->headGrid()->isLoading(); });
+}
+
+}  // namespace
+
+// The tour sets the context length to 6; a trained model makes every chapter control read-only;
+// back on the chapter's module they must all be editable again, and the GPT-2-small preset
+// brings GPT-2's context length, so a long sentence runs.
+TEST(Classroom, ChapterControlsComeBackAfterATrainedModel) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson();
+    ASSERT_TRUE(settle(w));
+    ASSERT_EQ(w.workspace()->settings().config.contextLength, 6);
+
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(w.workspace()->settings().modelMode());
+    ASSERT_TRUE(settle(w));
+    auto* context = child<QSpinBox>(w, "context_lengthSpin");
+    EXPECT_FALSE(context->isEnabled());  // the model's own
+
+    w.workspace()->useModuleOfTheChapter();
+    ASSERT_TRUE(settle(w));
+    ASSERT_FALSE(w.workspace()->settings().modelMode());
+    for (const char* name : {"variantCombo", "maskCombo", "dropoutSpin", "modeCombo", "batchSpin",
+                             "context_lengthSpin"})
+        EXPECT_TRUE(child<QWidget>(w, name)->isEnabled()) << name;
+
+    // The GPT-2-small preset: GPT-2's sizes and context, so a sentence of 7+ tokens runs.
+    auto* preset = child<QComboBox>(w, "presetCombo");
+    const int small = preset->findData(QStringLiteral("gpt2-small"));
+    ASSERT_GE(small, 0);
+    preset->setCurrentIndex(small);
+    preset->activated(small);
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().config.contextLength, 1024);
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The animal didn't cross the street because it was too tired");
+    });
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(w.workspace()->issues().empty());
+    EXPECT_FALSE(w.workspace()->isStale());
+}
+
+// Scores are signed (red/blue), weights are not (viridis): the head thumbnails take the shown
+// step's colours, and a colormap picked in the View menu, as the big heatmap does.
+TEST(Classroom, HeadThumbnailsTakeTheShownStepsColours) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The cat sat on the mat");
+        s.config.variant = Variant::MultiHead;
+        s.config.dIn = 8;
+        s.config.dOut = 8;
+        s.config.heads = 4;
+    });
+    ASSERT_TRUE(settle(w));
+    HeadGrid* grid = w.stepView()->headGrid();
+    HeatmapView* map = w.stepView()->heatmap();
+
+    w.workspace()->selectStep(QStringLiteral("scores"));
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(gridSettled(w));
+    ASSERT_EQ(map->colormap(), Colormap::Diverging);
+    EXPECT_EQ(grid->colormap(), Colormap::Diverging);
+
+    w.workspace()->selectStep(QStringLiteral("weights"));
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(gridSettled(w));
+    ASSERT_EQ(map->colormap(), Colormap::Viridis);
+    EXPECT_EQ(grid->colormap(), Colormap::Viridis);
+
+    w.workspace()->setColormap(QStringLiteral("magma"));
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(gridSettled(w));
+    EXPECT_EQ(map->colormap(), Colormap::Magma);
+    EXPECT_EQ(grid->colormap(), Colormap::Magma);
+
+    w.workspace()->setColormap(QStringLiteral("auto"));
+    w.workspace()->selectStep(QStringLiteral("scores"));
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(gridSettled(w));
+    EXPECT_EQ(grid->colormap(), Colormap::Diverging);
+}
+
+// A click on a multi-head context cell explains it as the weighted sum of the values, with
+// the products, not as a copy of another step.
+TEST(Classroom, MultiHeadContextCellIsExplainedAsTheWeightedSum) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The cat sat on the mat");
+        s.config.variant = Variant::MultiHead;
+        s.config.dIn = 4;
+        s.config.dOut = 4;
+        s.config.heads = 2;
+    });
+    ASSERT_TRUE(settle(w));
+    for (const char* step : {"context_heads", "context"}) {
+        w.workspace()->selectStep(QLatin1String(step));
+        ASSERT_TRUE(settle(w));
+        w.workspace()->selectCell(3, 1);
+        QCoreApplication::processEvents();
+        const QString html = w.explainPanel()->derivationHtml();
+        EXPECT_TRUE(html.contains(QStringLiteral("Σ"))) << step << html.toStdString();
+        EXPECT_TRUE(html.contains(QStringLiteral(" × "))) << step;
+        EXPECT_FALSE(html.contains(QStringLiteral("context_split"))) << step;
+    }
+}
+
+// The simple masking method's first softmax (weights_unmasked) runs before any mask: the token
+// view draws every line of it, none marked masked (it drew the causal pattern).
+TEST(Classroom, TokenViewDrawsTheUnmaskedWeightsUnmasked) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.dock(QStringLiteral("tokenDock"))->show();
+    w.dock(QStringLiteral("tokenDock"))->raise();
+    TokenViewPanel* panel = w.tokenPanel();
+    for (const auto& [step, hidden] : {std::pair{"weights", true}, {"weights_unmasked", false}}) {
+        w.workspace()->selectStep(QLatin1String(step));
+        ASSERT_TRUE(settle(w));
+        ASSERT_TRUE(waitUntil(
+            [&] { return panel->isDrawn() && panel->stepShown() == QLatin1String(step); }));
+        EXPECT_EQ(panel->view()->weightText(0, 0, 5) == QStringLiteral("masked"), hidden) << step;
+    }
+}
+
+// Append adds the token the model predicted, as that token: two line breaks stay two tokens
+// (198, 198; the text re-tokenized would make them one, 628), and the heading above the
+// buttons shows a line break as ↵, never as a real one that would move the buttons.
+TEST(Classroom, AppendKeepsTheTokensTheModelGenerated) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("Shall I compare thee?");
+    });
+    ASSERT_TRUE(settle(w));
+    NextTokensPanel* next = w.predictionPanel()->panel();
+    ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    const QPoint before = next->findChild<QPushButton*>()->mapTo(&w, QPoint());
+    for (int k = 0; k < 2; ++k) {
+        emit next->appendRequested(198);
+        ASSERT_TRUE(settle(w));
+        ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    }
+    const std::vector<Token>& tokens = w.workspace()->tokens().tokens;
+    ASSERT_GE(tokens.size(), 2u);
+    EXPECT_EQ(tokens[tokens.size() - 1].id, 198);
+    EXPECT_EQ(tokens[tokens.size() - 2].id, 198);
+    EXPECT_TRUE(w.workspace()->settings().text.endsWith(QStringLiteral("?\n\n")));
+    EXPECT_FALSE(next->headingText().contains(QLatin1Char('\n')));
+    EXPECT_TRUE(next->headingText().contains(QChar(0x21B5)));
+    EXPECT_EQ(next->findChild<QPushButton*>()->mapTo(&w, QPoint()), before);
+    // The session keeps the tokens: the settings' codec carries them.
+    EXPECT_EQ(
+        settingsFromMap(settingsToMap(w.workspace()->settings()), Settings()).textTokens().size(),
+        tokens.size());
+}
+
+// Ctrl+] and Ctrl+[ (named by the tour) move through the lesson, from the Lesson menu; Reset
+// zoom has Ctrl+0 as the guide says.
+TEST(Classroom, LessonKeysMoveThroughTheScreens) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    auto* next = child<QAction>(w, "actionLessonNext");
+    auto* previous = child<QAction>(w, "actionLessonPrevious");
+    EXPECT_EQ(next->shortcut(), QKeySequence(QStringLiteral("Ctrl+]")));
+    EXPECT_EQ(previous->shortcut(), QKeySequence(QStringLiteral("Ctrl+[")));
+    EXPECT_FALSE(next->isEnabled());  // no lesson open
+    EXPECT_EQ(child<QAction>(w, "actionResetZoom")->shortcut(),
+              QKeySequence(QStringLiteral("Ctrl+0")));
+    w.startLesson();
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(next->isEnabled());
+    const int first = w.lessonPanel()->currentIndex();
+    next->trigger();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.lessonPanel()->currentIndex(), first + 1);
+    previous->trigger();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.lessonPanel()->currentIndex(), first);
+}
+
+// A model file that could not be read, or a text file that is not UTF-8, is said next to its
+// control until the user does something else; then the message goes (it stayed for good).
+TEST(Classroom, AFailedOpenIsSaidUntilTheNextChange) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    QTemporaryDir dir;
+    const QString broken = dir.filePath(QStringLiteral("broken.safetensors"));
+    QFile f(broken);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("not a model");
+    f.close();
+    w.workspace()->openModel(broken);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
+    ASSERT_TRUE(waitUntil([&] { return !w.modelPicker()->error().isEmpty(); }));
+    w.inputPanel()->setFileError(QStringLiteral("input"), QStringLiteral("not UTF-8"));
+    ASSERT_FALSE(w.inputPanel()->fieldError(QStringLiteral("input")).isEmpty());
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("A new sentence");
+    });
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(w.modelPicker()->error().isEmpty());
+    EXPECT_TRUE(w.inputPanel()->fieldError(QStringLiteral("input")).isEmpty());
+}
