@@ -439,6 +439,7 @@ void StepView::setPresentation(bool on, double fontScale) {
     presenting_ = on;
     fontScale_ = on ? fontScale : 1.0;
     heatmap_->setFontScale(fontScale_);
+    heatmap_->setPresentationCells(on);
     pipeline_->setFontScale(fontScale_);
     hover_->setVisible(!on);
     sentence_->setVisible(on);

@@ -21,6 +21,10 @@ struct HeatmapData {
     // Optional, rows x cols: 1 where the attention mask hides the cell although the step holds
     // a finite value there (the 0 that softmax gives a -inf score). Drawn like -inf cells.
     std::vector<unsigned char> hidden;
+    // Optional, rows x cols: the numbers printed in the cells when they are not `values`. A
+    // fade between two steps blends the colours but prints each cell's value at the nearer
+    // end, so every number on screen is one the computation produced.
+    std::vector<float> shownValues;
     QStringList rowLabels;  // tokens for token rows, else indices
     QStringList colLabels;  // tokens for token x token steps, else "0".."d-1"
     QString rowAxis;        // e.g. "query token"
@@ -36,6 +40,11 @@ struct HeatmapData {
     bool signedValues() const;  // any finite value < 0: suggests the diverging colormap
     bool isEmpty() const { return rows == 0 || cols == 0; }
     float value(int row, int col) const { return values[size_t(row) * size_t(cols) + size_t(col)]; }
+    // The number a cell prints: shownValues' when there are any, else value().
+    float shownValue(int row, int col) const {
+        const size_t i = size_t(row) * size_t(cols) + size_t(col);
+        return i < shownValues.size() ? shownValues[i] : values[i];
+    }
     bool isMasked(int row, int col) const;  // the cell holds -inf or is hidden
     int maskedCount() const;                // cells isMasked() is true for
 };

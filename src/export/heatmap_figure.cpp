@@ -216,6 +216,7 @@ struct Shared {
     QStringList widestValues;  // the cell texts that may be the widest
     bool showValues = true;
     double fontScale = 1.0;
+    bool largeValues = false;  // FigureOptions::largeValues
     FigureColors colors;
 };
 
@@ -229,7 +230,9 @@ QColor positionColor(Shared& s, double t) {
 int valuePixelSize(const Shared& s, double cw, double ch) {
     if (!s.showValues || s.widestValues.isEmpty() || cw <= 0 || ch <= 0)
         return 0;
-    const double pad = std::clamp(cw * 0.1, 1.5, 8.0);
+    // Large numbers (presentation mode) keep a tenth of the cell on each side, or neighbouring
+    // numbers run together.
+    const double pad = s.largeValues ? cw * 0.1 : std::clamp(cw * 0.1, 1.5, 8.0);
     const double room = cw - 2 * pad;
     QFont f = baseFont(10);
     f.setPixelSize(100);
@@ -238,7 +241,8 @@ int valuePixelSize(const Shared& s, double cw, double ch) {
         widestAt100 = std::max(widestAt100, QFontMetricsF(f).horizontalAdvance(t));
     if (widestAt100 <= 0)
         return 0;
-    int px = int(std::floor(std::min({room * 100.0 / widestAt100, ch * 0.62, 16.0 * s.fontScale})));
+    const double cap = s.largeValues ? 200.0 : 16.0 * s.fontScale;
+    int px = int(std::floor(std::min({room * 100.0 / widestAt100, ch * 0.62, cap})));
     // Hinting makes small sizes a little wider than proportional: check the real width.
     for (; px >= kMinCellValuePixels; --px) {
         f.setPixelSize(px);
@@ -359,7 +363,8 @@ class CellValuesItem : public CellsItem {
                     continue;  // hidden by the mask: the hatch says it all
                 const float t = s_->positions[size_t(r) * size_t(d.cols) + size_t(c)];
                 painter->setPen(textColorOn(positionColor(*s_, t)));
-                painter->drawText(cr, Qt::AlignCenter, formatCellValue(v, s_->decimals));
+                painter->drawText(cr, Qt::AlignCenter,
+                                  formatCellValue(d.shownValue(r, c), s_->decimals));
             }
         }
         painter->restore();
@@ -504,8 +509,9 @@ struct FigureMetrics {
     double barLabelWidth = 0;  // the widest colour-bar tick label
     double barTitle = 0;       // height of the colour bar's title, turned along the bar
     double barTitleLength = 0;
-    QSizeF legend;       // the masked-cells legend under the colour bar (empty: none)
-    double maxCell = 0;  // FigureOptions::maxCellSize
+    QSizeF legend;         // the masked-cells legend under the colour bar (empty: none)
+    double maxCell = 0;    // FigureOptions::maxCellSize
+    double maxAspect = 1;  // FigureOptions::maxCellAspect
     bool colsAreTokens = false;
 };
 
@@ -617,8 +623,10 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
             cw = std::min(cw, m.maxCell);
             ch = std::min(ch, m.maxCell);
         }
-        if (m.square)
-            cw = ch = std::min(cw, ch);
+        if (m.square) {
+            ch = std::min(cw, ch);
+            cw = std::min(cw, ch * m.maxAspect);
+        }
         cw = wholePixels(std::max(cw, 0.0));
         ch = wholePixels(std::max(ch, 0.0));
         g.cellW = cw;
@@ -885,14 +893,18 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
         if (std::isfinite(v) && v != std::round(v))
             integral = false;
     p.decimals = integral ? 0 : 2;
-    if (o.showValues)
-        p.widestValues = widestCellTexts(data, p.decimals);
+    if (o.showValues) {
+        HeatmapData printed;
+        printed.values = data.shownValues.empty() ? data.values : data.shownValues;
+        p.widestValues = widestCellTexts(printed, p.decimals);
+    }
 
     FigureMetrics& m = p.metrics;
     m.rows = std::max(1, data.rows);
     m.cols = std::max(1, data.cols);
     m.square = squareCells(data);
     m.maxCell = o.maxCellSize;
+    m.maxAspect = std::max(1.0, o.maxCellAspect);
     m.colsAreTokens = data.colsAreTokens;
     m.tickLine = QFontMetrics(p.fonts.tick).height();
     m.rowLabelWidth = p.rowTicksShown ? widestText(p.fonts.tick, p.rowTicks) : 0;
@@ -1188,6 +1200,7 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
     shared->decimals = p.decimals;
     shared->widestValues = p.widestValues;
     shared->showValues = o.showValues;
+    shared->largeValues = o.largeValues;
 
     auto* map = new QCPColorMap(x, y);
     map->setInterpolate(false);

@@ -69,7 +69,12 @@ struct FigureOptions {
     QString title;             // replaces data.title when not empty
     bool vectorCells = false;  // each cell its own rectangle (SVG/PDF) instead of one bitmap
     double fontScale = 1.0;    // presentation mode: bigger text
-    FigureColors colors;       // the print look unless set (on screen: from the palette)
+    // Presentation mode on a wide screen: square cells may be up to this many times wider
+    // than tall, and the numbers in them as large as the cells allow (not capped at 16 px x
+    // fontScale), so a 6 x 6 matrix fills a 720-pixel-high projector with numbers a room reads.
+    double maxCellAspect = 1.0;
+    bool largeValues = false;
+    FigureColors colors;  // the print look unless set (on screen: from the palette)
 };
 
 // The smallest pixel size the cells' numbers are drawn at; below it cells show colours only.

@@ -29,6 +29,7 @@ struct HeatmapView::Private {
     bool showTitle = false;
     bool stale = false;
     double fontScale = 1.0;
+    bool presentationCells = false;
     int hoverRow = -1;
     int hoverCol = -1;
     int outlinedRow = -1;
@@ -188,6 +189,11 @@ void HeatmapView::setData(const HeatmapData& data) {
     if (d_->autoColormap)
         d_->colormap = defaultColormapFor(data);
     FigureOptions options = figureOptions();
+    // On screen only: a file keeps square cells at its own size.
+    if (d_->presentationCells) {
+        options.maxCellAspect = 1.6;
+        options.largeValues = true;
+    }
     options.colors = d_->colors;
     options.showTitle = d_->showTitle;
     drawHeatmap(d_->plot, d_->data, options);
@@ -311,6 +317,13 @@ void HeatmapView::setFontScale(double scale) {
 
 double HeatmapView::fontScale() const {
     return d_->fontScale;
+}
+
+void HeatmapView::setPresentationCells(bool on) {
+    if (on == d_->presentationCells)
+        return;
+    d_->presentationCells = on;
+    redraw();
 }
 
 void HeatmapView::setOutlinedCell(int row, int col) {

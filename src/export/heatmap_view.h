@@ -41,6 +41,9 @@ class HeatmapView : public QWidget {
     bool isStale() const;
     void setFontScale(double scale);  // presentation mode: bigger labels and numbers
     double fontScale() const;
+    // Presentation mode: wider cells and numbers as large as they allow
+    // (FigureOptions::maxCellAspect and largeValues).
+    void setPresentationCells(bool on);
     // A cell outlined in the highlight colour (where a derivation's number comes from); it
     // stays until cleared or until new data no longer has the cell.
     void setOutlinedCell(int row, int col);

@@ -29,9 +29,14 @@ struct CompareView::Private {
     QLabel* titles[3] = {nullptr, nullptr, nullptr};     // "A: weights"
     QLabel* subtitles[3] = {nullptr, nullptr, nullptr};  // the op and shape, elided
     QString subtitleText[3];
+    QString titleText[3];  // the titles in full; the labels show them elided to the column
     QLabel* summary = nullptr;
     QLabel* badge = nullptr;
     QCheckBox* separate = nullptr;
+    QGridLayout* grid = nullptr;
+    QHBoxLayout* bottom = nullptr;
+    Arrangement arrangement = Arrangement::Row;
+    bool arranged = false;
 };
 
 namespace {
@@ -48,6 +53,7 @@ void blank(QCustomPlot* plot, const QColor& background) {
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent), d_(std::make_unique<Private>()) {
     auto* grid = new QGridLayout(this);
+    d_->grid = grid;
     grid->setContentsMargins(4, 4, 4, 4);
     grid->setHorizontalSpacing(6);
     grid->setVerticalSpacing(2);
@@ -68,12 +74,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), d_(std::make_unique
         // Elided to the column (updateCaptions): never wider than the figure under it.
         d_->subtitles[k]->setMinimumWidth(1);
         d_->titles[k]->setMinimumWidth(1);
-        grid->addWidget(d_->titles[k], 0, k);
-        grid->addWidget(d_->subtitles[k], 1, k);
-        grid->addWidget(d_->plots[k], 2, k);
-        grid->setColumnStretch(k, 1);
     }
     auto* bottom = new QHBoxLayout;
+    d_->bottom = bottom;
     bottom->setSpacing(10);
     d_->badge = new QLabel(this);
     d_->badge->setObjectName(QStringLiteral("compareBadge"));
@@ -90,12 +93,84 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), d_(std::make_unique
         tr("Off: A and B share one colour scale, so equal colours mean equal values.\n"
            "On: each has its own scale, showing more contrast within each."));
     connect(d_->separate, &QCheckBox::toggled, this, [this](bool on) { setSharedColorScale(!on); });
-    bottom->addWidget(d_->badge, 0, Qt::AlignVCenter);
+    bottom->addWidget(d_->badge, 0, Qt::AlignLeft | Qt::AlignVCenter);
     bottom->addWidget(d_->summary, 1);
-    bottom->addWidget(d_->separate, 0, Qt::AlignVCenter);
-    grid->addLayout(bottom, 3, 0, 1, 3);
-    grid->setRowStretch(2, 1);
+    bottom->addWidget(d_->separate, 0, Qt::AlignLeft | Qt::AlignVCenter);
+    arrange(Arrangement::Row);
     clear();
+}
+
+CompareView::Arrangement CompareView::arrangement() const {
+    return d_->arrangement;
+}
+
+CompareView::Arrangement CompareView::bestArrangement(QSize room, const QFontMetrics& font) {
+    // What a figure needs besides its cells: the token labels left of and under them, a colour
+    // bar beside them, the two caption lines above. The side left for the cells decides.
+    const int line = font.lineSpacing();
+    const int besideCells = font.averageCharWidth() * 8 + font.averageCharWidth() * 10;
+    const int underCells = font.averageCharWidth() * 7 + 2 * line + 8;
+    const int bottomRow = 4 * line;
+    const auto side = [&](int columns, int rows) {
+        const int w = (room.width() - 6 * (columns - 1)) / columns - besideCells;
+        // In the grid the verdict has the fourth quarter: no row of its own.
+        const int h = (room.height() - (rows == 2 ? 0 : bottomRow)) / rows - underCells;
+        return std::min(w, h);
+    };
+    const int row = side(3, 1), grid = side(2, 2), column = side(1, 3);
+    if (row >= grid && row >= column)
+        return Arrangement::Row;
+    return grid >= column ? Arrangement::Grid : Arrangement::Column;
+}
+
+void CompareView::arrange(Arrangement a) {
+    if (d_->arranged && a == d_->arrangement)
+        return;
+    QGridLayout* grid = d_->grid;
+    for (int k = 0; k < 3; ++k) {
+        grid->removeWidget(d_->titles[k]);
+        grid->removeWidget(d_->subtitles[k]);
+        grid->removeWidget(d_->plots[k]);
+    }
+    if (d_->arranged)
+        grid->removeItem(d_->bottom);
+    for (int r = 0; r < grid->rowCount(); ++r)
+        grid->setRowStretch(r, 0);
+    for (int c = 0; c < grid->columnCount(); ++c)
+        grid->setColumnStretch(c, 0);
+    // Each figure is three rows of the grid: title, subtitle, plot.
+    const auto place = [&](int k, int row, int column) {
+        grid->addWidget(d_->titles[k], row, column);
+        grid->addWidget(d_->subtitles[k], row + 1, column);
+        grid->addWidget(d_->plots[k], row + 2, column);
+        grid->setRowStretch(row + 2, 1);
+        grid->setColumnStretch(column, 1);
+    };
+    switch (a) {
+        case Arrangement::Row:
+            for (int k = 0; k < 3; ++k)
+                place(k, 0, k);
+            d_->bottom->setDirection(QBoxLayout::LeftToRight);
+            grid->addLayout(d_->bottom, 3, 0, 1, 3);
+            break;
+        case Arrangement::Grid:
+            // The verdict and the caption take the fourth quarter, beside the difference.
+            place(0, 0, 0);
+            place(1, 0, 1);
+            place(2, 3, 0);
+            d_->bottom->setDirection(QBoxLayout::TopToBottom);
+            grid->addLayout(d_->bottom, 3, 1, 3, 1);
+            break;
+        case Arrangement::Column:
+            for (int k = 0; k < 3; ++k)
+                place(k, 3 * k, 0);
+            d_->bottom->setDirection(QBoxLayout::LeftToRight);
+            grid->addLayout(d_->bottom, 9, 0);
+            break;
+    }
+    d_->arrangement = a;
+    d_->arranged = true;
+    grid->activate();  // the plots take their new sizes before they are drawn
 }
 
 CompareView::~CompareView() = default;
@@ -195,6 +270,7 @@ void CompareView::clear() {
         d_->titles[k]->clear();
         d_->subtitles[k]->clear();
         d_->subtitleText[k].clear();
+        d_->titleText[k].clear();
     }
     d_->badge->hide();
     d_->summary->setText(tr("Pick two steps or configurations to compare."));
@@ -389,13 +465,13 @@ void CompareView::rebuild() {
     }
     for (int k = 0; k < 3; ++k) {
         if (data[k]->isEmpty()) {
-            d_->titles[k]->clear();
+            d_->titleText[k].clear();
             d_->subtitleText[k].clear();
             continue;
         }
-        d_->titles[k]->setText(k == 0   ? tr("A: %1").arg(d_->nameA)
-                               : k == 1 ? tr("B: %1").arg(d_->nameB)
-                                        : tr("B − A"));
+        d_->titleText[k] = k == 0   ? tr("A: %1").arg(d_->nameA)
+                           : k == 1 ? tr("B: %1").arg(d_->nameB)
+                                    : tr("B − A");
         d_->subtitleText[k] = k < 2 ? data[k]->subtitle : d_->diff.subtitle;
     }
     updateCaptions();
@@ -427,6 +503,11 @@ void CompareView::updateCaptions() {
         d_->subtitles[k]->setText(
             QFontMetrics(d_->subtitles[k]->font()).elidedText(full, Qt::ElideMiddle, room));
         d_->subtitles[k]->setToolTip(full);
+        // The title too: "B: weights_renormalized" is elided, never cut off at the edge.
+        const QString& title = d_->titleText[k];
+        d_->titles[k]->setText(
+            QFontMetrics(d_->titles[k]->font()).elidedText(title, Qt::ElideRight, room));
+        d_->titles[k]->setToolTip(title);
     }
 }
 
@@ -444,6 +525,7 @@ void CompareView::changeEvent(QEvent* event) {
 
 void CompareView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
+    arrange(bestArrangement(event->size(), fontMetrics()));
     if (d_->hasData)
         rebuild();  // the shared cell size follows the new size
 }

@@ -13,6 +13,7 @@
 #include "export/heatmap_data.h"
 
 class QCheckBox;
+class QFontMetrics;
 class QCustomPlot;
 class QLabel;
 
@@ -57,11 +58,19 @@ class CompareView : public QWidget {
     QCustomPlot* plotB() const;
     QCustomPlot* plotDiff() const;
 
+    // How the three figures share the view: side by side, A and B over the difference, or one
+    // above the other. The view picks the one that gives the cells the most room for its size
+    // (a side panel is narrow and tall, a floating window wide).
+    enum class Arrangement { Row, Grid, Column };
+    Arrangement arrangement() const;
+    static Arrangement bestArrangement(QSize room, const QFontMetrics& font);
+
   protected:
     void resizeEvent(QResizeEvent* event) override;  // one cell size and captions for the size
     void changeEvent(QEvent* event) override;        // redraws in the new palette's colours
 
   private:
+    void arrange(Arrangement a);
     void rebuild();
     void updateCaptions();
     struct Private;

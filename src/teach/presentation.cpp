@@ -113,6 +113,10 @@ HeatmapData CellFadeAnimator::interpolate(const HeatmapData& from, const Heatmap
     const size_t n = from.values.size();
     d.values.resize(n);
     d.hidden.assign(n, 0);
+    // The colours blend; the numbers are those of the nearer end, never an in-between value
+    // that no step holds (0.29 in a row of weights that ends at 1.00).
+    const HeatmapData& nearer = t < 0.5 ? from : to;
+    d.shownValues = nearer.shownValues.empty() ? nearer.values : nearer.shownValues;
     bool anyHidden = false;
     for (size_t i = 0; i < n; ++i) {
         const float a = from.values[i], b = to.values[i];

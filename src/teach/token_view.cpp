@@ -548,8 +548,16 @@ const TokenView::Layout& TokenView::layout() const {
     const int n = int(tokens_.size());
     const double avail = l.rowsBottom - l.rowsTop;
     const bool scrolls = n * baseRowH > avail;
-    const double gap = kGap * fontScale_;
+    double gap = kGap * fontScale_;
     const double usableW = width() - (scrolls ? scrollBar_->sizeHint().width() : 0);
+    // A narrow panel first narrows the room for the lines, down to a third of it, then the
+    // columns (their labels are elided): the key labels are never cut off at the edge.
+    const double room = usableW - 2 * kMargin;
+    if (2 * l.colW + gap > room) {
+        gap = std::max(gap / 3.0, room - 2 * l.colW);
+        if (2 * l.colW + gap > room)
+            l.colW = std::max(2.0 * kPad + 8.0, (room - gap) / 2.0);
+    }
     const double total = 2 * l.colW + gap;
     const double x0 = std::max(kMargin, (usableW - total) / 2.0);
     l.leftX = x0;
@@ -991,9 +999,11 @@ void TokenView::paintEvent(QPaintEvent*) {
             tf.setBold(isHover);
             p.setFont(tf);
             p.setPen(text);
-            p.drawText(r.adjusted(kPad, 0, -kPad, 0),
-                       (side == Side::Query ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
-                       labels_[i]);
+            const QRectF labelRect = r.adjusted(kPad, 0, -kPad, 0);
+            p.drawText(
+                labelRect,
+                (side == Side::Query ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter,
+                QFontMetricsF(tf).elidedText(labels_[i], Qt::ElideRight, labelRect.width() + 1));
             if (showWeights && side != hovered_.side) {
                 const int q = hovered_.side == Side::Query ? hovered_.index : i;
                 const int k = hovered_.side == Side::Query ? i : hovered_.index;

@@ -2,10 +2,12 @@
 // back), each driven through the real window as the teacher did it.
 #include <gtest/gtest.h>
 
+#include <qcustomplot.h>
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -19,7 +21,9 @@
 #include "app/teaching_panels.h"
 #include "app/workspace.h"
 #include "export/head_grid.h"
+#include "export/heatmap_figure.h"
 #include "export/heatmap_view.h"
+#include "teach/compare_view.h"
 #include "teach/lesson.h"
 #include "teach/next_tokens.h"
 #include "teach/token_view.h"
@@ -258,4 +262,31 @@ TEST(Classroom, AFailedOpenIsSaidUntilTheNextChange) {
     ASSERT_TRUE(settle(w));
     EXPECT_TRUE(w.modelPicker()->error().isEmpty());
     EXPECT_TRUE(w.inputPanel()->fieldError(QStringLiteral("input")).isEmpty());
+}
+
+// Compare (Ctrl+6) opens as a tab of the right column, about 500 px wide at 1280 x 720: its
+// three figures are arranged so each shows its cells (side by side they collapsed to
+// overlapping labels), and the titles are elided, not cut.
+TEST(Classroom, CompareShowsItsHeatmapsWhereItOpens) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ASSERT_TRUE(settle(w));
+    CompareView* view = w.findChild<CompareView*>(QStringLiteral("compareView"));
+    ASSERT_NE(view, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return view->isVisible() && view->width() > 0; }));
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(view->shapesMatch());
+    EXPECT_NE(view->arrangement(), CompareView::Arrangement::Row) << view->width();
+    for (QCustomPlot* plot : {view->plotA(), view->plotB(), view->plotDiff()}) {
+        const QRectF cell = heatmapCellRect(plot, 0, 0);
+        EXPECT_GE(cell.width(), 10.0);
+        EXPECT_GE(cell.height(), 10.0);
+        EXPECT_LE(heatmapCellRect(plot, 5, 5).right(), plot->width());
+    }
+    for (QLabel* title : view->findChildren<QLabel*>())
+        if (title->text().startsWith(QStringLiteral("B: ")))
+            EXPECT_LE(title->fontMetrics().horizontalAdvance(title->text()), title->width() + 1);
 }

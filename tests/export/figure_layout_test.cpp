@@ -364,6 +364,33 @@ TEST(FigureLayout, PresentationModeScalesTheTextUp) {
     EXPECT_TRUE(savePng(&view, "book_weights_presentation_dark.png"));
 }
 
+// Presentation mode on a 1280 x 720 projector leaves the heatmap about 1,268 x 550 pixels: the
+// book's 6 x 6 weights take the height, and their numbers are at least 40 px, read from the
+// back of a room (square cells and a 16 px x scale cap gave 400 px and about 25 px).
+TEST(FigureLayout, PresentationCellsFillAProjectorWithLargeNumbers) {
+    HeatmapView view;
+    view.setData(bookWeightsData());
+    showAt(view, QSize(1268, 550));
+    view.setFontScale(1.6);
+    view.setPresentationCells(true);
+    view.plot()->replot();
+    EXPECT_GE(view.valueFontPixelSize(), 40);
+    const QRectF first = view.cellRect(0, 0), last = view.cellRect(5, 5);
+    EXPECT_GE(last.bottom() - first.top(), 0.75 * view.plot()->height());
+    EXPECT_LE(last.right(), view.plot()->width());
+    // The numbers fit their cells with room to spare on both sides.
+    QFont f = view.font();
+    f.setPixelSize(view.valueFontPixelSize());
+    EXPECT_LT(QFontMetricsF(f).horizontalAdvance(QStringLiteral("0.48")), 0.85 * first.width());
+    expectEqualCells(view.plot(), view.data(), false);  // wider than tall, at most 1.6 times
+    EXPECT_LE(first.width(), 1.6 * first.height() + 1);
+    EXPECT_TRUE(savePng(&view, "book_weights_presentation_1280x720.png"));
+    // Off again: square cells.
+    view.setPresentationCells(false);
+    view.plot()->replot();
+    EXPECT_NEAR(view.cellRect(0, 0).width(), view.cellRect(0, 0).height(), 1.0);
+}
+
 TEST(FigureLayout, ZoomingInRevealsLabelsAndNumbers) {
     const HeatmapData d = tokenWeights(200);
     HeatmapView view;

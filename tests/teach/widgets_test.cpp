@@ -277,6 +277,16 @@ TEST(PyTorchPanel, HighlightsPython) {
     EXPECT_TRUE(testing::savePng(&panel, QStringLiteral("pytorch_panel.png")));
 }
 
+// The compare view puts its three figures where the cells get the most room: side by side in
+// a wide window, A and B over the difference in a side panel, one above the other when tall.
+TEST(CompareViewLayout, TheArrangementFollowsTheRoom) {
+    QWidget w;
+    const QFontMetrics fm = w.fontMetrics();
+    EXPECT_EQ(CompareView::bestArrangement(QSize(1400, 450), fm), CompareView::Arrangement::Row);
+    EXPECT_EQ(CompareView::bestArrangement(QSize(500, 520), fm), CompareView::Arrangement::Grid);
+    EXPECT_EQ(CompareView::bestArrangement(QSize(320, 1100), fm), CompareView::Arrangement::Column);
+}
+
 TEST(Presentation, FadeFromScaledScoresToWeights) {
     const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
     const QStringList tokens = bookTokenList();
@@ -291,6 +301,14 @@ TEST(Presentation, FadeFromScaledScoresToWeights) {
     EXPECT_NEAR(mid.value(3, 1), 0.5 * (from.value(3, 1) + to.value(3, 1)), 1e-6);
     EXPECT_EQ(mid.value(0, 5), 0.0f);
     EXPECT_TRUE(mid.isMasked(0, 5));
+    // The numbers printed are real ones, of the nearer end: never the blend of the colours.
+    const HeatmapData early = anim.frameAt(0.3), late = anim.frameAt(0.7);
+    for (int r = 0; r < 6; ++r)
+        for (int c = 0; c <= r; ++c) {
+            EXPECT_EQ(early.shownValue(r, c), from.value(r, c));
+            EXPECT_EQ(late.shownValue(r, c), to.value(r, c));
+        }
+    EXPECT_NE(early.value(3, 1), from.value(3, 1));  // while the colour moves
     const HeatmapData end = anim.frameAt(1.0);
     for (size_t i = 0; i < end.values.size(); ++i)
         EXPECT_FLOAT_EQ(end.values[i], to.values[i]);
