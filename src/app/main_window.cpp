@@ -296,6 +296,7 @@ void MainWindow::createMenus() {
     view->addAction(tr("&Reset zoom"), QKeySequence(tr("Ctrl+0")), stepView_->heatmap(),
                     &HeatmapView::resetZoom)
         ->setObjectName(QStringLiteral("actionResetZoom"));
+    createQuizMenu(view);
     auto syncView = [this, group, values] {
         const Settings& s = workspace_->settings();
         for (QAction* a : group->actions())
@@ -336,6 +337,43 @@ void MainWindow::createMenus() {
 
 QString MainWindow::fieldError(const QString& field) const {
     return column_->fieldError(field);
+}
+
+void MainWindow::createQuizMenu(QMenu* view) {
+    // The class predicts, then the teacher reveals: in presentation mode and in the lessons
+    // too, so the keys belong to the window (the menu bar is hidden while presenting).
+    QMenu* quiz = view->addMenu(tr("&Quiz"));
+    quiz->setObjectName(QStringLiteral("menuQuiz"));
+    auto* group = new QActionGroup(this);
+    group->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
+    const auto mode = [&](const QString& text, const QKeySequence& key, StepView::Quiz q,
+                          const char* name) {
+        QAction* a = quiz->addAction(text);
+        a->setObjectName(QLatin1String(name));
+        a->setShortcut(key);
+        a->setCheckable(true);
+        group->addAction(a);
+        addAction(a);
+        connect(a, &QAction::toggled, this, [this, q](bool on) {
+            if (on)
+                stepView_->setQuiz(q);
+            else if (stepView_->quiz() == q)
+                stepView_->setQuiz(StepView::Quiz::Off);
+        });
+        connect(stepView_, &StepView::quizChanged, a,
+                [a, q](StepView::Quiz now) { a->setChecked(now == q); });
+    };
+    mode(tr("Hide the step's &numbers"), QKeySequence(Qt::Key_F7), StepView::Quiz::Step,
+         "actionQuizStep");
+    mode(tr("Hide one &row's numbers"), QKeySequence(Qt::SHIFT | Qt::Key_F7), StepView::Quiz::Row,
+         "actionQuizRow");
+    quiz->addSeparator();
+    QAction* reveal = quiz->addAction(tr("&Reveal all"), QKeySequence(Qt::Key_F8), stepView_,
+                                      &StepView::revealAll);
+    reveal->setObjectName(QStringLiteral("actionQuizReveal"));
+    addAction(reveal);
+    quiz->setToolTipsVisible(true);
+    quiz->setToolTip(tr("Hide the numbers for the class to predict; click a cell to reveal it"));
 }
 
 void MainWindow::startLesson(bool trainedModel) {

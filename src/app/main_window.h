@@ -6,6 +6,8 @@
 
 #include <QMainWindow>
 
+class QMenu;
+
 namespace attn {
 
 class CentrePages;
@@ -100,6 +102,7 @@ class MainWindow : public QMainWindow {
   private:
     void createDocks();
     void createMenus();
+    void createQuizMenu(QMenu* view);
     QAction* dockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut);
     void restoreLayout();
     void saveLayout() const;

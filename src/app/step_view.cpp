@@ -193,8 +193,16 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     connect(heatmap_, &HeatmapView::cellHovered, this, [this](int row, int col, float) {
         hover_->setText(row < 0 ? QString() : heatmap_->toolTipForCell(row, col));
     });
-    connect(heatmap_, &HeatmapView::cellClicked, this,
-            [this](int row, int col, float) { workspace_->selectCell(row, col); });
+    connect(heatmap_, &HeatmapView::cellClicked, this, [this](int row, int col, float) {
+        // In a quiz the click that reveals a cell also explains it.
+        if (quiz_ != Quiz::Off && heatmap_->data().isQuizHidden(row, col)) {
+            const size_t i = size_t(row) * size_t(shown_->data.cols) + size_t(col);
+            if (i < revealed_.size())
+                revealed_[i] = 1;
+            applyQuiz();
+        }
+        workspace_->selectCell(row, col);
+    });
     connect(heatmap_, &HeatmapView::rowLabelClicked, this, [this](int row) {
         workspace_->selectCell(row, std::max(0, shown_->data.cols - 1));
         setFocusRowVisible(true);
@@ -204,6 +212,8 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
             heatmap_->setOutlinedCell(row, col);
         else
             heatmap_->clearOutlinedCell();
+        if (quiz_ == Quiz::Row)
+            applyQuiz();  // the quiz follows the clicked row
         refreshFocusRow();
         refreshDerivation();
     });
@@ -307,7 +317,7 @@ void StepView::refresh() {
 
     heads_->setStep(run->trace, info.id, shown_->labels, std::max(0, batch), chosen, s.colorScale);
     heads_->setCurrentHead(std::max(0, head));
-    heads_->setVisible(!presenting_ && stepHeadCount(info) > 1);
+    heads_->setVisible(!presenting_ && quiz_ == Quiz::Off && stepHeadCount(info) > 1);
 
     const quint64 generation = ++sliceGeneration_;
     const int64_t cells = info.shape.size() >= 2 ? info.shape[info.shape.size() - 1] *
@@ -334,9 +344,75 @@ void StepView::refresh() {
 
 void StepView::showData(const HeatmapData& data) {
     shown_->data = data;
-    heatmap_->setData(data);
+    if (quiz_ != Quiz::Off)
+        applyQuiz();
+    else
+        heatmap_->setData(data);
     refreshFocusRow();
     refreshDerivation();
+}
+
+void StepView::setQuiz(Quiz quiz) {
+    if (quiz == quiz_)
+        return;
+    quiz_ = quiz;
+    quizKey_.clear();  // a new quiz starts with every cell hidden
+    applyQuiz();
+    refreshSide();
+    emit quizChanged(quiz_);
+}
+
+void StepView::revealAll() {
+    std::fill(revealed_.begin(), revealed_.end(), 1);
+    applyQuiz();
+}
+
+int StepView::quizHiddenCells() const {
+    const HeatmapData& d = heatmap_->data();
+    return int(std::count(d.quizHidden.begin(), d.quizHidden.end(), 1));
+}
+
+void StepView::applyQuiz() {
+    HeatmapData d = shown_->data;
+    const size_t n = size_t(d.rows) * size_t(d.cols);
+    if (quiz_ != Quiz::Off && n > 0) {
+        // Another matrix (step, head, batch entry or row): hidden again from the start.
+        const int row = workspace_->selectedRow() >= 0
+                            ? std::min(workspace_->selectedRow(), d.rows - 1)
+                            : d.rows - 1;
+        const QString key = QStringLiteral("%1/%2/%3/%4x%5/%6")
+                                .arg(d.stepId)
+                                .arg(d.head)
+                                .arg(d.batch)
+                                .arg(d.rows)
+                                .arg(d.cols)
+                                .arg(quiz_ == Quiz::Row ? row : -1);
+        if (key != quizKey_ || revealed_.size() != n) {
+            quizKey_ = key;
+            revealed_.assign(n, 0);
+        }
+        d.quizHidden.assign(n, 0);
+        for (int r = 0; r < d.rows; ++r) {
+            if (quiz_ == Quiz::Row && r != row)
+                continue;
+            for (int c = 0; c < d.cols; ++c) {
+                const size_t i = size_t(r) * size_t(d.cols) + size_t(c);
+                // A masked cell is no question: the mask says what it is.
+                d.quizHidden[i] = !revealed_[i] && !d.isMasked(r, c) ? 1 : 0;
+            }
+        }
+    }
+    heatmap_->setData(d);
+}
+
+void StepView::refreshSide() {
+    const Step* step = workspace_->shownStep();
+    heads_->setVisible(!presenting_ && quiz_ == Quiz::Off && step && stepHeadCount(step->info) > 1);
+    focus_->setEnabled(quiz_ == Quiz::Off);
+    if (quiz_ != Quiz::Off)
+        focus_->clear();
+    else
+        refreshFocusRow();
 }
 
 void StepView::refreshSelectors(const Step* step) {
@@ -381,8 +457,8 @@ bool StepView::isFocusRowVisible() const {
 }
 
 void StepView::refreshFocusRow() {
-    if (focus_->isHidden())
-        return;
+    if (focus_->isHidden() || quiz_ != Quiz::Off)
+        return;  // a quiz's row would be read off the bars
     const HeatmapData& d = shown_->data;
     if (d.isEmpty()) {
         focus_->clear();
@@ -450,7 +526,7 @@ void StepView::setPresentation(bool on, double fontScale) {
     }
     sentence_->setFont(f);
     const Step* step = workspace_->shownStep();
-    heads_->setVisible(!on && step && stepHeadCount(step->info) > 1);
+    heads_->setVisible(!on && quiz_ == Quiz::Off && step && stepHeadCount(step->info) > 1);
     if (!on)
         derivation_->hide();
     refreshDerivation();

@@ -6,6 +6,7 @@
 
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
@@ -52,8 +53,19 @@ class StepView : public QWidget {
     void setFocusRowVisible(bool on);
     bool isFocusRowVisible() const;
 
+    // Quiz mode (View > Quiz): the numbers and colours of the shown step (or of one row: the
+    // clicked cell's, else the last) are hidden for the class to predict; a click on a hidden
+    // cell reveals it, revealAll() the rest. Every step shown starts hidden again. The head
+    // thumbnails and the row's bar chart, which would give the answer away, step aside.
+    enum class Quiz { Off, Step, Row };
+    void setQuiz(Quiz quiz);
+    Quiz quiz() const { return quiz_; }
+    void revealAll();
+    int quizHiddenCells() const;  // cells still hidden in the shown matrix
+
   signals:
     void focusRowVisibleChanged(bool on);
+    void quizChanged(attn::StepView::Quiz quiz);
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -85,9 +97,14 @@ class StepView : public QWidget {
     bool headsBeside_ = true;
     FocusRowView* focus_ = nullptr;
     QLabel* hover_ = nullptr;
-    QLabel* sentence_ = nullptr;  // presentation: what the step does, in words
+    QLabel* sentence_ = nullptr;          // presentation: what the step does, in words
     QTextBrowser* derivation_ = nullptr;  // presentation: the clicked cell's arithmetic
     bool presenting_ = false;
+    Quiz quiz_ = Quiz::Off;
+    std::vector<unsigned char> revealed_;  // rows x cols of the shown matrix: revealed cells
+    QString quizKey_;                      // the matrix revealed_ belongs to (step, head, batch)
+    void applyQuiz();
+    void refreshSide();
     double fontScale_ = 1.0;
     quint64 sliceGeneration_ = 0;
     struct Shown;

@@ -429,6 +429,9 @@ QString cellToolTip(const HeatmapData& data, int row, int col) {
         return {};
     const QString rowText = tooltipAxis(data.rowLabels, row, data.rowsAreTokens);
     const QString colText = tooltipAxis(data.colLabels, col, data.colsAreTokens);
+    if (data.isQuizHidden(row, col))
+        return HeatmapText::tr("row %1, col %2 = ? (a quiz: click the cell to reveal it)")
+            .arg(rowText, colText);
     const float v = data.value(row, col);
     if (data.isMasked(row, col) && !isNegInf(v)) {
         return HeatmapText::tr("row %1, col %2 = %3 (masked: this key is hidden from this query)")

@@ -25,6 +25,9 @@ struct HeatmapData {
     // fade between two steps blends the colours but prints each cell's value at the nearer
     // end, so every number on screen is one the computation produced.
     std::vector<float> shownValues;
+    // Optional, rows x cols: 1 where a quiz hides the cell (its number and colour) for the class
+    // to predict; drawn as "?" on a neutral fill, in files too (a worksheet).
+    std::vector<unsigned char> quizHidden;
     QStringList rowLabels;  // tokens for token rows, else indices
     QStringList colLabels;  // tokens for token x token steps, else "0".."d-1"
     QString rowAxis;        // e.g. "query token"
@@ -46,7 +49,11 @@ struct HeatmapData {
         return i < shownValues.size() ? shownValues[i] : values[i];
     }
     bool isMasked(int row, int col) const;  // the cell holds -inf or is hidden
-    int maskedCount() const;                // cells isMasked() is true for
+    bool isQuizHidden(int row, int col) const {
+        const size_t i = size_t(row) * size_t(cols) + size_t(col);
+        return i < quizHidden.size() && quizHidden[i];
+    }
+    int maskedCount() const;  // cells isMasked() is true for
 };
 
 // The picture of `step` for one head and batch entry: the slice and labels of sliceStepValues /

@@ -312,6 +312,51 @@ class VectorCellsItem : public CellsItem {
 };
 
 // The numbers in the cells, sized to the cells at draw time (so zooming in reveals them).
+// The cells a quiz hides: a neutral fill over their colour, and a "?" where numbers fit.
+class QuizCellsItem : public CellsItem {
+  public:
+    using CellsItem::CellsItem;
+
+  protected:
+    void draw(QCPPainter* painter) override {
+        const QCPAxis* x = rect_->axis(QCPAxis::atBottom);
+        const QCPAxis* y = rect_->axis(QCPAxis::atLeft);
+        const HeatmapData& d = s_->data;
+        if (d.isEmpty())
+            return;
+        int c0, c1, r0, r1;
+        visibleCells(x, d.cols, &c0, &c1);
+        visibleCells(y, d.rows, &r0, &r1);
+        const double ch = std::abs(y->coordToPixel(1) - y->coordToPixel(0));
+        const double cw = std::abs(x->coordToPixel(1) - x->coordToPixel(0));
+        QFont font = baseFont(10);
+        font.setBold(true);
+        font.setPixelSize(std::max(1, int(std::min(ch, cw) * 0.55)));
+        const bool text = std::min(ch, cw) >= 10;
+        painter->save();
+        painter->setFont(font);
+        painter->setRenderHint(QPainter::TextAntialiasing, true);
+        const QColor fill = s_->colors.background.lightness() < 128 ? QColor(0x3a, 0x3a, 0x3a)
+                                                                    : QColor(0xd9, 0xd9, 0xd9);
+        const QColor ink = s_->colors.background.lightness() < 128 ? QColor(0xe0, 0xe0, 0xe0)
+                                                                   : QColor(0x40, 0x40, 0x40);
+        for (int r = r0; r <= r1; ++r)
+            for (int c = c0; c <= c1; ++c) {
+                if (!d.isQuizHidden(r, c))
+                    continue;
+                const QRectF cr = cellRect(x, y, r, c);
+                painter->setPen(QPen(s_->colors.background, 1));
+                painter->setBrush(fill);
+                painter->drawRect(cr);
+                if (text) {
+                    painter->setPen(ink);
+                    painter->drawText(cr, Qt::AlignCenter, QStringLiteral("?"));
+                }
+            }
+        painter->restore();
+    }
+};
+
 class CellValuesItem : public CellsItem {
   public:
     using CellsItem::CellsItem;
@@ -1245,6 +1290,8 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
         rect->setBackground(hatchBrush(colors));
     }
     new CellValuesItem(plot, shared, rect);
+    if (!data.quizHidden.empty())
+        new QuizCellsItem(plot, shared, rect);
 
     // The body takes the space; the title rows keep their natural height.
     auto* grid = plot->plotLayout();

@@ -155,7 +155,13 @@ std::vector<LessonScreen> build() {
         QStringLiteral("3.5.2"), Lesson::tr("Dropout: which weights are kept"),
         Lesson::tr("<p>While training, dropout randomly drops attention weights so the model does "
                    "not depend on a few connections. With p = 0.5 (seed 123) about half of them "
-                   "are dropped; 1 = kept.</p>"),
+                   "are dropped; 1 = kept.</p>"
+                   "<p><small>Not the book's printed pattern: the book calls "
+                   "<code>torch.manual_seed(123)</code> right before "
+                   "<code>dropout(example)</code>, while here <code>CausalAttention</code> is "
+                   "built after it and its three Linear layers draw random numbers first, so "
+                   "dropout takes a later part of the same random stream. The rule is the "
+                   "same.</small></p>"),
         drop, "dropout_mask"));
     v.push_back(screen(
         QStringLiteral("3.5.2"), Lesson::tr("Dropped weights are rescaled"),

@@ -163,7 +163,8 @@ QString PipelineStrip::chipLabel(const QString& id) {
         {QStringLiteral("weights_tril"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "\u00d7 tril")},
         {QStringLiteral("weights_renormalized"),
          QT_TRANSLATE_NOOP("attn::PipelineStrip", "renormalized")},
-        {QStringLiteral("dropout_mask"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "mask")},
+        // Not "mask": that is the causal mask's chip, and one name means one thing.
+        {QStringLiteral("dropout_mask"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "keep mask")},
         {QStringLiteral("dropped_weights"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "dropped")},
         {QStringLiteral("context_heads"), QT_TRANSLATE_NOOP("attn::PipelineStrip", "per head")},
         {QStringLiteral("context_transposed"),

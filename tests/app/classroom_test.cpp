@@ -290,3 +290,42 @@ TEST(Classroom, CompareShowsItsHeatmapsWhereItOpens) {
         if (title->text().startsWith(QStringLiteral("B: ")))
             EXPECT_LE(title->fontMetrics().horizontalAdvance(title->text()), title->width() + 1);
 }
+
+// Quiz mode: F7 hides the shown step's numbers (masked cells stay: the mask is no question),
+// a click reveals one cell, F8 the rest; the next step starts hidden again; Shift+F7 hides one
+// row. The hover text and the head thumbnails do not give the answer away.
+TEST(Classroom, QuizHidesTheNumbersUntilRevealed) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    StepView* view = w.stepView();
+    HeatmapView* map = view->heatmap();
+    ASSERT_EQ(map->data().stepId, QStringLiteral("weights"));
+    child<QAction>(w, "actionQuizStep")->trigger();
+    EXPECT_EQ(view->quiz(), StepView::Quiz::Step);
+    EXPECT_EQ(view->quizHiddenCells(), 21);  // the book's causal 6 x 6: 21 visible weights
+    EXPECT_TRUE(map->toolTipForCell(3, 1).contains(QStringLiteral("= ?")));
+    EXPECT_FALSE(view->headGrid()->isVisible());
+
+    emit map->cellClicked(3, 1, map->data().value(3, 1));
+    EXPECT_EQ(view->quizHiddenCells(), 20);
+    EXPECT_FALSE(map->data().isQuizHidden(3, 1));
+    EXPECT_FALSE(map->toolTipForCell(3, 1).contains(QStringLiteral("= ?")));
+
+    child<QAction>(w, "actionQuizReveal")->trigger();
+    EXPECT_EQ(view->quizHiddenCells(), 0);
+
+    w.workspace()->selectStep(QStringLiteral("scores"));
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(view->quizHiddenCells(), 36);  // unmasked scores: every cell a question
+
+    child<QAction>(w, "actionQuizRow")->trigger();
+    EXPECT_EQ(view->quiz(), StepView::Quiz::Row);
+    EXPECT_EQ(view->quizHiddenCells(), 6);
+    EXPECT_TRUE(map->data().isQuizHidden(5, 0));  // the last row, no cell clicked
+
+    child<QAction>(w, "actionQuizRow")->trigger();  // off again
+    EXPECT_EQ(view->quiz(), StepView::Quiz::Off);
+    EXPECT_EQ(view->quizHiddenCells(), 0);
+    EXPECT_TRUE(view->headGrid()->isVisible());
+}

@@ -12,6 +12,20 @@
 namespace attn {
 namespace {
 
+// A teacher holding the book compares the dropout screen with section 3.5.2's printout: the
+// screen says why its pattern is another one (the module's Linear layers draw from the seed
+// first), instead of leaving a mismatch to explain in class.
+TEST(Lesson, TheDropoutScreenSaysWhyItIsNotTheBooksPattern) {
+    int found = 0;
+    for (const LessonScreen& s : chapter3Lesson())
+        if (s.stepId == "dropout_mask") {
+            ++found;
+            EXPECT_TRUE(s.html.contains(QStringLiteral("Not the book's printed pattern")));
+            EXPECT_TRUE(s.html.contains(QStringLiteral("torch.manual_seed(123)")));
+        }
+    EXPECT_EQ(found, 1);
+}
+
 TEST(Lesson, ScreensFormAValidSequence) {
     const auto& screens = chapter3Lesson();
     ASSERT_GE(screens.size(), 12u);

@@ -138,6 +138,9 @@ TEST(PipelineStrip, UnknownStepsGoToAStageOfTheirOwnAtTheEnd) {
     EXPECT_EQ(strip.stepIds().last(), QStringLiteral("attention_entropy"));
     EXPECT_EQ(PipelineStrip::stageKeyOf(QStringLiteral("attention_entropy")),
               QStringLiteral("other"));
+    // Two steps, two names: the causal mask and dropout's keep mask.
+    EXPECT_NE(PipelineStrip::chipLabel(QStringLiteral("dropout_mask")),
+              PipelineStrip::chipLabel(QStringLiteral("mask")));
     EXPECT_EQ(PipelineStrip::chipLabel(QStringLiteral("attention_entropy")),
               QStringLiteral("attention_entropy"));
 }
