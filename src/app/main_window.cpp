@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -33,6 +34,7 @@
 #include "app/status_line.h"
 #include "app/step_view.h"
 #include "app/teaching_panels.h"
+#include "app/text_view_panel.h"
 #include "app/theme_actions.h"
 #include "app/workspace.h"
 #include "export/head_grid.h"
@@ -92,6 +94,7 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
                                     dock(QStringLiteral("lessonDock")),
                                     lesson_,
                                     {[this](double s) { tokens_->setFontScale(s); },
+                                     [this](double s) { text_->setFontScale(s); },
                                      [this](double s) { code_->panel()->setFontScale(s); },
                                      [this](double s) { pages_->setFontScale(s); }}},
                                    this);
@@ -171,11 +174,21 @@ void MainWindow::createDocks() {
     tokens_ = new TokenViewPanel(workspace_);
     code_ = new CodePanel(workspace_);
     compare_ = new ComparePanel(workspace_);
+    text_ = new TextViewPanel(workspace_);
     lesson_ = new LessonPanel;
     lesson_->setObjectName(QStringLiteral("lessonPanel"));
     QDockWidget* shapes = makeDock(tr("Shapes"), QStringLiteral("shapesDock"), shapes_, this);
     QDockWidget* explain = makeDock(tr("Explain"), QStringLiteral("explainDock"), explain_, this);
-    QDockWidget* tokens = makeDock(tr("Token view"), QStringLiteral("tokenDock"), tokens_, this);
+    tokenPages_ = new QTabWidget;
+    tokenPages_->setObjectName(QStringLiteral("tokenPages"));
+    tokenPages_->setDocumentMode(true);
+    tokenPages_->addTab(tokens_, tr("&Lines"));
+    tokenPages_->addTab(text_, tr("Coloured te&xt"));
+    tokenPages_->setTabToolTip(0, tr("Lines from each query token to the keys it attends to"));
+    tokenPages_->setTabToolTip(
+        1, tr("The sentence, each token coloured by the attention it gets from a clicked token"));
+    QDockWidget* tokens =
+        makeDock(tr("Token view"), QStringLiteral("tokenDock"), tokenPages_, this);
     QDockWidget* code = makeDock(tr("PyTorch"), QStringLiteral("pytorchDock"), code_, this);
     QDockWidget* compare = makeDock(tr("Compare"), QStringLiteral("compareDock"), compare_, this);
     QDockWidget* lesson =
@@ -195,6 +208,8 @@ void MainWindow::createDocks() {
     connect(code, &QDockWidget::visibilityChanged, code_, &CodePanel::refresh,
             Qt::QueuedConnection);
     connect(compare, &QDockWidget::visibilityChanged, compare_, &ComparePanel::refresh,
+            Qt::QueuedConnection);
+    connect(tokens, &QDockWidget::visibilityChanged, text_, &TextViewPanel::refresh,
             Qt::QueuedConnection);
 }
 
@@ -272,6 +287,17 @@ void MainWindow::createMenus() {
         {"pytorchDock", tr("P&yTorch"), "Ctrl+5"},       {"compareDock", tr("&Compare"), "Ctrl+6"}};
     for (const auto& p : panels)
         view->addAction(dockAction(dock(QLatin1String(p.dock)), p.text, QKeySequence(tr(p.key))));
+    // The coloured text is the token view's second page: one more tab in the right column
+    // would cut every tab's title at 1280 x 720.
+    QAction* textView = view->addAction(tr("Te&xt view (coloured tokens)"),
+                                        QKeySequence(tr("Ctrl+7")), this, [this] {
+                                            QDockWidget* d = dock(QStringLiteral("tokenDock"));
+                                            d->show();
+                                            d->raise();
+                                            tokenPages_->setCurrentWidget(text_);
+                                        });
+    textView->setObjectName(QStringLiteral("actionTextView"));
+    addAction(textView);
     view->addSeparator();
     QMenu* colormaps = view->addMenu(tr("Color&map"));
     auto* group = new QActionGroup(this);

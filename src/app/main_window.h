@@ -7,6 +7,7 @@
 #include <QMainWindow>
 
 class QMenu;
+class QTabWidget;
 
 namespace attn {
 
@@ -30,6 +31,7 @@ class PresentationController;
 class SessionActions;
 class SettingsColumn;
 class ShapesPanel;
+class TextViewPanel;
 class StatusLine;
 class StepView;
 class ThemeActions;
@@ -58,6 +60,7 @@ class MainWindow : public QMainWindow {
     TokenViewPanel* tokenPanel() const { return tokens_; }
     CodePanel* codePanel() const { return code_; }
     ComparePanel* comparePanel() const { return compare_; }
+    TextViewPanel* textPanel() const { return text_; }
     LessonPanel* lessonPanel() const { return lesson_; }
     SessionActions* sessions() const { return sessions_; }
     ExportActions* exports() const { return exports_; }
@@ -118,6 +121,8 @@ class MainWindow : public QMainWindow {
     TokenViewPanel* tokens_ = nullptr;
     CodePanel* code_ = nullptr;
     ComparePanel* compare_ = nullptr;
+    TextViewPanel* text_ = nullptr;
+    QTabWidget* tokenPages_ = nullptr;  // the token view's lines and coloured text
     LessonPanel* lesson_ = nullptr;
     LessonDriver* lessons_ = nullptr;
     SessionActions* sessions_ = nullptr;

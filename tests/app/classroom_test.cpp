@@ -7,10 +7,13 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
+#include <QImage>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include "app/app_test_util.h"
 #include "app/input_panel.h"
@@ -19,6 +22,7 @@
 #include "app/model_views.h"
 #include "app/step_view.h"
 #include "app/teaching_panels.h"
+#include "app/text_view_panel.h"
 #include "app/workspace.h"
 #include "export/head_grid.h"
 #include "export/heatmap_figure.h"
@@ -26,6 +30,7 @@
 #include "teach/compare_view.h"
 #include "teach/lesson.h"
 #include "teach/next_tokens.h"
+#include "teach/text_view.h"
 #include "teach/token_view.h"
 
 using namespace attn;
@@ -328,4 +333,47 @@ TEST(Classroom, QuizHidesTheNumbersUntilRevealed) {
     EXPECT_EQ(view->quiz(), StepView::Quiz::Off);
     EXPECT_EQ(view->quizHiddenCells(), 0);
     EXPECT_TRUE(view->headGrid()->isVisible());
+}
+
+// The coloured text (Ctrl+7, the token view's second page): the sentence with each token's
+// background the attention it gets from the clicked token, one head or the mean, saved as PNG
+// and SVG for slides.
+TEST(Classroom, TheTextViewColoursTheSentenceByAttention) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "actionTextView")->trigger();
+    TextViewPanel* panel = w.textPanel();
+    ASSERT_TRUE(waitUntil([&] { return panel->isVisible() && panel->isDrawn(); }));
+    ASSERT_TRUE(waitUntil([&] { return panel->view()->tokenCount() == 6; }));
+    TextView* view = panel->view();
+    const Trace& t = *w.workspace()->shownRun()->trace;
+    // The last token is the query: its row of head 0's weights, which sums to 1.
+    EXPECT_EQ(view->query(), 5);
+    EXPECT_EQ(view->head(), 0);
+    double sum = 0;
+    for (int k = 0; k < 6; ++k) {
+        EXPECT_FLOAT_EQ(view->weightOf(k), t.find("weights")->value.at({0, 0, 5, k}));
+        sum += view->weightOf(k);
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+    // A click on "journey" makes it the query: the later tokens are masked, uncoloured.
+    QTest::mouseClick(view, Qt::LeftButton, {}, view->tokenRect(1).center());
+    EXPECT_EQ(view->query(), 1);
+    EXPECT_TRUE(view->isHidden(4));
+    EXPECT_EQ(view->fillOf(4), view->palette().color(QPalette::Base));
+    EXPECT_TRUE(view->caption().contains(QStringLiteral("journey")));
+    // The mean of the two heads.
+    panel->meanOfHeads()->setChecked(true);
+    EXPECT_EQ(view->head(), -1);
+    EXPECT_FLOAT_EQ(view->weightOf(0), 0.5f * (t.find("weights")->value.at({0, 0, 1, 0}) +
+                                               t.find("weights")->value.at({0, 1, 1, 0})));
+    QTemporaryDir dir;
+    for (const char* name : {"text.png", "text.svg"}) {
+        const QString path = dir.filePath(QLatin1String(name));
+        ASSERT_TRUE(panel->saveImage(path)) << name;
+        EXPECT_GT(QFileInfo(path).size(), 500) << name;
+    }
+    EXPECT_FALSE(QImage(dir.filePath(QStringLiteral("text.png"))).isNull());
 }
