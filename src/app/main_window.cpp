@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include "app/centre_pages.h"
+#include "app/compare_panel.h"
 #include "app/export_actions.h"
 #include "app/help_actions.h"
 #include "app/input_panel.h"

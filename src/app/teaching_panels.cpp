@@ -16,7 +16,6 @@
 #include "export/heatmap_data.h"
 #include "pipeline/pytorch_code.h"
 #include "pipeline/step_files.h"
-#include "teach/compare_view.h"
 #include "teach/derivation.h"
 #include "teach/explanations.h"
 #include "teach/lesson.h"
@@ -32,23 +31,6 @@ struct TokenViewInput {
     std::vector<std::vector<float>> weights;
     std::vector<uint8_t> hidden;
 };
-
-// On screen: shown, and not a tab hidden behind another.
-bool onScreen(const QWidget* w) {
-    return w->isVisible() && !w->visibleRegion().isEmpty();
-}
-
-QString maskWords(const MaskSpec& m) {
-    switch (m.kind) {
-        case MaskKind::None:
-            return ComparePanel::tr("no mask");
-        case MaskKind::Causal:
-            return ComparePanel::tr("causal mask");
-        case MaskKind::Window:
-            return ComparePanel::tr("window mask (K = %1)").arg(m.window);
-    }
-    return {};
-}
 
 }  // namespace
 
@@ -147,6 +129,10 @@ InputOrigin inputOrigin(const Settings& s) {
 }
 
 }  // namespace
+
+bool onScreen(const QWidget* w) {
+    return w->isVisible() && !w->visibleRegion().isEmpty();
+}
 
 void ExplainPanel::refresh() {
     if (workspace_->settings().modelMode() && page_ != QLatin1String("steps")) {
@@ -337,234 +323,6 @@ void CodePanel::refresh() {
     }
     generation_ = shown->generation;
     emit updated();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Compare
-
-ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
-    : QWidget(parent), workspace_(workspace) {
-    auto* v = new QVBoxLayout(this);
-    v->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
-    auto* label = new QLabel(tr("Co&mpare:"), this);
-    presetCombo_ = new QComboBox(this);
-    presetCombo_->setObjectName(QStringLiteral("comparePreset"));
-    presetCombo_->addItem(tr("Masking methods: weights vs weights_renormalized"));
-    presetCombo_->addItem(tr("Current vs modified: causal mask vs no mask"));
-    presetCombo_->addItem(tr("Current vs modified: multi-head wrapper vs multi-head"));
-    presetCombo_->addItem(tr("Current vs modified: d_out 2 vs d_out 768"));
-    label->setBuddy(presetCombo_);
-    bar->addWidget(label);
-    bar->addWidget(presetCombo_);
-    bar->addStretch(1);
-    v->addLayout(bar);
-    note_ = new QLabel(this);
-    note_->setObjectName(QStringLiteral("compareNote"));
-    note_->setWordWrap(true);
-    note_->setTextFormat(Qt::RichText);
-    v->addWidget(note_);
-    view_ = new CompareView(this);
-    view_->setObjectName(QStringLiteral("compareView"));
-    v->addWidget(view_, 1);
-
-    controller_ = new TraceController(this);
-    connect(controller_, &TraceController::resultReady, this, [this](const TraceOutcome& o) {
-        waiting_ = false;
-        other_ = o;
-        refresh();
-    });
-    connect(presetCombo_, &QComboBox::currentIndexChanged, this, &ComparePanel::refresh);
-    connect(workspace_, &Workspace::settingsChanged, this, &ComparePanel::refresh);
-    connect(workspace_, &Workspace::resultApplied, this, &ComparePanel::refresh);
-}
-
-void ComparePanel::showEvent(QShowEvent* event) {
-    QWidget::showEvent(event);
-    // A tab brought forward is laid out after its show event: draw once it has its place.
-    QMetaObject::invokeMethod(this, &ComparePanel::refresh, Qt::QueuedConnection);
-}
-
-void ComparePanel::setPreset(Preset preset) {
-    if (presetCombo_->currentIndex() != int(preset))
-        presetCombo_->setCurrentIndex(int(preset));  // refreshes
-    else
-        refresh();
-}
-
-ComparePanel::Preset ComparePanel::preset() const {
-    return Preset(std::max(0, presetCombo_->currentIndex()));
-}
-
-QString ComparePanel::message() const {
-    return note_->text();
-}
-
-void ComparePanel::setMessage(const QString& text) {
-    note_->setText(text);
-    note_->setVisible(!text.isEmpty());
-}
-
-void ComparePanel::refresh() {
-    if (!onScreen(this))
-        return;
-    const TraceOutcome* shown = workspace_->shown();
-    if (!shown) {
-        view_->clear();
-        setMessage(tr("Nothing computed yet."));
-        emit updated();
-        return;
-    }
-    const Trace& t = *shown->run.trace;
-    const Settings& s = workspace_->settings();
-    if (s.modelMode() && preset() != Preset::MaskingMethods) {
-        // A trained model's attention has one mask and its own weights: changing the module's
-        // options would not be the model any more.
-        view_->clear();
-        setMessage(
-            tr("A trained model runs as it was trained, so only the masking methods can "
-               "be compared on it. Choose the chapter-3 module to compare masks, modes "
-               "or seeds."));
-        emit updated();
-        return;
-    }
-    const int head = std::max(0, s.head);
-    const QStringList labels = rowLabels(shown->run);
-    if (preset() == Preset::MaskingMethods) {
-        if (!t.find("weights") || !t.find("weights_renormalized")) {
-            view_->clear();
-            setMessage(
-                tr("This configuration has no mask, so there is only one way to get the "
-                   "weights. Choose a causal or window mask (e.g. the causal attention "
-                   "variant) to compare the chapter's two masking methods."));
-        } else {
-            view_->setSteps(t, labels, "weights", "weights_renormalized", head, s.batchIndex);
-            setMessage(
-                tr("Section 3.5.1: masking with -inf before softmax (<b>weights</b>) and "
-                   "the simple method (softmax, zero the hidden weights, renormalise the "
-                   "rows: <b>weights_renormalized</b>) give the same weights."));
-        }
-        emit updated();
-        return;
-    }
-    if (shown->modelRun) {
-        view_->clear();
-        setMessage(
-            tr("A trained model's sizes and mask are its own, so there is no modified "
-               "configuration to compare with. The masking methods can be compared in any "
-               "layer."));
-        emit updated();
-        return;
-    }
-    // Current vs modified: the modified settings run on a controller of their own.
-    if (forGeneration_ != shown->generation || forPreset_ != int(preset())) {
-        submit();
-        return;
-    }
-    if (waiting_)
-        return;
-    if (!other_ || !other_->ok()) {
-        view_->clear();
-        QStringList issues;
-        if (other_)
-            for (const auto& i : other_->issues)
-                issues << QString::fromStdString(i.message);
-        setMessage(
-            tr("The modified configuration cannot be computed: %1")
-                .arg(issues.isEmpty() ? tr("cancelled") : issues.join(QStringLiteral("; "))));
-        emit updated();
-        return;
-    }
-    const Trace& tb = *other_->run.trace;
-    const Step* shownStep = workspace_->shownStep();
-    const std::string id = shownStep ? shownStep->info.id : "weights";
-    const Step* a = t.find(id);
-    const Step* b = tb.find(id);
-    // The view titles them "A: ..." and "B: ...": name only what differs.
-    auto describe = [this](const Config& c) {
-        switch (preset()) {
-            case Preset::MaskNoneCausal:
-                return maskWords(c.effectiveMask());
-            case Preset::WrapperVsMultiHead:
-                return QString::fromStdString(variantClassName(c.variant));
-            case Preset::DOut2Vs768:
-                return variantHasHeads(c.variant)
-                           ? tr("d_out %1, %2 heads").arg(c.dOut).arg(c.heads)
-                           : tr("d_out %1").arg(c.dOut);
-            case Preset::MaskingMethods:
-                break;
-        }
-        return QString();
-    };
-    const QString nameA = tr("current, %1").arg(describe(t.config));
-    const QString nameB = tr("modified, %1").arg(describe(tb.config));
-    const QString stepId = QString::fromStdString(id).toHtmlEscaped();
-    if (!a || !b) {
-        view_->clear();
-        setMessage(tr("<b>%1</b> exists in only one of the two configurations (%2 / %3). Pick a "
-                      "step both have, e.g. <b>weights</b>.")
-                       .arg(stepId, nameA.toHtmlEscaped(), nameB.toHtmlEscaped()));
-        emit updated();
-        return;
-    }
-    const HeatmapData da = sliceStep(*a, labels, head, s.batchIndex, t.find("mask"));
-    const HeatmapData db =
-        sliceStep(*b, rowLabels(other_->run), head, s.batchIndex, tb.find("mask"));
-    view_->setData(da, nameA, db, nameB);
-    if (!view_->shapesMatch())
-        setMessage(tr("<b>%1</b> has a different shape in the two configurations (A %2 × %3, B "
-                      "%4 × %5), so there is no cell-by-cell difference. Steps over tokens × "
-                      "tokens, such as <b>weights</b>, can be compared.")
-                       .arg(stepId)
-                       .arg(da.rows)
-                       .arg(da.cols)
-                       .arg(db.rows)
-                       .arg(db.cols));
-    else
-        setMessage(tr("Step <b>%1</b>, head %2: B − A cell by cell (same input and seeds).")
-                       .arg(stepId)
-                       .arg(head));
-    emit updated();
-}
-
-void ComparePanel::submit() {
-    const TraceOutcome* shown = workspace_->shown();
-    if (!shown)
-        return;
-    TraceJob job;
-    job.settings = shown->run.settings;
-    job.files = workspace_->files();
-    Config& c = job.settings.config;
-    c = shown->run.trace->config;  // what actually ran
-    switch (preset()) {
-        case Preset::MaskNoneCausal:
-            c.mask = c.effectiveMask().kind == MaskKind::None ? MaskSpec{MaskKind::Causal, 0}
-                                                              : MaskSpec{MaskKind::None, 0};
-            break;
-        case Preset::WrapperVsMultiHead:
-            c.variant =
-                c.variant == Variant::MultiHead ? Variant::MultiHeadWrapper : Variant::MultiHead;
-            // Other parameter names: drawn from the same seed instead.
-            job.settings.weightsFile.clear();
-            job.files.weights.reset();
-            break;
-        case Preset::DOut2Vs768:
-            c.dOut = c.dOut == 768 ? 2 : 768;
-            if (c.variant == Variant::MultiHead)
-                while (c.heads > 1 && c.dOut % c.heads != 0)
-                    --c.heads;
-            job.settings.weightsFile.clear();  // other shapes: drawn from the same seed
-            job.files.weights.reset();
-            break;
-        case Preset::MaskingMethods:
-            return;
-    }
-    forGeneration_ = shown->generation;
-    forPreset_ = int(preset());
-    waiting_ = true;
-    other_.reset();
-    setMessage(tr("Computing the modified configuration…"));
-    controller_->submit(job);
 }
 
 }  // namespace attn

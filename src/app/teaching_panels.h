@@ -1,7 +1,8 @@
 #pragma once
 // The teaching panels beside the heatmap, each a widget on the workspace: Explain (the step in
-// words, and where a clicked cell's number comes from), the token view, the PyTorch listing
-// and the compare view. Each refreshes itself from the workspace, only while it is on screen.
+// words, and where a clicked cell's number comes from), the token view and the PyTorch listing
+// (the compare view has its own file). Each refreshes itself from the workspace, only while it
+// is on screen.
 
 #include <QWidget>
 #include <optional>
@@ -15,6 +16,9 @@ class QSpinBox;
 class QTextBrowser;
 
 namespace attn {
+
+// On screen: shown, and not a tab hidden behind another. Panels draw only then.
+bool onScreen(const QWidget* w);
 
 class CompareView;
 class PyTorchPanel;
@@ -103,47 +107,6 @@ class CodePanel : public QWidget {
     Workspace* workspace_;
     PyTorchPanel* panel_ = nullptr;
     quint64 generation_ = 0;
-};
-
-class ComparePanel : public QWidget {
-    Q_OBJECT
-  public:
-    enum class Preset {
-        MaskingMethods,      // weights vs weights_renormalized of the current trace
-        MaskNoneCausal,      // the current settings with no mask vs the causal mask
-        WrapperVsMultiHead,  // MultiHeadAttentionWrapper vs MultiHeadAttention
-        DOut2Vs768           // d_out 2 vs d_out 768
-    };
-    ComparePanel(Workspace* workspace, QWidget* parent = nullptr);
-    CompareView* view() const { return view_; }
-    void setPreset(Preset preset);
-    Preset preset() const;
-    QString message() const;
-    TraceController* controller() const { return controller_; }
-
-  signals:
-    void updated();  // a new comparison (or the reason there is none) is shown
-
-  protected:
-    void showEvent(QShowEvent* event) override;
-
-  public slots:
-    // Draws the panel for the shown result when it is on screen (a tab behind another, or a
-    // hidden dock, waits): the window calls it when the panel's tab comes to the front.
-    void refresh();
-
-  private:
-    void submit();
-    void setMessage(const QString& text);
-    Workspace* workspace_;
-    QComboBox* presetCombo_ = nullptr;
-    QLabel* note_ = nullptr;
-    CompareView* view_ = nullptr;
-    TraceController* controller_ = nullptr;
-    std::optional<TraceOutcome> other_;
-    quint64 forGeneration_ = 0;  // the workspace's result the comparison was made for
-    int forPreset_ = -1;
-    bool waiting_ = false;
 };
 
 }  // namespace attn

@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QFileDialog>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -29,17 +28,17 @@ TextViewPanel::TextViewPanel(Workspace* workspace, QWidget* parent)
     : QWidget(parent), workspace_(workspace), job_(std::make_unique<LatestJob>()) {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
+    // The check box and the button on rows of their own, as the token view's "All heads": side
+    // by side they set the right column's minimum width, and with it the window's, past a
+    // 960-pixel-wide screen.
     mean_ = new QCheckBox(tr("&Mean of all heads"), this);
     mean_->setObjectName(QStringLiteral("textViewMean"));
     mean_->setToolTip(tr("Colour by the mean weight of every head instead of the head shown"));
     save_ = new QPushButton(tr("Save &image..."), this);
     save_->setObjectName(QStringLiteral("textViewSave"));
     save_->setToolTip(tr("Save the coloured text as PNG or SVG, in print colours"));
-    bar->addWidget(mean_);
-    bar->addStretch(1);
-    bar->addWidget(save_);
-    v->addLayout(bar);
+    v->addWidget(mean_);
+    v->addWidget(save_, 0, Qt::AlignLeft);
     note_ = new QLabel(this);
     note_->setWordWrap(true);
     note_->setTextFormat(Qt::RichText);
@@ -91,7 +90,7 @@ void TextViewPanel::showEvent(QShowEvent* event) {
 }
 
 void TextViewPanel::refresh() {
-    if (!isVisible() || visibleRegion().isEmpty())
+    if (!onScreen(this))
         return;  // drawn when it comes on screen
     const TraceOutcome* shown = workspace_->shown();
     if (!shown)

@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include "app/app_test_util.h"
+#include "app/compare_panel.h"
 #include "app/input_panel.h"
 #include "app/main_window.h"
 #include "app/model_picker.h"
@@ -376,4 +377,67 @@ TEST(Classroom, TheTextViewColoursTheSentenceByAttention) {
         EXPECT_GT(QFileInfo(path).size(), 500) << name;
     }
     EXPECT_FALSE(QImage(dir.filePath(QStringLiteral("text.png"))).isNull());
+}
+
+namespace {
+
+// Until B's run is in (the panel says "Computing" while it waits).
+bool compareSettled(ComparePanel* c) {
+    return waitUntil([&] { return !c->message().contains(QStringLiteral("Computing")); }, 60000);
+}
+
+}  // namespace
+
+// Compare anything side by side: the coreference pair (one word swapped), two heads of a step,
+// two layers of the trained model, on one shared colour scale.
+TEST(Classroom, CompareTwoSentencesTwoHeadsAndTwoLayers) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The animal didn't cross the street because it was too tired");
+        s.config.dIn = 16;
+        s.config.dOut = 16;
+        s.config.heads = 4;
+    });
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ComparePanel* c = w.comparePanel();
+    ASSERT_TRUE(waitUntil([&] { return c->isVisible(); }));
+
+    c->setPreset(ComparePanel::Preset::TwoSentences);
+    EXPECT_EQ(c->secondText(),
+              QStringLiteral("The animal didn't cross the street because it was too wide"));
+    ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+    ASSERT_TRUE(c->view()->shapesMatch()) << c->message().toStdString();
+    EXPECT_TRUE(c->view()->sharedColorScale());
+    // Only the last row ("wide" / "tired") and nothing before it can differ: causal attention
+    // of the earlier tokens never sees the swapped word.
+    const HeatmapData& diff = c->view()->difference();
+    const int T = diff.rows;
+    for (int r = 0; r < T - 1; ++r)
+        for (int k = 0; k <= r; ++k)
+            EXPECT_NEAR(diff.value(r, k), 0.0f, 1e-6) << r << "," << k;
+    EXPECT_GT(c->view()->maxAbsDifference(), 1e-4);
+    EXPECT_TRUE(c->message().contains(QStringLiteral("two sentences")));
+
+    c->setPreset(ComparePanel::Preset::TwoHeads);
+    c->setSecondHead(3);
+    ASSERT_TRUE(c->view()->shapesMatch());
+    EXPECT_TRUE(c->view()->captionText().contains(QStringLiteral("head 3")));
+    EXPECT_GT(c->view()->maxAbsDifference(), 1e-3);
+
+    c->setPreset(ComparePanel::Preset::TwoLayers);
+    EXPECT_TRUE(c->message().contains(QStringLiteral("trained model")));
+
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    c->setSecondLayer(2);
+    ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+    ASSERT_TRUE(c->view()->shapesMatch()) << c->message().toStdString();
+    EXPECT_TRUE(c->view()->captionText().contains(QStringLiteral("layer 2")));
+    EXPECT_GT(c->view()->maxAbsDifference(), 1e-3);
+    EXPECT_FALSE(c->message().contains(QStringLiteral("cannot")));
 }

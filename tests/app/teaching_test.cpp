@@ -14,6 +14,7 @@
 #include <QTest>
 #include <QTextBrowser>
 
+#include "app/compare_panel.h"
 #include "app/presentation_controller.h"
 #include "app/step_view.h"
 #include "app/teaching_panels.h"

@@ -1,0 +1,448 @@
+#include "app/compare_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "app/teaching_panels.h"
+#include "app/trace_controller.h"
+#include "app/workspace.h"
+#include "export/heatmap_data.h"
+#include "pipeline/step_files.h"
+#include "teach/compare_view.h"
+
+namespace attn {
+
+namespace {
+
+QString maskWords(const MaskSpec& m) {
+    switch (m.kind) {
+        case MaskKind::None:
+            return ComparePanel::tr("no mask");
+        case MaskKind::Causal:
+            return ComparePanel::tr("causal mask");
+        case MaskKind::Window:
+            return ComparePanel::tr("window mask (K = %1)").arg(m.window);
+    }
+    return {};
+}
+
+// The coreference pair of the Winograd schema: "it" is the animal in one, the street in the
+// other, and one word tells them apart.
+const char* const kTired = "because it was too tired";
+const char* const kWide = "because it was too wide";
+
+}  // namespace
+
+ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
+    : QWidget(parent), workspace_(workspace) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    auto* label = new QLabel(tr("Co&mpare:"), this);
+    presetCombo_ = new QComboBox(this);
+    presetCombo_->setObjectName(QStringLiteral("comparePreset"));
+    presetCombo_->addItem(tr("Masking methods: weights vs weights_renormalized"));
+    presetCombo_->addItem(tr("Current vs modified: causal mask vs no mask"));
+    presetCombo_->addItem(tr("Current vs modified: multi-head wrapper vs multi-head"));
+    presetCombo_->addItem(tr("Current vs modified: d_out 2 vs d_out 768"));
+    presetCombo_->addItem(tr("Two sentences: the same module on a second text"));
+    presetCombo_->addItem(tr("Two heads of the step shown"));
+    presetCombo_->addItem(tr("Two layers of a trained model"));
+    presetCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    presetCombo_->setMinimumContentsLength(16);
+    label->setBuddy(presetCombo_);
+    bar->addWidget(label);
+    bar->addWidget(presetCombo_, 1);
+    v->addLayout(bar);
+    // What B is, where the preset asks for it.
+    auto* second = new QHBoxLayout;
+    textB_ = new QLineEdit(this);
+    textB_->setObjectName(QStringLiteral("compareTextB"));
+    textB_->setPlaceholderText(tr("B's sentence"));
+    textB_->setToolTip(tr("The sentence B runs on: the same module or model, the same seeds"));
+    headLabel_ = new QLabel(tr("B: &head"), this);
+    headB_ = new QSpinBox(this);
+    headB_->setObjectName(QStringLiteral("compareHeadB"));
+    headB_->setToolTip(tr("The head B shows; A is the head picked above the heatmap"));
+    headLabel_->setBuddy(headB_);
+    layerLabel_ = new QLabel(tr("B: &layer"), this);
+    layerB_ = new QSpinBox(this);
+    layerB_->setObjectName(QStringLiteral("compareLayerB"));
+    layerB_->setToolTip(tr("The layer B shows; A is the layer picked above the heatmap"));
+    layerLabel_->setBuddy(layerB_);
+    second->addWidget(textB_, 1);
+    second->addWidget(headLabel_);
+    second->addWidget(headB_);
+    second->addWidget(layerLabel_);
+    second->addWidget(layerB_);
+    second->addStretch(0);
+    v->addLayout(second);
+    connect(textB_, &QLineEdit::textEdited, this, [this] {
+        textEdited_ = true;
+        refresh();
+    });
+    connect(headB_, &QSpinBox::valueChanged, this, &ComparePanel::refresh);
+    connect(layerB_, &QSpinBox::valueChanged, this, &ComparePanel::refresh);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("compareNote"));
+    note_->setWordWrap(true);
+    note_->setTextFormat(Qt::RichText);
+    v->addWidget(note_);
+    view_ = new CompareView(this);
+    view_->setObjectName(QStringLiteral("compareView"));
+    v->addWidget(view_, 1);
+
+    controller_ = new TraceController(this);
+    connect(controller_, &TraceController::resultReady, this, [this](const TraceOutcome& o) {
+        waiting_ = false;
+        other_ = o;
+        refresh();
+    });
+    connect(presetCombo_, &QComboBox::currentIndexChanged, this, &ComparePanel::refresh);
+    connect(workspace_, &Workspace::settingsChanged, this, &ComparePanel::refresh);
+    connect(workspace_, &Workspace::resultApplied, this, &ComparePanel::refresh);
+}
+
+void ComparePanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    // A tab brought forward is laid out after its show event: draw once it has its place.
+    QMetaObject::invokeMethod(this, &ComparePanel::refresh, Qt::QueuedConnection);
+}
+
+void ComparePanel::setPreset(Preset preset) {
+    if (presetCombo_->currentIndex() != int(preset))
+        presetCombo_->setCurrentIndex(int(preset));  // refreshes
+    else
+        refresh();
+}
+
+ComparePanel::Preset ComparePanel::preset() const {
+    return Preset(std::max(0, presetCombo_->currentIndex()));
+}
+
+QString ComparePanel::message() const {
+    return note_->text();
+}
+
+void ComparePanel::setSecondText(const QString& text) {
+    textEdited_ = true;
+    textB_->setText(text);
+    refresh();
+}
+
+QString ComparePanel::secondText() const {
+    return textB_->text();
+}
+
+void ComparePanel::setSecondHead(int head) {
+    headB_->setValue(head);
+}
+
+void ComparePanel::setSecondLayer(int layer) {
+    layerB_->setValue(layer);
+}
+
+QString ComparePanel::pairedSentence(const QString& text) {
+    QString paired = text;
+    if (text.contains(QLatin1String(kTired)))
+        paired.replace(QLatin1String(kTired), QLatin1String(kWide));
+    else if (text.contains(QLatin1String(kWide)))
+        paired.replace(QLatin1String(kWide), QLatin1String(kTired));
+    return paired;
+}
+
+QString ComparePanel::requestKey() const {
+    QString key = QString::number(int(preset()));
+    if (preset() == Preset::TwoSentences)
+        key += QLatin1Char('/') + textB_->text();
+    if (preset() == Preset::TwoLayers)
+        key += QLatin1Char('/') + QString::number(layerB_->value());
+    return key;
+}
+
+void ComparePanel::refreshControls() {
+    const Preset p = preset();
+    const Settings& s = workspace_->settings();
+    textB_->setVisible(p == Preset::TwoSentences);
+    headLabel_->setVisible(p == Preset::TwoHeads);
+    headB_->setVisible(p == Preset::TwoHeads);
+    layerLabel_->setVisible(p == Preset::TwoLayers);
+    layerB_->setVisible(p == Preset::TwoLayers);
+    if (p == Preset::TwoSentences && !textEdited_) {
+        // Offered anew for each text until the user types one of their own.
+        const QSignalBlocker block(textB_);
+        textB_->setText(pairedSentence(s.inputText()));
+    }
+    const Step* step = workspace_->shownStep();
+    const int heads = step ? stepHeadCount(step->info) : 0;
+    {
+        const QSignalBlocker block(headB_);
+        headB_->setRange(0, std::max(0, heads - 1));
+        headB_->setEnabled(heads > 1);
+        if (heads > 1 && headB_->value() == s.head)
+            headB_->setValue((s.head + 1) % heads);  // another head than A's to start with
+    }
+    const std::shared_ptr<const GptModel>& model = workspace_->model();
+    {
+        const QSignalBlocker block(layerB_);
+        const int layers = s.modelMode() && model ? int(model->arch.layers) : 1;
+        layerB_->setRange(0, std::max(0, layers - 1));
+        layerB_->setEnabled(layers > 1);
+        if (layers > 1 && layerB_->value() == s.layer)
+            layerB_->setValue((s.layer + 1) % layers);
+    }
+}
+
+bool ComparePanel::compareHeads(const TraceOutcome& shown) {
+    const Step* step = workspace_->shownStep();
+    const Settings& s = workspace_->settings();
+    const int heads = step ? stepHeadCount(step->info) : 0;
+    if (heads < 2) {
+        view_->clear();
+        setMessage(
+            tr("<b>%1</b> is not split into heads. Pick a step with one picture per "
+               "head, such as <b>weights</b>, in a configuration with two or more heads.")
+                .arg(step ? QString::fromStdString(step->info.id).toHtmlEscaped() : QString()));
+        return true;
+    }
+    const int a = std::clamp(s.head, 0, heads - 1), b = std::clamp(headB_->value(), 0, heads - 1);
+    const Trace& t = *shown.run.trace;
+    const QStringList labels = rowLabels(shown.run);
+    const int batch = stepBatchCount(step->info) > 0 ? s.batchIndex : 0;
+    view_->setData(sliceStep(*step, labels, a, batch, t.find("mask")), tr("head %1").arg(a),
+                   sliceStep(*step, labels, b, batch, t.find("mask")), tr("head %1").arg(b));
+    setMessage(a == b ? tr("A and B are both head %1: pick another head for B.").arg(a)
+                      : tr("Step <b>%1</b>: head %2 and head %3 on the same input, B − A cell "
+                           "by cell.")
+                            .arg(QString::fromStdString(step->info.id).toHtmlEscaped())
+                            .arg(a)
+                            .arg(b));
+    return true;
+}
+
+void ComparePanel::setMessage(const QString& text) {
+    note_->setText(text);
+    note_->setVisible(!text.isEmpty());
+}
+
+void ComparePanel::refresh() {
+    if (!onScreen(this))
+        return;
+    refreshControls();
+    const TraceOutcome* shown = workspace_->shown();
+    if (!shown) {
+        view_->clear();
+        setMessage(tr("Nothing computed yet."));
+        emit updated();
+        return;
+    }
+    const Trace& t = *shown->run.trace;
+    const Settings& s = workspace_->settings();
+    const Preset p = preset();
+    const bool modified =
+        p == Preset::MaskNoneCausal || p == Preset::WrapperVsMultiHead || p == Preset::DOut2Vs768;
+    if (s.modelMode() && modified) {
+        // A trained model's attention has one mask and its own weights: changing the module's
+        // options would not be the model any more.
+        view_->clear();
+        setMessage(
+            tr("A trained model runs as it was trained, so its options cannot be changed. "
+               "Compare its masking methods, two sentences, two heads or two layers; choose "
+               "the chapter-3 module to compare masks, modes or seeds."));
+        emit updated();
+        return;
+    }
+    if (p == Preset::TwoLayers && !s.modelMode()) {
+        view_->clear();
+        setMessage(
+            tr("The chapter-3 module is one layer. Open a trained model (the Model "
+               "picker) to compare two of its layers."));
+        emit updated();
+        return;
+    }
+    if (p == Preset::TwoHeads) {
+        compareHeads(*shown);
+        emit updated();
+        return;
+    }
+    const int head = std::max(0, s.head);
+    const QStringList labels = rowLabels(shown->run);
+    if (preset() == Preset::MaskingMethods) {
+        if (!t.find("weights") || !t.find("weights_renormalized")) {
+            view_->clear();
+            setMessage(
+                tr("This configuration has no mask, so there is only one way to get the "
+                   "weights. Choose a causal or window mask (e.g. the causal attention "
+                   "variant) to compare the chapter's two masking methods."));
+        } else {
+            view_->setSteps(t, labels, "weights", "weights_renormalized", head, s.batchIndex);
+            setMessage(
+                tr("Section 3.5.1: masking with -inf before softmax (<b>weights</b>) and "
+                   "the simple method (softmax, zero the hidden weights, renormalise the "
+                   "rows: <b>weights_renormalized</b>) give the same weights."));
+        }
+        emit updated();
+        return;
+    }
+    // B runs on a controller of its own: the modified settings, the second sentence or the
+    // other layer.
+    if (forGeneration_ != shown->generation || forKey_ != requestKey()) {
+        submit();
+        return;
+    }
+    if (waiting_)
+        return;
+    if (!other_ || !other_->ok()) {
+        view_->clear();
+        QStringList issues;
+        if (other_)
+            for (const auto& i : other_->issues)
+                issues << QString::fromStdString(i.message);
+        setMessage(
+            tr("The modified configuration cannot be computed: %1")
+                .arg(issues.isEmpty() ? tr("cancelled") : issues.join(QStringLiteral("; "))));
+        emit updated();
+        return;
+    }
+    const Trace& tb = *other_->run.trace;
+    const Step* shownStep = workspace_->shownStep();
+    const std::string id = shownStep ? shownStep->info.id : "weights";
+    const Step* a = t.find(id);
+    const Step* b = tb.find(id);
+    // The view titles them "A: ..." and "B: ...": name only what differs.
+    auto describe = [this](const Config& c) {
+        switch (preset()) {
+            case Preset::TwoSentences:
+            case Preset::TwoHeads:
+            case Preset::TwoLayers:
+                break;
+            case Preset::MaskNoneCausal:
+                return maskWords(c.effectiveMask());
+            case Preset::WrapperVsMultiHead:
+                return QString::fromStdString(variantClassName(c.variant));
+            case Preset::DOut2Vs768:
+                return variantHasHeads(c.variant)
+                           ? tr("d_out %1, %2 heads").arg(c.dOut).arg(c.heads)
+                           : tr("d_out %1").arg(c.dOut);
+            case Preset::MaskingMethods:
+                break;
+        }
+        return QString();
+    };
+    QString nameA = tr("current, %1").arg(describe(t.config));
+    QString nameB = tr("modified, %1").arg(describe(tb.config));
+    if (p == Preset::TwoSentences) {
+        nameA = tr("sentence A");
+        nameB = tr("sentence B");
+    } else if (p == Preset::TwoLayers) {
+        nameA = tr("layer %1").arg(s.layer);
+        nameB = tr("layer %1").arg(other_->run.settings.layer);
+    }
+    const QString stepId = QString::fromStdString(id).toHtmlEscaped();
+    if (!a || !b) {
+        view_->clear();
+        setMessage(tr("<b>%1</b> exists in only one of the two configurations (%2 / %3). Pick a "
+                      "step both have, e.g. <b>weights</b>.")
+                       .arg(stepId, nameA.toHtmlEscaped(), nameB.toHtmlEscaped()));
+        emit updated();
+        return;
+    }
+    const HeatmapData da = sliceStep(*a, labels, head, s.batchIndex, t.find("mask"));
+    const HeatmapData db =
+        sliceStep(*b, rowLabels(other_->run), head, s.batchIndex, tb.find("mask"));
+    view_->setData(da, nameA, db, nameB);
+    if (p == Preset::TwoSentences) {
+        const QString words =
+            s.source == InputSource::Book
+                ? tr(" A is the book's six given vectors; B embeds its text (chapter 2).")
+                : QString();
+        setMessage(
+            view_->shapesMatch()
+                ? tr("Step <b>%1</b>, head %2: the same %3 on two sentences of %4 tokens, B − A "
+                     "cell by cell.%5")
+                      .arg(stepId)
+                      .arg(head)
+                      .arg(s.modelMode() ? tr("model") : tr("module"))
+                      .arg(da.rows)
+                      .arg(words)
+                : tr("The sentences have %1 and %2 tokens, so their maps stand side by side "
+                     "without a cell-by-cell difference; with as many tokens (one word swapped) "
+                     "the difference shows what the word changes.%3")
+                      .arg(da.rows)
+                      .arg(db.rows)
+                      .arg(words));
+    } else if (!view_->shapesMatch())
+        setMessage(tr("<b>%1</b> has a different shape in the two configurations (A %2 × %3, B "
+                      "%4 × %5), so there is no cell-by-cell difference. Steps over tokens × "
+                      "tokens, such as <b>weights</b>, can be compared.")
+                       .arg(stepId)
+                       .arg(da.rows)
+                       .arg(da.cols)
+                       .arg(db.rows)
+                       .arg(db.cols));
+    else
+        setMessage(tr("Step <b>%1</b>, head %2: B − A cell by cell (same input and seeds).")
+                       .arg(stepId)
+                       .arg(head));
+    emit updated();
+}
+
+void ComparePanel::submit() {
+    const TraceOutcome* shown = workspace_->shown();
+    if (!shown)
+        return;
+    TraceJob job;
+    job.settings = shown->run.settings;
+    job.files = workspace_->files();
+    job.model = shown->model;
+    job.previousRun = shown->modelRun;  // its rows (and whole, for another layer) are reused
+    Config& c = job.settings.config;
+    if (!job.settings.modelMode())
+        c = shown->run.trace->config;  // what actually ran
+    switch (preset()) {
+        case Preset::TwoSentences:
+            job.settings.source = InputSource::Text;
+            job.settings.text = textB_->text();
+            job.settings.tokenIds.clear();
+            break;
+        case Preset::TwoLayers:
+            job.settings.layer = layerB_->value();
+            break;
+        case Preset::TwoHeads:
+            return;
+        case Preset::MaskNoneCausal:
+            c.mask = c.effectiveMask().kind == MaskKind::None ? MaskSpec{MaskKind::Causal, 0}
+                                                              : MaskSpec{MaskKind::None, 0};
+            break;
+        case Preset::WrapperVsMultiHead:
+            c.variant =
+                c.variant == Variant::MultiHead ? Variant::MultiHeadWrapper : Variant::MultiHead;
+            // Other parameter names: drawn from the same seed instead.
+            job.settings.weightsFile.clear();
+            job.files.weights.reset();
+            break;
+        case Preset::DOut2Vs768:
+            c.dOut = c.dOut == 768 ? 2 : 768;
+            if (c.variant == Variant::MultiHead)
+                while (c.heads > 1 && c.dOut % c.heads != 0)
+                    --c.heads;
+            job.settings.weightsFile.clear();  // other shapes: drawn from the same seed
+            job.files.weights.reset();
+            break;
+        case Preset::MaskingMethods:
+            return;
+    }
+    forGeneration_ = shown->generation;
+    forKey_ = requestKey();
+    waiting_ = true;
+    other_.reset();
+    setMessage(tr("Computing the modified configuration…"));
+    controller_->submit(job);
+}
+
+}  // namespace attn
