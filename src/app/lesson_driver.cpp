@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QFuture>
 #include <QKeySequence>
 #include <QtConcurrent/QtConcurrentRun>
@@ -11,32 +12,14 @@
 #include "engine/head_scores.h"
 #include "pipeline/model_request.h"
 #include "teach/lesson.h"
+#include "teach/latest_job.h"
+#include "teach/lesson_slides.h"
 
 namespace attn {
 
 WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous,
                            const std::shared_ptr<const GptModel>& loaded) {
-    // Loaded files are set aside: a lesson runs on its own input.
-    Settings s = previous;
-    s.weightsFile.clear();
-    s.embeddingsFile.clear();
-    if (screen.model.isEmpty()) {
-        // Chapter 3: the book's input and seeds, the screen's module.
-        s.model.clear();
-        s.layer = 0;
-        s.source = InputSource::Book;
-        s.config = screen.config;
-    } else {
-        s.model = screen.model;
-        s.source = InputSource::Text;
-        s.text = screen.text;
-        s.layer = screen.layer;
-    }
-    if (!screen.stepId.empty())
-        s.step = QString::fromStdString(screen.stepId);
-    s.head = std::max(0, screen.head);
-    s.batchIndex = std::max(0, screen.batch);
-    WorkspaceState state(s, {});
+    WorkspaceState state(lessonScreenSettings(screen, previous), {});
     if (!screen.model.isEmpty() && previous.model == screen.model)
         state.model = loaded;
     return state;
@@ -75,6 +58,19 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
     follow(false);
     connect(dock_, &QDockWidget::visibilityChanged, this,
             [this, follow] { follow(!dock_->isHidden()); });
+    exportSlides_ = new QAction(tr("Export lesson as &PDF slides..."), this);
+    exportSlides_->setObjectName(QStringLiteral("actionExportLessonSlides"));
+    exportSlides_->setToolTip(
+        tr("One page per screen of the lesson open (else the chapter-3 tour): its heatmap and "
+           "text, for presenting from a PDF"));
+    connect(exportSlides_, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            dock_->window(), tr("Export lesson as PDF slides"),
+            QStringLiteral("attention-lesson.pdf"), tr("PDF (*.pdf)"));
+        if (!path.isEmpty())
+            exportSlides(path);
+    });
+    slidesJob_ = std::make_unique<LatestJob>();
     // It runs on the bundled model: a build that does not ship it cannot start it.
     const QString model = trainedModelLessonModel();
     const bool bundled = bundledModelNames().contains(model);
@@ -85,6 +81,37 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
                                  : tr("Needs the bundled model %1, which this installation "
                                       "does not have")
                                        .arg(model));
+}
+
+LessonDriver::~LessonDriver() = default;
+
+bool LessonDriver::isExportingSlides() const {
+    return slidesJob_->busy();
+}
+
+void LessonDriver::exportSlides(const QString& path) {
+    const bool open = !dock_->isHidden() && lesson_->count() > 0;
+    const std::vector<LessonScreen> screens = open ? lesson_->screens() : chapter3Lesson();
+    const QString title = open ? dock_->windowTitle() : tr("Chapter 3 tour");
+    const Settings base = workspace_->settings();
+    exportSlides_->setEnabled(false);
+    slidesJob_->setErrorHandler([this, path](const QString& error) {
+        exportSlides_->setEnabled(true);
+        emit slidesExported(path, error);
+    });
+    // The screens' traces and forwards on the thread pool; the pages, which QCustomPlot draws,
+    // here.
+    slidesJob_->run(
+        [screens, base](const CancelToken& cancel) { return lessonSlides(screens, base, &cancel); },
+        [this, path, title](std::vector<Slide> slides) {
+            exportSlides_->setEnabled(true);
+            try {
+                writeSlidesPdf(slides, title, path);
+                emit slidesExported(path, QString());
+            } catch (const std::exception& e) {
+                emit slidesExported(path, QString::fromUtf8(e.what()));
+            }
+        });
 }
 
 void LessonDriver::start(bool trainedModel) {

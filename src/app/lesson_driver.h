@@ -16,6 +16,7 @@ class QDockWidget;
 namespace attn {
 
 class CentrePages;
+class LatestJob;
 class LessonPanel;
 
 struct LessonScreen;
@@ -33,6 +34,7 @@ class LessonDriver : public QObject {
     // mode enlarges it).
     LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel* lesson, QDockWidget* dock,
                  std::function<double()> fontScale, QObject* parent = nullptr);
+    ~LessonDriver() override;
     // Lesson > Chapter 3 tour and Lesson > Attention in a trained model.
     QAction* chapter3Action() const { return chapter3_; }
     QAction* trainedModelAction() const { return trained_; }
@@ -40,9 +42,18 @@ class LessonDriver : public QObject {
     // enabled while a lesson is open.
     QAction* nextAction() const { return next_; }
     QAction* previousAction() const { return previous_; }
+    // Lesson > Export lesson as PDF slides...: the lesson open in the panel (the chapter-3 tour
+    // when none is), one page per screen. exportSlides computes the screens off the GUI thread,
+    // then writes the file; slidesExported says how it went (an empty error: written).
+    QAction* exportSlidesAction() const { return exportSlides_; }
+    void exportSlides(const QString& path);
+    bool isExportingSlides() const;
     // Opens the lesson panel on the first screen of the chapter-3 tour (or of the trained
     // model's) and shows it.
     void start(bool trainedModel);
+
+  signals:
+    void slidesExported(const QString& path, const QString& error);
 
   private:
     void show(const LessonScreen& screen);
@@ -57,6 +68,8 @@ class LessonDriver : public QObject {
     QAction* trained_ = nullptr;
     QAction* next_ = nullptr;
     QAction* previous_ = nullptr;
+    QAction* exportSlides_ = nullptr;
+    std::unique_ptr<LatestJob> slidesJob_;
     quint64 screenNumber_ = 0;  // a head picked for an earlier screen is not applied
     int pick_ = 0;              // the LessonHead still to pick for the screen shown, 0 = none
 };

@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
@@ -184,7 +185,7 @@ void MainWindow::createDocks() {
     tokenPages_->setObjectName(QStringLiteral("tokenPages"));
     tokenPages_->setDocumentMode(true);
     tokenPages_->addTab(tokens_, tr("&Lines"));
-    tokenPages_->addTab(text_, tr("Coloured te&xt"));
+    tokenPages_->addTab(text_, tr("Te&xt"));
     tokenPages_->setTabToolTip(0, tr("Lines from each query token to the keys it attends to"));
     tokenPages_->setTabToolTip(
         1, tr("The sentence, each token coloured by the attention it gets from a clicked token"));
@@ -353,6 +354,16 @@ void MainWindow::createMenus() {
     lessonMenu->addSeparator();
     lessonMenu->addAction(lessons_->nextAction());
     lessonMenu->addAction(lessons_->previousAction());
+    lessonMenu->addSeparator();
+    lessonMenu->addAction(lessons_->exportSlidesAction());
+    connect(lessons_, &LessonDriver::slidesExported, this,
+            [this](const QString& path, const QString& error) {
+                statusBar()->showMessage(
+                    error.isEmpty() ? tr("Saved the lesson's slides to %1")
+                                          .arg(QDir::toNativeSeparators(path))
+                                    : tr("The slides were not saved: %1").arg(error),
+                    error.isEmpty() ? 5000 : 15000);
+            });
     // Presentation mode hides the menu bar: the window keeps the keys.
     addAction(lessons_->nextAction());
     addAction(lessons_->previousAction());
@@ -496,7 +507,7 @@ void MainWindow::showEvent(QShowEvent* event) {
             const int tabs = titles.sizeHint().width() + 8;
             resizeDocks({dock(QStringLiteral("inputDock")), dock(QStringLiteral("explainDock"))},
                         {std::min(kLeftWidth, width() / 5),
-                         std::min(kRightWidth, std::max(width() / 5, tabs))},
+                         std::max(tabs, std::min(kRightWidth, width() / 5))},
                         Qt::Horizontal);
         }
     }

@@ -55,6 +55,7 @@ class LessonPanel : public QWidget {
     explicit LessonPanel(QWidget* parent = nullptr);
     void setScreens(const std::vector<LessonScreen>& screens);  // defaults to chapter3Lesson()
     int count() const { return int(screens_.size()); }
+    const std::vector<LessonScreen>& screens() const { return screens_; }
     int currentIndex() const { return index_; }
     const LessonScreen& currentScreen() const;
     QString progressText() const;  // "3 / 12"

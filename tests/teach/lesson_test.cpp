@@ -1,12 +1,17 @@
 // The chapter-3 tour: every screen runs, shows a step its configuration has, in the book's order.
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QLabel>
+#include <QTemporaryDir>
 #include <QSignalSpy>
 
 #include "teach/explanations.h"
 #include "teach/lesson.h"
+#include "teach/lesson_slides.h"
 #include "teach_test_util.h"
+#include "export/heatmap_data.h"
+#include "pipeline/model_request.h"
 #include "tokenizer/tokenizer.h"
 
 namespace attn {
@@ -24,6 +29,62 @@ TEST(Lesson, TheDropoutScreenSaysWhyItIsNotTheBooksPattern) {
             EXPECT_TRUE(s.html.contains(QStringLiteral("torch.manual_seed(123)")));
         }
     EXPECT_EQ(found, 1);
+}
+
+// Number of pages in a PDF Qt wrote: its /Type /Page objects (not /Pages).
+int pdfPages(const QByteArray& pdf) {
+    return int(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") +
+               pdf.count("/Type /Page "));
+}
+
+// A lesson as slides: one page per screen, each with the heatmap its screen shows.
+TEST(LessonSlides, OnePagePerScreenWithItsHeatmap) {
+    const auto& screens = chapter3Lesson();
+    const std::vector<Slide> slides = lessonSlides(screens, Settings());
+    ASSERT_EQ(slides.size(), screens.size());
+    for (size_t i = 0; i < slides.size(); ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_TRUE(slides[i].heading.startsWith(screens[i].section));
+        EXPECT_TRUE(slides[i].heading.contains(screens[i].title));
+        EXPECT_EQ(slides[i].html, screens[i].html);
+        ASSERT_FALSE(slides[i].figure.isEmpty());
+        EXPECT_EQ(slides[i].figure.stepId.toStdString(), screens[i].stepId);
+        // The numbers the window shows on that screen: the same trace.
+        const Trace t = testing::bookTrace(screens[i].config);
+        const HeatmapData want = sliceStep(*t.find(screens[i].stepId), testing::bookTokenList(),
+                                           std::max(0, screens[i].head), screens[i].batch,
+                                           t.find("mask"));
+        EXPECT_EQ(slides[i].figure.values, want.values);
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("tour.pdf"));
+    writeSlidesPdf(slides, QStringLiteral("Chapter 3 tour"), path);
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QByteArray pdf = f.readAll();
+    EXPECT_TRUE(pdf.startsWith("%PDF"));
+    EXPECT_EQ(pdfPages(pdf), int(screens.size()));
+    EXPECT_THROW(writeSlidesPdf(slides, QStringLiteral("x"), dir.filePath("no/such/dir/x.pdf")),
+                 UserError);
+}
+
+// The trained-model lesson's slides run its model: the screens that pick the strongest head
+// show the head the window picks.
+TEST(LessonSlides, TheTrainedModelLessonRunsItsModel) {
+    if (!bundledModelNames().contains(trainedModelLessonModel()))
+        GTEST_SKIP() << "this build has no bundled model";
+    const auto& screens = trainedModelLesson();
+    const std::vector<Slide> slides = lessonSlides(screens, Settings());
+    ASSERT_EQ(slides.size(), screens.size());
+    for (size_t i = 0; i < slides.size(); ++i) {
+        EXPECT_FALSE(slides[i].figure.isEmpty()) << i;
+        EXPECT_TRUE(slides[i].heading.contains(QStringLiteral("(layer "))) << i;
+    }
+    // The previous-token screen: layer 0 head 1 (MODEL.md).
+    for (size_t i = 0; i < screens.size(); ++i)
+        if (screens[i].pick == LessonHead::BestPreviousToken)
+            EXPECT_TRUE(slides[i].heading.contains(QStringLiteral("(layer 0, head 1)")))
+                << slides[i].heading.toStdString();
 }
 
 TEST(Lesson, ScreensFormAValidSequence) {
