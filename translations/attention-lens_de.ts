@@ -137,10 +137,6 @@
         <translation>Abschnitt 3.5.1: Maskieren mit -inf vor dem Softmax (&lt;b&gt;weights&lt;/b&gt;) und die einfache Methode (Softmax, verdeckte Gewichte auf null setzen, Zeilen neu normieren: &lt;b&gt;weights_renormalized&lt;/b&gt;) ergeben dieselben Gewichte.</translation>
     </message>
     <message>
-        <source>A trained model&apos;s sizes and mask are its own, so there is no modified configuration to compare with. The masking methods can be compared in any layer.</source>
-        <translation>Größen und Maske eines trainierten Modells sind seine eigenen, daher gibt es keine geänderte Konfiguration zum Vergleich. Die Maskierungsmethoden lassen sich in jeder Schicht vergleichen.</translation>
-    </message>
-    <message>
         <source>The modified configuration cannot be computed: %1</source>
         <translation>Die geänderte Konfiguration lässt sich nicht berechnen: %1</translation>
     </message>
@@ -181,8 +177,96 @@
         <translation>Die geänderte Konfiguration wird berechnet …</translation>
     </message>
     <message>
-        <source>A trained model runs as it was trained, so only the masking methods can be compared on it. Choose the chapter-3 module to compare masks, modes or seeds.</source>
-        <translation>Ein trainiertes Modell läuft so, wie es trainiert wurde, daher lassen sich darauf nur die Maskierungsmethoden vergleichen. Wählen Sie das Modul aus Kapitel 3, um Masken, Modi oder Seeds zu vergleichen.</translation>
+        <source>Two sentences: the same module on a second text</source>
+        <translation>Zwei Sätze: dasselbe Modul auf einem zweiten Text</translation>
+    </message>
+    <message>
+        <source>Two heads of the step shown</source>
+        <translation>Zwei Köpfe des gezeigten Schritts</translation>
+    </message>
+    <message>
+        <source>Two layers of a trained model</source>
+        <translation>Zwei Schichten eines trainierten Modells</translation>
+    </message>
+    <message>
+        <source>B&apos;s sentence</source>
+        <translation>Satz für B</translation>
+    </message>
+    <message>
+        <source>The sentence B runs on: the same module or model, the same seeds</source>
+        <translation>Der Satz, auf dem B läuft: dasselbe Modul oder Modell, dieselben Seeds</translation>
+    </message>
+    <message>
+        <source>B: &amp;head</source>
+        <translation>B: &amp;Kopf</translation>
+    </message>
+    <message>
+        <source>The head B shows; A is the head picked above the heatmap</source>
+        <translation>Der Kopf, den B zeigt; A ist der über der Heatmap gewählte Kopf</translation>
+    </message>
+    <message>
+        <source>B: &amp;layer</source>
+        <translation>B: &amp;Schicht</translation>
+    </message>
+    <message>
+        <source>The layer B shows; A is the layer picked above the heatmap</source>
+        <translation>Die Schicht, die B zeigt; A ist die über der Heatmap gewählte Schicht</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is not split into heads. Pick a step with one picture per head, such as &lt;b&gt;weights&lt;/b&gt;, in a configuration with two or more heads.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; ist nicht in Köpfe geteilt. Wählen Sie einen Schritt mit einem Bild je Kopf, etwa &lt;b&gt;weights&lt;/b&gt;, in einer Konfiguration mit zwei oder mehr Köpfen.</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>Kopf %1</translation>
+    </message>
+    <message>
+        <source>A and B are both head %1: pick another head for B.</source>
+        <translation>A und B sind beide Kopf %1: wählen Sie für B einen anderen Kopf.</translation>
+    </message>
+    <message>
+        <source>Step &lt;b&gt;%1&lt;/b&gt;: head %2 and head %3 on the same input, B − A cell by cell.</source>
+        <translation>Schritt &lt;b&gt;%1&lt;/b&gt;: Kopf %2 und Kopf %3 auf derselben Eingabe, B − A Zelle für Zelle.</translation>
+    </message>
+    <message>
+        <source>A trained model runs as it was trained, so its options cannot be changed. Compare its masking methods, two sentences, two heads or two layers; choose the chapter-3 module to compare masks, modes or seeds.</source>
+        <translation>Ein trainiertes Modell läuft, wie es trainiert wurde, seine Optionen lassen sich also nicht ändern. Vergleichen Sie seine Maskierungsmethoden, zwei Sätze, zwei Köpfe oder zwei Schichten; wählen Sie das Modul aus Kapitel 3, um Masken, Modi oder Seeds zu vergleichen.</translation>
+    </message>
+    <message>
+        <source>The chapter-3 module is one layer. Open a trained model (the Model picker) to compare two of its layers.</source>
+        <translation>Das Modul aus Kapitel 3 ist eine Schicht. Öffnen Sie ein trainiertes Modell (Modellauswahl), um zwei seiner Schichten zu vergleichen.</translation>
+    </message>
+    <message>
+        <source>sentence A</source>
+        <translation>Satz A</translation>
+    </message>
+    <message>
+        <source>sentence B</source>
+        <translation>Satz B</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source> A is the book&apos;s six given vectors; B embeds its text (chapter 2).</source>
+        <translation> A sind die sechs vorgegebenen Vektoren des Buchs; B bettet seinen Text ein (Kapitel 2).</translation>
+    </message>
+    <message>
+        <source>Step &lt;b&gt;%1&lt;/b&gt;, head %2: the same %3 on two sentences of %4 tokens, B − A cell by cell.%5</source>
+        <translation>Schritt &lt;b&gt;%1&lt;/b&gt;, Kopf %2: dasselbe %3 auf zwei Sätzen aus %4 Tokens, B − A Zelle für Zelle.%5</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>The sentences have %1 and %2 tokens, so their maps stand side by side without a cell-by-cell difference; with as many tokens (one word swapped) the difference shows what the word changes.%3</source>
+        <translation>Die Sätze haben %1 und %2 Tokens, ihre Karten stehen also ohne Differenz Zelle für Zelle nebeneinander; bei gleich vielen Tokens (ein Wort getauscht) zeigt die Differenz, was das Wort ändert.%3</translation>
     </message>
 </context>
 <context>
@@ -451,6 +535,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>The module returns the context vectors unchanged: output = context.</source>
         <translation>Das Modul gibt die Kontextvektoren unverändert zurück: output = context.</translation>
+    </message>
+    <message>
+        <source>Head %1&apos;s weights and values:</source>
+        <translation>Gewichte und Values von Kopf %1:</translation>
     </message>
 </context>
 <context>
@@ -836,16 +924,52 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Der Stream plus das Feed-Forward: die Eingabe des nächsten Blocks</translation>
     </message>
     <message>
-        <source>Then multiply by (1 − mask), a band of ones where a token may look (itself and the %1 tokens before it) and zeros elsewhere, which sets every hidden weight to 0. The rows no longer sum to 1.</source>
-        <translation>Dann mit (1 − mask) multiplizieren, einem Band aus Einsen, wo ein Token hinschauen darf (auf sich selbst und die %1 Tokens davor), und Nullen sonst, was jedes verdeckte Gewicht auf 0 setzt. Die Zeilen summieren sich nicht mehr zu 1.</translation>
-    </message>
-    <message>
         <source>This layer multiplies by the model&apos;s own %1 × %2 weight%3, learnt in training and read from its file.</source>
         <translation>Diese Schicht multipliziert mit der eigenen %1 × %2-Gewichtsmatrix des Modells%3, im Training gelernt und aus seiner Datei gelesen.</translation>
     </message>
     <message>
         <source> and its bias</source>
         <translation> und ihrem Bias</translation>
+    </message>
+    <message>
+        <source>x&lt;sub&gt;i&lt;/sub&gt; = the book&apos;s vector of token i</source>
+        <translation>x&lt;sub&gt;i&lt;/sub&gt; = der Vektor des Buchs für Token i</translation>
+    </message>
+    <message>
+        <source>x&lt;sub&gt;i&lt;/sub&gt; = row i of the loaded file</source>
+        <translation>x&lt;sub&gt;i&lt;/sub&gt; = Zeile i der geladenen Datei</translation>
+    </message>
+    <message>
+        <source>Attention will mix these vectors so that each token&apos;s new vector also carries information from the tokens it pays attention to.</source>
+        <translation>Attention mischt diese Vektoren, sodass der neue Vektor jedes Tokens auch Information von den Tokens trägt, auf die es achtet.</translation>
+    </message>
+    <message>
+        <source>Every token starts as a list of %1 numbers, its embedding. Here they are the book&apos;s own six vectors (section 3.3), fixed numbers printed in the chapter, not the output of an embedding layer.</source>
+        <translation>Jedes Token beginnt als Liste von %1 Zahlen, sein Embedding. Hier sind es die sechs Vektoren des Buchs (Abschnitt 3.3), feste, im Kapitel gedruckte Zahlen, nicht die Ausgabe einer Embedding-Schicht.</translation>
+    </message>
+    <message>
+        <source>Every token starts as a list of %1 numbers, its embedding. Here they are the rows of the loaded embeddings file, as given.</source>
+        <translation>Jedes Token beginnt als Liste von %1 Zahlen, sein Embedding. Hier sind es die Zeilen der geladenen Embedding-Datei, wie sie dort stehen.</translation>
+    </message>
+    <message>
+        <source>Every token starts as a list of %1 numbers, its embedding: a row of the token embedding table. Tokens with related meanings get similar embeddings. The position embedding is switched off, so the same word gets the same vector wherever it stands.</source>
+        <translation>Jedes Token beginnt als Liste von %1 Zahlen, sein Embedding: eine Zeile der Token-Embedding-Tabelle. Tokens mit verwandter Bedeutung bekommen ähnliche Embeddings. Das Positions-Embedding ist ausgeschaltet, also bekommt dasselbe Wort überall denselben Vektor.</translation>
+    </message>
+    <message>
+        <source>only itself</source>
+        <translation>nur sich selbst</translation>
+    </message>
+    <message>
+        <source>itself and the token before it</source>
+        <translation>sich selbst und das Token davor</translation>
+    </message>
+    <message>
+        <source>itself and the %1 tokens before it</source>
+        <translation>sich selbst und die %1 Tokens davor</translation>
+    </message>
+    <message>
+        <source>Then multiply by (1 − mask), a band of ones where a token may look (%1) and zeros elsewhere, which sets every hidden weight to 0. The rows no longer sum to 1.</source>
+        <translation>Dann mit (1 − mask) multiplizieren, einem Band aus Einsen, wo ein Token hinsehen darf (%1), und Nullen sonst; das setzt jedes verdeckte Gewicht auf 0. Die Zeilen summieren sich nicht mehr zu 1.</translation>
     </message>
 </context>
 <context>
@@ -1533,6 +1657,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>%1   shape %2</source>
         <translation>%1   Form %2</translation>
     </message>
+    <message>
+        <source>row %1, col %2 = ? (a quiz: click the cell to reveal it)</source>
+        <translation>Zeile %1, Spalte %2 = ? (ein Quiz: klicken Sie auf die Zelle, um sie aufzudecken)</translation>
+    </message>
 </context>
 <context>
     <name>attn::HeatmapView</name>
@@ -1825,10 +1953,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Dropout: welche Gewichte bleiben</translation>
     </message>
     <message>
-        <source>&lt;p&gt;While training, dropout randomly drops attention weights so the model does not depend on a few connections. With p = 0.5 (seed 123) about half of them are dropped; 1 = kept.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Im Training verwirft Dropout zufällig Attention-Gewichte, damit das Modell nicht von wenigen Verbindungen abhängt. Mit p = 0,5 (Seed 123) fällt etwa die Hälfte weg; 1 = behalten.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Dropped weights are rescaled</source>
         <translation>Verworfene Gewichte werden reskaliert</translation>
     </message>
@@ -1984,6 +2108,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>&lt;p&gt;The same steps as in chapter 3, for layer 2, head 3: the pipeline strip above the heatmap runs from the block&apos;s input through queries, keys, scores, mask and softmax to the context vectors, with the model&apos;s real sizes (d_model 128, head size 32) in the Shapes panel.&lt;/p&gt;&lt;p&gt;With chapter 3&apos;s random W_query and W_key the rows were spread without a pattern. Here most rows put nearly all their weight on one key, and the same key serves a whole run of rows: vertical stripes that start at the question mark, at the word after the colon and at the comma, as if the head kept track of where the current phrase began.&lt;/p&gt;&lt;p&gt;Click a cell: the Explain panel derives it from this layer&apos;s queries and keys, with the model&apos;s numbers; the PyTorch panel loads the same file and prints them.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Dieselben Schritte wie in Kapitel 3, für Schicht 2, Kopf 3: die Pipeline-Leiste über der Heatmap führt von der Eingabe des Blocks über Queries, Keys, Scores, Maske und Softmax bis zu den Kontextvektoren, mit den echten Größen des Modells (d_model 128, Kopfgröße 32) im Feld Formen.&lt;/p&gt;&lt;p&gt;Mit den zufälligen W_query und W_key aus Kapitel 3 waren die Zeilen ohne Muster verteilt. Hier legen die meisten Zeilen fast ihr ganzes Gewicht auf einen Key, und derselbe Key dient einer ganzen Folge von Zeilen: senkrechte Streifen, die beim Fragezeichen, beim Wort nach dem Doppelpunkt und beim Komma beginnen, als merke sich der Kopf, wo die aktuelle Wortgruppe anfing.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle: das Feld Erklärung leitet sie aus den Queries und Keys dieser Schicht her, mit den Zahlen des Modells; das PyTorch-Feld lädt dieselbe Datei und gibt sie aus.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;While training, dropout randomly drops attention weights so the model does not depend on a few connections. With p = 0.5 (seed 123) about half of them are dropped; 1 = kept.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Not the book&apos;s printed pattern: the book calls &lt;code&gt;torch.manual_seed(123)&lt;/code&gt; right before &lt;code&gt;dropout(example)&lt;/code&gt;, while here &lt;code&gt;CausalAttention&lt;/code&gt; is built after it and its three Linear layers draw random numbers first, so dropout takes a later part of the same random stream. The rule is the same.&lt;/small&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Beim Training verwirft Dropout zufällig Attention-Gewichte, damit das Modell nicht von wenigen Verbindungen abhängt. Mit p = 0,5 (Seed 123) wird etwa die Hälfte verworfen; 1 = behalten.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Nicht das im Buch gedruckte Muster: Das Buch ruft &lt;code&gt;torch.manual_seed(123)&lt;/code&gt; direkt vor &lt;code&gt;dropout(example)&lt;/code&gt; auf, während hier &lt;code&gt;CausalAttention&lt;/code&gt; danach gebaut wird und seine drei Linear-Schichten zuerst Zufallszahlen ziehen; Dropout nimmt also einen späteren Teil desselben Zufallsstroms. Die Regel ist dieselbe.&lt;/small&gt;&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>attn::LessonDriver</name>
@@ -2015,6 +2143,38 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Chapter 3 tour</source>
         <translation>Tour durch Kapitel 3</translation>
     </message>
+    <message>
+        <source>&amp;Next screen</source>
+        <translation>&amp;Nächste Seite</translation>
+    </message>
+    <message>
+        <source>Ctrl+]</source>
+        <translation>Ctrl+]</translation>
+    </message>
+    <message>
+        <source>&amp;Previous screen</source>
+        <translation>&amp;Vorige Seite</translation>
+    </message>
+    <message>
+        <source>Ctrl+[</source>
+        <translation>Ctrl+[</translation>
+    </message>
+    <message>
+        <source>Export lesson as &amp;PDF slides...</source>
+        <translation>Lektion als &amp;PDF-Folien exportieren …</translation>
+    </message>
+    <message>
+        <source>One page per screen of the lesson open (else the chapter-3 tour): its heatmap and text, for presenting from a PDF</source>
+        <translation>Eine Seite je Bildschirm der offenen Lektion (sonst der Tour durch Kapitel 3): Heatmap und Text, zum Vortragen aus einem PDF</translation>
+    </message>
+    <message>
+        <source>Export lesson as PDF slides</source>
+        <translation>Lektion als PDF-Folien exportieren</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
 </context>
 <context>
     <name>attn::LessonPanel</name>
@@ -2041,6 +2201,21 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Trained model %1  ·  %2</source>
         <translation>Trainiertes Modell %1  ·  %2</translation>
+    </message>
+</context>
+<context>
+    <name>attn::LessonSlides</name>
+    <message>
+        <source> (layer %1, head %2)</source>
+        <translation> (Schicht %1, Kopf %2)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: the PDF writer did not start.</source>
+        <translation>%1 lässt sich nicht schreiben: der PDF-Schreiber startete nicht.</translation>
+    </message>
+    <message>
+        <source>%1 · %2 / %3</source>
+        <translation>%1 · %2 / %3</translation>
     </message>
 </context>
 <context>
@@ -2188,6 +2363,62 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;Lines</source>
+        <translation>&amp;Linien</translation>
+    </message>
+    <message>
+        <source>Te&amp;xt</source>
+        <translation>Te&amp;xt</translation>
+    </message>
+    <message>
+        <source>Lines from each query token to the keys it attends to</source>
+        <translation>Linien von jedem Query-Token zu den Keys, auf die es achtet</translation>
+    </message>
+    <message>
+        <source>The sentence, each token coloured by the attention it gets from a clicked token</source>
+        <translation>Der Satz, jedes Token gefärbt nach der Attention, die es von einem angeklickten Token bekommt</translation>
+    </message>
+    <message>
+        <source>Te&amp;xt view (coloured tokens)</source>
+        <translation>Te&amp;xtansicht (gefärbte Tokens)</translation>
+    </message>
+    <message>
+        <source>Ctrl+7</source>
+        <translation>Ctrl+7</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>Saved the lesson&apos;s slides to %1</source>
+        <translation>Die Folien der Lektion wurden in %1 gespeichert</translation>
+    </message>
+    <message>
+        <source>The slides were not saved: %1</source>
+        <translation>Die Folien wurden nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Quiz</source>
+        <translation>&amp;Quiz</translation>
+    </message>
+    <message>
+        <source>Hide the step&apos;s &amp;numbers</source>
+        <translation>&amp;Zahlen des Schritts verbergen</translation>
+    </message>
+    <message>
+        <source>Hide one &amp;row&apos;s numbers</source>
+        <translation>Zahlen einer &amp;Zeile verbergen</translation>
+    </message>
+    <message>
+        <source>&amp;Reveal all</source>
+        <translation>Alles &amp;aufdecken</translation>
+    </message>
+    <message>
+        <source>Hide the numbers for the class to predict; click a cell to reveal it</source>
+        <translation>Die Zahlen verbergen, damit die Klasse sie vorhersagt; ein Klick auf eine Zelle deckt sie auf</translation>
     </message>
 </context>
 <context>
@@ -2862,10 +3093,6 @@ Doppelklick hängt es an den Text an.</translation>
         <translation>wird berechnet …</translation>
     </message>
     <message>
-        <source>The text goes on with &quot;%1&quot;: p = %2, rank %3.</source>
-        <translation>Der Text geht weiter mit „%1“: p = %2, Rang %3.</translation>
-    </message>
-    <message>
         <source>No model run yet.</source>
         <translation>Noch kein Modelllauf.</translation>
     </message>
@@ -2880,6 +3107,10 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>%1, the model predicts:</source>
         <translation>%1, das Modell sagt voraus:</translation>
+    </message>
+    <message>
+        <source>The text goes on with &quot;%1&quot;: p %2, rank %3.</source>
+        <translation>Der Text geht weiter mit „%1“: p %2, Rang %3.</translation>
     </message>
 </context>
 <context>
@@ -3164,6 +3395,10 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>LayerNorm 1</source>
         <translation>LayerNorm 1</translation>
+    </message>
+    <message>
+        <source>keep mask</source>
+        <translation>Behalten-Maske</translation>
     </message>
 </context>
 <context>
@@ -3471,6 +3706,10 @@ Doppelklick hängt es an den Text an.</translation>
         <source>colour scale</source>
         <translation>Farbskala</translation>
     </message>
+    <message>
+        <source>{} expects token ids (whole numbers from 0) separated by spaces, got &quot;%1&quot;</source>
+        <translation>{} erwartet Token-IDs (ganze Zahlen ab 0), durch Leerzeichen getrennt, bekam „%1“</translation>
+    </message>
 </context>
 <context>
     <name>attn::SettingsColumn</name>
@@ -3716,6 +3955,76 @@ Doppelklick hängt es an den Text an.</translation>
     </message>
 </context>
 <context>
+    <name>attn::TextView</name>
+    <message>
+        <source>Text view</source>
+        <translation>Textansicht</translation>
+    </message>
+    <message>
+        <source>No attention weights to show yet.</source>
+        <translation>Noch keine Attention-Gewichte zum Zeigen.</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>Kopf %1</translation>
+    </message>
+    <message>
+        <source>the mean of the %1 heads</source>
+        <translation>Mittel der %1 Köpfe</translation>
+    </message>
+    <message>
+        <source>How much “%1” (token %2) attends to each token, %3. Darkest: %4, the row&apos;s strongest weight; click a token to make it the query.</source>
+        <translation>Wie stark „%1“ (Token %2) auf jedes Token achtet, %3. Am dunkelsten: %4, das stärkste Gewicht der Zeile; ein Klick auf ein Token macht es zur Query.</translation>
+    </message>
+    <message>
+        <source>“%1” is masked for this query</source>
+        <translation>„%1“ ist für diese Query maskiert</translation>
+    </message>
+    <message>
+        <source>“%1” gets %2 of “%3”&apos;s attention</source>
+        <translation>„%1“ bekommt %2 der Attention von „%3“</translation>
+    </message>
+</context>
+<context>
+    <name>attn::TextViewPanel</name>
+    <message>
+        <source>&amp;Mean of all heads</source>
+        <translation>&amp;Mittel aller Köpfe</translation>
+    </message>
+    <message>
+        <source>Colour by the mean weight of every head instead of the head shown</source>
+        <translation>Nach dem mittleren Gewicht aller Köpfe färben statt nach dem gezeigten Kopf</translation>
+    </message>
+    <message>
+        <source>Save &amp;image...</source>
+        <translation>&amp;Bild speichern …</translation>
+    </message>
+    <message>
+        <source>Save the coloured text as PNG or SVG, in print colours</source>
+        <translation>Den gefärbten Text als PNG oder SVG speichern, in Druckfarben</translation>
+    </message>
+    <message>
+        <source>Save the text view</source>
+        <translation>Textansicht speichern</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG-Bild (*.png);;SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>%1 ließ sich nicht schreiben.</translation>
+    </message>
+    <message>
+        <source>This configuration has no attention weights to colour the text by.</source>
+        <translation>Diese Konfiguration hat keine Attention-Gewichte, nach denen sich der Text färben ließe.</translation>
+    </message>
+    <message>
+        <source>Showing &lt;b&gt;%1&lt;/b&gt;.</source>
+        <translation>Gezeigt: &lt;b&gt;%1&lt;/b&gt;.</translation>
+    </message>
+</context>
+<context>
     <name>attn::ThemeActions</name>
     <message>
         <source>T&amp;heme</source>
@@ -3834,6 +4143,22 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>No attention weights to show yet</source>
         <translation>Noch keine Attention-Gewichte zum Zeigen</translation>
+    </message>
+    <message>
+        <source>1 earlier key masked: it is outside this token&apos;s window.</source>
+        <translation>1 früherer Key maskiert: er liegt außerhalb des Fensters dieses Tokens.</translation>
+    </message>
+    <message>
+        <source>%1 earlier keys masked: they are outside this token&apos;s window.</source>
+        <translation>%1 frühere Keys maskiert: sie liegen außerhalb des Fensters dieses Tokens.</translation>
+    </message>
+    <message>
+        <source>Masked for 1 later query, whose window it is outside.</source>
+        <translation>Maskiert für 1 spätere Query, außerhalb deren Fensters er liegt.</translation>
+    </message>
+    <message>
+        <source>Masked for %1 later queries, whose window it is outside.</source>
+        <translation>Maskiert für %1 spätere Queries, außerhalb deren Fensters er liegt.</translation>
     </message>
 </context>
 <context>

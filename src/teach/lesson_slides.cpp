@@ -102,7 +102,8 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
         if (s.modelMode())
             slide.heading += Text::tr(" (layer %1, head %2)").arg(s.layer).arg(s.head);
         slide.html = screen.html;
-        slide.figure = sliceStep(*step, rowLabels(run), s.head, s.batchIndex, run.trace->find("mask"));
+        slide.figure =
+            sliceStep(*step, rowLabels(run), s.head, s.batchIndex, run.trace->find("mask"));
         slides.push_back(std::move(slide));
     }
     return slides;
@@ -116,15 +117,15 @@ void writeSlidesPdf(const std::vector<Slide>& slides, const QString& title, cons
         pdf.setResolution(kDpi);
         pdf.setCreator(QStringLiteral("Attention Lens"));
         pdf.setTitle(title);
-        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(kPageWidthMm, kPageHeightMm),
-                                                QPageSize::Millimeter, QString(),
-                                                QPageSize::ExactMatch),
-                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        pdf.setPageLayout(
+            QPageLayout(QPageSize(QSizeF(kPageWidthMm, kPageHeightMm), QPageSize::Millimeter,
+                                  QString(), QPageSize::ExactMatch),
+                        QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
         QPainter p;
         if (!p.begin(&pdf))
-            throw UserError("output", Text::tr("Cannot write %1: the PDF writer did not start.")
-                                          .arg(path)
-                                          .toStdString());
+            throw UserError(
+                "output",
+                Text::tr("Cannot write %1: the PDF writer did not start.").arg(path).toStdString());
         const QRect page(0, 0, pdf.width(), pdf.height());
         const int margin = page.width() / 32;
         for (size_t i = 0; i < slides.size(); ++i) {

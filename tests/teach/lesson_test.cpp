@@ -3,15 +3,15 @@
 
 #include <QFile>
 #include <QLabel>
-#include <QTemporaryDir>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 
+#include "export/heatmap_data.h"
+#include "pipeline/model_request.h"
 #include "teach/explanations.h"
 #include "teach/lesson.h"
 #include "teach/lesson_slides.h"
 #include "teach_test_util.h"
-#include "export/heatmap_data.h"
-#include "pipeline/model_request.h"
 #include "tokenizer/tokenizer.h"
 
 namespace attn {
@@ -33,8 +33,7 @@ TEST(Lesson, TheDropoutScreenSaysWhyItIsNotTheBooksPattern) {
 
 // Number of pages in a PDF Qt wrote: its /Type /Page objects (not /Pages).
 int pdfPages(const QByteArray& pdf) {
-    return int(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") +
-               pdf.count("/Type /Page "));
+    return int(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") + pdf.count("/Type /Page "));
 }
 
 // A lesson as slides: one page per screen, each with the heatmap its screen shows.
@@ -51,9 +50,9 @@ TEST(LessonSlides, OnePagePerScreenWithItsHeatmap) {
         EXPECT_EQ(slides[i].figure.stepId.toStdString(), screens[i].stepId);
         // The numbers the window shows on that screen: the same trace.
         const Trace t = testing::bookTrace(screens[i].config);
-        const HeatmapData want = sliceStep(*t.find(screens[i].stepId), testing::bookTokenList(),
-                                           std::max(0, screens[i].head), screens[i].batch,
-                                           t.find("mask"));
+        const HeatmapData want =
+            sliceStep(*t.find(screens[i].stepId), testing::bookTokenList(),
+                      std::max(0, screens[i].head), screens[i].batch, t.find("mask"));
         EXPECT_EQ(slides[i].figure.values, want.values);
     }
     QTemporaryDir dir;
