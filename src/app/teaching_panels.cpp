@@ -295,6 +295,8 @@ CodePanel::CodePanel(Workspace* workspace, QWidget* parent)
     panel_->setObjectName(QStringLiteral("pytorchPanel"));
     v->addWidget(panel_);
     connect(workspace_, &Workspace::resultApplied, this, &CodePanel::refresh);
+    // The listing ends on the step on screen: another step, another last line.
+    connect(workspace_, &Workspace::settingsChanged, this, &CodePanel::refresh);
 }
 
 void CodePanel::showEvent(QShowEvent* event) {
@@ -305,13 +307,16 @@ void CodePanel::showEvent(QShowEvent* event) {
 
 void CodePanel::refresh() {
     const TraceOutcome* shown = workspace_->shown();
-    if (!shown || !onScreen(this) || shown->generation == generation_)
+    const Step* step = workspace_->shownStep();
+    const std::string stepId = step ? step->info.id : std::string("output");
+    if (!shown || !onScreen(this) || (shown->generation == generation_ && stepId == stepId_))
         return;
+    stepId_ = stepId;
     try {
         const PyTorchListing listing =
             shown->modelRun ? pytorchModelListing(ModelRun{shown->run.settings, shown->run.input,
                                                            shown->model, shown->modelRun})
-                            : pytorchListing(shown->run);
+                            : pytorchListing(shown->run, stepId);
         panel_->setCode(QString::fromStdString(listing.code));
         panel_->setCaption(
             (listing.exact ? QString() : QStringLiteral("<b>%1</b> ").arg(tr("Note:"))) +

@@ -6,6 +6,7 @@
 
 #include <QWidget>
 #include <optional>
+#include <string>
 
 #include "app/workspace.h"
 
@@ -107,6 +108,7 @@ class CodePanel : public QWidget {
     Workspace* workspace_;
     PyTorchPanel* panel_ = nullptr;
     quint64 generation_ = 0;
+    std::string stepId_;  // the step the listing prints last
 };
 
 }  // namespace attn

@@ -244,8 +244,8 @@ int benchCommand(const QStringList& args) {
                       ", \"repeat\": " + std::to_string(repeat) + ", " +
                       timedRunsJson(repeat, [&] { (void)runTrace(req); });
     // What each timed trace holds: nothing reads its steps, so the masked ones stay triangles.
-    out += ", \"trace_bytes\": " +
-           std::to_string(estimateComputedTraceBytes(req.config, tokens)) + "}\n";
+    out += ", \"trace_bytes\": " + std::to_string(estimateComputedTraceBytes(req.config, tokens)) +
+           "}\n";
     writeStdout(out);
     return 0;
 }
@@ -315,6 +315,10 @@ int pytorchCommand(const QStringList& args) {
     QCommandLineParser p;
     addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module});
     p.addOption({"out", "Write the Python code to this file instead of stdout.", "file"});
+    p.addOption({"step",
+                 "Also print this step after the output, under the chapter's name (attn_weights "
+                 "for weights), as the app's PyTorch panel does for the step on screen.",
+                 "id"});
     parseOrThrow(p, args, "pytorch", "Python code that rebuilds the same input and module");
     const CliInput in = settingsFromOptions(p);
     // Run once: the code is only offered for configurations that are valid.
@@ -323,7 +327,9 @@ int pytorchCommand(const QStringList& args) {
         return 0;
     }
     const TraceRun run = runSettings(in.settings, in.files);
-    writeOutput(p, pytorchListing(run).code);
+    const std::string step =
+        p.isSet("step") ? requireStep(*run.trace, p.value("step")).info.id : "output";
+    writeOutput(p, pytorchListing(run, step).code);
     return 0;
 }
 

@@ -1,5 +1,7 @@
 #include "pipeline/pytorch_code.h"
 
+#include "pipeline/step_files.h"
+
 #include <QFileInfo>
 
 #include "engine/embeddings.h"
@@ -209,7 +211,8 @@ std::string inputCode(const TraceRun& run, const Config& c) {
     switch (settings.source) {
         case InputSource::Book: {
             // One row per word, as the chapter prints them.
-            s += "# Section 3.3.1: the embeddings of \"" + bookSentence() + "\".\ninputs = torch.tensor(\n";
+            s += "# Section 3.3.1: the embeddings of \"" + bookSentence() +
+                 "\".\ninputs = torch.tensor(\n";
             const auto& words = bookTokens();
             for (int64_t r = 0; r < run.inputs.size(0); ++r) {
                 s += r == 0 ? "    [" : "     ";
@@ -282,7 +285,8 @@ const char* kSafetensorsReader =
     "        if name == \"__metadata__\":\n"
     "            continue\n"
     "        begin, end = info[\"data_offsets\"]\n"
-    "        flat = torch.frombuffer(bytearray(data[begin:end]), dtype=dtypes[info[\"dtype\"]]) \\\n"
+    "        flat = torch.frombuffer(bytearray(data[begin:end]), dtype=dtypes[info[\"dtype\"]]) "
+    "\\\n"
     "            if end > begin else torch.empty(0, dtype=dtypes[info[\"dtype\"]])\n"
     "        tensors[name] = flat.reshape(info[\"shape\"]).float()\n"
     "    return tensors\n\n\n";
@@ -346,9 +350,125 @@ std::string commentLines(const std::string& text) {
     return out;
 }
 
+// Runs the module and keeps what its forward() computes on the way, without changing the
+// chapter's classes: a trace function notes each new value of the forward's local variables.
+const char* kStepRecorder =
+    "def run_with_steps(module, x):\n"
+    "    # module(x), and every value each local variable of the attention's forward() took, in\n"
+    "    # order: steps[\"attn_scores\"][0] is the scores, [1] the masked scores. One dict per\n"
+    "    # call: the wrapper's heads run one after the other.\n"
+    "    import sys\n"
+    "    owners = list(module.heads) if hasattr(module, \"heads\") else [module]\n"
+    "    calls = []\n"
+    "\n"
+    "    def watch(frame, event, arg):\n"
+    "        if frame.f_code.co_name != \"forward\" or not any(\n"
+    "                frame.f_locals.get(\"self\") is m for m in owners):\n"
+    "            return None\n"
+    "        seen = {}\n"
+    "        calls.append(seen)\n"
+    "\n"
+    "        def record(frame, event, arg):\n"
+    "            for name, value in frame.f_locals.items():\n"
+    "                if isinstance(value, torch.Tensor) and (\n"
+    "                        name not in seen or seen[name][-1] is not value):\n"
+    "                    seen.setdefault(name, []).append(value)\n"
+    "            return record\n"
+    "        return record\n"
+    "\n"
+    "    sys.settrace(watch)\n"
+    "    try:\n"
+    "        with torch.no_grad():\n"
+    "            output = module(x)\n"
+    "    finally:\n"
+    "        sys.settrace(None)\n"
+    "    return output, calls\n\n\n";
+
+// The Python name the chapter gives a step's tensor, and the expression that reads it from the
+// recorded forward locals `s` (one call's dict). Empty for a step the forward does not compute
+// (the dropout mask) and for the output.
+struct StepExpression {
+    std::string name, expression;
+};
+
+StepExpression stepExpression(const Config& c, const std::string& id) {
+    const bool mha = c.variant == Variant::MultiHead;
+    const bool simplified = c.variant == Variant::Simplified;
+    const std::string mask =
+        c.variant == Variant::MultiHeadWrapper ? "module.heads[0].mask" : "module.mask";
+    const std::string T = "x.shape[1]";
+    const std::string maskTT = mask + "[:" + T + ", :" + T + "]";
+    const std::string scale =
+        simplified ? "" : " / s[\"keys\"][-1].shape[-1]**0.5";  // d_k: keys' last size
+    const std::string unmasked = "torch.softmax(s[\"attn_scores\"][0]" + scale + ", dim=-1)";
+    const std::string tril = "(" + unmasked + " * (" + maskTT + " == 0))";
+    if (id == "inputs")
+        return {"x", "x"};
+    for (const char* p : {"queries", "keys", "values"}) {
+        const std::string base = p;
+        if (id == base)
+            return {base, "s[\"" + base + "\"][0]"};
+        if (mha && id == base + "_split")
+            return {base + "_split", "s[\"" + base + "\"][0].view(x.shape[0], " + T + ", " +
+                                         std::to_string(c.heads) + ", " +
+                                         std::to_string(c.dOut / c.heads) + ")"};
+        if (mha && id == base + "_heads")
+            return {base + "_heads", "s[\"" + base + "\"][1]"};
+    }
+    if (id == "scores")
+        return {"attn_scores", "s[\"attn_scores\"][0]"};
+    if (id == "mask")
+        return {"mask", maskTT};
+    if (id == "masked_scores")
+        return {"masked_scores", "s[\"attn_scores\"][1]"};
+    if (id == "scaled_scores")
+        return {"scaled_scores", "s[\"attn_scores\"][-1]" + scale};
+    if (id == "weights")
+        return {"attn_weights", "s[\"attn_weights\"][0]"};
+    if (id == "weights_unmasked")
+        return {"weights_unmasked", unmasked};
+    if (id == "weights_tril")
+        return {"weights_tril", tril};
+    if (id == "weights_renormalized")
+        return {"weights_renormalized", tril + " / " + tril + ".sum(dim=-1, keepdim=True)"};
+    if (id == "dropped_weights")
+        return {"attn_weights", "s[\"attn_weights\"][1]"};
+    if (mha && id == "context_heads")
+        return {"context_heads", "s[\"attn_weights\"][-1] @ s[\"values\"][-1]"};
+    if (mha && id == "context_transposed")
+        return {"context_transposed", "s[\"context_vec\"][0]"};
+    if (id == "context")
+        return {"context_vec", std::string("s[\"context_vec\"][") + (mha ? "1" : "0") + "]"};
+    return {};
+}
+
+// Prints the step on screen after the output, read from the forward's recorded locals.
+std::string stepPrintCode(const Config& c, const Step& step) {
+    const StepExpression e = stepExpression(c, step.info.id);
+    std::string shape;
+    for (size_t i = 0; i < step.info.shape.size(); ++i)
+        shape += (i ? ", " : "") + std::to_string(step.info.shape[i]);
+    const std::string comment =
+        "# The step on screen, " + step.info.id + ": shape (" + shape + ")" +
+        (c.variant == Variant::MultiHeadWrapper && e.name != "x" && e.name != "mask"
+             ? ", the heads' tensors stacked"
+             : "") +
+        ".\n";
+    if (e.name.empty())
+        return "# The step on screen, " + step.info.id +
+               ", is not a variable of the forward: the view computes it as\n#   " + step.info.op +
+               "\n";
+    std::string value = e.expression;
+    if (c.variant == Variant::MultiHeadWrapper && e.name != "x" && e.name != "mask")
+        value = "torch.stack([" + e.expression + " for s in calls])";
+    else if (value.find("s[") != std::string::npos)
+        value = "(lambda s: " + value + ")(calls[0])";
+    return comment + e.name + " = " + value + "\nprint(" + e.name + ")\n";
+}
+
 }  // namespace
 
-PyTorchListing pytorchListing(const TraceRun& run) {
+PyTorchListing pytorchListing(const TraceRun& run, const std::string& stepId) {
     const Config& c = run.trace->config;
     PyTorchListing listing;
     describeReproduction(c, &listing);
@@ -368,6 +488,12 @@ PyTorchListing pytorchListing(const TraceRun& run) {
     if (loaded && run.settings.weightsFile.endsWith(QLatin1String(".safetensors")))
         s += kSafetensorsReader;
     s += moduleClasses(c, masked, dropout);
+    {
+        const Step* shown =
+            stepToShow(*run.trace, stepId.empty() ? run.settings.step.toStdString() : stepId);
+        if (shown && shown->info.id != "output")
+            s += kStepRecorder;
+    }
     s += inputCode(run, c);
     s += "\ntorch.manual_seed(" + std::to_string(c.seed) + ")\n";
     s += "module = " + constructorCall(c) + "\n";
@@ -375,8 +501,16 @@ PyTorchListing pytorchListing(const TraceRun& run) {
         s += loadWeightsCode(run.settings.weightsFile);
     if (c.mode == Mode::Eval)
         s += "module.eval()  # dropout off\n";
-    s += "with torch.no_grad():\n    output = module(x)\n";
-    s += "print(output)\n";
+    const std::string wanted = stepId.empty() ? run.settings.step.toStdString() : stepId;
+    const Step* step = stepToShow(*run.trace, wanted);
+    if (!step || step->info.id == "output") {
+        s += "with torch.no_grad():\n    output = module(x)\n";
+        s += "print(output)\n";
+    } else {
+        s += "output, calls = run_with_steps(module, x)\n";
+        s += "print(output)\n\n";
+        s += stepPrintCode(c, *step);
+    }
     listing.code = std::move(s);
     return listing;
 }
@@ -406,13 +540,16 @@ PyTorchListing pytorchModelListing(const ModelRun& run) {
         s += kSafetensorsReader + std::string("state = load_safetensors(") + path + ")\n";
     else
         s += "try:\n"
-             "    state = torch.load(" + path +
+             "    state = torch.load(" +
+             path +
              ", map_location=\"cpu\", weights_only=True)\n"
              "except Exception:\n"
              "    # PyTorch 1.13's safe loader refuses the plain numbers (learning rate, betas) a\n"
-             "    # training checkpoint also holds. Attention Lens read this file with a reader that\n"
+             "    # training checkpoint also holds. Attention Lens read this file with a reader "
+             "that\n"
              "    # accepts nothing but tensors and plain values, and found nothing else in it.\n"
-             "    state = torch.load(" + path +
+             "    state = torch.load(" +
+             path +
              ", map_location=\"cpu\")\n"
              "# A training checkpoint keeps the model's state_dict under a key of its own.\n"
              "for key in (\"model_state_dict\", \"state_dict\", \"model\"):\n"
@@ -423,8 +560,8 @@ PyTorchListing pytorchModelListing(const ModelRun& run) {
     if (hf)
         s += "# Hugging Face names may start with \"transformer.\".\n"
              "state = {name.removeprefix(\"transformer.\"): t for name, t in state.items()}\n";
-    s += "\nlayers, heads, d_model = " + std::to_string(a.layers) + ", " +
-         std::to_string(a.heads) + ", " + std::to_string(a.dModel) + "\nhead_dim = d_model // heads\n";
+    s += "\nlayers, heads, d_model = " + std::to_string(a.layers) + ", " + std::to_string(a.heads) +
+         ", " + std::to_string(a.dModel) + "\nhead_dim = d_model // heads\n";
     s += "ids = torch.tensor([";
     for (size_t i = 0; i < run.input.tokens.size(); ++i)
         s += (i ? ", " : "") + std::to_string(run.input.tokens[i].id);

@@ -21,8 +21,12 @@ struct PyTorchListing {
 
 // For a run of runSettings (its config is what actually ran: d_in and batch may come from an
 // embeddings file). Loaded files are read by path, safetensors with the standard library only,
-// and loaded strictly: every parameter must be in the file.
-PyTorchListing pytorchListing(const TraceRun& run);
+// and loaded strictly: every parameter must be in the file. After `output` it prints the step
+// `stepId` (empty: the run's settings.step), the view's step: read from what the chapter's
+// forward() computed on the way (its local variables, recorded while it runs), under the
+// chapter's name (attn_weights for weights), or derived from them where the forward keeps no
+// variable for it (the simple masking method's steps).
+PyTorchListing pytorchListing(const TraceRun& run, const std::string& stepId = {});
 
 // Model mode: Python that loads the same model file with torch (safetensors through the
 // standard library, torch.save files with torch.load), runs the chapter-4 forward on the same

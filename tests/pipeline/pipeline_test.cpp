@@ -359,6 +359,48 @@ TEST(PyTorchListing, SaysWhenItReproducesTheView) {
     EXPECT_NE(l.code.find("# The view drops the weights"), std::string::npos);
 }
 
+// The listing prints the step on screen after the output, under the chapter's name, read from
+// what the book's forward() computed (its locals, recorded while it runs): attn_weights for
+// weights; the simple method's steps derived from them; a step the forward has no variable for
+// says how the view computes it. (tests/fixtures/check_pytorch_steps.py ran every listing of
+// seven configurations in Debian's PyTorch: 92 steps equal to the CLI's export to 1e-5.)
+TEST(PyTorchListing, PrintsTheStepOnScreen) {
+    Settings s;
+    const TraceRun run = runSettings(s, {});
+    const std::string weights = pytorchListing(run, "weights").code;
+    EXPECT_NE(weights.find("def run_with_steps(module, x):"), std::string::npos);
+    EXPECT_NE(weights.find("output, calls = run_with_steps(module, x)\nprint(output)\n"),
+              std::string::npos);
+    EXPECT_NE(weights.find("# The step on screen, weights: shape (1, 2, 6, 6).\n"
+                           "attn_weights = (lambda s: s[\"attn_weights\"][0])(calls[0])\n"
+                           "print(attn_weights)\n"),
+              std::string::npos)
+        << weights;
+    EXPECT_NE(
+        pytorchListing(run, "queries_split")
+            .code.find(
+                "queries_split = (lambda s: s[\"queries\"][0].view(x.shape[0], x.shape[1], 2, "
+                "1))(calls[0])"),
+        std::string::npos);
+    // The output alone: the listing as before, without the recorder.
+    const std::string output = pytorchListing(run, "output").code;
+    EXPECT_EQ(output.find("run_with_steps"), std::string::npos);
+    EXPECT_NE(output.find("with torch.no_grad():\n    output = module(x)\nprint(output)\n"),
+              std::string::npos);
+    // The wrapper's heads run one after the other: their tensors are stacked.
+    s.config.variant = Variant::MultiHeadWrapper;
+    EXPECT_NE(pytorchListing(runSettings(s, {}), "weights")
+                  .code.find("attn_weights = torch.stack([s[\"attn_weights\"][0] for s in calls])"),
+              std::string::npos);
+    // Dropout's keep mask is no variable of the forward.
+    s.config.variant = Variant::Causal;
+    s.config.dropout = 0.5;
+    EXPECT_NE(
+        pytorchListing(runSettings(s, {}), "dropout_mask")
+            .code.find("# The step on screen, dropout_mask, is not a variable of the forward"),
+        std::string::npos);
+}
+
 TEST(PyTorchListing, LoadsSafetensorsStrictlyWithoutExtraPackages) {
     QTemporaryDir dir;
     Settings s;
