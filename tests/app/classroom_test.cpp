@@ -11,7 +11,9 @@
 #include <QImage>
 #include <QLabel>
 #include <QPushButton>
+#include <QScreen>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -440,4 +442,50 @@ TEST(Classroom, CompareTwoSentencesTwoHeadsAndTwoLayers) {
     EXPECT_TRUE(c->view()->captionText().contains(QStringLiteral("layer 2")));
     EXPECT_GT(c->view()->maxAbsDifference(), 1e-3);
     EXPECT_FALSE(c->message().contains(QStringLiteral("cannot")));
+}
+
+// The window's frame (title bar and borders included) fits the screen's available geometry:
+// sized to the whole screen before the window manager framed it, the frame was larger than the
+// screen and the status bar was pushed off it. The same with a trained model and the token view.
+TEST(Classroom, TheFrameFitsTheScreenOnceFramed) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    const QRect avail = w.screen()->availableGeometry();
+    // What a window manager does to a window sized to the whole screen before it knew the
+    // frame: the client area is the screen's, the frame larger.
+    w.resize(avail.size());
+    ASSERT_TRUE(waitUntil([&] { return avail.contains(w.frameGeometry()); }, 5000))
+        << w.frameGeometry().width() << "x" << w.frameGeometry().height() << " on "
+        << avail.width() << "x" << avail.height();
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    w.dock(QStringLiteral("tokenDock"))->show();
+    w.dock(QStringLiteral("tokenDock"))->raise();
+    ASSERT_TRUE(settle(w));
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(waitUntil([&] { return avail.contains(w.frameGeometry()); }, 5000));
+    EXPECT_TRUE(w.statusBar()->isVisible());
+}
+
+// d_out = 100,000 is too large for the memory budget: the message names d_out and the value that
+// fits, under d_out's control (it said "use fewer tokens, heads or a smaller batch" under the
+// context length, off screen).
+TEST(Classroom, AMemoryErrorSitsAtTheSettingThatTakesTheMost) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The cat sat on the mat");
+        s.config.dIn = 768;
+        s.config.dOut = 100000;
+        s.config.heads = 1;
+    });
+    ASSERT_TRUE(settle(w));
+    const QString error = w.fieldError(QStringLiteral("d_out"));
+    EXPECT_TRUE(error.contains(QStringLiteral("d_out = 100000"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("A d_out of at most"))) << error.toStdString();
+    EXPECT_TRUE(w.fieldError(QStringLiteral("context_length")).isEmpty());
 }
