@@ -24,16 +24,6 @@
 
 namespace attn {
 
-namespace {
-
-// What the token view draws, cut from a trace on the thread pool.
-struct TokenViewInput {
-    std::vector<std::vector<float>> weights;
-    std::vector<uint8_t> hidden;
-};
-
-}  // namespace
-
 // ---------------------------------------------------------------------------------------------
 // Explain
 
@@ -236,12 +226,9 @@ void TokenViewPanel::refresh() {
     const Trace& t = *run->trace;
     const Settings& s = workspace_->settings();
     const Step* shown = workspace_->shownStep();
-    // The weight step shown, else the attention weights.
-    std::string id = shown && shown->info.kind == StepKind::Weights ? shown->info.id : "weights";
+    const std::string id = tokenViewStepId(t, shown ? shown->info.id : std::string());
     const int batch = std::max(0, std::min<int>(s.batchIndex, int(t.config.batch) - 1));
     if (drawnTrace_ != &t || drawnBatch_ != batch || step_ != QString::fromStdString(id)) {
-        if (!t.find(id) || t.find(id)->info.kind != StepKind::Weights)
-            id = "weights";
         step_ = QString::fromStdString(id);
         drawnTrace_ = &t;
         drawnBatch_ = batch;
@@ -251,12 +238,7 @@ void TokenViewPanel::refresh() {
         std::shared_ptr<const Trace> trace = run->trace;
         const QStringList labels = rowLabels(*run);
         QtConcurrent::run([trace, batch, id] {
-            TokenViewInput in;
-            in.weights = tokenViewWeights(*trace, batch, id);
-            // The simple method's first softmax runs before any mask: nothing is hidden in it.
-            if (id != "weights_unmasked")
-                in.hidden = tokenViewHidden(*trace);
-            return in;
+            return tokenViewInput(*trace, batch, id);
         }).then(this, [this, request, labels](TokenViewInput in) {
             if (request != weightsRequest_)
                 return;

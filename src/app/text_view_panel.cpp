@@ -15,15 +15,6 @@
 
 namespace attn {
 
-namespace {
-
-struct TextViewInput {
-    std::vector<std::vector<float>> weights;
-    std::vector<uint8_t> hidden;
-};
-
-}  // namespace
-
 TextViewPanel::TextViewPanel(Workspace* workspace, QWidget* parent)
     : QWidget(parent), workspace_(workspace), job_(std::make_unique<LatestJob>()) {
     auto* v = new QVBoxLayout(this);
@@ -98,10 +89,7 @@ void TextViewPanel::refresh() {
     const Trace& t = *shown->run.trace;
     const Settings& s = workspace_->settings();
     const Step* step = workspace_->shownStep();
-    // The weight step shown, else the attention weights.
-    std::string id = step && step->info.kind == StepKind::Weights ? step->info.id : "weights";
-    if (!t.find(id) || t.find(id)->info.kind != StepKind::Weights)
-        id = "weights";
+    const std::string id = tokenViewStepId(t, step ? step->info.id : std::string());
     const int batch = std::max(0, std::min<int>(s.batchIndex, int(t.config.batch) - 1));
     if (shown->generation != askedGeneration_ || batch != drawnBatch_ ||
         step_ != QString::fromStdString(id)) {
@@ -113,15 +101,8 @@ void TextViewPanel::refresh() {
         std::shared_ptr<const Trace> trace = shown->run.trace;
         // At 1,000 tokens and 12 heads the matrices are 48 MB: cut on the thread pool.
         job_->run(
-            [trace, batch, id](const CancelToken&) {
-                TextViewInput in;
-                in.weights = tokenViewWeights(*trace, batch, id);
-                // The simple method's first softmax runs before any mask.
-                if (id != "weights_unmasked")
-                    in.hidden = tokenViewHidden(*trace);
-                return in;
-            },
-            [this, generation, labels](TextViewInput in) {
+            [trace, batch, id](const CancelToken&) { return tokenViewInput(*trace, batch, id); },
+            [this, generation, labels](TokenViewInput in) {
                 drawnGeneration_ = generation;
                 view_->setAttention(std::move(in.weights), labels, std::move(in.hidden));
                 refresh();

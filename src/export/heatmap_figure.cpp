@@ -268,6 +268,21 @@ class CellsItem : public QCPAbstractItem {
     double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
 
   protected:
+    // Calls f(row, col, pixel rect) for every cell in view, row by row.
+    template <class F>
+    void forVisibleCells(F f) const {
+        const QCPAxis* x = rect_->axis(QCPAxis::atBottom);
+        const QCPAxis* y = rect_->axis(QCPAxis::atLeft);
+        const HeatmapData& d = s_->data;
+        if (d.isEmpty())
+            return;
+        int c0, c1, r0, r1;
+        visibleCells(x, d.cols, &c0, &c1);
+        visibleCells(y, d.rows, &r0, &r1);
+        for (int r = r0; r <= r1; ++r)
+            for (int c = c0; c <= c1; ++c)
+                f(r, c, cellRect(x, y, r, c), r == r1, c == c1);
+    }
     std::shared_ptr<Shared> s_;
     QCPAxisRect* rect_;
 };
@@ -279,39 +294,28 @@ class VectorCellsItem : public CellsItem {
 
   protected:
     void draw(QCPPainter* painter) override {
-        const QCPAxis* x = rect_->axis(QCPAxis::atBottom);
-        const QCPAxis* y = rect_->axis(QCPAxis::atLeft);
-        const HeatmapData& d = s_->data;
-        if (d.isEmpty())
-            return;
-        int c0, c1, r0, r1;
-        visibleCells(x, d.cols, &c0, &c1);
-        visibleCells(y, d.rows, &r0, &r1);
         painter->save();
         painter->setRenderHint(QPainter::Antialiasing, false);
-        for (int r = r0; r <= r1; ++r) {
-            for (int c = c0; c <= c1; ++c) {
-                QRectF cr = cellRect(x, y, r, c);
-                const float t = s_->positions[size_t(r) * size_t(d.cols) + size_t(c)];
-                if (std::isnan(t)) {
-                    drawHatch(painter, cr, s_->colors);
-                    continue;
-                }
-                // Overlap the next cell a little so no hairline seams show in viewers.
-                if (c < c1)
-                    cr.setRight(cr.right() + 0.75);
-                if (r < r1)
-                    cr.setBottom(cr.bottom() + 0.75);
-                painter->setPen(Qt::NoPen);
-                painter->setBrush(positionColor(*s_, t));
-                painter->drawRect(cr);
+        const int cols = s_->data.cols;
+        forVisibleCells([&](int r, int c, QRectF cr, bool lastRow, bool lastCol) {
+            const float t = s_->positions[size_t(r) * size_t(cols) + size_t(c)];
+            if (std::isnan(t)) {
+                drawHatch(painter, cr, s_->colors);
+                return;
             }
-        }
+            // Overlap the next cell a little so no hairline seams show in viewers.
+            if (!lastCol)
+                cr.setRight(cr.right() + 0.75);
+            if (!lastRow)
+                cr.setBottom(cr.bottom() + 0.75);
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(positionColor(*s_, t));
+            painter->drawRect(cr);
+        });
         painter->restore();
     }
 };
 
-// The numbers in the cells, sized to the cells at draw time (so zooming in reveals them).
 // The cells a quiz hides: a neutral fill over their colour, and a "?" where numbers fit.
 class QuizCellsItem : public CellsItem {
   public:
@@ -322,11 +326,6 @@ class QuizCellsItem : public CellsItem {
         const QCPAxis* x = rect_->axis(QCPAxis::atBottom);
         const QCPAxis* y = rect_->axis(QCPAxis::atLeft);
         const HeatmapData& d = s_->data;
-        if (d.isEmpty())
-            return;
-        int c0, c1, r0, r1;
-        visibleCells(x, d.cols, &c0, &c1);
-        visibleCells(y, d.rows, &r0, &r1);
         const double ch = std::abs(y->coordToPixel(1) - y->coordToPixel(0));
         const double cw = std::abs(x->coordToPixel(1) - x->coordToPixel(0));
         QFont font = baseFont(10);
@@ -340,23 +339,22 @@ class QuizCellsItem : public CellsItem {
                                                                     : QColor(0xd9, 0xd9, 0xd9);
         const QColor ink = s_->colors.background.lightness() < 128 ? QColor(0xe0, 0xe0, 0xe0)
                                                                    : QColor(0x40, 0x40, 0x40);
-        for (int r = r0; r <= r1; ++r)
-            for (int c = c0; c <= c1; ++c) {
-                if (!d.isQuizHidden(r, c))
-                    continue;
-                const QRectF cr = cellRect(x, y, r, c);
-                painter->setPen(QPen(s_->colors.background, 1));
-                painter->setBrush(fill);
-                painter->drawRect(cr);
-                if (text) {
-                    painter->setPen(ink);
-                    painter->drawText(cr, Qt::AlignCenter, QStringLiteral("?"));
-                }
+        forVisibleCells([&](int r, int c, const QRectF& cr, bool, bool) {
+            if (!d.isQuizHidden(r, c))
+                return;
+            painter->setPen(QPen(s_->colors.background, 1));
+            painter->setBrush(fill);
+            painter->drawRect(cr);
+            if (text) {
+                painter->setPen(ink);
+                painter->drawText(cr, Qt::AlignCenter, QStringLiteral("?"));
             }
+        });
         painter->restore();
     }
 };
 
+// The numbers in the cells, sized to the cells at draw time (so zooming in reveals them).
 class CellValuesItem : public CellsItem {
   public:
     using CellsItem::CellsItem;

@@ -348,6 +348,20 @@ std::vector<uint8_t> tokenViewHidden(const Trace& trace) {
     return out;
 }
 
+std::string tokenViewStepId(const Trace& trace, const std::string& shownStepId) {
+    const Step* s = trace.find(shownStepId);
+    return s && s->info.kind == StepKind::Weights ? shownStepId : std::string("weights");
+}
+
+TokenViewInput tokenViewInput(const Trace& trace, int batch, const std::string& stepId) {
+    TokenViewInput in;
+    in.weights = tokenViewWeights(trace, batch, stepId);
+    // The simple method's first softmax runs before any mask: nothing is hidden in it.
+    if (stepId != "weights_unmasked")
+        in.hidden = tokenViewHidden(trace);
+    return in;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The view
 

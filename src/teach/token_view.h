@@ -32,6 +32,19 @@ std::vector<std::vector<float>> tokenViewWeights(const Trace& trace, int batch =
 // "mask" step; empty when the configuration masks nothing.
 std::vector<uint8_t> tokenViewHidden(const Trace& trace);
 
+// The attention step the token views draw for the step shown: a weight step as it is
+// (weights, weights_tril, dropped_weights, ...), anything else the attention weights.
+std::string tokenViewStepId(const Trace& trace, const std::string& shownStepId);
+
+// What the token and text views draw of one weight step, cut from a trace (off the GUI thread:
+// at 1,000 tokens and 12 heads the matrices are 48 MB): tokenViewWeights, and tokenViewHidden
+// except for weights_unmasked, the simple method's softmax before any mask.
+struct TokenViewInput {
+    std::vector<std::vector<float>> weights;
+    std::vector<uint8_t> hidden;
+};
+TokenViewInput tokenViewInput(const Trace& trace, int batch, const std::string& stepId);
+
 // The labels the view shows: each token as an axis shows it, and where the same label stands
 // more than once, its position in front ("3·the"), so "the" at 3 and "the" at 7 can be told
 // apart.

@@ -48,6 +48,18 @@ T* child(MainWindow& w, const char* name) {
     return found;
 }
 
+// Types a sentence for multi-head attention of size d with `heads` heads, as a user sets it up.
+void typeSentence(MainWindow& w, const QString& text, int d, int heads) {
+    change(w, [&](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = text;
+        s.config.variant = Variant::MultiHead;
+        s.config.dIn = d;
+        s.config.dOut = d;
+        s.config.heads = heads;
+    });
+}
+
 // Waits until the head grid has its thumbnails for the shown step.
 bool gridSettled(MainWindow& w) {
     return waitUntil([&] { return !w.stepView()->headGrid()->isLoading(); });
@@ -103,14 +115,7 @@ TEST(Classroom, HeadThumbnailsTakeTheShownStepsColours) {
     MainWindow w(testOptions());
     w.show();
     ASSERT_TRUE(settle(w));
-    change(w, [](Settings& s) {
-        s.source = InputSource::Text;
-        s.text = QStringLiteral("The cat sat on the mat");
-        s.config.variant = Variant::MultiHead;
-        s.config.dIn = 8;
-        s.config.dOut = 8;
-        s.config.heads = 4;
-    });
+    typeSentence(w, QStringLiteral("The cat sat on the mat"), 8, 4);
     ASSERT_TRUE(settle(w));
     HeadGrid* grid = w.stepView()->headGrid();
     HeatmapView* map = w.stepView()->heatmap();
@@ -146,14 +151,7 @@ TEST(Classroom, MultiHeadContextCellIsExplainedAsTheWeightedSum) {
     MainWindow w(testOptions());
     w.show();
     ASSERT_TRUE(settle(w));
-    change(w, [](Settings& s) {
-        s.source = InputSource::Text;
-        s.text = QStringLiteral("The cat sat on the mat");
-        s.config.variant = Variant::MultiHead;
-        s.config.dIn = 4;
-        s.config.dOut = 4;
-        s.config.heads = 2;
-    });
+    typeSentence(w, QStringLiteral("The cat sat on the mat"), 4, 2);
     ASSERT_TRUE(settle(w));
     for (const char* step : {"context_heads", "context"}) {
         w.workspace()->selectStep(QLatin1String(step));
@@ -456,8 +454,8 @@ TEST(Classroom, TheFrameFitsTheScreenOnceFramed) {
     // frame: the client area is the screen's, the frame larger.
     w.resize(avail.size());
     ASSERT_TRUE(waitUntil([&] { return avail.contains(w.frameGeometry()); }, 5000))
-        << w.frameGeometry().width() << "x" << w.frameGeometry().height() << " on "
-        << avail.width() << "x" << avail.height();
+        << w.frameGeometry().width() << "x" << w.frameGeometry().height() << " on " << avail.width()
+        << "x" << avail.height();
     w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
     ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
     ASSERT_TRUE(settle(w));
