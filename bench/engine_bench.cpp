@@ -3,14 +3,13 @@
 
 #include <benchmark/benchmark.h>
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <random>
 #include <thread>
 
 #include "engine/embeddings.h"
 #include "engine/trace.h"
+#include "io/file_io.h"
 
 namespace {
 
@@ -41,9 +40,8 @@ void BM_MultiHeadTrace(benchmark::State& state) {
         static_cast<double>(attn::estimateComputedTraceBytes(r.config, T)) / (1024.0 * 1024.0);
     // Peak resident memory of the process so far; the sizes run in increasing order, so at each
     // size it is that size's peak (one trace alive at a time).
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    state.counters["peak_RSS_MB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    state.counters["peak_RSS_MB"] =
+        static_cast<double>(attn::io::processPeakResidentBytes()) / (1024.0 * 1024.0);
 }
 BENCHMARK(BM_MultiHeadTrace)
     ->Arg(64)

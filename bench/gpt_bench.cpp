@@ -14,8 +14,6 @@
 
 #include <benchmark/benchmark.h>
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +23,7 @@
 #include <thread>
 
 #include "engine/gpt_forward.h"
+#include "io/file_io.h"
 #include "io/model_file.h"
 #include "random_gpt2_model.h"
 
@@ -48,9 +47,7 @@ std::vector<int64_t> ids(int64_t T) {
 }
 
 double peakRssMb() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+    return static_cast<double>(attn::io::processPeakResidentBytes()) / (1024.0 * 1024.0);
 }
 
 void BM_GptLoad(benchmark::State& state) {

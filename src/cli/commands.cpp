@@ -6,9 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/resource.h>
-#endif
 
 #include "io/csv.h"
 #include "io/file_io.h"
@@ -195,18 +192,7 @@ std::string timedRunsJson(int repeat, const std::function<void()>& run) {
     io::appendDouble(out, median);
     out += ", \"min_ms\": ";
     io::appendDouble(out, ms.front());
-    int64_t peak = 0;
-#if defined(__unix__) || defined(__APPLE__)
-    rusage usage{};
-    if (getrusage(RUSAGE_SELF, &usage) == 0) {
-#ifdef __APPLE__
-        peak = int64_t(usage.ru_maxrss);  // bytes on macOS
-#else
-        peak = int64_t(usage.ru_maxrss) * 1024;  // KiB on Linux and the BSDs
-#endif
-    }
-#endif
-    out += ", \"peak_rss_bytes\": " + std::to_string(peak);
+    out += ", \"peak_rss_bytes\": " + std::to_string(io::processPeakResidentBytes());
     return out;
 }
 

@@ -8,7 +8,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <system_error>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/resource.h>
+#endif
 
 #include "engine/config.h"
 
@@ -97,13 +102,11 @@ std::string readFileBytes(const std::string& path) {
             try {
                 bytes.resize(size);
             } catch (const std::bad_alloc&) {
-                throw UserError("file",
-                                  "Cannot read " + path + ": the file is too large to load");
+                throw UserError("file", "Cannot read " + path + ": the file is too large to load");
             }
             in.read(bytes.data(), static_cast<std::streamsize>(size));
             if (static_cast<uintmax_t>(in.gcount()) != size)
-                throw UserError("file",
-                                  "Cannot read " + path + ": the file changed while reading");
+                throw UserError("file", "Cannot read " + path + ": the file changed while reading");
             return bytes;
         }
     }
@@ -149,6 +152,29 @@ void writeFileAtomically(const std::string& path, std::string_view bytes) {
     // commit() flushes, closes and renames; on any error it removes the temporary file.
     if (!file.commit())
         failWrite(path, file.errorString().toStdString());
+}
+
+int64_t processPeakResidentBytes() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0) {
+            std::istringstream fields(line.substr(6));
+            int64_t kib = 0;
+            if (fields >> kib)
+                return kib * 1024;
+        }
+#if defined(__unix__) || defined(__APPLE__)
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) == 0) {
+#ifdef __APPLE__
+        return int64_t(usage.ru_maxrss);  // bytes on macOS
+#else
+        return int64_t(usage.ru_maxrss) * 1024;  // KiB on the BSDs
+#endif
+    }
+#endif
+    return 0;
 }
 
 }  // namespace attn::io

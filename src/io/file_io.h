@@ -1,6 +1,7 @@
 #pragma once
 // Reading whole files and writing them so that a failure never leaves a partial file behind.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -21,5 +22,11 @@ std::string fileDisplayName(const std::string& path);
 
 // Lower-case extension with the dot (".npy"), empty if none.
 std::string fileExtension(const std::string& path);
+
+// This process's own peak resident memory in bytes: VmHWM of /proc/self/status on Linux, which
+// starts anew at exec. (getrusage's ru_maxrss keeps the parent's maximum across exec: a program
+// started from a 2 GB Python process reports 2 GB whatever it used itself.) Elsewhere
+// ru_maxrss; 0 where the system says neither.
+int64_t processPeakResidentBytes();
 
 }  // namespace attn::io

@@ -121,6 +121,21 @@ TEST(Cli, Bench) {
     EXPECT_GT(o["peak_rss_bytes"].toDouble(), 0.0);
 }
 
+// bench reports its own peak: started from a process that has touched 512 MB, it still says
+// what it used itself (getrusage's ru_maxrss kept the parent's 512 MB across exec).
+TEST(Cli, BenchReportsItsOwnPeakNotItsParents) {
+    std::vector<char> ballast(size_t(512) << 20);
+    for (size_t i = 0; i < ballast.size(); i += 4096)
+        ballast[i] = char(i);
+    const CliRun r = cli({"bench", "--repeat", "1", "--preset", "book"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    volatile char keep = ballast[4096];
+    (void)keep;
+    const double peak = json(r.out)["peak_rss_bytes"].toDouble();
+    EXPECT_GT(peak, 1 << 20);
+    EXPECT_LT(peak, 400.0 * (1 << 20)) << peak;
+}
+
 // --dropout-rng says which kernel each choice reproduces: the book's notebooks print the
 // default kernel's pattern; mkl is the kernel of PyTorch wheels with Intel MKL.
 TEST(Cli, DropoutRngHelpSaysWhatEachKernelReproduces) {
