@@ -1,23 +1,9 @@
 #include "app/model_loader.h"
 
-#include <QCryptographicHash>
-#include <QFile>
-
+#include "io/file_io.h"
 #include "pipeline/model_request.h"
 
 namespace attn {
-
-namespace {
-
-QString sha256Of(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    return h.addData(&f) ? QString::fromLatin1(h.result().toHex()) : QString();
-}
-
-}  // namespace
 
 ModelLoader::ModelLoader(QObject* parent)
     : QObject(parent),
@@ -69,13 +55,13 @@ quint64 ModelLoader::load(const QString& nameOrPath) {
             });
         };
         try {
-            auto model = loadModel(nameOrPath, std::nullopt, token.get(),
-                                   [&](int done, int total, const QString& what) {
-                                       report([this, done, total, what] {
-                                           emit progress(done, total, what);
-                                       });
-                                   });
-            const QString sha = sha256Of(modelFilePath(nameOrPath));
+            auto model = loadModel(
+                nameOrPath, std::nullopt, token.get(),
+                [&](int done, int total, const QString& what) {
+                    report([this, done, total, what] { emit progress(done, total, what); });
+                });
+            const QString sha =
+                QString::fromStdString(io::fileSha256(modelFilePath(nameOrPath).toStdString()));
             report([this, nameOrPath, model, sha] { emit loaded(nameOrPath, model, sha); });
         } catch (const Cancelled&) {
         } catch (const std::bad_alloc&) {

@@ -1,6 +1,5 @@
 #include "app/session.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -120,16 +119,6 @@ void writeSession(const QString& path, const Session& session) {
     const QByteArray bytes = sessionToJson(session);
     io::writeFileAtomically(path.toStdString(),
                             std::string_view(bytes.constData(), size_t(bytes.size())));
-}
-
-QString fileSha256(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    if (!h.addData(&f))
-        return {};
-    return QString::fromLatin1(h.result().toHex());
 }
 
 void rememberSettings(const Settings& settings) {

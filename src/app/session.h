@@ -39,9 +39,6 @@ Session sessionFromJson(const QByteArray& bytes, const QString& displayName, QSt
 Session readSession(const QString& path, QStringList* missing);
 void writeSession(const QString& path, const Session& session);
 
-// SHA-256 of a file in hex, empty if it cannot be read.
-QString fileSha256(const QString& path);
-
 // The settings remembered between runs (QSettings, group "settings"), through the same codec.
 // A loaded file is not remembered: the next start shows the typed text with drawn weights.
 void rememberSettings(const Settings& settings);

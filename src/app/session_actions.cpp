@@ -17,6 +17,7 @@
 #include <QToolButton>
 #include <QUndoStack>
 
+#include "io/file_io.h"
 #include "pipeline/model_request.h"
 
 namespace attn {
@@ -45,7 +46,8 @@ WorkspaceState sessionState(const Session& s, QStringList* notes) {
                           .arg(kind, QDir::toNativeSeparators(f.path));
             return false;
         }
-        if (compareHash && !f.sha256.isEmpty() && fileSha256(f.path) != f.sha256)
+        if (compareHash && !f.sha256.isEmpty() &&
+            QString::fromStdString(io::fileSha256(f.path.toStdString())) != f.sha256)
             *notes << SessionActions::tr(
                           "The %1 file %2 has changed since the session was "
                           "saved; its current contents are used.")
@@ -167,7 +169,8 @@ Session SessionActions::currentSession() const {
     s.settings = workspace_->settings();
     const InputFiles& files = workspace_->files();
     auto file = [](const QString& path) {
-        return SessionFile{QFileInfo(path).absoluteFilePath(), fileSha256(path)};
+        return SessionFile{QFileInfo(path).absoluteFilePath(),
+                           QString::fromStdString(io::fileSha256(path.toStdString()))};
     };
     if (files.embeddings && s.settings.source == InputSource::File)
         s.embeddings = file(s.settings.embeddingsFile);

@@ -1,7 +1,8 @@
 #pragma once
 // What the window is about: the settings, the files they name (read once, kept while the user
 // types) and the result the views show. Every panel reads it and changes it through it, and
-// listens to its signals; panels never talk to each other or to the main window. Changes the
+// listens to its signals; what a panel needs of another (an export of the step view's figure,
+// the lesson driver's centre page) the main window wires up when it builds them. Changes the
 // user makes to the input or the module are undoable; changes of what the views show (step,
 // head, colours) are not, as in any viewer.
 

@@ -1,5 +1,6 @@
 #include "io/file_io.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QSaveFile>
 #include <QString>
@@ -152,6 +153,14 @@ void writeFileAtomically(const std::string& path, std::string_view bytes) {
     // commit() flushes, closes and renames; on any error it removes the temporary file.
     if (!file.commit())
         failWrite(path, file.errorString().toStdString());
+}
+
+std::string fileSha256(const std::string& path) {
+    QFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    return h.addData(&f) ? h.result().toHex().toStdString() : std::string();
 }
 
 int64_t processPeakResidentBytes() {

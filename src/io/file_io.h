@@ -23,6 +23,10 @@ std::string fileDisplayName(const std::string& path);
 // Lower-case extension with the dot (".npy"), empty if none.
 std::string fileExtension(const std::string& path);
 
+// The SHA-256 of a file's bytes in lower-case hex; empty when it cannot be read. Sessions record
+// the files they name by it, and the app the model file in use.
+std::string fileSha256(const std::string& path);
+
 // This process's own peak resident memory in bytes: VmHWM of /proc/self/status on Linux, which
 // starts anew at exec. (getrusage's ru_maxrss keeps the parent's maximum across exec: a program
 // started from a 2 GB Python process reports 2 GB whatever it used itself.) Elsewhere

@@ -38,6 +38,7 @@
 #include "app/step_view.h"
 #include "app_test_util.h"
 #include "export/heatmap_view.h"
+#include "io/file_io.h"
 #include "io/npy.h"
 #include "io/safetensors.h"
 #include "pipeline/step_files.h"
@@ -311,7 +312,8 @@ TEST(Sessions, MissingOrChangedFilesAreNotedAndTheRestOpens) {
         const QJsonObject o = QJsonDocument::fromJson(readAll(path)).object();
         EXPECT_EQ(o["embeddings_file"].toObject()["path"].toString(),
                   QFileInfo(emb).absoluteFilePath());
-        EXPECT_EQ(o["weights_file"].toObject()["sha256"].toString(), fileSha256(wf));
+        EXPECT_EQ(o["weights_file"].toObject()["sha256"].toString(),
+                  QString::fromStdString(io::fileSha256(wf.toStdString())));
 
         // Both files come back as they were.
         MainWindow again(testOptions());

@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 
 #include "app/session.h"
+#include "io/file_io.h"
 
 namespace attn {
 namespace {
@@ -153,9 +154,9 @@ TEST(Session, FileHash) {
     ASSERT_TRUE(f.open(QIODevice::WriteOnly));
     f.write("abc");
     f.close();
-    EXPECT_EQ(fileSha256(dir.filePath("w.json")),
+    EXPECT_EQ(QString::fromStdString(io::fileSha256(dir.filePath("w.json").toStdString())),
               "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    EXPECT_TRUE(fileSha256(dir.filePath("missing")).isEmpty());
+    EXPECT_TRUE(io::fileSha256(dir.filePath("missing").toStdString()).empty());
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 
 #include <cmath>
 
-#include "model_test_util.h"
+#include "engine/model_test_util.h"
 #include "teach/head_summaries.h"
 #include "teach_test_util.h"
 

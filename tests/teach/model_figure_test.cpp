@@ -15,7 +15,7 @@
 #include "export/heatmap_data.h"
 #include "export/model_figure.h"
 #include "io/npy.h"
-#include "model_test_util.h"
+#include "engine/model_test_util.h"
 #include "teach_test_util.h"
 
 namespace attn {

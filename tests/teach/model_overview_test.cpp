@@ -14,7 +14,7 @@
 
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
-#include "model_test_util.h"
+#include "engine/model_test_util.h"
 #include "teach/model_overview.h"
 #include "teach_test_util.h"
 

@@ -9,7 +9,7 @@
 #include <QTableView>
 #include <QTest>
 
-#include "model_test_util.h"
+#include "engine/model_test_util.h"
 #include "teach/next_tokens.h"
 #include "teach_test_util.h"
 

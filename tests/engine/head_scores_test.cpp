@@ -9,7 +9,7 @@
 
 #include "engine/config.h"
 #include "engine/head_scores.h"
-#include "model_test_util.h"
+#include "engine/model_test_util.h"
 
 namespace attn {
 namespace {
