@@ -248,11 +248,11 @@ TEST(Regression, ReplayAll) {
 }
 
 // fuzz_npy-1 and fuzz_npy-2: a header shape with a 0 and huge other sizes, e.g. (3356, 0,
-// 12952233556, 1295223356, 4). It holds no data, so parseNpy's size check (src/io/npy.cpp,
-// which multiplies in uint64_t and lets a later 0 reset the product) passes, and then
-// Tensor::uninitialized (src/engine/tensor.cpp) overflows int64_t in rowMajorStrides
-// (fuzz_npy-1) or shapeNumel (fuzz_npy-2): UBSan "signed integer overflow". Reachable with
-// `--embeddings file.npy` and through .npz. Correct: an UserError naming the shape.
+// 12952233556, 1295223356, 4). It holds no data; parseNpy's size check once multiplied in
+// uint64_t and let a later 0 reset the product, so the file passed it and
+// Tensor::uninitialized overflowed int64_t in rowMajorStrides (fuzz_npy-1) or shapeNumel
+// (fuzz_npy-2): UBSan "signed integer overflow", reachable with `--embeddings file.npy` and
+// through .npz. The rule now: such a shape is refused with an UserError naming it.
 TEST(Regression, NpyZeroSizedHugeShapeStridesOverflow) {
     replay("fuzz_npy-1");
 }
@@ -260,35 +260,34 @@ TEST(Regression, NpyZeroSizedHugeShapeNumelOverflow) {
     replay("fuzz_npy-2");
 }
 
-// fuzz_safetensors-2 (written by hand after fuzz_npy-1): the same overflow through
-// parseSafetensors (src/io/safetensors.cpp:187): shape [0, 4, 2^62] with data_offsets [0, 0].
+// fuzz_safetensors-2 (written by hand after fuzz_npy-1): the same overflow once reached
+// parseSafetensors with shape [0, 4, 2^62] and data_offsets [0, 0]; now an UserError.
 TEST(Regression, SafetensorsZeroSizedHugeShapeStridesOverflow) {
     replay("fuzz_safetensors-2");
 }
 
-// fuzz_options-1: `--d-out 333333333333` (heads 2 by default). validate()
-// (src/engine/config.cpp) lists the valid head counts for the message before it has checked
-// d_out against its 2^20 cap, and validHeadCounts() tries every h <= d_out: 3.3e11 divisions,
-// so `attention-lens-cli trace --d-out 333333333333` hangs (and --d-out 9223372036854775807
-// for ever). Correct: the "too large" message at once.
+// fuzz_options-1: `--d-out 333333333333` (heads 2 by default). validate() once listed the
+// valid head counts for its message before checking d_out against the 2^20 cap, and
+// validHeadCounts() tried every h <= d_out: 3.3e11 divisions, so `attention-lens-cli trace
+// --d-out 333333333333` hung (and --d-out 9223372036854775807 for ever). The rule now: the
+// "too large" message at once.
 TEST(Regression, OptionsHugeDOutHangsInValidHeadCounts) {
     replay("fuzz_options-1");
 }
 
-// fuzz_options-2: `--d-out 9223372036854775783` (the largest prime below 2^63). After the
-// O(sqrt(d_out)) validHeadCounts of a6ed989, validate() still runs 3e9 divisions for the
-// message: 11 s in the ASan build, 11 s CPU at -O3, minutes under the fuzzer. A rejected
-// d_out (above the 2^20 cap) should not have its divisors listed at all. Validation is
-// microseconds when right, so 5 s is a generous bound even for a loaded CI machine.
+// fuzz_options-2: `--d-out 9223372036854775783` (the largest prime below 2^63). With an
+// O(sqrt(d_out)) validHeadCounts, validate() still ran 3e9 divisions for its message: 11 s in
+// the ASan build, minutes under the fuzzer. The rule now: a d_out above the 2^20 cap has no
+// divisors listed. Validation takes microseconds, so 5 s is a generous bound even for a
+// loaded CI machine.
 TEST(Regression, OptionsHugePrimeDOutSlowInValidHeadCounts) {
     replay("fuzz_options-2", std::chrono::seconds(5));
 }
 
-// fuzz_safetensors-1: a tensor name with a byte that is not UTF-8 ("W_\xebey") in the
-// JSON header. JsonReader::parseString (src/io/json_reader.cpp) accepts raw invalid UTF-8
-// (RFC 8259 and the reference safetensors reader reject it); safetensorsBytes ->
-// appendJsonString then writes U+FFFD, so the name changes on a round trip. Correct: reject
-// the file with an UserError (or keep the name).
+// fuzz_safetensors-1: a tensor name with a byte that is not UTF-8 ("W_\xebey") in the JSON
+// header. JsonReader::parseString once accepted raw invalid UTF-8 (RFC 8259 and the reference
+// safetensors reader reject it), and safetensorsBytes -> appendJsonString wrote U+FFFD, so the
+// name changed on a round trip. The rule now: the file is refused with an UserError.
 TEST(Regression, SafetensorsInvalidUtf8NameRoundTrip) {
     replay("fuzz_safetensors-1");
 }
