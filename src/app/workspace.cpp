@@ -16,13 +16,11 @@ namespace attn {
 namespace {
 
 // The settings with what only the views show taken from `view`.
+// `s` with the view fields of `view`: every field settings.cpp tags SettingGroup::View.
 Settings withView(Settings s, const Settings& view) {
-    s.step = view.step;
-    s.head = view.head;
-    s.batchIndex = view.batchIndex;
-    s.colormap = view.colormap;
-    s.showValues = view.showValues;
-    s.colorScale = view.colorScale;
+    for (const SettingField& f : settingFields())
+        if (f.group == SettingGroup::View)
+            f.set(s, f.get(view));  // a value a Settings holds always sets
     return s;
 }
 
@@ -151,6 +149,10 @@ void Workspace::apply(const WorkspaceState& next, bool keepView) {
     const bool filesChanged = !sameFiles(state_, next);
     const bool modelChanged = state_.model != next.model;
     state_.settings = keepView ? withView(next.settings, before) : next.settings;
+    // The layer is picked like the step, without an undo step of its own: undoing a change of
+    // the text keeps the layer on screen while the model stays the same.
+    if (keepView && state_.settings.model == before.model)
+        state_.settings.layer = before.layer;
     state_.files = next.files;
     state_.model = next.model;
     state_.modelSha256 = next.modelSha256;

@@ -16,6 +16,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 #include "app/app_test_util.h"
 #include "app/compare_panel.h"
@@ -486,4 +487,29 @@ TEST(Classroom, AMemoryErrorSitsAtTheSettingThatTakesTheMost) {
     EXPECT_TRUE(error.contains(QStringLiteral("d_out = 100000"))) << error.toStdString();
     EXPECT_TRUE(error.contains(QStringLiteral("A d_out of at most"))) << error.toStdString();
     EXPECT_TRUE(w.fieldError(QStringLiteral("context_length")).isEmpty());
+}
+
+// Picking a layer is not an undo step, like picking a step: undoing a change of the text keeps
+// the layer on screen (it went back to the layer of the time of that change).
+TEST(Classroom, UndoKeepsTheLayerOnScreen) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("To be or not to be");
+    });
+    ASSERT_TRUE(settle(w));
+    w.workspace()->selectLayer(2);
+    w.workspace()->selectStep(QStringLiteral("scores"));
+    ASSERT_TRUE(settle(w));
+    w.workspace()->undoStack()->undo();  // the text goes back
+    ASSERT_TRUE(settle(w));
+    EXPECT_NE(w.workspace()->settings().text, QStringLiteral("To be or not to be"));
+    EXPECT_EQ(w.workspace()->settings().layer, 2);
+    EXPECT_EQ(w.workspace()->settings().step, QStringLiteral("scores"));
+    EXPECT_TRUE(w.workspace()->settings().modelMode());
 }
