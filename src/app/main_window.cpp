@@ -211,6 +211,29 @@ void MainWindow::createDocks() {
             Qt::QueuedConnection);
     connect(compare, &QDockWidget::visibilityChanged, compare_, &ComparePanel::refresh,
             Qt::QueuedConnection);
+    // Three maps need more room than the right column's text: on top, Compare widens the column
+    // to two fifths of the window; another tab on top, or Compare closed, gives the width back.
+    // Queued: a window that is closing hides its docks, and resizes then would reach a layout
+    // being taken down.
+    connect(
+        compare, &QDockWidget::visibilityChanged, this,
+        [this, compare](bool onTop) {
+            if (!isVisible() || compare->isFloating() || (presentation_ && presentation_->isOn()))
+                return;
+            if (onTop && compareWidth_ == 0) {
+                compareWidth_ = compare->width();
+                const int wanted = width() * 2 / 5;
+                if (wanted > compareWidth_)
+                    resizeDocks({compare}, {wanted}, Qt::Horizontal);
+            } else if (!onTop && compareWidth_ > 0) {
+                const int back = compareWidth_;
+                compareWidth_ = 0;
+                QDockWidget* explain = dock(QStringLiteral("explainDock"));
+                if (!explain->isFloating())
+                    resizeDocks({explain}, {back}, Qt::Horizontal);
+            }
+        },
+        Qt::QueuedConnection);
     connect(tokens, &QDockWidget::visibilityChanged, text_, &TextViewPanel::refresh,
             Qt::QueuedConnection);
 }
@@ -359,9 +382,9 @@ void MainWindow::createMenus() {
     connect(lessons_, &LessonDriver::slidesExported, this,
             [this](const QString& path, const QString& error) {
                 statusBar()->showMessage(
-                    error.isEmpty() ? tr("Saved the lesson's slides to %1")
-                                          .arg(QDir::toNativeSeparators(path))
-                                    : tr("The slides were not saved: %1").arg(error),
+                    error.isEmpty()
+                        ? tr("Saved the lesson's slides to %1").arg(QDir::toNativeSeparators(path))
+                        : tr("The slides were not saved: %1").arg(error),
                     error.isEmpty() ? 5000 : 15000);
             });
     // Presentation mode hides the menu bar: the window keeps the keys.

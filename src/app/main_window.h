@@ -134,7 +134,8 @@ class MainWindow : public QMainWindow {
     HelpActions* help_ = nullptr;
     bool placed_ = false;
     bool sized_ = false;
-    QSize decoration_;  // the frame's extra size when the window was last fitted
+    int compareWidth_ = 0;  // the right column's width before Compare widened it
+    QSize decoration_;      // the frame's extra size when the window was last fitted
     bool refitQueued_ = false;
 };
 

@@ -1,5 +1,9 @@
 #include "app/settings_column.h"
 
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QEvent>
 #include <QLabel>
 #include <QScrollBar>
 #include <QVBoxLayout>
@@ -48,6 +52,25 @@ SettingsColumn::SettingsColumn(Workspace* workspace, QWidget* parent)
     connect(workspace_, &Workspace::settingsChanged, this, &SettingsColumn::refreshModelMode);
     connect(workspace_, &Workspace::modelChanged, this, &SettingsColumn::refreshModelMode);
     refreshModelMode();
+    // The wheel scrolls the column; it changes a spin box or a drop-down only once the user has
+    // clicked or tabbed into it. Scrolling to reach a setting must not change d_out on the way.
+    for (QWidget* w : content->findChildren<QWidget*>())
+        if (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w)) {
+            w->setFocusPolicy(Qt::StrongFocus);
+            w->installEventFilter(this);
+        }
+}
+
+bool SettingsColumn::eventFilter(QObject* watched, QEvent* event) {
+    // Only the controls installed above: the scroll area filters its own viewport and bars too.
+    auto* w = qobject_cast<QWidget*>(watched);
+    const bool control =
+        qobject_cast<QAbstractSpinBox*>(watched) || qobject_cast<QComboBox*>(watched);
+    if (event->type() == QEvent::Wheel && control && !w->hasFocus()) {
+        QCoreApplication::sendEvent(verticalScrollBar(), event);  // the column scrolls
+        return true;
+    }
+    return QScrollArea::eventFilter(watched, event);
 }
 
 QString SettingsColumn::fieldError(const QString& field) const {

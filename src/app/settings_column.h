@@ -27,6 +27,9 @@ class SettingsColumn : public QScrollArea {
     // The message beside the control of `field` ("heads", "d_out", "input", ...), empty if none.
     QString fieldError(const QString& field) const;
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void refreshModelMode();
 

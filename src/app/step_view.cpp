@@ -275,9 +275,10 @@ void StepView::refresh() {
     else
         heatmap_->setAutoColormap(true);
     heatmap_->setStale(workspace_->isStale());
-    // The thumbnails follow the big map's colours: its colormap (or each step's own) and scale.
+    // The thumbnails follow the big map's colours: its colormap and scale. Automatic, the big
+    // map picks by the shown head's values (showData passes that pick on).
     const std::optional<Colormap> chosen = parseColormap(s.colormap.toStdString());
-    heads_->setColormap(chosen);
+    heads_->setColormap(chosen ? chosen : std::optional<Colormap>(heatmap_->colormap()));
     heads_->setColorScale(s.colorScale);
 
     const TraceRun* run = workspace_->shownRun();
@@ -344,6 +345,8 @@ void StepView::refresh() {
 
 void StepView::showData(const HeatmapData& data) {
     shown_->data = data;
+    if (!parseColormap(workspace_->settings().colormap.toStdString()))
+        heads_->setColormap(defaultColormapFor(data));  // the big map's automatic pick
     if (quiz_ != Quiz::Off)
         applyQuiz();
     else

@@ -1171,6 +1171,8 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
         return;
     plot->clearItems();
     plot->clearPlottables();
+    // Numbers as the cells print them, whatever the system's language: "0.8", never "0,8".
+    plot->setLocale(QLocale::c());
     plot->plotLayout()->clear();
     plot->plotLayout()->simplify();
     plot->plotLayout()->setRowSpacing(0);

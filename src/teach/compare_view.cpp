@@ -42,9 +42,11 @@ struct CompareView::Private {
 namespace {
 
 // An empty plot, in the background colour of the figures around it.
+// Axes and the hatched cell background go too: a cleared view shows no ghost of the last map.
 void blank(QCustomPlot* plot, const QColor& background) {
     plot->clearPlottables();
     plot->clearItems();
+    plot->plotLayout()->clear();
     plot->setBackground(QBrush(background));
     plot->replot();
 }
@@ -59,7 +61,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), d_(std::make_unique
     grid->setVerticalSpacing(2);
     for (int k = 0; k < 3; ++k) {
         d_->plots[k] = new QCustomPlot(this);
-        d_->plots[k]->setMinimumSize(160, 150);
+        // Small enough that three in a row, or two rows of two, fit the right column of a
+        // 1280 x 720 window under the lesson panel; the arrangement gives them the room.
+        d_->plots[k]->setMinimumSize(100, 80);
         d_->plots[k]->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
         d_->titles[k] = new QLabel(this);
         d_->titles[k]->setAlignment(Qt::AlignHCenter | Qt::AlignBottom);
@@ -274,6 +278,10 @@ void CompareView::clear() {
     }
     d_->badge->hide();
     d_->summary->setText(tr("Pick two steps or configurations to compare."));
+    // Nothing to compare: empty frames would look like maps that failed to draw.
+    for (int k = 0; k < 3; ++k)
+        d_->plots[k]->setVisible(false);
+    d_->separate->setVisible(false);
 }
 
 void CompareView::setFontScale(double scale) {
@@ -396,6 +404,9 @@ HeatmapData combined(const HeatmapData& a, const HeatmapData& b) {
 void CompareView::rebuild() {
     if (!d_->hasData)
         return;
+    for (int k = 0; k < 3; ++k)
+        d_->plots[k]->setVisible(true);
+    d_->separate->setVisible(true);
     const bool eq = isEqual();
     FigureOptions base;
     base.showTitle = false;

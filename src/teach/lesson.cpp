@@ -349,7 +349,9 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "<p>Press <b>Append</b> to add the top token to the text, or pick another first: "
             "the model then reads its own output, and the heatmaps show the attention of the "
             "generated tokens. Click a heatmap row to see what the model predicted at that "
-            "position and what the text really says.</p>"),
+            "position and what the text really says.</p>"
+            "<p><small>Presentation mode shows only the heatmap and this panel: press Esc to "
+            "reach the list and Append, F11 to come back.</small></p>"),
         "steps", "weights", 3, 0));
     return v;
 }

@@ -22,13 +22,12 @@ namespace attn {
 enum class LessonHead { Fixed, BestPreviousToken, BestInduction };
 
 struct LessonScreen {
-    QString section;                               // "3.3.1"
-    QString title;                                 // "Attention scores by dot products"
-    QString html;                                  // what to read and look at (rich text)
-    Config config;                                 // the model to show
-    QString inputPreset = QStringLiteral("book");  // the input: the book's six vectors
-    std::string stepId;                            // the step to select
-    int head = -1;  // the head to show, -1 = whatever the view shows (head 0)
+    QString section;     // "3.3.1"
+    QString title;       // "Attention scores by dot products"
+    QString html;        // what to read and look at (rich text)
+    Config config;       // the model to show
+    std::string stepId;  // the step to select
+    int head = -1;       // the head to show, -1 = whatever the view shows (head 0)
     int batch = 0;
     // A trained model's screen: the bundled model it runs on (empty: the chapter-3 module), the
     // text it reads, the layer, the centre page ("steps", "overview" or "scores") and the head.

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSet>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -160,7 +161,17 @@ PyTorchPanel::PyTorchPanel(QWidget* parent) : QWidget(parent) {
 void PyTorchPanel::setCode(const QString& code) {
     if (code == editor_->toPlainText())
         return;
+    // The listing ends on the step on screen: when only that end changed (another step), the
+    // view stays where it was instead of jumping back to the imports.
+    const int scroll = editor_->verticalScrollBar()->value();
+    const QString before = editor_->toPlainText();
+    qsizetype same = 0;
+    while (same < before.size() && same < code.size() && before[same] == code[same])
+        ++same;
+    const bool sameStart = same > 0 && before.left(same).count(QLatin1Char('\n')) > 20;
     editor_->setPlainText(code);
+    if (sameStart)
+        editor_->verticalScrollBar()->setValue(scroll);
     copyButton_->setEnabled(!code.isEmpty());
     copyButton_->setText(tr("Copy"));
 }

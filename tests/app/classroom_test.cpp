@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <QWheelEvent>
 
 #include "app/app_test_util.h"
 #include "app/compare_panel.h"
@@ -144,6 +145,17 @@ TEST(Classroom, HeadThumbnailsTakeTheShownStepsColours) {
     ASSERT_TRUE(settle(w));
     ASSERT_TRUE(gridSettled(w));
     EXPECT_EQ(grid->colormap(), Colormap::Diverging);
+
+    // The book's head 0 scores are all positive (viridis) while head 1 has negative ones: the
+    // thumbnails take the big map's pick, not their own.
+    change(w, [](Settings& s) {
+        s.source = InputSource::Book;
+        s.config = Settings::bookConfig();
+    });
+    w.workspace()->selectStep(QStringLiteral("scores"));
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(gridSettled(w));
+    EXPECT_EQ(grid->colormap(), map->colormap());
 }
 
 // A click on a multi-head context cell explains it as the weighted sum of the values, with
@@ -512,4 +524,29 @@ TEST(Classroom, UndoKeepsTheLayerOnScreen) {
     EXPECT_EQ(w.workspace()->settings().layer, 2);
     EXPECT_EQ(w.workspace()->settings().step, QStringLiteral("scores"));
     EXPECT_TRUE(w.workspace()->settings().modelMode());
+}
+
+// The mouse wheel over the settings column scrolls it: a spin box the pointer passes over keeps
+// its value until the user clicks into it (scrolling changed d_out from 2 to 1).
+TEST(Classroom, TheWheelScrollsTheSettingsInsteadOfChangingThem) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    auto* dOut = child<QSpinBox>(w, "d_outSpin");
+    ASSERT_NE(dOut, nullptr);
+    change(w, [](Settings& s) { s.source = InputSource::Text; });
+    ASSERT_TRUE(settle(w));
+    const int before = dOut->value();
+    ASSERT_TRUE(dOut->isEnabled());
+    QWheelEvent wheel(QPointF(5, 5), dOut->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, -120),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(dOut, &wheel);
+    EXPECT_EQ(dOut->value(), before);
+    // Focused, the wheel turns it as usual.
+    dOut->setFocus();
+    QWheelEvent again(QPointF(5, 5), dOut->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, -120),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(dOut, &again);
+    if (dOut->hasFocus())
+        EXPECT_EQ(dOut->value(), before - 1);
 }

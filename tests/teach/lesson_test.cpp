@@ -95,7 +95,8 @@ TEST(Lesson, ScreensFormAValidSequence) {
         SCOPED_TRACE(std::to_string(i) + " " + s.title.toStdString());
         EXPECT_FALSE(s.title.isEmpty());
         EXPECT_FALSE(s.html.isEmpty());
-        EXPECT_EQ(s.inputPreset, QStringLiteral("book"));
+        // A chapter-3 screen runs on the book's six vectors.
+        EXPECT_EQ(lessonScreenSettings(s, Settings()).source, InputSource::Book);
         EXPECT_TRUE(validate(s.config, 6).empty());
         bool found = false;
         for (const StepInfo& st : planSteps(s.config, 6))
