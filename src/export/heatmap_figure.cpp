@@ -923,10 +923,11 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     p.rowTicksShown = o.showRowLabels && !(data.rows == 1 && data.rowLabels.value(0).isEmpty());
     p.scaling = colorScaling(data, o.colormap, o.colorScale, o.valueRange);
     p.bar = barScale(p.scaling);
-    p.barTitle = colorBarTitle(data, p.scaling, o.colorBarLabel);
+    if (!o.compactColorBar)
+        p.barTitle = colorBarTitle(data, p.scaling, o.colorBarLabel);
     p.title = o.title.isEmpty() ? data.title : o.title;
     p.subtitle = data.subtitle;
-    if (o.showColorBar && data.maskedCount() > 0) {
+    if (o.showColorBar && !o.compactColorBar && data.maskedCount() > 0) {
         const bool negInf = std::any_of(data.values.begin(), data.values.end(), isMaskedValue);
         p.maskLegend = QStringList{FigureText::tr("masked"), negInf ? FigureText::tr("(-inf)")
                                                                     : FigureText::tr("(weight 0)")};
@@ -963,8 +964,10 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
         p.bar.ticker->generate(p.bar.range, QLocale(), QLatin1Char('g'), 6, ticks, nullptr,
                                &labels);
         m.barLabelWidth = widestText(p.fonts.tick, QStringList(labels.begin(), labels.end()));
-        m.barTitle = textHeight(p.fonts.barTitle, p.barTitle);
-        m.barTitleLength = QFontMetricsF(p.fonts.barTitle).horizontalAdvance(p.barTitle);
+        if (!p.barTitle.isEmpty()) {
+            m.barTitle = textHeight(p.fonts.barTitle, p.barTitle);
+            m.barTitleLength = QFontMetricsF(p.fonts.barTitle).horizontalAdvance(p.barTitle);
+        }
         if (!p.maskLegend.isEmpty())
             m.legend = MaskLegendElement::sizeFor(p.maskLegend, p.fonts.note);
     }

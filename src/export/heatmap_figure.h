@@ -60,6 +60,10 @@ struct FigureOptions {
     // share one scale (compare view) and the symmetric scale of a difference.
     std::optional<std::pair<double, double>> valueRange;
     QString colorBarLabel;  // replaces the colour bar's title when not empty
+    // Small figures whose caption says what the colours and hatching mean (the compare view):
+    // the colour bar without its title and without the masked-cells legend under it, so the
+    // cells keep the room.
+    bool compactColorBar = false;
     // Cells no larger than this many pixels (0: as large as the area allows), so figures side
     // by side can share one cell size and their rows line up.
     double maxCellSize = 0;

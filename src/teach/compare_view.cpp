@@ -416,6 +416,8 @@ void CompareView::rebuild() {
     base.colors = FigureColors::fromPalette(palette());
     d_->colors = base.colors;
     base.fontScale = 0.9 * d_->fontScale;
+    // The summary says what the colours mean and that hatched cells are masked.
+    base.compactColorBar = true;
     // B and the difference have A's rows: their labels would only repeat A's.
     const bool sameRows = d_->shapesMatch && d_->a.rowLabels == d_->b.rowLabels;
 
