@@ -93,8 +93,13 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     pipeline_->setObjectName(QStringLiteral("pipelineStrip"));
     v->addWidget(pipeline_);
 
+    // The caption, then the selectors: one row when the width holds both, else the caption on
+    // a row of its own above them (fitBar), so neither is cut to "Sca" or "context_head".
+    bar_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    bar_->setSpacing(8);
     auto* bar = new QHBoxLayout;
     bar->setSpacing(8);
+    bar->addStretch(1);
     caption_ = new FittingLabel(this);
     caption_->setObjectName(QStringLiteral("stepCaption"));
     caption_->setTextFormat(Qt::RichText);
@@ -102,7 +107,12 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     caption_->setMinimumWidth(80);
     caption_->setSizePolicy(QSizePolicy::Ignored,
                             QSizePolicy::Preferred);  // shortens, never widens
-    bar->addWidget(caption_, 1);
+    captionRow_ = new QHBoxLayout;
+    captionRow_->setSpacing(8);
+    captionRow_->addWidget(caption_, 1);
+    bar_->addLayout(captionRow_, 1);
+    bar_->addLayout(bar);
+    controls_ = bar;
     layerLabel_ = new QLabel(tr("La&yer"), this);
     layer_ = new QSpinBox(this);
     layer_->setObjectName(QStringLiteral("stepLayerSpin"));
@@ -143,7 +153,7 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     focusButton_->setToolTip(
         tr("Show one query token's row as bars over the keys (click a cell to pick the row)"));
     bar->addWidget(focusButton_);
-    v->addLayout(bar);
+    v->addLayout(bar_);
 
     body_ = new QBoxLayout(QBoxLayout::LeftToRight);
     body_->setSpacing(6);
@@ -300,6 +310,7 @@ void StepView::refresh() {
              gap + shapeText(info),
          idHtml + gap + shapeText(info), idHtml});
     caption_->setToolTip(QString::fromStdString(info.title) + QLatin1Char('\n') + caption());
+    fitBar();
     sentence_->setText(stepCaption(info));
 
     const Trace* trace = run->trace.get();
@@ -512,6 +523,32 @@ void StepView::resizeEvent(QResizeEvent* event) {
     const bool beside = width() >= height() * 9 / 10;
     if (beside != headsBeside_)
         placeHeads(beside);
+    fitBar();
+}
+
+void StepView::fitBar() {
+    // One row while the caption's shortest useful form (the step and its shape) and the
+    // selectors at their full size fit side by side.
+    const QString full = static_cast<FittingLabel*>(caption_)->fullText();
+    QTextDocument doc;
+    doc.setDefaultFont(caption_->font());
+    doc.setDocumentMargin(0);
+    doc.setHtml(full);
+    const int captionNeeds = std::min(int(doc.idealWidth()), 260);
+    const bool focusAbove = captionRow_->indexOf(focusButton_) >= 0;
+    const int controlsNeed =
+        controls_->sizeHint().width() +
+        (focusAbove ? focusButton_->sizeHint().width() + controls_->spacing() : 0);
+    const bool oneRow = width() >= captionNeeds + controlsNeed + bar_->spacing() + 8;
+    const auto direction = oneRow ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (bar_->direction() == direction)
+        return;
+    bar_->setDirection(direction);
+    // On two rows Focus goes up beside the caption: the selectors' row then holds the scale's
+    // whole name.
+    controls_->removeWidget(focusButton_);
+    captionRow_->removeWidget(focusButton_);
+    (oneRow ? controls_ : captionRow_)->addWidget(focusButton_);
 }
 
 void StepView::setPresentation(bool on, double fontScale) {

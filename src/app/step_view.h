@@ -92,6 +92,10 @@ class StepView : public QWidget {
     QToolButton* focusButton_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     HeadGrid* heads_ = nullptr;
+    QBoxLayout* bar_ = nullptr;         // the caption beside, or above, the selectors
+    QBoxLayout* controls_ = nullptr;    // layer, head, batch entry, scale (and focus on one row)
+    QBoxLayout* captionRow_ = nullptr;  // the caption (and focus on two rows)
+    void fitBar();
     QBoxLayout* body_ = nullptr;  // heatmap and side_: a row, or a column when tall
     QBoxLayout* side_ = nullptr;  // heads and presentation derivation
     bool headsBeside_ = true;
