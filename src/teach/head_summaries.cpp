@@ -337,7 +337,9 @@ class HeadScoresModel : public QAbstractTableModel {
                 return HeadSummaries::tr("layer");
             if (section == 1)
                 return HeadSummaries::tr("head");
-            return scoreTitle(section - 2);
+            // One word a line: the columns share the width equally, and "previous token" on
+            // one line was cut to "vious tol" in a narrow centre.
+            return scoreTitle(section - 2).replace(QLatin1Char(' '), QLatin1Char('\n'));
         }
         if (role == Qt::ToolTipRole) {
             if (section < 2)
