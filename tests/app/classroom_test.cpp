@@ -305,9 +305,11 @@ TEST(Classroom, CompareShowsItsHeatmapsWhereItOpens) {
         EXPECT_GE(cell.height(), 10.0);
         EXPECT_LE(heatmapCellRect(plot, 5, 5).right(), plot->width());
     }
-    for (QLabel* title : view->findChildren<QLabel*>())
-        if (title->text().startsWith(QStringLiteral("B: ")))
+    for (QLabel* title : view->findChildren<QLabel*>()) {
+        if (title->text().startsWith(QStringLiteral("B: "))) {
             EXPECT_LE(title->fontMetrics().horizontalAdvance(title->text()), title->width() + 1);
+        }
+    }
 }
 
 // Quiz mode: F7 hides the shown step's numbers (masked cells stay: the mask is no question),
@@ -547,6 +549,7 @@ TEST(Classroom, TheWheelScrollsTheSettingsInsteadOfChangingThem) {
     QWheelEvent again(QPointF(5, 5), dOut->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, -120),
                       Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(dOut, &again);
-    if (dOut->hasFocus())
+    if (dOut->hasFocus()) {
         EXPECT_EQ(dOut->value(), before - 1);
+    }
 }

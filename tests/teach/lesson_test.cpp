@@ -80,10 +80,12 @@ TEST(LessonSlides, TheTrainedModelLessonRunsItsModel) {
         EXPECT_TRUE(slides[i].heading.contains(QStringLiteral("(layer "))) << i;
     }
     // The previous-token screen: layer 0 head 1 (MODEL.md).
-    for (size_t i = 0; i < screens.size(); ++i)
-        if (screens[i].pick == LessonHead::BestPreviousToken)
+    for (size_t i = 0; i < screens.size(); ++i) {
+        if (screens[i].pick == LessonHead::BestPreviousToken) {
             EXPECT_TRUE(slides[i].heading.contains(QStringLiteral("(layer 0, head 1)")))
                 << slides[i].heading.toStdString();
+        }
+    }
 }
 
 TEST(Lesson, ScreensFormAValidSequence) {
