@@ -553,3 +553,17 @@ TEST(Classroom, TheWheelScrollsTheSettingsInsteadOfChangingThem) {
         EXPECT_EQ(dOut->value(), before - 1);
     }
 }
+
+// Picking "Window" in the mask box gives a band of three (K = 3); K = 1 left only the diagonal.
+TEST(Classroom, AWindowMaskStartsAsABand) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    auto* mask = child<QComboBox>(w, "maskCombo");
+    const int window = mask->findData(int(MaskKind::Window));
+    ASSERT_GE(window, 0);
+    mask->setCurrentIndex(window);
+    emit mask->activated(window);
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().config.effectiveMask(), (MaskSpec{MaskKind::Window, 3}));
+}

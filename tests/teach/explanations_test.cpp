@@ -39,6 +39,21 @@ TEST(Explanations, TheInputsSayWhereTheVectorsComeFrom) {
     EXPECT_TRUE(explainStepHtml(t, "inputs", InputOrigin::File).contains(QStringLiteral("loaded")));
 }
 
+// A window of 2 is "itself and the token before it", never "the 1 tokens before it".
+TEST(Explanations, AWindowOfTwoIsSaidInWords) {
+    Config c = bookConfig(Variant::Causal);
+    c.mask = MaskSpec{MaskKind::Window, 2};
+    const QString two = explainStepHtml(c, 6, "weights_tril");
+    EXPECT_TRUE(two.contains(QStringLiteral("itself and the token before it")))
+        << two.toStdString();
+    EXPECT_FALSE(two.contains(QStringLiteral("the 1 tokens")));
+    c.mask = MaskSpec{MaskKind::Window, 1};
+    EXPECT_TRUE(explainStepHtml(c, 6, "weights_tril").contains(QStringLiteral("only itself")));
+    c.mask = MaskSpec{MaskKind::Window, 4};
+    EXPECT_TRUE(explainStepHtml(c, 6, "weights_tril")
+                    .contains(QStringLiteral("itself and the 3 tokens before it")));
+}
+
 TEST(Explanations, EveryStepOfEveryVariantHasText) {
     int checked = 0;
     for (const Config& c : everyConfiguration()) {
