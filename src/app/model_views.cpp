@@ -206,7 +206,7 @@ void PredictionPanel::onResult() {
     if (run != shownRun_) {
         const bool appended = shownRun_ && panel_->position() == int(shownRun_->tokens()) - 1;
         shownRun_ = run;
-        panel_->setRun(workspace_->shown()->modelRun, rowLabels(workspace_->shown()->run));
+        panel_->setRun(workspace_->shown()->modelRun);
         // After an Append the prediction follows the text's new end.
         if (appended)
             panel_->setPosition(-1);

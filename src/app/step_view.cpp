@@ -329,7 +329,7 @@ void StepView::refresh() {
 
     heads_->setStep(run->trace, info.id, shown_->labels, std::max(0, batch), chosen, s.colorScale);
     heads_->setCurrentHead(std::max(0, head));
-    heads_->setVisible(!presenting_ && quiz_ == Quiz::Off && stepHeadCount(info) > 1);
+    refreshHeadsVisible();
 
     const quint64 generation = ++sliceGeneration_;
     const int64_t cells = info.shape.size() >= 2 ? info.shape[info.shape.size() - 1] *
@@ -391,9 +391,7 @@ void StepView::applyQuiz() {
     const size_t n = size_t(d.rows) * size_t(d.cols);
     if (quiz_ != Quiz::Off && n > 0) {
         // Another matrix (step, head, batch entry or row): hidden again from the start.
-        const int row = workspace_->selectedRow() >= 0
-                            ? std::min(workspace_->selectedRow(), d.rows - 1)
-                            : d.rows - 1;
+        const int row = focusedRow(d.rows);
         const QString key = QStringLiteral("%1/%2/%3/%4x%5/%6")
                                 .arg(d.stepId)
                                 .arg(d.head)
@@ -420,8 +418,7 @@ void StepView::applyQuiz() {
 }
 
 void StepView::refreshSide() {
-    const Step* step = workspace_->shownStep();
-    heads_->setVisible(!presenting_ && quiz_ == Quiz::Off && step && stepHeadCount(step->info) > 1);
+    refreshHeadsVisible();
     focus_->setEnabled(quiz_ == Quiz::Off);
     if (quiz_ != Quiz::Off)
         focus_->clear();
@@ -478,10 +475,19 @@ void StepView::refreshFocusRow() {
         focus_->clear();
         return;
     }
+    focus_->setRow(d, focusedRow(d.rows));
+}
+
+int StepView::focusedRow(int rows) const {
     // The row of the clicked cell; without one, the last query (it sees every key).
-    const int row = workspace_->selectedRow() >= 0 ? std::min(workspace_->selectedRow(), d.rows - 1)
-                                                   : d.rows - 1;
-    focus_->setRow(d, row);
+    const int selected = workspace_->selectedRow();
+    return selected >= 0 ? std::min(selected, rows - 1) : rows - 1;
+}
+
+void StepView::refreshHeadsVisible() {
+    // The thumbnails give a quiz's answer away, and presentation mode shows the big map alone.
+    const Step* step = workspace_->shownStep();
+    heads_->setVisible(!presenting_ && quiz_ == Quiz::Off && step && stepHeadCount(step->info) > 1);
 }
 
 void StepView::refreshDerivation() {
@@ -527,8 +533,8 @@ void StepView::resizeEvent(QResizeEvent* event) {
 }
 
 void StepView::fitBar() {
-    // One row while the caption's shortest useful form (the step and its shape) and the
-    // selectors at their full size fit side by side.
+    // One row while the caption's full text (or 260 px of it: FittingLabel shortens it to the
+    // step and its shape) and the selectors at their full size fit side by side.
     const QString full = static_cast<FittingLabel*>(caption_)->fullText();
     QTextDocument doc;
     doc.setDefaultFont(caption_->font());
@@ -565,8 +571,7 @@ void StepView::setPresentation(bool on, double fontScale) {
         f.setBold(true);
     }
     sentence_->setFont(f);
-    const Step* step = workspace_->shownStep();
-    heads_->setVisible(!on && quiz_ == Quiz::Off && step && stepHeadCount(step->info) > 1);
+    refreshHeadsVisible();
     if (!on)
         derivation_->hide();
     refreshDerivation();

@@ -109,6 +109,8 @@ class StepView : public QWidget {
     QString quizKey_;                      // the matrix revealed_ belongs to (step, head, batch)
     void applyQuiz();
     void refreshSide();
+    void refreshHeadsVisible();
+    int focusedRow(int rows) const;  // the clicked cell's row, else the last
     double fontScale_ = 1.0;
     quint64 sliceGeneration_ = 0;
     struct Shown;

@@ -112,7 +112,7 @@ CompareView::Arrangement CompareView::bestArrangement(QSize room, const QFontMet
     // What a figure needs besides its cells: the token labels left of and under them, a colour
     // bar beside them, the two caption lines above. The side left for the cells decides.
     const int line = font.lineSpacing();
-    const int besideCells = font.averageCharWidth() * 8 + font.averageCharWidth() * 10;
+    const int besideCells = font.averageCharWidth() * (8 + 10);  // labels 8, colour bar 10
     const int underCells = font.averageCharWidth() * 7 + 2 * line + 8;
     const int bottomRow = 4 * line;
     const auto side = [&](int columns, int rows) {

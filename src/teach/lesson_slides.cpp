@@ -82,15 +82,17 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
             std::shared_ptr<const GptModel>& model = models[s.model];
             if (!model)
                 model = loadModel(s.model, std::nullopt, cancel);
+            ModelRun all = runModel(s, model, cancel);
             if (screen.pick != LessonHead::Fixed) {
-                const ModelRun all = runModel(s, model, cancel);
+                // The forward holds every layer: the picked one is traced from it.
                 const HeadPick best = pickHead(screen, *all.run);
                 if (best.valid()) {
                     s.layer = int(best.layer);
                     s.head = int(best.head);
+                    all.settings = s;
                 }
             }
-            run = layerTraceRunInBlock(runModel(s, model, cancel), cancel);
+            run = layerTraceRunInBlock(all, cancel);
         } else {
             run = runSettings(s, {}, cancel);
         }

@@ -313,7 +313,6 @@ NextTokensPanel::~NextTokensPanel() = default;
 void NextTokensPanel::clear() {
     job_->cancel();
     run_.reset();
-    labels_.clear();
     position_ = -1;
     predictions_.clear();
     actual_.clear();
@@ -328,7 +327,7 @@ void NextTokensPanel::clear() {
     updateButtons();
 }
 
-void NextTokensPanel::setRun(std::shared_ptr<const GptRun> run, const QStringList& labels) {
+void NextTokensPanel::setRun(std::shared_ptr<const GptRun> run) {
     if (!run || run->tokens() == 0) {
         clear();
         return;
@@ -336,7 +335,6 @@ void NextTokensPanel::setRun(std::shared_ptr<const GptRun> run, const QStringLis
     const int T = int(run->tokens());
     const bool wasLast = !run_ || position_ < 0 || position_ >= int(run_->tokens()) - 1;
     run_ = std::move(run);
-    labels_ = labels;
     // Following the end of the text as it grows is what typing wants; a position picked in
     // the middle stays while it exists.
     position_ = wasLast || position_ >= T ? T - 1 : position_;

@@ -42,9 +42,9 @@ class NextTokensPanel : public QWidget {
     explicit NextTokensPanel(QWidget* parent = nullptr);
     ~NextTokensPanel() override;
 
-    // The run to predict from and its tokens' labels (for "after token 7 'cat'"). Keeps the
+    // The run to predict from (its ids name the tokens: "after token 7 'cat'"). Keeps the
     // position when it is still inside the text, else goes to the last token. Null: clear.
-    void setRun(std::shared_ptr<const GptRun> run, const QStringList& labels);
+    void setRun(std::shared_ptr<const GptRun> run);
     void clear();
     // The position whose next token is predicted (0-based; clamped to the text; -1 = last).
     void setPosition(int position);
@@ -86,7 +86,6 @@ class NextTokensPanel : public QWidget {
     QPushButton* appendSelectedButton_ = nullptr;
 
     std::shared_ptr<const GptRun> run_;
-    QStringList labels_;
     int position_ = -1;
     std::vector<TokenProbability> predictions_;
     QString actual_;

@@ -25,13 +25,6 @@ std::shared_ptr<const GptRun> someRun(int64_t T = 12) {
     return testing::runModel(testing::patternModel(s), testing::sequentialIds(T, 64));
 }
 
-QStringList labelsOf(const GptRun& run) {
-    QStringList out;
-    for (int64_t id : run.ids)
-        out << visibleTokenText(id);
-    return out;
-}
-
 void expectSame(const std::vector<TokenProbability>& a, const std::vector<TokenProbability>& b) {
     ASSERT_EQ(a.size(), b.size());
     for (size_t i = 0; i < a.size(); ++i) {
@@ -45,7 +38,7 @@ TEST(NextTokensPanel, ListsTheTopTenOfTheLastTokenAndAppends) {
     NextTokensPanel w;
     w.resize(420, 420);
     QSignalSpy append(&w, &NextTokensPanel::appendRequested);
-    w.setRun(run, labelsOf(*run));
+    w.setRun(run);
     EXPECT_EQ(w.position(), 11);
     EXPECT_TRUE(w.isComputing());
     EXPECT_TRUE(w.headingText().contains(QStringLiteral("computing")));
@@ -92,7 +85,7 @@ TEST(NextTokensPanel, ListsTheTopTenOfTheLastTokenAndAppends) {
 TEST(NextTokensPanel, AnEarlierPositionAlsoRatesTheRealNextToken) {
     const auto run = someRun();
     NextTokensPanel w;
-    w.setRun(run, labelsOf(*run));
+    w.setRun(run);
     w.setPosition(4);
     EXPECT_EQ(w.position(), 4);
     QTRY_VERIFY(!w.isComputing());
@@ -109,12 +102,12 @@ TEST(NextTokensPanel, AnEarlierPositionAlsoRatesTheRealNextToken) {
     EXPECT_TRUE(w.actualText().contains(visibleTokenText(actual)));
     // A new, longer run (typing) keeps a position in the middle; one at the end follows the end.
     const auto longer = someRun(14);
-    w.setRun(longer, labelsOf(*longer));
+    w.setRun(longer);
     EXPECT_EQ(w.position(), 4);
     w.setPosition(-1);
     EXPECT_EQ(w.position(), 13);
     const auto shorter = someRun(3);
-    w.setRun(shorter, labelsOf(*shorter));
+    w.setRun(shorter);
     EXPECT_EQ(w.position(), 2);
     QTRY_VERIFY(!w.isComputing());
     expectSame(w.predictions(), nextTokens(*shorter, 2, 10));
@@ -123,9 +116,9 @@ TEST(NextTokensPanel, AnEarlierPositionAlsoRatesTheRealNextToken) {
 TEST(NextTokensPanel, StalePredictionsAreDropped) {
     const auto run = someRun();
     NextTokensPanel w;
-    w.setRun(run, labelsOf(*run));  // position 11 starts computing
-    w.setPosition(2);               // waits; 11's answer is stale when it lands
-    w.setPosition(6);               // replaces 2
+    w.setRun(run);     // position 11 starts computing
+    w.setPosition(2);  // waits; 11's answer is stale when it lands
+    w.setPosition(6);  // replaces 2
     QTRY_VERIFY(!w.isComputing());
     EXPECT_EQ(w.droppedResults(), 1);
     expectSame(w.predictions(), nextTokens(*run, 6, 10));
@@ -138,7 +131,7 @@ TEST(NextTokensPanel, TheUsersPositionBoxAsksForAnotherPosition) {
     const auto run = someRun();
     NextTokensPanel w;
     QSignalSpy moved(&w, &NextTokensPanel::positionChanged);
-    w.setRun(run, labelsOf(*run));
+    w.setRun(run);
     EXPECT_EQ(moved.count(), 0);  // the app's choice
     auto* box = w.findChild<QSpinBox*>();
     ASSERT_NE(box, nullptr);
