@@ -226,7 +226,8 @@ void MainWindow::createDocks() {
                 if (wanted > compareWidth_)
                     resizeDocks({compare}, {wanted}, Qt::Horizontal);
             } else if (!onTop && compareWidth_ > 0) {
-                const int back = compareWidth_;
+                // Compare may still be a tab: the column keeps room for every tab's title.
+                const int back = std::max(compareWidth_, rightTabsWidth());
                 compareWidth_ = 0;
                 QDockWidget* explain = dock(QStringLiteral("explainDock"));
                 if (!explain->isFloating())
@@ -523,11 +524,7 @@ void MainWindow::showEvent(QShowEvent* event) {
             // A narrow window (a laptop at 125 % scale is about 1,090 wide) keeps most of its
             // width for the heatmap: the side panels take up to a fifth each, the right one
             // at least what its tabs' titles need.
-            QTabBar titles;  // measures the tabs as the style draws them
-            titles.setFont(font());
-            for (const char* name : {"explainDock", "shapesDock", "tokenDock", "pytorchDock"})
-                titles.addTab(dock(QLatin1String(name))->windowTitle());
-            const int tabs = titles.sizeHint().width() + 8;
+            const int tabs = rightTabsWidth();
             resizeDocks({dock(QStringLiteral("inputDock")), dock(QStringLiteral("explainDock"))},
                         {std::min(kLeftWidth, width() / 5),
                          std::max(tabs, std::min(kRightWidth, width() / 5))},
@@ -538,6 +535,16 @@ void MainWindow::showEvent(QShowEvent* event) {
     for (QDockWidget* d : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
         if (d->isFloating() && d->isVisible())
             d->raise();
+}
+
+int MainWindow::rightTabsWidth() const {
+    QTabBar titles;  // measures the tabs as the style draws them
+    titles.setFont(font());
+    for (const char* name :
+         {"explainDock", "shapesDock", "tokenDock", "pytorchDock", "compareDock"})
+        if (QDockWidget* d = dock(QLatin1String(name)); d && !d->isHidden() && !d->isFloating())
+            titles.addTab(d->windowTitle());
+    return titles.sizeHint().width() + 8;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -108,6 +108,8 @@ class MainWindow : public QMainWindow {
     void createQuizMenu(QMenu* view);
     QAction* dockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut);
     void restoreLayout();
+    // The width the right column's tab bar needs for every docked panel's whole title.
+    int rightTabsWidth() const;
     void saveLayout() const;
 
     Options options_;

@@ -14,6 +14,7 @@
 #include <QScreen>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -566,4 +567,27 @@ TEST(Classroom, AWindowMaskStartsAsABand) {
     emit mask->activated(window);
     ASSERT_TRUE(settle(w));
     EXPECT_EQ(w.workspace()->settings().config.effectiveMask(), (MaskSpec{MaskKind::Window, 3}));
+}
+
+// Compare widens the right column while it is on top and gives the width back after, but never
+// below what its tabs need: with Compare one of five tabs, every title stays whole.
+TEST(Classroom, TheRightColumnKeepsRoomForItsTabsAfterCompare) {
+    MainWindow w(testOptions());
+    w.resize(1366, 740);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ASSERT_TRUE(settle(w));
+    QCoreApplication::processEvents();
+    child<QAction>(w, "action_explainDock")->trigger();
+    ASSERT_TRUE(waitUntil([&] { return w.explainPanel()->isVisible(); }));
+    QCoreApplication::processEvents();
+    QTabBar* bar = nullptr;
+    for (QTabBar* b : w.findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly))
+        if (b->isVisible() && b->count() == 5)
+            bar = b;
+    ASSERT_NE(bar, nullptr);
+    for (int i = 0; i < bar->count(); ++i)
+        EXPECT_GE(bar->tabRect(i).width(), bar->fontMetrics().horizontalAdvance(bar->tabText(i)))
+            << bar->tabText(i).toStdString();
 }
