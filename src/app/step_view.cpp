@@ -356,12 +356,13 @@ void StepView::refresh() {
 
 void StepView::showData(const HeatmapData& data) {
     shown_->data = data;
-    if (!parseColormap(workspace_->settings().colormap.toStdString()))
-        heads_->setColormap(defaultColormapFor(data));  // the big map's automatic pick
     if (quiz_ != Quiz::Off)
         applyQuiz();
     else
         heatmap_->setData(data);
+    // Automatic, the thumbnails take the pick the big map just made (it read the values once).
+    if (!parseColormap(workspace_->settings().colormap.toStdString()))
+        heads_->setColormap(heatmap_->colormap());
     refreshFocusRow();
     refreshDerivation();
 }
