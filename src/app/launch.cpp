@@ -4,7 +4,7 @@
 #include <QFileInfo>
 
 #include "app/theme_actions.h"
-#include "pipeline/model_request.h"
+#include "pipeline/run_request.h"
 #include "pipeline/options.h"
 #include "pipeline/step_files.h"
 #include "pipeline/version.h"
@@ -154,10 +154,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
             state.files.weights = readWeights(state.settings.weightsFile);
         if (state.settings.source != InputSource::File)
             state.files.embeddings.reset();
-        fitSettingsToFiles(
-            &state.settings, state.files,
-            {given("d_in"), given("context_length") ||
-                                state.settings.config.contextLength != Config().contextLength});
+        fitSettingsToFiles(&state.settings, state.files, givenSizes(base.settings, options.given));
     } catch (const UserError& e) {
         *error = QString::fromUtf8(e.what());
         return base;
@@ -185,33 +182,23 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
         model ? plannedModelSteps(GptArchitecture{}, tokens.count(),
                                   state.settings.config.simpleMaskSteps)
               : planSteps(state.settings.config, tokens.count());
-    if (options.given.contains(QStringLiteral("step"))) {
-        QStringList ids;
-        for (const StepInfo& s : plan)
-            ids << QString::fromStdString(s.id);
-        if (!ids.contains(state.settings.step)) {
-            *error = QStringLiteral(
-                         "--step: \"%1\" is not a step of this configuration; its steps "
-                         "are %2.")
-                         .arg(state.settings.step, ids.join(QStringLiteral(", ")));
-            return base;
-        }
-        if (options.given.contains(QStringLiteral("head")) && !model) {
+    // The same checks and words as the CLI's (pipeline/run_request.h). A model's heads are
+    // checked once it is read (launchModelMismatch).
+    std::optional<ValidationIssue> problem;
+    const bool stepGiven = options.given.contains(QStringLiteral("step"));
+    if (stepGiven)
+        problem = stepProblem(plan, state.settings.step);
+    if (!problem && options.given.contains(QStringLiteral("head")) && !model) {
+        if (stepGiven) {
             for (const StepInfo& s : plan)
-                if (QString::fromStdString(s.id) == state.settings.step && stepHeadCount(s) > 0 &&
-                    state.settings.head >= stepHeadCount(s)) {
-                    *error = QStringLiteral("--head %1 is out of range: \"%2\" has %3 heads.")
-                                 .arg(state.settings.head)
-                                 .arg(state.settings.step)
-                                 .arg(stepHeadCount(s));
-                    return base;
-                }
+                if (QString::fromStdString(s.id) == state.settings.step)
+                    problem = headProblem(state.settings.head, stepHeadCount(s), s.id);
+        } else {
+            problem = headProblem(state.settings.head, state.settings.config.effectiveHeads());
         }
-    } else if (options.given.contains(QStringLiteral("head")) && !model &&
-               state.settings.head >= state.settings.config.effectiveHeads()) {
-        *error = QStringLiteral("--head %1 is out of range: this configuration has %2 head(s).")
-                     .arg(state.settings.head)
-                     .arg(state.settings.config.effectiveHeads());
+    }
+    if (problem) {
+        *error = QString::fromStdString(problem->message);
         return base;
     }
     return state;

@@ -12,7 +12,7 @@
 #include "engine/head_scores.h"
 #include "pipeline/model_request.h"
 #include "teach/lesson.h"
-#include "teach/latest_job.h"
+#include "pipeline/latest_job.h"
 #include "teach/lesson_slides.h"
 
 namespace attn {

@@ -1,17 +1,14 @@
 #pragma once
-// Reads model files off the GUI thread, one at a time: a GPT-2 checkpoint can be gigabytes, so
-// the window shows the progress and Cancel, and keeps the model it has until the new one is
-// read. Each load() replaces (cancels) the one before; only the newest load reports.
+// Reads model files off the GUI thread, one at a time (a LatestJob): a GPT-2 checkpoint can be
+// gigabytes, so the window shows the progress and Cancel, and keeps the model it has until the
+// new one is read. Each load() replaces (cancels) the one before; only the newest load reports.
 
 #include <QObject>
 #include <QString>
-#include <QThread>
-#include <atomic>
 #include <memory>
 
-#include "app/thread_inbox.h"
-#include "engine/cancel.h"
 #include "engine/gpt_model.h"
+#include "pipeline/latest_job.h"
 
 namespace attn {
 
@@ -25,7 +22,7 @@ class ModelLoader : public QObject {
     quint64 load(const QString& nameOrPath);
     void cancel();
     bool isLoading() const { return loading_; }
-    quint64 latest() const { return latest_->load(); }
+    quint64 latest() const { return job_.generation(); }
 
   signals:
     void progress(int done, int total, const QString& what);
@@ -37,11 +34,9 @@ class ModelLoader : public QObject {
     void loadingChanged(bool loading);
 
   private:
-    ThreadInbox inbox_;  // declared before the thread: the worker posts here
-    QThread thread_;
-    ThreadInbox* workerInbox_ = nullptr;
-    std::shared_ptr<std::atomic<quint64>> latest_;
-    std::shared_ptr<CancelToken> current_;
+    void setLoading(bool loading);
+
+    LatestJob job_{JobThread::Own};  // its own thread: a big file never waits for a figure
     bool loading_ = false;
 };
 

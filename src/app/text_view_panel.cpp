@@ -9,7 +9,7 @@
 
 #include "app/teaching_panels.h"
 #include "app/workspace.h"
-#include "teach/latest_job.h"
+#include "pipeline/latest_job.h"
 #include "teach/text_view.h"
 #include "teach/token_view.h"
 

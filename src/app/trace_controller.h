@@ -1,46 +1,25 @@
 #pragma once
-// Runs traces off the GUI thread. The controller owns a QThread and a TraceWorker moved to it.
-// Every submit() bumps the generation and cancels the running request through its CancelToken;
-// the worker skips requests that are already stale when it reaches them, and the controller
-// drops any result whose generation is not the newest. The GUI thread never computes a trace.
+// Runs traces off the GUI thread, on a thread of their own (a LatestJob, the app's one way of
+// running work in the background). Every submit() makes the request the newest and cancels the
+// running one through its CancelToken; a request replaced while it waits never runs, and only
+// the newest request's tokens, progress, blocks and result are emitted. The GUI thread never
+// computes a trace.
 
 #include <QObject>
-#include <QThread>
 #include <QTimer>
-#include <atomic>
-#include <functional>
-#include <memory>
-#include <mutex>
 
-#include "app/thread_inbox.h"
 #include "app/trace_jobs.h"
-#include "engine/cancel.h"
+#include "pipeline/latest_job.h"
 
 namespace attn {
 
-// Computes requests; lives on the worker thread (its process() is only ever called there) and
-// reports through the callbacks of its Sink, which hand the values back to the GUI thread.
-class TraceWorker {
-  public:
-    struct Sink {
-        std::function<void(TokensUpdate)> tokens;
-        std::function<void(quint64 generation, int done, int total, QString stepId)> progress;
-        std::function<void(TraceOutcome)> finished;
-        std::function<void(LayerUpdate)> layerDone;  // model mode, each block as it finishes
-    };
-    TraceWorker(std::shared_ptr<const std::atomic<quint64>> latest, Sink sink);
-    // The pipeline's steps one by one (tokenize, check, embed, trace), so the tokens can be
-    // reported before the trace and invalid settings come back as every issue at once.
-    void process(const TraceJob& job, const std::shared_ptr<CancelToken>& cancel) const;
-
-  private:
-    // Model mode: the forward (or the previous run, when only the layer changed) and the layer's
-    // trace in its block.
-    void processModel(const TraceJob& job, const std::shared_ptr<CancelToken>& cancel,
-                      TraceOutcome& out) const;
-    std::shared_ptr<const std::atomic<quint64>> latest_;
-    Sink sink_;
-};
+// One job on the worker thread: the one request function (pipeline/run_request.h), its tokens,
+// progress and blocks reported as they come. Never throws: invalid settings come back as every
+// issue at once, cancelling as a cancelled outcome.
+TraceOutcome processTraceJob(const TraceJob& job, const JobReports& reports,
+                             const std::function<void(TokensUpdate)>& tokens,
+                             const std::function<void(int done, int total, QString stepId)>& progress,
+                             const std::function<void(LayerUpdate)>& layerDone);
 
 class TraceController : public QObject {
     Q_OBJECT
@@ -53,10 +32,10 @@ class TraceController : public QObject {
     quint64 submit(TraceJob job);
     // Cancels the newest request; the worker answers with a cancelled result.
     void cancel();
-    quint64 latestGeneration() const { return latest_->load(); }
+    quint64 latestGeneration() const { return job_.generation(); }
     bool isBusy() const { return busy_; }
-    // Requests the worker skipped or whose results were dropped as stale (for tests/bench).
-    int droppedResults() const { return dropped_; }
+    // Results dropped as stale (for tests/bench).
+    int droppedResults() const { return job_.droppedResults(); }
 
   signals:
     void tokensReady(const attn::TokensUpdate& update);  // newest generation only
@@ -68,17 +47,10 @@ class TraceController : public QObject {
   private:
     void onFinished(const TraceOutcome& outcome);
 
-    // Declared before the thread so that it outlives it: the worker posts its reports here.
-    ThreadInbox inbox_;
-    QThread thread_;
-    ThreadInbox* workerInbox_ = nullptr;  // lives on thread_, deleted there when it finishes
-    std::unique_ptr<const TraceWorker> worker_;
+    LatestJob job_{JobThread::Own};
     // Idle for a moment after a result: hand the engine's kept buffers back to the system.
     QTimer releaseTimer_;
-    std::shared_ptr<std::atomic<quint64>> latest_;
-    std::shared_ptr<CancelToken> current_;
     bool busy_ = false;
-    int dropped_ = 0;
 };
 
 }  // namespace attn

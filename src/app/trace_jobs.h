@@ -7,8 +7,7 @@
 #include <QtGlobal>
 #include <vector>
 
-#include "pipeline/model_request.h"
-#include "pipeline/request.h"
+#include "pipeline/run_request.h"
 
 namespace attn {
 

@@ -254,7 +254,8 @@ bool Workspace::openEmbeddings(const QString& path, QString* error) {
         next.settings.source = InputSource::File;
         next.settings.embeddingsFile = path;
         // The file decides d_in and (for (b, T, d_in)) the batch size.
-        fitSettingsToFiles(&next.settings, InputFiles{next.files.embeddings, nullptr}, {});
+        fitSettingsToFiles(&next.settings, InputFiles{next.files.embeddings, nullptr},
+                           givenSizes(state_.settings, {}));
         const WorkspaceState before = state_;
         apply(next, false);
         fileNotes_.clear();
@@ -273,10 +274,8 @@ bool Workspace::openWeights(const QString& path, QString* error) {
         WorkspaceState next = state_;
         next.files.weights = readWeights(path);
         next.settings.weightsFile = path;
-        // The context length counts as the user's when it is not the default, and no file set it.
-        const bool contextGiven = state_.settings.config.contextLength != Config().contextLength;
         const QStringList notes = fitSettingsToFiles(
-            &next.settings, InputFiles{nullptr, next.files.weights}, {true, contextGiven});
+            &next.settings, InputFiles{nullptr, next.files.weights}, givenSizes(state_.settings, {}));
         // Weights that do not fit the module are refused, and the ones in use stay.
         if (variantHasWeights(next.settings.config.variant))
             io::checkWeights(*next.files.weights, next.settings.config,

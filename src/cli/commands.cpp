@@ -14,6 +14,7 @@
 #include "io/trace_json.h"
 #include "pipeline/options.h"
 #include "pipeline/pytorch_code.h"
+#include "pipeline/step_files.h"
 
 namespace attn::cli {
 
@@ -103,26 +104,22 @@ CliInput settingsFromOptions(const QCommandLineParser& parser) {
     in.given = givenSettings(parser);
     in.settings = applyGivenSettings(Settings(), in.given);
     in.files = readInputFiles(in.settings);
-    fitSettingsToFiles(&in.settings, in.files,
-                       {in.given.contains(QStringLiteral("d_in")),
-                        in.given.contains(QStringLiteral("context_length"))});
+    fitSettingsToFiles(&in.settings, in.files, givenSizes(Settings(), in.given));
     return in;
 }
 
 TraceRun traceFromOptions(const CliInput& in) {
+    Request r{in.settings, in.files, nullptr, nullptr};
     if (in.settings.modelMode())
-        return layerTraceRun(modelFromOptions(in));
-    return runSettings(in.settings, in.files);
+        r.model = modelOfOptions(in);
+    return runRequestOrThrow(r).run;
 }
 
 const Step& requireStep(const Trace& trace, const QString& id) {
     if (const Step* s = trace.find(id.toStdString()))
         return *s;
-    std::string ids;
-    for (const Step& s : trace.steps)
-        ids += (ids.empty() ? "" : ", ") + s.info.id;
-    throw UserError("step", "This configuration has no step \"" + id.toStdString() +
-                                "\". Its steps are: " + ids + ".");
+    const ValidationIssue why = *stepProblem(stepInfos(trace), id);
+    throw UserError(why.field, why.message);
 }
 
 int tokenizeCommand(const QStringList& args) {
@@ -291,7 +288,10 @@ int exportCommand(const QStringList& args) {
     } else if (ext == ".json") {
         io::writeFileAtomically(out, io::stepToJson(step) + "\n");
     } else {
-        io::writeStepCsv(out, step, nonNegativeOption(p, "head", 0),
+        const int head = nonNegativeOption(p, "head", 0);
+        if (const auto why = headProblem(head, stepHeadCount(step.info), step.info.id))
+            throw UserError(why->field, why->message);
+        io::writeStepCsv(out, step, head,
                          nonNegativeOption(p, "batch-index", 0), run.input.labels);
     }
     return 0;

@@ -7,8 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "pipeline/model_request.h"
-#include "pipeline/request.h"
+#include "pipeline/run_request.h"
 
 class QCommandLineParser;
 
@@ -32,13 +31,15 @@ struct CliInput {
 };
 CliInput settingsFromOptions(const QCommandLineParser& parser);
 
-// The step `id` of the trace, or a UserError listing the steps it has.
+// The step `id` of the trace, or a UserError listing the steps it has (stepProblem).
 const Step& requireStep(const Trace& trace, const QString& id);
 
-// Model mode (--model): the model the options name (with --heads if given), run on the text.
+// Model mode (--model): the model the options name (with --heads if given), read.
+std::shared_ptr<const GptModel> modelOfOptions(const CliInput& in);
+// Model mode: that model's forward on the text (no layer trace).
 ModelRun modelFromOptions(const CliInput& in);
-// The trace the options describe: the chapter-3 module's, or with --model the chapter-3 view
-// of block --layer of the model.
+// The trace the options describe, as the app shows it: the chapter-3 module's, or with --model
+// block --layer's attention as the chapter-3 trace with the rest of the block around it.
 TraceRun traceFromOptions(const CliInput& in);
 // `bench --model`: load time, then the model's forward on the text, timed `repeat` times.
 int modelBench(const CliInput& in, int repeat);

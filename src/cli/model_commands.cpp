@@ -46,12 +46,19 @@ std::string tokenText(int64_t id) {
 
 }  // namespace
 
-ModelRun modelFromOptions(const CliInput& in) {
+std::shared_ptr<const GptModel> modelOfOptions(const CliInput& in) {
     const Settings& s = in.settings;
     const std::optional<int64_t> heads = in.given.contains(QStringLiteral("heads"))
                                              ? std::optional<int64_t>(s.config.heads)
                                              : std::nullopt;
-    return runModel(s, loadModel(s.model, heads));
+    return loadModel(s.model, heads);
+}
+
+ModelRun modelFromOptions(const CliInput& in) {
+    RequestHooks hooks;
+    hooks.layerTrace = false;
+    return runRequestOrThrow(Request{in.settings, in.files, modelOfOptions(in), nullptr}, hooks)
+        .model;
 }
 
 int modelCommand(const QStringList& args) {
@@ -127,21 +134,20 @@ int modelCommand(const QStringList& args) {
 }
 
 int modelBench(const CliInput& in, int repeat) {
-    const Settings& s = in.settings;
-    const std::optional<int64_t> heads = in.given.contains(QStringLiteral("heads"))
-                                             ? std::optional<int64_t>(s.config.heads)
-                                             : std::nullopt;
     const auto loadStart = std::chrono::steady_clock::now();
-    const std::shared_ptr<const GptModel> model = loadModel(s.model, heads);
+    const std::shared_ptr<const GptModel> model = modelOfOptions(in);
     const double loadMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - loadStart)
             .count();
     // The first run checks the text and warms the caches; each timed run is dropped before
     // the next, so only one run's memory is held at a time.
+    RequestHooks forwardOnly;
+    forwardOnly.layerTrace = false;
+    const Request request{in.settings, in.files, model, nullptr};
     int64_t tokens = 0;
     bool kept = false;
     {
-        const ModelRun first = runModel(s, model);
+        const ModelRun first = runRequestOrThrow(request, forwardOnly).model;
         tokens = first.run->tokens();
         kept = first.run->attentionKept();
     }
@@ -150,7 +156,7 @@ int modelBench(const CliInput& in, int repeat) {
                       ", \"repeat\": " + std::to_string(repeat) +
                       ", \"attention_kept\": " + (kept ? "true" : "false") + ", \"load_ms\": ";
     io::appendDouble(out, loadMs);
-    out += ", " + timedRunsJson(repeat, [&] { (void)runModel(s, model); });
+    out += ", " + timedRunsJson(repeat, [&] { (void)runRequestOrThrow(request, forwardOnly); });
     out += "}\n";
     writeStdout(out);
     return 0;

@@ -88,11 +88,8 @@ int renderCommand(const QStringList& args) {
 
     if (p.isSet("out")) {
         const Step& step = requireStep(trace, s.step);
-        const int heads = stepHeadCount(step.info);
-        if (heads > 0 && s.head >= heads)
-            throw UserError("head", "--head " + std::to_string(s.head) + " is out of range: \"" +
-                                        step.info.id + "\" has " + std::to_string(heads) +
-                                        " heads.");
+        if (const auto why = headProblem(s.head, stepHeadCount(step.info), step.info.id))
+            throw UserError(why->field, why->message);
         const HeatmapData data = sliceStep(step, tokens, s.head, s.batchIndex, trace.find("mask"));
         FigureOptions o = options;
         o.colormap = colormap ? *colormap : defaultColormapFor(data);

@@ -131,27 +131,6 @@ std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const 
     return issues;
 }
 
-ModelRun runModel(const Settings& settings, std::shared_ptr<const GptModel> model,
-                  const CancelToken* cancel, const GptProgressFn& progress,
-                  std::shared_ptr<const GptRun> previous) {
-    ModelRun out;
-    out.settings = settings;
-    out.input = modelTokens(settings);
-    out.model = std::move(model);
-    const auto issues = checkModelSettings(settings, *out.model, out.input);
-    if (!issues.empty())
-        throw UserError(issues.front().field, issues.front().message);
-    GptRequest r;
-    r.model = out.model;
-    r.ids = tokenIds(out.input.tokens);
-    r.previous = std::move(previous);
-    r.memoryBudgetBytes = settings.config.memoryBudgetBytes;
-    r.cancel = cancel;
-    r.progress = progress;
-    out.run = runGpt(r);
-    return out;
-}
-
 TraceRun layerTraceRun(const ModelRun& run, const CancelToken* cancel) {
     TraceRun t;
     t.settings = run.settings;

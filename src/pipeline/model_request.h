@@ -45,11 +45,6 @@ struct ModelRun {
     std::shared_ptr<const GptModel> model;
     std::shared_ptr<const GptRun> run;
 };
-// Checks (UserError for the first problem) and runs the forward. `previous` (an earlier run of
-// the same model) lets a longer text reuse the rows of its common prefix.
-ModelRun runModel(const Settings& settings, std::shared_ptr<const GptModel> model,
-                  const CancelToken* cancel = nullptr, const GptProgressFn& progress = {},
-                  std::shared_ptr<const GptRun> previous = nullptr);
 // Block settings.layer's attention as the chapter-3 multi-head trace (inputs = its LayerNorm1
 // output, output = out_proj's), as a TraceRun the step views, exports and PyTorch listing take.
 TraceRun layerTraceRun(const ModelRun& run, const CancelToken* cancel = nullptr);

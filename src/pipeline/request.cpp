@@ -74,6 +74,14 @@ QStringList fitSettingsToFiles(Settings* settings, const InputFiles& files, Give
     return notes;
 }
 
+GivenSizes givenSizes(const Settings& before, const QVariantMap& given) {
+    GivenSizes g;
+    g.dIn = given.contains(QStringLiteral("d_in"));
+    g.contextLength = given.contains(QStringLiteral("context_length")) ||
+                      before.config.contextLength != Config().contextLength;
+    return g;
+}
+
 InputTokens tokenizeInput(const Settings& settings, const InputFiles& files) {
     InputTokens in;
     switch (settings.source) {
@@ -187,22 +195,6 @@ QStringList rowLabels(const TraceRun& run) {
     for (const std::string& l : run.input.labels)
         labels << QString::fromStdString(l);
     return labels;
-}
-
-TraceRun runSettings(const Settings& settings, const InputFiles& files, const CancelToken* cancel,
-                     const ProgressFn& progress) {
-    TraceRun run;
-    run.settings = settings;
-    run.input = tokenizeInput(settings, files);
-    run.inputs = embedInput(settings, files, run.input, cancel);
-    TraceRequest request;
-    request.config = settings.config;
-    request.inputs = run.inputs;
-    request.weights = variantHasWeights(settings.config.variant) ? files.weights.get() : nullptr;
-    request.cancel = cancel;
-    request.progress = progress;
-    run.trace = std::make_shared<const Trace>(runTrace(request));
-    return run;
 }
 
 }  // namespace attn

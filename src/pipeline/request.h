@@ -4,6 +4,7 @@
 // trace. QtCore only; nothing here knows about windows or the command line.
 
 #include <QStringList>
+#include <QVariantMap>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +40,11 @@ struct GivenSizes {
     bool dIn = false;
     bool contextLength = false;
 };
+// The one rule for which sizes are the user's: those the options name (`given`, by setting key),
+// and the context length also when the settings the options apply to (`before`: a session, the
+// window's current settings, or the defaults for the CLI) already hold one other than the
+// default, since the user or a file chose it there.
+GivenSizes givenSizes(const Settings& before, const QVariantMap& given);
 QStringList fitSettingsToFiles(Settings* settings, const InputFiles& files, GivenSizes given);
 
 // The tokens of the input and one label per row of x: the token text for typed text, the book's
@@ -70,8 +76,5 @@ struct TraceRun {
 };
 // The labels of the run's rows (its tokens, or "0".."T-1"), as the figures and views take them.
 QStringList rowLabels(const TraceRun& run);
-// tokenizeInput + embedInput + runTrace. Throws UserError, Cancelled.
-TraceRun runSettings(const Settings& settings, const InputFiles& files,
-                     const CancelToken* cancel = nullptr, const ProgressFn& progress = {});
 
 }  // namespace attn

@@ -22,7 +22,7 @@
 #include "engine/gpt_forward.h"
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
-#include "teach/latest_job.h"
+#include "pipeline/latest_job.h"
 
 namespace attn {
 

@@ -15,8 +15,7 @@
 #include "engine/head_scores.h"
 #include "export/image_export.h"
 #include "io/file_io.h"
-#include "pipeline/model_request.h"
-#include "pipeline/request.h"
+#include "pipeline/run_request.h"
 #include "pipeline/step_files.h"
 #include "teach/lesson.h"
 
@@ -82,7 +81,10 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
             std::shared_ptr<const GptModel>& model = models[s.model];
             if (!model)
                 model = loadModel(s.model, std::nullopt, cancel);
-            ModelRun all = runModel(s, model, cancel);
+            RequestHooks hooks;
+            hooks.cancel = cancel;
+            hooks.layerTrace = false;  // the layer may still change to the picked head's
+            ModelRun all = runRequestOrThrow(Request{s, {}, model, nullptr}, hooks).model;
             if (screen.pick != LessonHead::Fixed) {
                 // The forward holds every layer: the picked one is traced from it.
                 const HeadPick best = pickHead(screen, *all.run);

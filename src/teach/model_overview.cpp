@@ -22,7 +22,7 @@
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
 #include "export/model_figure.h"
-#include "teach/latest_job.h"
+#include "pipeline/latest_job.h"
 #include "teach/scaled_font.h"
 
 namespace attn {

@@ -16,7 +16,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "teach/latest_job.h"
+#include "pipeline/latest_job.h"
 #include "tokenizer/tokenizer.h"
 
 namespace attn {

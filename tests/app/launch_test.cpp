@@ -220,9 +220,8 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     EXPECT_EQ(problem, QStringLiteral("The book's input vectors are 3-dimensional, so d_in must be "
                                       "3 (it is 5)."));
     launched({"--step", "nope"}, Settings(), &problem);
-    EXPECT_TRUE(
-        problem.startsWith(QStringLiteral("--step: \"nope\" is not a step of this "
-                                          "configuration; its steps are inputs, queries")))
+    EXPECT_TRUE(problem.startsWith(QStringLiteral(
+        "This configuration has no step \"nope\"; its steps are inputs, queries")))
         << problem.toStdString();
     launched({"--step", "weights", "--head", "2"}, Settings(), &problem);
     EXPECT_EQ(problem, QStringLiteral("--head 2 is out of range: \"weights\" has 2 heads."));

@@ -208,7 +208,10 @@ TEST(Cli, BadInputExitsTwoWithOneLine) {
                    "This configuration needs about");
     expectBadInput({"export", "--out", "x.txt"}, "use a .csv, .npy, .json or .npz file");
     expectBadInput({"export", "--step", "nope", "--out", "/tmp/x.npy"},
-                   "This configuration has no step \"nope\"");
+                   "This configuration has no step \"nope\"; its steps are inputs, queries");
+    // A head the step does not have is refused, not clamped to the last one.
+    expectBadInput({"export", "--step", "weights", "--head", "2", "--out", "/tmp/x.csv"},
+                   "--head 2 is out of range: \"weights\" has 2 heads.");
 }
 
 TEST(Cli, UnwritableOutputLeavesNoFile) {

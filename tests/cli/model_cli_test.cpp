@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "io/npy.h"
+#include "pipeline/run_request.h"
 
 namespace {
 
@@ -161,6 +162,42 @@ TEST(ModelCli, BenchAndPyTorchListing) {
     ASSERT_EQ(hf.exitCode, 0) << hf.err.toStdString();
     EXPECT_TRUE(QString::fromUtf8(hf.out).contains("def load_safetensors(path):"));
     EXPECT_FALSE(QString::fromUtf8(hf.out).contains("import safetensors"));
+}
+
+// The CLI's layer trace is the app's: the chapter-3 steps inside the rest of the block
+// (the app's worker and the CLI both call pipeline/run_request.h's runRequest).
+TEST(ModelCli, TraceHasTheBlockAroundTheAttentionAsTheAppDoes) {
+    const QString f32 = fixture("hf_tied_f32.safetensors");
+    const auto stepsOf = [&](const char* layer) {
+        QMap<QString, QJsonArray> steps;
+        QStringList ids;
+        for (const QJsonValue& v :
+             json(cli({"trace", "--model", f32, "--text", kText, "--layer", layer}))["steps"]
+                 .toArray()) {
+            ids << v.toObject()["id"].toString();
+            steps[ids.back()] = v.toObject()["data"].toArray();
+        }
+        return std::pair{ids, steps};
+    };
+    const auto [ids, layer0] = stepsOf("0");
+    attn::Settings s;
+    s.model = f32;
+    s.source = attn::InputSource::Text;
+    s.text = kText;
+    const auto model = attn::loadModel(f32);
+    const attn::RequestResult app = attn::runRequestOrThrow({s, {}, model, nullptr});
+    QStringList appIds;
+    for (const attn::Step& step : app.run.trace->steps)
+        appIds << QString::fromStdString(step.info.id);
+    EXPECT_EQ(ids, appIds);
+    ASSERT_EQ(ids.first(), "block_input");
+    ASSERT_EQ(ids.last(), "block_output");
+    EXPECT_TRUE(ids.contains("ff_hidden"));
+    // Layer 0's output is layer 1's input, number for number (7 tokens x d_model 32).
+    const auto [ids1, layer1] = stepsOf("1");
+    ASSERT_EQ(layer0["block_output"].size(), 7 * 32);
+    EXPECT_EQ(layer0["block_output"], layer1["block_input"]);
+    EXPECT_NE(layer0["block_input"], layer1["block_input"]);
 }
 
 TEST(ModelCli, RefusalsAreOneLine) {

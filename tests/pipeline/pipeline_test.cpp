@@ -12,7 +12,7 @@
 #include "io/safetensors.h"
 #include "pipeline/options.h"
 #include "pipeline/pytorch_code.h"
-#include "pipeline/request.h"
+#include "pipeline/run_request.h"
 #include "pipeline/step_files.h"
 
 using namespace attn;
@@ -264,6 +264,20 @@ TEST(Request, EmbeddingsFilesSetDInAndBatchAndMustFit) {
     fitSettingsToFiles(&given, files, {true, false});
     EXPECT_EQ(given.config.dIn, 7);  // given explicitly: the check says it does not fit
     EXPECT_EQ(checkSettings(given, files, 4).front().field, "d_in");
+}
+
+// One rule for the CLI, the launch options and the window (they had three, two of them
+// different): named options are the user's, and so is a context length already chosen before.
+TEST(Request, OneRuleForWhichSizesAreTheUsers) {
+    const Settings defaults;
+    EXPECT_FALSE(givenSizes(defaults, {}).dIn);
+    EXPECT_FALSE(givenSizes(defaults, {}).contextLength);
+    EXPECT_TRUE(givenSizes(defaults, {{"d_in", 4}}).dIn);
+    EXPECT_TRUE(givenSizes(defaults, {{"context_length", 6}}).contextLength);
+    Settings session;
+    session.config.contextLength = 12;  // a session's, a file's or the user's earlier choice
+    EXPECT_TRUE(givenSizes(session, {}).contextLength);
+    EXPECT_FALSE(givenSizes(session, {{"text", "hi"}}).dIn);
 }
 
 TEST(Request, AMaskBufferSetsTheContextLengthUnlessItWasGiven) {

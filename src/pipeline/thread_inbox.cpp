@@ -1,4 +1,4 @@
-#include "app/thread_inbox.h"
+#include "pipeline/thread_inbox.h"
 
 #include <QCoreApplication>
 #include <QEvent>

@@ -1,6 +1,8 @@
-// LatestJob: results arrive from the event loop, only the newest request's; a newer request
-// cancels the running job and replaces the waiting one; errors reach the handler; a LatestJob
-// destroyed while its job runs neither crashes nor delivers.
+// LatestJob, the one way the app runs work in the background: results arrive from the event
+// loop, only the newest request's; a newer request cancels the running job and replaces the
+// waiting one; reports arrive in order before the result and only while the job is the newest;
+// errors reach the handler; a LatestJob destroyed while its job runs (on the shared pool or a
+// thread of its own) neither crashes nor delivers.
 
 #include <gtest/gtest.h>
 #include <QCoreApplication>
@@ -11,7 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "teach/latest_job.h"
+#include "pipeline/latest_job.h"
 
 namespace attn {
 namespace {
@@ -112,6 +114,83 @@ TEST(LatestJob, DestroyedWhileItsJobRuns) {
     // The result is posted to the receiver left behind, which drops it and deletes itself.
     QTest::qWait(20);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    EXPECT_FALSE(delivered);
+}
+
+TEST(LatestJob, ReportsArriveInOrderBeforeTheResultAndOnlyWhileNewest) {
+    for (const JobThread thread : {JobThread::Shared, JobThread::Own}) {
+        LatestJob job(thread);
+        std::vector<int> seen;
+        const quint64 first = job.run(
+            [&](const JobReports& r) {
+                for (int i = 1; i <= 3; ++i)
+                    r.report([&seen, i] { seen.push_back(i); });
+                return 10;
+            },
+            [&](int v) { seen.push_back(v); });
+        EXPECT_EQ(first, job.generation());
+        QTRY_VERIFY(!job.busy());
+        EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 10}));
+
+        // A report of a job that is no longer the newest is dropped, like its result.
+        Gate gate;
+        seen.clear();
+        job.run(
+            [&](const JobReports& r) {
+                gate.wait(r.cancel());
+                r.report([&seen] { seen.push_back(-1); });
+                return -2;
+            },
+            [&](int v) { seen.push_back(v); });
+        QTRY_VERIFY(gate.started);
+        job.run([](const CancelToken&) { return 7; }, [&](int v) { seen.push_back(v); });
+        gate.open = true;
+        QTRY_VERIFY(!job.busy());
+        EXPECT_EQ(seen, std::vector<int>{7});
+    }
+}
+
+TEST(LatestJob, CancelRunningStillDeliversTheJobsOwnAnswer) {
+    LatestJob job(JobThread::Own);
+    Gate gate;
+    QString said;
+    job.run(
+        [&](const CancelToken& c) {
+            gate.wait(c);
+            return c.cancelled() ? QStringLiteral("cancelled") : QStringLiteral("done");
+        },
+        [&](const QString& v) { said = v; });
+    QTRY_VERIFY(gate.started);
+    job.cancelRunning();
+    QTRY_VERIFY(gate.sawCancel);
+    gate.open = true;
+    QTRY_COMPARE(said, QStringLiteral("cancelled"));
+    EXPECT_EQ(job.droppedResults(), 0);
+}
+
+TEST(LatestJob, OwnThreadDestroyedWhileItsJobRunsAndReports) {
+    Gate gate;
+    std::atomic<int> reportsMade{0};
+    int reportsSeen = 0;
+    bool delivered = false;
+    {
+        LatestJob job(JobThread::Own);
+        job.run(
+            [&](const JobReports& r) {
+                r.report([&reportsSeen] { ++reportsSeen; });
+                ++reportsMade;
+                gate.wait(r.cancel());
+                r.report([&reportsSeen] { ++reportsSeen; });
+                ++reportsMade;
+                return 1;
+            },
+            [&](int) { delivered = true; });
+        QTRY_COMPARE(reportsSeen, 1);  // the job is the newest: its first report arrives
+        gate.open = true;  // the destructor waits for the job: let it end
+    }
+    EXPECT_EQ(reportsMade, 2);
+    QTest::qWait(20);
+    EXPECT_EQ(reportsSeen, 1);  // its later report and its result reached no one
     EXPECT_FALSE(delivered);
 }
 
