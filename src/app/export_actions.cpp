@@ -10,12 +10,9 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
-#include <QEventLoop>
-#include <QException>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -29,16 +26,17 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "app/step_view.h"
 #include "app/workspace.h"
 #include "engine/gpt_forward.h"
 #include "export/model_figure.h"
+#include "export/step_figures_run.h"
 #include "io/csv.h"
 #include "io/file_io.h"
 #include "io/npy.h"
 #include "io/trace_json.h"
+#include "pipeline/latest_job.h"
 #include "pipeline/step_files.h"
 
 namespace attn {
@@ -190,8 +188,14 @@ class ExportAllDialog : public QDialog {
 
 }  // namespace
 
+ExportActions::~ExportActions() = default;
+
 ExportActions::ExportActions(Workspace* workspace, StepView* view, QWidget* window)
-    : QObject(window), workspace_(workspace), view_(view), window_(window) {
+    : QObject(window),
+      workspace_(workspace),
+      view_(view),
+      window_(window),
+      attentionJob_(std::make_unique<LatestJob>()) {
     exportImage_ = new QAction(tr("&Export image..."), this);
     exportImage_->setObjectName(QStringLiteral("actionExportImage"));
     exportImage_->setShortcut(QKeySequence(tr("Ctrl+E")));
@@ -391,36 +395,68 @@ void ExportActions::exportAllInteractive() {
     settings.setValue(QLatin1String(kExportDirKey), dir);
     settings.setValue(QLatin1String(kAllStepsFormatKey), dialog.format());
 
-    QProgressDialog progress(tr("Exporting the steps..."), tr("Cancel"), 0, 1, window_);
-    progress.setWindowTitle(tr("Export all steps"));
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(300);
-    progress.setAutoClose(false);
-    progress.setAutoReset(false);
-    const StepFiguresResult r = exportAllSteps(
-        dir, dialog.format(), dialog.everyBatchEntry(),
-        [&progress](int done, int n, const QString& file) {
-            progress.setMaximum(n);
-            progress.setValue(done);
-            if (!file.isEmpty())
-                progress.setLabelText(tr("Drawing %1 (%2 of %3)").arg(file).arg(done + 1).arg(n));
-            // The figures are drawn on this thread: let the window repaint and Cancel work.
-            QCoreApplication::processEvents();
-            return !progress.wasCanceled();
-        });
-    progress.close();
-    const QString where = QDir::toNativeSeparators(dir);
-    const QString files =
-        r.files.size() == 1 ? tr("1 complete file") : tr("%1 complete files").arg(r.files.size());
-    if (!r.error.isEmpty())
-        showError(tr("Export failed"), tr("Stopped after %1: %2").arg(files, r.error));
-    else if (r.cancelled)
-        showStatus(tr("Export cancelled: %1 in %2").arg(files, where), 6000);
-    else
-        showStatus(r.files.size() == 1
-                       ? tr("Exported 1 file to %1").arg(where)
-                       : tr("Exported %1 files to %2").arg(r.files.size()).arg(where),
-                   6000);
+    startExportAllSteps(dir, dialog.format(), dialog.everyBatchEntry());
+}
+
+bool ExportActions::isExporting() const {
+    return allSteps_ || attentionJob_->busy();
+}
+
+bool ExportActions::startExportAllSteps(const QString& dir, const QString& format,
+                                        bool everyBatchEntry) {
+    const TraceRun* run = workspace_->shownRun();
+    if (!run || allSteps_)
+        return false;
+    FigureOptions options = figureOptions();
+    options.scale = 2.0;
+    allSteps_ = new StepFiguresRun(
+        run->trace, rowLabels(*run),
+        allStepFigures(*run->trace, format.toLower(), everyBatchEntry), options,
+        parseColormap(workspace_->settings().colormap.toStdString()), dir, this);
+    // Window-modal but not exec(): the window keeps painting while the files are written.
+    auto* progress = new QProgressDialog(tr("Exporting the steps..."), tr("Cancel"), 0, 1, window_);
+    progress->setWindowTitle(tr("Export all steps"));
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(300);
+    progress->setAutoClose(false);
+    progress->setAutoReset(false);
+    connect(progress, &QProgressDialog::canceled, allSteps_, &StepFiguresRun::cancel);
+    StepFiguresRun* figures = allSteps_;
+    connect(allSteps_, &StepFiguresRun::progressed, progress,
+            [progress, figures](int done, int n, const QString& file) {
+                if (progress->wasCanceled()) {  // cancel() is a slot that emits nothing
+                    figures->cancel();
+                    return;
+                }
+                progress->setMaximum(n);
+                progress->setValue(done);
+                if (!file.isEmpty())
+                    progress->setLabelText(
+                        tr("Drawing %1 (%2 of %3)").arg(file).arg(done + 1).arg(n));
+            });
+    connect(allSteps_, &StepFiguresRun::finished, this,
+            [this, progress, dir](const StepFiguresResult& r) {
+                progress->close();
+                progress->deleteLater();
+                allSteps_->deleteLater();
+                allSteps_ = nullptr;
+                const QString where = QDir::toNativeSeparators(dir);
+                const QString files = r.files.size() == 1
+                                          ? tr("1 complete file")
+                                          : tr("%1 complete files").arg(r.files.size());
+                if (!r.error.isEmpty())
+                    showError(tr("Export failed"), tr("Stopped after %1: %2").arg(files, r.error));
+                else if (r.cancelled)
+                    showStatus(tr("Export cancelled: %1 in %2").arg(files, where), 6000);
+                else
+                    showStatus(r.files.size() == 1
+                                   ? tr("Exported 1 file to %1").arg(where)
+                                   : tr("Exported %1 files to %2").arg(r.files.size()).arg(where),
+                               6000);
+                emit allStepsExported(r);
+            });
+    allSteps_->start();
+    return true;
 }
 
 // Around every data export's writer: refuse when nothing is shown, explain a failure (the
@@ -487,36 +523,34 @@ bool ExportActions::exportAttentionNpy(const QString& path) {
     // Without the kept weights every layer is recomputed (seconds for a long text at GPT-2
     // sizes): off the GUI thread, with a dialog whose Cancel stops it.
     const std::shared_ptr<const GptRun> run = shown->modelRun;
-    auto cancel = std::make_shared<CancelToken>();
-    QFuture<void> done = QtConcurrent::run(
-        [run, path, cancel] { attn::exportAttentionNpy(*run, path, cancel.get()); });
-    QProgressDialog progress(tr("Writing every layer's attention..."), tr("Cancel"), 0, 0, window_);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(300);
-    QFutureWatcher<void> watcher;
-    QEventLoop loop;
-    connect(&watcher, &QFutureWatcher<void>::finished, &loop, &QEventLoop::quit);
-    connect(&progress, &QProgressDialog::canceled, &loop, [cancel] { cancel->cancel(); });
-    watcher.setFuture(done);
-    if (!done.isFinished())
-        loop.exec();
-    progress.reset();
-    try {
-        try {
-            done.waitForFinished();
-        } catch (const QUnhandledException& e) {  // what the writer threw, wrapped by Qt
-            if (e.exception())
-                std::rethrow_exception(e.exception());
-            throw;
-        }
-    } catch (const Cancelled&) {
+    auto* progress =
+        new QProgressDialog(tr("Writing every layer's attention..."), tr("Cancel"), 0, 0, window_);
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(300);
+    const auto end = [this, progress](bool ok) {
+        QObject::disconnect(progress, nullptr, this, nullptr);  // closing it says "canceled"
+        progress->close();
+        progress->deleteLater();
+        emit attentionExported(ok);
+    };
+    connect(progress, &QProgressDialog::canceled, this, [this, end] {
+        attentionJob_->cancel();
         showStatus(tr("Export cancelled: no file was written"), 4000);
-        return false;
-    } catch (const std::exception& e) {
-        showError(tr("Export failed"), what(e));
-        return false;
-    }
-    showStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
+        end(false);
+    });
+    attentionJob_->setErrorHandler([this, end](const QString& error) {
+        showError(tr("Export failed"), error);
+        end(false);
+    });
+    attentionJob_->run(
+        [run, path](const CancelToken& cancel) {
+            attn::exportAttentionNpy(*run, path, &cancel);
+            return true;
+        },
+        [this, path, end](bool) {
+            showStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
+            end(true);
+        });
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <functional>
+#include <memory>
 
 #include "export/heatmap_figure.h"
 #include "export/image_export.h"
@@ -17,6 +18,8 @@ class QWidget;
 
 namespace attn {
 
+class LatestJob;
+class StepFiguresRun;
 class StepView;
 class Workspace;
 
@@ -24,6 +27,7 @@ class ExportActions : public QObject {
     Q_OBJECT
   public:
     ExportActions(Workspace* workspace, StepView* view, QWidget* window);
+    ~ExportActions() override;
 
     QAction* exportImageAction() const { return exportImage_; }
     QAction* copyImageAction() const { return copyImage_; }
@@ -46,7 +50,8 @@ class ExportActions : public QObject {
     // figure's own size, PNG at 2x.
     FigureOptions figureOptions() const;
     // One figure per step and head (and batch entry when asked) into `dir`, named as
-    // `render --all-steps` names them. Drawn on the GUI thread; `progress` runs between files.
+    // `render --all-steps` names them, all at once; `progress` runs between files. (The menu's
+    // Export all steps writes the same files with startExportAllSteps.)
     StepFiguresResult exportAllSteps(const QString& dir, const QString& format,
                                      bool everyBatchEntry,
                                      const StepFiguresProgress& progress = {});
@@ -59,7 +64,20 @@ class ExportActions : public QObject {
     // attention weights (L, H, T, T) as float32 .npy; recomputed layer by layer off the GUI
     // thread when the run did not keep them (a progress dialog with Cancel meanwhile).
     bool exportOverview(const QString& path, bool ownScale);
+    // Starts writing every layer's attention in the background (false: nothing to export);
+    // attentionExported() says how it ended.
     bool exportAttentionNpy(const QString& path);
+    // Starts Export all steps in the background, with a progress dialog and Cancel; the event
+    // loop keeps running (one file per turn). allStepsExported() says how it ended. False when
+    // nothing is shown or an export is already running.
+    bool startExportAllSteps(const QString& dir, const QString& format, bool everyBatchEntry);
+    bool isExporting() const;
+
+  signals:
+    void attentionExported(bool ok);
+    void allStepsExported(const attn::StepFiguresResult& result);
+
+  public:
 
     // Errors go to this instead of a message box when set (tests).
     using MessageHook = std::function<void(const QString& title, const QString& text)>;
@@ -90,6 +108,8 @@ class ExportActions : public QObject {
     QAction* exportOverview_ = nullptr;
     QAction* exportAttention_ = nullptr;
     std::function<bool()> overviewOwnScale_;
+    std::unique_ptr<LatestJob> attentionJob_;  // every layer's attention, written off the GUI
+    StepFiguresRun* allSteps_ = nullptr;       // the running Export all steps, if any
 };
 
 }  // namespace attn

@@ -3,9 +3,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
-#include <QFuture>
 #include <QKeySequence>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "app/centre_pages.h"
 #include "engine/gpt_forward.h"
@@ -71,6 +69,7 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
             exportSlides(path);
     });
     slidesJob_ = std::make_unique<LatestJob>();
+    pickJob_ = std::make_unique<LatestJob>();
     // It runs on the bundled model: a build that does not ship it cannot start it.
     const QString model = trainedModelLessonModel();
     const bool bundled = bundledModelNames().contains(model);
@@ -147,17 +146,19 @@ void LessonDriver::pickHead() {
     // Scoring reads every layer's attention: on the thread pool.
     const std::shared_ptr<const GptRun> run = shown->modelRun;
     const quint64 screen = screenNumber_;
-    QtConcurrent::run([run, pick] {
-        if (pick == LessonHead::BestInduction)
-            return highestScore(runInductionScores(*run, run->tokens() / 2),
-                                run->model->arch.heads);
-        return strongestPreviousTokenHead(headScores(*run));
-    }).then(this, [this, screen](HeadPick best) {
-        if (screen != screenNumber_ || !best.valid())
-            return;
-        workspace_->selectLayer(int(best.layer));
-        workspace_->selectHead(int(best.head));
-    });
+    pickJob_->run(
+        [run, pick](const CancelToken&) {
+            if (pick == LessonHead::BestInduction)
+                return highestScore(runInductionScores(*run, run->tokens() / 2),
+                                    run->model->arch.heads);
+            return strongestPreviousTokenHead(headScores(*run));
+        },
+        [this, screen](HeadPick best) {
+            if (screen != screenNumber_ || !best.valid())
+                return;
+            workspace_->selectLayer(int(best.layer));
+            workspace_->selectHead(int(best.head));
+        });
 }
 
 }  // namespace attn

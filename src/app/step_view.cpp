@@ -2,7 +2,6 @@
 
 #include <QBoxLayout>
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -12,13 +11,13 @@
 #include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "app/model_views.h"
 #include "app/workspace.h"
 #include "export/focus_row_view.h"
 #include "export/head_grid.h"
 #include "export/heatmap_view.h"
+#include "pipeline/latest_job.h"
 #include "pipeline/step_files.h"
 #include "teach/derivation.h"
 #include "teach/explanations.h"
@@ -75,12 +74,13 @@ class FittingLabel : public QLabel {
 
 // What the heatmap shows now, so a change of colours alone does not slice again.
 struct StepView::Shown {
-    const Trace* trace = nullptr;
+    quint64 generation = 0;  // of the result shown (Workspace::shownGeneration)
     std::string stepId;
     int head = -1;
     int batch = -1;
     QStringList labels;  // of `trace`
     HeatmapData data;
+    LatestJob slices;  // a big map is cut on the thread pool
 };
 
 StepView::StepView(Workspace* workspace, QWidget* parent)
@@ -313,15 +313,15 @@ void StepView::refresh() {
     fitBar();
     sentence_->setText(stepCaption(info));
 
-    const Trace* trace = run->trace.get();
+    const quint64 generation = workspace_->shownGeneration();
     const int head = stepHeadCount(info) > 0 ? s.head : -1;
     const int batch = stepBatchCount(info) > 0 ? s.batchIndex : -1;
-    if (shown_->trace != trace)
+    if (shown_->generation != generation)
         shown_->labels = rowLabels(*run);
-    if (shown_->trace == trace && shown_->stepId == info.id && shown_->head == head &&
+    if (shown_->generation == generation && shown_->stepId == info.id && shown_->head == head &&
         shown_->batch == batch)
         return;  // same matrix: only its colours or values changed, set above
-    shown_->trace = trace;
+    shown_->generation = generation;
     shown_->stepId = info.id;
     shown_->head = head;
     shown_->batch = batch;
@@ -331,13 +331,13 @@ void StepView::refresh() {
     heads_->setCurrentHead(std::max(0, head));
     refreshHeadsVisible();
 
-    const quint64 generation = ++sliceGeneration_;
     const int64_t cells = info.shape.size() >= 2 ? info.shape[info.shape.size() - 1] *
                                                        info.shape[info.shape.size() - 2]
                                                  : 1;
     if (cells <= kSyncSliceCells) {
+        shown_->slices.cancel();  // a big map still being cut is no longer wanted
         showData(sliceStep(*step, shown_->labels, std::max(0, head), std::max(0, batch),
-                           trace->find("mask")));
+                           run->trace->find("mask")));
         return;
     }
     // A big map is cut on the thread pool; the trace is held until it is done, and a newer
@@ -345,13 +345,12 @@ void StepView::refresh() {
     std::shared_ptr<const Trace> held = run->trace;
     const std::string id = info.id;
     const QStringList labels = shown_->labels;
-    QtConcurrent::run([held, id, labels, head, batch] {
-        return sliceStep(*held->find(id), labels, std::max(0, head), std::max(0, batch),
-                         held->find("mask"));
-    }).then(this, [this, generation](const HeatmapData& data) {
-        if (generation == sliceGeneration_)
-            showData(data);
-    });
+    shown_->slices.run(
+        [held, id, labels, head, batch](const CancelToken&) {
+            return sliceStep(*held->find(id), labels, std::max(0, head), std::max(0, batch),
+                             held->find("mask"));
+        },
+        [this](const HeatmapData& data) { showData(data); });
 }
 
 void StepView::showData(const HeatmapData& data) {

@@ -112,7 +112,6 @@ class StepView : public QWidget {
     void refreshHeadsVisible();
     int focusedRow(int rows) const;  // the clicked cell's row, else the last
     double fontScale_ = 1.0;
-    quint64 sliceGeneration_ = 0;
     struct Shown;
     std::unique_ptr<Shown> shown_;
 };

@@ -8,12 +8,12 @@
 #include <QSpinBox>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "app/model_views.h"
 #include "app/trace_controller.h"
 #include "engine/embeddings.h"
 #include "export/heatmap_data.h"
+#include "pipeline/latest_job.h"
 #include "pipeline/pytorch_code.h"
 #include "pipeline/step_files.h"
 #include "teach/derivation.h"
@@ -170,7 +170,7 @@ void ExplainPanel::refresh() {
 // Token view
 
 TokenViewPanel::TokenViewPanel(Workspace* workspace, QWidget* parent)
-    : QWidget(parent), workspace_(workspace) {
+    : QWidget(parent), workspace_(workspace), weightsJob_(std::make_unique<LatestJob>()) {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(4, 4, 4, 4);
     auto* bar = new QHBoxLayout;
@@ -203,6 +203,12 @@ TokenViewPanel::TokenViewPanel(Workspace* workspace, QWidget* parent)
     connect(workspace_, &Workspace::resultApplied, this, &TokenViewPanel::refresh);
 }
 
+TokenViewPanel::~TokenViewPanel() = default;
+
+bool TokenViewPanel::isDrawn() const {
+    return !weightsJob_->busy();
+}
+
 void TokenViewPanel::setFontScale(double scale) {
     view_->setFontScale(scale);
 }
@@ -228,24 +234,22 @@ void TokenViewPanel::refresh() {
     const Step* shown = workspace_->shownStep();
     const std::string id = tokenViewStepId(t, shown ? shown->info.id : std::string());
     const int batch = std::max(0, std::min<int>(s.batchIndex, int(t.config.batch) - 1));
-    if (drawnTrace_ != &t || drawnBatch_ != batch || step_ != QString::fromStdString(id)) {
+    const quint64 generation = workspace_->shownGeneration();
+    if (drawnGeneration_ != generation || drawnBatch_ != batch ||
+        step_ != QString::fromStdString(id)) {
         step_ = QString::fromStdString(id);
-        drawnTrace_ = &t;
+        drawnGeneration_ = generation;
         drawnBatch_ = batch;
         // The matrices are copied out on the thread pool (at 1,000 tokens and 12 heads they
         // are 48 MB); the newest request wins.
-        const quint64 request = ++weightsRequest_;
         std::shared_ptr<const Trace> trace = run->trace;
         const QStringList labels = rowLabels(*run);
-        QtConcurrent::run([trace, batch, id] {
-            return tokenViewInput(*trace, batch, id);
-        }).then(this, [this, request, labels](TokenViewInput in) {
-            if (request != weightsRequest_)
-                return;
-            weightsShown_ = request;
-            view_->setAttention(std::move(in.weights), labels, std::move(in.hidden));
-            refresh();
-        });
+        weightsJob_->run(
+            [trace, batch, id](const CancelToken&) { return tokenViewInput(*trace, batch, id); },
+            [this, labels](TokenViewInput in) {
+                view_->setAttention(std::move(in.weights), labels, std::move(in.hidden));
+                refresh();
+            });
         return;
     }
     const bool heads = view_->headCount() > 1;

@@ -5,6 +5,7 @@
 // is on screen.
 
 #include <QWidget>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,7 @@ namespace attn {
 bool onScreen(const QWidget* w);
 
 class CompareView;
+class LatestJob;
 class PyTorchPanel;
 class TokenView;
 class TraceController;
@@ -56,11 +58,12 @@ class TokenViewPanel : public QWidget {
     Q_OBJECT
   public:
     TokenViewPanel(Workspace* workspace, QWidget* parent = nullptr);
+    ~TokenViewPanel() override;
     TokenView* view() const { return view_; }
     QCheckBox* allHeads() const { return allHeads_; }
     QString stepShown() const { return step_; }  // the weight step drawn
     // The newest weights have been cut off the GUI thread and handed to the view.
-    bool isDrawn() const { return weightsShown_ == weightsRequest_; }
+    bool isDrawn() const;
     QSpinBox* layerSpin() const { return layer_; }
     void setFontScale(double scale);
 
@@ -80,10 +83,9 @@ class TokenViewPanel : public QWidget {
     QSpinBox* layer_ = nullptr;
     QLabel* note_ = nullptr;
     TokenView* view_ = nullptr;
-    quint64 weightsRequest_ = 0;  // the newest weights being cut; older answers are dropped
-    quint64 weightsShown_ = 0;    // the request whose weights the view draws
+    std::unique_ptr<LatestJob> weightsJob_;  // the weights are cut on the thread pool
     QString step_;
-    const void* drawnTrace_ = nullptr;
+    quint64 drawnGeneration_ = 0;  // the result drawn (Workspace::shownGeneration)
     int drawnBatch_ = -1;
 };
 

@@ -97,6 +97,9 @@ class Workspace : public QObject {
     // computes); null before the first.
     const TraceOutcome* shown() const { return shown_ ? &*shown_ : nullptr; }
     const TraceRun* shownRun() const { return shown_ ? &shown_->run : nullptr; }
+    // The generation of the shown result (0 before the first): what a view compares to know
+    // whether the result is new, since a later trace may reuse an earlier one's address.
+    quint64 shownGeneration() const { return shown_ ? shown_->generation : 0; }
     // The step the views show: settings().step if the shown trace has it, else the weights,
     // else the output. Null before a result.
     const Step* shownStep() const;

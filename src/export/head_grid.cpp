@@ -1,6 +1,5 @@
 #include "export/head_grid.h"
 
-#include <QFuture>
 #include <QImage>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -13,6 +12,7 @@
 
 #include "engine/trace.h"
 #include "export/heatmap_figure.h"
+#include "pipeline/latest_job.h"
 #include "pipeline/step_files.h"
 
 namespace attn {
@@ -116,11 +116,10 @@ struct HeadGrid::Private {
     ColorScale scale = ColorScale::Matrix;
     int current = 0;
     int hover = -1;
-    // Every setStep, setHeads and clear takes the next number; a setStep's result is shown only
-    // if no other request came after it.
-    quint64 generation = 0;
+    // A setStep's thumbnails are made on the thread pool and shown only if no setStep, setHeads
+    // or clear came after it.
+    LatestJob job;
     bool loading = false;
-    bool starting = false;  // inside setStep, starting a request
     // Layout, recomputed on resize and new data.
     int columns = 1;
     int thumbnail = 0;  // side of the square a head's heatmap may take
@@ -163,58 +162,47 @@ void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& st
         clear();
         return;
     }
-    const quint64 generation = ++d_->generation;
     d_->loading = true;
     std::vector<int> headIndex(size_t(heads), 0);
     std::iota(headIndex.begin(), headIndex.end(), 0);
     // Only values cross threads: the trace (kept alive by the shared pointer, read only),
-    // copies of the id and labels, and the thumbnails coming back.
-    auto pool = [trace, stepId, labels, batch](int head) {
-        const Step* s = trace->find(stepId);
-        return pooledSlice(*s, labels, head, batch, trace->find("mask"), kThumbnailCells);
-    };
+    // copies of the id, labels and colours, and the thumbnails coming back. The heads are
+    // pooled in parallel (the job's own thread takes part, so it never waits on the pool).
     const FigureColors colors = d_->colors;
-    auto deliver = [this, generation](Tiles tiles) {
-        if (generation != d_->generation)
-            return;  // a newer request came: this one is stale
-        d_->loading = false;
-        // The colours may have changed while the thumbnails were made (a colormap picked, the
-        // palette): repaint in the ones in effect now.
-        const Colormap now = d_->chosen ? *d_->chosen : tiles.colormap;
-        const bool repaint =
-            tiles.colormap != now || tiles.scale != d_->scale || !(tiles.colors == d_->colors);
-        d_->colormap = now;
-        showTiles(std::move(tiles.heads), std::move(tiles.images));
-        if (repaint)  // colours changed while the thumbnails were made
-            repaintThumbnails();
-        emit tilesReady();
-    };
-    d_->starting = true;
-    QtConcurrent::mapped(std::move(headIndex), pool)
-        .then([colormap, scale, colors](QFuture<HeatmapData> pooled) {
+    d_->job.run(
+        [trace, stepId, labels, batch, headIndex, colormap, scale,
+         colors](const CancelToken&) {
+            const std::vector<HeatmapData> pooled =
+                QtConcurrent::blockingMapped<std::vector<HeatmapData>>(headIndex, [&](int head) {
+                    const Step* s = trace->find(stepId);
+                    return pooledSlice(*s, labels, head, batch, trace->find("mask"),
+                                       kThumbnailCells);
+                });
             Tiles tiles;
-            const QList<HeatmapData> results = pooled.results();
-            tiles.heads.assign(results.begin(), results.end());
+            tiles.heads.assign(pooled.begin(), pooled.end());
             tiles.colormap = colormap ? *colormap : autoColormapFor(tiles.heads);
             tiles.images = paintThumbnails(tiles.heads, tiles.colormap, scale, colors);
             tiles.scale = scale;
             tiles.colors = colors;
             return tiles;
-        })
-        .then(this, [this, deliver](Tiles tiles) {
-            // Work done before setStep returned would land inside it: deliver it from the event
-            // loop like any other, so callers always see setStep return first.
-            if (d_->starting)
-                QMetaObject::invokeMethod(
-                    this, [deliver, tiles]() { deliver(tiles); }, Qt::QueuedConnection);
-            else
-                deliver(std::move(tiles));
+        },
+        [this](Tiles tiles) {
+            d_->loading = false;
+            // The colours may have changed while the thumbnails were made (a colormap picked,
+            // the palette): repaint in the ones in effect now.
+            const Colormap now = d_->chosen ? *d_->chosen : tiles.colormap;
+            const bool repaint = tiles.colormap != now || tiles.scale != d_->scale ||
+                                 !(tiles.colors == d_->colors);
+            d_->colormap = now;
+            showTiles(std::move(tiles.heads), std::move(tiles.images));
+            if (repaint)
+                repaintThumbnails();
+            emit tilesReady();
         });
-    d_->starting = false;
 }
 
 void HeadGrid::setHeads(const std::vector<HeatmapData>& heads) {
-    ++d_->generation;
+    d_->job.cancel();
     d_->loading = false;
     d_->colormap = d_->chosen ? *d_->chosen : autoColormapFor(heads);
     showTiles(heads, paintThumbnails(heads, d_->colormap, d_->scale, d_->colors));

@@ -200,6 +200,20 @@ void exportHeatmapImage(const HeatmapData& data, const FigureOptions& options,
                             std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
+QString stepFiguresFolderError(const QString& dir) {
+    return ExportText::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir));
+}
+
+void drawStepFigure(const HeatmapData& data, const FigureOptions& options,
+                    std::optional<Colormap> colormap, const QString& path) {
+    FigureOptions o = options;
+    o.colormap = colormap ? *colormap : defaultColormapFor(data);
+    ImageFormat format = ImageFormat::Png;
+    imageFormatForPath(path, &format);
+    o.vectorCells = format != ImageFormat::Png;
+    exportHeatmapImage(data, o, path);
+}
+
 StepFiguresResult exportStepFigures(const Trace& trace, const QStringList& tokens,
                                     const std::vector<StepFigure>& figures,
                                     const FigureOptions& options, std::optional<Colormap> colormap,
@@ -207,8 +221,7 @@ StepFiguresResult exportStepFigures(const Trace& trace, const QStringList& token
     StepFiguresResult result;
     result.total = int(figures.size());
     if (!QDir().mkpath(dir)) {
-        result.error =
-            ExportText::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(dir));
+        result.error = stepFiguresFolderError(dir);
         return result;
     }
     const QDir out(dir);
@@ -221,13 +234,8 @@ StepFiguresResult exportStepFigures(const Trace& trace, const QStringList& token
         }
         const HeatmapData data = sliceStep(*figure.step, tokens, std::max(figure.head, 0),
                                            std::max(figure.batch, 0), mask);
-        FigureOptions o = options;
-        o.colormap = colormap ? *colormap : defaultColormapFor(data);
-        ImageFormat format = ImageFormat::Png;
-        imageFormatForPath(figure.fileName, &format);
-        o.vectorCells = format != ImageFormat::Png;
         try {
-            exportHeatmapImage(data, o, out.filePath(figure.fileName));
+            drawStepFigure(data, options, colormap, out.filePath(figure.fileName));
         } catch (const std::exception& e) {
             result.error = QString::fromUtf8(e.what());
             return result;

@@ -43,6 +43,12 @@ struct StepFiguresResult {
     QString error;  // why it stopped early; empty when every file was written or it was cancelled
     bool ok() const { return !cancelled && error.isEmpty() && files.size() == total; }
 };
+// One of them: `data` drawn into `path` in `colormap`, or the data's own (defaultColormapFor),
+// the format by the suffix (vector cells for SVG and PDF). Throws UserError("output", ...).
+void drawStepFigure(const HeatmapData& data, const FigureOptions& options,
+                    std::optional<Colormap> colormap, const QString& path);
+// "Cannot create the folder <dir>."
+QString stepFiguresFolderError(const QString& dir);
 // Called before each file (done = files written so far) and once at the end (done == total);
 // returning false cancels: the files already written stay, complete.
 using StepFiguresProgress = std::function<bool(int done, int total, const QString& file)>;

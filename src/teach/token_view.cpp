@@ -10,7 +10,7 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
-#include <QtConcurrent/QtConcurrentRun>
+#include "pipeline/latest_job.h"
 
 #include <algorithm>
 #include <cmath>
@@ -301,12 +301,6 @@ TokenView::RenderResult renderLinks(const TokenView::RenderJob& job) {
     return r;
 }
 
-// The continuations' context (see TokenView::renderReceiver_).
-class RenderReceiver : public QObject {
-  public:
-    TokenView* view = nullptr;
-};
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -379,20 +373,10 @@ TokenView::TokenView(QWidget* parent) : QWidget(parent) {
         setHovered({});
         update();
     });
-    renderReceiver_ = new RenderReceiver;
-    renderReceiver_->setParent(this);
-    static_cast<RenderReceiver*>(renderReceiver_)->view = this;
+    renderJob_ = std::make_unique<LatestJob>();
 }
 
-TokenView::~TokenView() {
-    // A running render's continuation still has to land somewhere: the receiver stays behind
-    // without a view and deletes itself when it arrives.
-    if (renderRunning_) {
-        auto* receiver = static_cast<RenderReceiver*>(renderReceiver_);
-        receiver->view = nullptr;
-        receiver->setParent(nullptr);
-    }
-}
+TokenView::~TokenView() = default;
 
 QColor TokenView::headColor(int head) {
     // Okabe & Ito (2008), colour-blind safe, black left out (it is the text colour), then Paul
@@ -838,21 +822,11 @@ void TokenView::startRender() {
     job.geometry.heads = headCount();
     job.geometry.colors = lineColors();
     renderRunning_ = true;
-    auto* receiver = static_cast<RenderReceiver*>(renderReceiver_);
-    // The continuation runs on the GUI thread, and at once, inside this call, when the worker
-    // was done before .then() was attached. It queues the result once more, so a result always
-    // lands from the event loop and never inside setAttention or setHead.
-    QtConcurrent::run(renderLinks, std::move(job)).then(receiver, [receiver](RenderResult result) {
-        QMetaObject::invokeMethod(
-            receiver,
-            [receiver, result = std::move(result)]() mutable {
-                if (receiver->view)
-                    receiver->view->acceptRender(std::move(result));
-                else
-                    receiver->deleteLater();
-            },
-            Qt::QueuedConnection);
-    });
+    // Only one render is ever in flight (a request made meanwhile waits in renderWanted_), so
+    // every result lands, from the event loop, never inside setAttention or setHead: one with
+    // an older key still brings the link selection.
+    renderJob_->run([job = std::move(job)](const CancelToken&) { return renderLinks(job); },
+                    [this](RenderResult result) { acceptRender(std::move(result)); });
 }
 
 void TokenView::acceptRender(RenderResult result) {

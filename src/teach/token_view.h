@@ -22,6 +22,8 @@ class QScrollBar;
 
 namespace attn {
 
+class LatestJob;
+
 struct Trace;
 
 // The per-head T*T matrices TokenView::setAttention takes, from an attention step of a trace
@@ -215,9 +217,7 @@ class TokenView : public QWidget {
     QImage image_;
     quint64 imageKey_ = 0;
     double imageTop_ = 0;  // content y of the image's top row
-    // The context of the render continuations. It outlives the view while a render runs (the
-    // view hands it over in its destructor), so a continuation never meets a destroyed context.
-    QObject* renderReceiver_ = nullptr;
+    std::unique_ptr<LatestJob> renderJob_;  // renders on the thread pool
 };
 
 }  // namespace attn

@@ -26,11 +26,13 @@
 #include <QStatusBar>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QTimer>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "app/export_actions.h"
 #include "app/input_panel.h"
@@ -530,6 +532,54 @@ TEST(FileExport, AllStepsOfTheBookExampleWithCliNamesAndValidSvg) {
         EXPECT_FALSE(QImage(QDir(out2).filePath(f)).isNull()) << f.toStdString();
 }
 
+// The menu's Export all steps runs from the event loop, one file per turn (it used to draw every
+// file inside the call, calling processEvents between them): the call returns before any file
+// exists, the window keeps running, and Cancel leaves only complete files.
+TEST(FileExport, ExportAllStepsFromTheMenuLeavesTheEventLoopRunning) {
+    MainWindow w(testOptions());
+    w.show();
+    change(w, [](Settings& s) { s.config.variant = Variant::MultiHead; });
+    ASSERT_TRUE(settle(w));
+    ExportActions* e = w.exports();
+    const QStringList expected = allStepsFileNames(w, QStringLiteral("svg"));
+    QTemporaryDir dir;
+    std::optional<StepFiguresResult> result;
+    QObject::connect(e, &ExportActions::allStepsExported,
+                     [&](const StepFiguresResult& r) { result = r; });
+    int ticks = 0;
+    QTimer tick;
+    QObject::connect(&tick, &QTimer::timeout, [&] { ++ticks; });
+    tick.start(0);
+    ASSERT_TRUE(e->startExportAllSteps(dir.path(), QStringLiteral("svg"), false));
+    EXPECT_TRUE(QDir(dir.path()).entryList(QDir::Files).isEmpty());  // nothing inside the call
+    EXPECT_TRUE(e->isExporting());
+    EXPECT_FALSE(e->startExportAllSteps(dir.path(), QStringLiteral("svg"), false));  // one at once
+    QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 20000);
+    EXPECT_TRUE(result->ok()) << result->error.toStdString();
+    EXPECT_EQ(result->files.size(), expected.size());
+    EXPECT_GE(ticks, int(expected.size()) / 2);  // the loop turned between files
+    EXPECT_FALSE(e->isExporting());
+
+    // Cancel from the progress dialog once two files are there: only complete files stay.
+    const QString out = dir.filePath(QStringLiteral("cancelled"));
+    result.reset();
+    ASSERT_TRUE(e->startExportAllSteps(out, QStringLiteral("png"), false));
+    QTRY_VERIFY(QDir(out).entryList(QDir::Files).size() >= 2);
+    QProgressDialog* progress = nullptr;
+    for (QProgressDialog* d : w.findChildren<QProgressDialog*>())
+        if (!d->wasCanceled() && d->isVisible())
+            progress = d;  // the first export's dialog may not be deleted yet
+    ASSERT_NE(progress, nullptr);
+    progress->cancel();
+    QTRY_VERIFY(result.has_value());
+    EXPECT_TRUE(result->cancelled);
+    EXPECT_LT(result->files.size(), expected.size());
+    const QStringList written = QDir(out).entryList(QDir::Files | QDir::Hidden, QDir::Name);
+    EXPECT_EQ(written.size(), result->files.size());
+    for (const QString& f : written)
+        EXPECT_FALSE(QImage(QDir(out).filePath(f)).isNull()) << f.toStdString();
+}
+
 TEST(FileExport, EveryBatchEntryWhenAskedAndFiguresAtTheirOwnSize) {
     MainWindow w(testOptions());
     w.show();
@@ -937,6 +987,7 @@ TEST(FileMenu, SaveAsksForANameOnlyTheFirstTimeAndExportAllRunsFromTheMenu) {
     {
         DialogDriver driver({exportAllInto(out, QStringLiteral("pdf"))});
         w.findChild<QAction*>(QStringLiteral("actionExportAllSteps"))->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.exports()->isExporting(), 30000);  // one file per turn
         EXPECT_EQ(driver.handled(), 1);
         EXPECT_TRUE(driver.unexpected().isEmpty()) << driver.unexpected().join('\n').toStdString();
     }
@@ -976,6 +1027,7 @@ TEST(FileMenu, ExportAllStaysResponsiveAndCancelLeavesOnlyCompleteFiles) {
                                  return true;
                              }});
         w.findChild<QAction*>(QStringLiteral("actionExportAllSteps"))->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.exports()->isExporting(), 30000);
         EXPECT_EQ(driver.handled(), 2);
         EXPECT_TRUE(driver.unexpected().isEmpty()) << driver.unexpected().join('\n').toStdString();
     }

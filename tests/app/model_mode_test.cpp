@@ -337,7 +337,11 @@ TEST(ModelMode, ExportsTheOverviewAndEveryLayersAttention) {
     EXPECT_TRUE(f.read(8).startsWith("\x89PNG"));
 
     const QString npy = dir.filePath(QStringLiteral("attention.npy"));
+    QSignalSpy exported(w.exports(), &ExportActions::attentionExported);
     ASSERT_TRUE(w.exports()->exportAttentionNpy(npy));
+    EXPECT_FALSE(QFile::exists(npy));  // written in the background, never inside the call
+    ASSERT_TRUE(exported.wait(10000));
+    EXPECT_TRUE(exported.first().first().toBool());
     const Tensor saved = io::readNpy(npy.toStdString());
     const GptRun* run = modelRun(w);
     ASSERT_NE(run, nullptr);
