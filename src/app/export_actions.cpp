@@ -544,7 +544,7 @@ bool ExportActions::exportAttentionNpy(const QString& path) {
     });
     attentionJob_->run(
         [run, path](const CancelToken& cancel) {
-            attn::exportAttentionNpy(*run, path, &cancel);
+            io::writeAttentionNpy(path.toStdString(), *run, &cancel);
             return true;
         },
         [this, path, end](bool) {

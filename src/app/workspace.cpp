@@ -8,6 +8,7 @@
 
 #include "app/model_loader.h"
 #include "app/trace_controller.h"
+#include "engine/weight_check.h"
 #include "io/loaders.h"
 #include "pipeline/step_files.h"
 
@@ -278,7 +279,7 @@ bool Workspace::openWeights(const QString& path, QString* error) {
             &next.settings, InputFiles{nullptr, next.files.weights}, givenSizes(state_.settings, {}));
         // Weights that do not fit the module are refused, and the ones in use stay.
         if (variantHasWeights(next.settings.config.variant))
-            io::checkWeights(*next.files.weights, next.settings.config,
+            checkWeights(*next.files.weights, next.settings.config,
                              QFileInfo(path).fileName().toStdString());
         const WorkspaceState before = state_;
         apply(next, false);

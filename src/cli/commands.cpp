@@ -260,21 +260,7 @@ int exportCommand(const QStringList& args) {
             throw UserError("out",
                             "Every layer's attention is 4-dimensional (L, H, T, T): export "
                             "it to a .npy file.");
-        const ModelRun m = modelFromOptions(in);
-        const GptRun& r = *m.run;
-        if (r.attentionKept()) {
-            io::writeNpy(out, r.attention);
-        } else {
-            // Beyond the memory budget the run keeps no attention: each layer is recomputed.
-            const GptArchitecture& a = m.model->arch;
-            const int64_t T = r.tokens();
-            Tensor all = Tensor::uninitialized({a.layers, a.heads, T, T});
-            for (int64_t l = 0; l < a.layers; ++l) {
-                const Tensor layer = layerAttention(r, l).contiguous();
-                std::copy_n(layer.data(), layer.numel(), all.mutableData() + l * layer.numel());
-            }
-            io::writeNpy(out, all);
-        }
+        io::writeAttentionNpy(out, *modelFromOptions(in).run);
         return 0;
     }
     const TraceRun run = traceFromOptions(in);

@@ -585,19 +585,6 @@ Tensor layerAttention(const GptRun& run, int64_t layer, const CancelToken* cance
     return weights;
 }
 
-Tensor attentionWeights(const GptRun& run, const CancelToken* cancel) {
-    if (run.attentionKept())
-        return run.attention;
-    const GptArchitecture& a = modelOf(run).arch;
-    const int64_t T = run.tokens(), layerSize = a.heads * T * T;
-    Tensor all = Tensor::uninitialized(Shape{a.layers, a.heads, T, T});
-    for (int64_t l = 0; l < a.layers; ++l) {
-        const Tensor w = layerAttention(run, l, cancel);
-        std::copy_n(w.data(), layerSize, all.mutableData() + l * layerSize);
-    }
-    return all;
-}
-
 GptBlockContext blockContext(const GptRun& run, int64_t layer, const CancelToken* cancel) {
     checkLayer(run, layer);
     const GptModel& m = modelOf(run);

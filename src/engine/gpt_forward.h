@@ -100,10 +100,6 @@ uint64_t estimateGptRunBytes(const GptArchitecture& arch, int64_t tokens, int64_
 // recomputed from the block's input (and the kept keys and values when there are).
 Tensor layerAttention(const GptRun& run, int64_t layer, const CancelToken* cancel = nullptr);
 
-// Every layer's attention weights (L, H, T, T): run.attention when kept, else recomputed layer
-// by layer into a new tensor (which then needs that memory; the CLI's export of them does).
-Tensor attentionWeights(const GptRun& run, const CancelToken* cancel = nullptr);
-
 struct LayerTraceOptions {
     bool simpleMaskSteps = true;  // also the chapter's simple masking method (3 extra steps)
     uint64_t memoryBudgetBytes = uint64_t(2) << 30;

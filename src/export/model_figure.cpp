@@ -408,45 +408,6 @@ void exportOverviewFigure(const Tensor& thumbnails, const OverviewFigureOptions&
                             std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
-void exportAttentionNpy(const GptRun& run, const QString& path, const CancelToken* cancel) {
-    if (!run.model)
-        writeFail(path, ModelFigureText::tr("there is no model run to export"));
-    if (run.attentionKept()) {
-        io::writeNpy(path.toStdString(), run.attention);
-        return;
-    }
-    const GptArchitecture& a = run.model->arch;
-    const int64_t T = run.tokens();
-    checkDestination(path);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        writeFail(path, file.errorString());
-    auto write = [&](const char* data, qint64 size) {
-        if (file.write(data, size) != size) {
-            const QString reason = file.errorString();
-            file.cancelWriting();
-            writeFail(path, reason);
-        }
-    };
-    const std::string header = io::npyHeader({a.layers, a.heads, T, T});
-    write(header.data(), qint64(header.size()));
-    for (int64_t l = 0; l < a.layers; ++l) {
-        Tensor layer;
-        try {
-            throwIfCancelled(cancel);
-            layer = layerAttention(run, l, cancel).contiguous();
-        } catch (...) {
-            file.cancelWriting();
-            throw;
-        }
-        // .npy float32 is little-endian ('<f4'), as every machine the app runs on.
-        write(reinterpret_cast<const char*>(layer.data()),
-              qint64(layer.numel()) * qint64(sizeof(float)));
-    }
-    if (!file.commit())
-        writeFail(path, file.errorString());
-}
-
 OverviewFigureOptions overviewFigureOptions(const Settings& settings, bool ownScale) {
     OverviewFigureOptions o;
     o.title =

@@ -67,11 +67,5 @@ QByteArray renderOverviewBytes(const Tensor& thumbnails, const OverviewFigureOpt
 void exportOverviewFigure(const Tensor& thumbnails, const OverviewFigureOptions& options,
                           const QString& path);
 
-// Every layer's attention weights (L, H, T, T) as a float32 .npy file: run.attention when
-// the run kept it, otherwise each layer recomputed in turn (layerAttention) and streamed to
-// the file, so the whole array is never held. Complete or not at all. Cancellable (throws
-// attn::Cancelled, leaving no file). Throws UserError("output", ...) when writing fails.
-void exportAttentionNpy(const GptRun& run, const QString& path,
-                        const CancelToken* cancel = nullptr);
 
 }  // namespace attn

@@ -52,19 +52,26 @@ void checkParentDirectory(const std::string& path) {
         failWrite(path, "the folder " + parent.string() + " does not exist");
 }
 
-void writeDirectly(const std::string& path, std::string_view bytes) {
+// Every piece `produce` hands over goes to `file` in full, else the write fails naming `path`.
+void writePieces(QFileDevice& file, const std::string& path, const FileProducer& produce) {
+    produce([&](std::string_view bytes) {
+        const char* p = bytes.data();
+        qint64 left = static_cast<qint64>(bytes.size());
+        while (left > 0) {
+            const qint64 n = file.write(p, left);
+            if (n <= 0)
+                failWrite(path, file.errorString().toStdString());
+            p += n;
+            left -= n;
+        }
+    });
+}
+
+void writeDirectly(const std::string& path, const FileProducer& produce) {
     QFile file(QString::fromStdString(path));
     if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
         failWrite(path, file.errorString().toStdString());
-    const char* p = bytes.data();
-    qint64 left = static_cast<qint64>(bytes.size());
-    while (left > 0) {
-        qint64 n = file.write(p, left);
-        if (n <= 0)
-            failWrite(path, file.errorString().toStdString());
-        p += n;
-        left -= n;
-    }
+    writePieces(file, path, produce);
     if (!file.flush())
         failWrite(path, file.errorString().toStdString());
     file.close();
@@ -119,6 +126,10 @@ std::string readFileBytes(const std::string& path) {
 }
 
 void writeFileAtomically(const std::string& path, std::string_view bytes) {
+    writeFileAtomically(path, [bytes](const FileSink& write) { write(bytes); });
+}
+
+void writeFileAtomically(const std::string& path, const FileProducer& produce) {
     if (path.empty())
         throw UserError("output", "Cannot write an output file without a name");
     std::error_code ec;
@@ -129,7 +140,7 @@ void writeFileAtomically(const std::string& path, std::string_view bytes) {
         // A device or pipe (/dev/stdout, /dev/full) cannot be replaced by renaming a temporary
         // file over it (as root that would even destroy the device node), so write into it.
         if (!fs::is_regular_file(st)) {
-            writeDirectly(path, bytes);
+            writeDirectly(path, produce);
             return;
         }
     }
@@ -138,17 +149,11 @@ void writeFileAtomically(const std::string& path, std::string_view bytes) {
     QSaveFile file(QString::fromStdString(path));
     if (!file.open(QIODevice::WriteOnly))
         failWrite(path, file.errorString().toStdString());
-    const char* p = bytes.data();
-    qint64 left = static_cast<qint64>(bytes.size());
-    while (left > 0) {
-        qint64 n = file.write(p, left);
-        if (n <= 0) {
-            std::string reason = file.errorString().toStdString();
-            file.cancelWriting();
-            failWrite(path, reason);
-        }
-        p += n;
-        left -= n;
+    try {
+        writePieces(file, path, produce);
+    } catch (...) {  // a failed write or the producer's own error (cancelled): no file
+        file.cancelWriting();
+        throw;
     }
     // commit() flushes, closes and renames; on any error it removes the temporary file.
     if (!file.commit())

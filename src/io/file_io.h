@@ -2,6 +2,7 @@
 // Reading whole files and writing them so that a failure never leaves a partial file behind.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,12 @@ std::string readFileBytes(const std::string& path);
 // they are written directly. On failure throws
 // attn::UserError("output", "Cannot write <path>: <reason>") and `path` is left as it was.
 void writeFileAtomically(const std::string& path, std::string_view bytes);
+// The same for a file written in pieces: `produce` hands each piece to the sink as it makes it,
+// so the whole file is never held. When `produce` throws (attn::Cancelled, say), no file is
+// left and the exception goes on.
+using FileSink = std::function<void(std::string_view bytes)>;
+using FileProducer = std::function<void(const FileSink& write)>;
+void writeFileAtomically(const std::string& path, const FileProducer& produce);
 
 // The last component of a path ("emb.npy" for "/tmp/x/emb.npy"): error messages about a file's
 // contents name it this way so they stay short.

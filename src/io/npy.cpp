@@ -359,6 +359,26 @@ void writeNpy(const std::string& path, const Tensor& tensor) {
     writeFileAtomically(path, npyBytes(tensor));
 }
 
+void writeAttentionNpy(const std::string& path, const GptRun& run, const CancelToken* cancel) {
+    if (run.attentionKept()) {
+        writeNpy(path, run.attention);
+        return;
+    }
+    if (!run.model)
+        throw UserError("output", "Cannot write " + path + ": there is no model run to export.");
+    const GptArchitecture& a = run.model->arch;
+    writeFileAtomically(path, [&](const FileSink& write) {
+        write(npyHeader({a.layers, a.heads, run.tokens(), run.tokens()}));
+        for (int64_t l = 0; l < a.layers; ++l) {
+            throwIfCancelled(cancel);
+            const Tensor layer = layerAttention(run, l, cancel).contiguous();
+            // .npy float32 is little-endian ('<f4'), as every machine the app runs on.
+            write(std::string_view(reinterpret_cast<const char*>(layer.data()),
+                                   size_t(layer.numel()) * sizeof(float)));
+        }
+    });
+}
+
 std::string npzBytes(const NamedTensors& arrays) {
     if (arrays.size() > 65535)
         throw UserError("output",

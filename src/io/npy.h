@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/cancel.h"
+#include "engine/gpt_forward.h"
 #include "engine/tensor.h"
 #include "engine/trace.h"
 #include "io/zip.h"  // crc32
@@ -27,6 +29,12 @@ std::string npyHeader(const Shape& shape);
 // float32 '<f4', version 1.0, row-major, exactly the tensor's shape (0-d and 1-d included).
 std::string npyBytes(const Tensor& tensor);
 void writeNpy(const std::string& path, const Tensor& tensor);
+// Every layer's attention weights (L, H, T, T) of a model run as a float32 .npy file: the run's
+// kept attention, or each layer recomputed in turn (layerAttention) and streamed to the file,
+// so the whole array is never held. The one writer behind the app's and the CLI's export.
+// Complete or not at all; cancellable (throws attn::Cancelled, leaving no file).
+void writeAttentionNpy(const std::string& path, const GptRun& run,
+                       const CancelToken* cancel = nullptr);
 
 // A ZIP archive (stored, CRC-32) holding "<name>.npy" per array, as np.savez writes and
 // np.load reads. Throws attn::UserError("output", ...) above the 4 GiB ZIP limit (ZIP64 is

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "engine/embeddings.h"
+#include "engine/weight_check.h"
 #include "io/file_io.h"
 #include "io/loaders.h"
 
@@ -54,7 +55,7 @@ QStringList fitSettingsToFiles(Settings* settings, const InputFiles& files, Give
             c.batch = x.size(0);
     }
     if (files.weights) {
-        if (const auto n = io::maskBufferSize(*files.weights); n && *n != c.contextLength) {
+        if (const auto n = maskBufferSize(*files.weights); n && *n != c.contextLength) {
             const QString name = QFileInfo(settings->weightsFile).fileName();
             if (given.contextLength)
                 throw UserError(
@@ -156,7 +157,7 @@ std::vector<ValidationIssue> checkSettings(const Settings& settings, const Input
         }
     }
     if (files.weights && variantHasWeights(c.variant)) {
-        const std::vector<std::string> problems = io::weightProblems(*files.weights, c);
+        const std::vector<std::string> problems = weightProblems(*files.weights, c);
         if (!problems.empty()) {
             std::string text = fileName(settings.weightsFile) + ": ";
             for (size_t i = 0; i < problems.size(); ++i)

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/config.h"
+#include "pipeline/colors.h"
 #include "tokenizer/tokenizer.h"
 
 namespace attn {
@@ -28,20 +29,6 @@ enum class InputSource {
 };
 std::string inputSourceName(InputSource s);  // "book", "text", "file"
 std::optional<InputSource> parseInputSource(std::string_view s);
-
-// The colour maps of the heatmaps.
-enum class Colormap { Viridis, Magma, Cividis, Diverging };
-std::string colormapName(Colormap c);  // "viridis", "magma", "cividis", "diverging"
-std::optional<Colormap> parseColormap(std::string_view s);
-
-// How a heatmap maps values to colours.
-enum class ColorScale {
-    Matrix,  // one scale for the whole matrix (weights always 0..1)
-    Row,     // each row spans its own min..max: long rows of small weights still show contrast
-    Log      // log10 of the value: weights of 1e-4 and 0.5 both readable
-};
-std::string colorScaleName(ColorScale s);  // "matrix", "row", "log"
-std::optional<ColorScale> parseColorScale(std::string_view s);
 
 struct Settings {
     // What goes in.

@@ -224,8 +224,6 @@ TEST(GptForward, BeyondTheBudgetAttentionIsNotKeptButRecomputedOnDemand) {
     EXPECT_EQ(lean->reusedTokens, 0);
     for (int64_t l = 0; l < 2; ++l)
         expectNear(layerAttention(*lean, l), kept->attention.select(0, l), 1e-6, "recomputed");
-    expectNear(attentionWeights(*lean), kept->attention, 1e-6, "all layers recomputed");
-    EXPECT_TRUE(attentionWeights(*kept).sharesStorageWith(kept->attention));
     expectNear(lean->thumbnails, kept->thumbnails, 1e-6, "thumbnails");
     expectNear(lean->rowEntropy, kept->rowEntropy, 1e-6, "entropy");
     expectNear(lean->meanDistance, kept->meanDistance, 1e-6, "distance");

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "engine/weight_check.h"
 #include "io/csv.h"
 #include "io/json_tensor.h"
 #include "io/loaders.h"

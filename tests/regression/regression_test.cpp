@@ -30,6 +30,7 @@
 #include "engine/config.h"
 #include "engine/tensor.h"
 #include "engine/trace.h"
+#include "engine/weight_check.h"
 #include "io/csv.h"
 #include "io/json_tensor.h"
 #include "io/loaders.h"
@@ -140,7 +141,7 @@ void replayJson(const std::string& text) {
                         "parseJsonWeights")) {
         Config c;
         c.contextLength = 6;
-        onlyUserError([&] { io::checkWeights(w, c, "input.json"); }, "checkWeights");
+        onlyUserError([&] { checkWeights(w, c, "input.json"); }, "checkWeights");
     }
 }
 

@@ -148,8 +148,8 @@ TEST(ModelFigure, AttentionNpyHoldsEveryLayerKeptOrRecomputed) {
     QTemporaryDir dir;
     const QString a = dir.filePath(QStringLiteral("a.npy")),
                   b = dir.filePath(QStringLiteral("b.npy"));
-    exportAttentionNpy(*kept, a);
-    exportAttentionNpy(*recomputed, b);
+    io::writeAttentionNpy(a.toStdString(), *kept);
+    io::writeAttentionNpy(b.toStdString(), *recomputed);
     const Tensor fromKept = io::readNpy(a.toStdString());
     const Tensor fromRecomputed = io::readNpy(b.toStdString());
     EXPECT_EQ(fromKept, kept->attention);
@@ -162,7 +162,7 @@ TEST(ModelFigure, AttentionNpyHoldsEveryLayerKeptOrRecomputed) {
     CancelToken cancel;
     cancel.cancel();
     const QString c = dir.filePath(QStringLiteral("c.npy"));
-    EXPECT_THROW(exportAttentionNpy(*recomputed, c, &cancel), Cancelled);
+    EXPECT_THROW(io::writeAttentionNpy(c.toStdString(), *recomputed, &cancel), Cancelled);
     EXPECT_FALSE(QFileInfo::exists(c));
 }
 
