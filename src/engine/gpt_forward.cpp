@@ -686,8 +686,7 @@ double logSumExp(const float* z, int64_t n) {
 
 }  // namespace
 
-std::vector<TokenProbability> nextTokens(const GptRun& run, int64_t position, int64_t k) {
-    const Tensor logits = nextTokenLogits(run, position);
+std::vector<TokenProbability> topTokens(const Tensor& logits, int64_t k) {
     const float* z = logits.data();
     const int64_t V = logits.numel();
     k = std::clamp<int64_t>(k, 0, V);
@@ -704,8 +703,24 @@ std::vector<TokenProbability> nextTokens(const GptRun& run, int64_t position, in
     return out;
 }
 
+std::vector<TokenProbability> nextTokens(const GptRun& run, int64_t position, int64_t k) {
+    return topTokens(nextTokenLogits(run, position), k);
+}
+
 double nextTokenLogProbability(const GptRun& run, int64_t position, int64_t token) {
-    const Tensor logits = nextTokenLogits(run, position);
+    return tokenLogProbability(nextTokenLogits(run, position), token);
+}
+
+int64_t tokenRank(const Tensor& logits, int64_t token) {
+    const float* l = logits.data();
+    const float mine = l[token];
+    int64_t before = 0;
+    for (int64_t i = 0; i < logits.numel(); ++i)
+        before += l[i] > mine || (l[i] == mine && i < token);
+    return before + 1;
+}
+
+double tokenLogProbability(const Tensor& logits, int64_t token) {
     if (token < 0 || token >= logits.numel())
         throw UserError("input", "Token id " + std::to_string(token) +
                                      " is not in the model's vocabulary (ids 0 to " +

@@ -139,6 +139,13 @@ Tensor nextTokenLogits(const GptRun& run, int64_t position);
 std::vector<TokenProbability> nextTokens(const GptRun& run, int64_t position, int64_t k);
 // ln p(token | ids[0..position]).
 double nextTokenLogProbability(const GptRun& run, int64_t position, int64_t token);
+// The same three from one position's logits, so a caller that wants more than one of them
+// multiplies by the output head once (with a 151,936-token vocabulary that product is the cost).
+std::vector<TokenProbability> topTokens(const Tensor& logits, int64_t k);
+double tokenLogProbability(const Tensor& logits, int64_t token);
+// 1 + the number of tokens before `token` in topTokens' order (higher logit, or the same logit
+// and a lower id).
+int64_t tokenRank(const Tensor& logits, int64_t token);
 // ln p(ids[i + 1] | ids[0..i]) for i = 0 .. T-2: the mean of their negatives is the text's
 // cross-entropy (validation) loss. One product of (T, d) by the output head, in vocabulary
 // chunks; cancellable.

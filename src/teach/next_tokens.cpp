@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include "pipeline/latest_job.h"
@@ -40,40 +41,6 @@ QString probabilityRelation(double p) {
                                              : QStringLiteral("= ") + text;
 }
 
-// What a prediction job gives back.
-struct Prediction {
-    std::vector<TokenProbability> top;
-    int64_t actualId = -1;  // the text's own next token, when the position is not the last
-    double actualProbability = 0.0;
-    int64_t actualRank = 0;  // 1 = most probable
-};
-
-Prediction predict(const GptRun& run, int position, const CancelToken& cancel) {
-    Prediction p;
-    p.top = nextTokens(run, position, NextTokensPanel::kTopK);
-    if (position + 1 >= run.tokens())
-        return p;
-    throwIfCancelled(&cancel);
-    p.actualId = run.ids[size_t(position) + 1];
-    for (size_t i = 0; i < p.top.size(); ++i)
-        if (p.top[i].id == p.actualId) {
-            p.actualRank = int64_t(i) + 1;
-            p.actualProbability = p.top[i].probability;
-            return p;
-        }
-    // Not among the top k: its rank counts the tokens before it in nextTokens' order
-    // (higher logit, or the same logit and a lower id).
-    const Tensor logits = nextTokenLogits(run, position);
-    const float* l = logits.data();
-    const float mine = l[p.actualId];
-    int64_t before = 0;
-    for (int64_t i = 0; i < logits.numel(); ++i)
-        before += l[i] > mine || (l[i] == mine && i < p.actualId);
-    throwIfCancelled(&cancel);
-    p.actualRank = before + 1;
-    p.actualProbability = std::exp(nextTokenLogProbability(run, position, p.actualId));
-    return p;
-}
 
 // The probability column: a bar as long as the probability (0 to 100 %) behind its value.
 class ProbabilityDelegate : public QStyledItemDelegate {
@@ -224,8 +191,35 @@ class NextTokensModel : public QAbstractTableModel {
 
 // ---------------------------------------------------------------------------------------------
 
+// What a prediction job gives back.
+struct NextTokensPanel::Prediction {
+    std::vector<TokenProbability> top;
+    int64_t actualId = -1;  // the text's own next token, when the position is not the last
+    double actualProbability = 0.0;
+    int64_t actualRank = 0;  // 1 = most probable
+};
+
+struct NextTokensPanel::Kept {
+    std::map<int, Prediction> byPosition;  // of run_; emptied when run_ is another run
+};
+
+NextTokensPanel::Prediction NextTokensPanel::predict(const GptRun& run, int position,
+                                                     const CancelToken& cancel) {
+    // One product with the output head for everything the panel says about the position.
+    const Tensor logits = nextTokenLogits(run, position);
+    throwIfCancelled(&cancel);
+    Prediction p;
+    p.top = topTokens(logits, NextTokensPanel::kTopK);
+    if (position + 1 >= run.tokens())
+        return p;
+    p.actualId = run.ids[size_t(position) + 1];
+    p.actualRank = tokenRank(logits, p.actualId);
+    p.actualProbability = std::exp(tokenLogProbability(logits, p.actualId));
+    return p;
+}
+
 NextTokensPanel::NextTokensPanel(QWidget* parent)
-    : QWidget(parent), job_(std::make_unique<LatestJob>()) {
+    : QWidget(parent), job_(std::make_unique<LatestJob>()), kept_(std::make_unique<Kept>()) {
     heading_ = new QLabel(this);
     heading_->setTextFormat(Qt::PlainText);
     heading_->setWordWrap(true);
@@ -312,6 +306,7 @@ NextTokensPanel::~NextTokensPanel() = default;
 
 void NextTokensPanel::clear() {
     job_->cancel();
+    kept_->byPosition.clear();
     run_.reset();
     position_ = -1;
     predictions_.clear();
@@ -334,6 +329,8 @@ void NextTokensPanel::setRun(std::shared_ptr<const GptRun> run) {
     }
     const int T = int(run->tokens());
     const bool wasLast = !run_ || position_ < 0 || position_ >= int(run_->tokens()) - 1;
+    if (run != run_)  // both alive here, so another address is another run
+        kept_->byPosition.clear();
     run_ = std::move(run);
     // Following the end of the text as it grows is what typing wants; a position picked in
     // the middle stays while it exists.
@@ -370,20 +367,31 @@ void NextTokensPanel::request() {
     list_->setEnabled(false);  // the old list stays, greyed, until the new one is in
     updateButtons();
     const int position = position_;
+    if (const auto it = kept_->byPosition.find(position); it != kept_->byPosition.end()) {
+        job_->cancel();  // an answer for another position is no longer wanted
+        showPrediction(it->second);
+        return;
+    }
     job_->run([run = run_,
                position](const CancelToken& cancel) { return predict(*run, position, cancel); },
-              [this](Prediction p) {
-                  predictions_ = p.top;
-                  model_->setPredictions(std::move(p.top), p.actualId);
-                  if (p.actualId >= 0)
-                      actual_ = tr("The text goes on with \"%1\": p %2, rank %3.")
-                                    .arg(visibleTokenText(p.actualId))
-                                    .arg(probabilityRelation(p.actualProbability))
-                                    .arg(p.actualRank);
-                  actualLabel_->setText(actual_);
-                  list_->setEnabled(true);
-                  updateButtons();
+              [this, position](const Prediction& p) {
+                  kept_->byPosition[position] = p;
+                  showPrediction(p);
               });
+}
+
+void NextTokensPanel::showPrediction(const Prediction& p) {
+    predictions_ = p.top;
+    model_->setPredictions(p.top, p.actualId);
+    if (p.actualId >= 0)
+        actual_ = tr("The text goes on with \"%1\": p %2, rank %3.")
+                      .arg(visibleTokenText(p.actualId))
+                      .arg(probabilityRelation(p.actualProbability))
+                      .arg(p.actualRank);
+    actualLabel_->setText(actual_);
+    list_->setEnabled(true);
+    heading_->setText(headingText());
+    updateButtons();
 }
 
 QString NextTokensPanel::headingText() const {

@@ -90,6 +90,13 @@ class NextTokensPanel : public QWidget {
     std::vector<TokenProbability> predictions_;
     QString actual_;
     std::unique_ptr<LatestJob> job_;
+    // Each position's predictions for run_, kept while the run is the same (another layer or
+    // step reuses it): going back to a position shows them at once.
+    struct Prediction;
+    struct Kept;
+    std::unique_ptr<Kept> kept_;
+    static Prediction predict(const GptRun& run, int position, const CancelToken& cancel);
+    void showPrediction(const Prediction& p);
 };
 
 }  // namespace attn

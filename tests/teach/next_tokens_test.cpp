@@ -127,6 +127,33 @@ TEST(NextTokensPanel, StalePredictionsAreDropped) {
     EXPECT_EQ(w.headingText(), QStringLiteral("No model run yet."));
 }
 
+// A position already answered for the same run (the user goes back, or another layer reuses the
+// forward) is shown at once from what was kept; a new run forgets it.
+TEST(NextTokensPanel, PositionsAlreadyAnsweredForTheRunAreShownAtOnce) {
+    const auto run = someRun();
+    NextTokensPanel w;
+    w.setRun(run);
+    QTRY_VERIFY(!w.isComputing());
+    w.setPosition(3);
+    EXPECT_TRUE(w.isComputing());  // not asked before: computed in the background
+    QTRY_VERIFY(!w.isComputing());
+    const std::vector<TokenProbability> at3 = w.predictions();
+    w.setPosition(-1);
+    EXPECT_FALSE(w.isComputing());  // answered before: kept
+    expectSame(w.predictions(), nextTokens(*run, 11, 10));
+    w.setPosition(3);
+    EXPECT_FALSE(w.isComputing());
+    expectSame(w.predictions(), at3);
+    EXPECT_TRUE(w.actualText().contains(QStringLiteral("rank")));
+    w.setRun(run);  // the same run again (another layer): still kept
+    EXPECT_FALSE(w.isComputing());
+    const auto other = someRun(12);
+    w.setRun(other);  // another run of the same length: asked again
+    EXPECT_TRUE(w.isComputing());
+    QTRY_VERIFY(!w.isComputing());
+    expectSame(w.predictions(), nextTokens(*other, 3, 10));
+}
+
 TEST(NextTokensPanel, TheUsersPositionBoxAsksForAnotherPosition) {
     const auto run = someRun();
     NextTokensPanel w;
