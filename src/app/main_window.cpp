@@ -60,8 +60,8 @@ QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* 
     return dock;
 }
 
-// The widths the side panels open with, and the least the centre keeps, so that the window with
-// every panel fits a 1280 x 720 projector.
+// The widths the side panels open with, so that the window with every panel fits a 1280 x 720
+// projector and leaves the heatmap most of its width.
 constexpr int kLeftWidth = 290;
 constexpr int kRightWidth = 300;
 
@@ -93,7 +93,7 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
         new PresentationController({this,
                                     workspace_,
                                     stepView_,
-                                    dock(QStringLiteral("lessonDock")),
+                                    docks_.lesson,
                                     lesson_,
                                     {[this](double s) { tokens_->setFontScale(s); },
                                      [this](double s) { text_->setFontScale(s); },
@@ -101,7 +101,7 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
                                      [this](double s) { pages_->setFontScale(s); }}},
                                    this);
     lessons_ = new LessonDriver(
-        workspace_, pages_, lesson_, dock(QStringLiteral("lessonDock")),
+        workspace_, pages_, lesson_, docks_.lesson,
         [this] { return presentation_->isOn() ? kPresentationFontScale : 1.0; }, this);
     createMenus();
     status_ = new StatusLine(workspace_, statusBar());
@@ -122,7 +122,7 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
     });
     connect(explain_, &ExplainPanel::derivationShown, this, [this] {
         if (!presentation_->isOn())
-            dock(QStringLiteral("explainDock"))->raise();
+            docks_.explain->raise();
     });
     if (options_.useSettings)
         restoreLayout();
@@ -160,7 +160,11 @@ HeadScoresPage* MainWindow::headScoresPage() const {
 }
 
 QDockWidget* MainWindow::dock(const QString& objectName) const {
-    return findChild<QDockWidget*>(objectName, Qt::FindDirectChildrenOnly);
+    for (QDockWidget* d : {docks_.input, docks_.shapes, docks_.explain, docks_.tokens,
+                           docks_.pytorch, docks_.compare, docks_.lesson})
+        if (d && d->objectName() == objectName)
+            return d;
+    return nullptr;
 }
 
 void MainWindow::createDocks() {
@@ -170,6 +174,7 @@ void MainWindow::createDocks() {
     connect(opens_, &OpenActions::fileError, column_->input(), &InputPanel::setFileError);
     QDockWidget* left = makeDock(tr("Input and model"), QStringLiteral("inputDock"), column_, this);
     addDockWidget(Qt::LeftDockWidgetArea, left);
+    docks_.input = left;
 
     shapes_ = new ShapesPanel(workspace_);
     explain_ = new ExplainPanel(workspace_);
@@ -200,6 +205,12 @@ void MainWindow::createDocks() {
     for (QDockWidget* d : {shapes, tokens, code, compare})
         tabifyDockWidget(explain, d);
     addDockWidget(Qt::RightDockWidgetArea, lesson);
+    docks_.shapes = shapes;
+    docks_.explain = explain;
+    docks_.tokens = tokens;
+    docks_.pytorch = code;
+    docks_.compare = compare;
+    docks_.lesson = lesson;
     lesson->hide();
     compare->hide();  // View > Compare opens it
     explain->raise();
@@ -229,7 +240,7 @@ void MainWindow::createDocks() {
                 // Compare may still be a tab: the column keeps room for every tab's title.
                 const int back = std::max(compareWidth_, rightTabsWidth());
                 compareWidth_ = 0;
-                QDockWidget* explain = dock(QStringLiteral("explainDock"));
+                QDockWidget* explain = docks_.explain;
                 if (!explain->isFloating())
                     resizeDocks({explain}, {back}, Qt::Horizontal);
             }
@@ -295,7 +306,7 @@ void MainWindow::createMenus() {
     edit->addAction(exports_->copyImageAction());
     edit->addSeparator();
     edit->addAction(tr("Edit the &sentence"), QKeySequence(tr("Ctrl+L")), this, [this] {
-        dock(QStringLiteral("inputDock"))->show();
+        docks_.input->show();
         column_->input()->focusText();
     });
     edit->addAction(tr("Go to the &pipeline steps"), QKeySequence(tr("Ctrl+P")), this,
@@ -317,7 +328,7 @@ void MainWindow::createMenus() {
     // would cut every tab's title at 1280 x 720.
     QAction* textView = view->addAction(tr("Te&xt view (coloured tokens)"),
                                         QKeySequence(tr("Ctrl+7")), this, [this] {
-                                            QDockWidget* d = dock(QStringLiteral("tokenDock"));
+                                            QDockWidget* d = docks_.tokens;
                                             d->show();
                                             d->raise();
                                             tokenPages_->setCurrentWidget(text_);
@@ -525,7 +536,7 @@ void MainWindow::showEvent(QShowEvent* event) {
             // width for the heatmap: the side panels take up to a fifth each, the right one
             // at least what its tabs' titles need.
             const int tabs = rightTabsWidth();
-            resizeDocks({dock(QStringLiteral("inputDock")), dock(QStringLiteral("explainDock"))},
+            resizeDocks({docks_.input, docks_.explain},
                         {std::min(kLeftWidth, width() / 5),
                          std::max(tabs, std::min(kRightWidth, width() / 5))},
                         Qt::Horizontal);

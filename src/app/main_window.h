@@ -107,6 +107,16 @@ class MainWindow : public QMainWindow {
     void createMenus();
     void createQuizMenu(QMenu* view);
     QAction* dockAction(QDockWidget* dock, const QString& text, const QKeySequence& shortcut);
+    // The docks createDocks makes, kept (dock() finds them by object name among these).
+    struct Docks {
+        QDockWidget* input = nullptr;
+        QDockWidget* shapes = nullptr;
+        QDockWidget* explain = nullptr;
+        QDockWidget* tokens = nullptr;
+        QDockWidget* pytorch = nullptr;
+        QDockWidget* compare = nullptr;
+        QDockWidget* lesson = nullptr;
+    } docks_;
     void restoreLayout();
     // The width the right column's tab bar needs for every docked panel's whole title.
     int rightTabsWidth() const;
