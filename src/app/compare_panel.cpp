@@ -11,6 +11,7 @@
 #include "app/teaching_panels.h"
 #include "app/trace_controller.h"
 #include "app/workspace.h"
+#include "engine/step_ids.h"
 #include "export/heatmap_data.h"
 #include "pipeline/step_files.h"
 #include "teach/compare_view.h"
@@ -214,8 +215,9 @@ bool ComparePanel::compareHeads(const TraceOutcome& shown) {
     const Trace& t = *shown.run.trace;
     const QStringList labels = rowLabels(shown.run);
     const int batch = stepBatchCount(step->info) > 0 ? s.batchIndex : 0;
-    view_->setData(sliceStep(*step, labels, a, batch, t.find("mask")), tr("head %1").arg(a),
-                   sliceStep(*step, labels, b, batch, t.find("mask")), tr("head %1").arg(b));
+    view_->setData(sliceStep(*step, labels, a, batch, t.find(step_id::kMask)), tr("head %1").arg(a),
+                   sliceStep(*step, labels, b, batch, t.find(step_id::kMask)),
+                   tr("head %1").arg(b));
     setMessage(a == b ? tr("A and B are both head %1: pick another head for B.").arg(a)
                       : tr("Step <b>%1</b>: head %2 and head %3 on the same input, B − A cell "
                            "by cell.")
@@ -273,14 +275,15 @@ void ComparePanel::refresh() {
     const int head = std::max(0, s.head);
     const QStringList labels = rowLabels(shown->run);
     if (preset() == Preset::MaskingMethods) {
-        if (!t.find("weights") || !t.find("weights_renormalized")) {
+        if (!t.find(step_id::kWeights) || !t.find(step_id::kWeightsRenormalized)) {
             view_->clear();
             setMessage(
                 tr("This configuration has no mask, so there is only one way to get the "
                    "weights. Choose a causal or window mask (e.g. the causal attention "
                    "variant) to compare the chapter's two masking methods."));
         } else {
-            view_->setSteps(t, labels, "weights", "weights_renormalized", head, s.batchIndex);
+            view_->setSteps(t, labels, step_id::kWeights, step_id::kWeightsRenormalized, head,
+                            s.batchIndex);
             setMessage(
                 tr("Section 3.5.1: masking with -inf before softmax (<b>weights</b>) and "
                    "the simple method (softmax, zero the hidden weights, renormalise the "
@@ -311,7 +314,7 @@ void ComparePanel::refresh() {
     }
     const Trace& tb = *other_->run.trace;
     const Step* shownStep = workspace_->shownStep();
-    const std::string id = shownStep ? shownStep->info.id : "weights";
+    const std::string id = shownStep ? shownStep->info.id : step_id::kWeights;
     const Step* a = t.find(id);
     const Step* b = tb.find(id);
     // The view titles them "A: ..." and "B: ...": name only what differs.
@@ -352,9 +355,9 @@ void ComparePanel::refresh() {
         emit updated();
         return;
     }
-    const HeatmapData da = sliceStep(*a, labels, head, s.batchIndex, t.find("mask"));
+    const HeatmapData da = sliceStep(*a, labels, head, s.batchIndex, t.find(step_id::kMask));
     const HeatmapData db =
-        sliceStep(*b, rowLabels(other_->run), head, s.batchIndex, tb.find("mask"));
+        sliceStep(*b, rowLabels(other_->run), head, s.batchIndex, tb.find(step_id::kMask));
     view_->setData(da, nameA, db, nameB);
     if (p == Preset::TwoSentences) {
         const QString words =

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "app/workspace.h"
+#include "engine/step_ids.h"
 
 namespace attn {
 
@@ -15,7 +16,8 @@ QString namedShape(const StepInfo& info) {
         return QString::fromStdString(shapeToString(info.shape));
     QStringList parts;
     for (size_t i = 0; i < info.shape.size(); ++i)
-        parts << QStringLiteral("%1=%2").arg(QString::fromStdString(info.dims[i])).arg(info.shape[i]);
+        parts
+            << QStringLiteral("%1=%2").arg(QString::fromStdString(info.dims[i])).arg(info.shape[i]);
     return QStringLiteral("(") + parts.join(QStringLiteral(", ")) + QStringLiteral(")");
 }
 
@@ -42,8 +44,10 @@ ShapesPanel::ShapesPanel(Workspace* workspace, QWidget* parent)
     header->setStretchLastSection(true);
     header->setMinimumSectionSize(60);
     const QFontMetrics fm = table_->fontMetrics();
-    table_->setColumnWidth(0, fm.horizontalAdvance(QStringLiteral("weights_renormalized")) + 16);
-    table_->setColumnWidth(1, fm.horizontalAdvance(QStringLiteral("(b=1, h=12, T=99, hd=64)")) + 12);
+    table_->setColumnWidth(
+        0, fm.horizontalAdvance(QString::fromLatin1(step_id::kWeightsRenormalized)) + 16);
+    table_->setColumnWidth(1,
+                           fm.horizontalAdvance(QStringLiteral("(b=1, h=12, T=99, hd=64)")) + 12);
     table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -67,7 +71,8 @@ ShapesPanel::ShapesPanel(Workspace* workspace, QWidget* parent)
     connect(workspace_, &Workspace::settingsChanged, this, &ShapesPanel::refresh);
     connect(workspace_, &Workspace::resultApplied, this, &ShapesPanel::refresh);
     connect(workspace_, &Workspace::tokensChanged, this, &ShapesPanel::refresh);
-    connect(workspace_, &Workspace::staleChanged, table_, [this](bool stale) { table_->setEnabled(!stale); });
+    connect(workspace_, &Workspace::staleChanged, table_,
+            [this](bool stale) { table_->setEnabled(!stale); });
     refresh();
 }
 
@@ -132,9 +137,10 @@ void ShapesPanel::fill(const std::vector<StepInfo>& steps) {
         table_->item(r, 2)->setFont(mono);
     }
     if (!steps.empty())
-        summary_->setText(tr("<b>%1</b> %2 &rarr; <b>%3</b> %4")
-                              .arg(QString::fromStdString(steps.front().id), namedShape(steps.front()),
-                                   QString::fromStdString(steps.back().id), namedShape(steps.back())));
+        summary_->setText(
+            tr("<b>%1</b> %2 &rarr; <b>%3</b> %4")
+                .arg(QString::fromStdString(steps.front().id), namedShape(steps.front()),
+                     QString::fromStdString(steps.back().id), namedShape(steps.back())));
 }
 
 void ShapesPanel::select(const QString& id) {

@@ -14,6 +14,7 @@
 
 #include "app/model_views.h"
 #include "app/workspace.h"
+#include "engine/step_ids.h"
 #include "export/focus_row_view.h"
 #include "export/head_grid.h"
 #include "export/heatmap_view.h"
@@ -337,7 +338,7 @@ void StepView::refresh() {
     if (cells <= kSyncSliceCells) {
         shown_->slices.cancel();  // a big map still being cut is no longer wanted
         showData(sliceStep(*step, shown_->labels, std::max(0, head), std::max(0, batch),
-                           run->trace->find("mask")));
+                           run->trace->find(step_id::kMask)));
         return;
     }
     // A big map is cut on the thread pool; the trace is held until it is done, and a newer
@@ -348,7 +349,7 @@ void StepView::refresh() {
     shown_->slices.run(
         [held, id, labels, head, batch](const CancelToken&) {
             return sliceStep(*held->find(id), labels, std::max(0, head), std::max(0, batch),
-                             held->find("mask"));
+                             held->find(step_id::kMask));
         },
         [this](const HeatmapData& data) { showData(data); });
 }

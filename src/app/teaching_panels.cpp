@@ -12,6 +12,7 @@
 #include "app/model_views.h"
 #include "app/trace_controller.h"
 #include "engine/embeddings.h"
+#include "engine/step_ids.h"
 #include "export/heatmap_data.h"
 #include "pipeline/latest_job.h"
 #include "pipeline/pytorch_code.h"
@@ -294,7 +295,7 @@ void CodePanel::showEvent(QShowEvent* event) {
 void CodePanel::refresh() {
     const TraceOutcome* shown = workspace_->shown();
     const Step* step = workspace_->shownStep();
-    const std::string stepId = step ? step->info.id : std::string("output");
+    const std::string stepId = step ? step->info.id : std::string(step_id::kOutput);
     if (!shown || !onScreen(this) || (shown->generation == generation_ && stepId == stepId_))
         return;
     stepId_ = stepId;

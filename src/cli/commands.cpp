@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "engine/step_ids.h"
 #include "io/csv.h"
 #include "io/file_io.h"
 #include "io/npy.h"
@@ -277,8 +278,7 @@ int exportCommand(const QStringList& args) {
         const int head = nonNegativeOption(p, "head", 0);
         if (const auto why = headProblem(head, stepHeadCount(step.info), step.info.id))
             throw UserError(why->field, why->message);
-        io::writeStepCsv(out, step, head,
-                         nonNegativeOption(p, "batch-index", 0), run.input.labels);
+        io::writeStepCsv(out, step, head, nonNegativeOption(p, "batch-index", 0), run.input.labels);
     }
     return 0;
 }
@@ -300,7 +300,7 @@ int pytorchCommand(const QStringList& args) {
     }
     const TraceRun run = runSettings(in.settings, in.files);
     const std::string step =
-        p.isSet("step") ? requireStep(*run.trace, p.value("step")).info.id : "output";
+        p.isSet("step") ? requireStep(*run.trace, p.value("step")).info.id : step_id::kOutput;
     writeOutput(p, pytorchListing(run, step).code);
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 
 #include "cli/commands.h"
+#include "engine/step_ids.h"
 #include "export/image_export.h"
 #include "export/model_figure.h"
 #include "pipeline/options.h"
@@ -90,7 +91,8 @@ int renderCommand(const QStringList& args) {
         const Step& step = requireStep(trace, s.step);
         if (const auto why = headProblem(s.head, stepHeadCount(step.info), step.info.id))
             throw UserError(why->field, why->message);
-        const HeatmapData data = sliceStep(step, tokens, s.head, s.batchIndex, trace.find("mask"));
+        const HeatmapData data =
+            sliceStep(step, tokens, s.head, s.batchIndex, trace.find(step_id::kMask));
         FigureOptions o = options;
         o.colormap = colormap ? *colormap : defaultColormapFor(data);
         ImageFormat format = ImageFormat::Png;

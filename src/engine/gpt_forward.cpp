@@ -10,6 +10,7 @@
 
 #include "engine/config.h"
 #include "engine/kernels.h"
+#include "engine/step_ids.h"
 
 namespace attn {
 
@@ -652,7 +653,7 @@ Trace layerTrace(const GptRun& run, int64_t layer, const CancelToken* cancel, Pr
     r.progress = std::move(progress);
     Trace trace = runTrace(r);
     // The planned title speaks of token embeddings; here the input is the block's LayerNorm1.
-    if (!trace.steps.empty() && trace.steps.front().info.id == "inputs") {
+    if (!trace.steps.empty() && trace.steps.front().info.id == step_id::kInputs) {
         StepInfo& info = trace.steps.front().info;
         const std::string n = std::to_string(layer);
         info.title = "Block " + n + "'s LayerNorm1 output: the input of its attention";

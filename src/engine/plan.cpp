@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "engine/step_ids.h"
 #include "engine/trace.h"
 
 namespace attn {
@@ -37,11 +38,11 @@ class Planner {
         const Variant v = c_.variant;
         const bool wrapper = v == Variant::MultiHeadWrapper;
         const bool mha = v == Variant::MultiHead;
-        add("inputs", "Token embeddings: one d_in-dimensional vector per token", "x",
+        add(step_id::kInputs, "Token embeddings: one d_in-dimensional vector per token", "x",
             {{"b", s_.b}, {"T", s_.T}, {"d_in", s_.dIn}}, StepKind::Input);
 
         if (v != Variant::Simplified) {
-            const char* names[] = {"queries", "keys", "values"};
+            const char* names[] = {step_id::kQueries, step_id::kKeys, step_id::kValues};
             const char* mats[] = {"W_query", "W_key", "W_value"};
             const char* titles[] = {"Queries: what each token is looking for",
                                     "Keys: what each token offers to be matched against",
@@ -59,19 +60,25 @@ class Planner {
             }
         }
         if (mha) {
-            const char* names[] = {"queries", "keys", "values"};
-            for (const char* n : names)
-                add(std::string(n) + "_split",
-                    std::string("The ") + n + " split into h heads of hd = d_out / h numbers",
-                    std::string(n) + ".view(b, num_tokens, num_heads, head_dim)",
+            // Each projection, its split into heads and its grouping by head.
+            struct Qkv {
+                const char *id, *split, *heads;
+            };
+            const Qkv qkv[] = {{step_id::kQueries, step_id::kQueriesSplit, step_id::kQueriesHeads},
+                               {step_id::kKeys, step_id::kKeysSplit, step_id::kKeysHeads},
+                               {step_id::kValues, step_id::kValuesSplit, step_id::kValuesHeads}};
+            for (const Qkv& n : qkv)
+                add(n.split,
+                    std::string("The ") + n.id + " split into h heads of hd = d_out / h numbers",
+                    std::string(n.id) + ".view(b, num_tokens, num_heads, head_dim)",
                     {{"b", s_.b}, {"T", s_.T}, {"h", s_.h}, {"hd", s_.hd}}, StepKind::Projection,
-                    n);
-            for (const char* n : names)
-                add(std::string(n) + "_heads",
-                    std::string("The ") + n + " grouped by head: each head sees its own slice",
-                    std::string(n) + "_split.transpose(1, 2)",
+                    n.id);
+            for (const Qkv& n : qkv)
+                add(n.heads,
+                    std::string("The ") + n.id + " grouped by head: each head sees its own slice",
+                    std::string(n.split) + ".transpose(1, 2)",
                     {{"b", s_.b}, {"h", s_.h}, {"T", s_.T}, {"hd", s_.hd}}, StepKind::Projection,
-                    n);
+                    n.id);
         }
 
         const Dims tt = perHead({{"b", s_.b}, {"T", s_.T}, {"T", s_.T}});
@@ -84,82 +91,89 @@ class Planner {
             scoresOp = "queries_heads @ keys_heads.transpose(2, 3)";
         else
             scoresOp = "queries @ keys.transpose(1, 2)";
-        add("scores", "Attention scores: the dot product of every query with every key", scoresOp,
-            tt, StepKind::Scores);
+        add(step_id::kScores, "Attention scores: the dot product of every query with every key",
+            scoresOp, tt, StepKind::Scores);
 
         const MaskSpec mask = c_.effectiveMask();
         const bool masked = mask.kind != MaskKind::None;
         const bool scaled = v != Variant::Simplified;
-        std::string current = "scores";
+        std::string current = step_id::kScores;
         if (masked) {
-            add("mask",
+            add(step_id::kMask,
                 mask.kind == MaskKind::Causal
                     ? "Causal mask: 1 marks a later token the query may not see"
                     : "Window mask: 1 marks a token outside the last K the query may not see",
                 maskOp(mask), {{"T", s_.T}, {"T", s_.T}}, StepKind::Mask);
-            add("masked_scores", "Masked scores: hidden positions become -inf",
+            add(step_id::kMaskedScores, "Masked scores: hidden positions become -inf",
                 "scores.masked_fill(mask.bool(), -torch.inf)", tt, StepKind::Scores);
-            current = "masked_scores";
+            current = step_id::kMaskedScores;
         }
         if (scaled) {
-            add("scaled_scores", "Scaled scores: divided by sqrt(d_k) so softmax does not saturate",
+            add(step_id::kScaledScores,
+                "Scaled scores: divided by sqrt(d_k) so softmax does not saturate",
                 current + " / keys.shape[-1]**0.5", tt, StepKind::Scores);
-            current = "scaled_scores";
+            current = step_id::kScaledScores;
         }
-        add("weights", "Attention weights: softmax makes each row a distribution that sums to 1",
+        add(step_id::kWeights,
+            "Attention weights: softmax makes each row a distribution that sums to 1",
             "torch.softmax(" + current + ", dim=-1)", tt, StepKind::Weights);
         if (masked && c_.simpleMaskSteps) {
-            add("weights_unmasked", "Simple masking, step 1: softmax of the unmasked scores",
+            add(step_id::kWeightsUnmasked, "Simple masking, step 1: softmax of the unmasked scores",
                 scaled ? "torch.softmax(scores / keys.shape[-1]**0.5, dim=-1)"
                        : "torch.softmax(scores, dim=-1)",
                 tt, StepKind::Weights);
-            add("weights_tril", "Simple masking, step 2: zero the hidden weights",
+            add(step_id::kWeightsTril, "Simple masking, step 2: zero the hidden weights",
                 "weights_unmasked * (1 - mask)", tt, StepKind::Weights);
-            add("weights_renormalized",
+            add(step_id::kWeightsRenormalized,
                 "Simple masking, step 3: rows renormalised to sum to 1 (equal to weights)",
                 "weights_tril / weights_tril.sum(dim=-1, keepdim=True)", tt, StepKind::Weights);
         }
-        std::string used = "weights";
+        std::string used = step_id::kWeights;
         if (c_.dropoutActive()) {
-            add("dropout_mask", "Dropout mask: 1 = weight kept, 0 = dropped (training mode)",
+            add(step_id::kDropoutMask, "Dropout mask: 1 = weight kept, 0 = dropped (training mode)",
                 "torch.bernoulli(torch.full_like(weights, 1 - p))", tt, StepKind::DropoutMask);
-            add("dropped_weights", "Weights after dropout: kept ones scaled by 1/(1-p)",
+            add(step_id::kDroppedWeights, "Weights after dropout: kept ones scaled by 1/(1-p)",
                 "self.dropout(weights)", tt, StepKind::Weights);
-            used = "dropped_weights";
+            used = step_id::kDroppedWeights;
         }
 
         if (mha) {
-            add("context_heads", "Context per head: each token's weighted sum of its head's values",
+            add(step_id::kContextHeads,
+                "Context per head: each token's weighted sum of its head's values",
                 used + " @ values_heads", {{"b", s_.b}, {"h", s_.h}, {"T", s_.T}, {"hd", s_.hd}},
                 StepKind::Projection);
-            add("context_transposed", "Context with the heads side by side again for each token",
+            add(step_id::kContextTransposed,
+                "Context with the heads side by side again for each token",
                 "context_heads.transpose(1, 2)",
                 {{"b", s_.b}, {"T", s_.T}, {"h", s_.h}, {"hd", s_.hd}}, StepKind::Projection,
-                "context_heads");
-            add("context", "Context vectors: the heads' outputs concatenated per token",
+                step_id::kContextHeads);
+            add(step_id::kContext, "Context vectors: the heads' outputs concatenated per token",
                 "context_transposed.contiguous().view(b, num_tokens, d_out)",
                 {{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}}, StepKind::Projection,
-                "context_heads");
-            add("output", "Output: the output projection mixes the heads", "self.out_proj(context)",
-                {{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}}, StepKind::Projection);
+                step_id::kContextHeads);
+            add(step_id::kOutput, "Output: the output projection mixes the heads",
+                "self.out_proj(context)", {{"b", s_.b}, {"T", s_.T}, {"d_out", s_.dOut}},
+                StepKind::Projection);
         } else {
-            const std::string valuesName = v == Variant::Simplified ? "inputs" : "values";
-            add("context", "Context vectors: each token's weighted sum of the value vectors",
+            const std::string valuesName =
+                v == Variant::Simplified ? step_id::kInputs : step_id::kValues;
+            add(step_id::kContext,
+                "Context vectors: each token's weighted sum of the value vectors",
                 used + " @ " + valuesName,
                 perHead({{"b", s_.b},
                          {"T", s_.T},
                          {v == Variant::Simplified ? "d_in" : "d_out", s_.dOut}}),
                 StepKind::Projection);
             if (wrapper)
-                add("output", "Output: the heads' context vectors concatenated",
+                add(step_id::kOutput, "Output: the heads' context vectors concatenated",
                     "torch.cat([head(x) for head in self.heads], dim=-1)",
                     {{"b", s_.b}, {"T", s_.T}, {"h*d_out", s_.h * s_.dOut}}, StepKind::Projection);
             else
-                add("output", "Output of the module: the context vectors", "context_vec",
+                add(step_id::kOutput, "Output of the module: the context vectors", "context_vec",
                     {{"b", s_.b},
                      {"T", s_.T},
                      {v == Variant::Simplified ? "d_in" : "d_out", s_.dOut}},
-                    StepKind::Projection, "context");
+                    StepKind::Projection, step_id::kContext);
         }
         return steps_;
     }
@@ -264,8 +278,8 @@ int64_t parameterCount(const Config& config) {
 }
 
 bool keptAsLowerTriangles(std::string_view stepId) {
-    return stepId == "masked_scores" || stepId == "weights_tril" ||
-           stepId == "weights_renormalized";
+    return stepId == step_id::kMaskedScores || stepId == step_id::kWeightsTril ||
+           stepId == step_id::kWeightsRenormalized;
 }
 
 namespace {

@@ -15,6 +15,7 @@
 
 #include "engine/kernels.h"
 #include "engine/rng.h"
+#include "engine/step_ids.h"
 
 namespace attn {
 
@@ -78,7 +79,7 @@ class TraceBuilder {
         trace.tokens = T;
         makeParameters(trace.parameters);
         trace.parameterCount = parameterCount(c_);
-        storeStep("inputs", x_);
+        storeStep(step_id::kInputs, x_);
 
         switch (c_.variant) {
             case Variant::Simplified:
@@ -119,22 +120,21 @@ class TraceBuilder {
             T_ = in.size(0);
             if (in.size(1) != c_.dIn)
                 throw UserError("embeddings",
-                                  "The embeddings have " + std::to_string(in.size(1)) +
-                                      " numbers per token, but d_in is " + std::to_string(c_.dIn) +
-                                      ". Expected shape (T, d_in) = (" + std::to_string(T_) + ", " +
-                                      std::to_string(c_.dIn) + ").");
+                                "The embeddings have " + std::to_string(in.size(1)) +
+                                    " numbers per token, but d_in is " + std::to_string(c_.dIn) +
+                                    ". Expected shape (T, d_in) = (" + std::to_string(T_) + ", " +
+                                    std::to_string(c_.dIn) + ").");
         } else if (in.dim() == 3) {
             T_ = in.size(1);
             if (in.size(0) != c_.batch || in.size(2) != c_.dIn)
                 throw UserError("embeddings",
-                                  "The embeddings have shape " + shapeToString(in.shape()) +
-                                      ", but this model expects (b, T, d_in) = (" +
-                                      std::to_string(c_.batch) + ", " + std::to_string(T_) + ", " +
-                                      std::to_string(c_.dIn) + ").");
+                                "The embeddings have shape " + shapeToString(in.shape()) +
+                                    ", but this model expects (b, T, d_in) = (" +
+                                    std::to_string(c_.batch) + ", " + std::to_string(T_) + ", " +
+                                    std::to_string(c_.dIn) + ").");
         } else {
-            throw UserError("embeddings", "The embeddings have shape " +
-                                                shapeToString(in.shape()) +
-                                                "; expected (T, d_in) or (b, T, d_in).");
+            throw UserError("embeddings", "The embeddings have shape " + shapeToString(in.shape()) +
+                                              "; expected (T, d_in) or (b, T, d_in).");
         }
         if (c_.batch < 1 || c_.batch > (1 << 20)) {
             const auto issues = validate(c_, T_);
@@ -196,12 +196,12 @@ class TraceBuilder {
             auto it = req_.weights->find(name);
             if (it == req_.weights->end())
                 throw UserError("weights", "The weights have no \"" + name + "\" (shape " +
-                                                 shapeToString(shape) + "), which " +
-                                                 variantClassName(c_.variant) + " needs.");
+                                               shapeToString(shape) + "), which " +
+                                               variantClassName(c_.variant) + " needs.");
             if (it->second.shape() != shape)
-                throw UserError(
-                    "weights", "\"" + name + "\" has shape " + shapeToString(it->second.shape()) +
-                                   " but this model needs " + shapeToString(shape) + ".");
+                throw UserError("weights",
+                                "\"" + name + "\" has shape " + shapeToString(it->second.shape()) +
+                                    " but this model needs " + shapeToString(shape) + ".");
             params[name] = it->second.contiguous();
         }
     }
@@ -307,7 +307,7 @@ class TraceBuilder {
             j.yStride = T_;
         }
         kernels::linear(jobs, req_.cancel);
-        storeStep("scores", scores);
+        storeStep(step_id::kScores, scores);
 
         const MaskSpec m = c_.effectiveMask();
         const bool masked = m.kind != MaskKind::None;
@@ -318,7 +318,7 @@ class TraceBuilder {
         // only their lower triangles. `weights` stays whole: the context product reads it.
         if (masked) {
             mask = maskTensor();
-            storeStep("mask", mask);
+            storeStep(step_id::kMask, mask);
             maskedScores = Tensor::lowerTriangular(ttShape, kNegInf);
         }
         if (scale)
@@ -391,14 +391,14 @@ class TraceBuilder {
         }
         throwIfCancelled(req_.cancel);
         if (masked)
-            storeStep("masked_scores", maskedScores);
+            storeStep(step_id::kMaskedScores, maskedScores);
         if (scale)
-            storeStep("scaled_scores", scaledScores);
-        storeStep("weights", weights);
+            storeStep(step_id::kScaledScores, scaledScores);
+        storeStep(step_id::kWeights, weights);
         if (simple) {
-            storeStep("weights_unmasked", unmasked);
-            storeStep("weights_tril", tril);
-            storeStep("weights_renormalized", renorm);
+            storeStep(step_id::kWeightsUnmasked, unmasked);
+            storeStep(step_id::kWeightsTril, tril);
+            storeStep(step_id::kWeightsRenormalized, renorm);
         }
 
         Tensor used = weights;
@@ -409,7 +409,7 @@ class TraceBuilder {
             for (int call = 0; call < dropoutCalls; ++call)
                 dropoutKeepMask(rngAfterInit_, c_.dropout, c_.dropoutRng == DropoutRng::Mkl,
                                 keep.mutableData() + call * perCall, perCall);
-            storeStep("dropout_mask", keep);
+            storeStep(step_id::kDropoutMask, keep);
             Tensor dropped = Tensor::uninitialized(ttShape);
             // PyTorch: noise.div_(1 - p) in float32, then input * noise.
             const float scaleKeep = 1.0f / static_cast<float>(1.0 - c_.dropout);
@@ -418,7 +418,7 @@ class TraceBuilder {
             float* o = dropped.mutableData();
             for (int64_t k = 0; k < n; ++k)
                 o[k] = w[k] * (kp[k] * scaleKeep);
-            storeStep("dropped_weights", dropped);
+            storeStep(step_id::kDroppedWeights, dropped);
             used = dropped;
         }
 
@@ -451,8 +451,8 @@ class TraceBuilder {
             groups.push_back({xb, xb, xb, d, d, context.mutableData() + b * T_ * d, d});
         }
         attend(groups, d, {c_.batch, T_, T_}, 1, false);
-        storeStep("context", context);
-        storeStep("output", context);
+        storeStep(step_id::kContext, context);
+        storeStep(step_id::kOutput, context);
     }
 
     // queries, keys, values (b, T, d_out), in the order the chapter lists them.
@@ -460,7 +460,7 @@ class TraceBuilder {
         const int64_t n = c_.batch * T_;
         std::array<Tensor, 3> qkv;
         const char* mats[] = {"W_query", "W_key", "W_value"};
-        const char* ids[] = {"queries", "keys", "values"};
+        const char* ids[] = {step_id::kQueries, step_id::kKeys, step_id::kValues};
         std::array<kernels::LinearJob, 3> jobs;
         for (int m = 0; m < 3; ++m) {
             qkv[m] = Tensor::uninitialized(Shape{c_.batch, T_, c_.dOut});
@@ -483,15 +483,15 @@ class TraceBuilder {
             groups.push_back({q.data() + b * stride, k.data() + b * stride, v.data() + b * stride,
                               c_.dOut, c_.dOut, context.mutableData() + b * stride, c_.dOut});
         attend(groups, c_.dOut, {c_.batch, T_, T_}, 1, true);
-        storeStep("context", context);
-        storeStep("output", context);
+        storeStep(step_id::kContext, context);
+        storeStep(step_id::kOutput, context);
     }
 
     void runWrapper(const WeightMap& p) {
         const int64_t H = c_.heads, B = c_.batch, n = B * T_, dO = c_.dOut;
         Tensor qkv[3];
         const char* mats[] = {"W_query", "W_key", "W_value"};
-        const char* ids[] = {"queries", "keys", "values"};
+        const char* ids[] = {step_id::kQueries, step_id::kKeys, step_id::kValues};
         for (int m = 0; m < 3; ++m) {
             qkv[m] = Tensor::uninitialized(Shape{H, B, T_, dO});
             std::vector<kernels::LinearJob> jobs;
@@ -511,7 +511,7 @@ class TraceBuilder {
                                   dO, context.mutableData() + off, dO});
             }
         attend(groups, dO, {H, B, T_, T_}, static_cast<int>(H), true);
-        storeStep("context", context);
+        storeStep(step_id::kContext, context);
         // torch.cat([head(x) for head in self.heads], dim=-1)
         Tensor out = Tensor::uninitialized(Shape{B, T_, H * dO});
         float* o = out.mutableData();
@@ -519,7 +519,7 @@ class TraceBuilder {
         for (int64_t h = 0; h < H; ++h)
             for (int64_t bt = 0; bt < n; ++bt)
                 std::copy_n(cd + (h * n + bt) * dO, dO, o + bt * H * dO + h * dO);
-        storeStep("output", out);
+        storeStep(step_id::kOutput, out);
     }
 
     void runMultiHead(const WeightMap& p) {
@@ -527,12 +527,12 @@ class TraceBuilder {
         const auto [q, k, v] = projectQkv(p);
         // .view shares storage; .transpose(1, 2) only swaps strides.
         const Shape split{B, T_, H, hd};
-        storeStep("queries_split", q.view(split));
-        storeStep("keys_split", k.view(split));
-        storeStep("values_split", v.view(split));
-        storeStep("queries_heads", q.view(split).transpose(1, 2));
-        storeStep("keys_heads", k.view(split).transpose(1, 2));
-        storeStep("values_heads", v.view(split).transpose(1, 2));
+        storeStep(step_id::kQueriesSplit, q.view(split));
+        storeStep(step_id::kKeysSplit, k.view(split));
+        storeStep(step_id::kValuesSplit, v.view(split));
+        storeStep(step_id::kQueriesHeads, q.view(split).transpose(1, 2));
+        storeStep(step_id::kKeysHeads, k.view(split).transpose(1, 2));
+        storeStep(step_id::kValuesHeads, v.view(split).transpose(1, 2));
 
         // Context is written straight into the (b, T, h, hd) layout that .contiguous() would
         // produce, so context_heads is a strided view and context a free reshape.
@@ -546,15 +546,15 @@ class TraceBuilder {
                                   ctxBuffer.mutableData() + off, dO});
             }
         attend(groups, hd, {B, H, T_, T_}, 1, true);
-        storeStep("context_heads", ctxBuffer.transpose(1, 2));
-        storeStep("context_transposed", ctxBuffer);
+        storeStep(step_id::kContextHeads, ctxBuffer.transpose(1, 2));
+        storeStep(step_id::kContextTransposed, ctxBuffer);
         const Tensor context = ctxBuffer.view({B, T_, dO});
-        storeStep("context", context);
+        storeStep(step_id::kContext, context);
         Tensor out = Tensor::uninitialized(Shape{B, T_, dO});
         const kernels::LinearJob job = linearJob(context.data(), n, dO, p.at("out_proj.weight"),
                                                  &p.at("out_proj.bias"), out.mutableData(), dO);
         kernels::linear({&job, 1}, req_.cancel);
-        storeStep("output", out);
+        storeStep(step_id::kOutput, out);
     }
 
     const TraceRequest& req_;
@@ -580,7 +580,7 @@ const Step* Trace::find(std::string_view id) const {
 
 const Tensor& Trace::output() const {
     static const Tensor empty;
-    const Step* s = find("output");
+    const Step* s = find(step_id::kOutput);
     return s ? s->value : empty;
 }
 

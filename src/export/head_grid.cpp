@@ -10,6 +10,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "engine/step_ids.h"
 #include "engine/trace.h"
 #include "export/heatmap_figure.h"
 #include "pipeline/latest_job.h"
@@ -170,12 +171,11 @@ void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& st
     // pooled in parallel (the job's own thread takes part, so it never waits on the pool).
     const FigureColors colors = d_->colors;
     d_->job.run(
-        [trace, stepId, labels, batch, headIndex, colormap, scale,
-         colors](const CancelToken&) {
+        [trace, stepId, labels, batch, headIndex, colormap, scale, colors](const CancelToken&) {
             const std::vector<HeatmapData> pooled =
                 QtConcurrent::blockingMapped<std::vector<HeatmapData>>(headIndex, [&](int head) {
                     const Step* s = trace->find(stepId);
-                    return pooledSlice(*s, labels, head, batch, trace->find("mask"),
+                    return pooledSlice(*s, labels, head, batch, trace->find(step_id::kMask),
                                        kThumbnailCells);
                 });
             Tiles tiles;
@@ -191,8 +191,8 @@ void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& st
             // The colours may have changed while the thumbnails were made (a colormap picked,
             // the palette): repaint in the ones in effect now.
             const Colormap now = d_->chosen ? *d_->chosen : tiles.colormap;
-            const bool repaint = tiles.colormap != now || tiles.scale != d_->scale ||
-                                 !(tiles.colors == d_->colors);
+            const bool repaint =
+                tiles.colormap != now || tiles.scale != d_->scale || !(tiles.colors == d_->colors);
             d_->colormap = now;
             showTiles(std::move(tiles.heads), std::move(tiles.images));
             if (repaint)

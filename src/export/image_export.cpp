@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "engine/config.h"
+#include "engine/step_ids.h"
 
 namespace attn {
 
@@ -225,7 +226,7 @@ StepFiguresResult exportStepFigures(const Trace& trace, const QStringList& token
         return result;
     }
     const QDir out(dir);
-    const Step* mask = trace.find("mask");
+    const Step* mask = trace.find(step_id::kMask);
     for (int i = 0; i < result.total; ++i) {
         const StepFigure& figure = figures[size_t(i)];
         if (progress && !progress(i, result.total, figure.fileName)) {

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QTimer>
 
+#include "engine/step_ids.h"
 #include "export/heatmap_data.h"
 #include "pipeline/latest_job.h"
 
@@ -73,7 +74,7 @@ void StepFiguresRun::next() {
     d_->slices.run(
         [trace = d_->trace, tokens = d_->tokens, figure](const CancelToken&) {
             return sliceStep(*figure.step, tokens, std::max(figure.head, 0),
-                             std::max(figure.batch, 0), trace->find("mask"));
+                             std::max(figure.batch, 0), trace->find(step_id::kMask));
         },
         [this, figure](const HeatmapData& data) {
             const QString path = QDir(d_->dir).filePath(figure.fileName);

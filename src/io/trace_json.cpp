@@ -6,6 +6,7 @@
 #include <string_view>
 #include <thread>
 
+#include "engine/step_ids.h"
 #include "io/text_format.h"
 
 namespace attn::io {
@@ -212,7 +213,7 @@ std::string traceToJson(const Trace& trace, const std::vector<std::string>& toke
     uint64_t estimate = 4096;
     for (const Step& s : trace.steps)
         estimate += estimateBytes(s.value) + s.info.op.size() + 256;
-    const Step* outputStep = trace.find("output");
+    const Step* outputStep = trace.find(step_id::kOutput);
     if (outputStep)
         estimate += estimateBytes(outputStep->value);
     std::string out;

@@ -6,6 +6,7 @@
 #include <QLocale>
 
 #include "engine/embeddings.h"
+#include "engine/step_ids.h"
 #include "io/model_file.h"
 
 namespace attn {
@@ -136,15 +137,16 @@ TraceRun layerTraceRun(const ModelRun& run, const CancelToken* cancel) {
     t.settings = run.settings;
     t.input = run.input;
     t.trace = std::make_shared<const Trace>(layerTrace(*run.run, run.settings.layer, cancel));
-    if (const Step* x = t.trace->find("inputs"))
+    if (const Step* x = t.trace->find(step_id::kInputs))
         t.inputs = stepMatrix(*x, 0, 0);  // (T, d): the layer's LayerNorm1 output
     return t;
 }
 
 const std::vector<std::string>& blockContextStepIds() {
-    static const std::vector<std::string> ids = {"block_input", "residual_after_attention",
-                                                 "norm2",       "ff_hidden",
-                                                 "ff_output",   "block_output"};
+    static const std::vector<std::string> ids = {
+        step_id::kBlockInput, step_id::kResidualAfterAttention,
+        step_id::kNorm2,      step_id::kFfHidden,
+        step_id::kFfOutput,   step_id::kBlockOutput};
     return ids;
 }
 
@@ -172,14 +174,14 @@ std::vector<StepInfo> plannedModelSteps(const GptArchitecture& arch, int64_t tok
         s.kind = StepKind::Projection;
         return s;
     };
-    std::vector<StepInfo> steps{around("block_input", d, "d_model")};
+    std::vector<StepInfo> steps{around(step_id::kBlockInput, d, "d_model")};
     for (StepInfo& s : planSteps(c, T))
         steps.push_back(std::move(s));
-    steps.push_back(around("residual_after_attention", d, "d_model"));
-    steps.push_back(around("norm2", d, "d_model"));
-    steps.push_back(around("ff_hidden", std::max<int64_t>(1, arch.ffHidden), "ff_hidden"));
-    steps.push_back(around("ff_output", d, "d_model"));
-    steps.push_back(around("block_output", d, "d_model"));
+    steps.push_back(around(step_id::kResidualAfterAttention, d, "d_model"));
+    steps.push_back(around(step_id::kNorm2, d, "d_model"));
+    steps.push_back(around(step_id::kFfHidden, std::max<int64_t>(1, arch.ffHidden), "ff_hidden"));
+    steps.push_back(around(step_id::kFfOutput, d, "d_model"));
+    steps.push_back(around(step_id::kBlockOutput, d, "d_model"));
     return steps;
 }
 
@@ -201,27 +203,28 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
     };
     Trace trace = *t.trace;
     std::vector<Step> steps;
-    steps.push_back(step("block_input",
+    steps.push_back(step(step_id::kBlockInput,
                          Text::tr("The block's input: the residual stream, token embeddings plus "
                                   "what the blocks before added"),
                          "x", c.residualIn, "d_model"));
     for (const Step& s : trace.steps)
         steps.push_back(s);
-    steps.push_back(step("residual_after_attention",
+    steps.push_back(step(step_id::kResidualAfterAttention,
                          Text::tr("The residual stream after attention: the input plus what "
                                   "attention adds"),
                          "x = x + self.att(self.norm1(x))", c.residualMid, "d_model"));
-    steps.push_back(step("norm2",
+    steps.push_back(step(step_id::kNorm2,
                          Text::tr("LayerNorm 2: each token's vector scaled to mean 0, variance 1, "
                                   "then scale and shift"),
                          "self.norm2(x)", c.norm2, "d_model"));
-    steps.push_back(step("ff_hidden",
+    steps.push_back(step(step_id::kFfHidden,
                          Text::tr("Feed-forward, first layer and GELU: four times wider, one "
                                   "token at a time"),
                          "GELU(self.ff.layers[0](norm2))", c.ffHidden, "ff_hidden"));
-    steps.push_back(step("ff_output", Text::tr("Feed-forward, second layer: back to d_model"),
+    steps.push_back(step(step_id::kFfOutput,
+                         Text::tr("Feed-forward, second layer: back to d_model"),
                          "self.ff.layers[2](hidden)", c.ffOutput, "d_model"));
-    steps.push_back(step("block_output",
+    steps.push_back(step(step_id::kBlockOutput,
                          Text::tr("The block's output: the residual stream plus the feed-forward, "
                                   "the next block's input"),
                          "x = x + self.ff(self.norm2(x))", c.residualOut, "d_model"));

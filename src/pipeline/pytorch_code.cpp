@@ -5,6 +5,7 @@
 #include <QFileInfo>
 
 #include "engine/embeddings.h"
+#include "engine/step_ids.h"
 #include "io/text_format.h"
 
 namespace attn {
@@ -402,42 +403,48 @@ StepExpression stepExpression(const Config& c, const std::string& id) {
         simplified ? "" : " / s[\"keys\"][-1].shape[-1]**0.5";  // d_k: keys' last size
     const std::string unmasked = "torch.softmax(s[\"attn_scores\"][0]" + scale + ", dim=-1)";
     const std::string tril = "(" + unmasked + " * (" + maskTT + " == 0))";
-    if (id == "inputs")
+    if (id == step_id::kInputs)
         return {"x", "x"};
-    for (const char* p : {"queries", "keys", "values"}) {
-        const std::string base = p;
+    // A projection's step id is also its name in the forward.
+    struct Qkv {
+        const char *id, *split, *heads;
+    };
+    for (const Qkv& p : {Qkv{step_id::kQueries, step_id::kQueriesSplit, step_id::kQueriesHeads},
+                         Qkv{step_id::kKeys, step_id::kKeysSplit, step_id::kKeysHeads},
+                         Qkv{step_id::kValues, step_id::kValuesSplit, step_id::kValuesHeads}}) {
+        const std::string base = p.id;
         if (id == base)
             return {base, "s[\"" + base + "\"][0]"};
-        if (mha && id == base + "_split")
+        if (mha && id == p.split)
             return {base + "_split", "s[\"" + base + "\"][0].view(x.shape[0], " + T + ", " +
                                          std::to_string(c.heads) + ", " +
                                          std::to_string(c.dOut / c.heads) + ")"};
-        if (mha && id == base + "_heads")
+        if (mha && id == p.heads)
             return {base + "_heads", "s[\"" + base + "\"][1]"};
     }
-    if (id == "scores")
+    if (id == step_id::kScores)
         return {"attn_scores", "s[\"attn_scores\"][0]"};
-    if (id == "mask")
+    if (id == step_id::kMask)
         return {"mask", maskTT};
-    if (id == "masked_scores")
+    if (id == step_id::kMaskedScores)
         return {"masked_scores", "s[\"attn_scores\"][1]"};
-    if (id == "scaled_scores")
+    if (id == step_id::kScaledScores)
         return {"scaled_scores", "s[\"attn_scores\"][-1]" + scale};
-    if (id == "weights")
+    if (id == step_id::kWeights)
         return {"attn_weights", "s[\"attn_weights\"][0]"};
-    if (id == "weights_unmasked")
+    if (id == step_id::kWeightsUnmasked)
         return {"weights_unmasked", unmasked};
-    if (id == "weights_tril")
+    if (id == step_id::kWeightsTril)
         return {"weights_tril", tril};
-    if (id == "weights_renormalized")
+    if (id == step_id::kWeightsRenormalized)
         return {"weights_renormalized", tril + " / " + tril + ".sum(dim=-1, keepdim=True)"};
-    if (id == "dropped_weights")
+    if (id == step_id::kDroppedWeights)
         return {"attn_weights", "s[\"attn_weights\"][1]"};
-    if (mha && id == "context_heads")
+    if (mha && id == step_id::kContextHeads)
         return {"context_heads", "s[\"attn_weights\"][-1] @ s[\"values\"][-1]"};
-    if (mha && id == "context_transposed")
+    if (mha && id == step_id::kContextTransposed)
         return {"context_transposed", "s[\"context_vec\"][0]"};
-    if (id == "context")
+    if (id == step_id::kContext)
         return {"context_vec", std::string("s[\"context_vec\"][") + (mha ? "1" : "0") + "]"};
     return {};
 }
@@ -491,7 +498,7 @@ PyTorchListing pytorchListing(const TraceRun& run, const std::string& stepId) {
     {
         const Step* shown =
             stepToShow(*run.trace, stepId.empty() ? run.settings.step.toStdString() : stepId);
-        if (shown && shown->info.id != "output")
+        if (shown && shown->info.id != step_id::kOutput)
             s += kStepRecorder;
     }
     s += inputCode(run, c);
@@ -503,7 +510,7 @@ PyTorchListing pytorchListing(const TraceRun& run, const std::string& stepId) {
         s += "module.eval()  # dropout off\n";
     const std::string wanted = stepId.empty() ? run.settings.step.toStdString() : stepId;
     const Step* step = stepToShow(*run.trace, wanted);
-    if (!step || step->info.id == "output") {
+    if (!step || step->info.id == step_id::kOutput) {
         s += "with torch.no_grad():\n    output = module(x)\n";
         s += "print(output)\n";
     } else {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/config.h"
+#include "engine/step_ids.h"
 #include "pipeline/colors.h"
 #include "tokenizer/tokenizer.h"
 
@@ -54,7 +55,7 @@ struct Settings {
     int layer = 0;
 
     // What the views show.
-    QString step = QStringLiteral("weights");
+    QString step = QString::fromLatin1(step_id::kWeights);
     int head = 0;
     int batchIndex = 0;
     QString colormap = QStringLiteral("auto");  // "auto" (by step) or a colormapName()

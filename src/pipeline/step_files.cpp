@@ -1,5 +1,7 @@
 #include "pipeline/step_files.h"
 
+#include "engine/step_ids.h"
+
 namespace attn {
 
 int stepHeadCount(const StepInfo& info) {
@@ -15,7 +17,7 @@ int stepBatchCount(const StepInfo& info) {
 const Step* stepToShow(const Trace& trace, std::string_view wanted) {
     if (const Step* s = trace.find(wanted))
         return s;
-    if (const Step* s = trace.find("weights"))
+    if (const Step* s = trace.find(step_id::kWeights))
         return s;
     return trace.steps.empty() ? nullptr : &trace.steps.back();
 }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/step_ids.h"
 #include "export/heatmap_figure.h"
 
 namespace attn {
@@ -256,7 +257,7 @@ bool CompareView::setSteps(const Trace& trace, const QStringList& tokens, const 
     const Step* b = trace.find(stepB);
     if (!a || !b)
         return false;
-    const Step* mask = trace.find("mask");
+    const Step* mask = trace.find(step_id::kMask);
     setData(sliceStep(*a, tokens, head, batch, mask), QString::fromStdString(stepA),
             sliceStep(*b, tokens, head, batch, mask), QString::fromStdString(stepB));
     return true;

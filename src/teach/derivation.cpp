@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 
+#include "engine/step_ids.h"
 #include "engine/trace.h"
 #include "export/heatmap_data.h"
 
@@ -91,15 +92,20 @@ struct Cell {
     std::vector<float> qkv(char which, int64_t t) const {
         std::vector<float> out;
         if (simplified) {
-            const Step* s = step("inputs");
+            const Step* s = step(step_id::kInputs);
             for (int64_t k = 0; k < s->value.size(-1); ++k)
                 out.push_back(s->value.at({batch, t, k}));
             return out;
         }
-        const std::string base = which == 'q' ? "queries" : which == 'k' ? "keys" : "values";
+        const std::string base = which == 'q'   ? step_id::kQueries
+                                 : which == 'k' ? step_id::kKeys
+                                                : step_id::kValues;
         if (mha) {
+            const std::string heads = which == 'q'   ? step_id::kQueriesHeads
+                                      : which == 'k' ? step_id::kKeysHeads
+                                                     : step_id::kValuesHeads;
             for (int64_t k = 0; k < hd; ++k)
-                out.push_back(at(base + "_heads", {batch, head, t, k}));
+                out.push_back(at(heads, {batch, head, t, k}));
         } else if (wrapper) {
             for (int64_t k = 0; k < dOut; ++k)
                 out.push_back(at(base, {head, batch, t, k}));
@@ -135,10 +141,12 @@ struct Cell {
     // The scores that go into softmax (scaled, or not for simplified), row i.
     std::string softmaxInput() const {
         if (!simplified)
-            return "scaled_scores";
-        return step("masked_scores") ? "masked_scores" : "scores";
+            return step_id::kScaledScores;
+        return step(step_id::kMaskedScores) ? step_id::kMaskedScores : step_id::kScores;
     }
-    std::string usedWeights() const { return dropout ? "dropped_weights" : "weights"; }
+    std::string usedWeights() const {
+        return dropout ? step_id::kDroppedWeights : step_id::kWeights;
+    }
 };
 
 QString pairText(const Cell& c) {
@@ -309,13 +317,13 @@ QString contextSum(const Cell& cell, int64_t head, int64_t k) {
     QString vSym = QStringLiteral("v");
     if (c.simplified) {
         vSym = QStringLiteral("x");
-        vOf = [&](int64_t t) { return c.at("inputs", {c.batch, t, k}); };
+        vOf = [&](int64_t t) { return c.at(step_id::kInputs, {c.batch, t, k}); };
     } else if (c.mha) {
-        vOf = [&](int64_t t) { return c.at("values_heads", {c.batch, c.head, t, k}); };
+        vOf = [&](int64_t t) { return c.at(step_id::kValuesHeads, {c.batch, c.head, t, k}); };
     } else if (c.wrapper) {
-        vOf = [&](int64_t t) { return c.at("values", {c.head, c.batch, t, k}); };
+        vOf = [&](int64_t t) { return c.at(step_id::kValues, {c.head, c.batch, t, k}); };
     } else {
-        vOf = [&](int64_t t) { return c.at("values", {c.batch, t, k}); };
+        vOf = [&](int64_t t) { return c.at(step_id::kValues, {c.batch, t, k}); };
     }
     const QString wSym = c.dropout ? QStringLiteral("w′") : QStringLiteral("w");
     QString html = QStringLiteral("<p>") +
@@ -337,7 +345,7 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
     const Step* st = trace.find(stepId);
     if (!st)
         return {};
-    const Step* maskStep = trace.find("mask");
+    const Step* maskStep = trace.find(step_id::kMask);
     const HeatmapData hm = sliceStep(*st, tokens, head, batch, maskStep);
     if (row < 0 || col < 0 || row >= hm.rows || col >= hm.cols)
         return {};
@@ -387,7 +395,7 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                                                                : f4(value));
 
     const int64_t i = row, j = col;
-    if (stepId == "inputs") {
+    if (stepId == step_id::kInputs) {
         html += QStringLiteral("<p>") +
                 Derive::tr(
                     "Component %1 of the embedding of %2. This is an input: it comes from the "
@@ -396,13 +404,14 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                     .arg(col)
                     .arg(quoted(tokens, i)) +
                 QStringLiteral("</p>");
-    } else if (stepId == "queries" || stepId == "keys" || stepId == "values") {
+    } else if (stepId == step_id::kQueries || stepId == step_id::kKeys ||
+               stepId == step_id::kValues) {
         std::vector<float> x;
         for (int64_t m = 0; m < cfg.dIn; ++m)
-            x.push_back(c.at("inputs", {c.batch, i, m}));
-        const std::string mat = stepId == "queries" ? "W_query"
-                                : stepId == "keys"  ? "W_key"
-                                                    : "W_value";
+            x.push_back(c.at(step_id::kInputs, {c.batch, i, m}));
+        const std::string mat = stepId == step_id::kQueries ? "W_query"
+                                : stepId == step_id::kKeys  ? "W_key"
+                                                            : "W_value";
         if (c.v1) {
             html += projection(c, x, mat, "", true, QStringLiteral("x"));
         } else {
@@ -411,11 +420,12 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
             html +=
                 projection(c, x, prefix + ".weight", prefix + ".bias", false, QStringLiteral("x"));
         }
-    } else if (stepId.ends_with("_split") || stepId == "context_transposed") {
+    } else if (stepId.ends_with("_split") || stepId == step_id::kContextTransposed) {
         const int64_t hh = col / c.hd, k = col % c.hd;
-        const std::string base =
-            stepId == "context_transposed" ? "context" : stepId.substr(0, stepId.size() - 6);
-        if (stepId == "context_transposed") {
+        const std::string base = stepId == step_id::kContextTransposed
+                                     ? step_id::kContext
+                                     : stepId.substr(0, stepId.size() - 6);
+        if (stepId == step_id::kContextTransposed) {
             html += QStringLiteral("<p>") +
                     Derive::tr(
                         "%1 = context_heads[%2, %3, %4, %5]: the transpose only moves head %3's "
@@ -446,7 +456,7 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                     Derive::tr("Nothing is computed: .view reads the same memory.") +
                     QStringLiteral("</p>");
         }
-    } else if (stepId.ends_with("_heads") && stepId != "context_heads") {
+    } else if (stepId.ends_with("_heads") && stepId != step_id::kContextHeads) {
         // queries_heads, keys_heads, values_heads: a view of the projection. context_heads is
         // computed (the weighted sum of the values), below.
         const std::string base = stepId.substr(0, stepId.size() - 6);
@@ -473,7 +483,7 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                              .arg(c.head * c.hd + c.hd - 1)
                              .arg(QString::fromStdString(base))) +
             QStringLiteral("</p>");
-    } else if (stepId == "scores") {
+    } else if (stepId == step_id::kScores) {
         html += QStringLiteral("<p>") + dotProduct(c) + QStringLiteral("</p>");
         html += QStringLiteral("<p>") +
                 Derive::tr(
@@ -481,7 +491,7 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                     "component and adds the products.")
                     .arg(quoted(tokens, i), quoted(tokens, j)) +
                 QStringLiteral("</p>");
-    } else if (stepId == "mask") {
+    } else if (stepId == step_id::kMask) {
         if (c.hidden(i, j))
             html += QStringLiteral("<p>") + Derive::tr("1 = hidden: %1.").arg(c.whyHidden(i, j)) +
                     QStringLiteral("</p>");
@@ -490,21 +500,22 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                     Derive::tr("0 = visible: the key %1 is at or before the query %2.")
                         .arg(quoted(tokens, j), quoted(tokens, i)) +
                     QStringLiteral("</p>");
-    } else if (stepId == "masked_scores") {
+    } else if (stepId == step_id::kMaskedScores) {
         if (c.hidden(i, j))
             html += QStringLiteral("<p>") +
                     Derive::tr(
                         "<b>-inf</b> (−∞): masked_fill replaced the score %1 because %2. After "
                         "softmax, exp(−∞) = 0, so this cell becomes a weight of 0.")
-                        .arg(f4(c.at("scores", c.tt(i, j))), c.whyHidden(i, j)) +
+                        .arg(f4(c.at(step_id::kScores, c.tt(i, j))), c.whyHidden(i, j)) +
                     QStringLiteral("</p>");
         else
             html += QStringLiteral("<p>") +
                     Derive::tr("Unchanged: the key is visible, so masked_scores = scores = %1.")
                         .arg(f4(value)) +
                     QStringLiteral("</p>");
-    } else if (stepId == "scaled_scores") {
-        const std::string src = trace.find("masked_scores") ? "masked_scores" : "scores";
+    } else if (stepId == step_id::kScaledScores) {
+        const std::string src =
+            trace.find(step_id::kMaskedScores) ? step_id::kMaskedScores : step_id::kScores;
         const double s = c.at(src, c.tt(i, j));
         const double root = std::sqrt(c.dk());
         if (std::isinf(s))
@@ -525,21 +536,21 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                         .arg(c.dk())
                         .arg(f4(root))
                         .arg(f4(s / root));
-    } else if (stepId == "weights") {
+    } else if (stepId == step_id::kWeights) {
         html += softmaxCell(c, c.softmaxInput(), 1.0);
-        html += rowSumText(c, "weights", QStringLiteral("w"));
-    } else if (stepId == "weights_unmasked") {
+        html += rowSumText(c, step_id::kWeights, QStringLiteral("w"));
+    } else if (stepId == step_id::kWeightsUnmasked) {
         html += QStringLiteral("<p>") +
                 Derive::tr("Softmax of the scores%1 without any mask:")
                     .arg(c.simplified ? QString() : QStringLiteral(" / √d<sub>k</sub>")) +
                 QStringLiteral("</p>");
-        html += softmaxCell(c, "scores", c.simplified ? 1.0 : std::sqrt(c.dk()));
+        html += softmaxCell(c, step_id::kScores, c.simplified ? 1.0 : std::sqrt(c.dk()));
         if (c.hidden(i, j))
             html += QStringLiteral("<p>") +
                     Derive::tr("Not masked yet, although %1.").arg(c.whyHidden(i, j)) +
                     QStringLiteral("</p>");
-    } else if (stepId == "weights_tril") {
-        const double u = c.at("weights_unmasked", c.tt(i, j));
+    } else if (stepId == step_id::kWeightsTril) {
+        const double u = c.at(step_id::kWeightsUnmasked, c.tt(i, j));
         const double m = c.hidden(i, j) ? 1 : 0;
         html += QStringLiteral(
                     "<p>t<sub>%1,%2</sub> = u<sub>%1,%2</sub> · (1 − mask<sub>%1,%2</sub>) = %3 × "
@@ -556,25 +567,25 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
         bool anyHidden = false;
         for (int64_t k = 0; k < c.T; ++k)
             anyHidden = anyHidden || c.hidden(i, k);
-        html += rowSumText(c, "weights_tril", QStringLiteral("t"), !anyHidden);
-    } else if (stepId == "weights_renormalized") {
+        html += rowSumText(c, step_id::kWeightsTril, QStringLiteral("t"), !anyHidden);
+    } else if (stepId == step_id::kWeightsRenormalized) {
         double sum = 0;
         QStringList terms;
         for (int64_t k = 0; k < c.T; ++k) {
-            const double t = c.at("weights_tril", c.tt(i, k));
+            const double t = c.at(step_id::kWeightsTril, c.tt(i, k));
             sum += t;
             terms << f4(t);
         }
-        const double t = c.at("weights_tril", c.tt(i, j));
+        const double t = c.at(step_id::kWeightsTril, c.tt(i, j));
         html += QStringLiteral("<p>") + Derive::tr("row sum of weights_tril: ") +
                 sumText(terms, sum) + QStringLiteral("</p>");
         html +=
             QStringLiteral("<p>r<sub>%1,%2</sub> = %3 / %4 = <b>%5</b> &nbsp; (weights: %6)</p>")
                 .arg(i)
                 .arg(j)
-                .arg(f4(t), f4(sum), f4(t / sum), f4(c.at("weights", c.tt(i, j))));
-        html += rowSumText(c, "weights_renormalized", QStringLiteral("r"));
-    } else if (stepId == "dropout_mask") {
+                .arg(f4(t), f4(sum), f4(t / sum), f4(c.at(step_id::kWeights, c.tt(i, j))));
+        html += rowSumText(c, step_id::kWeightsRenormalized, QStringLiteral("r"));
+    } else if (stepId == step_id::kDropoutMask) {
         const double p = cfg.dropout;
         if (value != 0.0f)
             html += QStringLiteral("<p>") +
@@ -590,10 +601,10 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                     "0 = <b>dropped</b> (probability p = %1): this weight becomes 0 in training.")
                     .arg(f4(p)) +
                 QStringLiteral("</p>");
-    } else if (stepId == "dropped_weights") {
+    } else if (stepId == step_id::kDroppedWeights) {
         const double p = cfg.dropout;
-        const double w = c.at("weights", c.tt(i, j));
-        const double keep = c.at("dropout_mask", c.tt(i, j));
+        const double w = c.at(step_id::kWeights, c.tt(i, j));
+        const double keep = c.at(step_id::kDropoutMask, c.tt(i, j));
         html += QStringLiteral(
                     "<p>w′<sub>%1,%2</sub> = w<sub>%1,%2</sub> × keep<sub>%1,%2</sub> × 1/(1 − p) "
                     "= %3 × %4 × %5 = <b>%6</b></p>")
@@ -606,9 +617,9 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                     keep != 0
                         ? Derive::tr("Kept, and scaled up so the expected total stays the same.")
                         : Derive::tr("Dropped by dropout: it contributes nothing to the context."));
-    } else if (stepId == "context_heads" || (stepId == "context" && !c.mha)) {
+    } else if (stepId == step_id::kContextHeads || (stepId == step_id::kContext && !c.mha)) {
         html += contextSum(c, c.head, j);
-    } else if (stepId == "context") {  // multi-head: the concatenation
+    } else if (stepId == step_id::kContext) {  // multi-head: the concatenation
         const int64_t hh = col / c.hd, k = col % c.hd;
         html += QStringLiteral("<p>") +
                 Derive::tr(
@@ -624,11 +635,11 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                     .arg(quoted(tokens, i))
                     .arg(c.hd) +
                 QStringLiteral("</p>") + contextSum(c, hh, k);
-    } else if (stepId == "output") {
+    } else if (stepId == step_id::kOutput) {
         if (c.mha) {
             std::vector<float> z;
             for (int64_t m = 0; m < cfg.dOut; ++m)
-                z.push_back(c.at("context", {c.batch, i, m}));
+                z.push_back(c.at(step_id::kContext, {c.batch, i, m}));
             html +=
                 projection(c, z, "out_proj.weight", "out_proj.bias", false, QStringLiteral("z"));
             html += QStringLiteral("<p>") +

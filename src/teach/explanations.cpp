@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "engine/step_ids.h"
 #include "engine/trace.h"
 
 namespace attn {
@@ -13,7 +14,7 @@ namespace {
 // queries_heads, keys_heads, values_heads: a *_split tensor with its token and head axes swapped.
 // context_heads ends the same way but is the per-head weighted sum, explained on its own.
 bool isQkvHeads(const std::string& id) {
-    return id.ends_with("_heads") && id != "context_heads";
+    return id.ends_with("_heads") && id != step_id::kContextHeads;
 }
 
 class Explain {
@@ -81,16 +82,16 @@ Ctx makeCtx(const Config& c, int64_t tokens) {
 
 // q, k or v from "queries", "keys_split", ...
 QString letterOf(const std::string& id) {
-    if (id.rfind("queries", 0) == 0)
+    if (id.rfind(step_id::kQueries, 0) == 0)
         return QStringLiteral("q");
-    if (id.rfind("keys", 0) == 0)
+    if (id.rfind(step_id::kKeys, 0) == 0)
         return QStringLiteral("k");
     return QStringLiteral("v");
 }
 QString matrixOf(const std::string& id) {
-    if (id.rfind("queries", 0) == 0)
+    if (id.rfind(step_id::kQueries, 0) == 0)
         return QStringLiteral("W<sub>query</sub>");
-    if (id.rfind("keys", 0) == 0)
+    if (id.rfind(step_id::kKeys, 0) == 0)
         return QStringLiteral("W<sub>key</sub>");
     return QStringLiteral("W<sub>value</sub>");
 }
@@ -109,7 +110,7 @@ QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin
     const Ctx x = makeCtx(config, 1);
     const QString sup = x.mha ? QStringLiteral("<sup>(h)</sup>") : QString();
     const QString wsup = (x.mha || x.wrapper) ? QStringLiteral("<sup>(h)</sup>") : QString();
-    if (id == "inputs") {
+    if (id == step_id::kInputs) {
         const QString space = QStringLiteral(" &nbsp;∈ ℝ<sup>%1</sup>").arg(x.dIn);
         switch (origin) {
             case InputOrigin::Embedded:
@@ -122,7 +123,7 @@ QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin
                 return Explain::tr("x<sub>i</sub> = row i of the loaded file") + space;
         }
     }
-    if (id == "queries" || id == "keys" || id == "values") {
+    if (id == step_id::kQueries || id == step_id::kKeys || id == step_id::kValues) {
         const QString l = letterOf(id), W = matrixOf(id);
         if (x.v1)
             return QStringLiteral("%1<sub>i</sub> = x<sub>i</sub> %2").arg(l, W);
@@ -138,7 +139,7 @@ QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin
         return QStringLiteral("%1_split[b, t, h, i] = %1[b, t, h·hd + i]").arg(baseName(id));
     if (isQkvHeads(id))
         return QStringLiteral("%1_heads[b, h, t, i] = %1_split[b, t, h, i]").arg(baseName(id));
-    if (id == "scores") {
+    if (id == step_id::kScores) {
         if (x.simplified)
             return QStringLiteral(
                 "score<sub>ij</sub> = x<sub>i</sub> · x<sub>j</sub> = "
@@ -149,22 +150,22 @@ QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin
                    "q<sub>ik</sub> k<sub>jk</sub>")
             .arg(wsup);
     }
-    if (id == "mask") {
+    if (id == step_id::kMask) {
         if (x.mask.kind == MaskKind::Window)
             return Explain::tr("mask<sub>ij</sub> = 1 if j &gt; i or j ≤ i − %1, else 0")
                 .arg(x.mask.window);
         return Explain::tr("mask<sub>ij</sub> = 1 if j &gt; i, else 0");
     }
-    if (id == "masked_scores")
+    if (id == step_id::kMaskedScores)
         return Explain::tr("m<sub>ij</sub> = −∞ if mask<sub>ij</sub> = 1, else score<sub>ij</sub>");
-    if (id == "scaled_scores")
+    if (id == step_id::kScaledScores)
         return QStringLiteral(
                    "z<sub>ij</sub> = %1<sub>ij</sub> / √d<sub>k</sub>, &nbsp; d<sub>k</sub> = %2, "
                    "√d<sub>k</sub> = %3")
             .arg(scoreSymbol(x))
             .arg(x.dk())
             .arg(num(std::sqrt(x.dk()), 5));
-    if (id == "weights") {
+    if (id == step_id::kWeights) {
         const QString z = x.simplified ? scoreSymbol(x) : QStringLiteral("z");
         return QStringLiteral(
                    "w<sub>ij</sub> = softmax<sub>j</sub>(%1<sub>i</sub>) = exp(%1<sub>ij</sub>) "
@@ -172,35 +173,35 @@ QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin
                    "Σ<sub>j′</sub>&nbsp;exp(%1<sub>ij′</sub>)")
             .arg(z);
     }
-    if (id == "weights_unmasked")
+    if (id == step_id::kWeightsUnmasked)
         return x.simplified
                    ? QStringLiteral("u<sub>ij</sub> = softmax<sub>j</sub>(score<sub>i</sub>)")
                    : QStringLiteral(
                          "u<sub>ij</sub> = softmax<sub>j</sub>(score<sub>i</sub> / "
                          "√d<sub>k</sub>)");
-    if (id == "weights_tril")
+    if (id == step_id::kWeightsTril)
         return QStringLiteral("t<sub>ij</sub> = u<sub>ij</sub> · (1 − mask<sub>ij</sub>)");
-    if (id == "weights_renormalized")
+    if (id == step_id::kWeightsRenormalized)
         return QStringLiteral(
             "r<sub>ij</sub> = t<sub>ij</sub> /&nbsp;Σ<sub>j′</sub>&nbsp;t<sub>ij′</sub> &nbsp;(= "
             "w<sub>ij</sub>)");
-    if (id == "dropout_mask")
+    if (id == step_id::kDropoutMask)
         return QStringLiteral("keep<sub>ij</sub> ~ Bernoulli(1 − p), &nbsp; p = %1")
             .arg(num(config.dropout));
-    if (id == "dropped_weights")
+    if (id == step_id::kDroppedWeights)
         return QStringLiteral(
                    "w′<sub>ij</sub> = w<sub>ij</sub> · keep<sub>ij</sub> / (1 − p) = "
                    "w<sub>ij</sub> · keep<sub>ij</sub> · %1")
             .arg(num(1.0 / (1.0 - config.dropout)));
     const QString w = x.dropout ? QStringLiteral("w′") : QStringLiteral("w");
-    if (id == "context_heads")
+    if (id == step_id::kContextHeads)
         return QStringLiteral(
                    "z<sub>i</sub><sup>(h)</sup> = Σ<sub>j</sub>&nbsp;%1<sub>ij</sub><sup>(h)</sup> "
                    "v<sub>j</sub><sup>(h)</sup>")
             .arg(w);
-    if (id == "context_transposed")
+    if (id == step_id::kContextTransposed)
         return QStringLiteral("context_transposed[b, t, h, i] = context_heads[b, h, t, i]");
-    if (id == "context") {
+    if (id == step_id::kContext) {
         if (x.mha)
             return QStringLiteral(
                 "z<sub>i</sub> = [z<sub>i</sub><sup>(0)</sup> ‖ … ‖ "
@@ -214,7 +215,7 @@ QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin
                    "z<sub>i</sub>%2 = Σ<sub>j</sub>&nbsp;%1<sub>ij</sub>%2 v<sub>j</sub>%2")
             .arg(w, wsup);
     }
-    if (id == "output") {
+    if (id == step_id::kOutput) {
         if (x.mha)
             return QStringLiteral(
                 "o<sub>i</sub> = z<sub>i</sub> W<sub>o</sub><sup>T</sup> + b<sub>o</sub>");
@@ -234,7 +235,7 @@ namespace {
 QString whatAndWhy(const Ctx& x, const std::string& id) {
     const QString dIn = QString::number(x.dIn), dOut = QString::number(x.dOut),
                   T = QString::number(x.T);
-    if (id == "inputs") {
+    if (id == step_id::kInputs) {
         const QString mix = Explain::tr(
             "Attention will mix these vectors so that each token's new vector also carries "
             "information from the tokens it pays attention to.");
@@ -271,11 +272,11 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
                    "the tokens it pays attention to.")
             .arg(dIn);
     }
-    if (id == "queries" || id == "keys" || id == "values") {
+    if (id == step_id::kQueries || id == step_id::kKeys || id == step_id::kValues) {
         QString role;
-        if (id == "queries")
+        if (id == step_id::kQueries)
             role = Explain::tr("The query is what a token is looking for in the others.");
-        else if (id == "keys")
+        else if (id == step_id::kKeys)
             role = Explain::tr(
                 "The key is what a token offers to be matched against: a query "
                 "that points the same way as a key gives a high score.");
@@ -284,7 +285,7 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
                 "The value is the content a token hands on once it has been "
                 "chosen: context vectors are made of values.");
         QString how;
-        const StepInfo* layerInput = x.find("inputs");
+        const StepInfo* layerInput = x.find(step_id::kInputs);
         if (layerInput && isModelLayerInput(*layerInput))
             // A trained model's layer: no initialisation to speak of, the weights are learnt.
             how = Explain::tr(
@@ -335,7 +336,7 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
                    "multiplication.")
             .arg(baseName(id));
     }
-    if (id == "scores") {
+    if (id == step_id::kScores) {
         if (x.simplified)
             return Explain::tr(
                        "How similar is each token to every other token? The dot product "
@@ -353,7 +354,7 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             s += QLatin1Char(' ') + Explain::tr("Every head computes its own score table.");
         return s;
     }
-    if (id == "mask") {
+    if (id == step_id::kMask) {
         if (x.mask.kind == MaskKind::Window)
             return Explain::tr(
                        "A sliding window: each token may look at itself and the %1 tokens "
@@ -365,14 +366,14 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             "must not peek at tokens that come after it. The causal mask marks "
             "those future positions with 1: everything above the diagonal.");
     }
-    if (id == "masked_scores")
+    if (id == step_id::kMaskedScores)
         return Explain::tr(
             "The scores of hidden positions are replaced by minus infinity "
             "(masked_fill). exp(−∞) = 0, so after softmax these positions get "
             "exactly zero weight, while the remaining weights in each row still "
             "sum to 1. Doing this before softmax is the efficient trick of the "
             "chapter.");
-    if (id == "scaled_scores")
+    if (id == step_id::kScaledScores)
         return Explain::tr(
                    "The scores are divided by the square root of the key size d_k = %1. "
                    "With large d_k the dot products grow large, softmax would put almost "
@@ -380,7 +381,7 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
                    "the values in a range where softmax stays smooth. That is why this is "
                    "called scaled dot-product attention.")
             .arg(x.dk());
-    if (id == "weights") {
+    if (id == step_id::kWeights) {
         QString s = Explain::tr(
             "Softmax turns each row of scores into attention weights: every "
             "weight is positive and each row sums to 1, so a row says how "
@@ -393,12 +394,12 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             s += QLatin1Char(' ') + Explain::tr("Masked positions (−∞) get weight 0.");
         return s;
     }
-    if (id == "weights_unmasked")
+    if (id == step_id::kWeightsUnmasked)
         return Explain::tr(
             "The chapter first shows a simple way to mask: compute ordinary "
             "attention weights with softmax, as if there were no mask. The hidden "
             "positions still have weight here.");
-    if (id == "weights_tril") {
+    if (id == step_id::kWeightsTril) {
         if (x.mask.kind == MaskKind::Window) {
             const int64_t before = x.mask.window - 1;
             const QString where =
@@ -415,20 +416,20 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             "Then multiply by the lower triangle of ones (1 − mask), which sets "
             "every hidden weight to 0. The rows no longer sum to 1.");
     }
-    if (id == "weights_renormalized")
+    if (id == step_id::kWeightsRenormalized)
         return Explain::tr(
             "Dividing each row by its sum makes it sum to 1 again. The result is "
             "exactly the same as the efficient method (−∞ before softmax): "
             "future tokens never influenced the weights, because softmax "
             "normalises by a sum that renormalising simply replaces.");
-    if (id == "dropout_mask")
+    if (id == step_id::kDropoutMask)
         return Explain::tr(
                    "During training, dropout hides a random part of the attention weights "
                    "so the model cannot rely on a few connections. Each weight is kept "
                    "with probability 1 − p = %1; a 1 marks a kept weight. In eval mode "
                    "dropout does nothing.")
             .arg(num(1.0 - x.c.dropout));
-    if (id == "dropped_weights")
+    if (id == step_id::kDroppedWeights)
         return Explain::tr(
                    "The dropped weights become 0 and the kept ones are multiplied by "
                    "1/(1 − p) = %1, so the expected size of each weight stays the same "
@@ -436,18 +437,18 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             .arg(num(1.0 / (1.0 - x.c.dropout)));
     const QString w =
         x.dropout ? Explain::tr("the dropped-out weights") : Explain::tr("the attention weights");
-    if (id == "context_heads")
+    if (id == step_id::kContextHeads)
         return Explain::tr(
                    "Each head builds its context vectors: for every token, the sum of its "
                    "head's value vectors weighted by %1. A token's context vector is a "
                    "blend of the tokens it attends to.")
             .arg(w);
-    if (id == "context_transposed")
+    if (id == step_id::kContextTransposed)
         return Explain::tr(
                    "The head and token axes are swapped back (transpose(1, 2)), so for "
                    "each token the %1 heads' results sit next to each other.")
             .arg(x.h);
-    if (id == "context") {
+    if (id == step_id::kContext) {
         if (x.mha)
             return Explain::tr(
                        "The heads' results are joined end to end per token "
@@ -470,7 +471,7 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             s += QLatin1Char(' ') + Explain::tr("Each head makes its own context vectors.");
         return s;
     }
-    if (id == "output") {
+    if (id == step_id::kOutput) {
         if (x.mha)
             return Explain::tr(
                        "A final linear layer, out_proj = nn.Linear(%1, %1) with bias, "
@@ -495,50 +496,50 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
 
 // The step(s) this one is computed from, for the shape change.
 std::vector<std::string> sourcesOf(const Ctx& x, const std::string& id) {
-    if (id == "queries" || id == "keys" || id == "values")
-        return {"inputs"};
+    if (id == step_id::kQueries || id == step_id::kKeys || id == step_id::kValues)
+        return {step_id::kInputs};
     if (id.ends_with("_split"))
         return {id.substr(0, id.size() - 6)};
     if (isQkvHeads(id))
         return {id.substr(0, id.size() - 6) + "_split"};
-    if (id == "scores") {
+    if (id == step_id::kScores) {
         if (x.simplified)
-            return {"inputs"};
+            return {step_id::kInputs};
         if (x.mha)
-            return {"queries_heads", "keys_heads"};
-        return {"queries", "keys"};
+            return {step_id::kQueriesHeads, step_id::kKeysHeads};
+        return {step_id::kQueries, step_id::kKeys};
     }
-    if (id == "masked_scores")
-        return {"scores"};
-    if (id == "scaled_scores")
-        return {x.masked ? "masked_scores" : "scores"};
-    if (id == "weights") {
+    if (id == step_id::kMaskedScores)
+        return {step_id::kScores};
+    if (id == step_id::kScaledScores)
+        return {x.masked ? step_id::kMaskedScores : step_id::kScores};
+    if (id == step_id::kWeights) {
         if (!x.simplified)
-            return {"scaled_scores"};
-        return {x.masked ? "masked_scores" : "scores"};
+            return {step_id::kScaledScores};
+        return {x.masked ? step_id::kMaskedScores : step_id::kScores};
     }
-    if (id == "weights_unmasked")
-        return {"scores"};
-    if (id == "weights_tril")
-        return {"weights_unmasked"};
-    if (id == "weights_renormalized")
-        return {"weights_tril"};
-    if (id == "dropout_mask" || id == "dropped_weights")
-        return {"weights"};
-    const std::string used = x.dropout ? "dropped_weights" : "weights";
-    if (id == "context_heads")
-        return {used, "values_heads"};
-    if (id == "context_transposed")
-        return {"context_heads"};
-    if (id == "context") {
+    if (id == step_id::kWeightsUnmasked)
+        return {step_id::kScores};
+    if (id == step_id::kWeightsTril)
+        return {step_id::kWeightsUnmasked};
+    if (id == step_id::kWeightsRenormalized)
+        return {step_id::kWeightsTril};
+    if (id == step_id::kDropoutMask || id == step_id::kDroppedWeights)
+        return {step_id::kWeights};
+    const std::string used = x.dropout ? step_id::kDroppedWeights : step_id::kWeights;
+    if (id == step_id::kContextHeads)
+        return {used, step_id::kValuesHeads};
+    if (id == step_id::kContextTransposed)
+        return {step_id::kContextHeads};
+    if (id == step_id::kContext) {
         if (x.mha)
-            return {"context_transposed"};
-        return {used, x.simplified ? "inputs" : "values"};
+            return {step_id::kContextTransposed};
+        return {used, x.simplified ? step_id::kInputs : step_id::kValues};
     }
-    if (id == "output") {
+    if (id == step_id::kOutput) {
         if (x.mha || x.wrapper)
-            return {"context"};
-        return {"context"};
+            return {step_id::kContext};
+        return {step_id::kContext};
     }
     return {};
 }
@@ -546,13 +547,13 @@ std::vector<std::string> sourcesOf(const Ctx& x, const std::string& id) {
 QString shapeChange(const Ctx& x, const StepInfo& s) {
     const std::string& id = s.id;
     const QString to = shapeText(s.shape);
-    if (id == "inputs")
+    if (id == step_id::kInputs)
         return Explain::tr("%1 %2: batch b = %3, T = %4 tokens, d_in = %5 numbers per token")
             .arg(to, namedShape(s))
             .arg(x.b)
             .arg(x.T)
             .arg(x.dIn);
-    if (id == "mask")
+    if (id == step_id::kMask)
         return Explain::tr("%1 %2: one T × T table shared by every batch entry and head")
             .arg(to, namedShape(s));
     std::vector<const StepInfo*> src;
@@ -562,7 +563,7 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
     if (src.empty())
         return QStringLiteral("%1 %2").arg(to, namedShape(s));
     const QString from = shapeText(src[0]->shape);
-    if (id == "queries" || id == "keys" || id == "values") {
+    if (id == step_id::kQueries || id == step_id::kKeys || id == step_id::kValues) {
         if (x.wrapper)
             return Explain::
                 tr("%1 → %2: each of the %3 heads maps d_in = %4 to d_out = %5 (leading head axis)")
@@ -586,7 +587,7 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
             .arg(from, to)
             .arg(x.T)
             .arg(x.h);
-    if (id == "scores") {
+    if (id == step_id::kScores) {
         const int64_t k = x.simplified ? x.dIn : (x.mha ? x.hd : x.dOut);
         const QString kName = x.simplified
                                   ? QStringLiteral("d_in")
@@ -598,16 +599,16 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
             .arg(k)
             .arg(x.T);
     }
-    if (id == "context_heads")
+    if (id == step_id::kContextHeads)
         return Explain::tr("%1 @ %2 → %3: the key axis T = %4 is summed away")
             .arg(from, src.size() > 1 ? shapeText(src[1]->shape) : QString(), to)
             .arg(x.T);
-    if (id == "context_transposed")
+    if (id == step_id::kContextTransposed)
         return Explain::tr("%1 → %2: swap the head axis h = %3 and the token axis T = %4 back")
             .arg(from, to)
             .arg(x.h)
             .arg(x.T);
-    if (id == "context") {
+    if (id == step_id::kContext) {
         if (x.mha)
             return Explain::tr("%1 → %2: join h = %3 heads of hd = %4 into d_out = %5")
                 .arg(from, to)
@@ -618,7 +619,7 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
             .arg(from, src.size() > 1 ? shapeText(src[1]->shape) : QString(), to)
             .arg(x.T);
     }
-    if (id == "output") {
+    if (id == step_id::kOutput) {
         if (x.mha)
             return Explain::tr("%1 → %2: d_out = %3 in, d_out = %3 out").arg(from, to).arg(x.dOut);
         if (x.wrapper)
@@ -633,45 +634,46 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
 }
 
 bool isBlockContextStep(const std::string& id) {
-    return id == "block_input" || id == "residual_after_attention" || id == "norm2" ||
-           id == "ff_hidden" || id == "ff_output" || id == "block_output";
+    return id == step_id::kBlockInput || id == step_id::kResidualAfterAttention ||
+           id == step_id::kNorm2 || id == step_id::kFfHidden || id == step_id::kFfOutput ||
+           id == step_id::kBlockOutput;
 }
 
 // What and why of a trained model's block around its attention: the residual stream, the two
 // LayerNorms and the feed-forward network.
 QString blockWhatAndWhy(const StepInfo& s) {
     const std::string& id = s.id;
-    if (id == "block_input")
+    if (id == step_id::kBlockInput)
         return Explain::tr(
             "The residual stream as it enters this block: in block 0 the token embeddings plus "
             "the position embeddings, after that the same plus everything the blocks before "
             "added. Every block reads the stream and adds its results to it; nothing in it is "
             "ever replaced.");
-    if (id == "inputs")
+    if (id == step_id::kInputs)
         return Explain::tr(
             "LayerNorm 1: each token's vector of the stream is shifted to mean 0 and scaled to "
             "variance 1, then multiplied by a learned scale and shifted by a learned shift. This "
             "is what attention reads: the chapter-3 steps that follow are this block's "
             "multi-head attention, with the model's trained weights.");
-    if (id == "residual_after_attention")
+    if (id == step_id::kResidualAfterAttention)
         return Explain::tr(
             "The residual connection: the attention's output (the <code>output</code> step) is "
             "added to the block's input. Attention only adds to the stream, so a head with "
             "nothing useful to say can write almost nothing.");
-    if (id == "norm2")
+    if (id == step_id::kNorm2)
         return Explain::tr(
             "LayerNorm 2: the stream normalised again, now as the input of the feed-forward "
             "network.");
-    if (id == "ff_hidden")
+    if (id == step_id::kFfHidden)
         return Explain::tr(
             "The feed-forward network's first layer, four times wider than d_model, then GELU. "
             "It works on each token on its own: no token looks at another here. Tokens exchange "
             "information only in attention.");
-    if (id == "ff_output")
+    if (id == step_id::kFfOutput)
         return Explain::tr(
             "The feed-forward network's second layer brings each token's vector back to "
             "d_model: what the feed-forward adds to the stream.");
-    if (id == "block_output")
+    if (id == step_id::kBlockOutput)
         return Explain::tr(
             "The block's output: the stream after attention plus the feed-forward's output. It "
             "is the next block's input; after the last block a final LayerNorm and the output "
@@ -680,15 +682,15 @@ QString blockWhatAndWhy(const StepInfo& s) {
 }
 
 QString blockFormulaHtml(const std::string& id) {
-    if (id == "inputs" || id == "norm2")
+    if (id == step_id::kInputs || id == step_id::kNorm2)
         return QStringLiteral("LN(x) = γ ⊙ (x − μ) / √(σ<sup>2</sup> + ε) + β");
-    if (id == "residual_after_attention")
+    if (id == step_id::kResidualAfterAttention)
         return QStringLiteral("x + MHA(LN<sub>1</sub>(x))");
-    if (id == "ff_hidden")
+    if (id == step_id::kFfHidden)
         return QStringLiteral("GELU(LN<sub>2</sub>(x) W<sub>1</sub> + b<sub>1</sub>)");
-    if (id == "ff_output")
+    if (id == step_id::kFfOutput)
         return QStringLiteral("h W<sub>2</sub> + b<sub>2</sub>");
-    if (id == "block_output")
+    if (id == step_id::kBlockOutput)
         return QStringLiteral("x + FF(LN<sub>2</sub>(x))");
     return {};
 }
@@ -710,8 +712,8 @@ QString explainBlockStep(const StepInfo& s) {
                 .arg(Explain::tr("PyTorch:"), QString::fromStdString(s.op).toHtmlEscaped());
     html += QStringLiteral("<p><b>%1</b> %2: %3</p>")
                 .arg(Explain::tr("Shape:"), namedShape(s),
-                     s.id == "ff_hidden" ? Explain::tr("one wider vector per token")
-                                         : Explain::tr("one d_model vector per token"));
+                     s.id == step_id::kFfHidden ? Explain::tr("one wider vector per token")
+                                                : Explain::tr("one d_model vector per token"));
     return html;
 }
 
@@ -770,7 +772,7 @@ QString explainStepHtml(const Trace& trace, const std::string& stepId, InputOrig
 bool isModelLayerInput(const StepInfo& s) {
     // The engine names the LayerNorm in the step's PyTorch op: h[N].ln_1(x) (Hugging Face
     // names) or trf_blocks[N].norm1(x) (the book's).
-    return s.id == "inputs" &&
+    return s.id == step_id::kInputs &&
            (s.op.find(".ln_1(") != std::string::npos || s.op.find(".norm1(") != std::string::npos);
 }
 
@@ -778,61 +780,61 @@ QString stepCaption(const StepInfo& s) {
     const std::string& id = s.id;
     if (isModelLayerInput(s))
         return Explain::tr("LayerNorm 1: the stream normalised, what attention reads");
-    if (id == "block_input")
+    if (id == step_id::kBlockInput)
         return Explain::tr("The residual stream entering the block");
-    if (id == "residual_after_attention")
+    if (id == step_id::kResidualAfterAttention)
         return Explain::tr("The stream plus what attention adds");
-    if (id == "norm2")
+    if (id == step_id::kNorm2)
         return Explain::tr("LayerNorm 2: the input of the feed-forward");
-    if (id == "ff_hidden")
+    if (id == step_id::kFfHidden)
         return Explain::tr("Feed-forward: a wider layer and GELU, token by token");
-    if (id == "ff_output")
+    if (id == step_id::kFfOutput)
         return Explain::tr("Feed-forward: back to d_model");
-    if (id == "block_output")
+    if (id == step_id::kBlockOutput)
         return Explain::tr("The stream plus the feed-forward: the next block's input");
     const bool simplified =
         s.op.rfind("inputs @", 0) == 0 || s.op.find("@ inputs") != std::string::npos;
-    if (id == "inputs")
+    if (id == step_id::kInputs)
         return Explain::tr("Each token is a vector of numbers: its embedding");
-    if (id == "queries")
+    if (id == step_id::kQueries)
         return Explain::tr("Queries: what each token is looking for");
-    if (id == "keys")
+    if (id == step_id::kKeys)
         return Explain::tr("Keys: what each token can be found by");
-    if (id == "values")
+    if (id == step_id::kValues)
         return Explain::tr("Values: what each token passes on");
     if (id.ends_with("_split"))
         return Explain::tr("The %1 cut into one slice per head").arg(baseName(id));
     if (isQkvHeads(id))
         return Explain::tr("The %1 grouped by head").arg(baseName(id));
-    if (id == "scores")
+    if (id == step_id::kScores)
         return simplified
                    ? Explain::tr("Dot product of every token with every token: raw similarity")
                    : Explain::tr("Dot product of every query with every key: raw scores");
-    if (id == "mask")
+    if (id == step_id::kMask)
         return Explain::tr("The mask: 1 marks a key the query may not see");
-    if (id == "masked_scores")
+    if (id == step_id::kMaskedScores)
         return Explain::tr("Hidden scores become −∞");
-    if (id == "scaled_scores")
+    if (id == step_id::kScaledScores)
         return Explain::tr("Scores divided by √d_k to keep softmax smooth");
-    if (id == "weights")
+    if (id == step_id::kWeights)
         return Explain::tr("Softmax: each row becomes weights that sum to 1");
-    if (id == "weights_unmasked")
+    if (id == step_id::kWeightsUnmasked)
         return Explain::tr("Simple masking 1: softmax without the mask");
-    if (id == "weights_tril")
+    if (id == step_id::kWeightsTril)
         return Explain::tr("Simple masking 2: zero the future weights");
-    if (id == "weights_renormalized")
+    if (id == step_id::kWeightsRenormalized)
         return Explain::tr("Simple masking 3: rows rescaled to sum to 1");
-    if (id == "dropout_mask")
+    if (id == step_id::kDropoutMask)
         return Explain::tr("Dropout: random weights are dropped while training");
-    if (id == "dropped_weights")
+    if (id == step_id::kDroppedWeights)
         return Explain::tr("Kept weights scaled up by 1/(1 − p)");
-    if (id == "context_heads")
+    if (id == step_id::kContextHeads)
         return Explain::tr("Each head's weighted sum of its values");
-    if (id == "context_transposed")
+    if (id == step_id::kContextTransposed)
         return Explain::tr("Heads side by side again for each token");
-    if (id == "context")
+    if (id == step_id::kContext)
         return Explain::tr("Context vectors: weighted sums of the values");
-    if (id == "output")
+    if (id == step_id::kOutput)
         return Explain::tr("The module's output");
     return s.title.empty() ? QString::fromStdString(id) : QString::fromStdString(s.title);
 }

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 
+#include "engine/step_ids.h"
+
 namespace attn {
 
 namespace {
@@ -57,7 +59,7 @@ std::vector<LessonScreen> build() {
             "already turned into six embedding vectors of 3 numbers each. Each row of the "
             "heatmap is one token.</p><p>Goal of attention: give every token a new vector, its "
             "<b>context vector</b>, that mixes in information from the other tokens.</p>"),
-        simple, "inputs"));
+        simple, step_id::kInputs));
     v.push_back(screen(
         QStringLiteral("3.3.1"), Lesson::tr("Attention scores: dot products"),
         Lesson::tr(
@@ -65,20 +67,20 @@ std::vector<LessonScreen> build() {
             "is the dot product of the two embeddings: large when they point the same way.</p>"
             "<p>Click a cell to see the products being added up. Row 1 (<i>journey</i>) "
             "is the book's <code>attn_scores_2</code>.</p>"),
-        simple, "scores"));
+        simple, step_id::kScores));
     v.push_back(screen(
         QStringLiteral("3.3.1"), Lesson::tr("Softmax turns scores into weights"),
         Lesson::tr(
             "<p>Softmax makes every row positive and sum to 1: the <b>attention weights</b>. "
             "A row tells how one token divides its attention.</p><p>Click a cell to see the "
             "exponentials and the row's denominator.</p>"),
-        simple, "weights"));
+        simple, step_id::kWeights));
     v.push_back(screen(
         QStringLiteral("3.3.2"), Lesson::tr("Context vectors"),
         Lesson::tr("<p>Each context vector is the weighted sum of all input vectors, using that "
                    "token's row of weights. That is the whole of simplified self-attention: "
                    "<code>softmax(x @ x.T) @ x</code>, with nothing to train.</p>"),
-        simple, "context"));
+        simple, step_id::kContext));
 
     const Config v1 = makeConfig(Variant::SelfAttentionV1, 123);
     v.push_back(screen(
@@ -88,24 +90,24 @@ std::vector<LessonScreen> build() {
                    "<code>torch.manual_seed(123)</code> and <code>torch.rand</code>) project every "
                    "token to a query, a key and a value of 2 numbers.</p><p>This is the queries "
                    "matrix, <code>x @ W_query</code>.</p>"),
-        v1, "queries"));
+        v1, step_id::kQueries));
     v.push_back(screen(
         QStringLiteral("3.4.1"), Lesson::tr("Scores from queries and keys, scaled"),
         Lesson::tr("<p>Now a score is query · key instead of embedding · embedding, and it is "
                    "divided by √d<sub>k</sub> = √2 so softmax does not become too peaked when "
                    "d<sub>k</sub> "
                    "is large: <b>scaled dot-product attention</b>.</p>"),
-        v1, "scaled_scores"));
+        v1, step_id::kScaledScores));
     v.push_back(screen(QStringLiteral("3.4.1"), Lesson::tr("Attention weights"),
                        Lesson::tr("<p>Softmax of the scaled scores: each row sums to 1.</p>"), v1,
-                       "weights"));
+                       step_id::kWeights));
     v.push_back(screen(
         QStringLiteral("3.4.2"), Lesson::tr("SelfAttention_v1"),
         Lesson::tr(
             "<p>The context vectors are the weighted sums of the <b>values</b>. Packed into a "
             "class, this is <code>SelfAttention_v1</code>; with seed 123 its output is the "
             "book's 6 × 2 result.</p>"),
-        v1, "output"));
+        v1, step_id::kOutput));
 
     Config v2 = makeConfig(Variant::SelfAttention, 789);
     v.push_back(screen(
@@ -113,7 +115,7 @@ std::vector<LessonScreen> build() {
         Lesson::tr("<p><code>SelfAttention_v2</code> uses <code>nn.Linear</code> layers instead of "
                    "raw matrices: same computation, better initial weights. The book uses "
                    "<code>torch.manual_seed(789)</code> here, so the numbers differ from v1.</p>"),
-        v2, "weights"));
+        v2, step_id::kWeights));
 
     Config causal = makeConfig(Variant::Causal, 789);
     causal.mask = MaskSpec{MaskKind::Causal, 0};
@@ -122,30 +124,30 @@ std::vector<LessonScreen> build() {
         Lesson::tr("<p>A language model predicts the next word, so a token must not look at the "
                    "tokens after it. The simple method starts from the ordinary weights of "
                    "SelfAttention_v2 (seed 789)...</p>"),
-        causal, "weights_unmasked"));
+        causal, step_id::kWeightsUnmasked));
     v.push_back(screen(
         QStringLiteral("3.5.1"), Lesson::tr("Step 2: zero above the diagonal"),
         Lesson::tr(
             "<p>...multiplies them by a lower-triangular matrix of ones "
             "(<code>torch.tril</code>), which zeroes every weight of a later token. The rows "
             "no longer sum to 1.</p>"),
-        causal, "weights_tril"));
+        causal, step_id::kWeightsTril));
     v.push_back(screen(
         QStringLiteral("3.5.1"), Lesson::tr("Step 3: renormalise the rows"),
         Lesson::tr("<p>Dividing each row by its sum makes it a distribution again. Open "
                    "<b>Compare</b> to see that this equals the efficient method on the next screen "
                    "to within 10<sup>−6</sup>.</p>"),
-        causal, "weights_renormalized"));
+        causal, step_id::kWeightsRenormalized));
     v.push_back(screen(QStringLiteral("3.5.1"), Lesson::tr("The efficient way: −∞ before softmax"),
                        Lesson::tr("<p>Instead, fill the scores above the diagonal with −∞ "
                                   "(<code>masked_fill</code>). Hatched cells are masked.</p>"),
-                       causal, "masked_scores"));
+                       causal, step_id::kMaskedScores));
     v.push_back(screen(
         QStringLiteral("3.5.1"), Lesson::tr("Causal attention weights"),
         Lesson::tr(
             "<p>exp(−∞) = 0, so softmax gives the masked cells exactly 0 and the rest of each "
             "row sums to 1: the same weights as the simple method, in one pass.</p>"),
-        causal, "weights"));
+        causal, step_id::kWeights));
 
     Config drop = makeConfig(Variant::Causal, 123);
     drop.mask = MaskSpec{MaskKind::Causal, 0};
@@ -162,14 +164,14 @@ std::vector<LessonScreen> build() {
                    "built after it and its three Linear layers draw random numbers first, so "
                    "dropout takes a later part of the same random stream. The rule is the "
                    "same.</small></p>"),
-        drop, "dropout_mask"));
+        drop, step_id::kDropoutMask));
     v.push_back(screen(
         QStringLiteral("3.5.2"), Lesson::tr("Dropped weights are rescaled"),
         Lesson::tr(
             "<p>Dropped weights become 0 and kept ones are multiplied by 1/(1 − 0.5) = 2, so "
             "on average the weights keep their size. At inference time (eval mode) dropout is "
             "off.</p>"),
-        drop, "dropped_weights"));
+        drop, step_id::kDroppedWeights));
 
     Config ca = makeConfig(Variant::Causal, 123, 2);
     v.push_back(screen(
@@ -178,7 +180,7 @@ std::vector<LessonScreen> build() {
             "<p>Causal mask and dropout together make <code>CausalAttention</code>. The book "
             "stacks the input twice (batch of 2) and uses seed 123: the output has shape "
             "(2, 6, 2).</p>"),
-        ca, "output"));
+        ca, step_id::kOutput));
 
     Config wrap = makeConfig(Variant::MultiHeadWrapper, 123, 2);
     v.push_back(screen(
@@ -187,13 +189,13 @@ std::vector<LessonScreen> build() {
             "<p>One head learns one kind of relation. <code>MultiHeadAttentionWrapper</code> "
             "runs 2 independent CausalAttention heads and concatenates their outputs: "
             "2 heads × d_out 2 = 4 numbers per token, shape (2, 6, 4).</p>"),
-        wrap, "output"));
+        wrap, step_id::kOutput));
     v.push_back(screen(
         QStringLiteral("3.6.1"), Lesson::tr("Each head has its own weights"),
         Lesson::tr(
             "<p>The two heads compute different attention patterns from the same input. "
             "Switch heads in the head grid, or open the token view to see both at once.</p>"),
-        wrap, "weights", 1));
+        wrap, step_id::kWeights, 1));
 
     Config mha = makeConfig(Variant::MultiHead, 123, 2);
     v.push_back(screen(
@@ -202,31 +204,31 @@ std::vector<LessonScreen> build() {
             "<p><code>MultiHeadAttention</code> is the efficient version: one W<sub>query</sub> "
             "for all heads, then <code>.view</code> cuts d_out = 2 into 2 heads of "
             "head_dim = 1. Column “h.i” is element i of head h.</p>"),
-        mha, "queries_split"));
+        mha, step_id::kQueriesSplit));
     v.push_back(screen(
         QStringLiteral("3.6.2"), Lesson::tr("Grouped by head"),
         Lesson::tr(
             "<p><code>.transpose(1, 2)</code> moves the head axis before the tokens, so every "
             "head holds its own (6 × 1) queries and all heads run in one batched matrix "
             "product.</p>"),
-        mha, "queries_heads", 0));
+        mha, step_id::kQueriesHeads, 0));
     v.push_back(screen(
         QStringLiteral("3.6.2"), Lesson::tr("Attention weights per head"),
         Lesson::tr("<p>Each head has its own causal attention weights, scaled by √head_dim = 1. "
                    "This is head 1.</p>"),
-        mha, "weights", 1));
+        mha, step_id::kWeights, 1));
     v.push_back(
         screen(QStringLiteral("3.6.2"), Lesson::tr("Heads joined again"),
                Lesson::tr("<p>The heads' context vectors are transposed back and joined per token "
                           "(<code>.contiguous().view</code>): d_out = 2 again.</p>"),
-               mha, "context"));
+               mha, step_id::kContext));
     v.push_back(screen(
         QStringLiteral("3.6.2"), Lesson::tr("Output projection"),
         Lesson::tr(
             "<p>Finally <code>out_proj</code>, a 2 × 2 linear layer with bias, mixes the "
             "heads. With seed 123 this is the book's (2, 6, 2) result. Open the PyTorch panel "
             "to run the same code yourself.</p>"),
-        mha, "output"));
+        mha, step_id::kOutput));
     return v;
 }
 
@@ -272,7 +274,7 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "attention. Some heads look at the first token, some spread evenly, some keep to "
             "nearby tokens.</p><p>Click a tile to select its head; double-click it to follow "
             "that head step by step.</p>"),
-        "overview", "weights", 0, 0));
+        "overview", step_id::kWeights, 0, 0));
     v.push_back(modelScreen(
         Lesson::tr("Layer steps"), Lesson::tr("Trained weights, chapter 3's steps"),
         Lesson::tr(
@@ -287,7 +289,7 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "phrase began.</p>"
             "<p>Click a cell: the Explain panel derives it from this layer's queries and keys, "
             "with the model's numbers; the PyTorch panel loads the same file and prints them.</p>"),
-        "steps", "weights", 2, 3));
+        "steps", step_id::kWeights, 2, 3));
     v.push_back(modelScreen(
         Lesson::tr("Previous token"), Lesson::tr("A previous-token head"),
         Lesson::tr(
@@ -302,7 +304,7 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "model's best, in layer 0, puts more than half of it there and most of the rest on "
             "the two or three tokens before: a clear stripe with a fainter one beside it. Hover a "
             "row to see where its weight goes.</p>"),
-        "steps", "weights", 0, 0, LessonHead::BestPreviousToken));
+        "steps", step_id::kWeights, 0, 0, LessonHead::BestPreviousToken));
     v.push_back(modelScreen(
         Lesson::tr("Head scores"), Lesson::tr("Finding heads by their scores"),
         Lesson::tr(
@@ -311,7 +313,7 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "back it looks), <b>weight on the first token</b> (an <i>attention sink</i>: a head "
             "with nothing to do parks its attention there) and the <b>previous-token score</b>.</p>"
             "<p>Click a column's title to sort by it; click a head to open its steps.</p>"),
-        "scores", "weights", 0, 0));
+        "scores", step_id::kWeights, 0, 0));
     v.push_back(modelScreen(
         Lesson::tr("Induction"), Lesson::tr("Repeated words: looking for an induction head"),
         Lesson::tr(
@@ -326,7 +328,7 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "uniform attention would give, and the view shows no stripe parallel to the diagonal. "
             "GPT-2 small shows several clear ones (open it with File &gt; Open model file if you "
             "have it).</p>"),
-        "steps", "weights", 0, 0, LessonHead::BestInduction, kRepeatedWords));
+        "steps", step_id::kWeights, 0, 0, LessonHead::BestInduction, kRepeatedWords));
     v.push_back(modelScreen(
         Lesson::tr("The block"), Lesson::tr("What the rest of the block adds"),
         Lesson::tr(
@@ -339,7 +341,7 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "<p>Attention moves information between tokens; the feed-forward works on each token "
             "alone. Change the Layer box above the heatmap to follow the stream through the "
             "four blocks.</p>"),
-        "steps", "block_output", 0, 0));
+        "steps", step_id::kBlockOutput, 0, 0));
     v.push_back(modelScreen(
         Lesson::tr("Next token"), Lesson::tr("What the model predicts"),
         Lesson::tr(
@@ -352,7 +354,7 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "position and what the text really says.</p>"
             "<p><small>Presentation mode shows only the heatmap and this panel: press Esc to "
             "reach the list and Append, F11 to come back.</small></p>"),
-        "steps", "weights", 3, 0));
+        "steps", step_id::kWeights, 3, 0));
     return v;
 }
 

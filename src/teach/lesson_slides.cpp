@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "engine/head_scores.h"
+#include "engine/step_ids.h"
 #include "export/image_export.h"
 #include "io/file_io.h"
 #include "pipeline/run_request.h"
@@ -107,7 +108,7 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
             slide.heading += Text::tr(" (layer %1, head %2)").arg(s.layer).arg(s.head);
         slide.html = screen.html;
         slide.figure =
-            sliceStep(*step, rowLabels(run), s.head, s.batchIndex, run.trace->find("mask"));
+            sliceStep(*step, rowLabels(run), s.head, s.batchIndex, run.trace->find(step_id::kMask));
         slides.push_back(std::move(slide));
     }
     return slides;

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/step_ids.h"
 #include "engine/trace.h"
 #include "export/heatmap_data.h"
 #include "teach/scaled_font.h"
@@ -332,7 +333,7 @@ std::vector<std::vector<float>> tokenViewWeights(const Trace& trace, int batch,
 }
 
 std::vector<uint8_t> tokenViewHidden(const Trace& trace) {
-    const Step* m = trace.find("mask");
+    const Step* m = trace.find(step_id::kMask);
     if (!m || m->value.dim() != 2)
         return {};
     const std::vector<float> v = m->value.toVector();
@@ -344,14 +345,14 @@ std::vector<uint8_t> tokenViewHidden(const Trace& trace) {
 
 std::string tokenViewStepId(const Trace& trace, const std::string& shownStepId) {
     const Step* s = trace.find(shownStepId);
-    return s && s->info.kind == StepKind::Weights ? shownStepId : std::string("weights");
+    return s && s->info.kind == StepKind::Weights ? shownStepId : std::string(step_id::kWeights);
 }
 
 TokenViewInput tokenViewInput(const Trace& trace, int batch, const std::string& stepId) {
     TokenViewInput in;
     in.weights = tokenViewWeights(trace, batch, stepId);
     // The simple method's first softmax runs before any mask: nothing is hidden in it.
-    if (stepId != "weights_unmasked")
+    if (stepId != step_id::kWeightsUnmasked)
         in.hidden = tokenViewHidden(trace);
     return in;
 }

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/step_ids.h"
+
 class QScrollBar;
 
 namespace attn {
@@ -29,7 +31,7 @@ struct Trace;
 // The per-head T*T matrices TokenView::setAttention takes, from an attention step of a trace
 // ("weights", "dropped_weights", ...) for one batch entry. Empty if the step is not T x T.
 std::vector<std::vector<float>> tokenViewWeights(const Trace& trace, int batch = 0,
-                                                 const std::string& stepId = "weights");
+                                                 const std::string& stepId = step_id::kWeights);
 // Which keys each query may not see, T*T row-major (row = query, 1 = hidden), from the trace's
 // "mask" step; empty when the configuration masks nothing.
 std::vector<uint8_t> tokenViewHidden(const Trace& trace);
@@ -216,7 +218,7 @@ class TokenView : public QWidget {
     mutable std::shared_ptr<const LinkSelection> selection_;  // of data_, once known
     QImage image_;
     quint64 imageKey_ = 0;
-    double imageTop_ = 0;  // content y of the image's top row
+    double imageTop_ = 0;                   // content y of the image's top row
     std::unique_ptr<LatestJob> renderJob_;  // renders on the thread pool
 };
 
