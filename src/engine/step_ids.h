@@ -1,6 +1,6 @@
 #pragma once
-// The ids of a trace's steps, as SPEC.md names them and the CLI's --step takes them: one name per
-// id. Code that means a step writes its constant here, never the literal.
+// The ids of a trace's steps, as the product specification names them and the CLI's --step
+// takes them: one name per id. Code that means a step writes its constant, never the literal.
 
 namespace attn::step_id {
 
