@@ -41,7 +41,8 @@ ModelRun modelFromOptions(const CliInput& in);
 // The trace the options describe, as the app shows it: the chapter-3 module's, or with --model
 // block --layer's attention as the chapter-3 trace with the rest of the block around it.
 TraceRun traceFromOptions(const CliInput& in);
-// `bench --model`: load time, then the model's forward on the text, timed `repeat` times.
+// `bench --model`: load time, then the model's forward on the text (every layer's attention kept)
+// and the last position's next tokens, timed `repeat` times.
 int modelBench(const CliInput& in, int repeat);
 
 // Calls `run` `repeat` times and returns the JSON members

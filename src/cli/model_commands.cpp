@@ -156,7 +156,12 @@ int modelBench(const CliInput& in, int repeat) {
                       ", \"repeat\": " + std::to_string(repeat) +
                       ", \"attention_kept\": " + (kept ? "true" : "false") + ", \"load_ms\": ";
     io::appendDouble(out, loadMs);
-    out += ", " + timedRunsJson(repeat, [&] { (void)runRequestOrThrow(request, forwardOnly); });
+    // What the app does for a text: the forward keeping every layer's attention, and the last
+    // position's next tokens (the output head for that one position).
+    out += ", " + timedRunsJson(repeat, [&] {
+        const ModelRun m = runRequestOrThrow(request, forwardOnly).model;
+        (void)nextTokens(*m.run, m.run->tokens() - 1, 5);
+    });
     out += "}\n";
     writeStdout(out);
     return 0;
