@@ -3215,7 +3215,7 @@ Doppelklick hängt es an den Text an.</translation>
     </message>
 </context>
 <context>
-    <name>attn::PipelineStrip</name>
+    <name>attn::StepStrip</name>
     <message>
         <source>input</source>
         <translation>Eingabe</translation>

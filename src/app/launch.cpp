@@ -4,8 +4,8 @@
 #include <QFileInfo>
 
 #include "app/theme_actions.h"
-#include "pipeline/run_request.h"
 #include "pipeline/options.h"
+#include "pipeline/run_request.h"
 #include "pipeline/step_files.h"
 #include "pipeline/version.h"
 
@@ -164,7 +164,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
     const bool model = state.settings.modelMode();
     if (model) {
         try {
-            modelFilePath(state.settings.model);  // a file, or the name of a bundled model
+            modelFilePath(state.settings.modelFile);  // a file, or the name of a bundled model
         } catch (const UserError& e) {
             *error = QString::fromUtf8(e.what());
             return base;

@@ -8,9 +8,9 @@
 #include "app/centre_pages.h"
 #include "engine/gpt_forward.h"
 #include "engine/head_scores.h"
+#include "pipeline/latest_job.h"
 #include "pipeline/model_request.h"
 #include "teach/lesson.h"
-#include "pipeline/latest_job.h"
 #include "teach/lesson_slides.h"
 
 namespace attn {
@@ -18,7 +18,7 @@ namespace attn {
 WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous,
                            const std::shared_ptr<const GptModel>& loaded) {
     WorkspaceState state(lessonScreenSettings(screen, previous), {});
-    if (!screen.model.isEmpty() && previous.model == screen.model)
+    if (!screen.model.isEmpty() && previous.modelFile == screen.model)
         state.model = loaded;
     return state;
 }
@@ -62,9 +62,9 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
         tr("One page per screen of the lesson open (else the chapter-3 tour): its heatmap and "
            "text, for presenting from a PDF"));
     connect(exportSlides_, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            dock_->window(), tr("Export lesson as PDF slides"),
-            QStringLiteral("attention-lesson.pdf"), tr("PDF (*.pdf)"));
+        const QString path =
+            QFileDialog::getSaveFileName(dock_->window(), tr("Export lesson as PDF slides"),
+                                         QStringLiteral("attention-lesson.pdf"), tr("PDF (*.pdf)"));
         if (!path.isEmpty())
             exportSlides(path);
     });

@@ -44,8 +44,8 @@
 #include "pipeline/model_request.h"
 #include "teach/lesson.h"
 #include "teach/next_tokens.h"
-#include "teach/pipeline_strip.h"
 #include "teach/pytorch_panel.h"
+#include "teach/step_strip.h"
 #include "teach/token_view.h"
 
 namespace attn {
@@ -310,7 +310,7 @@ void MainWindow::createMenus() {
         column_->input()->focusText();
     });
     edit->addAction(tr("Go to the &pipeline steps"), QKeySequence(tr("Ctrl+P")), this,
-                    [this] { stepView_->pipeline()->setFocus(); });
+                    [this] { stepView_->strip()->setFocus(); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("menuView"));

@@ -121,8 +121,8 @@ ModelPicker::ModelPicker(Workspace* workspace, QWidget* parent)
     connect(workspace_, &Workspace::modelChanged, this, [this] {
         errors_->setNote(QStringLiteral("model"), QString());
         const Settings& s = workspace_->settings();
-        if (s.modelMode() && !bundledModelNames().contains(s.model))
-            addRecentModel(s.model);
+        if (s.modelMode() && !bundledModelNames().contains(s.modelFile))
+            addRecentModel(s.modelFile);
         rebuild();
     });
     connect(workspace_, &Workspace::resultApplied, this, [this] {
@@ -162,7 +162,7 @@ void ModelPicker::rebuild() {
     for (int i = 0; i < combo_->count(); ++i) {
         const QString id = combo_->itemData(i, Qt::UserRole + 1).toString();
         if (s.modelMode() &&
-            (id == s.model || (!id.isEmpty() && QFileInfo(id) == QFileInfo(s.model))))
+            (id == s.modelFile || (!id.isEmpty() && QFileInfo(id) == QFileInfo(s.modelFile))))
             current = i;
     }
     combo_->setCurrentIndex(current);
@@ -225,7 +225,7 @@ void ModelPicker::onActivated(int index) {
             break;
         case Kind::Bundled:
         case Kind::File:
-            if (id != workspace_->settings().model || !workspace_->model())
+            if (id != workspace_->settings().modelFile || !workspace_->model())
                 workspace_->openModel(id);
             break;
         case Kind::Open:

@@ -11,7 +11,7 @@
 #include "app/workspace.h"
 #include "export/heatmap_view.h"
 #include "teach/lesson.h"
-#include "teach/pipeline_strip.h"
+#include "teach/step_strip.h"
 
 namespace attn {
 
@@ -109,10 +109,10 @@ void PresentationController::previous() {
 
 void PresentationController::stepBy(int delta) {
     animator_->stop();
-    const QStringList steps = parts_.view->pipeline()->stepIds();
+    const QStringList steps = parts_.view->strip()->stepIds();
     if (steps.isEmpty())
         return;
-    const int at = int(steps.indexOf(parts_.view->pipeline()->currentStep()));
+    const int at = int(steps.indexOf(parts_.view->strip()->currentStep()));
     const int to = std::clamp(at < 0 ? 0 : at + delta, 0, int(steps.size()) - 1);
     if (to == at)
         return;

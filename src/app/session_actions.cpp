@@ -87,9 +87,9 @@ WorkspaceState sessionState(const Session& s, QStringList* notes) {
         settings.weightsFile.clear();
     // A model file comes back when it is there (the window reads it once the session is open); a
     // bundled model is named, not kept as a file.
-    if (settings.modelMode() && !bundledModelNames().contains(settings.model)) {
+    if (settings.modelMode() && !bundledModelNames().contains(settings.modelFile)) {
         if (!usable(s.model, SessionActions::tr("model"), false)) {
-            settings.model.clear();
+            settings.modelFile.clear();
             *notes << SessionActions::tr("The chapter-3 module is shown instead of the model.");
         } else {
             state.modelSha256 = s.model.sha256;
@@ -178,11 +178,11 @@ Session SessionActions::currentSession() const {
         s.weights = file(s.settings.weightsFile);
     s.settings.embeddingsFile = s.embeddings.path;
     s.settings.weightsFile = s.weights.path;
-    if (s.settings.modelMode() && !bundledModelNames().contains(s.settings.model)) {
+    if (s.settings.modelMode() && !bundledModelNames().contains(s.settings.modelFile)) {
         // The hash was taken when the model was read (files can be gigabytes).
-        s.model =
-            SessionFile{QFileInfo(s.settings.model).absoluteFilePath(), workspace_->modelSha256()};
-        s.settings.model = s.model.path;
+        s.model = SessionFile{QFileInfo(s.settings.modelFile).absoluteFilePath(),
+                              workspace_->modelSha256()};
+        s.settings.modelFile = s.model.path;
     }
     s.windowGeometry = window_->saveGeometry();
     s.windowState = window_->saveState();

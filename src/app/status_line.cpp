@@ -88,11 +88,11 @@ void StatusLine::refresh() {
     if (s.modelMode()) {
         const auto& model = workspace_->model();
         module_->setText(model ? tr("%1, layer %2 (layers 0–%3), %4 heads")
-                                     .arg(QFileInfo(s.model).completeBaseName())
+                                     .arg(QFileInfo(s.modelFile).completeBaseName())
                                      .arg(s.layer)
                                      .arg(model->arch.layers - 1)
                                      .arg(model->arch.heads)
-                               : tr("reading %1...").arg(QFileInfo(s.model).fileName()));
+                               : tr("reading %1...").arg(QFileInfo(s.modelFile).fileName()));
     }
     QString text = describe(workspace_->settings().config);
     const TraceOutcome* shown = workspace_->shown();

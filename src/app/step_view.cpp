@@ -22,7 +22,7 @@
 #include "pipeline/step_files.h"
 #include "teach/derivation.h"
 #include "teach/explanations.h"
-#include "teach/pipeline_strip.h"
+#include "teach/step_strip.h"
 
 namespace attn {
 
@@ -90,9 +90,9 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     v->setContentsMargins(6, 4, 6, 2);
     v->setSpacing(4);
 
-    pipeline_ = new PipelineStrip(this);
-    pipeline_->setObjectName(QStringLiteral("pipelineStrip"));
-    v->addWidget(pipeline_);
+    strip_ = new StepStrip(this);
+    strip_->setObjectName(QStringLiteral("stepStrip"));
+    v->addWidget(strip_);
 
     // The caption, then the selectors: one row when the width holds both, else the caption on
     // a row of its own above them (fitBar), so neither is cut to "Sca" or "context_head".
@@ -193,7 +193,7 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     sentence_->hide();
     v->addWidget(sentence_);
 
-    connect(pipeline_, &PipelineStrip::stepSelected, workspace_, &Workspace::selectStep);
+    connect(strip_, &StepStrip::stepSelected, workspace_, &Workspace::selectStep);
     connect(head_, &QComboBox::activated, workspace_, &Workspace::selectHead);
     connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
     connect(heads_, &HeadGrid::headClicked, workspace_, &Workspace::selectHead);
@@ -266,10 +266,10 @@ void StepView::refreshPipeline() {
     if (steps.empty() && run)
         for (const Step& s : run->trace->steps)
             steps.push_back(s.info);
-    pipeline_->setSteps(steps);
+    strip_->setSteps(steps);
     const Step* step = workspace_->shownStep();
-    pipeline_->setCurrentStep(step ? QString::fromStdString(step->info.id)
-                                   : workspace_->settings().step);
+    strip_->setCurrentStep(step ? QString::fromStdString(step->info.id)
+                                : workspace_->settings().step);
 }
 
 void StepView::refresh() {
@@ -563,7 +563,7 @@ void StepView::setPresentation(bool on, double fontScale) {
     fontScale_ = on ? fontScale : 1.0;
     heatmap_->setFontScale(fontScale_);
     heatmap_->setPresentationCells(on);
-    pipeline_->setFontScale(fontScale_);
+    strip_->setFontScale(fontScale_);
     hover_->setVisible(!on);
     sentence_->setVisible(on);
     QFont f = font();

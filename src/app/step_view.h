@@ -24,7 +24,7 @@ namespace attn {
 class FocusRowView;
 class HeadGrid;
 class HeatmapView;
-class PipelineStrip;
+class StepStrip;
 class Workspace;
 
 class StepView : public QWidget {
@@ -35,7 +35,7 @@ class StepView : public QWidget {
 
     HeatmapView* heatmap() const { return heatmap_; }
     HeadGrid* headGrid() const { return heads_; }
-    PipelineStrip* pipeline() const { return pipeline_; }
+    StepStrip* strip() const { return strip_; }
     FocusRowView* focusRow() const { return focus_; }
     // The caption of the shown step as plain text ("weights  torch.softmax(...)  (1, 2, 6, 6)").
     QString caption() const;
@@ -80,7 +80,7 @@ class StepView : public QWidget {
     void showData(const HeatmapData& data);
 
     Workspace* workspace_;
-    PipelineStrip* pipeline_ = nullptr;
+    StepStrip* strip_ = nullptr;
     QLabel* caption_ = nullptr;
     QLabel* layerLabel_ = nullptr;
     QSpinBox* layer_ = nullptr;

@@ -103,7 +103,7 @@ Workspace::Workspace(QObject* parent) : QObject(parent) {
             // read: the chapter-3 module is shown instead, and the notes say why. Reading it
             // again would only fail again.
             WorkspaceState next = state_;
-            next.settings.model.clear();
+            next.settings.modelFile.clear();
             next.modelSha256.clear();
             apply(next, false);
             fileNotes_ << tr("The model %1 could not be read, so the chapter-3 module is shown: "
@@ -119,17 +119,17 @@ Workspace::Workspace(QObject* parent) : QObject(parent) {
                 WorkspaceState next = state_;
                 // A session remembers the hash of the file it was saved with: say when it differs.
                 if (!state_.modelSha256.isEmpty() && state_.modelSha256 != sha &&
-                    state_.settings.model == name && !state_.model)
+                    state_.settings.modelFile == name && !state_.model)
                     fileNotes_ << tr("The model file %1 has changed since the session was saved; "
                                      "its current contents are used.")
                                       .arg(name);
                 next.model = std::move(model);
                 next.modelSha256 = sha;
-                next.settings.model = name;
+                next.settings.modelFile = name;
                 next.settings.layer =
                     std::clamp(next.settings.layer, 0, int(next.model->arch.layers) - 1);
                 const WorkspaceState before = state_;
-                const bool sessionWaiting = state_.settings.model == name && !state_.model;
+                const bool sessionWaiting = state_.settings.modelFile == name && !state_.model;
                 apply(next, false);
                 if (!sessionWaiting)  // a session or launch that named it is not a user's change
                     undo_->push(new SettingsCommand(
@@ -152,7 +152,7 @@ void Workspace::apply(const WorkspaceState& next, bool keepView) {
     state_.settings = keepView ? withView(next.settings, before) : next.settings;
     // The layer is picked like the step, without an undo step of its own: undoing a change of
     // the text keeps the layer on screen while the model stays the same.
-    if (keepView && state_.settings.model == before.model)
+    if (keepView && state_.settings.modelFile == before.modelFile)
         state_.settings.layer = before.layer;
     state_.files = next.files;
     state_.model = next.model;
@@ -178,7 +178,7 @@ void Workspace::change(const Settings& next, const QString& what) {
     const WorkspaceState before = state_;
     WorkspaceState after = state_;
     after.settings = next;
-    if (next.model != state_.settings.model) {
+    if (next.modelFile != state_.settings.modelFile) {
         // Only openModel reads a model: settings that name another one (or none) drop it.
         after.model.reset();
         after.modelSha256.clear();
@@ -275,12 +275,13 @@ bool Workspace::openWeights(const QString& path, QString* error) {
         WorkspaceState next = state_;
         next.files.weights = readWeights(path);
         next.settings.weightsFile = path;
-        const QStringList notes = fitSettingsToFiles(
-            &next.settings, InputFiles{nullptr, next.files.weights}, givenSizes(state_.settings, {}));
+        const QStringList notes =
+            fitSettingsToFiles(&next.settings, InputFiles{nullptr, next.files.weights},
+                               givenSizes(state_.settings, {}));
         // Weights that do not fit the module are refused, and the ones in use stay.
         if (variantHasWeights(next.settings.config.variant))
             checkWeights(*next.files.weights, next.settings.config,
-                             QFileInfo(path).fileName().toStdString());
+                         QFileInfo(path).fileName().toStdString());
         const WorkspaceState before = state_;
         apply(next, false);
         fileNotes_ = notes;
@@ -359,8 +360,8 @@ void Workspace::computeNow() {
     if (s.modelMode() && (!state_.model || !loadingModel_.isEmpty())) {
         // Named by a session or the command line but not read yet: read it, then compute.
         if (loadingModel_.isEmpty() && !state_.model) {
-            loadingModel_ = s.model;
-            loader_->load(s.model);
+            loadingModel_ = s.modelFile;
+            loader_->load(s.modelFile);
         }
         return;
     }
@@ -383,7 +384,7 @@ void Workspace::cancelModelLoading() {
     if (state_.settings.modelMode() && !state_.model) {
         // A session's model that is not read: back to the chapter's module.
         WorkspaceState next = state_;
-        next.settings.model.clear();
+        next.settings.modelFile.clear();
         apply(next, false);
     }
 }
@@ -397,7 +398,7 @@ void Workspace::useModuleOfTheChapter() {
         return;
     cancelModelLoading();
     WorkspaceState next = state_;
-    next.settings.model.clear();
+    next.settings.modelFile.clear();
     next.model.reset();
     next.modelSha256.clear();
     const WorkspaceState before = state_;

@@ -57,7 +57,7 @@ io::JsonConfigExtras extrasFor(const Settings& s) {
     if (!s.weightsFile.isEmpty())
         e.set("weights", s.weightsFile.toStdString());
     if (s.modelMode()) {
-        e.set("model", s.model.toStdString());
+        e.set("model", s.modelFile.toStdString());
         e.set("layer", int64_t{s.layer});
         e.omitted = {"seed", "dropout_rng"};  // the weights are the file's, nothing is drawn
     }
@@ -218,7 +218,7 @@ int benchCommand(const QStringList& args) {
         // holding its steps while the timed runs make theirs would double the peak memory.
         const TraceRun first = runSettings(in.settings, in.files);
         req.config = first.trace->config;
-        req.inputs = first.inputs;
+        req.inputs = first.x;
         parameters = first.trace->parameters;
         tokens = first.trace->tokens;
     }

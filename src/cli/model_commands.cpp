@@ -51,7 +51,7 @@ std::shared_ptr<const GptModel> modelOfOptions(const CliInput& in) {
     const std::optional<int64_t> heads = in.given.contains(QStringLiteral("heads"))
                                              ? std::optional<int64_t>(s.config.heads)
                                              : std::nullopt;
-    return loadModel(s.model, heads);
+    return loadModel(s.modelFile, heads);
 }
 
 ModelRun modelFromOptions(const CliInput& in) {
@@ -159,9 +159,9 @@ int modelBench(const CliInput& in, int repeat) {
     // What the app does for a text: the forward keeping every layer's attention, and the last
     // position's next tokens (the output head for that one position).
     out += ", " + timedRunsJson(repeat, [&] {
-        const ModelRun m = runRequestOrThrow(request, forwardOnly).model;
-        (void)nextTokens(*m.run, m.run->tokens() - 1, 5);
-    });
+               const ModelRun m = runRequestOrThrow(request, forwardOnly).model;
+               (void)nextTokens(*m.run, m.run->tokens() - 1, 5);
+           });
     out += "}\n";
     writeStdout(out);
     return 0;

@@ -412,7 +412,7 @@ OverviewFigureOptions overviewFigureOptions(const Settings& settings, bool ownSc
     OverviewFigureOptions o;
     o.title =
         QCoreApplication::translate("attn::ModelFigure", "%1: attention of every layer and head")
-            .arg(QFileInfo(settings.model).completeBaseName());
+            .arg(QFileInfo(settings.modelFile).completeBaseName());
     o.subtitle = settings.inputText().simplified();
     o.ownScale = ownScale;
     if (const auto cm = parseColormap(settings.colormap.toStdString()))

@@ -138,7 +138,7 @@ TraceRun layerTraceRun(const ModelRun& run, const CancelToken* cancel) {
     t.input = run.input;
     t.trace = std::make_shared<const Trace>(layerTrace(*run.run, run.settings.layer, cancel));
     if (const Step* x = t.trace->find(step_id::kInputs))
-        t.inputs = stepMatrix(*x, 0, 0);  // (T, d): the layer's LayerNorm1 output
+        t.x = stepMatrix(*x, 0, 0);  // (T, d): the layer's LayerNorm1 output
     return t;
 }
 

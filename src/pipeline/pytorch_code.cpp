@@ -215,10 +215,10 @@ std::string inputCode(const TraceRun& run, const Config& c) {
             s += "# Section 3.3.1: the embeddings of \"" + bookSentence() +
                  "\".\ninputs = torch.tensor(\n";
             const auto& words = bookTokens();
-            for (int64_t r = 0; r < run.inputs.size(0); ++r) {
+            for (int64_t r = 0; r < run.x.size(0); ++r) {
                 s += r == 0 ? "    [" : "     ";
-                s += pyTensorLiteral(run.inputs.select(0, r), "");
-                s += r + 1 < run.inputs.size(0) ? ", " : "] ";
+                s += pyTensorLiteral(run.x.select(0, r), "");
+                s += r + 1 < run.x.size(0) ? ", " : "] ";
                 s += " # " + words[size_t(r)] + "\n";
             }
             s += ")\n";
@@ -254,11 +254,11 @@ std::string inputCode(const TraceRun& run, const Config& c) {
             s += "# The embeddings loaded from " + path.substr(1, path.size() - 2) +
                  "\n"
                  "inputs = torch.tensor(\n    " +
-                 pyTensorLiteral(run.inputs, "    ") + "\n)\n";
+                 pyTensorLiteral(run.x, "    ") + "\n)\n";
             break;
         }
     }
-    if (run.inputs.dim() == 2) {
+    if (run.x.dim() == 2) {
         if (c.batch == 1)
             s += "x = inputs.unsqueeze(0)  # a batch of one: (1, T, d_in)\n";
         else
@@ -525,7 +525,7 @@ PyTorchListing pytorchListing(const TraceRun& run, const std::string& stepId) {
 PyTorchListing pytorchModelListing(const ModelRun& run) {
     const GptModel& m = *run.model;
     const GptArchitecture& a = m.arch;
-    const QString file = QFileInfo(modelFilePath(run.settings.model)).absoluteFilePath();
+    const QString file = QFileInfo(modelFilePath(run.settings.modelFile)).absoluteFilePath();
     std::string path;
     io::appendJsonString(path, file.toStdString());  // a valid Python string literal too
     const bool hf = m.names == GptNames::HuggingFace;

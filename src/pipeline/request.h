@@ -70,8 +70,8 @@ Tensor embedInput(const Settings& settings, const InputFiles& files, const Input
 // One request's result: the settings it ran with, its input and every step.
 struct TraceRun {
     Settings settings;
-    InputTokens input;
-    Tensor inputs;  // x as embedInput made it
+    InputTokens input;  // the tokens and the row labels
+    Tensor x;           // the input matrix as embedInput made it (the step "inputs")
     std::shared_ptr<const Trace> trace;
 };
 // The labels of the run's rows (its tokens, or "0".."T-1"), as the figures and views take them.

@@ -50,10 +50,10 @@ void runChapterThree(const Request& request, const RequestHooks& hooks, RequestR
         return;
     if (hooks.threads == ThreadUse::FitToWork)
         fitThreadsToTrace(s.config, run.input.count());
-    run.inputs = embedInput(s, request.files, run.input, hooks.cancel);
+    run.x = embedInput(s, request.files, run.input, hooks.cancel);
     TraceRequest trace;
     trace.config = s.config;
-    trace.inputs = run.inputs;
+    trace.inputs = run.x;
     trace.weights = variantHasWeights(s.config.variant) ? request.files.weights.get() : nullptr;
     trace.cancel = hooks.cancel;
     trace.progress = hooks.steps;
@@ -128,8 +128,7 @@ RequestResult runRequestOrThrow(const Request& request, const RequestHooks& hook
     return out;
 }
 
-TraceRun runSettings(const Settings& settings, const InputFiles& files,
-                     const CancelToken* cancel) {
+TraceRun runSettings(const Settings& settings, const InputFiles& files, const CancelToken* cancel) {
     RequestHooks hooks;
     hooks.cancel = cancel;
     return runRequestOrThrow(Request{settings, files, nullptr, nullptr}, hooks).run;
@@ -151,8 +150,8 @@ std::optional<ValidationIssue> stepProblem(const std::vector<StepInfo>& steps, c
             return std::nullopt;
         ids += (ids.empty() ? "" : ", ") + s.id;
     }
-    return ValidationIssue{"step", "This configuration has no step \"" + wanted +
-                                       "\"; its steps are " + ids + "."};
+    return ValidationIssue{
+        "step", "This configuration has no step \"" + wanted + "\"; its steps are " + ids + "."};
 }
 
 std::optional<ValidationIssue> headProblem(int head, int64_t heads, const std::string& stepId) {
@@ -160,9 +159,8 @@ std::optional<ValidationIssue> headProblem(int head, int64_t heads, const std::s
         return std::nullopt;
     const std::string where =
         stepId.empty() ? "this configuration has " : "\"" + stepId + "\" has ";
-    return ValidationIssue{"head", "--head " + std::to_string(head) + " is out of range: " +
-                                       where + std::to_string(heads) +
-                                       (heads == 1 ? " head." : " heads.")};
+    return ValidationIssue{"head", "--head " + std::to_string(head) + " is out of range: " + where +
+                                       std::to_string(heads) + (heads == 1 ? " head." : " heads.")};
 }
 
 }  // namespace attn

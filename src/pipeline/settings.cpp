@@ -234,7 +234,7 @@ std::vector<SettingField> makeFields() {
          "A trained GPT-2-architecture model instead of the chapter-3 module: a .safetensors or "
          "torch.save file (.pth, .pt, .bin), or tiny-shakespeare (the model that ships with the "
          "app).",
-         G::Module, false, GET(s.model), SET(s.model = v.toString(); return {};)},
+         G::Module, false, GET(s.modelFile), SET(s.modelFile = v.toString(); return {};)},
         {"layer", "layer", "n", "With --model: the block whose attention the trace shows (from 0).",
          G::Module, false, GET(s.layer), SET(return count(v, &s.layer);)},
 

@@ -51,7 +51,7 @@ struct Settings {
     // A trained GPT model instead of the chapter-3 module: a model file (.safetensors, .pth,
     // .pt, .bin) or the name of a model that ships with the app ("tiny-shakespeare"); empty for
     // the chapter's module. Its attention of block `layer` is what the step views show.
-    QString model;
+    QString modelFile;
     int layer = 0;
 
     // What the views show.
@@ -72,7 +72,7 @@ struct Settings {
     // The tokens of inputText() by `tokenizer`, or the ids in tokenIds where they still are
     // the text.
     std::vector<Token> textTokens() const;
-    bool modelMode() const { return !model.isEmpty(); }
+    bool modelMode() const { return !modelFile.isEmpty(); }
 };
 
 // The settings a session or the window starts from: the book example.

@@ -51,12 +51,12 @@ Settings lessonScreenSettings(const LessonScreen& screen, const Settings& previo
     s.tokenIds.clear();
     if (screen.model.isEmpty()) {
         // Chapter 3: the book's input and seeds, the screen's module.
-        s.model.clear();
+        s.modelFile.clear();
         s.layer = 0;
         s.source = InputSource::Book;
         s.config = screen.config;
     } else {
-        s.model = screen.model;
+        s.modelFile = screen.model;
         s.source = InputSource::Text;
         s.text = screen.text;
         s.layer = screen.layer;
@@ -79,9 +79,9 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
         previous = s;
         TraceRun run;
         if (s.modelMode()) {
-            std::shared_ptr<const GptModel>& model = models[s.model];
+            std::shared_ptr<const GptModel>& model = models[s.modelFile];
             if (!model)
-                model = loadModel(s.model, std::nullopt, cancel);
+                model = loadModel(s.modelFile, std::nullopt, cancel);
             RequestHooks hooks;
             hooks.cancel = cancel;
             hooks.layerTrace = false;  // the layer may still change to the picked head's

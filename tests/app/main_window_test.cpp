@@ -32,7 +32,7 @@
 #include "engine/embeddings.h"
 #include "export/head_grid.h"
 #include "export/heatmap_view.h"
-#include "teach/pipeline_strip.h"
+#include "teach/step_strip.h"
 
 using namespace attn;
 using attn::testing::change;
@@ -210,7 +210,7 @@ TEST(MainWindow, UndoBringsBackTheSettingsAndTheBookExample) {
     QTest::keyClicks(edit, QStringLiteral("!"));
     ASSERT_TRUE(settle(w));
     EXPECT_EQ(w.workspace()->settings().source, InputSource::Text);
-    EXPECT_FALSE(shown(w).inputs == bookInputs());  // same words, chapter-2 vectors
+    EXPECT_FALSE(shown(w).x == bookInputs());  // same words, chapter-2 vectors
     w.findChild<QSpinBox*>("d_outSpin")->setValue(4);
     ASSERT_TRUE(settle(w));
     EXPECT_EQ(shown(w).trace->config.dOut, 4);
@@ -265,11 +265,11 @@ TEST(MainWindow, RapidChangesDeliverOnlyTheNewestResult) {
     EXPECT_EQ(w.stepView()->heatmap()->data().rows, shown(w).trace->tokens);
 }
 
-TEST(MainWindow, PipelineStripIsKeyboardNavigableAndKeepsTheStep) {
+TEST(MainWindow, StepStripIsKeyboardNavigableAndKeepsTheStep) {
     MainWindow w(testOptions());
     w.show();
     ASSERT_TRUE(settle(w));
-    PipelineStrip* strip = w.stepView()->pipeline();
+    StepStrip* strip = w.stepView()->strip();
     const QStringList ids = strip->stepIds();
     ASSERT_FALSE(ids.isEmpty());
     strip->setFocus();
@@ -321,10 +321,14 @@ TEST(MainWindow, ShapeTraceListsTheStepsOfEveryVariant) {
     // The book example: b = 1, T = 6, d_in = 3, d_out = 2, h = 2, hd = 1.
     const std::map<Variant, std::map<QString, QString>> expected = {
         {Variant::Simplified,
-         {{"inputs", "(b=1, T=6, d_in=3)"}, {"scores", "(b=1, T=6, T=6)"}, {"output", "(b=1, T=6, d_in=3)"}}},
-        {Variant::SelfAttentionV1, {{"queries", "(b=1, T=6, d_out=2)"}, {"weights", "(b=1, T=6, T=6)"}}},
+         {{"inputs", "(b=1, T=6, d_in=3)"},
+          {"scores", "(b=1, T=6, T=6)"},
+          {"output", "(b=1, T=6, d_in=3)"}}},
+        {Variant::SelfAttentionV1,
+         {{"queries", "(b=1, T=6, d_out=2)"}, {"weights", "(b=1, T=6, T=6)"}}},
         {Variant::Causal, {{"mask", "(T=6, T=6)"}, {"masked_scores", "(b=1, T=6, T=6)"}}},
-        {Variant::MultiHeadWrapper, {{"weights", "(head=2, b=1, T=6, T=6)"}, {"output", "(b=1, T=6, h*d_out=4)"}}},
+        {Variant::MultiHeadWrapper,
+         {{"weights", "(head=2, b=1, T=6, T=6)"}, {"output", "(b=1, T=6, h*d_out=4)"}}},
         {Variant::MultiHead,
          {{"queries_split", "(b=1, T=6, h=2, hd=1)"},
           {"queries_heads", "(b=1, h=2, T=6, hd=1)"},
@@ -347,7 +351,7 @@ TEST(MainWindow, ShapeTraceListsTheStepsOfEveryVariant) {
         }
         EXPECT_EQ(tableColumn(table, 0), planIds);
         EXPECT_EQ(tableColumn(table, 1), planShapes);
-        EXPECT_EQ(w.stepView()->pipeline()->stepIds(), planIds);
+        EXPECT_EQ(w.stepView()->strip()->stepIds(), planIds);
         EXPECT_EQ(planIds.last(), QStringLiteral("output"));
         if (expected.count(v))
             for (const auto& [id, shape] : expected.at(v)) {
@@ -493,8 +497,8 @@ TEST(MainWindow, EveryVisibleControlGetsItsMinimumSizeAt1280x720) {
         // Inside a scroll area (the settings column) the viewport may cut it; the control
         // itself must still have its size.
         const QSize min = c->minimumSizeHint();
-        EXPECT_GE(c->width(), min.width()) << c->objectName().toStdString() << " "
-                                           << c->metaObject()->className();
+        EXPECT_GE(c->width(), min.width())
+            << c->objectName().toStdString() << " " << c->metaObject()->className();
         EXPECT_GE(c->height(), min.height()) << c->objectName().toStdString();
         ++checked;
     }

@@ -28,7 +28,7 @@
 #include "teach/lesson.h"
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
-#include "teach/pipeline_strip.h"
+#include "teach/step_strip.h"
 #include "teach/token_view.h"
 #include "tokenizer/tokenizer.h"
 
@@ -99,7 +99,7 @@ TEST(ModelMode, OpeningAModelShowsItsArchitectureAndThePagesOfEveryLayer) {
 
     // The pipeline strip puts the layer's attention inside its block: residual stream in,
     // LayerNorm, the chapter's steps, the residual sum, the feed-forward, the block's output.
-    const QStringList ids = w.stepView()->pipeline()->stepIds();
+    const QStringList ids = w.stepView()->strip()->stepIds();
     ASSERT_FALSE(ids.isEmpty());
     EXPECT_EQ(ids.first(), QStringLiteral("block_input"));
     EXPECT_TRUE(ids.contains(QStringLiteral("weights")));
@@ -418,7 +418,7 @@ TEST(ModelMode, AModelTheSettingsNameButThatCannotBeReadFallsBackToTheModule) {
     // As a session or the command line names a model: the workspace reads it, fails once, and
     // shows the chapter-3 module with a note instead of trying again and again.
     Settings s = w.workspace()->settings();
-    s.model = bad;
+    s.modelFile = bad;
     s.source = InputSource::Text;
     s.text = kText;
     w.workspace()->reset({s, {}});

@@ -181,7 +181,7 @@ TEST(ModelCli, TraceHasTheBlockAroundTheAttentionAsTheAppDoes) {
     };
     const auto [ids, layer0] = stepsOf("0");
     attn::Settings s;
-    s.model = f32;
+    s.modelFile = f32;
     s.source = attn::InputSource::Text;
     s.text = kText;
     const auto model = attn::loadModel(f32);

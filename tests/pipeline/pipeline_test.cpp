@@ -218,7 +218,7 @@ TEST(Request, TheBookExampleMatchesTheChapter) {
     EXPECT_EQ(run.input.labels, bookTokens());
     ASSERT_EQ(run.input.tokens.size(), 6u);  // the sentence's six GPT-2 tokens, for the chips
     EXPECT_EQ(run.input.tokens[1].id, 7002);
-    EXPECT_EQ(run.inputs, bookInputs());
+    EXPECT_EQ(run.x, bookInputs());
     EXPECT_EQ(run.trace->config, Settings::bookConfig());
     EXPECT_EQ(run.trace->find("weights")->info.shape, (Shape{1, 2, 6, 6}));
 }

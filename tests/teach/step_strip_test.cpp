@@ -12,7 +12,7 @@
 
 #include <map>
 
-#include "teach/pipeline_strip.h"
+#include "teach/step_strip.h"
 #include "teach_test_util.h"
 
 namespace attn {
@@ -67,38 +67,38 @@ QStringList idsOf(const std::vector<StepInfo>& steps) {
     return ids;
 }
 
-int stageIndex(const PipelineStrip& strip, const QString& key) {
+int stageIndex(const StepStrip& strip, const QString& key) {
     for (int i = 0; i < int(strip.stages().size()); ++i)
         if (strip.stages()[size_t(i)].key == key)
             return i;
     return -1;
 }
 
-int stageOfStep(const PipelineStrip& strip, const QString& id) {
+int stageOfStep(const StepStrip& strip, const QString& id) {
     for (int i = 0; i < int(strip.stages().size()); ++i)
         if (strip.stages()[size_t(i)].stepIds.contains(id))
             return i;
     return -1;
 }
 
-void click(PipelineStrip& strip, const QRect& r) {
+void click(StepStrip& strip, const QRect& r) {
     QTest::mouseClick(&strip, Qt::LeftButton, Qt::NoModifier, r.center());
 }
 
-TEST(PipelineStrip, GroupsEveryVariantsStepsByStage) {
+TEST(StepStrip, GroupsEveryVariantsStepsByStage) {
     const std::vector<MaskSpec> masks = {
         {MaskKind::None, 0}, {MaskKind::Causal, 0}, {MaskKind::Window, 2}};
     for (Variant v : allVariants()) {
         for (const MaskSpec& mask : masks) {
             SCOPED_TRACE(variantName(v) + " " + maskName(mask));
             const std::vector<StepInfo> plan = planSteps(fullConfig(v, mask), 6);
-            PipelineStrip strip;
+            StepStrip strip;
             strip.setSteps(plan);
             // Every step is there, once, in trace order.
             EXPECT_EQ(strip.stepIds(), idsOf(plan));
             QStringList grouped;
             QStringList keys;
-            for (const PipelineStrip::Stage& s : strip.stages()) {
+            for (const StepStrip::Stage& s : strip.stages()) {
                 grouped += s.stepIds;
                 keys << s.key;
                 EXPECT_FALSE(s.stepIds.isEmpty());
@@ -123,31 +123,30 @@ TEST(PipelineStrip, GroupsEveryVariantsStepsByStage) {
     }
 }
 
-TEST(PipelineStrip, UnknownStepsGoToAStageOfTheirOwnAtTheEnd) {
+TEST(StepStrip, UnknownStepsGoToAStageOfTheirOwnAtTheEnd) {
     std::vector<StepInfo> plan = planSteps(fullConfig(Variant::Causal), 6);
     StepInfo extra;
     extra.id = "attention_entropy";
     extra.title = "Entropy of each row";
     plan.insert(plan.begin() + 2, extra);
-    PipelineStrip strip;
+    StepStrip strip;
     strip.setSteps(plan);
     ASSERT_FALSE(strip.stages().empty());
     EXPECT_EQ(strip.stages().back().key, QStringLiteral("other"));
     EXPECT_EQ(strip.stages().back().stepIds, QStringList{QStringLiteral("attention_entropy")});
     EXPECT_EQ(strip.stepIds().size(), qsizetype(plan.size()));
     EXPECT_EQ(strip.stepIds().last(), QStringLiteral("attention_entropy"));
-    EXPECT_EQ(PipelineStrip::stageKeyOf(QStringLiteral("attention_entropy")),
-              QStringLiteral("other"));
+    EXPECT_EQ(StepStrip::stageKeyOf(QStringLiteral("attention_entropy")), QStringLiteral("other"));
     // Two steps, two names: the causal mask and dropout's keep mask.
-    EXPECT_NE(PipelineStrip::chipLabel(QStringLiteral("dropout_mask")),
-              PipelineStrip::chipLabel(QStringLiteral("mask")));
-    EXPECT_EQ(PipelineStrip::chipLabel(QStringLiteral("attention_entropy")),
+    EXPECT_NE(StepStrip::chipLabel(QStringLiteral("dropout_mask")),
+              StepStrip::chipLabel(QStringLiteral("mask")));
+    EXPECT_EQ(StepStrip::chipLabel(QStringLiteral("attention_entropy")),
               QStringLiteral("attention_entropy"));
 }
 
-TEST(PipelineStrip, WrapperStepsGroupLikeTheOthers) {
+TEST(StepStrip, WrapperStepsGroupLikeTheOthers) {
     // The wrapper's steps carry a leading head dim; the ids, and so the stages, are the same.
-    PipelineStrip strip;
+    StepStrip strip;
     strip.setSteps(planSteps(fullConfig(Variant::MultiHeadWrapper), 6));
     QStringList keys;
     for (const auto& s : strip.stages())
@@ -156,8 +155,8 @@ TEST(PipelineStrip, WrapperStepsGroupLikeTheOthers) {
                                  "simple_mask", "dropout", "context", "output"}));
 }
 
-TEST(PipelineStrip, OneRowWhoseHeightDoesNotDependOnTheWidth) {
-    PipelineStrip strip;
+TEST(StepStrip, OneRowWhoseHeightDoesNotDependOnTheWidth) {
+    StepStrip strip;
     strip.setSteps(planSteps(fullConfig(Variant::MultiHead), 6));
     strip.setCurrentStep(QStringLiteral("weights"));
     const int h = strip.sizeHint().height();
@@ -185,8 +184,8 @@ TEST(PipelineStrip, OneRowWhoseHeightDoesNotDependOnTheWidth) {
     }
 }
 
-TEST(PipelineStrip, WideEnoughShowsEveryChip) {
-    PipelineStrip strip;
+TEST(StepStrip, WideEnoughShowsEveryChip) {
+    StepStrip strip;
     strip.setSteps(planSteps(fullConfig(Variant::MultiHead), 6));
     strip.setCurrentStep(QStringLiteral("weights"));
     strip.resize(1900, strip.sizeHint().height());
@@ -202,14 +201,14 @@ TEST(PipelineStrip, WideEnoughShowsEveryChip) {
     }
 }
 
-TEST(PipelineStrip, NarrowCollapsesAndScrollsKeepingTheCurrentStepVisible) {
-    PipelineStrip strip;
+TEST(StepStrip, NarrowCollapsesAndScrollsKeepingTheCurrentStepVisible) {
+    StepStrip strip;
     const std::vector<StepInfo> plan = planSteps(fullConfig(Variant::MultiHead), 6);
     strip.setSteps(plan);
     strip.resize(500, strip.sizeHint().height());
     strip.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&strip));
-    QSignalSpy spy(&strip, &PipelineStrip::stepSelected);
+    QSignalSpy spy(&strip, &StepStrip::stepSelected);
 
     // Whatever step is current, its stage is open and its chip in view.
     for (const QString& id : strip.stepIds()) {
@@ -235,7 +234,7 @@ TEST(PipelineStrip, NarrowCollapsesAndScrollsKeepingTheCurrentStepVisible) {
     // Every stage can be reached with the mouse: scroll with the wheel until its chip shows,
     // click it, and the strip selects a step of that stage.
     for (int s = 0; s < int(strip.stages().size()); ++s) {
-        const PipelineStrip::Stage stage = strip.stages()[size_t(s)];
+        const StepStrip::Stage stage = strip.stages()[size_t(s)];
         SCOPED_TRACE(stage.key.toStdString());
         const QString first = stage.stepIds.front();
         // Towards the stage: left when it lies before the current one, else right.
@@ -268,14 +267,14 @@ TEST(PipelineStrip, NarrowCollapsesAndScrollsKeepingTheCurrentStepVisible) {
     }
 }
 
-TEST(PipelineStrip, ArrowButtonsScroll) {
-    PipelineStrip strip;
+TEST(StepStrip, ArrowButtonsScroll) {
+    StepStrip strip;
     strip.setSteps(planSteps(fullConfig(Variant::MultiHead), 6));
     strip.setCurrentStep(QStringLiteral("inputs"));
     strip.resize(420, strip.sizeHint().height());
     ASSERT_TRUE(strip.isScrolling());
     EXPECT_TRUE(strip.clickableRect(QStringLiteral("output")).isEmpty());
-    QSignalSpy spy(&strip, &PipelineStrip::stepSelected);
+    QSignalSpy spy(&strip, &StepStrip::stepSelected);
     for (int i = 0; i < 30 && strip.clickableRect(QStringLiteral("output")).isEmpty(); ++i)
         QTest::mouseClick(&strip, Qt::LeftButton, Qt::NoModifier,
                           QPoint(strip.width() - 4, strip.height() / 2));
@@ -284,15 +283,15 @@ TEST(PipelineStrip, ArrowButtonsScroll) {
     EXPECT_EQ(strip.currentStep(), QStringLiteral("inputs"));
 }
 
-TEST(PipelineStrip, KeyboardWalksTheStepsInOrder) {
+TEST(StepStrip, KeyboardWalksTheStepsInOrder) {
     const std::vector<StepInfo> plan = planSteps(fullConfig(Variant::MultiHead), 6);
-    PipelineStrip strip;
+    StepStrip strip;
     strip.setSteps(plan);
     strip.resize(600, strip.sizeHint().height());
     strip.show();
     strip.setFocus();
     EXPECT_EQ(strip.focusPolicy(), Qt::StrongFocus);
-    QSignalSpy spy(&strip, &PipelineStrip::stepSelected);
+    QSignalSpy spy(&strip, &StepStrip::stepSelected);
 
     QTest::keyClick(&strip, Qt::Key_Home);
     QStringList walked = {strip.currentStep()};
@@ -326,9 +325,9 @@ TEST(PipelineStrip, KeyboardWalksTheStepsInOrder) {
     }
 }
 
-TEST(PipelineStrip, OnlyTheUserEmitsStepSelected) {
-    PipelineStrip strip;
-    QSignalSpy spy(&strip, &PipelineStrip::stepSelected);
+TEST(StepStrip, OnlyTheUserEmitsStepSelected) {
+    StepStrip strip;
+    QSignalSpy spy(&strip, &StepStrip::stepSelected);
     strip.setSteps(planSteps(fullConfig(Variant::Causal), 6));
     strip.setCurrentStep(QStringLiteral("scores"));
     strip.resize(1200, strip.sizeHint().height());
@@ -352,8 +351,8 @@ TEST(PipelineStrip, OnlyTheUserEmitsStepSelected) {
     EXPECT_EQ(spy.count(), 1);
 }
 
-TEST(PipelineStrip, AccessibleNameAndToolTips) {
-    PipelineStrip strip;
+TEST(StepStrip, AccessibleNameAndToolTips) {
+    StepStrip strip;
     strip.setSteps(planSteps(fullConfig(Variant::MultiHead), 6));
     strip.setCurrentStep(QStringLiteral("weights"));
     EXPECT_FALSE(strip.accessibleName().isEmpty());
@@ -391,7 +390,7 @@ TEST(PipelineStrip, AccessibleNameAndToolTips) {
 }
 
 // Light and dark, at the widths the main window can give it, normal and presentation size.
-TEST(PipelineStrip, RendersLightAndDark) {
+TEST(StepStrip, RendersLightAndDark) {
     struct Case {
         const char* name;
         Config config;
@@ -413,7 +412,7 @@ TEST(PipelineStrip, RendersLightAndDark) {
                     frame.setAutoFillBackground(true);
                     if (dark)
                         frame.setPalette(testing::darkPalette());
-                    auto* strip = new PipelineStrip(&frame);
+                    auto* strip = new StepStrip(&frame);
                     strip->setStyle(fusion);
                     strip->setSteps(planSteps(c.config, 6));
                     strip->setCurrentStep(QString::fromLatin1(c.current));

@@ -1,9 +1,10 @@
 #pragma once
-// The pipeline strip: the steps of a trace as one row of chips grouped by stage (input, Q K V,
-// split heads, dot product, mask, scale, softmax, the simple masking method as a side branch off
-// softmax, dropout, context, output). When the row is wider than the widget, the stages away
-// from the current step collapse to one chip each, farthest first; when even that is too wide
-// the row scrolls. It never wraps, so its height does not depend on its width.
+// The step strip (the window and the guide call it the pipeline strip, as UI.md does): the steps of
+// a trace as one row of chips grouped by stage (input, Q K V, split heads, dot product, mask,
+// scale, softmax, the simple masking method as a side branch off softmax, dropout, context,
+// output). When the row is wider than the widget, the stages away from the current step collapse to
+// one chip each, farthest first; when even that is too wide the row scrolls. It never wraps, so its
+// height does not depend on its width.
 
 #include <QString>
 #include <QStringList>
@@ -14,7 +15,7 @@
 
 namespace attn {
 
-class PipelineStrip : public QWidget {
+class StepStrip : public QWidget {
     Q_OBJECT
   public:
     // One stage as the strip shows it.
@@ -26,7 +27,7 @@ class PipelineStrip : public QWidget {
         bool branch = false;  // a side branch (the simple masking method), not the main flow
     };
 
-    explicit PipelineStrip(QWidget* parent = nullptr);
+    explicit StepStrip(QWidget* parent = nullptr);
 
     // The steps of the current trace, in trace order. The current step stays current when the
     // new steps still have it, else no step is current. Emits nothing.

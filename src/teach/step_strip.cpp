@@ -1,4 +1,4 @@
-#include "teach/pipeline_strip.h"
+#include "teach/step_strip.h"
 
 #include <QAccessible>
 #include <QAccessibleWidget>
@@ -41,79 +41,79 @@ const std::vector<StageDef>& stageDefs() {
     // student sees where attention sits in the block.
     static const std::vector<StageDef> defs = {
         {"block_in",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "residual stream"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "x"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "residual stream"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "x"),
          false,
          {step_id::kBlockInput}},
         {"input",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "input"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "input"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "input"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "input"),
          false,
          {step_id::kInputs}},
         {"qkv",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "Q K V"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "Q K V"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "Q K V"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "Q K V"),
          false,
          {step_id::kQueries, step_id::kKeys, step_id::kValues}},
         {"heads",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "split heads"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "split heads"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "split heads"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "split heads"),
          false,
          {step_id::kQueriesSplit, step_id::kKeysSplit, step_id::kValuesSplit,
           step_id::kQueriesHeads, step_id::kKeysHeads, step_id::kValuesHeads}},
         {"scores",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "dot product"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "dot product"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "dot product"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "dot product"),
          false,
          {step_id::kScores}},
         {"mask",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "mask"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "mask"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "mask"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "mask"),
          false,
          {step_id::kMask, step_id::kMaskedScores}},
         {"scale",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "scale"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "scale"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "scale"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "scale"),
          false,
          {step_id::kScaledScores}},
         {"softmax",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "softmax"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "softmax"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "softmax"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "softmax"),
          false,
          {step_id::kWeights}},
         {"simple_mask",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "simple masking (= weights)"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "simple mask"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "simple masking (= weights)"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "simple mask"),
          true,
          {step_id::kWeightsUnmasked, step_id::kWeightsTril, step_id::kWeightsRenormalized}},
         {"dropout",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "dropout"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "dropout"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "dropout"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "dropout"),
          false,
          {step_id::kDropoutMask, step_id::kDroppedWeights}},
         {"context",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "context"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "context"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "context"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "context"),
          false,
          {step_id::kContextHeads, step_id::kContextTransposed, step_id::kContext}},
         {"output",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "output"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "output"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "output"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "output"),
          false,
          {step_id::kOutput}},
         {"residual_mid",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "+ residual"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "x + attn"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "+ residual"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "x + attn"),
          false,
          {step_id::kResidualAfterAttention}},
         {"feed_forward",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "feed-forward"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "feed-forward"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "feed-forward"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "feed-forward"),
          false,
          {step_id::kNorm2, step_id::kFfHidden, step_id::kFfOutput}},
         {"block_out",
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "+ residual"),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "x out"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "+ residual"),
+         QT_TRANSLATE_NOOP("attn::StepStrip", "x out"),
          false,
          {step_id::kBlockOutput}},
     };
@@ -140,7 +140,7 @@ QString namedShapeText(const StepInfo& s) {
 
 }  // namespace
 
-QString PipelineStrip::stageKeyOf(const QString& id) {
+QString StepStrip::stageKeyOf(const QString& id) {
     for (const StageDef& d : stageDefs())
         for (const char* s : d.ids)
             if (id == QLatin1String(s))
@@ -148,50 +148,47 @@ QString PipelineStrip::stageKeyOf(const QString& id) {
     return QLatin1String(kOtherKey);
 }
 
-QString PipelineStrip::chipLabel(const QString& id) {
+QString StepStrip::chipLabel(const QString& id) {
     // Inside a stage the caption already says what happens, so the chip names the result as
     // briefly as a projector needs: the three projections by name, the head reshapes by matrix.
     static const QHash<QString, const char*> labels = {
         {QString::fromLatin1(step_id::kQueriesSplit),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "Q split")},
-        {QString::fromLatin1(step_id::kKeysSplit),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "K split")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "Q split")},
+        {QString::fromLatin1(step_id::kKeysSplit), QT_TRANSLATE_NOOP("attn::StepStrip", "K split")},
         {QString::fromLatin1(step_id::kValuesSplit),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "V split")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "V split")},
         {QString::fromLatin1(step_id::kQueriesHeads),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "Q heads")},
-        {QString::fromLatin1(step_id::kKeysHeads),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "K heads")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "Q heads")},
+        {QString::fromLatin1(step_id::kKeysHeads), QT_TRANSLATE_NOOP("attn::StepStrip", "K heads")},
         {QString::fromLatin1(step_id::kValuesHeads),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "V heads")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "V heads")},
         {QString::fromLatin1(step_id::kMaskedScores),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "masked")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "masked")},
         {QString::fromLatin1(step_id::kScaledScores),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "scaled")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "scaled")},
         {QString::fromLatin1(step_id::kWeightsUnmasked),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "unmasked")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "unmasked")},
         {QString::fromLatin1(step_id::kWeightsTril),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "\u00d7 tril")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "\u00d7 tril")},
         {QString::fromLatin1(step_id::kWeightsRenormalized),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "renormalized")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "renormalized")},
         // Not "mask": that is the causal mask's chip, and one name means one thing.
         {QString::fromLatin1(step_id::kDropoutMask),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "keep mask")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "keep mask")},
         {QString::fromLatin1(step_id::kDroppedWeights),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "dropped")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "dropped")},
         {QString::fromLatin1(step_id::kContextHeads),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "per head")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "per head")},
         {QString::fromLatin1(step_id::kContextTransposed),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "transposed")},
-        {QString::fromLatin1(step_id::kBlockInput), QT_TRANSLATE_NOOP("attn::PipelineStrip", "x")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "transposed")},
+        {QString::fromLatin1(step_id::kBlockInput), QT_TRANSLATE_NOOP("attn::StepStrip", "x")},
         {QString::fromLatin1(step_id::kResidualAfterAttention),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "x + attn")},
-        {QString::fromLatin1(step_id::kNorm2),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "LayerNorm 2")},
-        {QString::fromLatin1(step_id::kFfHidden), QT_TRANSLATE_NOOP("attn::PipelineStrip", "GELU")},
-        {QString::fromLatin1(step_id::kFfOutput), QT_TRANSLATE_NOOP("attn::PipelineStrip", "out")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "x + attn")},
+        {QString::fromLatin1(step_id::kNorm2), QT_TRANSLATE_NOOP("attn::StepStrip", "LayerNorm 2")},
+        {QString::fromLatin1(step_id::kFfHidden), QT_TRANSLATE_NOOP("attn::StepStrip", "GELU")},
+        {QString::fromLatin1(step_id::kFfOutput), QT_TRANSLATE_NOOP("attn::StepStrip", "out")},
         {QString::fromLatin1(step_id::kBlockOutput),
-         QT_TRANSLATE_NOOP("attn::PipelineStrip", "x + FF")},
+         QT_TRANSLATE_NOOP("attn::StepStrip", "x + FF")},
     };
     const auto it = labels.find(id);
     return it == labels.end() ? id : tr(it.value());
@@ -204,7 +201,7 @@ namespace {
 // are not QObjects, so they are made when first asked for and registered with QAccessible.
 class StepTabAccessible : public QAccessibleInterface {
   public:
-    StepTabAccessible(PipelineStrip* strip, int index) : strip_(strip), index_(index) {}
+    StepTabAccessible(StepStrip* strip, int index) : strip_(strip), index_(index) {}
     bool isValid() const override { return strip_ && index_ < strip_->stepIds().size(); }
     QObject* object() const override { return nullptr; }
     QWindow* window() const override { return strip_ ? strip_->window()->windowHandle() : nullptr; }
@@ -220,7 +217,7 @@ class StepTabAccessible : public QAccessibleInterface {
             return {};
         const QString id = strip_->stepIds()[index_];
         if (t == QAccessible::Name) {
-            const QString label = PipelineStrip::chipLabel(id);
+            const QString label = StepStrip::chipLabel(id);
             return label == id ? id : QStringLiteral("%1 (%2)").arg(label, id);
         }
         if (t == QAccessible::Description)
@@ -251,15 +248,15 @@ class StepTabAccessible : public QAccessibleInterface {
     }
 
   private:
-    QPointer<PipelineStrip> strip_;
+    QPointer<StepStrip> strip_;
     int index_;
 };
 
-class PipelineStripAccessible : public QAccessibleWidget {
+class StepStripAccessible : public QAccessibleWidget {
   public:
-    explicit PipelineStripAccessible(PipelineStrip* strip)
+    explicit StepStripAccessible(StepStrip* strip)
         : QAccessibleWidget(strip, QAccessible::PageTabList) {}
-    ~PipelineStripAccessible() override {
+    ~StepStripAccessible() override {
         for (QAccessible::Id id : tabs_)
             QAccessible::deleteAccessibleInterface(id);
     }
@@ -288,24 +285,24 @@ class PipelineStripAccessible : public QAccessibleWidget {
     }
 
   private:
-    PipelineStrip* strip() const { return static_cast<PipelineStrip*>(widget()); }
+    StepStrip* strip() const { return static_cast<StepStrip*>(widget()); }
     mutable std::vector<QAccessible::Id> tabs_;
 };
 
-QAccessibleInterface* pipelineStripAccessibleFactory(const QString& className, QObject* object) {
-    if (className == QLatin1String("attn::PipelineStrip") && object && object->isWidgetType())
-        return new PipelineStripAccessible(static_cast<PipelineStrip*>(object));
+QAccessibleInterface* stepStripAccessibleFactory(const QString& className, QObject* object) {
+    if (className == QLatin1String("attn::StepStrip") && object && object->isWidgetType())
+        return new StepStripAccessible(static_cast<StepStrip*>(object));
     return nullptr;
 }
 
 }  // namespace
 
-PipelineStrip::PipelineStrip(QWidget* parent) : QWidget(parent) {
+StepStrip::StepStrip(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     static const bool factoryInstalled = [] {
-        QAccessible::installFactory(pipelineStripAccessibleFactory);
+        QAccessible::installFactory(stepStripAccessibleFactory);
         return true;
     }();
     Q_UNUSED(factoryInstalled);
@@ -313,11 +310,11 @@ PipelineStrip::PipelineStrip(QWidget* parent) : QWidget(parent) {
     updateAccessibleText();
 }
 
-double PipelineStrip::Metrics::chipWidth(const QString& text) const {
+double StepStrip::Metrics::chipWidth(const QString& text) const {
     return std::ceil(QFontMetricsF(chipFont).horizontalAdvance(text) + 2 * padX);
 }
 
-PipelineStrip::Metrics PipelineStrip::metrics() const {
+StepStrip::Metrics StepStrip::metrics() const {
     Metrics m;
     m.chipFont = scaledFont(font(), fontScale_);
     m.captionFont = scaledFont(font(), 0.82 * fontScale_);
@@ -336,12 +333,12 @@ PipelineStrip::Metrics PipelineStrip::metrics() const {
 // ---------------------------------------------------------------------------------------------
 // Steps and selection
 
-void PipelineStrip::setSteps(const std::vector<StepInfo>& steps) {
+void StepStrip::setSteps(const std::vector<StepInfo>& steps) {
     const QString keep = currentStep();
     std::vector<StageDef> defs = stageDefs();
     defs.push_back({kOtherKey,
-                    QT_TRANSLATE_NOOP("attn::PipelineStrip", "other"),
-                    QT_TRANSLATE_NOOP("attn::PipelineStrip", "other"),
+                    QT_TRANSLATE_NOOP("attn::StepStrip", "other"),
+                    QT_TRANSLATE_NOOP("attn::StepStrip", "other"),
                     false,
                     {}});
     std::vector<std::vector<const StepInfo*>> byStage(defs.size());
@@ -388,7 +385,7 @@ void PipelineStrip::setSteps(const std::vector<StepInfo>& steps) {
     updateGeometry();
 }
 
-void PipelineStrip::setCurrentStep(const QString& id) {
+void StepStrip::setCurrentStep(const QString& id) {
     int found = -1;
     for (int i = 0; i < int(steps_.size()); ++i)
         if (QString::fromStdString(steps_[size_t(i)].id) == id)
@@ -401,7 +398,7 @@ void PipelineStrip::setCurrentStep(const QString& id) {
     update();
 }
 
-QString PipelineStrip::stepDescription(const QString& id) const {
+QString StepStrip::stepDescription(const QString& id) const {
     const int i = int(stepIds().indexOf(id));
     if (i < 0)
         return {};
@@ -410,25 +407,25 @@ QString PipelineStrip::stepDescription(const QString& id) const {
         .arg(QString::fromStdString(s.title), QString::fromStdString(s.op), namedShapeText(s));
 }
 
-QString PipelineStrip::currentStep() const {
+QString StepStrip::currentStep() const {
     return current_ < 0 ? QString() : QString::fromStdString(steps_[size_t(current_)].id);
 }
 
-QStringList PipelineStrip::stepIds() const {
+QStringList StepStrip::stepIds() const {
     QStringList ids;
     for (const StepInfo& s : steps_)
         ids << QString::fromStdString(s.id);
     return ids;
 }
 
-void PipelineStrip::setFontScale(double scale) {
+void StepStrip::setFontScale(double scale) {
     fontScale_ = std::clamp(scale, 0.5, 4.0);
     invalidateLayout();
     updateGeometry();
     update();
 }
 
-void PipelineStrip::selectByUser(int step) {
+void StepStrip::selectByUser(int step) {
     if (step < 0 || step >= int(steps_.size()) || step == current_)
         return;
     setCurrentStep(QString::fromStdString(steps_[size_t(step)].id));
@@ -446,7 +443,7 @@ void PipelineStrip::selectByUser(int step) {
     emit stepSelected(currentStep());
 }
 
-void PipelineStrip::updateAccessibleText() {
+void StepStrip::updateAccessibleText() {
     if (current_ < 0) {
         setAccessibleDescription(tr("No step selected. Left and Right arrows move between steps."));
         return;
@@ -460,7 +457,7 @@ void PipelineStrip::updateAccessibleText() {
             .arg(QString::fromStdString(s.id), QString::fromStdString(s.title)));
 }
 
-bool PipelineStrip::isCollapsed(int stage) const {
+bool StepStrip::isCollapsed(int stage) const {
     return stage >= 0 && stage < int(geometry().collapsed.size()) &&
            geometry().collapsed[size_t(stage)];
 }
@@ -469,7 +466,7 @@ bool PipelineStrip::isCollapsed(int stage) const {
 // Layout: expand everything if it fits, else collapse stages farthest from the current one
 // first; scroll only when all but the current stage are collapsed and the row is still too wide.
 
-PipelineStrip::Geometry PipelineStrip::computeGeometry() const {
+StepStrip::Geometry StepStrip::computeGeometry() const {
     const Metrics m = metrics();
     const QFontMetricsF capFm(m.captionFont);
     const int n = int(stages_.size());
@@ -540,7 +537,7 @@ PipelineStrip::Geometry PipelineStrip::computeGeometry() const {
     return g;
 }
 
-const PipelineStrip::Geometry& PipelineStrip::geometry() const {
+const StepStrip::Geometry& StepStrip::geometry() const {
     if (layoutDirty_ || laidOutWidth_ != width()) {
         geometry_ = computeGeometry();
         laidOutWidth_ = width();
@@ -554,25 +551,25 @@ const PipelineStrip::Geometry& PipelineStrip::geometry() const {
     return geometry_;
 }
 
-void PipelineStrip::invalidateLayout() {
+void StepStrip::invalidateLayout() {
     layoutDirty_ = true;
     update();
 }
 
-double PipelineStrip::maxOffset() const {
+double StepStrip::maxOffset() const {
     if (!geometry().scrolling)
         return 0;
     return std::max(0.0, geometry().contentWidth - viewportRect().width());
 }
 
-QRectF PipelineStrip::viewportRect() const {
+QRectF StepStrip::viewportRect() const {
     const Metrics m = metrics();
     if (!geometry().scrolling)
         return QRectF(m.margin, 0, width() - 2 * m.margin, height());
     return QRectF(m.arrowWidth + m.margin, 0, width() - 2 * (m.arrowWidth + m.margin), height());
 }
 
-QRectF PipelineStrip::arrowRect(Arrow arrow) const {
+QRectF StepStrip::arrowRect(Arrow arrow) const {
     if (!geometry().scrolling || arrow == Arrow::None)
         return {};
     const Metrics m = metrics();
@@ -580,11 +577,11 @@ QRectF PipelineStrip::arrowRect(Arrow arrow) const {
     return QRectF(x, 0, m.arrowWidth, height());
 }
 
-QRectF PipelineStrip::chipInWidget(const Chip& chip) const {
+QRectF StepStrip::chipInWidget(const Chip& chip) const {
     return chip.rect.translated(viewportRect().left() - offset_, 0);
 }
 
-void PipelineStrip::scrollToCurrent() const {
+void StepStrip::scrollToCurrent() const {
     if (!geometry().scrolling || current_ < 0)
         return;
     for (const Chip& c : geometry().chips) {
@@ -603,7 +600,7 @@ void PipelineStrip::scrollToCurrent() const {
     }
 }
 
-void PipelineStrip::scrollBy(double dx) {
+void StepStrip::scrollBy(double dx) {
     const double next = std::clamp(offset_ + dx, 0.0, maxOffset());
     if (next == offset_)
         return;
@@ -612,7 +609,7 @@ void PipelineStrip::scrollBy(double dx) {
     update();
 }
 
-QRect PipelineStrip::clickableRect(const QString& id) const {
+QRect StepStrip::clickableRect(const QString& id) const {
     const int step = int(stepIds().indexOf(id));
     if (step < 0)
         return {};
@@ -629,7 +626,7 @@ QRect PipelineStrip::clickableRect(const QString& id) const {
     return {};
 }
 
-int PipelineStrip::chipAt(const QPointF& pos) const {
+int StepStrip::chipAt(const QPointF& pos) const {
     if (!viewportRect().contains(pos))
         return -1;
     for (int i = 0; i < int(geometry().chips.size()); ++i)
@@ -638,20 +635,20 @@ int PipelineStrip::chipAt(const QPointF& pos) const {
     return -1;
 }
 
-PipelineStrip::Arrow PipelineStrip::arrowAt(const QPointF& pos) const {
+StepStrip::Arrow StepStrip::arrowAt(const QPointF& pos) const {
     for (Arrow a : {Arrow::Left, Arrow::Right})
         if (arrowRect(a).contains(pos))
             return a;
     return Arrow::None;
 }
 
-QString PipelineStrip::chipText(const Chip& chip) const {
+QString StepStrip::chipText(const Chip& chip) const {
     if (chip.step < 0)
         return stages_[size_t(chip.stage)].foldedLabel;
     return chipLabel(QString::fromStdString(steps_[size_t(chip.step)].id));
 }
 
-QString PipelineStrip::chipToolTip(const Chip& chip) const {
+QString StepStrip::chipToolTip(const Chip& chip) const {
     if (chip.step < 0) {
         const Stage& s = stages_[size_t(chip.stage)];
         return tr("<b>%1</b>: %2<br>Click to open it.")
@@ -664,7 +661,7 @@ QString PipelineStrip::chipToolTip(const Chip& chip) const {
              QString::fromStdString(s.op).toHtmlEscaped(), namedShapeText(s).toHtmlEscaped());
 }
 
-QSize PipelineStrip::sizeHint() const {
+QSize StepStrip::sizeHint() const {
     const Metrics m = metrics();
     // The width with every stage expanded: what the row would like, not what it needs.
     const QFontMetricsF capFm(m.captionFont);
@@ -679,7 +676,7 @@ QSize PipelineStrip::sizeHint() const {
     return {std::max(int(std::ceil(w)), minimumSizeHint().width()), minimumSizeHint().height()};
 }
 
-QSize PipelineStrip::minimumSizeHint() const {
+QSize StepStrip::minimumSizeHint() const {
     const Metrics m = metrics();
     const int h = int(std::ceil(2 * m.margin + m.captionHeight + m.captionGap + m.chipHeight));
     // Two scroll arrows and one chip's worth of row: it collapses and scrolls below that.
@@ -689,7 +686,7 @@ QSize PipelineStrip::minimumSizeHint() const {
 // ---------------------------------------------------------------------------------------------
 // Painting
 
-void PipelineStrip::paintEvent(QPaintEvent*) {
+void StepStrip::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const Metrics m = metrics();
@@ -812,12 +809,12 @@ void PipelineStrip::paintEvent(QPaintEvent*) {
 // ---------------------------------------------------------------------------------------------
 // Events
 
-void PipelineStrip::resizeEvent(QResizeEvent* event) {
+void StepStrip::resizeEvent(QResizeEvent* event) {
     invalidateLayout();
     QWidget::resizeEvent(event);
 }
 
-void PipelineStrip::changeEvent(QEvent* event) {
+void StepStrip::changeEvent(QEvent* event) {
     if (event->type() == QEvent::FontChange) {
         invalidateLayout();
         updateGeometry();
@@ -825,7 +822,7 @@ void PipelineStrip::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
-bool PipelineStrip::event(QEvent* event) {
+bool StepStrip::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int chip = chipAt(help->pos());
@@ -844,7 +841,7 @@ bool PipelineStrip::event(QEvent* event) {
     return QWidget::event(event);
 }
 
-void PipelineStrip::mousePressEvent(QMouseEvent* event) {
+void StepStrip::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton) {
         QWidget::mousePressEvent(event);
         return;
@@ -868,7 +865,7 @@ void PipelineStrip::mousePressEvent(QMouseEvent* event) {
     }
 }
 
-void PipelineStrip::mouseMoveEvent(QMouseEvent* event) {
+void StepStrip::mouseMoveEvent(QMouseEvent* event) {
     const int chip = chipAt(event->position());
     const Arrow arrow = arrowAt(event->position());
     if (chip != hoverChip_ || arrow != hoverArrow_) {
@@ -879,14 +876,14 @@ void PipelineStrip::mouseMoveEvent(QMouseEvent* event) {
     QWidget::mouseMoveEvent(event);
 }
 
-void PipelineStrip::leaveEvent(QEvent* event) {
+void StepStrip::leaveEvent(QEvent* event) {
     hoverChip_ = -1;
     hoverArrow_ = Arrow::None;
     update();
     QWidget::leaveEvent(event);
 }
 
-void PipelineStrip::keyPressEvent(QKeyEvent* event) {
+void StepStrip::keyPressEvent(QKeyEvent* event) {
     const int n = int(steps_.size());
     if (n == 0) {
         QWidget::keyPressEvent(event);
@@ -914,7 +911,7 @@ void PipelineStrip::keyPressEvent(QKeyEvent* event) {
     event->accept();
 }
 
-void PipelineStrip::wheelEvent(QWheelEvent* event) {
+void StepStrip::wheelEvent(QWheelEvent* event) {
     if (!geometry().scrolling) {
         QWidget::wheelEvent(event);
         return;
@@ -931,13 +928,13 @@ void PipelineStrip::wheelEvent(QWheelEvent* event) {
     event->accept();
 }
 
-void PipelineStrip::focusInEvent(QFocusEvent* event) {
+void StepStrip::focusInEvent(QFocusEvent* event) {
     scrollToCurrent();
     update();
     QWidget::focusInEvent(event);
 }
 
-void PipelineStrip::focusOutEvent(QFocusEvent* event) {
+void StepStrip::focusOutEvent(QFocusEvent* event) {
     update();
     QWidget::focusOutEvent(event);
 }
