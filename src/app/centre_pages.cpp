@@ -4,7 +4,8 @@
 #include <QTabBar>
 
 #include "app/export_actions.h"
-#include "app/model_views.h"
+#include "app/head_scores_page.h"
+#include "app/overview_page.h"
 #include "app/step_view.h"
 #include "app/workspace.h"
 #include "teach/head_summaries.h"

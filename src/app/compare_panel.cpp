@@ -8,7 +8,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "app/teaching_panels.h"
+#include "app/panel_helpers.h"
 #include "app/trace_controller.h"
 #include "app/workspace.h"
 #include "engine/step_ids.h"

@@ -10,8 +10,8 @@
 
 #include "app/input_panel.h"
 #include "app/model_picker.h"
-#include "app/model_views.h"
 #include "app/module_panel.h"
+#include "app/prediction_panel.h"
 #include "app/workspace.h"
 
 namespace attn {

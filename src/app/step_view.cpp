@@ -12,7 +12,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "app/model_views.h"
+#include "app/panel_helpers.h"
 #include "app/workspace.h"
 #include "engine/step_ids.h"
 #include "export/focus_row_view.h"

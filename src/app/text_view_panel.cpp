@@ -7,7 +7,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
-#include "app/teaching_panels.h"
+#include "app/panel_helpers.h"
 #include "app/workspace.h"
 #include "pipeline/latest_job.h"
 #include "teach/text_view.h"

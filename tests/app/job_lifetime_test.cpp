@@ -11,7 +11,7 @@
 #include "app/export_actions.h"
 #include "app/main_window.h"
 #include "app/step_view.h"
-#include "app/teaching_panels.h"
+#include "app/token_view_panel.h"
 #include "app/workspace.h"
 #include "app_test_util.h"
 #include "export/head_grid.h"

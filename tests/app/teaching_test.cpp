@@ -14,10 +14,12 @@
 #include <QTest>
 #include <QTextBrowser>
 
+#include "app/code_panel.h"
 #include "app/compare_panel.h"
+#include "app/explain_panel.h"
 #include "app/presentation_controller.h"
 #include "app/step_view.h"
-#include "app/teaching_panels.h"
+#include "app/token_view_panel.h"
 #include "app/trace_controller.h"
 #include "app_test_util.h"
 #include "engine/trace.h"

@@ -1,4 +1,4 @@
-#include "app/teaching_panels.h"
+#include "app/explain_panel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,8 +9,9 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "app/model_views.h"
+#include "app/panel_helpers.h"
 #include "app/trace_controller.h"
+#include "app/workspace.h"
 #include "engine/embeddings.h"
 #include "engine/step_ids.h"
 #include "export/heatmap_data.h"
@@ -24,9 +25,6 @@
 #include "teach/token_view.h"
 
 namespace attn {
-
-// ---------------------------------------------------------------------------------------------
-// Explain
 
 ExplainPanel::ExplainPanel(Workspace* workspace, QWidget* parent)
     : QWidget(parent), workspace_(workspace) {
@@ -121,10 +119,6 @@ InputOrigin inputOrigin(const Settings& s) {
 
 }  // namespace
 
-bool onScreen(const QWidget* w) {
-    return w->isVisible() && !w->visibleRegion().isEmpty();
-}
-
 void ExplainPanel::refresh() {
     if (workspace_->settings().modelMode() && page_ != QLatin1String("steps")) {
         explanation_ = page_ == QLatin1String("overview") ? overviewHtml() : scoresHtml();
@@ -165,156 +159,6 @@ void ExplainPanel::refresh() {
     else
         full += derivation_;
     browser_->setHtml(full);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Token view
-
-TokenViewPanel::TokenViewPanel(Workspace* workspace, QWidget* parent)
-    : QWidget(parent), workspace_(workspace), weightsJob_(std::make_unique<LatestJob>()) {
-    auto* v = new QVBoxLayout(this);
-    v->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
-    allHeads_ = new QCheckBox(tr("&All heads"), this);
-    allHeads_->setObjectName(QStringLiteral("tokenViewAllHeads"));
-    allHeads_->setToolTip(tr("Draw every head at once, one colour per head"));
-    note_ = new QLabel(this);
-    note_->setObjectName(QStringLiteral("tokenViewNote"));
-    note_->setWordWrap(true);
-    layerLabel_ = new QLabel(tr("La&yer"), this);
-    layer_ = new QSpinBox(this);
-    layer_->setObjectName(QStringLiteral("tokenViewLayer"));
-    layer_->setToolTip(tr("Which layer of the model the lines show"));
-    layerLabel_->setBuddy(layer_);
-    connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
-    bar->addWidget(layerLabel_);
-    bar->addWidget(layer_);
-    bar->addStretch(1);
-    v->addLayout(bar);
-    // On a row of its own: beside the layer box it set the right dock column's minimum width,
-    // and with it the window's, past a 960-pixel-wide screen (1920 x 1080 at scale 2).
-    v->addWidget(allHeads_);
-    v->addWidget(note_);
-    view_ = new TokenView(this);
-    view_->setObjectName(QStringLiteral("tokenView"));
-    v->addWidget(view_, 1);
-    // The weights cut hold every head: choosing one or all only redraws.
-    connect(allHeads_, &QCheckBox::toggled, this, &TokenViewPanel::refresh);
-    connect(workspace_, &Workspace::settingsChanged, this, &TokenViewPanel::refresh);
-    connect(workspace_, &Workspace::resultApplied, this, &TokenViewPanel::refresh);
-}
-
-TokenViewPanel::~TokenViewPanel() = default;
-
-bool TokenViewPanel::isDrawn() const {
-    return !weightsJob_->busy();
-}
-
-void TokenViewPanel::setFontScale(double scale) {
-    view_->setFontScale(scale);
-}
-
-void TokenViewPanel::refreshLayer() {
-    refreshLayerSelector(workspace_, layerLabel_, layer_);
-}
-
-void TokenViewPanel::showEvent(QShowEvent* event) {
-    QWidget::showEvent(event);
-    // A tab brought forward is laid out after its show event: draw once it has its place.
-    QMetaObject::invokeMethod(this, &TokenViewPanel::refresh, Qt::QueuedConnection);
-}
-
-void TokenViewPanel::refresh() {
-    if (!onScreen(this))
-        return;  // drawn when it comes on screen
-    const TraceRun* run = workspace_->shownRun();
-    if (!run)
-        return;
-    const Trace& t = *run->trace;
-    const Settings& s = workspace_->settings();
-    const Step* shown = workspace_->shownStep();
-    const std::string id = tokenViewStepId(t, shown ? shown->info.id : std::string());
-    const int batch = std::max(0, std::min<int>(s.batchIndex, int(t.config.batch) - 1));
-    const quint64 generation = workspace_->shownGeneration();
-    if (drawnGeneration_ != generation || drawnBatch_ != batch ||
-        step_ != QString::fromStdString(id)) {
-        step_ = QString::fromStdString(id);
-        drawnGeneration_ = generation;
-        drawnBatch_ = batch;
-        // The matrices are copied out on the thread pool (at 1,000 tokens and 12 heads they
-        // are 48 MB); the newest request wins.
-        std::shared_ptr<const Trace> trace = run->trace;
-        const QStringList labels = rowLabels(*run);
-        weightsJob_->run(
-            [trace, batch, id](const CancelToken&) { return tokenViewInput(*trace, batch, id); },
-            [this, labels](TokenViewInput in) {
-                view_->setAttention(std::move(in.weights), labels, std::move(in.hidden));
-                refresh();
-            });
-        return;
-    }
-    const bool heads = view_->headCount() > 1;
-    refreshLayer();
-    allHeads_->setEnabled(heads);
-    view_->setHead(heads && allHeads_->isChecked()
-                       ? -1
-                       : std::min(s.head, std::max(0, view_->headCount() - 1)));
-    QString note;
-    if (view_->headCount() == 0)
-        note = tr("This configuration has no attention weights to draw.");
-    else if (!shown || shown->info.id != id)
-        note = tr("Showing <b>%1</b> (the step selected is not a weight matrix).").arg(step_);
-    else
-        note = tr("Showing <b>%1</b>. Hover a token to isolate its lines.").arg(step_);
-    if (heads && !allHeads_->isChecked())
-        note += QLatin1Char(' ') + tr("Head %1.").arg(view_->head());
-    note_->setText(note);
-}
-
-// ---------------------------------------------------------------------------------------------
-// PyTorch listing
-
-CodePanel::CodePanel(Workspace* workspace, QWidget* parent)
-    : QWidget(parent), workspace_(workspace) {
-    auto* v = new QVBoxLayout(this);
-    v->setContentsMargins(0, 0, 0, 0);
-    panel_ = new PyTorchPanel(this);
-    panel_->setObjectName(QStringLiteral("pytorchPanel"));
-    v->addWidget(panel_);
-    connect(workspace_, &Workspace::resultApplied, this, &CodePanel::refresh);
-    // The listing ends on the step on screen: another step, another last line.
-    connect(workspace_, &Workspace::settingsChanged, this, &CodePanel::refresh);
-}
-
-void CodePanel::showEvent(QShowEvent* event) {
-    QWidget::showEvent(event);
-    // A tab brought forward is laid out after its show event: draw once it has its place.
-    QMetaObject::invokeMethod(this, &CodePanel::refresh, Qt::QueuedConnection);
-}
-
-void CodePanel::refresh() {
-    const TraceOutcome* shown = workspace_->shown();
-    const Step* step = workspace_->shownStep();
-    const std::string stepId = step ? step->info.id : std::string(step_id::kOutput);
-    if (!shown || !onScreen(this) || (shown->generation == generation_ && stepId == stepId_))
-        return;
-    stepId_ = stepId;
-    try {
-        const PyTorchListing listing =
-            shown->modelRun ? pytorchModelListing(ModelRun{shown->run.settings, shown->run.input,
-                                                           shown->model, shown->modelRun})
-                            : pytorchListing(shown->run, stepId);
-        panel_->setCode(QString::fromStdString(listing.code));
-        panel_->setCaption(
-            (listing.exact ? QString() : QStringLiteral("<b>%1</b> ").arg(tr("Note:"))) +
-            QString::fromStdString(listing.reproduces).toHtmlEscaped());
-    } catch (const std::exception& e) {
-        panel_->setCode(QString());
-        panel_->setCaption(
-            tr("The PyTorch code could not be generated: %1").arg(QString::fromUtf8(e.what())));
-    }
-    generation_ = shown->generation;
-    emit updated();
 }
 
 }  // namespace attn

@@ -1,0 +1,93 @@
+#include "app/prediction_panel.h"
+
+#include <QLabel>
+#include <QMenu>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "app/panel_helpers.h"
+#include "app/workspace.h"
+#include "engine/gpt_forward.h"
+#include "teach/head_summaries.h"
+#include "teach/model_overview.h"
+#include "teach/next_tokens.h"
+#include "tokenizer/tokenizer.h"
+
+namespace attn {
+
+PredictionPanel::PredictionPanel(Workspace* workspace, QWidget* parent)
+    : QWidget(parent), workspace_(workspace) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    panel_ = new NextTokensPanel(this);
+    panel_->setObjectName(QStringLiteral("nextTokens"));
+    v->addWidget(panel_);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("predictionNote"));
+    note_->setWordWrap(true);
+    note_->setForegroundRole(QPalette::PlaceholderText);
+    note_->hide();
+    v->addWidget(note_);
+    connect(panel_, &NextTokensPanel::appendRequested, this, &PredictionPanel::append);
+    connect(workspace_, &Workspace::resultApplied, this, &PredictionPanel::onResult);
+    connect(workspace_, &Workspace::modelChanged, this, &PredictionPanel::onResult);
+    // A clicked cell of a token x token matrix picks the query whose next token to predict.
+    connect(workspace_, &Workspace::cellSelected, this, [this](int row, int) {
+        const GptRun* run = shownModelRun(workspace_);
+        if (run && row >= 0 && row < run->tokens())
+            panel_->setPosition(row);
+    });
+    onResult();
+}
+
+QString PredictionPanel::note() const {
+    return note_->isVisible() ? note_->text() : QString();
+}
+
+void PredictionPanel::onResult() {
+    const GptRun* run = shownModelRun(workspace_);
+    if (!run) {
+        if (!workspace_->settings().modelMode() || !workspace_->model()) {
+            panel_->clear();
+            shownRun_ = nullptr;
+        }
+        return;
+    }
+    if (run != shownRun_) {
+        const bool appended = shownRun_ && panel_->position() == int(shownRun_->tokens()) - 1;
+        shownRun_ = run;
+        panel_->setRun(workspace_->shown()->modelRun);
+        // After an Append the prediction follows the text's new end.
+        if (appended)
+            panel_->setPosition(-1);
+    }
+}
+
+void PredictionPanel::append(qint64 tokenId) {
+    Token t;
+    try {
+        t = gpt2Token(tokenId);
+    } catch (const std::out_of_range&) {
+        return;  // an id beyond GPT-2's vocabulary has no text to add
+    }
+    if (t.partialUtf8) {
+        // The text box holds characters: a token that is a piece of one cannot be added alone.
+        note_->setText(
+            tr("\u201c%1\u201d is only part of a character (bytes %2), so it cannot "
+               "be added to the text on its own.")
+                .arg(visibleTokenText(t.display, true), QString::fromStdString(t.display)));
+        note_->show();
+        return;
+    }
+    note_->hide();
+    Settings s = workspace_->settings();
+    // The text gets the token itself: its ids are kept, so the model reads what it generated.
+    s.tokenIds = tokenIds(workspace_->tokens().tokens);
+    s.tokenIds.push_back(tokenId);
+    s.text = s.inputText() + QString::fromStdString(t.bytes);  // the book's sentence, too
+    s.source = InputSource::Text;
+    workspace_->change(s, tr("Append \u201c%1\u201d").arg(visibleTokenText(t.display, false)));
+}
+
+}  // namespace attn
