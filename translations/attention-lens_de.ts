@@ -2502,10 +2502,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>unsupported image type &quot;%1&quot; (use .png, .svg or .pdf)</source>
         <translation>Bildtyp „%1“ wird nicht unterstützt (.png, .svg oder .pdf verwenden)</translation>
     </message>
-    <message>
-        <source>there is no model run to export</source>
-        <translation>es gibt keinen Modelllauf zum Exportieren</translation>
-    </message>
 </context>
 <context>
     <name>attn::ModelLoader</name>
@@ -3215,193 +3211,6 @@ Doppelklick hängt es an den Text an.</translation>
     </message>
 </context>
 <context>
-    <name>attn::StepStrip</name>
-    <message>
-        <source>input</source>
-        <translation>Eingabe</translation>
-    </message>
-    <message>
-        <source>Q K V</source>
-        <translation>Q K V</translation>
-    </message>
-    <message>
-        <source>split heads</source>
-        <translation>Köpfe teilen</translation>
-    </message>
-    <message>
-        <source>dot product</source>
-        <translation>Skalarprodukt</translation>
-    </message>
-    <message>
-        <source>mask</source>
-        <translation>Maske</translation>
-    </message>
-    <message>
-        <source>scale</source>
-        <translation>Skalieren</translation>
-    </message>
-    <message>
-        <source>softmax</source>
-        <translation>Softmax</translation>
-    </message>
-    <message>
-        <source>simple masking (= weights)</source>
-        <translation>einfaches Maskieren (= weights)</translation>
-    </message>
-    <message>
-        <source>simple mask</source>
-        <translation>einfache Maske</translation>
-    </message>
-    <message>
-        <source>dropout</source>
-        <translation>Dropout</translation>
-    </message>
-    <message>
-        <source>context</source>
-        <translation>Kontext</translation>
-    </message>
-    <message>
-        <source>output</source>
-        <translation>Ausgabe</translation>
-    </message>
-    <message>
-        <source>Q split</source>
-        <translation>Q geteilt</translation>
-    </message>
-    <message>
-        <source>K split</source>
-        <translation>K geteilt</translation>
-    </message>
-    <message>
-        <source>V split</source>
-        <translation>V geteilt</translation>
-    </message>
-    <message>
-        <source>Q heads</source>
-        <translation>Q-Köpfe</translation>
-    </message>
-    <message>
-        <source>K heads</source>
-        <translation>K-Köpfe</translation>
-    </message>
-    <message>
-        <source>V heads</source>
-        <translation>V-Köpfe</translation>
-    </message>
-    <message>
-        <source>masked</source>
-        <translation>maskiert</translation>
-    </message>
-    <message>
-        <source>scaled</source>
-        <translation>skaliert</translation>
-    </message>
-    <message>
-        <source>unmasked</source>
-        <translation>unmaskiert</translation>
-    </message>
-    <message>
-        <source>× tril</source>
-        <translation>× tril</translation>
-    </message>
-    <message>
-        <source>renormalized</source>
-        <translation>neu normiert</translation>
-    </message>
-    <message>
-        <source>dropped</source>
-        <translation>verworfen</translation>
-    </message>
-    <message>
-        <source>per head</source>
-        <translation>je Kopf</translation>
-    </message>
-    <message>
-        <source>transposed</source>
-        <translation>transponiert</translation>
-    </message>
-    <message>
-        <source>Pipeline steps</source>
-        <translation>Pipeline-Schritte</translation>
-    </message>
-    <message>
-        <source>other</source>
-        <translation>weitere</translation>
-    </message>
-    <message>
-        <source>No step selected. Left and Right arrows move between steps.</source>
-        <translation>Kein Schritt gewählt. Die Pfeiltasten links und rechts wechseln zwischen den Schritten.</translation>
-    </message>
-    <message>
-        <source>Step %1 of %2: %3, %4. Left and Right arrows move between steps, Home and End go to the first and last.</source>
-        <translation>Schritt %1 von %2: %3, %4. Die Pfeiltasten links und rechts wechseln zwischen den Schritten, Pos1 und Ende springen zum ersten und letzten.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Click to open it.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Klicken, um ihn zu öffnen.</translation>
-    </message>
-    <message>
-        <source>No steps yet</source>
-        <translation>Noch keine Schritte</translation>
-    </message>
-    <message>
-        <source>Scroll left</source>
-        <translation>Nach links blättern</translation>
-    </message>
-    <message>
-        <source>Scroll right</source>
-        <translation>Nach rechts blättern</translation>
-    </message>
-    <message>
-        <source>residual stream</source>
-        <translation>Residual-Stream</translation>
-    </message>
-    <message>
-        <source>x</source>
-        <translation>x</translation>
-    </message>
-    <message>
-        <source>+ residual</source>
-        <translation>+ Residual</translation>
-    </message>
-    <message>
-        <source>x + attn</source>
-        <translation>x + attn</translation>
-    </message>
-    <message>
-        <source>feed-forward</source>
-        <translation>Feed-Forward</translation>
-    </message>
-    <message>
-        <source>x out</source>
-        <translation>x out</translation>
-    </message>
-    <message>
-        <source>LayerNorm 2</source>
-        <translation>LayerNorm 2</translation>
-    </message>
-    <message>
-        <source>GELU</source>
-        <translation>GELU</translation>
-    </message>
-    <message>
-        <source>out</source>
-        <translation>out</translation>
-    </message>
-    <message>
-        <source>x + FF</source>
-        <translation>x + FF</translation>
-    </message>
-    <message>
-        <source>LayerNorm 1</source>
-        <translation>LayerNorm 1</translation>
-    </message>
-    <message>
-        <source>keep mask</source>
-        <translation>Behalten-Maske</translation>
-    </message>
-</context>
-<context>
     <name>attn::PredictionPanel</name>
     <message>
         <source>“%1” is only part of a character (bytes %2), so it cannot be added to the text on its own.</source>
@@ -3897,6 +3706,193 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>%1, layer %2 (layers 0–%3), %4 heads</source>
         <translation>%1, Schicht %2 (Schichten 0–%3), %4 Köpfe</translation>
+    </message>
+</context>
+<context>
+    <name>attn::StepStrip</name>
+    <message>
+        <source>input</source>
+        <translation>Eingabe</translation>
+    </message>
+    <message>
+        <source>Q K V</source>
+        <translation>Q K V</translation>
+    </message>
+    <message>
+        <source>split heads</source>
+        <translation>Köpfe teilen</translation>
+    </message>
+    <message>
+        <source>dot product</source>
+        <translation>Skalarprodukt</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>Maske</translation>
+    </message>
+    <message>
+        <source>scale</source>
+        <translation>Skalieren</translation>
+    </message>
+    <message>
+        <source>softmax</source>
+        <translation>Softmax</translation>
+    </message>
+    <message>
+        <source>simple masking (= weights)</source>
+        <translation>einfaches Maskieren (= weights)</translation>
+    </message>
+    <message>
+        <source>simple mask</source>
+        <translation>einfache Maske</translation>
+    </message>
+    <message>
+        <source>dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>context</source>
+        <translation>Kontext</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>Ausgabe</translation>
+    </message>
+    <message>
+        <source>Q split</source>
+        <translation>Q geteilt</translation>
+    </message>
+    <message>
+        <source>K split</source>
+        <translation>K geteilt</translation>
+    </message>
+    <message>
+        <source>V split</source>
+        <translation>V geteilt</translation>
+    </message>
+    <message>
+        <source>Q heads</source>
+        <translation>Q-Köpfe</translation>
+    </message>
+    <message>
+        <source>K heads</source>
+        <translation>K-Köpfe</translation>
+    </message>
+    <message>
+        <source>V heads</source>
+        <translation>V-Köpfe</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>maskiert</translation>
+    </message>
+    <message>
+        <source>scaled</source>
+        <translation>skaliert</translation>
+    </message>
+    <message>
+        <source>unmasked</source>
+        <translation>unmaskiert</translation>
+    </message>
+    <message>
+        <source>× tril</source>
+        <translation>× tril</translation>
+    </message>
+    <message>
+        <source>renormalized</source>
+        <translation>neu normiert</translation>
+    </message>
+    <message>
+        <source>dropped</source>
+        <translation>verworfen</translation>
+    </message>
+    <message>
+        <source>per head</source>
+        <translation>je Kopf</translation>
+    </message>
+    <message>
+        <source>transposed</source>
+        <translation>transponiert</translation>
+    </message>
+    <message>
+        <source>Pipeline steps</source>
+        <translation>Pipeline-Schritte</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>weitere</translation>
+    </message>
+    <message>
+        <source>No step selected. Left and Right arrows move between steps.</source>
+        <translation>Kein Schritt gewählt. Die Pfeiltasten links und rechts wechseln zwischen den Schritten.</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3, %4. Left and Right arrows move between steps, Home and End go to the first and last.</source>
+        <translation>Schritt %1 von %2: %3, %4. Die Pfeiltasten links und rechts wechseln zwischen den Schritten, Pos1 und Ende springen zum ersten und letzten.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Click to open it.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Klicken, um ihn zu öffnen.</translation>
+    </message>
+    <message>
+        <source>No steps yet</source>
+        <translation>Noch keine Schritte</translation>
+    </message>
+    <message>
+        <source>Scroll left</source>
+        <translation>Nach links blättern</translation>
+    </message>
+    <message>
+        <source>Scroll right</source>
+        <translation>Nach rechts blättern</translation>
+    </message>
+    <message>
+        <source>residual stream</source>
+        <translation>Residual-Stream</translation>
+    </message>
+    <message>
+        <source>x</source>
+        <translation>x</translation>
+    </message>
+    <message>
+        <source>+ residual</source>
+        <translation>+ Residual</translation>
+    </message>
+    <message>
+        <source>x + attn</source>
+        <translation>x + attn</translation>
+    </message>
+    <message>
+        <source>feed-forward</source>
+        <translation>Feed-Forward</translation>
+    </message>
+    <message>
+        <source>x out</source>
+        <translation>x out</translation>
+    </message>
+    <message>
+        <source>LayerNorm 2</source>
+        <translation>LayerNorm 2</translation>
+    </message>
+    <message>
+        <source>GELU</source>
+        <translation>GELU</translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation>out</translation>
+    </message>
+    <message>
+        <source>x + FF</source>
+        <translation>x + FF</translation>
+    </message>
+    <message>
+        <source>LayerNorm 1</source>
+        <translation>LayerNorm 1</translation>
+    </message>
+    <message>
+        <source>keep mask</source>
+        <translation>Behalten-Maske</translation>
     </message>
 </context>
 <context>
