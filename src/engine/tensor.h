@@ -13,7 +13,8 @@ namespace attn {
 
 using Shape = std::vector<int64_t>;
 
-std::string shapeToString(const Shape& shape);  // "(1, 6, 3)"
+// "(1, 6, 3)", and "(6,)" for one dimension: Python's tuple, as .npy headers and messages write it.
+std::string shapeToString(const Shape& shape);
 int64_t shapeNumel(const Shape& shape);
 // True when every stride and the element count of a row-major tensor of this shape fit in
 // int64_t: no negative size, and the product of the non-zero sizes fits (a zero size makes the

@@ -22,18 +22,6 @@ constexpr std::string_view kMagic = "\x93NUMPY";
     throw UserError("file", source + ": " + message);
 }
 
-std::string pythonShape(const Shape& shape) {
-    std::string s = "(";
-    for (size_t i = 0; i < shape.size(); ++i) {
-        if (i)
-            s += ", ";
-        s += std::to_string(shape[i]);
-    }
-    if (shape.size() == 1)
-        s += ",";
-    return s + ")";
-}
-
 // The header dict is a Python literal: {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
 struct NpyHeader {
     std::string descr;
@@ -287,16 +275,16 @@ Tensor parseNpy(std::string_view bytes, const std::string& source) {
     const uint64_t itemSize = static_cast<uint64_t>(dtype.size);
     if (overflow || !shapeIsRepresentable(header.shape) ||
         count > std::numeric_limits<uint64_t>::max() / itemSize)
-        fail(source, "the header declares shape " + pythonShape(header.shape) +
+        fail(source, "the header declares shape " + shapeToString(header.shape) +
                          ", far more data than any file can hold; the file is corrupt");
     const uint64_t needed = count * itemSize;
     if (needed > available)
-        fail(source, "the file is truncated: shape " + pythonShape(header.shape) + " of '" +
+        fail(source, "the file is truncated: shape " + shapeToString(header.shape) + " of '" +
                          header.descr + "' needs " + std::to_string(needed) +
                          " bytes of data but the file holds " + std::to_string(available));
     if (needed < available)
         fail(source, "the file has " + std::to_string(available - needed) +
-                         " bytes after the data of shape " + pythonShape(header.shape) +
+                         " bytes after the data of shape " + shapeToString(header.shape) +
                          "; it may be corrupt");
 
     const char* data = bytes.data() + preamble + headerLength;
@@ -318,7 +306,7 @@ Tensor readNpy(const std::string& path) {
 
 std::string npyHeader(const Shape& shape) {
     std::string dict =
-        "{'descr': '<f4', 'fortran_order': False, 'shape': " + pythonShape(shape) + ", }";
+        "{'descr': '<f4', 'fortran_order': False, 'shape': " + shapeToString(shape) + ", }";
     // Version 1.0 stores the header length in 2 bytes; 2.0 (4 bytes) only for huge headers.
     const bool v2 = dict.size() + 1 + 10 > 65535;
     const size_t preamble = v2 ? 12 : 10;
@@ -381,9 +369,8 @@ void writeAttentionNpy(const std::string& path, const GptRun& run, const CancelT
 
 std::string npzBytes(const NamedTensors& arrays) {
     if (arrays.size() > 65535)
-        throw UserError("output",
-                          "an .npz file can hold at most 65535 arrays without ZIP64, not " +
-                              std::to_string(arrays.size()));
+        throw UserError("output", "an .npz file can hold at most 65535 arrays without ZIP64, not " +
+                                      std::to_string(arrays.size()));
     // Size check first, so a trace too large for ZIP fails before building anything.
     uint64_t total = 22;
     std::set<std::string> seen;
@@ -397,8 +384,8 @@ std::string npzBytes(const NamedTensors& arrays) {
     }
     if (total > 0xFFFFFFFFull)  // the ZIP limit without ZIP64
         throw UserError("output", "the .npz file would be " + formatBytes(total) +
-                                        ", more than the 4 GiB a ZIP file can hold without ZIP64; "
-                                        "export fewer or smaller steps");
+                                      ", more than the 4 GiB a ZIP file can hold without ZIP64; "
+                                      "export fewer or smaller steps");
     ZipWriter zip;
     for (const auto& [name, tensor] : arrays)
         zip.add(name + ".npy", npyBytes(tensor));
