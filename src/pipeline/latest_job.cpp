@@ -1,5 +1,6 @@
 #include "pipeline/latest_job.h"
 
+#include <QRunnable>
 #include <QThreadPool>
 #include <exception>
 #include <new>
@@ -7,6 +8,14 @@
 #include "pipeline/thread_inbox.h"
 
 namespace attn {
+
+namespace {
+
+// The address ThreadSanitizer's edge from a job's owner to the pool thread that runs it is
+// stated on.
+const char kTaskHandOff = 0;
+
+}  // namespace
 
 // What the work and the owner share: the inbox on the owner's thread that results and reports
 // are posted to, and the owner while it lives (read and written on the owner's thread only).
@@ -85,7 +94,9 @@ void LatestJob::start(std::shared_ptr<Job> job) {
     // Only the work, the token and the link cross to the pool; done() stays here in running_.
     std::function<void()> task = [link = link_, generation = job->generation,
                                   work = std::move(job->work), cancel = job->cancel, pool]() mutable {
-        takeOver(cancel.get());  // everything the owner did before handing the task over
+        // Everything the owner did before handing the task over. The key is not one of the
+        // task's captures: reading those is what the edge must come before.
+        takeOver(&kTaskHandOff);
         {
             Outcome o;
             try {
@@ -107,10 +118,12 @@ void LatestJob::start(std::shared_ptr<Job> job) {
         }
         handOff(pool);  // for the owner's destructor, after waitForDone
     };
-    // The task is complete before the hand-over; QThreadPool moves it inside Qt, out of sight
-    // of ThreadSanitizer, which is why the edge is stated here and taken first thing there.
-    handOff(job->cancel.get());
-    pool->start(std::move(task));
+    // The task and the runnable that carries it are complete before the hand-over; the pool
+    // queues the runnable inside Qt, out of sight of ThreadSanitizer, which is why the edge is
+    // stated here and taken first thing there.
+    QRunnable* runnable = QRunnable::create(std::move(task));
+    handOff(&kTaskHandOff);
+    pool->start(runnable);
 }
 
 void LatestJob::land(quint64 generation, Outcome outcome) {
