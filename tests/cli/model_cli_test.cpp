@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <cmath>
 
 #include "io/npy.h"
@@ -193,11 +194,20 @@ TEST(ModelCli, TraceHasTheBlockAroundTheAttentionAsTheAppDoes) {
     ASSERT_EQ(ids.first(), "block_input");
     ASSERT_EQ(ids.last(), "block_output");
     EXPECT_TRUE(ids.contains("ff_hidden"));
-    // Layer 0's output is layer 1's input, number for number (7 tokens x d_model 32).
+    // Layer 0's output is layer 1's input (7 tokens x d_model 32). The step recomputes the block
+    // around the attention, the forward computed it once: equal up to float rounding, which
+    // differs between builds (an unoptimised sanitizer build sums in another order).
     const auto [ids1, layer1] = stepsOf("1");
-    ASSERT_EQ(layer0["block_output"].size(), 7 * 32);
-    EXPECT_EQ(layer0["block_output"], layer1["block_input"]);
-    EXPECT_NE(layer0["block_input"], layer1["block_input"]);
+    const QJsonArray out0 = layer0["block_output"], in1 = layer1["block_input"];
+    ASSERT_EQ(out0.size(), 7 * 32);
+    ASSERT_EQ(in1.size(), out0.size());
+    double largestChange = 0.0;
+    for (int k = 0; k < out0.size(); ++k) {
+        EXPECT_NEAR(out0[k].toDouble(), in1[k].toDouble(), 1e-4) << k;
+        largestChange = std::max(largestChange, std::abs(layer0["block_input"][k].toDouble() -
+                                                         in1[k].toDouble()));
+    }
+    EXPECT_GT(largestChange, 1e-3);  // the block did change the residual stream
 }
 
 TEST(ModelCli, RefusalsAreOneLine) {
