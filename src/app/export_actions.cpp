@@ -369,15 +369,19 @@ StepFiguresResult ExportActions::exportAllSteps(const QString& dir, const QStrin
         result.error = tr("There is nothing to export yet.");
         return result;
     }
-    // Hold the trace: a new result may arrive while events are processed between files.
-    const std::shared_ptr<const Trace> trace = run->trace;
-    const QStringList labels = rowLabels(*run);
+    return exportStepFigures(*run->trace, rowLabels(*run),
+                             allStepFigures(*run->trace, format.toLower(), everyBatchEntry),
+                             allStepsOptions(), chosenColormap(), dir, progress);
+}
+
+FigureOptions ExportActions::allStepsOptions() const {
     FigureOptions options = figureOptions();
     options.scale = 2.0;
-    const auto colormap = parseColormap(workspace_->settings().colormap.toStdString());
-    return exportStepFigures(*trace, labels,
-                             allStepFigures(*trace, format.toLower(), everyBatchEntry), options,
-                             colormap, dir, progress);
+    return options;
+}
+
+std::optional<Colormap> ExportActions::chosenColormap() const {
+    return parseColormap(workspace_->settings().colormap.toStdString());
 }
 
 void ExportActions::exportAllInteractive() {
@@ -407,12 +411,10 @@ bool ExportActions::startExportAllSteps(const QString& dir, const QString& forma
     const TraceRun* run = workspace_->shownRun();
     if (!run || allSteps_)
         return false;
-    FigureOptions options = figureOptions();
-    options.scale = 2.0;
     allSteps_ = new StepFiguresRun(
         run->trace, rowLabels(*run),
-        allStepFigures(*run->trace, format.toLower(), everyBatchEntry), options,
-        parseColormap(workspace_->settings().colormap.toStdString()), dir, this);
+        allStepFigures(*run->trace, format.toLower(), everyBatchEntry), allStepsOptions(),
+        chosenColormap(), dir, this);
     // Window-modal but not exec(): the window keeps painting while the files are written.
     auto* progress = new QProgressDialog(tr("Exporting the steps..."), tr("Cancel"), 0, 1, window_);
     progress->setWindowTitle(tr("Export all steps"));

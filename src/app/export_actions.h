@@ -84,6 +84,10 @@ class ExportActions : public QObject {
     void setMessageHook(MessageHook hook) { messageHook_ = std::move(hook); }
 
   private:
+    // What every Export all steps file is drawn with: figureOptions() at 2x, and the user's
+    // colormap (unset: each step's own).
+    FigureOptions allStepsOptions() const;
+    std::optional<Colormap> chosenColormap() const;
     void exportImageInteractive();
     void copyImage();
     void exportAllInteractive();

@@ -3,24 +3,13 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
-
+#include "../io/io_test_util.h"  // expectError
 #include "engine/weight_check.h"
 
 namespace attn {
 namespace {
 
-// Runs `f`, expecting attn::UserError with exactly this field and message.
-void expectError(const std::function<void()>& f, const std::string& field,
-                 const std::string& message) {
-    try {
-        f();
-        ADD_FAILURE() << "expected UserError(" << field << ", " << message << ")";
-    } catch (const UserError& e) {
-        EXPECT_EQ(e.field(), field);
-        EXPECT_EQ(std::string(e.what()), message);
-    }
-}
+using io::test::expectError;
 
 Config causalConfig() {
     Config c;
