@@ -1,5 +1,6 @@
 #include "engine/config.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +22,9 @@ constexpr VariantNames kVariants[] = {
     {Variant::Causal, "causal", "CausalAttention"},
     {Variant::MultiHeadWrapper, "multi-head-wrapper", "MultiHeadAttentionWrapper"},
     {Variant::MultiHead, "multi-head", "MultiHeadAttention"},
+    {Variant::GroupedQuery, "grouped-query", "GroupedQueryAttention"},
+    {Variant::Latent, "latent", "MultiHeadLatentAttention"},
+    {Variant::Rotary, "rotary", "GroupedQueryAttention with RoPE (Qwen3)"},
 };
 
 std::string joinInts(const std::vector<int64_t>& v) {
@@ -35,9 +39,10 @@ std::string joinInts(const std::vector<int64_t>& v) {
 }  // namespace
 
 const std::vector<Variant>& allVariants() {
-    static const std::vector<Variant> all = {Variant::Simplified,       Variant::SelfAttentionV1,
-                                             Variant::SelfAttention,    Variant::Causal,
-                                             Variant::MultiHeadWrapper, Variant::MultiHead};
+    static const std::vector<Variant> all = {
+        Variant::Simplified,       Variant::SelfAttentionV1, Variant::SelfAttention,
+        Variant::Causal,           Variant::MultiHeadWrapper, Variant::MultiHead,
+        Variant::GroupedQuery,     Variant::Latent,          Variant::Rotary};
     return all;
 }
 
@@ -117,6 +122,9 @@ MaskSpec defaultMask(Variant v) {
         case Variant::Causal:
         case Variant::MultiHeadWrapper:
         case Variant::MultiHead:
+        case Variant::GroupedQuery:
+        case Variant::Latent:
+        case Variant::Rotary:
             return MaskSpec{MaskKind::Causal, 0};
         default:
             return MaskSpec{MaskKind::None, 0};
@@ -127,13 +135,51 @@ bool variantHasWeights(Variant v) {
     return v != Variant::Simplified;
 }
 bool variantHasHeads(Variant v) {
-    return v == Variant::MultiHead || v == Variant::MultiHeadWrapper;
+    return v == Variant::MultiHead || v == Variant::MultiHeadWrapper || variantIsAfterChapter3(v);
+}
+bool variantIsAfterChapter3(Variant v) {
+    return v == Variant::GroupedQuery || v == Variant::Latent || v == Variant::Rotary;
+}
+bool variantHasKvGroups(Variant v) {
+    return v == Variant::GroupedQuery || v == Variant::Rotary;
+}
+bool variantHasDOut(Variant v) {
+    return v != Variant::Simplified && v != Variant::Rotary;
 }
 
 int64_t Config::headSize() const {
-    if (variant == Variant::MultiHead && heads > 0)
-        return dOut / heads;
+    switch (variant) {
+        case Variant::MultiHead:
+        case Variant::GroupedQuery:
+        case Variant::Latent:
+            return heads > 0 ? dOut / heads : dOut;
+        case Variant::Rotary:
+            return headDim > 0 ? headDim : (heads > 0 ? dIn / heads : dIn);
+        case Variant::Simplified:
+            return dIn;
+        default:
+            return dOut;
+    }
+}
+
+int64_t Config::effectiveKvGroups() const {
+    return variantHasKvGroups(variant) ? kvGroups : effectiveHeads();
+}
+
+int64_t Config::effectiveLatentDim() const {
+    return latentDim > 0 ? latentDim : std::max<int64_t>(16, dOut / 8);
+}
+
+int64_t Config::queryWidth() const {
+    if (variant == Variant::Rotary)
+        return effectiveHeads() * headSize();
     return variant == Variant::Simplified ? dIn : dOut;
+}
+
+int64_t Config::outputWidth() const {
+    if (variant == Variant::MultiHeadWrapper)
+        return heads * dOut;
+    return variant == Variant::Rotary ? dIn : queryWidth();
 }
 
 int64_t Config::effectiveHeads() const {
@@ -151,6 +197,10 @@ std::vector<int64_t> validHeadCounts(int64_t dOut) {
         }
     small.insert(small.end(), large.rbegin(), large.rend());
     return small;
+}
+
+std::vector<int64_t> validKvGroupCounts(int64_t heads) {
+    return validHeadCounts(heads);  // the divisors of the heads
 }
 
 std::string formatBytes(uint64_t bytes) {
@@ -195,8 +245,8 @@ MemoryCulprit memoryCulprit(const Config& c, int64_t tokens) {
         {"d_in", "d_in", "A d_in of at most ", " fits.", &Config::dIn},
         {"batch", "the batch", "A batch of at most ", " fits.", &Config::batch},
         {"input", "the text's tokens", "A text of at most ", " tokens fits.", nullptr}};
-    if (c.variant == Variant::Simplified)
-        sizes.erase(sizes.begin());  // no d_out: its size is d_in's
+    if (!variantHasDOut(c.variant))
+        sizes.erase(sizes.begin());  // no d_out: simplified's size is d_in's, rotary's heads'
     if (variantHasHeads(c.variant))
         sizes.push_back({"heads", "the heads", "At most ", " heads fit.", &Config::heads});
     const auto valueOf = [&](const Size& size) { return size.member ? c.*size.member : tokens; };
@@ -238,6 +288,69 @@ MemoryCulprit memoryCulprit(const Config& c, int64_t tokens) {
 
 }  // namespace
 
+// The options of the variants after chapter 3 (section 9.1); `add` records an issue. False when
+// a size is unusable, so that nothing is estimated from it.
+template <typename Add>
+bool validateAfterChapter3(const Config& c, Add add) {
+    bool ok = true;
+    const bool headsOk = c.heads >= 1 && c.heads <= kMaxDimension;
+    if (variantHasKvGroups(c.variant)) {
+        if (c.kvGroups < 1 || c.kvGroups > kMaxDimension) {
+            add("kv_groups", "The number of key/value groups must be from 1 to " +
+                                 std::to_string(kMaxDimension) + " (it is " +
+                                 std::to_string(c.kvGroups) + ").");
+            ok = false;
+        } else if (headsOk && c.heads % c.kvGroups != 0) {
+            add("kv_groups",
+                std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") +
+                    " cannot share " + std::to_string(c.kvGroups) +
+                    " key/value groups equally: each group serves heads / groups query heads. "
+                    "Valid group counts for " +
+                    std::to_string(c.heads) + (c.heads == 1 ? " head: " : " heads: ") +
+                    joinInts(validKvGroupCounts(c.heads)) + ".");
+            ok = false;
+        }
+    }
+    if (c.variant == Variant::Latent &&
+        (c.latentDim < 0 || c.latentDim > kMaxDimension)) {
+        add("latent_dim", "The latent size must be from 1 to " + std::to_string(kMaxDimension) +
+                              ", or 0 for the book's default max(16, d_out / 8) (it is " +
+                              std::to_string(c.latentDim) + ").");
+        ok = false;
+    }
+    if (c.variant != Variant::Rotary)
+        return ok;
+    if (c.headDim < 0 || c.headDim > kMaxDimension) {
+        add("head_dim", "head_dim must be from 1 to " + std::to_string(kMaxDimension) +
+                            ", or 0 for d_in / heads (it is " + std::to_string(c.headDim) + ").");
+        ok = false;
+    } else if (c.headDim == 0 && headsOk && c.dIn >= 1 && c.dIn <= kMaxDimension &&
+               c.dIn % c.heads != 0) {
+        add("head_dim", "d_in = " + std::to_string(c.dIn) + " is not divisible by " +
+                            std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") +
+                            ", so head_dim cannot default to d_in / heads: set head_dim, or pick "
+                            "heads from " +
+                            joinInts(validHeadCounts(c.dIn)) + ".");
+        ok = false;
+    } else if (c.rope && headsOk && c.headSize() % 2 != 0) {
+        add("head_dim", "RoPE rotates pairs of numbers, so the head size must be even; it is " +
+                            std::to_string(c.headSize()) +
+                            (c.headDim == 0 ? " (d_in / heads)" : "") + ". Set head_dim to " +
+                            std::to_string(c.headSize() - 1 > 0 ? c.headSize() - 1 : 2) +
+                            (c.headSize() - 1 > 0 ? " or " + std::to_string(c.headSize() + 1)
+                                                  : std::string()) +
+                            ", or switch the rotation off.");
+        ok = false;
+    }
+    if (!(c.ropeBase > 0.0) || !std::isfinite(c.ropeBase))
+        add("rope_base", "The RoPE base must be a positive number, such as 10000 (Llama 2) or "
+                         "1000000 (Qwen3).");
+    if (c.qkvBias)
+        add("qkv_bias", "Qwen3's GroupedQueryAttention (rotary) has no biases: switch the query, "
+                        "key and value bias off.");
+    return ok;
+}
+
 std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
     std::vector<ValidationIssue> issues;
     auto add = [&](const char* field, std::string msg) {
@@ -260,14 +373,15 @@ std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
         return true;
     };
     bool sizesOk = checkSize("d_in", "d_in (the embedding size)", c.dIn);
-    if (c.variant != Variant::Simplified)
+    if (variantHasDOut(c.variant))
         sizesOk &= checkSize("d_out", "d_out (the output size)", c.dOut);
     sizesOk &= checkSize("batch", "The batch size", c.batch);
     sizesOk &= checkSize("context_length", "The context length", c.contextLength);
     if (variantHasHeads(c.variant)) {
         // Valid head counts are only listed for a d_out that passed its own check above.
-        if (checkSize("heads", "The number of heads", c.heads) && c.variant == Variant::MultiHead &&
-            c.dOut >= 1 && c.dOut <= kMaxSize && c.dOut % c.heads != 0) {
+        const bool splitsDOut = c.variant == Variant::MultiHead ||
+                                c.variant == Variant::GroupedQuery || c.variant == Variant::Latent;
+        if (checkSize("heads", "The number of heads", c.heads) && splitsDOut && c.dOut >= 1 && c.dOut <= kMaxSize && c.dOut % c.heads != 0) {
             sizesOk = false;
             add("heads",
                 "d_out = " + std::to_string(c.dOut) + " is not divisible by " +
@@ -278,6 +392,8 @@ std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
         if (c.heads < 1)
             sizesOk = false;
     }
+    if (variantIsAfterChapter3(c.variant))
+        sizesOk &= validateAfterChapter3(c, add);
 
     const MaskSpec mask = c.effectiveMask();
     if (mask.kind == MaskKind::Window && mask.window < 1)

@@ -17,7 +17,11 @@ enum class Variant {
     SelfAttention,
     Causal,
     MultiHeadWrapper,
-    MultiHead
+    MultiHead,
+    // After chapter 3: the attention of today's models, as the book's bonus material builds it.
+    GroupedQuery,  // ch04/04_gqa GroupedQueryAttention
+    Latent,        // ch04/05_mla MultiHeadLatentAttention
+    Rotary         // pkg/llms_from_scratch/qwen3.py GroupedQueryAttention with RoPE
 };
 enum class MaskKind { None, Causal, Window };
 enum class Mode { Train, Eval };
@@ -45,6 +49,12 @@ std::optional<DropoutRng> parseDropoutRng(std::string_view s);
 MaskSpec defaultMask(Variant v);
 bool variantHasWeights(Variant v);
 bool variantHasHeads(Variant v);
+// True for the variants of the book's bonus material (section 9.1), false for chapter 3's.
+bool variantIsAfterChapter3(Variant v);
+// Variants whose keys and values come in groups that query heads share (grouped-query, rotary).
+bool variantHasKvGroups(Variant v);
+// Variants with a d_out (every one but rotary, whose output has d_in columns, and simplified).
+bool variantHasDOut(Variant v);
 
 struct Config {
     Variant variant = Variant::MultiHead;
@@ -63,10 +73,30 @@ struct Config {
     // weights_renormalized) whenever a mask is applied.
     bool simpleMaskSteps = true;
     uint64_t memoryBudgetBytes = uint64_t(2) << 30;
+    // After chapter 3 (section 9.1): grouped-query and rotary share each key/value head among
+    // heads / kvGroups query heads; latent projects keys and values from a latentDim-sized
+    // latent (0: the book's default, max(16, d_out / 8)); rotary's heads have headDim numbers
+    // (0: d_in / heads), optionally RMS-normalised (qkNorm) and rotated by RoPE with base
+    // ropeBase (rope = false keeps the weights and skips the rotation, for comparing).
+    int64_t kvGroups = 1;
+    int64_t latentDim = 0;
+    int64_t headDim = 0;
+    bool qkNorm = false;
+    double ropeBase = 10000.0;
+    bool rope = true;
 
     MaskSpec effectiveMask() const { return mask ? *mask : defaultMask(variant); }
-    // Head size hd = d_out / h of `multi-head` (d_out for the others).
+    // Head size hd: d_out / h for multi-head, grouped-query and latent, headDim (or d_in / h)
+    // for rotary, d_out for the single-head variants (d_in for simplified).
     int64_t headSize() const;
+    // The key/value groups: kvGroups for grouped-query and rotary, else one per head.
+    int64_t effectiveKvGroups() const;
+    int64_t effectiveLatentDim() const;  // latent: latentDim, or max(16, d_out / 8)
+    // The width of queries and of context: d_out, or heads * head_dim for rotary.
+    int64_t queryWidth() const;
+    // The width of the output: d_in for rotary (out_proj maps back), else as today.
+    int64_t outputWidth() const;
+    bool ropeActive() const { return variant == Variant::Rotary && rope; }
     // Number of heads the trace has (1 for single-head variants).
     int64_t effectiveHeads() const;
     bool dropoutActive() const { return mode == Mode::Train && dropout > 0.0; }
@@ -78,8 +108,8 @@ struct Config {
 constexpr int64_t kMaxDimension = int64_t(1) << 20;
 
 // One problem with a configuration. `field` names the control it belongs to:
-// "d_in", "d_out", "heads", "mask", "dropout", "batch", "context_length", "input", "memory",
-// "weights", "embeddings".
+// "d_in", "d_out", "heads", "kv_groups", "latent_dim", "head_dim", "rope_base", "qkv_bias",
+// "mask", "dropout", "batch", "context_length", "input", "memory", "weights", "embeddings".
 struct ValidationIssue {
     std::string field;
     std::string message;
@@ -90,6 +120,8 @@ std::vector<ValidationIssue> validate(const Config& config, int64_t tokens);
 
 // Head counts h for which d_out % h == 0, ascending.
 std::vector<int64_t> validHeadCounts(int64_t dOut);
+// Key/value group counts G for which heads % G == 0, ascending (divisors, as validHeadCounts).
+std::vector<int64_t> validKvGroupCounts(int64_t heads);
 
 // A problem the user can fix, with what is wrong and what would be right: bad settings, an
 // unreadable or malformed file, an output that cannot be written. `field` names the control it

@@ -15,6 +15,19 @@ inline constexpr const char kValuesSplit[] = "values_split";
 inline constexpr const char kQueriesHeads[] = "queries_heads";
 inline constexpr const char kKeysHeads[] = "keys_heads";
 inline constexpr const char kValuesHeads[] = "values_heads";
+// After chapter 3 (section 9.1): the latent of multi-head latent attention, the key/value groups
+// and their repetition for every query head, QK-norm and the RoPE rotation.
+inline constexpr const char kLatent[] = "latent";
+inline constexpr const char kKeysGroups[] = "keys_groups";
+inline constexpr const char kValuesGroups[] = "values_groups";
+inline constexpr const char kQueriesNormed[] = "queries_normed";
+inline constexpr const char kKeysNormed[] = "keys_normed";
+inline constexpr const char kRopeCos[] = "rope_cos";
+inline constexpr const char kRopeSin[] = "rope_sin";
+inline constexpr const char kQueriesRotated[] = "queries_rotated";
+inline constexpr const char kKeysRotated[] = "keys_rotated";
+inline constexpr const char kKeysRepeated[] = "keys_repeated";
+inline constexpr const char kValuesRepeated[] = "values_repeated";
 inline constexpr const char kScores[] = "scores";
 inline constexpr const char kMask[] = "mask";
 inline constexpr const char kMaskedScores[] = "masked_scores";

@@ -290,7 +290,7 @@ int64_t Tensor::size(int64_t d) const {
 }
 
 bool Tensor::isContiguous() const {
-    return strides_ == rowMajorStrides(shape_);
+    return repeats_.empty() && strides_ == rowMajorStrides(shape_);
 }
 
 float Tensor::at(std::initializer_list<int64_t> index) const {
@@ -304,7 +304,7 @@ float Tensor::at(const std::vector<int64_t>& index) const {
     for (size_t i = 0; i < index.size(); ++i) {
         if (index[i] < 0 || index[i] >= shape_[i])
             throw std::out_of_range("Tensor::at: index out of range");
-        off += index[i] * strides_[i];
+        off += index[i] / repeatOf(i) * strides_[i];
     }
     return buffer()[off];
 }
@@ -313,7 +313,7 @@ float Tensor::flat(int64_t linear) const {
     int64_t off = offset_;
     for (size_t i = shape_.size(); i-- > 0;) {
         const int64_t n = shape_[i];
-        off += (linear % n) * strides_[i];
+        off += (linear % n) / repeatOf(i) * strides_[i];
         linear /= n;
     }
     return buffer()[off];
@@ -333,11 +333,13 @@ std::vector<float> Tensor::toVector() const {
     for (int64_t k = 0; k < n; ++k) {
         out[static_cast<size_t>(k)] = base[off];
         for (size_t d = shape_.size(); d-- > 0;) {
+            const int64_t r = repeatOf(d);
             if (++idx[d] < shape_[d]) {
-                off += strides_[d];
+                if (idx[d] % r == 0)
+                    off += strides_[d];
                 break;
             }
-            off -= (shape_[d] - 1) * strides_[d];
+            off -= (shape_[d] - 1) / r * strides_[d];
             idx[d] = 0;
         }
     }
@@ -385,6 +387,8 @@ Tensor Tensor::transpose(int64_t a, int64_t b) const {
     Tensor t = *this;
     std::swap(t.shape_[static_cast<size_t>(a)], t.shape_[static_cast<size_t>(b)]);
     std::swap(t.strides_[static_cast<size_t>(a)], t.strides_[static_cast<size_t>(b)]);
+    if (!t.repeats_.empty())
+        std::swap(t.repeats_[static_cast<size_t>(a)], t.repeats_[static_cast<size_t>(b)]);
     return t;
 }
 
@@ -396,9 +400,38 @@ Tensor Tensor::select(int64_t d, int64_t index) const {
     if (index < 0 || index >= shape_[static_cast<size_t>(d)])
         throw std::out_of_range("select: index out of range");
     Tensor t = *this;
-    t.offset_ += index * strides_[static_cast<size_t>(d)];
+    t.offset_ += index / repeatOf(static_cast<size_t>(d)) * strides_[static_cast<size_t>(d)];
     t.shape_.erase(t.shape_.begin() + d);
     t.strides_.erase(t.strides_.begin() + d);
+    if (!t.repeats_.empty()) {
+        t.repeats_.erase(t.repeats_.begin() + d);
+        if (std::all_of(t.repeats_.begin(), t.repeats_.end(), [](int64_t r) { return r == 1; }))
+            t.repeats_.clear();
+    }
+    return t;
+}
+
+Tensor Tensor::repeatInterleave(int64_t d, int64_t repeats) const {
+    if (d < 0)
+        d += dim();
+    if (d < 0 || d >= dim())
+        throw std::out_of_range("repeatInterleave: dimension out of range");
+    if (repeats < 1)
+        throw std::invalid_argument("repeatInterleave: repeats must be at least 1");
+    const size_t k = static_cast<size_t>(d);
+    if (repeatOf(k) != 1)
+        throw std::invalid_argument("repeatInterleave: dimension is repeated already");
+    Shape shape = shape_;
+    shape[k] *= repeats;
+    if (!shapeIsRepresentable(shape))
+        throw std::length_error("Tensor: shape " + shapeToString(shape) +
+                                " does not fit in memory");
+    Tensor t = *this;
+    t.shape_ = std::move(shape);
+    if (repeats > 1) {
+        t.repeats_.resize(t.shape_.size(), 1);
+        t.repeats_[k] = repeats;
+    }
     return t;
 }
 

@@ -87,6 +87,12 @@ class Tensor {
     Tensor view(Shape shape) const;       // needs contiguous input, like torch .view
     Tensor transpose(int64_t a, int64_t b) const;
     Tensor select(int64_t d, int64_t index) const;  // drops dimension d
+    // torch's repeat_interleave(repeats, dim=d) as a view: dimension d grows `repeats` times and
+    // index i of it reads index i / repeats of this tensor (grouped-query attention's keys and
+    // values for every head, without copying the group's). The result is not contiguous; its
+    // strides() give dimension d's stride per source index, so read it through at(), flat(),
+    // toVector(), select() or contiguous(). Throws if dimension d is repeated already.
+    Tensor repeatInterleave(int64_t d, int64_t repeats) const;
 
     friend bool operator==(const Tensor& a, const Tensor& b);  // same shape, same values
 
@@ -97,7 +103,12 @@ class Tensor {
     std::shared_ptr<PackedTriangles> packed_;  // set instead of storage_ by lowerTriangular
     Shape shape_;
     std::vector<int64_t> strides_;
+    // Per dimension, how many consecutive indices read the same source index (repeatInterleave);
+    // empty when every dimension reads its own.
+    std::vector<int64_t> repeats_;
     int64_t offset_ = 0;
+
+    int64_t repeatOf(size_t d) const { return repeats_.empty() ? 1 : repeats_[d]; }
 };
 
 }  // namespace attn

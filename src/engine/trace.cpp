@@ -54,10 +54,27 @@ struct Group {
     const float* q;
     const float* k;
     const float* v;
-    int64_t qkStride;  // row stride of q and k
+    int64_t qStride;  // row strides
+    int64_t kStride;
     int64_t vStride;
     float* ctx;
     int64_t ctxStride;
+};
+
+// Where each (batch entry, head) matrix of a (b, T, heads * hd) or (b, heads, T, hd) tensor
+// starts, and its row stride: the first layout is a projection's, the second one the steps
+// after QK-norm and RoPE write.
+struct HeadLayout {
+    const float* base = nullptr;
+    int64_t batchStride = 0, headStride = 0, rowStride = 0;
+    const float* at(int64_t b, int64_t h) const { return base + b * batchStride + h * headStride; }
+    static HeadLayout projection(const Tensor& t, int64_t heads, int64_t hd) {
+        const int64_t T = t.size(1), width = heads * hd;
+        return {t.data(), T * width, hd, width};
+    }
+    static HeadLayout byHead(const Tensor& t) {  // (b, heads, T, hd), contiguous
+        return {t.data(), t.size(1) * t.size(2) * t.size(3), t.size(2) * t.size(3), t.size(3)};
+    }
 };
 
 class TraceBuilder {
@@ -95,6 +112,11 @@ class TraceBuilder {
                 break;
             case Variant::MultiHead:
                 runMultiHead(trace.parameters);
+                break;
+            case Variant::GroupedQuery:
+            case Variant::Latent:
+            case Variant::Rotary:
+                runAfterChapter3(trace.parameters);
                 break;
         }
 
@@ -182,6 +204,8 @@ class TraceBuilder {
                                hasBias ? bias.mutableData() : nullptr);
                     if (hasBias)
                         params[shapes[i + 1].first] = bias;
+                } else if (name.ends_with(".scale")) {
+                    std::fill_n(t.mutableData(), t.numel(), 1.0f);  // RMSNorm: ones, no draws
                 } else {
                     continue;  // a bias, drawn with its weight
                 }
@@ -206,7 +230,9 @@ class TraceBuilder {
         }
     }
 
-    using ParamKey = std::tuple<Variant, int64_t, int64_t, int64_t, bool, uint64_t>;
+    // What the drawn parameters depend on: the variant, its sizes and the seed.
+    using ParamKey = std::tuple<Variant, int64_t, int64_t, int64_t, bool, uint64_t, int64_t,
+                                int64_t, int64_t, bool>;
     struct ParamEntry {
         ParamKey key;
         WeightMap params;
@@ -221,7 +247,11 @@ class TraceBuilder {
         return c;
     }
     ParamKey paramKey() const {
-        return {c_.variant, c_.dIn, c_.dOut, c_.effectiveHeads(), c_.qkvBias, c_.seed};
+        return {c_.variant,       c_.dIn,
+                c_.dOut,          c_.effectiveHeads(),
+                c_.qkvBias,       c_.seed,
+                c_.effectiveKvGroups(), c_.variant == Variant::Latent ? c_.effectiveLatentDim() : 0,
+                c_.headSize(),    c_.qkNorm};
     }
     bool cachedParameters(WeightMap& params) {
         std::lock_guard lock(cacheMutex());
@@ -299,9 +329,9 @@ class TraceBuilder {
             j.x = gr.q;
             j.rows = T_;
             j.in = dk;
-            j.xStride = gr.qkStride;
+            j.xStride = gr.qStride;
             j.weight = gr.k;
-            j.weightStride = gr.qkStride;
+            j.weightStride = gr.kStride;
             j.y = s + g * TT;
             j.out = T_;
             j.yStride = T_;
@@ -448,7 +478,7 @@ class TraceBuilder {
         std::vector<Group> groups;
         for (int64_t b = 0; b < c_.batch; ++b) {
             const float* xb = x_.data() + b * T_ * d;
-            groups.push_back({xb, xb, xb, d, d, context.mutableData() + b * T_ * d, d});
+            groups.push_back({xb, xb, xb, d, d, d, context.mutableData() + b * T_ * d, d});
         }
         attend(groups, d, {c_.batch, T_, T_}, 1, false);
         storeStep(step_id::kContext, context);
@@ -481,7 +511,8 @@ class TraceBuilder {
         const int64_t stride = T_ * c_.dOut;
         for (int64_t b = 0; b < c_.batch; ++b)
             groups.push_back({q.data() + b * stride, k.data() + b * stride, v.data() + b * stride,
-                              c_.dOut, c_.dOut, context.mutableData() + b * stride, c_.dOut});
+                              c_.dOut, c_.dOut, c_.dOut, context.mutableData() + b * stride,
+                              c_.dOut});
         attend(groups, c_.dOut, {c_.batch, T_, T_}, 1, true);
         storeStep(step_id::kContext, context);
         storeStep(step_id::kOutput, context);
@@ -508,7 +539,7 @@ class TraceBuilder {
             for (int64_t b = 0; b < B; ++b) {
                 const int64_t off = (h * B + b) * T_ * dO;
                 groups.push_back({qkv[0].data() + off, qkv[1].data() + off, qkv[2].data() + off, dO,
-                                  dO, context.mutableData() + off, dO});
+                                  dO, dO, context.mutableData() + off, dO});
             }
         attend(groups, dO, {H, B, T_, T_}, static_cast<int>(H), true);
         storeStep(step_id::kContext, context);
@@ -542,7 +573,7 @@ class TraceBuilder {
         for (int64_t b = 0; b < B; ++b)
             for (int64_t h = 0; h < H; ++h) {
                 const int64_t off = b * T_ * dO + h * hd;
-                groups.push_back({q.data() + off, k.data() + off, v.data() + off, dO, dO,
+                groups.push_back({q.data() + off, k.data() + off, v.data() + off, dO, dO, dO,
                                   ctxBuffer.mutableData() + off, dO});
             }
         attend(groups, hd, {B, H, T_, T_}, 1, true);
@@ -553,6 +584,178 @@ class TraceBuilder {
         Tensor out = Tensor::uninitialized(Shape{B, T_, dO});
         const kernels::LinearJob job = linearJob(context.data(), n, dO, p.at("out_proj.weight"),
                                                  &p.at("out_proj.bias"), out.mutableData(), dO);
+        kernels::linear({&job, 1}, req_.cancel);
+        storeStep(step_id::kOutput, out);
+    }
+
+    // y (n, out) = x (n, in) @ W^T + b with the module's linear layer `prefix` (bias if it has).
+    static kernels::LinearJob namedLinear(const WeightMap& p, const std::string& prefix,
+                                          const float* x, int64_t n, int64_t in, float* y,
+                                          int64_t out) {
+        auto bias = p.find(prefix + ".bias");
+        return linearJob(x, n, in, p.at(prefix + ".weight"),
+                         bias == p.end() ? nullptr : &bias->second, y, out);
+    }
+
+    // RMSNorm over each head's hd numbers (the book's RMSNorm, eps 1e-6, computed in float32):
+    // x * rsqrt(mean(x^2) + eps) * scale, from `in` into (b, heads, T, hd).
+    Tensor rmsNormHeads(const HeadLayout& in, int64_t heads, int64_t hd, const Tensor& scale) {
+        Tensor out = Tensor::uninitialized(Shape{c_.batch, heads, T_, hd});
+        float* o = out.mutableData();
+        const float* g = scale.data();
+        for (int64_t b = 0; b < c_.batch; ++b)
+            for (int64_t h = 0; h < heads; ++h)
+                for (int64_t t = 0; t < T_; ++t) {
+                    const float* x = in.at(b, h) + t * in.rowStride;
+                    float sum = 0.0f;
+                    for (int64_t j = 0; j < hd; ++j)
+                        sum += x[j] * x[j];
+                    const float inv = 1.0f / std::sqrt(sum / static_cast<float>(hd) + 1e-6f);
+                    float* y = o + ((b * heads + h) * T_ + t) * hd;
+                    for (int64_t j = 0; j < hd; ++j)
+                        y[j] = (x[j] * inv) * g[j];
+                }
+        return out;
+    }
+
+    // compute_rope_params, in float32 as the book computes it, for the first T positions:
+    // inv_freq_i = 1 / base^(2i / hd), angle = position * inv_freq_i, the hd/2 angles twice.
+    std::pair<Tensor, Tensor> ropeTables(int64_t hd) const {
+        const int64_t half = hd / 2;
+        std::vector<float> invFreq(static_cast<size_t>(half));
+        const float base = static_cast<float>(c_.ropeBase);
+        for (int64_t i = 0; i < half; ++i)
+            invFreq[size_t(i)] =
+                1.0f / std::pow(base, static_cast<float>(2 * i) / static_cast<float>(hd));
+        Tensor cos = Tensor::uninitialized(Shape{T_, hd});
+        Tensor sin = Tensor::uninitialized(Shape{T_, hd});
+        for (int64_t t = 0; t < T_; ++t)
+            for (int64_t i = 0; i < half; ++i) {
+                const float angle = static_cast<float>(t) * invFreq[size_t(i)];
+                const float c = std::cos(angle), sn = std::sin(angle);
+                cos.mutableData()[t * hd + i] = cos.mutableData()[t * hd + i + half] = c;
+                sin.mutableData()[t * hd + i] = sin.mutableData()[t * hd + i + half] = sn;
+            }
+        return {cos, sin};
+    }
+
+    // apply_rope: x * cos + cat(-x2, x1) * sin over each head's hd numbers (x1 the first half,
+    // x2 the second), from `in` into (b, heads, T, hd).
+    Tensor rotate(const HeadLayout& in, int64_t heads, int64_t hd, const Tensor& cos,
+                  const Tensor& sin) {
+        Tensor out = Tensor::uninitialized(Shape{c_.batch, heads, T_, hd});
+        float* o = out.mutableData();
+        const int64_t half = hd / 2;
+        for (int64_t b = 0; b < c_.batch; ++b)
+            for (int64_t h = 0; h < heads; ++h)
+                for (int64_t t = 0; t < T_; ++t) {
+                    const float* x = in.at(b, h) + t * in.rowStride;
+                    const float* c = cos.data() + t * hd;
+                    const float* sn = sin.data() + t * hd;
+                    float* y = o + ((b * heads + h) * T_ + t) * hd;
+                    for (int64_t j = 0; j < half; ++j) {
+                        const float a = x[j] * c[j], r = -x[j + half] * sn[j];
+                        y[j] = a + r;
+                    }
+                    for (int64_t j = half; j < hd; ++j) {
+                        const float a = x[j] * c[j], r = x[j - half] * sn[j];
+                        y[j] = a + r;
+                    }
+                }
+        return out;
+    }
+
+    // grouped-query, latent and rotary (section 9.1).
+    void runAfterChapter3(const WeightMap& p) {
+        const Variant v = c_.variant;
+        const bool grouped = variantHasKvGroups(v);
+        const int64_t B = c_.batch, H = c_.effectiveHeads(), hd = c_.headSize(), n = B * T_;
+        const int64_t G = grouped ? c_.effectiveKvGroups() : H, perGroup = H / G;
+        const int64_t qWidth = c_.queryWidth(), kvWidth = G * hd;
+        Tensor q = Tensor::uninitialized(Shape{B, T_, qWidth});
+        Tensor k = Tensor::uninitialized(Shape{B, T_, kvWidth});
+        Tensor val = Tensor::uninitialized(Shape{B, T_, kvWidth});
+        if (v == Variant::Latent) {
+            const int64_t L = c_.effectiveLatentDim();
+            Tensor latent = Tensor::uninitialized(Shape{B, T_, L});
+            const std::array<kernels::LinearJob, 2> first = {
+                namedLinear(p, "W_query", x_.data(), n, c_.dIn, q.mutableData(), qWidth),
+                namedLinear(p, "W_DKV", x_.data(), n, c_.dIn, latent.mutableData(), L)};
+            kernels::linear(first, req_.cancel);
+            storeStep(step_id::kQueries, q);
+            storeStep(step_id::kLatent, latent);
+            const std::array<kernels::LinearJob, 2> up = {
+                namedLinear(p, "W_UK", latent.data(), n, L, k.mutableData(), kvWidth),
+                namedLinear(p, "W_UV", latent.data(), n, L, val.mutableData(), kvWidth)};
+            kernels::linear(up, req_.cancel);
+        } else {
+            const std::array<kernels::LinearJob, 3> jobs = {
+                namedLinear(p, "W_query", x_.data(), n, c_.dIn, q.mutableData(), qWidth),
+                namedLinear(p, "W_key", x_.data(), n, c_.dIn, k.mutableData(), kvWidth),
+                namedLinear(p, "W_value", x_.data(), n, c_.dIn, val.mutableData(), kvWidth)};
+            kernels::linear(jobs, req_.cancel);
+            storeStep(step_id::kQueries, q);
+        }
+        storeStep(step_id::kKeys, k);
+        storeStep(step_id::kValues, val);
+        storeStep(step_id::kQueriesSplit, q.view({B, T_, H, hd}));
+        storeStep(step_id::kKeysSplit, k.view({B, T_, G, hd}));
+        storeStep(step_id::kValuesSplit, val.view({B, T_, G, hd}));
+        storeStep(step_id::kQueriesHeads, q.view({B, T_, H, hd}).transpose(1, 2));
+        Tensor keys = k.view({B, T_, G, hd}).transpose(1, 2);
+        const Tensor values = val.view({B, T_, G, hd}).transpose(1, 2);
+        storeStep(grouped ? step_id::kKeysGroups : step_id::kKeysHeads, keys);
+        storeStep(grouped ? step_id::kValuesGroups : step_id::kValuesHeads, values);
+
+        HeadLayout qLay = HeadLayout::projection(q, H, hd);
+        HeadLayout kLay = HeadLayout::projection(k, G, hd);
+        const HeadLayout vLay = HeadLayout::projection(val, G, hd);
+        Tensor qNow, kNow;  // the latest (b, heads, T, hd) queries and keys the module made
+        if (v == Variant::Rotary && c_.qkNorm) {
+            qNow = rmsNormHeads(qLay, H, hd, p.at("q_norm.scale"));
+            storeStep(step_id::kQueriesNormed, qNow);
+            kNow = rmsNormHeads(kLay, G, hd, p.at("k_norm.scale"));
+            storeStep(step_id::kKeysNormed, kNow);
+            qLay = HeadLayout::byHead(qNow);
+            kLay = HeadLayout::byHead(kNow);
+            keys = kNow;
+        }
+        if (c_.ropeActive()) {
+            const auto [cos, sin] = ropeTables(hd);
+            storeStep(step_id::kRopeCos, cos);
+            storeStep(step_id::kRopeSin, sin);
+            qNow = rotate(qLay, H, hd, cos, sin);
+            storeStep(step_id::kQueriesRotated, qNow);
+            kNow = rotate(kLay, G, hd, cos, sin);
+            storeStep(step_id::kKeysRotated, kNow);
+            qLay = HeadLayout::byHead(qNow);
+            kLay = HeadLayout::byHead(kNow);
+            keys = kNow;
+        }
+        if (grouped) {
+            // repeat_interleave(group_size, dim=1) as a view: head h reads group h / group_size.
+            storeStep(step_id::kKeysRepeated, keys.repeatInterleave(1, perGroup));
+            storeStep(step_id::kValuesRepeated, values.repeatInterleave(1, perGroup));
+        }
+
+        vCols_ = hd;
+        Tensor ctxBuffer = Tensor::uninitialized(Shape{B, T_, H, hd});
+        std::vector<Group> groups;
+        for (int64_t b = 0; b < B; ++b)
+            for (int64_t h = 0; h < H; ++h)
+                groups.push_back({qLay.at(b, h), kLay.at(b, h / perGroup),
+                                  vLay.at(b, h / perGroup), qLay.rowStride, kLay.rowStride,
+                                  vLay.rowStride, ctxBuffer.mutableData() + b * T_ * qWidth + h * hd,
+                                  qWidth});
+        attend(groups, hd, {B, H, T_, T_}, 1, true);
+        storeStep(step_id::kContextHeads, ctxBuffer.transpose(1, 2));
+        storeStep(step_id::kContextTransposed, ctxBuffer);
+        const Tensor context = ctxBuffer.view({B, T_, qWidth});
+        storeStep(step_id::kContext, context);
+        const int64_t outWidth = c_.outputWidth();
+        Tensor out = Tensor::uninitialized(Shape{B, T_, outWidth});
+        const kernels::LinearJob job =
+            namedLinear(p, "out_proj", context.data(), n, qWidth, out.mutableData(), outWidth);
         kernels::linear({&job, 1}, req_.cancel);
         storeStep(step_id::kOutput, out);
     }
@@ -602,7 +805,12 @@ StepSlice sliceStepValues(const Step& step, int64_t head, int64_t batch) {
     StepInfo named = step.info;
     named.dims = dims;
     if (const int64_t hd = named.headAxis(); hd >= 0) {
-        out.head = std::clamp<int64_t>(head, 0, t.size(hd) - 1);
+        // A key/value group axis shows the group the picked query head reads.
+        const int64_t index = dims[size_t(hd)] == "G"
+                                  ? std::max<int64_t>(head, 0) / std::max<int64_t>(
+                                                                     step.info.headsPerGroup, 1)
+                                  : head;
+        out.head = std::clamp<int64_t>(index, 0, t.size(hd) - 1);
         t = t.select(hd, out.head);
         dims.erase(dims.begin() + hd);
     }

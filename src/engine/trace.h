@@ -36,7 +36,11 @@ struct StepInfo {
     std::vector<std::string> dims;  // names, e.g. {"b", "h", "T", "T"}
     StepKind kind = StepKind::Projection;
     std::string viewOf;  // id of the step whose storage this one shares (a view: no copy)
-    // Index of the head axis ("h" or "head"), -1 if the step is not split by head.
+    // Query heads per index of a "G" (key/value group) axis: picking head h shows group
+    // h / headsPerGroup, the group that head reads its keys and values from.
+    int64_t headsPerGroup = 1;
+    // Index of the head axis ("h", "head", or "G" for key/value groups), -1 if the step is not
+    // split by head.
     int64_t headAxis() const;
     int64_t batchAxis() const;  // index of "b", -1 if none
 };

@@ -1,6 +1,7 @@
 #include "pipeline/settings.h"
 
 #include <QCoreApplication>
+#include <cmath>
 #include <limits>
 
 #include "engine/embeddings.h"
@@ -48,6 +49,26 @@ QString size(const QVariant& v, int64_t* out) {
             .arg(kMaxDimension)
             .arg(text(v));
     *out = n;
+    return {};
+}
+
+// A size with a default: 0 stands for it (latent_dim, head_dim), else as size().
+QString sizeOrDefault(const QVariant& v, int64_t* out) {
+    int64_t n = 0;
+    if (!wholeNumber(v, &n).isEmpty() || n < 0 || n > kMaxDimension)
+        return Text::tr("{} expects a whole number from 1 to %1, or 0 for the default, got \"%2\"")
+            .arg(kMaxDimension)
+            .arg(text(v));
+    *out = n;
+    return {};
+}
+
+QString positive(const QVariant& v, double* out) {
+    bool ok = v.typeId() == QMetaType::Double;
+    const double d = ok ? v.toDouble() : text(v).toDouble(&ok);
+    if (!ok || !(d > 0.0) || !std::isfinite(d))
+        return Text::tr("{} expects a positive number, got \"%1\"").arg(text(v));
+    *out = d;
     return {};
 }
 
@@ -181,11 +202,11 @@ std::vector<SettingField> makeFields() {
         // The module.
         {"variant", "variant", "name",
          "simplified, self-attention-v1, self-attention, causal, multi-head-wrapper, multi-head "
-         "(default).",
+         "(default); after chapter 3: grouped-query, latent, rotary.",
          G::Module, false, GET(str(variantName(s.config.variant))),
          SET(return named(v, parseVariant, Text::tr("variant"),
                           "simplified, self-attention-v1, self-attention, causal, "
-                          "multi-head-wrapper or multi-head",
+                          "multi-head-wrapper, multi-head, grouped-query, latent or rotary",
                           &s.config.variant);)},
         {"d_in", "d-in", "n", "Embedding size d_in (default 3).", G::Module, false,
          GET(wide(s.config.dIn)), SET(return size(v, &s.config.dIn);)},
@@ -193,6 +214,26 @@ std::vector<SettingField> makeFields() {
          GET(wide(s.config.dOut)), SET(return size(v, &s.config.dOut);)},
         {"heads", "heads", "n", "Number of heads (default 2).", G::Module, false,
          GET(wide(s.config.heads)), SET(return size(v, &s.config.heads);)},
+        {"kv_groups", "kv-groups", "G",
+         "grouped-query and rotary: key/value groups, each shared by heads / G query heads; "
+         "divides the heads (default 1: multi-query attention).",
+         G::Module, false, GET(wide(s.config.kvGroups)), SET(return size(v, &s.config.kvGroups);)},
+        {"latent_dim", "latent-dim", "n",
+         "latent: size of the latent keys and values are rebuilt from (default max(16, d_out / "
+         "8)).",
+         G::Module, false, GET(wide(s.config.latentDim)),
+         SET(return sizeOrDefault(v, &s.config.latentDim);)},
+        {"head_dim", "head-dim", "n", "rotary: numbers per head (default d_in / heads).", G::Module,
+         false, GET(wide(s.config.headDim)), SET(return sizeOrDefault(v, &s.config.headDim);)},
+        {"qk_norm", "qk-norm", nullptr,
+         "rotary: RMS-normalise each head's queries and keys before the rotation (Qwen3).",
+         G::Module, false, GET(s.config.qkNorm), SET(return boolean(v, &s.config.qkNorm);)},
+        {"rope_base", "rope-base", "B",
+         "rotary: the RoPE base theta (default 10000; Llama 3 500000, Qwen3 1000000).", G::Module,
+         false, GET(s.config.ropeBase), SET(return positive(v, &s.config.ropeBase);)},
+        {"rope", "no-rope", nullptr,
+         "rotary: the same weights without the rotation, to compare with and without RoPE.",
+         G::Module, true, GET(s.config.rope), SET(return boolean(v, &s.config.rope);)},
         {"mask", "mask", "mask", "none, causal or window:K (default: the variant's).", G::Module,
          false, GET(str(maskName(s.config.effectiveMask()))), SET({
              MaskSpec m;

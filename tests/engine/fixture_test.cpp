@@ -188,8 +188,14 @@ bool bitEqual(float a, float b) {
 
 // Compares `got` (any layout, read row-major) with the reference. Empty string when equal.
 // bitwise: parameters; else within absTol + relTol * |expected|, non-finite values exactly.
+// rowScaled (the scores steps): the relative tolerance applies to the largest magnitude in the
+// element's last-dim row instead of the element. A score is a dot product whose rounding error
+// grows with its terms, not with its result: at Qwen3's head size of 128 with QK-norm, the terms
+// are about 1, and a score of 0.2 left over from their cancellation differs between PyTorch's
+// blocked matrix product and ours by 2.6e-5 while the scaled scores, weights and outputs agree
+// to 1e-5.
 std::string compareTensor(const std::string& where, const RefTensor& ref, const attn::Tensor& got,
-                          double absTol, double relTol, bool bitwise) {
+                          double absTol, double relTol, bool bitwise, bool rowScaled = false) {
     std::ostringstream msg;
     if (got.empty() && attn::shapeNumel(ref.shape) > 0)
         return where + ": tensor is empty";
@@ -203,13 +209,22 @@ std::string compareTensor(const std::string& where, const RefTensor& ref, const 
     int64_t first = -1;
     float firstExp = 0.0f, firstGot = 0.0f;
     double maxDiff = 0.0;
+    const int64_t rowLength = ref.shape.empty() ? 1 : std::max<int64_t>(ref.shape.back(), 1);
+    std::map<int64_t, double> rowMax;  // row -> largest finite |expected| (rowScaled)
+    if (rowScaled)
+        for (size_t k = 0; k < ref.index.size(); ++k)
+            if (std::isfinite(ref.values[k])) {
+                double& m = rowMax[ref.index[k] / rowLength];
+                m = std::max(m, std::fabs(double(ref.values[k])));
+            }
     for (size_t k = 0; k < ref.index.size(); ++k) {
         const int64_t i = ref.index[k];
         if (i < 0 || i >= n)
             return where + ": fixture index " + std::to_string(i) + " out of range";
         const float e = ref.values[k];
         const float g = got.flat(i);
-        const bool ok = bitwise ? bitEqual(e, g) : closeEnough(e, g, absTol, relTol);
+        const double abs = rowScaled ? absTol + relTol * rowMax[i / rowLength] : absTol;
+        const bool ok = bitwise ? bitEqual(e, g) : closeEnough(e, g, abs, relTol);
         if (!ok) {
             if (first < 0) {
                 first = i;
@@ -318,6 +333,13 @@ attn::Config configFromFixture(const std::string& name, const QJsonObject& c, bo
     config.qkvBias = c.value("qkv_bias").toBool();
     config.contextLength = c.value("context_length").toInteger();
     config.simpleMaskSteps = true;
+    // After chapter 3 (section 9.1): absent from the chapter-3 fixtures, which keep the defaults.
+    config.kvGroups = c.value("kv_groups").toInteger(config.kvGroups);
+    config.latentDim = c.value("latent_dim").toInteger(config.latentDim);
+    config.headDim = c.value("head_dim").toInteger(config.headDim);
+    config.qkNorm = c.value("qk_norm").toBool(config.qkNorm);
+    config.ropeBase = c.value("rope_base").toDouble(config.ropeBase);
+    config.rope = c.value("rope").toBool(config.rope);
     *ok = true;
     return config;
 }
@@ -360,7 +382,8 @@ void checkTraceSteps(const std::string& label, const QJsonObject& fx, const attn
                           << attn::shapeToString(ref.shape);
         }
         const std::string err =
-            compareTensor(label + " / step " + id, ref, step->value, kAbs, kRel, false);
+            compareTensor(label + " / step " + id, ref, step->value, kAbs, kRel, false,
+                          step->info.kind == attn::StepKind::Scores);
         if (!err.empty())
             ADD_FAILURE() << err;
     }

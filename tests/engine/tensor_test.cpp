@@ -122,3 +122,40 @@ TEST(TensorLowerTriangular, ReadsAsTheFullMatricesAndLaysThemOutOnce) {
 
 }  // namespace
 }  // namespace attn
+
+namespace attn {
+namespace {
+
+// repeat_interleave as a view: index i of the repeated dim reads index i / repeats, through
+// every way of reading a tensor, transposed and selected too; nothing is copied.
+TEST(TensorRepeatInterleave, ReadsEachSourceIndexRepeatsTimes) {
+    std::vector<float> v(2 * 3 * 2);
+    for (size_t i = 0; i < v.size(); ++i)
+        v[i] = float(i);
+    const Tensor t(Shape{2, 3, 2}, v);  // (b, T, G)
+    const Tensor groups = t.transpose(1, 2);  // (b, G, T), strided
+    const Tensor r = groups.repeatInterleave(1, 3);  // (b, 6, T)
+    EXPECT_EQ(r.shape(), (Shape{2, 6, 3}));
+    EXPECT_TRUE(r.sharesStorageWith(t));
+    EXPECT_FALSE(r.isContiguous());
+    std::vector<float> expected;
+    for (int64_t b = 0; b < 2; ++b)
+        for (int64_t h = 0; h < 6; ++h)
+            for (int64_t i = 0; i < 3; ++i)
+                expected.push_back(groups.at({b, h / 3, i}));
+    EXPECT_EQ(r.toVector(), expected);
+    EXPECT_EQ(r.contiguous().toVector(), expected);
+    for (int64_t k = 0; k < r.numel(); ++k)
+        EXPECT_EQ(r.flat(k), expected[size_t(k)]);
+    EXPECT_EQ(r.at({1, 4, 2}), groups.at({1, 1, 2}));
+    EXPECT_EQ(r.select(1, 5).toVector(), groups.select(1, 1).toVector());
+    EXPECT_EQ(r.select(0, 1).select(0, 2).toVector(), groups.select(0, 1).select(0, 0).toVector());
+    const Tensor swapped = r.transpose(1, 2);  // (b, T, 6)
+    EXPECT_EQ(swapped.at({0, 2, 4}), r.at({0, 4, 2}));
+    EXPECT_EQ(t.repeatInterleave(0, 1).toVector(), v);  // once: the tensor itself
+    EXPECT_THROW((void)r.repeatInterleave(1, 2), std::invalid_argument);
+    EXPECT_THROW((void)r.view({36}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace attn

@@ -22,6 +22,18 @@ Trace run(Config c, Tensor inputs = bookInputs(), const CancelToken* cancel = nu
     return runTrace(r);
 }
 
+// A configuration of `v` that runs on the book's 3-d embeddings with 2 heads: rotary's head
+// size cannot default to d_in / heads = 1.5, so it gets 2, with QK-norm for its extra steps.
+Config variantConfig(Variant v) {
+    Config c;
+    c.variant = v;
+    if (v == Variant::Rotary) {
+        c.headDim = 2;
+        c.qkNorm = true;
+    }
+    return c;
+}
+
 std::vector<std::string> ids(const Trace& t) {
     std::vector<std::string> out;
     for (const Step& s : t.steps)
@@ -72,8 +84,7 @@ TEST(TraceStructure, ReshapesShareStorage) {
 TEST(TraceStructure, PlanMatchesTraceForEveryVariant) {
     for (Variant v : allVariants()) {
         for (const char* mask : {"none", "causal", "window:2"}) {
-            Config c;
-            c.variant = v;
+            Config c = variantConfig(v);
             c.mask = parseMask(mask);
             c.dropout = 0.25;
             c.heads = 2;
@@ -90,6 +101,92 @@ TEST(TraceStructure, PlanMatchesTraceForEveryVariant) {
             EXPECT_NE(t.find("dropout_mask"), nullptr);
         }
     }
+}
+
+// Grouped-query attention with 4 heads and 2 key/value groups (section 9.1): two key groups,
+// repeated into four heads as views of the keys' storage (no copy), head h reading group h / 2,
+// and picking a head on a group step shows that head's group.
+TEST(TraceStructure, GroupedQueryRepeatsTheGroupsAsViews) {
+    Config c;
+    c.variant = Variant::GroupedQuery;
+    c.dOut = 8;
+    c.heads = 4;
+    c.kvGroups = 2;
+    c.batch = 2;
+    const Trace t = run(c);
+    EXPECT_EQ(ids(t), (std::vector<std::string>{
+                          "inputs", "queries", "keys", "values", "queries_split", "keys_split",
+                          "values_split", "queries_heads", "keys_groups", "values_groups",
+                          "keys_repeated", "values_repeated", "scores", "mask", "masked_scores",
+                          "scaled_scores", "weights", "weights_unmasked", "weights_tril",
+                          "weights_renormalized", "context_heads", "context_transposed", "context",
+                          "output"}));
+    EXPECT_EQ(t.find("keys")->value.shape(), (Shape{2, 6, 4}));  // G * hd = 2 * 2
+    EXPECT_EQ(t.find("keys_groups")->info.dims, (std::vector<std::string>{"b", "G", "T", "hd"}));
+    const Step& groups = *t.find("keys_groups");
+    const Step& repeated = *t.find("keys_repeated");
+    EXPECT_EQ(repeated.value.shape(), (Shape{2, 4, 6, 2}));
+    EXPECT_TRUE(repeated.value.sharesStorageWith(t.find("keys")->value));
+    EXPECT_TRUE(t.find("values_repeated")->value.sharesStorageWith(t.find("values")->value));
+    EXPECT_EQ(repeated.info.viewOf, "keys");
+    for (int64_t b = 0; b < 2; ++b)
+        for (int64_t h = 0; h < 4; ++h)
+            for (int64_t i = 0; i < 6; ++i)
+                for (int64_t d = 0; d < 2; ++d)
+                    EXPECT_EQ(repeated.value.at({b, h, i, d}), groups.value.at({b, h / 2, i, d}));
+    // Heads 2 and 3 share group 1.
+    const StepSlice slice = sliceStepValues(groups, 3, 0);
+    EXPECT_EQ(slice.head, 1);
+    EXPECT_EQ(slice.values, groups.value.select(0, 0).select(0, 1));
+    // The estimate counts the repeated keys and values once: as the keys and values.
+    EXPECT_EQ(estimateTraceBytes(c, 6),
+              [&] {
+                  uint64_t bytes = 0;
+                  for (const Step& s : t.steps)
+                      if (s.info.viewOf.empty())
+                          bytes += uint64_t(s.value.numel()) * 4;
+                  for (const auto& [name, p] : t.parameters)
+                      bytes += uint64_t(p.numel()) * 4;
+                  return bytes;
+              }());
+}
+
+// RoPE makes a score depend on the distance between the query and the key, not on where they
+// are: with the same embedding at every position, scores[i][j] = scores[i + 1][j + 1]. Without
+// the rotation (same weights) every score of a row is the same.
+TEST(TraceStructure, RotaryScoresDependOnTheDistance) {
+    Config c;
+    c.variant = Variant::Rotary;
+    c.dIn = 8;
+    c.heads = 2;
+    c.kvGroups = 1;
+    c.mask = MaskSpec{MaskKind::None, 0};
+    std::vector<float> same;
+    for (int i = 0; i < 7; ++i)
+        for (int d = 0; d < 8; ++d)
+            same.push_back(0.1f * float(d + 1) - 0.35f);
+    const Tensor x(Shape{7, 8}, same);
+    const Trace rotated = run(c, x);
+    c.rope = false;
+    const Trace plain = run(c, x);
+    EXPECT_EQ(rotated.parameters.at("W_query.weight"), plain.parameters.at("W_query.weight"));
+    EXPECT_EQ(plain.find("rope_cos"), nullptr);
+    const Tensor& s = rotated.find("scores")->value;
+    const Tensor& p = plain.find("scores")->value;
+    bool differs = false;
+    for (int64_t h = 0; h < 2; ++h)
+        for (int64_t i = 0; i + 1 < 7; ++i)
+            for (int64_t j = 0; j + 1 < 7; ++j) {
+                EXPECT_NEAR(s.at({0, h, i, j}), s.at({0, h, i + 1, j + 1}), 1e-5);
+                EXPECT_NEAR(p.at({0, h, i, j}), p.at({0, h, 0, 0}), 1e-6);
+                differs |= std::fabs(s.at({0, h, i, j}) - s.at({0, h, i, 0})) > 1e-3f;
+            }
+    EXPECT_TRUE(differs) << "the rotation changed no score";
+    // cos and sin of position 0 are 1 and 0: the first token is not turned.
+    EXPECT_EQ(rotated.find("rope_cos")->value.at({0, 3}), 1.0f);
+    EXPECT_EQ(rotated.find("rope_sin")->value.at({0, 3}), 0.0f);
+    EXPECT_EQ(rotated.find("queries_rotated")->value.at({0, 1, 0, 2}),
+              rotated.find("queries_heads")->value.at({0, 1, 0, 2}));
 }
 
 TEST(TraceStructure, WrapperHasALeadingHeadDim) {
@@ -143,8 +240,7 @@ TEST(TraceStructure, WindowMaskKeepsTheLastK) {
 
 TEST(TraceStructure, SimpleMaskingMethodEqualsWeights) {
     for (Variant v : allVariants()) {
-        Config c;
-        c.variant = v;
+        Config c = variantConfig(v);
         c.mask = MaskSpec{MaskKind::Causal, 0};
         const Trace t = run(c);
         const std::vector<float> w = t.find("weights")->value.toVector();

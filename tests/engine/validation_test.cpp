@@ -40,6 +40,58 @@ TEST(Validation, HeadsMustDivideDOut) {
     EXPECT_TRUE(validate(c, 6).empty());
 }
 
+// The options of the variants after chapter 3 say which values would be right.
+TEST(Validation, AfterChapter3Options) {
+    Config c;
+    c.variant = Variant::GroupedQuery;
+    c.dOut = 12;
+    c.heads = 6;
+    c.kvGroups = 4;
+    EXPECT_EQ(onlyMessage(c, 6, "kv_groups"),
+              "6 heads cannot share 4 key/value groups equally: each group serves heads / groups "
+              "query heads. Valid group counts for 6 heads: 1, 2, 3, 6.");
+    c.kvGroups = 3;
+    EXPECT_TRUE(validate(c, 6).empty());
+
+    c = Config{};
+    c.variant = Variant::Rotary;  // d_in 3, 2 heads
+    EXPECT_EQ(onlyMessage(c, 6, "head_dim"),
+              "d_in = 3 is not divisible by 2 heads, so head_dim cannot default to d_in / heads: "
+              "set head_dim, or pick heads from 1, 3.");
+    c.heads = 1;
+    EXPECT_EQ(onlyMessage(c, 6, "head_dim"),
+              "RoPE rotates pairs of numbers, so the head size must be even; it is 3 (d_in / "
+              "heads). Set head_dim to 2 or 4, or switch the rotation off.");
+    c.rope = false;
+    EXPECT_TRUE(validate(c, 6).empty());  // without the rotation any head size works
+    c.rope = true;
+    c.headDim = 4;
+    c.qkvBias = true;
+    EXPECT_EQ(onlyMessage(c, 6, "qkv_bias"),
+              "Qwen3's GroupedQueryAttention (rotary) has no biases: switch the query, key and "
+              "value bias off.");
+    c.qkvBias = false;
+    c.ropeBase = 0.0;
+    EXPECT_EQ(onlyMessage(c, 6, "rope_base"),
+              "The RoPE base must be a positive number, such as 10000 (Llama 2) or 1000000 "
+              "(Qwen3).");
+    c.ropeBase = 10000.0;
+    c.dOut = -5;  // rotary has no d_out: it is not checked
+    EXPECT_TRUE(validate(c, 6).empty());
+
+    c = Config{};
+    c.variant = Variant::Latent;
+    c.latentDim = -1;
+    EXPECT_EQ(onlyMessage(c, 6, "latent_dim"),
+              "The latent size must be from 1 to 1048576, or 0 for the book's default max(16, "
+              "d_out / 8) (it is -1).");
+    c.latentDim = 0;
+    EXPECT_EQ(c.effectiveLatentDim(), 16);
+    c.dOut = 256;
+    c.heads = 2;
+    EXPECT_EQ(c.effectiveLatentDim(), 32);
+}
+
 TEST(Validation, SizesMustBePositive) {
     Config c;
     c.dIn = 0;
