@@ -3,6 +3,7 @@
 #include "pipeline/step_files.h"
 
 #include <QFileInfo>
+#include <cmath>
 
 #include "engine/embeddings.h"
 #include "engine/step_ids.h"
@@ -17,6 +18,9 @@ std::string pyBool(bool b) {
 }
 
 std::string pyFloat(double v) {
+    // Whole numbers as Python writes them (500000.0, not 5e+05): RoPE bases are.
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        return std::to_string(static_cast<long long>(v)) + ".0";
     std::string s;
     io::appendDouble(s, v);
     if (s.find_first_of(".en") == std::string::npos)
@@ -74,6 +78,201 @@ std::string singleHeadTail(bool masked, bool scale, bool dropout, const std::str
         s += "        attn_weights = self.dropout(attn_weights)\n";
     s += "        context_vec = attn_weights @ " + values + "\n        return context_vec\n";
     return s;
+}
+
+// The attention part shared by the classes after chapter 3, from attn_scores on.
+std::string afterChapter3Tail(const Config& c, bool masked, bool dropout) {
+    std::string s;
+    if (masked)
+        s += c.variant == Variant::Rotary
+                 ? "        attn_scores = attn_scores.masked_fill(mask, -torch.inf)\n"
+                 : "        attn_scores = attn_scores.masked_fill(make_mask(num_tokens).bool(), "
+                   "-torch.inf)\n";
+    s += c.variant == Variant::Rotary
+             ? "        attn_weights = torch.softmax(attn_scores / self.head_dim**0.5, dim=-1)\n"
+             : "        attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\n";
+    if (dropout)
+        s += std::string("        attn_weights = self.dropout(attn_weights)") +
+             (c.variant == Variant::Rotary ? "  # an extension: the book's class has none" : "") +
+             "\n";
+    s += "        context_vec = (attn_weights @ values).transpose(1, 2)\n"
+         "        context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)\n"
+         "        return self.out_proj(context_vec)\n";
+    return s;
+}
+
+// The book's bonus-material classes (section 9.1) without their KV caches: a trace is one
+// forward over the whole text. Each local keeps the book's name and is reassigned as the book
+// does, so the step recorder finds every step among its values.
+std::string afterChapter3Classes(const Config& c, bool masked, bool dropout) {
+    const std::string dropInit = dropout ? "        self.dropout = nn.Dropout(dropout)\n" : "";
+    const std::string maskNote =
+        masked && c.effectiveMask().kind != MaskKind::Causal
+            ? "        # The book masks causally; make_mask gives the mask picked in the app.\n"
+            : "";
+    switch (c.variant) {
+        case Variant::GroupedQuery:
+            return "class GroupedQueryAttention(nn.Module):\n"
+                   "    # ch04/04_gqa: num_kv_groups key/value heads, each shared by num_heads / "
+                   "num_kv_groups\n"
+                   "    # query heads.\n"
+                   "    def __init__(self, d_in, d_out, dropout, num_heads, num_kv_groups, "
+                   "qkv_bias=False):\n"
+                   "        super().__init__()\n"
+                   "        assert d_out % num_heads == 0, \"d_out must be divisible by "
+                   "num_heads\"\n"
+                   "        assert num_heads % num_kv_groups == 0, \"num_heads must be divisible "
+                   "by num_kv_groups\"\n"
+                   "        self.d_out = d_out\n"
+                   "        self.num_heads = num_heads\n"
+                   "        self.head_dim = d_out // num_heads\n"
+                   "        self.W_key = nn.Linear(d_in, num_kv_groups * self.head_dim, "
+                   "bias=qkv_bias)\n"
+                   "        self.W_value = nn.Linear(d_in, num_kv_groups * self.head_dim, "
+                   "bias=qkv_bias)\n"
+                   "        self.num_kv_groups = num_kv_groups\n"
+                   "        self.group_size = num_heads // num_kv_groups\n"
+                   "        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)\n"
+                   "        self.out_proj = nn.Linear(d_out, d_out, bias=False)\n" +
+                   dropInit +
+                   "\n    def forward(self, x):\n"
+                   "        b, num_tokens, _ = x.shape\n"
+                   "        queries = self.W_query(x)\n"
+                   "        keys = self.W_key(x)\n"
+                   "        values = self.W_value(x)\n"
+                   "        queries = queries.view(b, num_tokens, self.num_heads, "
+                   "self.head_dim).transpose(1, 2)\n"
+                   "        keys = keys.view(b, num_tokens, self.num_kv_groups, "
+                   "self.head_dim).transpose(1, 2)\n"
+                   "        values = values.view(b, num_tokens, self.num_kv_groups, "
+                   "self.head_dim).transpose(1, 2)\n"
+                   "        # Each group's keys and values once for every query head that shares "
+                   "them.\n"
+                   "        keys = keys.repeat_interleave(self.group_size, dim=1)\n"
+                   "        values = values.repeat_interleave(self.group_size, dim=1)\n"
+                   "        attn_scores = queries @ keys.transpose(2, 3)\n" +
+                   maskNote + afterChapter3Tail(c, masked, dropout);
+        case Variant::Latent:
+            return "class MultiHeadLatentAttention(nn.Module):\n"
+                   "    # ch04/05_mla: keys and values rebuilt from a small latent per token "
+                   "(what a cache keeps).\n"
+                   "    def __init__(self, d_in, d_out, dropout, num_heads, qkv_bias=False, "
+                   "latent_dim=None):\n"
+                   "        super().__init__()\n"
+                   "        assert d_out % num_heads == 0, \"d_out must be divisible by "
+                   "num_heads\"\n"
+                   "        self.d_out = d_out\n"
+                   "        self.num_heads = num_heads\n"
+                   "        self.head_dim = d_out // num_heads\n"
+                   "        self.latent_dim = latent_dim if latent_dim is not None else max(16, "
+                   "d_out // 8)\n"
+                   "        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)\n"
+                   "        self.W_DKV = nn.Linear(d_in, self.latent_dim, bias=qkv_bias)\n"
+                   "        self.W_UK = nn.Linear(self.latent_dim, d_out, bias=qkv_bias)\n"
+                   "        self.W_UV = nn.Linear(self.latent_dim, d_out, bias=qkv_bias)\n"
+                   "        self.out_proj = nn.Linear(d_out, d_out)\n" +
+                   dropInit +
+                   "\n    @staticmethod\n"
+                   "    def _reshape_to_heads(x, num_heads, head_dim):\n"
+                   "        # (b, T, d_out) -> (b, num_heads, T, head_dim)\n"
+                   "        b, num_tokens, _ = x.shape\n"
+                   "        return x.view(b, num_tokens, num_heads, head_dim).transpose(1, "
+                   "2).contiguous()\n"
+                   "\n    def forward(self, x):\n"
+                   "        b, num_tokens, _ = x.shape\n"
+                   "        queries = self.W_query(x)\n"
+                   "        latent = self.W_DKV(x)\n"
+                   "        keys = self.W_UK(latent)\n"
+                   "        values = self.W_UV(latent)\n"
+                   "        queries = self._reshape_to_heads(queries, self.num_heads, self.head_dim)\n"
+                   "        keys = self._reshape_to_heads(keys, self.num_heads, self.head_dim)\n"
+                   "        values = self._reshape_to_heads(values, self.num_heads, self.head_dim)\n"
+                   "        attn_scores = queries @ keys.transpose(-2, -1)\n" +
+                   maskNote + afterChapter3Tail(c, masked, dropout);
+        default:
+            break;
+    }
+    return std::string(
+               "class RMSNorm(nn.Module):\n"
+               "    # pkg/llms_from_scratch/qwen3.py: x / sqrt(mean(x^2) + eps), times a scale.\n"
+               "    def __init__(self, emb_dim, eps=1e-6):\n"
+               "        super().__init__()\n"
+               "        self.eps = eps\n"
+               "        self.scale = nn.Parameter(torch.ones(emb_dim))\n"
+               "\n    def forward(self, x):\n"
+               "        variance = x.pow(2).mean(dim=-1, keepdim=True)\n"
+               "        return x * torch.rsqrt(variance + self.eps) * self.scale\n\n\n"
+               "def compute_rope_params(head_dim, theta_base=10_000, context_length=4096):\n"
+               "    # One frequency per pair of dims (i, i + head_dim/2); angle = position x "
+               "frequency.\n"
+               "    assert head_dim % 2 == 0, \"Embedding dimension must be even\"\n"
+               "    inv_freq = 1.0 / (theta_base ** (torch.arange(0, head_dim, 2, "
+               "dtype=torch.float32)[: head_dim // 2] / head_dim))\n"
+               "    positions = torch.arange(context_length, dtype=torch.float32)\n"
+               "    angles = positions[:, None] * inv_freq[None, :]\n"
+               "    angles = torch.cat([angles, angles], dim=1)\n"
+               "    return torch.cos(angles), torch.sin(angles)\n\n\n"
+               "def apply_rope(x, cos, sin):\n"
+               "    # Split halves: (x1, x2) turned by each position's angles.\n"
+               "    _, _, seq_len, head_dim = x.shape\n"
+               "    x1 = x[..., : head_dim // 2]\n"
+               "    x2 = x[..., head_dim // 2:]\n"
+               "    cos = cos[:seq_len, :].unsqueeze(0).unsqueeze(0)\n"
+               "    sin = sin[:seq_len, :].unsqueeze(0).unsqueeze(0)\n"
+               "    rotated = torch.cat((-x2, x1), dim=-1)\n"
+               "    return (x * cos) + (rotated * sin)\n\n\n"
+               "class GroupedQueryAttention(nn.Module):\n"
+               "    # pkg/llms_from_scratch/qwen3.py: Qwen3's attention (Llama 3's without "
+               "QK-norm).\n"
+               "    def __init__(self, d_in, num_heads, num_kv_groups, head_dim=None, "
+               "qk_norm=False") +
+           (dropout ? ", dropout=0.0" : "") +
+           "):\n"
+           "        super().__init__()\n"
+           "        assert num_heads % num_kv_groups == 0, \"num_heads must be divisible by "
+           "num_kv_groups\"\n"
+           "        self.num_heads = num_heads\n"
+           "        self.num_kv_groups = num_kv_groups\n"
+           "        self.group_size = num_heads // num_kv_groups\n"
+           "        if head_dim is None:\n"
+           "            assert d_in % num_heads == 0, \"`d_in` must be divisible by `num_heads` "
+           "if `head_dim` is not set\"\n"
+           "            head_dim = d_in // num_heads\n"
+           "        self.head_dim = head_dim\n"
+           "        self.d_out = num_heads * head_dim\n"
+           "        self.W_query = nn.Linear(d_in, self.d_out, bias=False)\n"
+           "        self.W_key = nn.Linear(d_in, num_kv_groups * head_dim, bias=False)\n"
+           "        self.W_value = nn.Linear(d_in, num_kv_groups * head_dim, bias=False)\n"
+           "        self.out_proj = nn.Linear(self.d_out, d_in, bias=False)\n"
+           "        if qk_norm:\n"
+           "            self.q_norm = RMSNorm(head_dim, eps=1e-6)\n"
+           "            self.k_norm = RMSNorm(head_dim, eps=1e-6)\n"
+           "        else:\n"
+           "            self.q_norm = self.k_norm = None\n" +
+           (dropout ? "        self.dropout = nn.Dropout(dropout)  # an extension: the book's "
+                      "class has none\n"
+                    : "") +
+           "\n    def forward(self, x, mask, cos, sin):\n"
+           "        b, num_tokens, _ = x.shape\n"
+           "        queries = self.W_query(x)\n"
+           "        keys = self.W_key(x)\n"
+           "        values = self.W_value(x)\n"
+           "        queries = queries.view(b, num_tokens, self.num_heads, "
+           "self.head_dim).transpose(1, 2)\n"
+           "        keys = keys.view(b, num_tokens, self.num_kv_groups, "
+           "self.head_dim).transpose(1, 2)\n"
+           "        values = values.view(b, num_tokens, self.num_kv_groups, "
+           "self.head_dim).transpose(1, 2)\n"
+           "        if self.q_norm:\n"
+           "            queries = self.q_norm(queries)\n"
+           "        if self.k_norm:\n"
+           "            keys = self.k_norm(keys)\n"
+           "        queries = apply_rope(queries, cos, sin)\n"
+           "        keys = apply_rope(keys, cos, sin)\n"
+           "        keys = keys.repeat_interleave(self.group_size, dim=1)\n"
+           "        values = values.repeat_interleave(self.group_size, dim=1)\n"
+           "        attn_scores = queries @ keys.transpose(2, 3)\n" +
+           afterChapter3Tail(c, masked, dropout);
 }
 
 std::string moduleClasses(const Config& c, bool masked, bool dropout) {
@@ -178,6 +377,11 @@ std::string moduleClasses(const Config& c, bool masked, bool dropout) {
                  "        context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)\n"
                  "        return self.out_proj(context_vec)\n";
             break;
+        case Variant::GroupedQuery:
+        case Variant::Latent:
+        case Variant::Rotary:
+            s += afterChapter3Classes(c, masked, dropout);
+            break;
     }
     return s + "\n\n";
 }
@@ -202,6 +406,21 @@ std::string constructorCall(const Config& c) {
         case Variant::MultiHead:
             return "MultiHeadAttention(" + din + ", " + dout + ", " + ctx + ", " + p + ", " +
                    std::to_string(c.heads) + bias;
+        case Variant::GroupedQuery:
+            return "GroupedQueryAttention(" + din + ", " + dout + ", " + p + ", num_heads=" +
+                   std::to_string(c.heads) + ", num_kv_groups=" + std::to_string(c.kvGroups) +
+                   bias;
+        case Variant::Latent:
+            return "MultiHeadLatentAttention(" + din + ", " + dout + ", " + p + ", num_heads=" +
+                   std::to_string(c.heads) + ", qkv_bias=" + pyBool(c.qkvBias) +
+                   ", latent_dim=" +
+                   (c.latentDim > 0 ? std::to_string(c.latentDim) : std::string("None")) + ")";
+        case Variant::Rotary:
+            return "GroupedQueryAttention(" + din + ", num_heads=" + std::to_string(c.heads) +
+                   ", num_kv_groups=" + std::to_string(c.kvGroups) + ", head_dim=" +
+                   (c.headDim > 0 ? std::to_string(c.headDim) : std::string("None")) +
+                   ", qk_norm=" + pyBool(c.qkNorm) +
+                   (c.dropout > 0.0 ? ", dropout=" + p : std::string()) + ")";
     }
     return {};
 }
@@ -354,7 +573,7 @@ std::string commentLines(const std::string& text) {
 // Runs the module and keeps what its forward() computes on the way, without changing the
 // chapter's classes: a trace function notes each new value of the forward's local variables.
 const char* kStepRecorder =
-    "def run_with_steps(module, x):\n"
+    "def run_with_steps(module, x, *args):\n"
     "    # module(x), and every value each local variable of the attention's forward() took, in\n"
     "    # order: steps[\"attn_scores\"][0] is the scores, [1] the masked scores. One dict per\n"
     "    # call: the wrapper's heads run one after the other.\n"
@@ -380,7 +599,7 @@ const char* kStepRecorder =
     "    sys.settrace(watch)\n"
     "    try:\n"
     "        with torch.no_grad():\n"
-    "            output = module(x)\n"
+    "            output = module(x, *args)\n"
     "    finally:\n"
     "        sys.settrace(None)\n"
     "    return output, calls\n\n\n";
@@ -392,13 +611,68 @@ struct StepExpression {
     std::string name, expression;
 };
 
+// The steps of the classes after chapter 3 that are a projection or its reshapes: each local is
+// reassigned as the book does, so its values are, in order, the projection, the heads (or key
+// value groups), the QK-normed and the rotated ones, and the repeated ones.
+StepExpression afterChapter3Expression(const Config& c, const std::string& id) {
+    const std::string T = "x.shape[1]";
+    const int64_t hd = c.headSize();
+    const int64_t groups = c.effectiveKvGroups();
+    const auto nth = [](const char* local, const std::string& index) {
+        return "s[\"" + std::string(local) + "\"][" + index + "]";
+    };
+    const auto split = [&](const char* local, int64_t heads) {
+        return nth(local, "0") + ".view(x.shape[0], " + T + ", " + std::to_string(heads) + ", " +
+               std::to_string(hd) + ")";
+    };
+    const std::string normed = "2", rotated = c.qkNorm ? "3" : "2";
+    struct Entry {
+        const char* id;
+        const char* name;
+        std::string expression;
+    };
+    const Entry entries[] = {
+        {step_id::kQueries, "queries", nth("queries", "0")},
+        {step_id::kLatent, "latent", nth("latent", "0")},
+        {step_id::kKeys, "keys", nth("keys", "0")},
+        {step_id::kValues, "values", nth("values", "0")},
+        {step_id::kQueriesSplit, "queries_split", split("queries", c.effectiveHeads())},
+        {step_id::kKeysSplit, "keys_split", split("keys", groups)},
+        {step_id::kValuesSplit, "values_split", split("values", groups)},
+        {step_id::kQueriesHeads, "queries_heads", nth("queries", "1")},
+        {step_id::kKeysHeads, "keys_heads", nth("keys", "1")},
+        {step_id::kValuesHeads, "values_heads", nth("values", "1")},
+        {step_id::kKeysGroups, "keys_groups", nth("keys", "1")},
+        {step_id::kValuesGroups, "values_groups", nth("values", "1")},
+        {step_id::kQueriesNormed, "queries_normed", nth("queries", normed)},
+        {step_id::kKeysNormed, "keys_normed", nth("keys", normed)},
+        {step_id::kRopeCos, "rope_cos", "cos[:" + T + ", :]"},
+        {step_id::kRopeSin, "rope_sin", "sin[:" + T + ", :]"},
+        {step_id::kQueriesRotated, "queries_rotated", nth("queries", rotated)},
+        {step_id::kKeysRotated, "keys_rotated", nth("keys", rotated)},
+        {step_id::kKeysRepeated, "keys_repeated", nth("keys", "-1")},
+        {step_id::kValuesRepeated, "values_repeated", nth("values", "-1")},
+        {step_id::kMask, "mask_shown", "make_mask(" + T + ")"},
+    };
+    for (const Entry& e : entries)
+        if (id == e.id)
+            return {e.name, e.expression};
+    return {};
+}
+
 StepExpression stepExpression(const Config& c, const std::string& id) {
-    const bool mha = c.variant == Variant::MultiHead;
+    const bool after = variantIsAfterChapter3(c.variant);
+    const bool mha = c.variant == Variant::MultiHead || after;
     const bool simplified = c.variant == Variant::Simplified;
     const std::string mask =
         c.variant == Variant::MultiHeadWrapper ? "module.heads[0].mask" : "module.mask";
     const std::string T = "x.shape[1]";
-    const std::string maskTT = mask + "[:" + T + ", :" + T + "]";
+    // The classes after chapter 3 have no mask buffer: make_mask gives it.
+    const std::string maskTT =
+        after ? "make_mask(" + T + ")" : mask + "[:" + T + ", :" + T + "]";
+    if (after)
+        if (StepExpression e = afterChapter3Expression(c, id); !e.name.empty())
+            return e;
     const std::string scale =
         simplified ? "" : " / s[\"keys\"][-1].shape[-1]**0.5";  // d_k: keys' last size
     const std::string unmasked = "torch.softmax(s[\"attn_scores\"][0]" + scale + ", dim=-1)";
@@ -483,10 +757,12 @@ PyTorchListing pytorchListing(const TraceRun& run, const std::string& stepId) {
     const bool masked = mask.kind != MaskKind::None;
     const bool dropout = c.dropout > 0.0;
     const bool loaded = !run.settings.weightsFile.isEmpty() && variantHasWeights(c.variant);
+    const bool after = variantIsAfterChapter3(c.variant);
     std::string s = "# Generated by Attention Lens: " + variantClassName(c.variant) +
-                    " as in chapter 3 of\n"
-                    "# \"Build a Large Language Model From Scratch\". The module's result is left "
-                    "in `output`.\n" +
+                    (after ? " as the bonus material of\n" : " as in chapter 3 of\n") +
+                    "# \"Build a Large Language Model From Scratch\"" +
+                    (after ? " builds it" : "") +
+                    ". The module's result is left in `output`.\n" +
                     commentLines(listing.reproduces) +
                     "import torch\n"
                     "import torch.nn as nn\n\n\n";
@@ -508,13 +784,30 @@ PyTorchListing pytorchListing(const TraceRun& run, const std::string& stepId) {
         s += loadWeightsCode(run.settings.weightsFile);
     if (c.mode == Mode::Eval)
         s += "module.eval()  # dropout off\n";
+    // Qwen3's class takes the mask and the RoPE tables from the model around it.
+    std::string args;
+    if (c.variant == Variant::Rotary) {
+        args = ", mask, cos, sin";
+        s += masked ? "mask = make_mask(x.shape[1]).bool()\n"
+                    : "mask = torch.zeros(x.shape[1], x.shape[1], dtype=torch.bool)  # no mask\n";
+        if (c.rope)
+            s += "cos, sin = compute_rope_params(" + std::to_string(c.headSize()) +
+                 ", theta_base=" + pyFloat(c.ropeBase) +
+                 ", context_length=" + std::to_string(c.contextLength) + ")\n";
+        else
+            s += "# --no-rope: the same module with every angle 0, which leaves each number as "
+                 "it is.\n"
+                 "cos = torch.ones(x.shape[1], " +
+                 std::to_string(c.headSize()) + ")\nsin = torch.zeros(x.shape[1], " +
+                 std::to_string(c.headSize()) + ")\n";
+    }
     const std::string wanted = stepId.empty() ? run.settings.step.toStdString() : stepId;
     const Step* step = stepToShow(*run.trace, wanted);
     if (!step || step->info.id == step_id::kOutput) {
-        s += "with torch.no_grad():\n    output = module(x)\n";
+        s += "with torch.no_grad():\n    output = module(x" + args + ")\n";
         s += "print(output)\n";
     } else {
-        s += "output, calls = run_with_steps(module, x)\n";
+        s += "output, calls = run_with_steps(module, x" + args + ")\n";
         s += "print(output)\n\n";
         s += stepPrintCode(c, *step);
     }

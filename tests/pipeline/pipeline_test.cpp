@@ -141,7 +141,8 @@ TEST(SettingsCodec, ValuesOutsideWhatTheEngineTakesAreRefusedNotClamped) {
               "and the K-1 tokens before it), got 0.");
     EXPECT_EQ(problem({{"variant", "transformer"}}),
               "Unknown variant \"transformer\"; use simplified, self-attention-v1, "
-              "self-attention, causal, multi-head-wrapper or multi-head.");
+              "self-attention, causal, multi-head-wrapper, multi-head, grouped-query, latent or "
+              "rotary.");
     EXPECT_EQ(problem({{"colormap", "jet"}}),
               "Unknown colormap \"jet\"; use auto, viridis, magma, cividis or diverging.");
     // QSettings hands back text: the same values read from text.
@@ -377,12 +378,12 @@ TEST(PyTorchListing, SaysWhenItReproducesTheView) {
 // what the book's forward() computed (its locals, recorded while it runs): attn_weights for
 // weights; the simple method's steps derived from them; a step the forward has no variable for
 // says how the view computes it. (tests/fixtures/check_pytorch_steps.py ran every listing of
-// seven configurations in Debian's PyTorch: 92 steps equal to the CLI's export to 1e-5.)
+// fifteen configurations in Debian's PyTorch: 310 steps equal to the CLI's export to 1e-5.)
 TEST(PyTorchListing, PrintsTheStepOnScreen) {
     Settings s;
     const TraceRun run = runSettings(s, {});
     const std::string weights = pytorchListing(run, "weights").code;
-    EXPECT_NE(weights.find("def run_with_steps(module, x):"), std::string::npos);
+    EXPECT_NE(weights.find("def run_with_steps(module, x, *args):"), std::string::npos);
     EXPECT_NE(weights.find("output, calls = run_with_steps(module, x)\nprint(output)\n"),
               std::string::npos);
     EXPECT_NE(weights.find("# The step on screen, weights: shape (1, 2, 6, 6).\n"
@@ -413,6 +414,58 @@ TEST(PyTorchListing, PrintsTheStepOnScreen) {
         pytorchListing(runSettings(s, {}), "dropout_mask")
             .code.find("# The step on screen, dropout_mask, is not a variable of the forward"),
         std::string::npos);
+}
+
+// The classes after chapter 3 are the book's, built with its constructor arguments; Qwen3's
+// class gets the mask and the RoPE tables from the code around it, as the book's model passes
+// them, and --no-rope gives it angles of 0. The steps the book's forward reassigns are read by
+// position: the grouped keys are the second value of `keys`, the repeated ones the last.
+// (check_pytorch_steps.py ran these listings in Debian's PyTorch: every step equal.)
+TEST(PyTorchListing, TheClassesAfterChapter3) {
+    Settings s;
+    s.config.variant = Variant::GroupedQuery;
+    s.config.dOut = 4;
+    s.config.heads = 4;
+    s.config.kvGroups = 2;
+    std::string code = pytorchListing(runSettings(s, {}), "keys_groups").code;
+    EXPECT_NE(code.find("module = GroupedQueryAttention(3, 4, 0.0, num_heads=4, num_kv_groups=2, "
+                        "qkv_bias=False)"),
+              std::string::npos)
+        << code;
+    EXPECT_NE(code.find("keys_groups = (lambda s: s[\"keys\"][1])(calls[0])"), std::string::npos);
+    EXPECT_NE(pytorchListing(runSettings(s, {}), "keys_repeated")
+                  .code.find("keys_repeated = (lambda s: s[\"keys\"][-1])(calls[0])"),
+              std::string::npos);
+
+    s.config.variant = Variant::Latent;
+    s.config.heads = 2;
+    code = pytorchListing(runSettings(s, {}), "latent").code;
+    EXPECT_NE(code.find("module = MultiHeadLatentAttention(3, 4, 0.0, num_heads=2, "
+                        "qkv_bias=False, latent_dim=None)"),
+              std::string::npos)
+        << code;
+    EXPECT_NE(code.find("latent = (lambda s: s[\"latent\"][0])(calls[0])"), std::string::npos);
+
+    s.config.variant = Variant::Rotary;
+    s.config.headDim = 2;
+    s.config.qkNorm = true;
+    s.config.ropeBase = 500000.0;
+    code = pytorchListing(runSettings(s, {}), "keys_rotated").code;
+    EXPECT_NE(code.find("module = GroupedQueryAttention(3, num_heads=2, num_kv_groups=2, "
+                        "head_dim=2, qk_norm=True)"),
+              std::string::npos)
+        << code;
+    EXPECT_NE(code.find("cos, sin = compute_rope_params(2, theta_base=500000.0, "
+                        "context_length=1024)\n"),
+              std::string::npos);
+    EXPECT_NE(code.find("output, calls = run_with_steps(module, x, mask, cos, sin)"),
+              std::string::npos);
+    EXPECT_NE(code.find("keys_rotated = (lambda s: s[\"keys\"][3])(calls[0])"), std::string::npos);
+    s.config.rope = false;
+    code = pytorchListing(runSettings(s, {}), "output").code;
+    EXPECT_NE(code.find("cos = torch.ones(x.shape[1], 2)\nsin = torch.zeros(x.shape[1], 2)\n"),
+              std::string::npos)
+        << code;
 }
 
 TEST(PyTorchListing, LoadsSafetensorsStrictlyWithoutExtraPackages) {
