@@ -74,6 +74,12 @@ struct Cell {
     bool mha = false, wrapper = false, simplified = false, v1 = false, dropout = false;
     int64_t T = 0, dOut = 0, hd = 0, H = 1;
     MaskSpec mask = {};
+    // The (b, h, T, hd) steps each head's attention reads: queries_heads, keys_heads and
+    // values_heads in chapter 3; after it the rotated (or normed) queries and the repeated keys
+    // and values where the module has them.
+    std::string qId = step_id::kQueriesHeads, kId = step_id::kKeysHeads,
+                vId = step_id::kValuesHeads;
+    int64_t perGroup = 1;  // query heads per key/value group
 
     const Step* step(const std::string& sid) const { return tr.find(sid); }
     float at(const std::string& sid, const Index& idx) const {
@@ -101,9 +107,7 @@ struct Cell {
                                  : which == 'k' ? step_id::kKeys
                                                 : step_id::kValues;
         if (mha) {
-            const std::string heads = which == 'q'   ? step_id::kQueriesHeads
-                                      : which == 'k' ? step_id::kKeysHeads
-                                                     : step_id::kValuesHeads;
+            const std::string heads = which == 'q' ? qId : which == 'k' ? kId : vId;
             for (int64_t k = 0; k < hd; ++k)
                 out.push_back(at(heads, {batch, head, t, k}));
         } else if (wrapper) {
@@ -319,7 +323,7 @@ QString contextSum(const Cell& cell, int64_t head, int64_t k) {
         vSym = QStringLiteral("x");
         vOf = [&](int64_t t) { return c.at(step_id::kInputs, {c.batch, t, k}); };
     } else if (c.mha) {
-        vOf = [&](int64_t t) { return c.at(step_id::kValuesHeads, {c.batch, c.head, t, k}); };
+        vOf = [&](int64_t t) { return c.at(c.vId, {c.batch, c.head, t, k}); };
     } else if (c.wrapper) {
         vOf = [&](int64_t t) { return c.at(step_id::kValues, {c.head, c.batch, t, k}); };
     } else {
@@ -338,6 +342,188 @@ QString contextSum(const Cell& cell, int64_t head, int64_t k) {
     return html + QStringLiteral("</p>") + weightedSum(c, c.usedWeights(), wSym, vSym, k, vOf);
 }
 
+// The cells of the steps only the modules after chapter 3 have, and the projections they make
+// from other inputs (the latent's keys and values, the groups' slices). Empty for a step the
+// chapter-3 derivation explains as it stands.
+QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
+    const std::string& id = c.id;
+    const int64_t t = c.row, k = c.col, hd = c.hd, half = hd / 2;
+    const auto para = [](const QString& text) { return QStringLiteral("<p>") + text + QStringLiteral("</p>"); };
+    const auto row = [&](const std::string& sid, int64_t head) {
+        std::vector<float> out;
+        for (int64_t m = 0; m < hd; ++m)
+            out.push_back(c.at(sid, {c.batch, head, t, m}));
+        return out;
+    };
+    const QString group = QString::number(c.head);
+    if (id == step_id::kLatent) {
+        std::vector<float> x;
+        for (int64_t m = 0; m < cfg.dIn; ++m)
+            x.push_back(c.at(step_id::kInputs, {c.batch, t, m}));
+        return projection(c, x, "W_DKV.weight", "W_DKV.bias", false, QStringLiteral("x")) +
+               para(Derive::tr("The latent keeps %1 numbers of this token; its keys and values "
+                               "are rebuilt from them.")
+                        .arg(cfg.effectiveLatentDim()));
+    }
+    if (cfg.variant == Variant::Latent && (id == step_id::kKeys || id == step_id::kValues)) {
+        std::vector<float> latent;
+        for (int64_t m = 0; m < cfg.effectiveLatentDim(); ++m)
+            latent.push_back(c.at(step_id::kLatent, {c.batch, t, m}));
+        const std::string w = id == step_id::kKeys ? "W_UK" : "W_UV";
+        return projection(c, latent, w + ".weight", w + ".bias", false, QStringLiteral("c")) +
+               para(Derive::tr("Up-projected from the token's latent c, not from its embedding."));
+    }
+    const bool grouped = variantHasKvGroups(cfg.variant);
+    if (grouped && (id == step_id::kKeysSplit || id == step_id::kValuesSplit)) {
+        const int64_t g = k / hd, m = k % hd;
+        const QString base = QString::fromStdString(id.substr(0, id.size() - 6));
+        return para(Derive::tr("%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: element %7 of key/value "
+                               "group %5's slice.")
+                        .arg(indexText(id, {c.batch, t, g, m}), base)
+                        .arg(c.batch)
+                        .arg(t)
+                        .arg(g)
+                        .arg(hd)
+                        .arg(m)
+                        .arg(k)) +
+               para(Derive::tr("Nothing is computed: .view reads the same memory."));
+    }
+    if (id == step_id::kKeysGroups || id == step_id::kValuesGroups) {
+        const QString base = id == step_id::kKeysGroups ? QStringLiteral("keys") : QStringLiteral("values");
+        const int64_t first = c.head * c.perGroup;
+        return para(Derive::tr("%1 = %2_split[%3, %4, %5, %6] = %2[%3, %4, %5·%7 + %6]")
+                        .arg(indexText(id, {c.batch, c.head, t, k}), base)
+                        .arg(c.batch)
+                        .arg(t)
+                        .arg(c.head)
+                        .arg(k)
+                        .arg(hd)) +
+               para(c.perGroup == 1
+                        ? Derive::tr("Group %1 serves query head %1 alone.").arg(group)
+                        : Derive::tr("Group %1 serves query heads %2 to %3: they all read these "
+                                     "numbers.")
+                              .arg(group)
+                              .arg(first)
+                              .arg(first + c.perGroup - 1));
+    }
+    if (id == step_id::kQueriesNormed || id == step_id::kKeysNormed) {
+        const bool q = id == step_id::kQueriesNormed;
+        const std::string src = q ? step_id::kQueriesHeads : step_id::kKeysGroups;
+        const std::vector<float> x = row(src, c.head);
+        QStringList squares;
+        double sum = 0;
+        for (float v : x) {
+            squares << fac(v) + QStringLiteral("<sup>2</sup>");
+            sum += double(v) * v;
+        }
+        const double mean = sum / double(hd);
+        const double rms = std::sqrt(mean + 1e-6);
+        const auto scale = c.tr.parameters.find(q ? "q_norm.scale" : "k_norm.scale");
+        const double g = scale == c.tr.parameters.end() ? 1.0 : scale->second.at({k});
+        return para(Derive::tr("Mean of the squares of this %1 (head size %2): ")
+                        .arg(q ? Derive::tr("query") : Derive::tr("key"))
+                        .arg(hd) +
+                    QStringLiteral("(") + squares.mid(0, kDerivationMaxTerms).join(QStringLiteral(" + ")) +
+                    (squares.size() > kDerivationMaxTerms ? Derive::tr(" + … (%1 terms)").arg(squares.size())
+                                                          : QString()) +
+                    QStringLiteral(") / %1 = <b>%2</b>").arg(hd).arg(f4(mean))) +
+               para(QStringLiteral("%1 / √(%2 + 10<sup>−6</sup>) × g[%3] = %4 / %5 × %6 = <b>%7</b>")
+                        .arg(fac(x[size_t(k)]))
+                        .arg(f4(mean))
+                        .arg(k)
+                        .arg(fac(x[size_t(k)]))
+                        .arg(f4(rms))
+                        .arg(f4(g))
+                        .arg(f4(value))) +
+               para(Derive::tr("Every %1 of every head now has a root mean square of about 1 (times "
+                               "the learned scale g, ones here), however large the projection made it.")
+                        .arg(q ? Derive::tr("query") : Derive::tr("key")));
+    }
+    const auto angleText = [&](int64_t pair) {
+        const double theta = std::pow(cfg.ropeBase, -2.0 * double(pair) / double(hd));
+        return std::pair<double, QString>(
+            double(t) * theta,
+            Derive::tr("θ = position × base<sup>−2i/hd</sup> = %1 × %2<sup>−%3/%4</sup> = %1 × %5 = %6")
+                .arg(t)
+                .arg(QString::number(cfg.ropeBase, 'g', 10))
+                .arg(2 * pair)
+                .arg(hd)
+                .arg(QString::number(theta, 'g', 4))
+                .arg(f4(double(t) * theta)));
+    };
+    if (id == step_id::kRopeCos || id == step_id::kRopeSin) {
+        const int64_t pair = k % half;
+        const auto [theta, text] = angleText(pair);
+        const bool cosine = id == step_id::kRopeCos;
+        return para(Derive::tr("Position %1, dimension %2 (pair %3: dimensions %3 and %4).")
+                        .arg(t)
+                        .arg(k)
+                        .arg(pair)
+                        .arg(pair + half)) +
+               para(text) +
+               para(QStringLiteral("%1(%2) = <b>%3</b>")
+                        .arg(cosine ? QStringLiteral("cos") : QStringLiteral("sin"), f4(theta), f4(value))) +
+               para(Derive::tr("Both dimensions of a pair share the angle, so the table's two halves "
+                               "repeat. Pair 0 turns fastest; the last pairs turn slowly."));
+    }
+    if (id == step_id::kQueriesRotated || id == step_id::kKeysRotated) {
+        const bool q = id == step_id::kQueriesRotated;
+        const std::string src = q ? (c.tr.find(step_id::kQueriesNormed) ? step_id::kQueriesNormed
+                                                                         : step_id::kQueriesHeads)
+                                  : (c.tr.find(step_id::kKeysNormed) ? step_id::kKeysNormed
+                                     : c.tr.find(step_id::kKeysGroups) ? step_id::kKeysGroups
+                                                                        : step_id::kKeysHeads);
+        const std::vector<float> x = row(src, c.head);
+        const int64_t pair = k % half, partner = k < half ? k + half : k - half;
+        const double cs = c.at(step_id::kRopeCos, {t, k}), sn = c.at(step_id::kRopeSin, {t, k});
+        const QString sym = q ? QStringLiteral("q") : QStringLiteral("k");
+        const auto [theta, text] = angleText(pair);
+        QString formula;
+        if (k < half)
+            formula = QStringLiteral("%1′[%2] = %1[%2] cos θ − %1[%3] sin θ = %4 × %5 − %6 × %7 = <b>%8</b>")
+                          .arg(sym)
+                          .arg(k)
+                          .arg(partner)
+                          .arg(fac(x[size_t(k)]), f4(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
+        else
+            formula = QStringLiteral("%1′[%2] = %1[%2] cos θ + %1[%3] sin θ = %4 × %5 + %6 × %7 = <b>%8</b>")
+                          .arg(sym)
+                          .arg(k)
+                          .arg(partner)
+                          .arg(fac(x[size_t(k)]), f4(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
+        return para(Derive::tr("RoPE turns the pair (dimension %1, dimension %2) of %3 at position %4 "
+                               "by its angle:")
+                        .arg(std::min(k, partner))
+                        .arg(std::max(k, partner))
+                        .arg(quoted(c.tokens, t))
+                        .arg(t)) +
+               para(text) + para(formula) +
+               para(Derive::tr("From %1 (%2): a rotation changes the direction of the pair, never its "
+                               "length.")
+                        .arg(QString::fromStdString(src))
+                        .arg(q ? Derive::tr("the query") : Derive::tr("the key")));
+    }
+    if (id == step_id::kKeysRepeated || id == step_id::kValuesRepeated) {
+        const bool keys = id == step_id::kKeysRepeated;
+        const std::string src = keys ? (c.tr.find(step_id::kKeysRotated) ? step_id::kKeysRotated
+                                        : c.tr.find(step_id::kKeysNormed) ? step_id::kKeysNormed
+                                                                           : step_id::kKeysGroups)
+                                     : step_id::kValuesGroups;
+        const int64_t g = c.head / c.perGroup;
+        return para(QStringLiteral("%1 = %2 = <b>%3</b>")
+                        .arg(indexText(id, {c.batch, c.head, t, k}),
+                             indexText(src, {c.batch, g, t, k}), f4(value))) +
+               para(Derive::tr("Query head %1 uses key/value group ⌊%1 / %2⌋ = %3. The repetition "
+                               "is a view: the %4 numbers exist once, in group %3, however many "
+                               "heads read them.")
+                        .arg(c.head)
+                        .arg(c.perGroup)
+                        .arg(g)
+                        .arg(keys ? Derive::tr("key") : Derive::tr("value")));
+    }
+    return {};
+}
+
 }  // namespace
 
 QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std::string& stepId,
@@ -352,15 +538,29 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
 
     Cell c{trace, tokens, stepId};
     const Config& cfg = trace.config;
-    c.mha = cfg.variant == Variant::MultiHead;
+    const bool after = variantIsAfterChapter3(cfg.variant);
+    c.mha = cfg.variant == Variant::MultiHead || after;
+    if (after) {
+        const auto first = [&](std::initializer_list<const char*> ids) {
+            for (const char* id : ids)
+                if (trace.find(id))
+                    return std::string(id);
+            return std::string();
+        };
+        c.qId = first({step_id::kQueriesRotated, step_id::kQueriesNormed, step_id::kQueriesHeads});
+        c.kId = first({step_id::kKeysRepeated, step_id::kKeysRotated, step_id::kKeysNormed,
+                       step_id::kKeysHeads});
+        c.vId = first({step_id::kValuesRepeated, step_id::kValuesHeads});
+        c.perGroup = cfg.effectiveHeads() / std::max<int64_t>(1, cfg.effectiveKvGroups());
+    }
     c.wrapper = cfg.variant == Variant::MultiHeadWrapper;
     c.simplified = cfg.variant == Variant::Simplified;
     c.v1 = cfg.variant == Variant::SelfAttentionV1;
     c.dropout = cfg.dropoutActive();
     c.T = trace.tokens;
-    c.dOut = c.simplified ? cfg.dIn : cfg.dOut;
+    c.dOut = c.simplified ? cfg.dIn : cfg.queryWidth();
     c.H = cfg.effectiveHeads();
-    c.hd = c.mha ? cfg.dOut / std::max<int64_t>(1, cfg.heads) : c.dOut;
+    c.hd = c.mha ? cfg.headSize() : c.dOut;
     c.mask = cfg.effectiveMask();
     c.head = std::max(0, hm.head);
     c.batch = hm.batch;
@@ -395,6 +595,11 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                                                                : f4(value));
 
     const int64_t i = row, j = col;
+    if (after) {
+        const QString more = afterChapter3Cell(c, cfg, value);
+        if (!more.isEmpty())
+            return html + more;
+    }
     if (stepId == step_id::kInputs) {
         html += QStringLiteral("<p>") +
                 Derive::tr(
@@ -638,7 +843,7 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
     } else if (stepId == step_id::kOutput) {
         if (c.mha) {
             std::vector<float> z;
-            for (int64_t m = 0; m < cfg.dOut; ++m)
+            for (int64_t m = 0; m < c.dOut; ++m)
                 z.push_back(c.at(step_id::kContext, {c.batch, i, m}));
             html +=
                 projection(c, z, "out_proj.weight", "out_proj.bias", false, QStringLiteral("z"));

@@ -48,6 +48,10 @@ struct Ctx {
     int64_t b = 1, dIn = 3, dOut = 2, h = 1, hd = 2;
     bool mha = false, wrapper = false, simplified = false, v1 = false, masked = false,
          dropout = false;
+    // After chapter 3: mha is set too (the same heads, scores and context), with the variant's
+    // own steps on top.
+    bool after = false, grouped = false, latent = false, rotary = false;
+    int64_t G = 1, perGroup = 1;
     MaskSpec mask;
     InputOrigin origin = InputOrigin::Embedded;
 
@@ -70,10 +74,18 @@ Ctx makeCtx(const Config& c, int64_t tokens) {
     x.simplified = c.variant == Variant::Simplified;
     x.dOut = x.simplified ? c.dIn : c.dOut;
     x.h = c.effectiveHeads();
-    x.mha = c.variant == Variant::MultiHead;
+    x.after = variantIsAfterChapter3(c.variant);
+    x.grouped = variantHasKvGroups(c.variant);
+    x.latent = c.variant == Variant::Latent;
+    x.rotary = c.variant == Variant::Rotary;
+    x.mha = c.variant == Variant::MultiHead || x.after;
     x.wrapper = c.variant == Variant::MultiHeadWrapper;
     x.v1 = c.variant == Variant::SelfAttentionV1;
-    x.hd = x.mha && c.heads > 0 ? c.dOut / c.heads : x.dOut;
+    x.hd = x.mha && c.heads > 0 ? c.headSize() : x.dOut;
+    if (x.after)
+        x.dOut = c.queryWidth();
+    x.G = c.effectiveKvGroups();
+    x.perGroup = x.G > 0 ? x.h / x.G : 1;
     x.mask = c.effectiveMask();
     x.masked = x.mask.kind != MaskKind::None;
     x.dropout = c.dropoutActive();
@@ -106,7 +118,60 @@ QString scoreSymbol(const Ctx& x) {
 
 }  // namespace
 
+// The formulas of the steps only the modules after chapter 3 have; empty for the others.
+static QString afterChapter3Formula(const Config& c, const std::string& id) {
+    if (id == step_id::kLatent)
+        return QStringLiteral("c<sub>i</sub> = x<sub>i</sub> W<sub>DKV</sub><sup>T</sup>%1 &nbsp;∈ "
+                              "ℝ<sup>%2</sup>")
+            .arg(c.qkvBias ? QStringLiteral(" + b") : QString())
+            .arg(c.effectiveLatentDim());
+    if (c.variant == Variant::Latent && (id == step_id::kKeys || id == step_id::kValues))
+        return QStringLiteral("%1<sub>i</sub> = c<sub>i</sub> W<sub>%2</sub><sup>T</sup>%3")
+            .arg(id == step_id::kKeys ? QStringLiteral("k") : QStringLiteral("v"),
+                 id == step_id::kKeys ? QStringLiteral("UK") : QStringLiteral("UV"),
+                 c.qkvBias ? QStringLiteral(" + b") : QString());
+    if (id == step_id::kKeysGroups || id == step_id::kValuesGroups)
+        return QStringLiteral("%1_groups[b, g, t, i] = %1_split[b, t, g, i]")
+            .arg(id == step_id::kKeysGroups ? QStringLiteral("keys") : QStringLiteral("values"));
+    if (id == step_id::kQueriesNormed || id == step_id::kKeysNormed)
+        return QStringLiteral(
+                   "%1̂ = %1 / √(mean<sub>k</sub> %1<sub>k</sub><sup>2</sup> + ε) ⊙ g, &nbsp; ε = "
+                   "10<sup>−6</sup>")
+            .arg(id == step_id::kQueriesNormed ? QStringLiteral("q") : QStringLiteral("k"));
+    if (id == step_id::kRopeCos || id == step_id::kRopeSin)
+        return QStringLiteral(
+                   "%1[t, i] = %1(t · θ<sub>i</sub>), &nbsp; θ<sub>i</sub> = %2<sup>−2i/%3</sup> "
+                   "(i &lt; %4; the second half repeats the first)")
+            .arg(id == step_id::kRopeCos ? QStringLiteral("cos") : QStringLiteral("sin"))
+            .arg(QString::number(c.ropeBase, 'g', 10))
+            .arg(c.headSize())
+            .arg(c.headSize() / 2);
+    if (id == step_id::kQueriesRotated || id == step_id::kKeysRotated) {
+        const QString v = id == step_id::kQueriesRotated ? QStringLiteral("q") : QStringLiteral("k");
+        return QStringLiteral(
+                   "%1′[i] = %1[i] cos θ − %1[i + %2] sin θ, &nbsp; %1′[i + %2] = %1[i + %2] cos "
+                   "θ + %1[i] sin θ")
+            .arg(v)
+            .arg(c.headSize() / 2);
+    }
+    if (id == step_id::kKeysRepeated || id == step_id::kValuesRepeated)
+        return QStringLiteral("%1[b, h, t, i] = %2[b, ⌊h / %3⌋, t, i]")
+            .arg(QString::fromStdString(id),
+                 id == step_id::kKeysRepeated ? QStringLiteral("keys") : QStringLiteral("values"))
+            .arg(c.effectiveHeads() / std::max<int64_t>(1, c.effectiveKvGroups()));
+    if (c.variant == Variant::Rotary && id == step_id::kOutput)
+        return QStringLiteral("o<sub>i</sub> = z<sub>i</sub> W<sub>o</sub><sup>T</sup> &nbsp;∈ "
+                              "ℝ<sup>%1</sup>")
+            .arg(c.dIn);
+    if (c.variant == Variant::GroupedQuery && id == step_id::kOutput)
+        return QStringLiteral("o<sub>i</sub> = z<sub>i</sub> W<sub>o</sub><sup>T</sup>");
+    return {};
+}
+
 QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin origin) {
+    if (variantIsAfterChapter3(config.variant))
+        if (const QString f = afterChapter3Formula(config, id); !f.isEmpty())
+            return f;
     const Ctx x = makeCtx(config, 1);
     const QString sup = x.mha ? QStringLiteral("<sup>(h)</sup>") : QString();
     const QString wsup = (x.mha || x.wrapper) ? QStringLiteral("<sup>(h)</sup>") : QString();
@@ -231,8 +296,139 @@ QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin
 
 namespace {
 
+// What the steps only the modules after chapter 3 have compute, and why; their projections
+// too. Empty where the chapter-3 text says it.
+QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
+    const Config& c = x.c;
+    const QString cache = Explain::tr(
+        "While a model generates text it keeps the keys and values of every earlier token, in "
+        "every layer, so that each new token needs only its own: the key/value cache, which "
+        "grows with the text and is what limits long contexts.");
+    if (id == step_id::kLatent)
+        return Explain::tr(
+                   "Multi-head latent attention (DeepSeek) first compresses each token to a "
+                   "latent of %1 numbers (W_DKV), and rebuilds its keys and values from it "
+                   "(W_UK, W_UV).")
+                   .arg(c.effectiveLatentDim()) +
+               QLatin1Char(' ') + cache + QLatin1Char(' ') +
+               Explain::tr(
+                   "With the latent a cache keeps %1 numbers per token and layer instead of 2 × "
+                   "d_out = %2, at the price of two more small matrix products.")
+                   .arg(c.effectiveLatentDim())
+                   .arg(2 * x.dOut);
+    if (x.latent && (id == step_id::kKeys || id == step_id::kValues))
+        return Explain::tr(
+                   "The %1 are rebuilt from the latent by nn.Linear(%2, %3): %3 numbers per "
+                   "token again, split into heads as in multi-head attention. Only the latent "
+                   "has to be kept for later tokens.")
+            .arg(QString::fromStdString(id))
+            .arg(c.effectiveLatentDim())
+            .arg(x.dOut);
+    if (x.grouped && (id == step_id::kKeys || id == step_id::kValues))
+        return Explain::tr(
+                   "The %1 are projected to only G × hd = %2 × %3 = %4 numbers per token: one "
+                   "slice per key/value group, not per head (the queries get h × hd = %5).")
+            .arg(QString::fromStdString(id))
+            .arg(x.G)
+            .arg(x.hd)
+            .arg(x.G * x.hd)
+            .arg(x.h * x.hd);
+    if (x.rotary && id == step_id::kQueries)
+        return Explain::tr(
+                   "Each token's d_in = %1 numbers are projected to h × head_dim = %2 × %3 = %4: "
+                   "the head size is its own setting here (Qwen3's is 128 whatever d_in is), and "
+                   "none of the projections has a bias.")
+            .arg(x.dIn)
+            .arg(x.h)
+            .arg(x.hd)
+            .arg(x.h * x.hd);
+    if (x.grouped && (id == step_id::kKeysSplit || id == step_id::kValuesSplit))
+        return Explain::tr(
+                   "The %1 are cut into G = %2 key/value groups of hd = %3 numbers. Nothing is "
+                   "computed or copied; .view only reads the same numbers with a new shape.")
+            .arg(baseName(id))
+            .arg(x.G)
+            .arg(x.hd);
+    if (id == step_id::kKeysGroups || id == step_id::kValuesGroups)
+        return Explain::tr(
+                   "Swapping the token and group axes gives each key/value group a T × hd "
+                   "matrix. There are only G = %1 of them for h = %2 query heads: each group "
+                   "serves %3 heads.")
+                   .arg(x.G)
+                   .arg(x.h)
+                   .arg(x.perGroup) +
+               QLatin1Char(' ') + cache + QLatin1Char(' ') +
+               (x.G == 1 ? Explain::tr(
+                               "With one group (multi-query attention) the cache is %1 times "
+                               "smaller than multi-head attention's.")
+                               .arg(x.h)
+                         : Explain::tr(
+                               "With %1 groups for %2 heads the cache is %3 times smaller than "
+                               "multi-head attention's, and the quality nearly the same: Llama "
+                               "3, Qwen3 and Gemma 3 share keys this way.")
+                               .arg(x.G)
+                               .arg(x.h)
+                               .arg(x.perGroup));
+    if (id == step_id::kQueriesNormed || id == step_id::kKeysNormed)
+        return Explain::tr(
+            "QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm divides each head's %1 by its root mean "
+            "square, so its numbers have a typical size of 1, then multiplies by a learned scale "
+            "(ones at the start). Without it queries and keys can grow during training, the "
+            "scores grow with them and softmax puts all weight on one token, which makes "
+            "training unstable; normalised, a score's size stays bounded.")
+            .arg(id == step_id::kQueriesNormed ? Explain::tr("query") : Explain::tr("key"));
+    if (id == step_id::kRopeCos || id == step_id::kRopeSin)
+        return Explain::tr(
+                   "Rotary position embeddings (RoPE) pair dimension i of a head with dimension "
+                   "i + hd/2 and turn each pair by an angle: the position times a frequency "
+                   "base<sup>−2i/hd</sup> (base = %1). The first pair turns by a whole radian "
+                   "per position, the last ones very slowly, like the hands of a clock. This "
+                   "table holds the %2 of every angle: a row per position, a column per "
+                   "dimension; the second half repeats the first.")
+            .arg(QString::number(c.ropeBase, 'g', 10))
+            .arg(id == step_id::kRopeCos ? Explain::tr("cosine") : Explain::tr("sine"));
+    if (id == step_id::kQueriesRotated)
+        return Explain::tr(
+            "Each pair of the query's numbers is turned by its position's angle: (x, y) becomes "
+            "(x cos θ − y sin θ, y cos θ + x sin θ). GPT-2 adds a position vector to the "
+            "embedding instead; RoPE adds nothing and changes no vector's length, only its "
+            "direction, by an amount that depends on where the token stands.");
+    if (id == step_id::kKeysRotated)
+        return Explain::tr(
+            "The keys are turned the same way. A query at position m is turned by m·θ, a key at "
+            "position n by n·θ, and the dot product of two turned vectors depends only on the "
+            "angle between them: (m − n)·θ. So a score sees how far apart two tokens are, not "
+            "where they are: the same pair of words gets the same score at any place in the "
+            "text, as long as their distance is the same.");
+    if (id == step_id::kKeysRepeated || id == step_id::kValuesRepeated)
+        return Explain::tr(
+                   "repeat_interleave(%1, dim=1) lines the groups up with the query heads: heads "
+                   "0 to %2 read group 0, the next %1 heads group 1, and so on. PyTorch copies "
+                   "the numbers here; the app shows a view, as fast attention kernels do, since "
+                   "heads of one group read the same %3.")
+            .arg(x.perGroup)
+            .arg(x.perGroup - 1)
+            .arg(id == step_id::kKeysRepeated ? Explain::tr("keys") : Explain::tr("values"));
+    if (x.rotary && id == step_id::kOutput)
+        return Explain::tr(
+                   "out_proj = nn.Linear(%1, %2, bias=False) mixes the heads' results and maps "
+                   "them back to d_in = %2 numbers per token, the width of the residual stream "
+                   "the block adds them to.")
+            .arg(x.h * x.hd)
+            .arg(x.dIn);
+    if (c.variant == Variant::GroupedQuery && id == step_id::kOutput)
+        return Explain::tr(
+                   "A final linear layer, out_proj = nn.Linear(%1, %1) without a bias, mixes the "
+                   "heads' results.")
+            .arg(x.dOut);
+    return {};
+}
+
 // What the step computes and why, in plain words.
 QString whatAndWhy(const Ctx& x, const std::string& id) {
+    if (x.after)
+        if (const QString text = afterChapter3WhatAndWhy(x, id); !text.isEmpty())
+            return text;
     const QString dIn = QString::number(x.dIn), dOut = QString::number(x.dOut),
                   T = QString::number(x.T);
     if (id == step_id::kInputs) {
@@ -496,6 +692,42 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
 
 // The step(s) this one is computed from, for the shape change.
 std::vector<std::string> sourcesOf(const Ctx& x, const std::string& id) {
+    // The first of `ids` the trace has: the latest form of the queries or keys.
+    const auto latest = [&](std::initializer_list<const char*> ids) {
+        for (const char* i : ids)
+            if (x.find(i))
+                return std::string(i);
+        return std::string();
+    };
+    if (x.after) {
+        if (x.latent && (id == step_id::kKeys || id == step_id::kValues))
+            return {step_id::kLatent};
+        if (id == step_id::kLatent)
+            return {step_id::kInputs};
+        if (id == step_id::kKeysGroups)
+            return {step_id::kKeysSplit};
+        if (id == step_id::kValuesGroups)
+            return {step_id::kValuesSplit};
+        if (id == step_id::kQueriesNormed)
+            return {step_id::kQueriesHeads};
+        if (id == step_id::kKeysNormed)
+            return {step_id::kKeysGroups};
+        if (id == step_id::kQueriesRotated)
+            return {latest({step_id::kQueriesNormed, step_id::kQueriesHeads}), step_id::kRopeCos};
+        if (id == step_id::kKeysRotated)
+            return {latest({step_id::kKeysNormed, step_id::kKeysGroups}), step_id::kRopeCos};
+        if (id == step_id::kKeysRepeated)
+            return {latest({step_id::kKeysRotated, step_id::kKeysNormed, step_id::kKeysGroups})};
+        if (id == step_id::kValuesRepeated)
+            return {step_id::kValuesGroups};
+        if (id == step_id::kScores)
+            return {latest({step_id::kQueriesRotated, step_id::kQueriesNormed,
+                            step_id::kQueriesHeads}),
+                    latest({step_id::kKeysRepeated, step_id::kKeysHeads})};
+        if (id == step_id::kContextHeads)
+            return {x.dropout ? step_id::kDroppedWeights : step_id::kWeights,
+                    latest({step_id::kValuesRepeated, step_id::kValuesHeads})};
+    }
     if (id == step_id::kQueries || id == step_id::kKeys || id == step_id::kValues)
         return {step_id::kInputs};
     if (id.ends_with("_split"))
@@ -556,6 +788,9 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
     if (id == step_id::kMask)
         return Explain::tr("%1 %2: one T × T table shared by every batch entry and head")
             .arg(to, namedShape(s));
+    if (id == step_id::kRopeCos || id == step_id::kRopeSin)
+        return Explain::tr("%1 %2: one row per position, one column per number of a head")
+            .arg(to, namedShape(s));
     std::vector<const StepInfo*> src;
     for (const std::string& sid : sourcesOf(x, id))
         if (const StepInfo* p = x.find(sid))
@@ -563,6 +798,51 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
     if (src.empty())
         return QStringLiteral("%1 %2").arg(to, namedShape(s));
     const QString from = shapeText(src[0]->shape);
+    if (x.after) {
+        const QString width = s.dims.empty() ? QString() : QString::fromStdString(s.dims.back());
+        if (id == step_id::kLatent || (x.latent && (id == step_id::kKeys || id == step_id::kValues)))
+            return Explain::tr("%1 → %2: each token's %3 numbers become %4 = %5")
+                .arg(from, to, QString::fromStdString(src[0]->dims.back()))
+                .arg(src[0]->shape.back())
+                .arg(width)
+                .arg(s.shape.back());
+        if (id == step_id::kQueries || id == step_id::kKeys || id == step_id::kValues)
+            return Explain::tr("%1 → %2: each token's d_in = %3 numbers become %4 = %5")
+                .arg(from, to)
+                .arg(x.dIn)
+                .arg(width)
+                .arg(s.shape.back());
+        if (x.grouped && (id == step_id::kKeysSplit || id == step_id::kValuesSplit))
+            return Explain::tr("%1 → %2: split G·hd = %3 into G = %4 groups of hd = %5")
+                .arg(from, to)
+                .arg(x.G * x.hd)
+                .arg(x.G)
+                .arg(x.hd);
+        if (id == step_id::kKeysGroups || id == step_id::kValuesGroups)
+            return Explain::tr("%1 → %2: swap the token axis T = %3 and the group axis G = %4")
+                .arg(from, to)
+                .arg(x.T)
+                .arg(x.G);
+        if (id == step_id::kKeysRepeated || id == step_id::kValuesRepeated)
+            return Explain::tr(
+                       "%1 → %2: each of the G = %3 groups repeated %4 times along the head "
+                       "axis: h = %5")
+                .arg(from, to)
+                .arg(x.G)
+                .arg(x.perGroup)
+                .arg(x.h);
+        if (id == step_id::kContext)
+            return Explain::tr("%1 → %2: join h = %3 heads of hd = %4 into %5")
+                .arg(from, to)
+                .arg(x.h)
+                .arg(x.hd)
+                .arg(x.h * x.hd);
+        if (id == step_id::kOutput)
+            return Explain::tr("%1 → %2: %3 in, %4 out")
+                .arg(from, to)
+                .arg(x.dOut)
+                .arg(s.shape.back());
+    }
     if (id == step_id::kQueries || id == step_id::kKeys || id == step_id::kValues) {
         if (x.wrapper)
             return Explain::
@@ -802,6 +1082,28 @@ QString stepCaption(const StepInfo& s) {
         return Explain::tr("Keys: what each token can be found by");
     if (id == step_id::kValues)
         return Explain::tr("Values: what each token passes on");
+    if (id == step_id::kLatent)
+        return Explain::tr("The latent: a few numbers per token that keys and values come from");
+    if (id == step_id::kKeysGroups)
+        return Explain::tr("The keys by key/value group, each shared by several heads");
+    if (id == step_id::kValuesGroups)
+        return Explain::tr("The values by key/value group, each shared by several heads");
+    if (id == step_id::kQueriesNormed)
+        return Explain::tr("QK-norm: each query scaled to a typical size of 1");
+    if (id == step_id::kKeysNormed)
+        return Explain::tr("QK-norm: each key scaled to a typical size of 1");
+    if (id == step_id::kRopeCos)
+        return Explain::tr("RoPE: the cosine of each position's angles");
+    if (id == step_id::kRopeSin)
+        return Explain::tr("RoPE: the sine of each position's angles");
+    if (id == step_id::kQueriesRotated)
+        return Explain::tr("Queries turned by an angle that grows with the position");
+    if (id == step_id::kKeysRotated)
+        return Explain::tr("Keys turned the same way: scores now see distances");
+    if (id == step_id::kKeysRepeated)
+        return Explain::tr("Each group's keys, read by every head that shares them");
+    if (id == step_id::kValuesRepeated)
+        return Explain::tr("Each group's values, read by every head that shares them");
     if (id.ends_with("_split"))
         return Explain::tr("The %1 cut into one slice per head").arg(baseName(id));
     if (isQkvHeads(id))

@@ -249,6 +249,38 @@ namespace attn {
 namespace {
 
 // Every step of every variant explains a cell (with masks and dropout on), without crashing.
+// A rotated query element is x1 cos θ − x2 sin θ (first half) or x2 cos θ + x1 sin θ (second
+// half) with the trace's numbers; a repeated key names the group its head reads.
+TEST(Derivation, RotatedElementsShowTheRotationWithTheirNumbers) {
+    const Config c = bookConfig(Variant::Rotary);  // 2 heads of 2, QK-norm, one group
+    const Trace t = bookTrace(c);
+    const QStringList tokens = bookTokenList();
+    const Tensor& q = t.find("queries_normed")->value;
+    const Tensor& cos = t.find("rope_cos")->value;
+    const Tensor& sin = t.find("rope_sin")->value;
+    const Tensor& out = t.find("queries_rotated")->value;
+    // Head 1, token 3 ("with"), dimension 0 pairs with dimension 1.
+    QString html = deriveCellHtml(t, tokens, "queries_rotated", 1, 0, 3, 0);
+    const auto fac = [](double v) { return v < 0 ? "(" + f4(v) + ")" : f4(v); };
+    EXPECT_HAS(html, QStringLiteral("q′[0] = q[0] cos θ − q[1] sin θ = %1 × %2 − %3 × %4 = <b>%5</b>")
+                         .arg(fac(q.at({0, 1, 3, 0})), f4(cos.at({3, 0})), fac(q.at({0, 1, 3, 1})),
+                              fac(sin.at({3, 0})), f4(out.at({0, 1, 3, 0}))));
+    EXPECT_NEAR(out.at({0, 1, 3, 0}),
+                q.at({0, 1, 3, 0}) * cos.at({3, 0}) - q.at({0, 1, 3, 1}) * sin.at({3, 0}), 1e-6);
+    html = deriveCellHtml(t, tokens, "queries_rotated", 1, 0, 3, 1);
+    EXPECT_HAS(html, QStringLiteral("q′[1] = q[1] cos θ + q[0] sin θ = %1 × %2 + %3 × %4 = <b>%5</b>")
+                         .arg(fac(q.at({0, 1, 3, 1})), f4(cos.at({3, 1})), fac(q.at({0, 1, 3, 0})),
+                              fac(sin.at({3, 1})), f4(out.at({0, 1, 3, 1}))));
+    // The angle: position 3 times base^(-0/2) = 3 radians.
+    EXPECT_HAS(html, QStringLiteral("= 3 × 1 = 3.0000"));
+
+    Config g = bookConfig(Variant::GroupedQuery);  // 4 heads, 2 groups
+    const Trace gt = bookTrace(g);
+    html = deriveCellHtml(gt, tokens, "keys_repeated", 3, 0, 2, 0);
+    EXPECT_HAS(html, QStringLiteral("keys_repeated[0, 3, 2, 0] = keys_groups[0, 1, 2, 0]"));
+    EXPECT_HAS(html, QStringLiteral("Query head 3 uses key/value group ⌊3 / 2⌋ = 1"));
+}
+
 TEST(Derivation, EveryStepOfEveryVariant) {
     const QStringList tokens = bookTokenList();
     for (Variant v : allVariants())

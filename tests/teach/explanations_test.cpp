@@ -161,6 +161,27 @@ TEST(Explanations, VariantAware) {
         explainStepHtml(window, 6, "mask").contains(QStringLiteral("the 2 tokens before it")));
 }
 
+// After chapter 3 the Explain panel says why: groups share keys for the key/value cache, RoPE
+// makes scores depend on the distance, QK-norm keeps scores bounded, the latent saves cache.
+TEST(Explanations, AfterChapter3SaysWhy) {
+    const auto text = [](Variant v, const char* id) {
+        return explainStepHtml(testing::bookConfig(v), 6, id);
+    };
+    EXPECT_TRUE(text(Variant::GroupedQuery, "keys_groups").contains("key/value cache"));
+    EXPECT_TRUE(text(Variant::GroupedQuery, "keys_groups")
+                    .contains("With 2 groups for 4 heads the cache is 2 times smaller"));
+    EXPECT_TRUE(text(Variant::GroupedQuery, "keys_repeated")
+                    .contains("(1, 2, 6, 1) → (1, 4, 6, 1): each of the G = 2 groups repeated 2 "
+                              "times along the head axis: h = 4"));
+    EXPECT_TRUE(text(Variant::Rotary, "keys_rotated").contains("(m − n)·θ"));
+    EXPECT_TRUE(text(Variant::Rotary, "queries_normed").contains("softmax puts all weight"));
+    EXPECT_TRUE(text(Variant::Rotary, "rope_cos").contains("base = 10000"));
+    EXPECT_TRUE(text(Variant::Latent, "latent")
+                    .contains("a cache keeps 16 numbers per token and layer instead of 2 × d_out "
+                              "= 8"));
+    EXPECT_TRUE(text(Variant::Rotary, "output").contains("back to d_in = 3 numbers"));
+}
+
 TEST(Explanations, CaptionsAreOneLine) {
     for (Variant v : allVariants())
         for (const StepInfo& s : planSteps(bookConfig(v), 6)) {

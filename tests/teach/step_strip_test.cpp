@@ -18,7 +18,7 @@
 namespace attn {
 namespace {
 
-// The stage every chapter-3 step id belongs to, written out independently of the widget.
+// The stage every module step id belongs to (chapter 3 and after), written out independently of the widget.
 const std::map<std::string, std::string>& expectedStage() {
     static const std::map<std::string, std::string> m = {
         {"inputs", "input"},
@@ -31,6 +31,17 @@ const std::map<std::string, std::string>& expectedStage() {
         {"queries_heads", "heads"},
         {"keys_heads", "heads"},
         {"values_heads", "heads"},
+        {"latent", "qkv"},
+        {"keys_groups", "heads"},
+        {"values_groups", "heads"},
+        {"queries_normed", "qk_norm"},
+        {"keys_normed", "qk_norm"},
+        {"rope_cos", "rope"},
+        {"rope_sin", "rope"},
+        {"queries_rotated", "rope"},
+        {"keys_rotated", "rope"},
+        {"keys_repeated", "repeat"},
+        {"values_repeated", "repeat"},
         {"scores", "scores"},
         {"mask", "mask"},
         {"masked_scores", "mask"},
@@ -49,8 +60,9 @@ const std::map<std::string, std::string>& expectedStage() {
     return m;
 }
 
-const QStringList kStageOrder = {"input",   "qkv",         "heads",   "scores",  "mask",   "scale",
-                                 "softmax", "simple_mask", "dropout", "context", "output", "other"};
+const QStringList kStageOrder = {"input",   "qkv",     "heads",  "qk_norm",     "rope",
+                                 "repeat",  "scores",  "mask",   "scale",       "softmax",
+                                 "simple_mask", "dropout", "context", "output", "other"};
 
 // Every step a variant can have: a mask (so the simple masking steps) and dropout in training.
 Config fullConfig(Variant v, MaskSpec mask = {MaskKind::Causal, 0}) {
@@ -118,7 +130,12 @@ TEST(StepStrip, GroupsEveryVariantsStepsByStage) {
             EXPECT_FALSE(keys.contains(QStringLiteral("other")));
             EXPECT_EQ(keys.contains(QStringLiteral("mask")), mask.kind != MaskKind::None);
             EXPECT_EQ(keys.contains(QStringLiteral("simple_mask")), mask.kind != MaskKind::None);
-            EXPECT_EQ(keys.contains(QStringLiteral("heads")), v == Variant::MultiHead);
+            EXPECT_EQ(keys.contains(QStringLiteral("heads")),
+                      v == Variant::MultiHead || variantIsAfterChapter3(v));
+            // After chapter 3: the groups shared by several heads, QK-norm and the rotation.
+            EXPECT_EQ(keys.contains(QStringLiteral("repeat")), variantHasKvGroups(v));
+            EXPECT_EQ(keys.contains(QStringLiteral("qk_norm")), v == Variant::Rotary);
+            EXPECT_EQ(keys.contains(QStringLiteral("rope")), v == Variant::Rotary);
         }
     }
 }

@@ -26,6 +26,21 @@ inline Config bookConfig(Variant v, uint64_t seed = 123, int64_t batch = 1) {
     c.dOut = 2;
     c.heads = (v == Variant::MultiHead || v == Variant::MultiHeadWrapper) ? 2 : 1;
     c.contextLength = 6;
+    // After chapter 3, sizes that show every step on the book's 3-d vectors: four heads sharing
+    // two key/value groups, two latent heads, and rotary heads of 2 with QK-norm.
+    if (v == Variant::GroupedQuery) {
+        c.dOut = 4;
+        c.heads = 4;
+        c.kvGroups = 2;
+    } else if (v == Variant::Latent) {
+        c.dOut = 4;
+        c.heads = 2;
+    } else if (v == Variant::Rotary) {
+        c.heads = 2;
+        c.kvGroups = 1;
+        c.headDim = 2;
+        c.qkNorm = true;
+    }
     return c;
 }
 
