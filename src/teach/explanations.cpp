@@ -801,7 +801,7 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
     if (x.after) {
         const QString width = s.dims.empty() ? QString() : QString::fromStdString(s.dims.back());
         if (id == step_id::kLatent || (x.latent && (id == step_id::kKeys || id == step_id::kValues)))
-            return Explain::tr("%1 → %2: each token's %3 numbers become %4 = %5")
+            return Explain::tr("%1 → %2: each token's %3 = %4 numbers become %5 = %6")
                 .arg(from, to, QString::fromStdString(src[0]->dims.back()))
                 .arg(src[0]->shape.back())
                 .arg(width)

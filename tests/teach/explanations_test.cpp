@@ -180,6 +180,9 @@ TEST(Explanations, AfterChapter3SaysWhy) {
                     .contains("a cache keeps 16 numbers per token and layer instead of 2 × d_out "
                               "= 8"));
     EXPECT_TRUE(text(Variant::Rotary, "output").contains("back to d_in = 3 numbers"));
+    EXPECT_TRUE(text(Variant::Latent, "latent")
+                    .contains("(1, 6, 3) → (1, 6, 16): each token's d_in = 3 numbers become "
+                              "latent = 16"));
 }
 
 TEST(Explanations, CaptionsAreOneLine) {
