@@ -2,6 +2,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QStandardItemModel>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -35,6 +37,12 @@ QString variantTitle(Variant v) {
             return ModulePanel::tr("Multi-head wrapper");
         case Variant::MultiHead:
             return ModulePanel::tr("Multi-head attention");
+        case Variant::GroupedQuery:
+            return ModulePanel::tr("Grouped-query attention");
+        case Variant::Latent:
+            return ModulePanel::tr("Multi-head latent attention");
+        case Variant::Rotary:
+            return ModulePanel::tr("Rotary (RoPE, Qwen3)");
     }
     return QString::fromStdString(variantName(v));
 }
@@ -133,15 +141,32 @@ void ModulePanel::build() {
     variant_ = new QComboBox(this);
     variant_->setObjectName(QStringLiteral("variantCombo"));
     makeCompact(variant_);
+    // Two groups, each under a heading that cannot be picked: the chapter's six modules and
+    // the attention of today's models that the book's bonus material builds.
+    auto heading = [this](const QString& text) {
+        variant_->addItem(text, -1);
+        auto* model = qobject_cast<QStandardItemModel*>(variant_->model());
+        QStandardItem* item = model->item(variant_->count() - 1);
+        item->setFlags(Qt::NoItemFlags);
+        QFont bold = item->font();
+        bold.setBold(true);
+        item->setFont(bold);
+    };
     for (Variant v : allVariants()) {
-        variant_->addItem(variantTitle(v), int(v));
+        if (v == allVariants().front())
+            heading(tr("Chapter 3"));
+        else if (variantIsAfterChapter3(v) && !variantIsAfterChapter3(Variant(int(v) - 1)))
+            heading(tr("After chapter 3"));
+        variant_->addItem(QStringLiteral("  ") + variantTitle(v), int(v));
         variant_->setItemData(
             variant_->count() - 1,
             QStringLiteral("%1 (%2)").arg(QString::fromStdString(variantClassName(v)),
                                           QString::fromStdString(variantName(v))),
             Qt::ToolTipRole);
     }
-    variant_->setToolTip(tr("The chapter-3 module: each brings its own mask, as in the book"));
+    variant_->setToolTip(
+        tr("The module: chapter 3's six, each with its own mask as in the book, or the "
+           "attention of today's models that the book's bonus material builds"));
     addRow(tr("&Variant"), variant_, QStringLiteral("variant"), {variant_});
 
     const QString range = tr("1 to %L1").arg(kMaxDimension);
@@ -153,6 +178,43 @@ void ModulePanel::build() {
     addRow(tr("d_&out"), dOut_, QStringLiteral("d_out"), {dOut_});
     heads_ = sizeSpin(QStringLiteral("headsSpin"), QString());
     addRow(tr("&Heads"), heads_, QStringLiteral("heads"), {heads_});
+
+    kvGroups_ = sizeSpin(QStringLiteral("kv_groupsSpin"), QString());
+    kvGroupsRow_ = addRow(tr("&KV groups"), kvGroups_, QStringLiteral("kv_groups"), {kvGroups_});
+    latentDim_ = sizeSpin(QStringLiteral("latent_dimSpin"), QString());
+    latentDim_->setMinimum(0);  // 0: the book's default
+    latentRow_ = addRow(tr("&Latent size"), latentDim_, QStringLiteral("latent_dim"), {latentDim_});
+    headDim_ = sizeSpin(QStringLiteral("head_dimSpin"), QString());
+    headDim_->setMinimum(0);  // 0: d_in / heads
+    headDimRow_ = addRow(tr("Head si&ze"), headDim_, QStringLiteral("head_dim"), {headDim_});
+    rope_ = new QCheckBox(tr("&RoPE"), this);
+    rope_->setObjectName(QStringLiteral("ropeCheck"));
+    rope_->setToolTip(
+        tr("Rotate queries and keys by their position (RoPE). Off: the same weights without "
+           "the rotation, to compare"));
+    qkNorm_ = new QCheckBox(tr("&QK-norm"), this);
+    qkNorm_->setObjectName(QStringLiteral("qkNormCheck"));
+    qkNorm_->setToolTip(
+        tr("RMS-normalise each head's queries and keys before the rotation, as Qwen3 and "
+           "Gemma 3 do"));
+    {
+        auto* w = new QWidget(this);
+        auto* h = new QHBoxLayout(w);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->addWidget(rope_, 1);
+        h->addWidget(qkNorm_, 1);
+        rotaryRow_ = addRow(tr("Rotary"), w, QString(), {});
+    }
+    ropeBase_ = new QDoubleSpinBox(this);
+    ropeBase_->setObjectName(QStringLiteral("rope_baseSpin"));
+    ropeBase_->setDecimals(0);
+    ropeBase_->setRange(1, 1e9);
+    ropeBase_->setSingleStep(10000);
+    ropeBase_->setToolTip(
+        tr("The RoPE base: pair i turns by base^(-2i/head size) per position. 10,000 in Llama "
+           "2, 500,000 in Llama 3, 1,000,000 in Qwen3; a larger base turns the slow pairs "
+           "slower, for longer texts"));
+    ropeBaseRow_ = addRow(tr("RoPE &base"), ropeBase_, QStringLiteral("rope_base"), {ropeBase_});
 
     mask_ = new QComboBox(this);
     mask_->setObjectName(QStringLiteral("maskCombo"));
@@ -223,7 +285,8 @@ void ModulePanel::build() {
     qkvBias_ = new QCheckBox(tr("&qkv bias"), this);
     qkvBias_->setObjectName(QStringLiteral("qkvBiasCheck"));
     qkvBias_->setToolTip(tr("Give the query, key and value projections a bias (qkv_bias=True)"));
-    chapterRows_ << addRow(tr("Options"), pair(positions_, qkvBias_), QString(), {});
+    chapterRows_ << addRow(tr("Options"), pair(positions_, qkvBias_), QStringLiteral("qkv_bias"),
+                           {qkvBias_});
 
     batch_ = sizeSpin(QStringLiteral("batchSpin"),
                       tr("Batch size b: the input stacked b times, as the chapter stacks two "
@@ -246,6 +309,8 @@ void ModulePanel::build() {
         edit(tr("Change the variant"), [&](Settings& s) {
             s.config.variant = Variant(variant_->itemData(i).toInt());
             s.config.mask = defaultMask(s.config.variant);  // each module comes with its own mask
+            if (s.config.variant == Variant::Rotary)
+                s.config.qkvBias = false;  // Qwen3's class has no biases
         });
     });
     auto spin = [this](CappedSpinBox* box, const QString& what, int64_t Config::*member) {
@@ -258,6 +323,18 @@ void ModulePanel::build() {
     spin(heads_, tr("Change the heads"), &Config::heads);
     spin(batch_, tr("Change the batch size"), &Config::batch);
     spin(contextLength_, tr("Change the context length"), &Config::contextLength);
+    spin(kvGroups_, tr("Change the key/value groups"), &Config::kvGroups);
+    spin(latentDim_, tr("Change the latent size"), &Config::latentDim);
+    spin(headDim_, tr("Change the head size"), &Config::headDim);
+    connect(rope_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(tr("Change RoPE"), [&](Settings& s) { s.config.rope = on; });
+    });
+    connect(qkNorm_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(tr("Change QK-norm"), [&](Settings& s) { s.config.qkNorm = on; });
+    });
+    connect(ropeBase_, &QDoubleSpinBox::valueChanged, this, [this](double b) {
+        edit(tr("Change the RoPE base"), [&](Settings& s) { s.config.ropeBase = b; });
+    });
     auto maskEdit = [this] {
         edit(tr("Change the mask"), [&](Settings& s) {
             MaskSpec m;
@@ -329,6 +406,20 @@ void ModulePanel::fromSettings() {
     set(heads_, c.heads);
     set(batch_, c.batch);
     set(contextLength_, c.contextLength);
+    set(kvGroups_, c.kvGroups);
+    set(latentDim_, c.latentDim);
+    set(headDim_, c.headDim);
+    {
+        const QSignalBlocker a(rope_), b(qkNorm_), d(ropeBase_);
+        rope_->setChecked(c.rope);
+        qkNorm_->setChecked(c.qkNorm);
+        ropeBase_->setValue(c.ropeBase);
+    }
+    // The defaults, said with their current values.
+    latentDim_->setSpecialValueText(tr("auto (%1)").arg(Config(c).effectiveLatentDim()));
+    headDim_->setSpecialValueText(
+        c.heads > 0 && c.dIn % c.heads == 0 ? tr("d_in / heads (%1)").arg(c.dIn / c.heads)
+                                            : tr("d_in / heads"));
     const MaskSpec m = c.effectiveMask();
     selectData(mask_, m.kind);
     if (m.kind == MaskKind::Window)
@@ -361,9 +452,29 @@ void ModulePanel::refreshEnabled(const Settings& s) {
              variant_, dIn_, dOut_, heads_, mask_, window_, dropout_, mode_, dropoutRng_, seed_,
              embeddingSeed_, positions_, qkvBias_, batch_, contextLength_})
         w->setEnabled(!s.modelMode());
+    const Variant v = s.config.variant;
+    const bool module = !s.modelMode();
+    form_->setRowVisible(kvGroupsRow_, module && variantHasKvGroups(v));
+    form_->setRowVisible(latentRow_, module && v == Variant::Latent);
+    form_->setRowVisible(headDimRow_, module && v == Variant::Rotary);
+    form_->setRowVisible(rotaryRow_, module && v == Variant::Rotary);
+    form_->setRowVisible(ropeBaseRow_, module && v == Variant::Rotary);
     if (s.modelMode())
         return;
-    const Variant v = s.config.variant;
+    kvGroups_->setToolTip(
+        tr("Key/value groups G: each group's keys and values are shared by heads / G query "
+           "heads (1 = multi-query attention, G = heads = multi-head attention). For %1 heads: "
+           "%2")
+            .arg(s.config.heads)
+            .arg(joinCounts(validKvGroupCounts(std::max<int64_t>(1, s.config.heads)))));
+    latentDim_->setToolTip(
+        tr("The latent size: each token's keys and values are rebuilt from this many numbers, "
+           "all a key/value cache keeps (0 = auto: max(16, d_out / 8) = %1)")
+            .arg(s.config.effectiveLatentDim()));
+    headDim_->setToolTip(
+        tr("Numbers per head; even, since RoPE turns pairs (0 = d_in / heads). Qwen3 uses 128 "
+           "whatever d_in is"));
+    ropeBase_->setEnabled(s.config.rope);
     const bool book = s.source == InputSource::Book;
     const bool file = s.source == InputSource::File;
     dIn_->setEnabled(!book && !file);
@@ -374,12 +485,23 @@ void ModulePanel::refreshEnabled(const Settings& s) {
                             : dInTip);
     const bool weights = variantHasWeights(v);
     const bool loaded = !s.weightsFile.isEmpty();
-    dOut_->setEnabled(weights);
+    dOut_->setEnabled(variantHasDOut(v));
+    dOut_->setToolTip(v == Variant::Rotary
+                          ? tr("Rotary attention has no d_out: its queries have heads × head size "
+                               "numbers and its output d_in, like the residual stream")
+                          : tr("d_out: the size of the queries, keys, values and output (1 to "
+                               "%L1)")
+                                .arg(kMaxDimension));
     seed_->setEnabled(weights && !loaded);
-    qkvBias_->setEnabled(weights && v != Variant::SelfAttentionV1);
+    // Qwen3's class has no biases; a bias set on another variant stays clickable to switch off.
+    qkvBias_->setEnabled(weights && v != Variant::SelfAttentionV1 &&
+                         (v != Variant::Rotary || s.config.qkvBias));
     heads_->setEnabled(variantHasHeads(v));
     heads_->setToolTip(
-        variantHasHeads(v)
+        v == Variant::Rotary
+            ? tr("The number of query heads (1 to %L1); the key/value groups must divide it")
+                  .arg(kMaxDimension)
+        : variantHasHeads(v)
             ? tr("The number of heads (1 to %L1). For d_out = %2 the heads must divide it: %3")
                   .arg(kMaxDimension)
                   .arg(s.config.dOut)

@@ -1,7 +1,8 @@
 #pragma once
-// The Model panel: the chapter-3 module (variant, sizes, heads, mask, dropout, seeds, bias,
-// batch, context length), each control with its range in its tooltip and its problems beside
-// it. It edits the workspace's settings.
+// The Model panel: the module (variant, sizes, heads, mask, dropout, seeds, bias, batch,
+// context length, and after chapter 3 the key/value groups, latent size, head size, QK-norm and
+// RoPE), each control with its range in its tooltip and its problems beside it. It edits the
+// workspace's settings.
 
 #include <QList>
 #include <QWidget>
@@ -9,6 +10,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 
@@ -59,6 +61,18 @@ class ModulePanel : public QWidget {
     QCheckBox* qkvBias_ = nullptr;
     CappedSpinBox* batch_ = nullptr;
     CappedSpinBox* contextLength_ = nullptr;
+    // After chapter 3: each row shows only for the variants that have the option.
+    CappedSpinBox* kvGroups_ = nullptr;
+    CappedSpinBox* latentDim_ = nullptr;
+    CappedSpinBox* headDim_ = nullptr;
+    QCheckBox* qkNorm_ = nullptr;
+    QCheckBox* rope_ = nullptr;
+    QDoubleSpinBox* ropeBase_ = nullptr;
+    QWidget* kvGroupsRow_ = nullptr;
+    QWidget* latentRow_ = nullptr;
+    QWidget* headDimRow_ = nullptr;
+    QWidget* rotaryRow_ = nullptr;
+    QWidget* ropeBaseRow_ = nullptr;
     QList<QWidget*> chapterRows_;  // the rows a trained model has nothing for
     QLabel* modelNote_ = nullptr;
     QLabel* general_ = nullptr;

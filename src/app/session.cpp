@@ -96,6 +96,16 @@ Session sessionFromJson(const QByteArray& bytes, const QString& name, QStringLis
     } catch (const UserError& e) {
         corrupt(name, QString::fromUtf8(e.what()).chopped(1));
     }
+    // The options of the variants after chapter 3 came later: a session of another variant
+    // lacks nothing by not having them, and is not told it does.
+    if (!variantIsAfterChapter3(s.settings.config.variant))
+        missing.removeIf([](const QString& key) {
+            static const QStringList afterOnly = {
+                QStringLiteral("kv_groups"), QStringLiteral("latent_dim"),
+                QStringLiteral("head_dim"),  QStringLiteral("qk_norm"),
+                QStringLiteral("rope_base"), QStringLiteral("rope")};
+            return afterOnly.contains(key);
+        });
     if (s.settings.source == InputSource::File && s.embeddings.path.isEmpty())
         corrupt(name, QObject::tr("the input is a file but no embeddings file is named"));
     s.windowGeometry = QByteArray::fromBase64(o["window_geometry"].toString().toLatin1());

@@ -46,6 +46,8 @@ Settings bookSettingsWith(Variant v) {
     s.config.variant = v;
     s.config.heads = 2;
     s.config.mask = defaultMask(v);
+    if (v == Variant::Rotary)
+        s.config.headDim = 2;  // d_in / heads = 1.5 is no head size; RoPE turns pairs
     return s;
 }
 
@@ -334,6 +336,16 @@ TEST(MainWindow, ShapeTraceListsTheStepsOfEveryVariant) {
           {"queries_heads", "(b=1, h=2, T=6, hd=1)"},
           {"weights", "(b=1, h=2, T=6, T=6)"},
           {"context", "(b=1, T=6, d_out=2)"}}},
+        {Variant::GroupedQuery,  // one key/value group for the two heads
+         {{"keys", "(b=1, T=6, G*hd=1)"},
+          {"keys_groups", "(b=1, G=1, T=6, hd=1)"},
+          {"keys_repeated", "(b=1, h=2, T=6, hd=1)"}}},
+        {Variant::Latent, {{"latent", "(b=1, T=6, latent=16)"}, {"keys", "(b=1, T=6, d_out=2)"}}},
+        {Variant::Rotary,
+         {{"queries", "(b=1, T=6, h*hd=4)"},
+          {"rope_cos", "(T=6, hd=2)"},
+          {"keys_rotated", "(b=1, G=1, T=6, hd=2)"},
+          {"output", "(b=1, T=6, d_in=3)"}}},
     };
     MainWindow w(testOptions());
     w.show();

@@ -126,7 +126,7 @@ TEST(Session, CorruptFilesAreRefused) {
     expectRefused(R"({"format": "attention-lens-session", "version": 1, "variant": "transformer"})",
                   "x.attnlens: not a valid Attention Lens session (Unknown variant "
                   "\"transformer\"; use simplified, self-attention-v1, self-attention, causal, "
-                  "multi-head-wrapper or multi-head).");
+                  "multi-head-wrapper, multi-head, grouped-query, latent or rotary).");
     expectRefused(R"({"format": "attention-lens-session", "version": 1, "seed": "lots"})",
                   "x.attnlens: not a valid Attention Lens session (\"seed\" expects a whole "
                   "number from -2^63 to 2^64-1, got \"lots\").");
