@@ -54,6 +54,9 @@ ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
     presetCombo_->addItem(tr("Two sentences: the same module on a second text"));
     presetCombo_->addItem(tr("Two heads of the step shown"));
     presetCombo_->addItem(tr("Two layers of a trained model"));
+    presetCombo_->addItem(tr("Key/value groups vs multi-head: one group per head"));
+    presetCombo_->addItem(tr("Key/value groups vs multi-query: one group for all heads"));
+    presetCombo_->addItem(tr("Rotary with and without RoPE: the same weights"));
     presetCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     presetCombo_->setMinimumContentsLength(16);
     label->setBuddy(presetCombo_);
@@ -246,8 +249,9 @@ void ComparePanel::refresh() {
     const Trace& t = *shown->run.trace;
     const Settings& s = workspace_->settings();
     const Preset p = preset();
-    const bool modified =
-        p == Preset::MaskNoneCausal || p == Preset::WrapperVsMultiHead || p == Preset::DOut2Vs768;
+    const bool groups = p == Preset::GroupsVsMultiHead || p == Preset::GroupsVsMultiQuery;
+    const bool modified = p == Preset::MaskNoneCausal || p == Preset::WrapperVsMultiHead ||
+                          p == Preset::DOut2Vs768 || groups || p == Preset::RopeOnOff;
     if (s.modelMode() && modified) {
         // A trained model's attention has one mask and its own weights: changing the module's
         // options would not be the model any more.
@@ -256,6 +260,24 @@ void ComparePanel::refresh() {
             tr("A trained model runs as it was trained, so its options cannot be changed. "
                "Compare its masking methods, two sentences, two heads or two layers; choose "
                "the chapter-3 module to compare masks, modes or seeds."));
+        emit updated();
+        return;
+    }
+    if (groups && !variantHasKvGroups(t.config.variant)) {
+        view_->clear();
+        setMessage(
+            tr("Only grouped-query and rotary attention share keys and values among heads. Pick "
+               "one of them (After chapter 3 in the Variant list) to compare its key/value "
+               "groups with one per head or one for all."));
+        emit updated();
+        return;
+    }
+    if (p == Preset::RopeOnOff && t.config.variant != Variant::Rotary) {
+        view_->clear();
+        setMessage(
+            tr("Only rotary attention turns queries and keys by their position. Pick Rotary "
+               "(RoPE, Qwen3) in the Variant list to compare it with and without the "
+               "rotation."));
         emit updated();
         return;
     }
@@ -334,6 +356,14 @@ void ComparePanel::refresh() {
                            : tr("d_out %1").arg(c.dOut);
             case Preset::MaskingMethods:
                 break;
+            case Preset::GroupsVsMultiHead:
+            case Preset::GroupsVsMultiQuery:
+                return c.kvGroups == 1 ? tr("1 key/value group (multi-query)")
+                       : c.kvGroups == c.heads
+                           ? tr("%1 key/value groups (multi-head)").arg(c.kvGroups)
+                           : tr("%1 key/value groups").arg(c.kvGroups);
+            case Preset::RopeOnOff:
+                return c.rope ? tr("with RoPE") : tr("without RoPE");
         }
         return QString();
     };
@@ -439,6 +469,20 @@ void ComparePanel::submit() {
             break;
         case Preset::MaskingMethods:
             return;
+        case Preset::GroupsVsMultiHead:
+        case Preset::GroupsVsMultiQuery: {
+            // B changes the groups and keeps everything else; with the groups already at that
+            // end, B goes to the other end so that something differs.
+            const int64_t target = preset() == Preset::GroupsVsMultiHead ? c.heads : 1;
+            const int64_t other = preset() == Preset::GroupsVsMultiHead ? 1 : c.heads;
+            c.kvGroups = c.kvGroups == target ? other : target;
+            job.settings.weightsFile.clear();  // other key/value shapes: drawn from the seed
+            job.files.weights.reset();
+            break;
+        }
+        case Preset::RopeOnOff:
+            c.rope = !c.rope;  // the same weights: the rotation draws nothing
+            break;
     }
     forGeneration_ = shown->generation;
     forKey_ = requestKey();

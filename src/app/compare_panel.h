@@ -32,7 +32,11 @@ class ComparePanel : public QWidget {
         DOut2Vs768,          // d_out 2 vs d_out 768
         TwoSentences,        // the same module or model on a second sentence
         TwoHeads,            // another head of the shown step
-        TwoLayers            // the shown step in another layer of a trained model
+        TwoLayers,           // the shown step in another layer of a trained model
+        // After chapter 3, on grouped-query and rotary attention:
+        GroupsVsMultiHead,   // the current key/value groups vs one per head (multi-head)
+        GroupsVsMultiQuery,  // the current key/value groups vs one for all (multi-query)
+        RopeOnOff            // rotary with and without the rotation, the same weights
     };
     ComparePanel(Workspace* workspace, QWidget* parent = nullptr);
     CompareView* view() const { return view_; }

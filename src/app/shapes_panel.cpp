@@ -89,6 +89,17 @@ void ShapesPanel::refresh() {
     QStringList lines;
     if (run) {
         const Trace& t = *run->trace;
+        if (!workspace_->settings().modelMode()) {
+            // What the module keeps per token while generating, beside multi-head attention's.
+            const uint64_t cache = kvCacheBytesPerToken(t.config);
+            const uint64_t mha = multiHeadKvCacheBytesPerToken(t.config);
+            QString line = tr("<b>Key/value cache:</b> %L1 bytes per token").arg(cache);
+            if (variantIsAfterChapter3(t.config.variant) && cache != mha)
+                line += tr(" (multi-head attention with the same heads: %L1 bytes, %2× as many)")
+                            .arg(mha)
+                            .arg(QString::number(double(mha) / double(cache), 'g', 3));
+            lines << line;
+        }
         lines << tr("<b>Parameters: %L1</b>").arg(t.parameterCount);
         constexpr int kMaxListed = 8;
         QStringList all;

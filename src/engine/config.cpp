@@ -199,6 +199,27 @@ std::vector<int64_t> validHeadCounts(int64_t dOut) {
     return small;
 }
 
+uint64_t kvCacheBytesPerToken(const Config& c) {
+    constexpr uint64_t f = sizeof(float);
+    switch (c.variant) {
+        case Variant::Simplified:
+            return uint64_t(c.dIn) * f;
+        case Variant::MultiHeadWrapper:
+            return 2 * uint64_t(c.heads) * uint64_t(c.dOut) * f;
+        case Variant::Latent:
+            return uint64_t(c.effectiveLatentDim()) * f;
+        case Variant::GroupedQuery:
+        case Variant::Rotary:
+            return 2 * uint64_t(c.effectiveKvGroups()) * uint64_t(c.headSize()) * f;
+        default:
+            return 2 * uint64_t(c.dOut) * f;
+    }
+}
+
+uint64_t multiHeadKvCacheBytesPerToken(const Config& c) {
+    return 2 * uint64_t(c.effectiveHeads()) * uint64_t(c.headSize()) * sizeof(float);
+}
+
 std::vector<int64_t> validKvGroupCounts(int64_t heads) {
     return validHeadCounts(heads);  // the divisors of the heads
 }

@@ -136,6 +136,14 @@ class UserError : public std::runtime_error {
     std::string field_;
 };
 
+// Bytes (float32) of keys and values one token adds to a key/value cache for this module: what
+// generating text keeps per token and layer. 2 * G * hd * 4 with key/value groups, the latent's
+// size * 4 for latent attention, the inputs themselves for simplified attention (its keys and
+// values are x).
+uint64_t kvCacheBytesPerToken(const Config& config);
+// The same for multi-head attention with the same heads and head size: 2 * h * hd * 4.
+uint64_t multiHeadKvCacheBytesPerToken(const Config& config);
+
 // Human readable byte count: "1.5 GiB".
 std::string formatBytes(uint64_t bytes);
 

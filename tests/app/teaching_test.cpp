@@ -11,12 +11,18 @@
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTableWidget>
 #include <QTest>
 #include <QTextBrowser>
 
 #include "app/code_panel.h"
 #include "app/compare_panel.h"
 #include "app/explain_panel.h"
+#include "app/main_window.h"
+#include "app/module_panel.h"
+#include "app/shapes_panel.h"
 #include "app/presentation_controller.h"
 #include "app/step_view.h"
 #include "app/token_view_panel.h"
@@ -28,6 +34,7 @@
 #include "teach/compare_view.h"
 #include "teach/lesson.h"
 #include "teach/pytorch_panel.h"
+#include "teach/step_strip.h"
 #include "teach/token_view.h"
 
 using namespace attn;
@@ -237,6 +244,101 @@ TEST(Teaching, CompareCurrentWithAModifiedConfigurationOnASecondController) {
     EXPECT_TRUE(c->message().contains(QStringLiteral("MultiHeadAttentionWrapper")) ||
                 c->view()->captionText().contains(QStringLiteral("MultiHeadAttentionWrapper")))
         << c->message().toStdString();
+}
+
+// The walk through the variants after chapter 3, by clicks: grouped-query attention
+// with 4 heads and 2 key/value groups shows the two key groups repeated into four heads in the
+// strip and the shapes, and the cache it saves; a group count that does not divide the heads
+// is refused next to its control with the counts that would; rotary shows its own options, and
+// Compare shows the same weights with and without the rotation.
+TEST(Teaching, AfterChapter3ByClicks) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    auto* variant = w.findChild<QComboBox*>(QStringLiteral("variantCombo"));
+    const auto pick = [&](Variant v) {
+        const int i = variant->findData(int(v));
+        ASSERT_GE(i, 0);
+        variant->setCurrentIndex(i);
+        emit variant->activated(i);
+    };
+    // The list has two headings that cannot be picked.
+    const int heading = variant->findText(QStringLiteral("After chapter 3"));
+    ASSERT_GE(heading, 0);
+    EXPECT_FALSE(qobject_cast<QStandardItemModel*>(variant->model())->item(heading)->isEnabled());
+
+    pick(Variant::GroupedQuery);
+    w.findChild<QSpinBox*>(QStringLiteral("d_outSpin"))->setValue(4);
+    w.findChild<QSpinBox*>(QStringLiteral("headsSpin"))->setValue(4);
+    auto* groups = w.findChild<QSpinBox*>(QStringLiteral("kv_groupsSpin"));
+    ASSERT_TRUE(groups->isVisibleTo(&w));
+    EXPECT_FALSE(w.findChild<QSpinBox*>(QStringLiteral("head_dimSpin"))->isVisibleTo(&w));
+    groups->setValue(2);
+    ASSERT_TRUE(settle(w));
+    const Config& c = w.workspace()->shownRun()->trace->config;
+    EXPECT_EQ(c.variant, Variant::GroupedQuery);
+    EXPECT_EQ(c.kvGroups, 2);
+    const QStringList strip = w.stepView()->strip()->stepIds();
+    EXPECT_TRUE(strip.contains(QStringLiteral("keys_groups")));
+    EXPECT_TRUE(strip.contains(QStringLiteral("keys_repeated")));
+    const QStringList shapes = [&] {
+        QStringList out;
+        QTableWidget* t = w.shapesPanel()->table();
+        for (int r = 0; r < t->rowCount(); ++r)
+            out << t->item(r, 0)->text() + QLatin1Char(' ') + t->item(r, 1)->text();
+        return out;
+    }();
+    EXPECT_TRUE(shapes.contains(QStringLiteral("keys_groups (b=1, G=2, T=6, hd=1)")));
+    EXPECT_TRUE(shapes.contains(QStringLiteral("keys_repeated (b=1, h=4, T=6, hd=1)")));
+    auto* parameters = w.shapesPanel()->findChild<QLabel*>(QStringLiteral("parametersLabel"));
+    EXPECT_TRUE(parameters->text().contains(
+        QStringLiteral("<b>Key/value cache:</b> 16 bytes per token (multi-head attention with "
+                       "the same heads: 32 bytes, 2× as many)")))
+        << parameters->text().toStdString();
+
+    groups->setValue(3);
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.modulePanel()->fieldError(QStringLiteral("kv_groups")),
+              QStringLiteral("4 heads cannot share 3 key/value groups equally: each group serves "
+                             "heads / groups query heads. Valid group counts for 4 heads: 1, 2, "
+                             "4."));
+    groups->setValue(2);
+
+    pick(Variant::Rotary);
+    ASSERT_TRUE(settle(w));
+    // d_in 3 over 4 heads is no head size: the head size control says so and takes one.
+    EXPECT_TRUE(
+        w.modulePanel()->fieldError(QStringLiteral("head_dim")).startsWith("d_in = 3 is not"));
+    auto* headDim = w.findChild<QSpinBox*>(QStringLiteral("head_dimSpin"));
+    ASSERT_TRUE(headDim->isVisibleTo(&w));
+    headDim->setValue(2);
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(w.modulePanel()->fieldError(QStringLiteral("head_dim")).isEmpty());
+    EXPECT_FALSE(w.findChild<QSpinBox*>(QStringLiteral("d_outSpin"))->isEnabled());
+    auto* rope = w.findChild<QCheckBox*>(QStringLiteral("ropeCheck"));
+    ASSERT_TRUE(rope->isVisibleTo(&w));
+    EXPECT_TRUE(w.stepView()->strip()->stepIds().contains(QStringLiteral("queries_rotated")));
+
+    w.findChild<QAction*>(QStringLiteral("action_compareDock"))->trigger();
+    ComparePanel* cp = w.comparePanel();
+    w.workspace()->selectStep(QStringLiteral("weights"));
+    cp->setPreset(ComparePanel::Preset::RopeOnOff);
+    ASSERT_TRUE(settleCompare(cp)) << cp->message().toStdString();
+    ASSERT_TRUE(cp->view()->shapesMatch());
+    EXPECT_GT(cp->view()->maxAbsDifference(), 1e-3);
+    EXPECT_TRUE(cp->view()->captionText().contains(QStringLiteral("without RoPE")) ||
+                cp->message().contains(QStringLiteral("without RoPE")))
+        << cp->view()->captionText().toStdString();
+    cp->setPreset(ComparePanel::Preset::GroupsVsMultiHead);
+    ASSERT_TRUE(settleCompare(cp));
+    EXPECT_TRUE(cp->view()->shapesMatch());
+
+    // Back on a chapter-3 module the group presets say where they apply.
+    pick(Variant::MultiHead);
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(cp->message().contains(QStringLiteral("Only grouped-query and rotary")))
+        << cp->message().toStdString();
+    EXPECT_FALSE(groups->isVisibleTo(&w));
 }
 
 TEST(Teaching, LessonNextAppliesTheNextScreen) {
