@@ -36,8 +36,9 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
                                 "(the head scores)."),
                  QStringLiteral("name")});
     p.addOption({QStringLiteral("lesson"),
-                 QStringLiteral("Start a guided tour: chapter3 (the chapter-3 tour) or "
-                                "trained-model (attention in the bundled trained model)."),
+                 QStringLiteral("Start a guided tour: chapter3 (the chapter-3 tour), "
+                                "trained-model (attention in the bundled trained model) or "
+                                "after-chapter3 (what changed in attention after chapter 3)."),
                  QStringLiteral("name")});
     p.addOption({QStringLiteral("theme"),
                  QStringLiteral("system, light or dark: the window's theme for this run (View > "
@@ -117,8 +118,10 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     }
     if (p.isSet(QStringLiteral("lesson"))) {
         o.lesson = p.value(QStringLiteral("lesson"));
-        if (o.lesson != QLatin1String("chapter3") && o.lesson != QLatin1String("trained-model")) {
-            *error = QStringLiteral("--lesson expects chapter3 or trained-model, got \"%1\".")
+        if (o.lesson != QLatin1String("chapter3") && o.lesson != QLatin1String("trained-model") &&
+            o.lesson != QLatin1String("after-chapter3")) {
+            *error = QStringLiteral(
+                         "--lesson expects chapter3, trained-model or after-chapter3, got \"%1\".")
                          .arg(o.lesson);
             return false;
         }

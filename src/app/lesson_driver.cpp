@@ -37,10 +37,17 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
     chapter3_ = new QAction(tr("&Chapter 3 tour"), this);
     chapter3_->setObjectName(QStringLiteral("actionLesson"));
     chapter3_->setShortcut(QKeySequence(tr("Ctrl+T")));
-    connect(chapter3_, &QAction::triggered, this, [this] { start(false); });
+    connect(chapter3_, &QAction::triggered, this, [this] { start(LessonKind::Chapter3); });
     trained_ = new QAction(tr("Attention in a &trained model"), this);
     trained_->setObjectName(QStringLiteral("actionTrainedModelLesson"));
-    connect(trained_, &QAction::triggered, this, [this] { start(true); });
+    connect(trained_, &QAction::triggered, this, [this] { start(LessonKind::TrainedModel); });
+    afterChapter3_ = new QAction(tr("&After chapter 3: what changed in attention"), this);
+    afterChapter3_->setObjectName(QStringLiteral("actionAfterChapter3Lesson"));
+    afterChapter3_->setToolTip(
+        tr("Multi-query and grouped-query attention, RoPE, QK-norm, sliding windows and the "
+           "latent of MLA, on small examples"));
+    connect(afterChapter3_, &QAction::triggered, this,
+            [this] { start(LessonKind::AfterChapter3); });
     next_ = new QAction(tr("&Next screen"), this);
     next_->setObjectName(QStringLiteral("actionLessonNext"));
     next_->setShortcut(QKeySequence(tr("Ctrl+]")));
@@ -113,12 +120,14 @@ void LessonDriver::exportSlides(const QString& path) {
         });
 }
 
-void LessonDriver::start(bool trainedModel) {
-    dock_->setWindowTitle(trainedModel ? tr("Trained model tour") : tr("Chapter 3 tour"));
+void LessonDriver::start(LessonKind kind) {
+    dock_->setWindowTitle(kind == LessonKind::TrainedModel    ? tr("Trained model tour")
+                          : kind == LessonKind::AfterChapter3 ? tr("After chapter 3")
+                                                              : tr("Chapter 3 tour"));
     dock_->show();
     dock_->raise();
     lesson_->setFontScale(fontScale_());
-    lesson_->setScreens(trainedModel ? trainedModelLesson() : chapter3Lesson());
+    lesson_->setScreens(lessonScreens(kind));
     lesson_->restart();
 }
 

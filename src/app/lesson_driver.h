@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "app/workspace.h"
+#include "teach/lesson.h"
 
 class QAction;
 class QDockWidget;
@@ -18,8 +19,6 @@ namespace attn {
 class CentrePages;
 class LatestJob;
 class LessonPanel;
-
-struct LessonScreen;
 
 // A lesson screen as settings: the screen's module with the book's input and seeds, or the
 // screen's model, text and layer; its step and head. `previous` gives what the screen does not
@@ -35,9 +34,10 @@ class LessonDriver : public QObject {
     LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel* lesson, QDockWidget* dock,
                  std::function<double()> fontScale, QObject* parent = nullptr);
     ~LessonDriver() override;
-    // Lesson > Chapter 3 tour and Lesson > Attention in a trained model.
+    // Lesson > Chapter 3 tour, Attention in a trained model and After chapter 3.
     QAction* chapter3Action() const { return chapter3_; }
     QAction* trainedModelAction() const { return trained_; }
+    QAction* afterChapter3Action() const { return afterChapter3_; }
     // Lesson > Next screen (Ctrl+]) and Previous screen (Ctrl+[): the panel's Next and Back,
     // enabled while a lesson is open.
     QAction* nextAction() const { return next_; }
@@ -48,9 +48,8 @@ class LessonDriver : public QObject {
     QAction* exportSlidesAction() const { return exportSlides_; }
     void exportSlides(const QString& path);
     bool isExportingSlides() const;
-    // Opens the lesson panel on the first screen of the chapter-3 tour (or of the trained
-    // model's) and shows it.
-    void start(bool trainedModel);
+    // Opens the lesson panel on the first screen of the lesson and shows it.
+    void start(LessonKind kind);
 
   signals:
     void slidesExported(const QString& path, const QString& error);
@@ -66,6 +65,7 @@ class LessonDriver : public QObject {
     std::function<double()> fontScale_;
     QAction* chapter3_ = nullptr;
     QAction* trained_ = nullptr;
+    QAction* afterChapter3_ = nullptr;
     QAction* next_ = nullptr;
     QAction* previous_ = nullptr;
     QAction* exportSlides_ = nullptr;

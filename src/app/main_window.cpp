@@ -390,6 +390,7 @@ void MainWindow::createMenus() {
     lessonMenu->setObjectName(QStringLiteral("menuLesson"));
     lessonMenu->addAction(lessons_->chapter3Action());
     lessonMenu->addAction(lessons_->trainedModelAction());
+    lessonMenu->addAction(lessons_->afterChapter3Action());
     lessonMenu->addSeparator();
     lessonMenu->addAction(lessons_->nextAction());
     lessonMenu->addAction(lessons_->previousAction());
@@ -453,8 +454,8 @@ void MainWindow::createQuizMenu(QMenu* view) {
     quiz->setToolTip(tr("Hide the numbers for the class to predict; click a cell to reveal it"));
 }
 
-void MainWindow::startLesson(bool trainedModel) {
-    lessons_->start(trainedModel);
+void MainWindow::startLesson(LessonKind kind) {
+    lessons_->start(kind);
 }
 
 void MainWindow::fitToScreen() {

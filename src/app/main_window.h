@@ -6,6 +6,8 @@
 
 #include <QMainWindow>
 
+#include "teach/lesson.h"
+
 class QMenu;
 class QTabWidget;
 
@@ -88,7 +90,7 @@ class MainWindow : public QMainWindow {
     QString fieldError(const QString& field) const;
     // Opens the lesson panel on the first screen of the chapter-3 tour (or of the trained
     // model's) and shows it.
-    void startLesson(bool trainedModel = false);
+    void startLesson(LessonKind kind = LessonKind::Chapter3);
     // Sizes and places the window for the screen it is on: fresh settings fill most of the
     // screen; a saved geometry larger than the screen is brought inside it. The frame (title
     // bar and borders) counts: it fits the screen's available geometry, a desktop's panels

@@ -484,13 +484,13 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
                           .arg(sym)
                           .arg(k)
                           .arg(partner)
-                          .arg(fac(x[size_t(k)]), f4(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
+                          .arg(fac(x[size_t(k)]), fac(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
         else
             formula = QStringLiteral("%1′[%2] = %1[%2] cos θ + %1[%3] sin θ = %4 × %5 + %6 × %7 = <b>%8</b>")
                           .arg(sym)
                           .arg(k)
                           .arg(partner)
-                          .arg(fac(x[size_t(k)]), f4(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
+                          .arg(fac(x[size_t(k)]), fac(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
         return para(Derive::tr("RoPE turns the pair (dimension %1, dimension %2) of %3 at position %4 "
                                "by its angle:")
                         .arg(std::min(k, partner))

@@ -154,11 +154,16 @@ static QString afterChapter3Formula(const Config& c, const std::string& id) {
             .arg(v)
             .arg(c.headSize() / 2);
     }
-    if (id == step_id::kKeysRepeated || id == step_id::kValuesRepeated)
+    if (id == step_id::kKeysRepeated || id == step_id::kValuesRepeated) {
+        // The keys repeated are the latest the module made: rotated, normed or just grouped.
+        const char* source = id == step_id::kValuesRepeated ? step_id::kValuesGroups
+                             : c.ropeActive()                ? step_id::kKeysRotated
+                             : c.qkNorm && c.variant == Variant::Rotary ? step_id::kKeysNormed
+                                                                         : step_id::kKeysGroups;
         return QStringLiteral("%1[b, h, t, i] = %2[b, ⌊h / %3⌋, t, i]")
-            .arg(QString::fromStdString(id),
-                 id == step_id::kKeysRepeated ? QStringLiteral("keys") : QStringLiteral("values"))
+            .arg(QString::fromStdString(id), QLatin1String(source))
             .arg(c.effectiveHeads() / std::max<int64_t>(1, c.effectiveKvGroups()));
+    }
     if (c.variant == Variant::Rotary && id == step_id::kOutput)
         return QStringLiteral("o<sub>i</sub> = z<sub>i</sub> W<sub>o</sub><sup>T</sup> &nbsp;∈ "
                               "ℝ<sup>%1</sup>")

@@ -360,6 +360,162 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
 
 }  // namespace
 
+// Sizes small enough to read every number: the book's 3-d vectors, four heads of one number,
+// rotary heads of four (two pairs, a fast one and a slow one).
+Config afterConfig(Variant v, int64_t heads, int64_t kvGroups) {
+    Config c = makeConfig(Variant::MultiHead, 123);
+    c.variant = v;
+    c.heads = heads;
+    c.dOut = 4;
+    c.kvGroups = kvGroups;
+    if (v == Variant::Rotary) {
+        c.headDim = 4;
+        c.ropeBase = 10000.0;
+    }
+    return c;
+}
+
+std::vector<LessonScreen> buildAfterChapter3Lesson() {
+    std::vector<LessonScreen> v;
+    const QString cache = Lesson::tr("Cache");
+    const Config mha = afterConfig(Variant::MultiHead, 4, 4);
+    v.push_back(screen(
+        cache, Lesson::tr("What a model keeps while it writes"),
+        Lesson::tr(
+            "<p>A model writes one token at a time. Each new token's query needs the keys and "
+            "values of every token before it, in every layer, so a model keeps them: the "
+            "<b>key/value cache</b>. It grows with every token, and on long texts it, not the "
+            "weights, fills the memory.</p>"
+            "<p>Chapter 3's multi-head attention, here with 4 heads of 1 number, caches a key "
+            "and a value for every head: these are the keys, one column per head. The Shapes "
+            "panel counts the bytes: 32 per token.</p>"),
+        mha, step_id::kKeysHeads));
+    const Config mqa = afterConfig(Variant::GroupedQuery, 4, 1);
+    v.push_back(screen(
+        Lesson::tr("Multi-query"), Lesson::tr("One key for all heads"),
+        Lesson::tr(
+            "<p><b>Multi-query attention</b> keeps its 4 query heads but projects keys and "
+            "values only once: <code>GroupedQueryAttention</code> with "
+            "<code>num_kv_groups = 1</code> (the book's ch04/04_gqa). This is the one key "
+            "group: a T × 1 matrix for all four heads.</p>"
+            "<p>The cache shrinks fourfold, to 8 bytes per token.</p>"),
+        mqa, step_id::kKeysGroups));
+    v.push_back(screen(
+        Lesson::tr("Multi-query"), Lesson::tr("The heads that share it"),
+        Lesson::tr(
+            "<p><code>repeat_interleave</code> hands the group to every head: pick head 0, 1, "
+            "2 or 3 above the heatmap, or look at the head grid: the same keys four times. The "
+            "app shows this as a view of the one group, nothing copied.</p>"
+            "<p>The heads still differ: each has its own queries, so each looks for something "
+            "else in the same keys.</p>"),
+        mqa, step_id::kKeysRepeated, 2));
+    const Config gqa = afterConfig(Variant::GroupedQuery, 4, 2);
+    v.push_back(screen(
+        Lesson::tr("Grouped-query"), Lesson::tr("A few groups: grouped-query attention"),
+        Lesson::tr(
+            "<p>One group can be too little. <b>Grouped-query attention</b> keeps a few: here "
+            "2 groups for 4 heads, heads 0 and 1 reading group 0, heads 2 and 3 group 1. The "
+            "cache is 16 bytes per token, half of multi-head attention's.</p>"
+            "<p>Llama 3 8B shares 8 key/value groups among 32 heads, Qwen3-0.6B 8 among 16: "
+            "nearly multi-head attention's quality for a fraction of its cache. Compare "
+            "(<i>Key/value groups vs multi-head</i>) puts both side by side.</p>"),
+        gqa, step_id::kWeights, 2));
+    const Config rotary = afterConfig(Variant::Rotary, 2, 1);
+    const QString rope = QStringLiteral("RoPE");
+    v.push_back(screen(
+        rope, Lesson::tr("Positions as angles"),
+        Lesson::tr(
+            "<p>GPT-2 adds a learned position vector to each embedding. Llama, Qwen and Gemma "
+            "use <b>rotary position embeddings</b> instead: each head's numbers are taken in "
+            "pairs, (0, 2) and (1, 3) for a head of 4, and each pair is turned by an angle: "
+            "the position times the pair's frequency, 1 for the first pair and 1/100 for the "
+            "second (base<sup>−2i/4</sup> with base 10,000).</p>"
+            "<p>This is cos of every angle: a row per position. The first pair turns by a "
+            "whole radian per token, the second barely moves: a fast hand and a slow one.</p>"),
+        rotary, step_id::kRopeCos));
+    v.push_back(screen(
+        rope, Lesson::tr("A rotated query"),
+        Lesson::tr(
+            "<p>Every query and key is turned by its position's angles: (x, y) becomes "
+            "(x cos θ − y sin θ, y cos θ + x sin θ). Click a cell to see it computed with its "
+            "numbers. The lengths stay the same; only the directions turn.</p>"),
+        rotary, step_id::kQueriesRotated));
+    Config same = rotary;
+    same.dIn = 8;
+    same.contextLength = 1024;  // eight tokens of text
+    LessonScreen distance = screen(
+        rope, Lesson::tr("The same pair at two distances"),
+        Lesson::tr(
+            "<p>Now eight copies of the word <i>the</i>, without position embeddings: eight "
+            "identical vectors. Only RoPE tells them apart. A query turned by m·θ and a key "
+            "turned by n·θ meet at the angle (m − n)·θ, so a score depends on how far apart two "
+            "tokens are, not on where they stand.</p>"
+            "<p>Look along each diagonal of the scores: one number, repeated. Position 5 looks "
+            "at position 3 exactly as position 2 looks at position 0.</p>"),
+        same, step_id::kScores);
+    distance.text = QStringLiteral(" the the the the the the the the");
+    distance.positions = false;
+    v.push_back(distance);
+    LessonScreen unrotated = distance;
+    unrotated.config.rope = false;
+    unrotated.title = Lesson::tr("Without the rotation");
+    unrotated.html = Lesson::tr(
+        "<p>The same weights without RoPE (<code>--no-rope</code>): every score in the table is "
+        "the same number, and each row spreads its weight evenly. Without positions of any "
+        "kind, attention cannot tell the eight tokens apart.</p>"
+        "<p>Compare (<i>Rotary with and without RoPE</i>) shows the two side by side on any "
+        "text.</p>");
+    v.push_back(unrotated);
+    Config normed = rotary;
+    normed.qkNorm = true;
+    v.push_back(screen(
+        Lesson::tr("QK-norm"), Lesson::tr("QK-norm: scores that cannot explode"),
+        Lesson::tr(
+            "<p>Qwen3 and Gemma 3 add <b>QK-norm</b>: before the rotation each head's query and "
+            "key is divided by its root mean square (RMSNorm), so its numbers have a typical "
+            "size of 1. Training can no longer make the scores huge and softmax all-or-nothing, "
+            "which kept large models from training stably.</p>"
+            "<p>Click a cell: the mean of the squares and the division, with this head's "
+            "numbers.</p>"),
+        normed, step_id::kQueriesNormed));
+    Config window = gqa;
+    window.mask = MaskSpec{MaskKind::Window, 3};
+    v.push_back(screen(
+        Lesson::tr("Sliding window"), Lesson::tr("A sliding window"),
+        Lesson::tr(
+            "<p>Mistral, Gemma 2 and Gemma 3 let most layers look only at the last few tokens: "
+            "a <b>sliding window</b> (the book's ch04/06_swa). Here each token sees itself and "
+            "the 2 before it: a band below the diagonal.</p>"
+            "<p>Such a layer caches only the last 3 tokens however long the text grows. Gemma 3 "
+            "keeps a full-attention layer after every five windowed ones, so distant tokens "
+            "still reach each other.</p>"),
+        window, step_id::kWeights));
+    Config latent = afterConfig(Variant::Latent, 2, 1);
+    latent.latentDim = 2;
+    v.push_back(screen(
+        Lesson::tr("Latent"), Lesson::tr("Multi-head latent attention"),
+        Lesson::tr(
+            "<p>DeepSeek compresses instead of sharing: <b>multi-head latent attention</b> "
+            "(ch04/05_mla) projects each token to a small <b>latent</b>, here 2 numbers, and "
+            "rebuilds every head's keys and values from it. Only the latent is cached: 8 bytes "
+            "per token instead of 32, and every head keeps keys of its own.</p>"),
+        latent, step_id::kLatent));
+    Config qwen = normed;
+    qwen.kvGroups = 1;
+    v.push_back(screen(
+        Lesson::tr("Together"), Lesson::tr("Today's attention"),
+        Lesson::tr(
+            "<p>Qwen3's attention is all of it at once: grouped-query attention, QK-norm, RoPE, "
+            "a causal mask, and chapter 3's scaled dot product and softmax in the middle: "
+            "these are its weights. Everything else is the chapter's: queries, keys, values, "
+            "scores, softmax, context vectors.</p>"
+            "<p>Open the PyTorch panel to run the book's class on the same numbers, or go on "
+            "with <b>Lesson &gt; Attention in a trained model</b> to see what training makes of "
+            "attention.</p>"),
+        qwen, step_id::kWeights));
+    return v;
+}
+
 QString trainedModelLessonModel() {
     return QStringLiteral("tiny-shakespeare");
 }
@@ -372,6 +528,23 @@ const std::vector<LessonScreen>& trainedModelLesson() {
 const std::vector<LessonScreen>& chapter3Lesson() {
     static const std::vector<LessonScreen> screens = build();
     return screens;
+}
+
+const std::vector<LessonScreen>& afterChapter3Lesson() {
+    static const std::vector<LessonScreen> screens = buildAfterChapter3Lesson();
+    return screens;
+}
+
+const std::vector<LessonScreen>& lessonScreens(LessonKind kind) {
+    switch (kind) {
+        case LessonKind::TrainedModel:
+            return trainedModelLesson();
+        case LessonKind::AfterChapter3:
+            return afterChapter3Lesson();
+        case LessonKind::Chapter3:
+            break;
+    }
+    return chapter3Lesson();
 }
 
 LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {

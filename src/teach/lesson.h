@@ -1,6 +1,7 @@
 #pragma once
-// The "Chapter 3" guided tour: an ordered list of screens from simplified attention to multi-head
-// attention on the book's example with the book's seeds, and the panel that steps through them.
+// The guided tours: chapter 3 from simplified to multi-head attention on the book's example
+// with the book's seeds, attention in a trained model, and what changed in attention after
+// chapter 3; and the panel that steps through them.
 
 #include <QMetaType>
 #include <QString>
@@ -36,6 +37,9 @@ struct LessonScreen {
     int layer = 0;
     QString page = QStringLiteral("steps");
     LessonHead pick = LessonHead::Fixed;
+    // A module screen with `text` reads that text (chapter-2 embeddings) instead of the book's
+    // six vectors; `positions` false leaves out the position embeddings.
+    bool positions = true;
 };
 
 // Chapter 3, in the book's order and with the book's seeds.
@@ -46,6 +50,14 @@ const std::vector<LessonScreen>& chapter3Lesson();
 const std::vector<LessonScreen>& trainedModelLesson();
 // The model trainedModelLesson runs on.
 QString trainedModelLessonModel();
+// "After chapter 3: what changed in attention", on small examples: the key/value cache,
+// multi-query and grouped-query attention, RoPE (its angles, a rotated query, the same pair of
+// tokens at two distances), QK-norm, a sliding window and the latent of MLA.
+const std::vector<LessonScreen>& afterChapter3Lesson();
+
+// The lessons, for the menu, the command line (--lesson) and the slides.
+enum class LessonKind { Chapter3, TrainedModel, AfterChapter3 };
+const std::vector<LessonScreen>& lessonScreens(LessonKind kind);
 
 // Back / Next, the screen's title and text and "3 / 12", for a dock beside the heatmap.
 class LessonPanel : public QWidget {

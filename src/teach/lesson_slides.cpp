@@ -50,10 +50,16 @@ Settings lessonScreenSettings(const LessonScreen& screen, const Settings& previo
     s.embeddingsFile.clear();
     s.tokenIds.clear();
     if (screen.model.isEmpty()) {
-        // Chapter 3: the book's input and seeds, the screen's module.
+        // Chapter 3: the book's input and seeds (or the screen's text), the screen's module.
         s.modelFile.clear();
         s.layer = 0;
-        s.source = InputSource::Book;
+        s.source = screen.text.isEmpty() ? InputSource::Book : InputSource::Text;
+        if (!screen.text.isEmpty()) {
+            s.text = screen.text;
+            s.tokenizer = TokenizerKind::Gpt2;
+            s.embeddingSeed = 123;
+            s.positions = screen.positions;
+        }
         s.config = screen.config;
     } else {
         s.modelFile = screen.model;

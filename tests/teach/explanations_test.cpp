@@ -174,6 +174,11 @@ TEST(Explanations, AfterChapter3SaysWhy) {
                     .contains("(1, 2, 6, 1) → (1, 4, 6, 1): each of the G = 2 groups repeated 2 "
                               "times along the head axis: h = 4"));
     EXPECT_TRUE(text(Variant::Rotary, "keys_rotated").contains("(m − n)·θ"));
+    // The repetition reads the group's latest keys: rotated for rotary.
+    EXPECT_TRUE(stepFormulaHtml(testing::bookConfig(Variant::GroupedQuery), "keys_repeated")
+                    .contains("keys_repeated[b, h, t, i] = keys_groups[b, ⌊h / 2⌋, t, i]"));
+    EXPECT_TRUE(stepFormulaHtml(testing::bookConfig(Variant::Rotary), "keys_repeated")
+                    .contains("= keys_rotated[b, ⌊h / 2⌋, t, i]"));
     EXPECT_TRUE(text(Variant::Rotary, "queries_normed").contains("softmax puts all weight"));
     EXPECT_TRUE(text(Variant::Rotary, "rope_cos").contains("base = 10000"));
     EXPECT_TRUE(text(Variant::Latent, "latent")

@@ -6,8 +6,12 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
+#include <cmath>
+#include <set>
+
 #include "export/heatmap_data.h"
 #include "pipeline/model_request.h"
+#include "pipeline/run_request.h"
 #include "teach/explanations.h"
 #include "teach/lesson.h"
 #include "teach/lesson_slides.h"
@@ -65,6 +69,56 @@ TEST(LessonSlides, OnePagePerScreenWithItsHeatmap) {
     EXPECT_EQ(pdfPages(pdf), int(screens.size()));
     EXPECT_THROW(writeSlidesPdf(slides, QStringLiteral("x"), dir.filePath("no/such/dir/x.pdf")),
                  UserError);
+}
+
+// The third lesson: every screen computes what it names (slides run each screen as the window
+// does), and its claims hold for its numbers: one group for four heads, half of multi-head
+// attention's cache with two, and on eight identical tokens RoPE's scores repeat along each
+// diagonal while without it every score is the same.
+TEST(LessonSlides, TheAfterChapter3LessonShowsWhatItSays) {
+    const auto& screens = afterChapter3Lesson();
+    ASSERT_GE(screens.size(), 10u);
+    const std::vector<Slide> slides = lessonSlides(screens, Settings());
+    ASSERT_EQ(slides.size(), screens.size());
+    std::set<Variant> variants;
+    for (size_t i = 0; i < slides.size(); ++i) {
+        SCOPED_TRACE(screens[i].title.toStdString());
+        EXPECT_FALSE(slides[i].figure.isEmpty());
+        EXPECT_EQ(slides[i].figure.stepId.toStdString(), screens[i].stepId);
+        variants.insert(screens[i].config.variant);
+    }
+    EXPECT_EQ(variants, (std::set<Variant>{Variant::MultiHead, Variant::GroupedQuery,
+                                           Variant::Rotary, Variant::Latent}));
+    const auto find = [&](const char* title) -> const LessonScreen& {
+        for (const LessonScreen& s : screens)
+            if (s.title == QLatin1String(title))
+                return s;
+        ADD_FAILURE() << "no screen " << title;
+        return screens.front();
+    };
+    EXPECT_EQ(kvCacheBytesPerToken(find("What a model keeps while it writes").config), 32u);
+    EXPECT_EQ(kvCacheBytesPerToken(find("One key for all heads").config), 8u);
+    EXPECT_EQ(kvCacheBytesPerToken(find("A few groups: grouped-query attention").config), 16u);
+    EXPECT_EQ(kvCacheBytesPerToken(find("Multi-head latent attention").config), 8u);
+
+    const auto scores = [&](const LessonScreen& screen) {
+        const Settings s = lessonScreenSettings(screen, Settings());
+        EXPECT_EQ(s.source, InputSource::Text);
+        EXPECT_FALSE(s.positions);
+        return runSettings(s, {}).trace->find("scores")->value;
+    };
+    const Tensor rotated = scores(find("The same pair at two distances"));
+    const Tensor plain = scores(find("Without the rotation"));
+    ASSERT_EQ(rotated.shape(), (Shape{1, 2, 8, 8}));
+    bool varies = false;
+    for (int64_t h = 0; h < 2; ++h)
+        for (int64_t i = 1; i < 8; ++i)
+            for (int64_t j = 1; j < 8; ++j) {
+                EXPECT_NEAR(rotated.at({0, h, i, j}), rotated.at({0, h, i - 1, j - 1}), 1e-5);
+                EXPECT_NEAR(plain.at({0, h, i, j}), plain.at({0, h, 0, 0}), 1e-5);
+                varies |= std::fabs(rotated.at({0, h, i, j}) - rotated.at({0, h, i, 0})) > 1e-3f;
+            }
+    EXPECT_TRUE(varies);
 }
 
 // The trained-model lesson's slides run its model: the screens that pick the strongest head
