@@ -52,6 +52,39 @@ BENCHMARK(BM_MultiHeadTrace)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// Qwen3-0.6B's attention (section 9.1's rotary): d_in 1,024, 16 query heads sharing 8 key/value
+// groups of 128, QK-norm, RoPE base 1,000,000, causal; every step kept, as the app keeps them.
+void BM_RotaryTrace(benchmark::State& state) {
+    const int64_t T = state.range(0);
+    attn::TraceRequest r;
+    r.config.variant = attn::Variant::Rotary;
+    r.config.dIn = 1024;
+    r.config.heads = 16;
+    r.config.kvGroups = 8;
+    r.config.headDim = 128;
+    r.config.qkNorm = true;
+    r.config.ropeBase = 1e6;
+    r.inputs = randomInputs(T, 1024);
+    const attn::WeightMap weights = attn::runTrace(r).parameters;
+    r.weights = &weights;
+    for (auto _ : state) {
+        attn::Trace t = attn::runTrace(r);
+        benchmark::DoNotOptimize(t.steps.data());
+    }
+    state.counters["trace_MB"] =
+        static_cast<double>(attn::estimateComputedTraceBytes(r.config, T)) / (1024.0 * 1024.0);
+    state.counters["peak_RSS_MB"] =
+        static_cast<double>(attn::io::processPeakResidentBytes()) / (1024.0 * 1024.0);
+}
+BENCHMARK(BM_RotaryTrace)
+    ->Arg(64)
+    ->Arg(128)
+    ->Arg(256)
+    ->Arg(512)
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // How long a running T = 2048 GPT-2-small trace takes to stop after its cancel token is set
 // (the app cancels the running request whenever the user changes something).
 void BM_CancelLatencyT2048(benchmark::State& state) {

@@ -268,6 +268,46 @@
         <source>The sentences have %1 and %2 tokens, so their maps stand side by side without a cell-by-cell difference; with as many tokens (one word swapped) the difference shows what the word changes.%3</source>
         <translation>Die Sätze haben %1 und %2 Tokens, ihre Karten stehen also ohne Differenz Zelle für Zelle nebeneinander; bei gleich vielen Tokens (ein Wort getauscht) zeigt die Differenz, was das Wort ändert.%3</translation>
     </message>
+    <message>
+        <source>Key/value groups vs multi-head: one group per head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key/value groups vs multi-query: one group for all heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotary with and without RoPE: the same weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only grouped-query and rotary attention share keys and values among heads. Pick one of them (After chapter 3 in the Variant list) to compare its key/value groups with one per head or one for all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only rotary attention turns queries and keys by their position. Pick Rotary (RoPE, Qwen3) in the Variant list to compare it with and without the rotation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 key/value group (multi-query)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 key/value groups (multi-head)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 key/value groups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>with RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>without RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attn::CompareView</name>
@@ -539,6 +579,82 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Head %1&apos;s weights and values:</source>
         <translation>Gewichte und Values von Kopf %1:</translation>
+    </message>
+    <message>
+        <source>The latent keeps %1 numbers of this token; its keys and values are rebuilt from them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up-projected from the token&apos;s latent c, not from its embedding.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: element %7 of key/value group %5&apos;s slice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 = %2_split[%3, %4, %5, %6] = %2[%3, %4, %5·%7 + %6]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group %1 serves query head %1 alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group %1 serves query heads %2 to %3: they all read these numbers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean of the squares of this %1 (head size %2): </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every %1 of every head now has a root mean square of about 1 (times the learned scale g, ones here), however large the projection made it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>θ = position × base&lt;sup&gt;−2i/hd&lt;/sup&gt; = %1 × %2&lt;sup&gt;−%3/%4&lt;/sup&gt; = %1 × %5 = %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Position %1, dimension %2 (pair %3: dimensions %3 and %4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both dimensions of a pair share the angle, so the table&apos;s two halves repeat. Pair 0 turns fastest; the last pairs turn slowly.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE turns the pair (dimension %1, dimension %2) of %3 at position %4 by its angle:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From %1 (%2): a rotation changes the direction of the pair, never its length.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Query head %1 uses key/value group ⌊%1 / %2⌋ = %3. The repetition is a view: the %4 numbers exist once, in group %3, however many heads read them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation type="unfinished">Wert</translation>
     </message>
 </context>
 <context>
@@ -970,6 +1086,174 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Then multiply by (1 − mask), a band of ones where a token may look (%1) and zeros elsewhere, which sets every hidden weight to 0. The rows no longer sum to 1.</source>
         <translation>Dann mit (1 − mask) multiplizieren, einem Band aus Einsen, wo ein Token hinsehen darf (%1), und Nullen sonst; das setzt jedes verdeckte Gewicht auf 0. Die Zeilen summieren sich nicht mehr zu 1.</translation>
+    </message>
+    <message>
+        <source>While a model generates text it keeps the keys and values of every earlier token, in every layer, so that each new token needs only its own: the key/value cache, which grows with the text and is what limits long contexts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multi-head latent attention (DeepSeek) first compresses each token to a latent of %1 numbers (W_DKV), and rebuilds its keys and values from it (W_UK, W_UV).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With the latent a cache keeps %1 numbers per token and layer instead of 2 × d_out = %2, at the price of two more small matrix products.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 are rebuilt from the latent by nn.Linear(%2, %3): %3 numbers per token again, split into heads as in multi-head attention. Only the latent has to be kept for later tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 are projected to only G × hd = %2 × %3 = %4 numbers per token: one slice per key/value group, not per head (the queries get h × hd = %5).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each token&apos;s d_in = %1 numbers are projected to h × head_dim = %2 × %3 = %4: the head size is its own setting here (Qwen3&apos;s is 128 whatever d_in is), and none of the projections has a bias.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 are cut into G = %2 key/value groups of hd = %3 numbers. Nothing is computed or copied; .view only reads the same numbers with a new shape.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Swapping the token and group axes gives each key/value group a T × hd matrix. There are only G = %1 of them for h = %2 query heads: each group serves %3 heads.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With one group (multi-query attention) the cache is %1 times smaller than multi-head attention&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With %1 groups for %2 heads the cache is %3 times smaller than multi-head attention&apos;s, and the quality nearly the same: Llama 3, Qwen3 and Gemma 3 share keys this way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm divides each head&apos;s %1 by its root mean square, so its numbers have a typical size of 1, then multiplies by a learned scale (ones at the start). Without it queries and keys can grow during training, the scores grow with them and softmax puts all weight on one token, which makes training unstable; normalised, a score&apos;s size stays bounded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotary position embeddings (RoPE) pair dimension i of a head with dimension i + hd/2 and turn each pair by an angle: the position times a frequency base&lt;sup&gt;−2i/hd&lt;/sup&gt; (base = %1). The first pair turns by a whole radian per position, the last ones very slowly, like the hands of a clock. This table holds the %2 of every angle: a row per position, a column per dimension; the second half repeats the first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each pair of the query&apos;s numbers is turned by its position&apos;s angle: (x, y) becomes (x cos θ − y sin θ, y cos θ + x sin θ). GPT-2 adds a position vector to the embedding instead; RoPE adds nothing and changes no vector&apos;s length, only its direction, by an amount that depends on where the token stands.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The keys are turned the same way. A query at position m is turned by m·θ, a key at position n by n·θ, and the dot product of two turned vectors depends only on the angle between them: (m − n)·θ. So a score sees how far apart two tokens are, not where they are: the same pair of words gets the same score at any place in the text, as long as their distance is the same.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repeat_interleave(%1, dim=1) lines the groups up with the query heads: heads 0 to %2 read group 0, the next %1 heads group 1, and so on. PyTorch copies the numbers here; the app shows a view, as fast attention kernels do, since heads of one group read the same %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out_proj = nn.Linear(%1, %2, bias=False) mixes the heads&apos; results and maps them back to d_in = %2 numbers per token, the width of the residual stream the block adds them to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A final linear layer, out_proj = nn.Linear(%1, %1) without a bias, mixes the heads&apos; results.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2: one row per position, one column per number of a head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2: each token&apos;s %3 = %4 numbers become %5 = %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2: each token&apos;s d_in = %3 numbers become %4 = %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2: split G·hd = %3 into G = %4 groups of hd = %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2: swap the token axis T = %3 and the group axis G = %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2: each of the G = %3 groups repeated %4 times along the head axis: h = %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2: join h = %3 heads of hd = %4 into %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2: %3 in, %4 out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The latent: a few numbers per token that keys and values come from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The keys by key/value group, each shared by several heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The values by key/value group, each shared by several heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QK-norm: each query scaled to a typical size of 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QK-norm: each key scaled to a typical size of 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE: the cosine of each position&apos;s angles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE: the sine of each position&apos;s angles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queries turned by an angle that grows with the position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys turned the same way: scores now see distances</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each group&apos;s keys, read by every head that shares them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each group&apos;s values, read by every head that shares them</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2112,6 +2396,130 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>&lt;p&gt;After the last block the model turns each token&apos;s vector into scores for all 50,257 tokens. The &lt;b&gt;Next token&lt;/b&gt; panel on the left lists the most probable ones after the last token.&lt;/p&gt;&lt;p&gt;Press &lt;b&gt;Append&lt;/b&gt; to add the top token to the text, or pick another first: the model then reads its own output, and the heatmaps show the attention of the generated tokens. Click a heatmap row to see what the model predicted at that position and what the text really says.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Presentation mode shows only the heatmap and this panel: press Esc to reach the list and Append, F11 to come back.&lt;/small&gt;&lt;/p&gt;</source>
         <translation>&lt;p&gt;Nach dem letzten Block macht das Modell aus dem Vektor jedes Tokens Scores für alle 50.257 Tokens. Das Feld &lt;b&gt;Nächstes Token&lt;/b&gt; links listet die wahrscheinlichsten nach dem letzten Token auf.&lt;/p&gt;&lt;p&gt;Drücken Sie &lt;b&gt;Bestes anhängen&lt;/b&gt;, um das oberste Token an den Text anzuhängen, oder wählen Sie vorher ein anderes: das Modell liest dann seine eigene Ausgabe, und die Heatmaps zeigen die Attention der erzeugten Tokens. Klicken Sie auf eine Zeile einer Heatmap, um zu sehen, was das Modell an dieser Position vorhergesagt hat und was tatsächlich im Text steht.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Der Präsentationsmodus zeigt nur die Heatmap und diese Tafel: Esc öffnet die Liste und „Bestes anhängen“, F11 kehrt zurück.&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What a model keeps while it writes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A model writes one token at a time. Each new token&apos;s query needs the keys and values of every token before it, in every layer, so a model keeps them: the &lt;b&gt;key/value cache&lt;/b&gt;. It grows with every token, and on long texts it, not the weights, fills the memory.&lt;/p&gt;&lt;p&gt;Chapter 3&apos;s multi-head attention, here with 4 heads of 1 number, caches a key and a value for every head: these are the keys, one column per head. The Shapes panel counts the bytes: 32 per token.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multi-query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One key for all heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Multi-query attention&lt;/b&gt; keeps its 4 query heads but projects keys and values only once: &lt;code&gt;GroupedQueryAttention&lt;/code&gt; with &lt;code&gt;num_kv_groups = 1&lt;/code&gt; (the book&apos;s ch04/04_gqa). This is the one key group: a T × 1 matrix for all four heads.&lt;/p&gt;&lt;p&gt;The cache shrinks fourfold, to 8 bytes per token.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The heads that share it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; hands the group to every head: pick head 0, 1, 2 or 3 above the heatmap, or look at the head grid: the same keys four times. The app shows this as a view of the one group, nothing copied.&lt;/p&gt;&lt;p&gt;The heads still differ: each has its own queries, so each looks for something else in the same keys.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grouped-query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A few groups: grouped-query attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;One group can be too little. &lt;b&gt;Grouped-query attention&lt;/b&gt; keeps a few: here 2 groups for 4 heads, heads 0 and 1 reading group 0, heads 2 and 3 group 1. The cache is 16 bytes per token, half of multi-head attention&apos;s.&lt;/p&gt;&lt;p&gt;Llama 3 8B shares 8 key/value groups among 32 heads, Qwen3-0.6B 8 among 16: nearly multi-head attention&apos;s quality for a fraction of its cache. Compare (&lt;i&gt;Key/value groups vs multi-head&lt;/i&gt;) puts both side by side.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Positions as angles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;GPT-2 adds a learned position vector to each embedding. Llama, Qwen and Gemma use &lt;b&gt;rotary position embeddings&lt;/b&gt; instead: each head&apos;s numbers are taken in pairs, (0, 2) and (1, 3) for a head of 4, and each pair is turned by an angle: the position times the pair&apos;s frequency, 1 for the first pair and 1/100 for the second (base&lt;sup&gt;−2i/4&lt;/sup&gt; with base 10,000).&lt;/p&gt;&lt;p&gt;This is cos of every angle: a row per position. The first pair turns by a whole radian per token, the second barely moves: a fast hand and a slow one.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A rotated query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Every query and key is turned by its position&apos;s angles: (x, y) becomes (x cos θ − y sin θ, y cos θ + x sin θ). Click a cell to see it computed with its numbers. The lengths stay the same; only the directions turn.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same pair at two distances</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Now eight copies of the word &lt;i&gt;the&lt;/i&gt;, without position embeddings: eight identical vectors. Only RoPE tells them apart. A query turned by m·θ and a key turned by n·θ meet at the angle (m − n)·θ, so a score depends on how far apart two tokens are, not on where they stand.&lt;/p&gt;&lt;p&gt;Look along each diagonal of the scores: one number, repeated. Position 5 looks at position 3 exactly as position 2 looks at position 0.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without the rotation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The same weights without RoPE (&lt;code&gt;--no-rope&lt;/code&gt;): every score in the table is the same number, and each row spreads its weight evenly. Without positions of any kind, attention cannot tell the eight tokens apart.&lt;/p&gt;&lt;p&gt;Compare (&lt;i&gt;Rotary with and without RoPE&lt;/i&gt;) shows the two side by side on any text.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QK-norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QK-norm: scores that cannot explode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Qwen3 and Gemma 3 add &lt;b&gt;QK-norm&lt;/b&gt;: before the rotation each head&apos;s query and key is divided by its root mean square (RMSNorm), so its numbers have a typical size of 1. Training can no longer make the scores huge and softmax all-or-nothing, which kept large models from training stably.&lt;/p&gt;&lt;p&gt;Click a cell: the mean of the squares and the division, with this head&apos;s numbers.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sliding window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sliding window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Mistral, Gemma 2 and Gemma 3 let most layers look only at the last few tokens: a &lt;b&gt;sliding window&lt;/b&gt; (the book&apos;s ch04/06_swa). Here each token sees itself and the 2 before it: a band below the diagonal.&lt;/p&gt;&lt;p&gt;Such a layer caches only the last 3 tokens however long the text grows. Gemma 3 keeps a full-attention layer after every five windowed ones, so distant tokens still reach each other.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multi-head latent attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;DeepSeek compresses instead of sharing: &lt;b&gt;multi-head latent attention&lt;/b&gt; (ch04/05_mla) projects each token to a small &lt;b&gt;latent&lt;/b&gt;, here 2 numbers, and rebuilds every head&apos;s keys and values from it. Only the latent is cached: 8 bytes per token instead of 32, and every head keeps keys of its own.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Together</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Today&apos;s attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Qwen3&apos;s attention is all of it at once: grouped-query attention, QK-norm, RoPE, a causal mask, and chapter 3&apos;s scaled dot product and softmax in the middle: these are its weights. Everything else is the chapter&apos;s: queries, keys, values, scores, softmax, context vectors.&lt;/p&gt;&lt;p&gt;Open the PyTorch panel to run the book&apos;s class on the same numbers, or go on with &lt;b&gt;Lesson &amp;gt; Attention in a trained model&lt;/b&gt; to see what training makes of attention.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attn::LessonDriver</name>
@@ -2175,6 +2583,18 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
+    <message>
+        <source>&amp;After chapter 3: what changed in attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multi-query and grouped-query attention, RoPE, QK-norm, sliding windows and the latent of MLA, on small examples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After chapter 3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attn::LessonPanel</name>
@@ -2201,6 +2621,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Trained model %1  ·  %2</source>
         <translation>Trainiertes Modell %1  ·  %2</translation>
+    </message>
+    <message>
+        <source>After chapter 3: %1  ·  %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2786,10 +3210,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Ein trainiertes Modell: seine Größen, aus seiner Datei gelesen. Die Attention jeder Schicht ist die Multi-Head-Attention des Kapitels mit diesen Gewichten.</translation>
     </message>
     <message>
-        <source>The chapter-3 module: each brings its own mask, as in the book</source>
-        <translation>Das Modul aus Kapitel 3: jedes bringt seine eigene Maske mit, wie im Buch</translation>
-    </message>
-    <message>
         <source>&amp;Variant</source>
         <translation>&amp;Variante</translation>
     </message>
@@ -3008,6 +3428,130 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>This variant has a single head</source>
         <translation>Diese Variante hat einen einzigen Kopf</translation>
+    </message>
+    <message>
+        <source>Grouped-query attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multi-head latent attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotary (RoPE, Qwen3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chapter 3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After chapter 3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The module: chapter 3&apos;s six, each with its own mask as in the book, or the attention of today&apos;s models that the book&apos;s bonus material builds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;KV groups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Latent size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head si&amp;ze</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotate queries and keys by their position (RoPE). Off: the same weights without the rotation, to compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;QK-norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RMS-normalise each head&apos;s queries and keys before the rotation, as Qwen3 and Gemma 3 do</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The RoPE base: pair i turns by base^(-2i/head size) per position. 10,000 in Llama 2, 500,000 in Llama 3, 1,000,000 in Qwen3; a larger base turns the slow pairs slower, for longer texts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE &amp;base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change the key/value groups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change the latent size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change the head size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change QK-norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change the RoPE base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auto (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d_in / heads (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d_in / heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key/value groups G: each group&apos;s keys and values are shared by heads / G query heads (1 = multi-query attention, G = heads = multi-head attention). For %1 heads: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The latent size: each token&apos;s keys and values are rebuilt from this many numbers, all a key/value cache keeps (0 = auto: max(16, d_out / 8) = %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Numbers per head; even, since RoPE turns pairs (0 = d_in / heads). Qwen3 uses 128 whatever d_in is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotary attention has no d_out: its queries have heads × head size numbers and its output d_in, like the residual stream</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d_out: the size of the queries, keys, values and output (1 to %L1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The number of query heads (1 to %L1); the key/value groups must divide it</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3519,6 +4063,14 @@ Doppelklick hängt es an den Text an.</translation>
         <source>{} expects token ids (whole numbers from 0) separated by spaces, got &quot;%1&quot;</source>
         <translation>{} erwartet Token-IDs (ganze Zahlen ab 0), durch Leerzeichen getrennt, bekam „%1“</translation>
     </message>
+    <message>
+        <source>{} expects a whole number from 1 to %1, or 0 for the default, got &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{} expects a positive number, got &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attn::SettingsColumn</name>
@@ -3564,6 +4116,14 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; %2 &amp;rarr; &lt;b&gt;%3&lt;/b&gt; %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; %2 &amp;rarr; &lt;b&gt;%3&lt;/b&gt; %4</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Key/value cache:&lt;/b&gt; %L1 bytes per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (multi-head attention with the same heads: %L1 bytes, %2× as many)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3893,6 +4453,62 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>keep mask</source>
         <translation>Behalten-Maske</translation>
+    </message>
+    <message>
+        <source>QK-norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE rotation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>share K V</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>K groups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>V groups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Q norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>K norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cos</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Q rotated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>K rotated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>K per head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>V per head</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

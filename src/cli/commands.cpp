@@ -71,8 +71,14 @@ void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const cha
     parser.setApplicationDescription(
         QStringLiteral("attention-lens-cli %1: %2").arg(command, description));
     parser.addHelpOption();
-    if (!parser.parse(args))
-        throw UserError("option", parser.errorText().toStdString() + ".");
+    if (!parser.parse(args)) {
+        // One sentence: Qt ends some of its messages with a full stop ("Unknown option 'x'.")
+        // and others not ("Missing value after '--seed'").
+        std::string text = parser.errorText().toStdString();
+        if (!text.ends_with('.'))
+            text += '.';
+        throw UserError("option", text);
+    }
     if (parser.isSet("help")) {
         // Qt starts the usage line with the path the program was run by; the line names the
         // program and the command as they are typed (the man page is made from this text).

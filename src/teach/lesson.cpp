@@ -389,7 +389,7 @@ std::vector<LessonScreen> buildAfterChapter3Lesson() {
             "<p>Chapter 3's multi-head attention, here with 4 heads of 1 number, caches a key "
             "and a value for every head: these are the keys, one column per head. The Shapes "
             "panel counts the bytes: 32 per token.</p>"),
-        mha, step_id::kKeysHeads));
+        mha, step_id::kKeys));
     const Config mqa = afterConfig(Variant::GroupedQuery, 4, 1);
     v.push_back(screen(
         Lesson::tr("Multi-query"), Lesson::tr("One key for all heads"),
@@ -654,6 +654,11 @@ void LessonPanel::refresh() {
         section_->clear();
     else if (!s.model.isEmpty())
         section_->setText(tr("Trained model %1  ·  %2").arg(s.model, s.section));
+    else if (variantIsAfterChapter3(s.config.variant) || !s.section.front().isDigit())
+        // After chapter 3 the sections are topics, not the book's numbers.
+        section_->setText(
+            tr("After chapter 3: %1  ·  %2")
+                .arg(s.section, QString::fromStdString(variantClassName(s.config.variant))));
     else
         section_->setText(
             tr("Chapter 3, section %1  ·  %2")

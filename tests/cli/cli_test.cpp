@@ -67,6 +67,69 @@ TEST(Cli, TraceOfTheBooksSelfAttentionV1) {
                                 "weights", "context", "output"}));
 }
 
+// After chapter 3 (section 9.1): the new variants and options on every command, their steps
+// under their ids, and their option errors in one line that lists what would be right.
+TEST(Cli, TheVariantsAfterChapter3) {
+    CliRun r = cli({"trace", "--preset", "book", "--variant", "grouped-query", "--d-out", "4",
+                    "--heads", "4", "--kv-groups", "2"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QJsonObject o = json(r.out);
+    EXPECT_EQ(o["config"].toObject()["variant"].toString(), "grouped-query");
+    QStringList ids;
+    for (const QJsonValue& s : o["steps"].toArray())
+        ids << s.toObject()["id"].toString();
+    EXPECT_TRUE(ids.contains("keys_groups") && ids.contains("keys_repeated")) << ids.join(' ').toStdString();
+    // W_key (2, 3) + W_value (2, 3) + W_query (4, 3) + out_proj (4, 4), no biases.
+    EXPECT_EQ(o["parameters"].toInt(), 6 + 6 + 12 + 16);
+
+    r = cli({"trace", "--text", "The cat sat", "--variant", "rotary", "--d-in", "8", "--heads",
+             "2", "--qk-norm", "--rope-base", "500000"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    ids.clear();
+    for (const QJsonValue& s : json(r.out)["steps"].toArray())
+        ids << s.toObject()["id"].toString();
+    for (const char* id : {"queries_normed", "keys_normed", "rope_cos", "rope_sin",
+                           "queries_rotated", "keys_rotated"})
+        EXPECT_TRUE(ids.contains(id)) << id;
+    r = cli({"trace", "--text", "The cat sat", "--variant", "rotary", "--d-in", "8", "--heads",
+             "2", "--no-rope"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_FALSE(r.out.contains("\"rope_cos\""));
+
+    QTemporaryDir dir;
+    const QString npy = dir.filePath(QStringLiteral("latent.npy"));
+    r = cli({"export", "--preset", "book", "--variant", "latent", "--d-out", "4", "--heads", "2",
+             "--latent-dim", "3", "--step", "latent", "--out", npy});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_TRUE(QFile::exists(npy));
+    const QString png = dir.filePath(QStringLiteral("rope.png"));
+    r = cli({"render", "--preset", "book", "--variant", "rotary", "--head-dim", "4", "--step",
+             "rope_cos", "--out", png});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_TRUE(QFile::exists(png));
+    r = cli({"bench", "--preset", "book", "--variant", "grouped-query", "--heads", "2",
+             "--kv-groups", "1"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    r = cli({"pytorch", "--preset", "book", "--variant", "latent", "--d-out", "4"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_TRUE(r.out.contains("class MultiHeadLatentAttention(nn.Module):"));
+
+    expectBadInput({"trace", "--variant", "grouped-query", "--d-out", "8", "--heads", "4",
+                    "--kv-groups", "3"},
+                   "Valid group counts for 4 heads: 1, 2, 4.");
+    expectBadInput({"trace", "--variant", "rotary"},
+                   "d_in = 3 is not divisible by 2 heads, so head_dim cannot default to d_in / "
+                   "heads");
+    expectBadInput({"trace", "--variant", "rotary", "--heads", "1"},
+                   "Set head_dim to 2 or 4, or switch the rotation off.");
+    expectBadInput({"trace", "--kv-groups", "0"},
+                   "--kv-groups expects a whole number from 1 to 1048576, got \"0\".");
+    expectBadInput({"trace", "--latent-dim", "-2"},
+                   "--latent-dim expects a whole number from 1 to 1048576, or 0 for the default, "
+                   "got \"-2\".");
+    expectBadInput({"trace", "--rope-base", "0"}, "--rope-base expects a positive number");
+}
+
 TEST(Cli, TraceWritesMaskedCellsAsStrings) {
     const CliRun r = cli({"trace", "--preset", "book"});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
@@ -202,6 +265,9 @@ TEST(Cli, BadInputExitsTwoWithOneLine) {
     expectBadInput({"trace", "--embeddings", "/nonexistent/x.npy"}, "/nonexistent/x.npy");
     expectBadInput({"trace", "--weights", "/nonexistent/w.json"}, "/nonexistent/w.json");
     expectBadInput({"trace", "--bogus"}, "Unknown option 'bogus'.");
+    // One full stop, whether Qt's message has one or not.
+    EXPECT_FALSE(cli({"trace", "--bogus"}).err.contains(".."));
+    expectBadInput({"trace", "--seed"}, "Missing value after '--seed'.");
     expectBadInput({"frobnicate"}, "unknown command \"frobnicate\"");
     expectBadInput({"trace", "--d-in", "768", "--d-out", "768", "--heads", "12", "--text",
                     QString("word ").repeated(1000), "--batch", "100"},
