@@ -270,43 +270,43 @@
     </message>
     <message>
         <source>Key/value groups vs multi-head: one group per head</source>
-        <translation type="unfinished"></translation>
+        <translation>Key-Value-Gruppen gegen Multi-Head: eine Gruppe je Kopf</translation>
     </message>
     <message>
         <source>Key/value groups vs multi-query: one group for all heads</source>
-        <translation type="unfinished"></translation>
+        <translation>Key-Value-Gruppen gegen Multi-Query: eine Gruppe für alle Köpfe</translation>
     </message>
     <message>
         <source>Rotary with and without RoPE: the same weights</source>
-        <translation type="unfinished"></translation>
+        <translation>Rotary mit und ohne RoPE: dieselben Gewichte</translation>
     </message>
     <message>
         <source>Only grouped-query and rotary attention share keys and values among heads. Pick one of them (After chapter 3 in the Variant list) to compare its key/value groups with one per head or one for all.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur Grouped-Query- und Rotary-Attention teilen Keys und Values zwischen Köpfen. Wählen Sie eine davon (Nach Kapitel 3 in der Liste Variante), um ihre Key-Value-Gruppen mit einer je Kopf oder einer für alle zu vergleichen.</translation>
     </message>
     <message>
         <source>Only rotary attention turns queries and keys by their position. Pick Rotary (RoPE, Qwen3) in the Variant list to compare it with and without the rotation.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur Rotary-Attention dreht Queries und Keys nach ihrer Position. Wählen Sie Rotary (RoPE, Qwen3) in der Liste Variante, um sie mit und ohne Drehung zu vergleichen.</translation>
     </message>
     <message>
         <source>1 key/value group (multi-query)</source>
-        <translation type="unfinished"></translation>
+        <translation>1 Key-Value-Gruppe (Multi-Query)</translation>
     </message>
     <message>
         <source>%1 key/value groups (multi-head)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Key-Value-Gruppen (Multi-Head)</translation>
     </message>
     <message>
         <source>%1 key/value groups</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Key-Value-Gruppen</translation>
     </message>
     <message>
         <source>with RoPE</source>
-        <translation type="unfinished"></translation>
+        <translation>mit RoPE</translation>
     </message>
     <message>
         <source>without RoPE</source>
-        <translation type="unfinished"></translation>
+        <translation>ohne RoPE</translation>
     </message>
 </context>
 <context>
@@ -582,79 +582,83 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>The latent keeps %1 numbers of this token; its keys and values are rebuilt from them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Latent-Vektor hält %1 Zahlen dieses Tokens; seine Keys und Values werden daraus neu gebildet.</translation>
     </message>
     <message>
         <source>Up-projected from the token&apos;s latent c, not from its embedding.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus dem Latent-Vektor c des Tokens hochprojiziert, nicht aus seinem Embedding.</translation>
     </message>
     <message>
         <source>%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: element %7 of key/value group %5&apos;s slice.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: Element %7 des Abschnitts von Key-Value-Gruppe %5.</translation>
     </message>
     <message>
         <source>%1 = %2_split[%3, %4, %5, %6] = %2[%3, %4, %5·%7 + %6]</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 = %2_split[%3, %4, %5, %6] = %2[%3, %4, %5·%7 + %6]</translation>
     </message>
     <message>
         <source>Group %1 serves query head %1 alone.</source>
-        <translation type="unfinished"></translation>
+        <translation>Gruppe %1 dient nur Query-Kopf %1.</translation>
     </message>
     <message>
         <source>Group %1 serves query heads %2 to %3: they all read these numbers.</source>
-        <translation type="unfinished"></translation>
+        <translation>Gruppe %1 dient den Query-Köpfen %2 bis %3: sie alle lesen diese Zahlen.</translation>
     </message>
     <message>
         <source>Mean of the squares of this %1 (head size %2): </source>
-        <translation type="unfinished"></translation>
+        <translation>Mittel der Quadrate dieses %1-Vektors (Kopfgröße %2): </translation>
     </message>
     <message>
         <source>query</source>
-        <translation type="unfinished"></translation>
+        <translation>Query</translation>
     </message>
     <message>
         <source>key</source>
-        <translation type="unfinished"></translation>
+        <translation>Key</translation>
     </message>
     <message>
         <source>Every %1 of every head now has a root mean square of about 1 (times the learned scale g, ones here), however large the projection made it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Jeder %1-Vektor jedes Kopfes hat jetzt ein quadratisches Mittel von etwa 1 (mal der gelernten Skala g, hier Einsen), wie groß die Projektion ihn auch gemacht hat.</translation>
     </message>
     <message>
         <source>θ = position × base&lt;sup&gt;−2i/hd&lt;/sup&gt; = %1 × %2&lt;sup&gt;−%3/%4&lt;/sup&gt; = %1 × %5 = %6</source>
-        <translation type="unfinished"></translation>
+        <translation>θ = Position × Basis&lt;sup&gt;−2i/hd&lt;/sup&gt; = %1 × %2&lt;sup&gt;−%3/%4&lt;/sup&gt; = %1 × %5 = %6</translation>
     </message>
     <message>
         <source>Position %1, dimension %2 (pair %3: dimensions %3 and %4).</source>
-        <translation type="unfinished"></translation>
+        <translation>Position %1, Dimension %2 (Paar %3: Dimensionen %3 und %4).</translation>
     </message>
     <message>
         <source>Both dimensions of a pair share the angle, so the table&apos;s two halves repeat. Pair 0 turns fastest; the last pairs turn slowly.</source>
-        <translation type="unfinished"></translation>
+        <translation>Beide Dimensionen eines Paars teilen sich den Winkel, daher wiederholen sich die beiden Hälften der Tabelle. Paar 0 dreht sich am schnellsten; die letzten Paare drehen sich langsam.</translation>
     </message>
     <message>
         <source>RoPE turns the pair (dimension %1, dimension %2) of %3 at position %4 by its angle:</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE dreht das Paar (Dimension %1, Dimension %2) von %3 an Position %4 um seinen Winkel:</translation>
     </message>
     <message>
         <source>From %1 (%2): a rotation changes the direction of the pair, never its length.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus %1 (%2): eine Drehung ändert die Richtung des Paars, nie seine Länge.</translation>
     </message>
     <message>
         <source>the query</source>
-        <translation type="unfinished"></translation>
+        <translation>die Query</translation>
     </message>
     <message>
         <source>the key</source>
-        <translation type="unfinished"></translation>
+        <translation>der Key</translation>
     </message>
     <message>
         <source>Query head %1 uses key/value group ⌊%1 / %2⌋ = %3. The repetition is a view: the %4 numbers exist once, in group %3, however many heads read them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Query-Kopf %1 verwendet Key-Value-Gruppe ⌊%1 / %2⌋ = %3. Die Wiederholung ist eine Ansicht (View): die %4-Zahlen gibt es nur einmal, in Gruppe %3, egal wie viele Köpfe sie lesen.</translation>
     </message>
     <message>
         <source>value</source>
-        <translation type="unfinished">Wert</translation>
+        <translation>Value</translation>
+    </message>
+    <message>
+        <source>key/value group %1</source>
+        <translation>Key-Value-Gruppe %1</translation>
     </message>
 </context>
 <context>
@@ -1089,171 +1093,171 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>While a model generates text it keeps the keys and values of every earlier token, in every layer, so that each new token needs only its own: the key/value cache, which grows with the text and is what limits long contexts.</source>
-        <translation type="unfinished"></translation>
+        <translation>Während ein Modell Text erzeugt, behält es die Keys und Values jedes früheren Tokens in jeder Schicht, sodass für jedes neue Token nur dessen eigene hinzukommen: der Key-Value-Cache, der mit dem Text wächst und lange Kontexte begrenzt.</translation>
     </message>
     <message>
         <source>Multi-head latent attention (DeepSeek) first compresses each token to a latent of %1 numbers (W_DKV), and rebuilds its keys and values from it (W_UK, W_UV).</source>
-        <translation type="unfinished"></translation>
+        <translation>Multi-Head-Latent-Attention (DeepSeek) komprimiert jedes Token zuerst auf einen Latent-Vektor aus %1 Zahlen (W_DKV) und bildet daraus seine Keys und Values neu (W_UK, W_UV).</translation>
     </message>
     <message>
         <source>With the latent a cache keeps %1 numbers per token and layer instead of 2 × d_out = %2, at the price of two more small matrix products.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit dem Latent-Vektor hält ein Cache %1 Zahlen je Token und Schicht statt 2 × d_out = %2, um den Preis von zwei weiteren kleinen Matrixprodukten.</translation>
     </message>
     <message>
         <source>The %1 are rebuilt from the latent by nn.Linear(%2, %3): %3 numbers per token again, split into heads as in multi-head attention. Only the latent has to be kept for later tokens.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die %1 werden durch nn.Linear(%2, %3) aus dem Latent-Vektor neu gebildet: wieder %3 Zahlen je Token, in Köpfe aufgeteilt wie bei der Multi-Head-Attention. Nur der Latent-Vektor muss für spätere Tokens aufbewahrt werden.</translation>
     </message>
     <message>
         <source>The %1 are projected to only G × hd = %2 × %3 = %4 numbers per token: one slice per key/value group, not per head (the queries get h × hd = %5).</source>
-        <translation type="unfinished"></translation>
+        <translation>Die %1 werden auf nur G × hd = %2 × %3 = %4 Zahlen je Token projiziert: ein Abschnitt je Key-Value-Gruppe, nicht je Kopf (die Queries bekommen h × hd = %5).</translation>
     </message>
     <message>
         <source>Each token&apos;s d_in = %1 numbers are projected to h × head_dim = %2 × %3 = %4: the head size is its own setting here (Qwen3&apos;s is 128 whatever d_in is), and none of the projections has a bias.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die d_in = %1 Zahlen jedes Tokens werden auf h × head_dim = %2 × %3 = %4 projiziert: die Kopfgröße ist hier eine eigene Einstellung (bei Qwen3 ist sie 128, unabhängig von d_in), und keine der Projektionen hat einen Bias.</translation>
     </message>
     <message>
         <source>The %1 are cut into G = %2 key/value groups of hd = %3 numbers. Nothing is computed or copied; .view only reads the same numbers with a new shape.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die %1 werden in G = %2 Key-Value-Gruppen zu hd = %3 Zahlen geschnitten. Nichts wird berechnet oder kopiert; .view liest dieselben Zahlen nur in neuer Form.</translation>
     </message>
     <message>
         <source>Swapping the token and group axes gives each key/value group a T × hd matrix. There are only G = %1 of them for h = %2 query heads: each group serves %3 heads.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Vertauschen der Token- und Gruppen-Achse gibt jeder Key-Value-Gruppe eine T × hd-Matrix. Davon gibt es nur G = %1 für h = %2 Query-Köpfe: jede Gruppe dient %3 Köpfen.</translation>
     </message>
     <message>
         <source>With one group (multi-query attention) the cache is %1 times smaller than multi-head attention&apos;s.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit einer Gruppe (Multi-Query-Attention) ist der Cache um den Faktor %1 kleiner als bei der Multi-Head-Attention.</translation>
     </message>
     <message>
         <source>With %1 groups for %2 heads the cache is %3 times smaller than multi-head attention&apos;s, and the quality nearly the same: Llama 3, Qwen3 and Gemma 3 share keys this way.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit %1 Gruppen für %2 Köpfe ist der Cache um den Faktor %3 kleiner als bei der Multi-Head-Attention, bei fast gleicher Qualität: Llama 3, Qwen3 und Gemma 3 teilen Keys auf diese Weise.</translation>
     </message>
     <message>
         <source>QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm divides each head&apos;s %1 by its root mean square, so its numbers have a typical size of 1, then multiplies by a learned scale (ones at the start). Without it queries and keys can grow during training, the scores grow with them and softmax puts all weight on one token, which makes training unstable; normalised, a score&apos;s size stays bounded.</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm teilt den %1-Vektor jedes Kopfes durch sein quadratisches Mittel, sodass seine Zahlen eine typische Größe von 1 haben, und multipliziert dann mit einer gelernten Skala (zu Beginn Einsen). Ohne diese Normierung können Queries und Keys im Training wachsen, die Scores wachsen mit, und der Softmax legt alles Gewicht auf ein Token, was das Training instabil macht; normiert bleibt die Größe eines Scores beschränkt.</translation>
     </message>
     <message>
         <source>query</source>
-        <translation type="unfinished"></translation>
+        <translation>Query</translation>
     </message>
     <message>
         <source>key</source>
-        <translation type="unfinished"></translation>
+        <translation>Key</translation>
     </message>
     <message>
         <source>Rotary position embeddings (RoPE) pair dimension i of a head with dimension i + hd/2 and turn each pair by an angle: the position times a frequency base&lt;sup&gt;−2i/hd&lt;/sup&gt; (base = %1). The first pair turns by a whole radian per position, the last ones very slowly, like the hands of a clock. This table holds the %2 of every angle: a row per position, a column per dimension; the second half repeats the first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rotary Position Embeddings (RoPE) bilden aus Dimension i eines Kopfes und Dimension i + hd/2 ein Paar und drehen jedes Paar um einen Winkel: die Position mal der Frequenz Basis&lt;sup&gt;−2i/hd&lt;/sup&gt; (Basis = %1). Das erste Paar dreht sich um einen ganzen Radiant je Position, die letzten sehr langsam, wie die Zeiger einer Uhr. Diese Tabelle enthält den %2 jedes Winkels: eine Zeile je Position, eine Spalte je Dimension; die zweite Hälfte wiederholt die erste.</translation>
     </message>
     <message>
         <source>cosine</source>
-        <translation type="unfinished"></translation>
+        <translation>Kosinus</translation>
     </message>
     <message>
         <source>sine</source>
-        <translation type="unfinished"></translation>
+        <translation>Sinus</translation>
     </message>
     <message>
         <source>Each pair of the query&apos;s numbers is turned by its position&apos;s angle: (x, y) becomes (x cos θ − y sin θ, y cos θ + x sin θ). GPT-2 adds a position vector to the embedding instead; RoPE adds nothing and changes no vector&apos;s length, only its direction, by an amount that depends on where the token stands.</source>
-        <translation type="unfinished"></translation>
+        <translation>Jedes Zahlenpaar der Query wird um den Winkel seiner Position gedreht: aus (x, y) wird (x cos θ − y sin θ, y cos θ + x sin θ). GPT-2 addiert stattdessen einen Positionsvektor zum Embedding; RoPE addiert nichts und ändert die Länge keines Vektors, nur seine Richtung, um einen Betrag, der davon abhängt, wo das Token steht.</translation>
     </message>
     <message>
         <source>The keys are turned the same way. A query at position m is turned by m·θ, a key at position n by n·θ, and the dot product of two turned vectors depends only on the angle between them: (m − n)·θ. So a score sees how far apart two tokens are, not where they are: the same pair of words gets the same score at any place in the text, as long as their distance is the same.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Keys werden genauso gedreht. Eine Query an Position m wird um m·θ gedreht, ein Key an Position n um n·θ, und das Skalarprodukt zweier gedrehter Vektoren hängt nur vom Winkel zwischen ihnen ab: (m − n)·θ. Ein Score sieht also, wie weit zwei Tokens auseinanderliegen, nicht wo sie stehen: dasselbe Wortpaar bekommt an jeder Stelle des Textes denselben Score, solange ihr Abstand gleich ist.</translation>
     </message>
     <message>
         <source>repeat_interleave(%1, dim=1) lines the groups up with the query heads: heads 0 to %2 read group 0, the next %1 heads group 1, and so on. PyTorch copies the numbers here; the app shows a view, as fast attention kernels do, since heads of one group read the same %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>repeat_interleave(%1, dim=1) ordnet die Gruppen den Query-Köpfen zu: die Köpfe 0 bis %2 lesen Gruppe 0, die nächsten %1 Köpfe Gruppe 1 und so weiter. PyTorch kopiert hier die Zahlen; die App zeigt eine Ansicht (View), wie es schnelle Attention-Kernels tun, da die Köpfe einer Gruppe dieselben %3 lesen.</translation>
     </message>
     <message>
         <source>keys</source>
-        <translation type="unfinished"></translation>
+        <translation>Keys</translation>
     </message>
     <message>
         <source>values</source>
-        <translation type="unfinished"></translation>
+        <translation>Values</translation>
     </message>
     <message>
         <source>out_proj = nn.Linear(%1, %2, bias=False) mixes the heads&apos; results and maps them back to d_in = %2 numbers per token, the width of the residual stream the block adds them to.</source>
-        <translation type="unfinished"></translation>
+        <translation>out_proj = nn.Linear(%1, %2, bias=False) mischt die Ergebnisse der Köpfe und bildet sie zurück auf d_in = %2 Zahlen je Token ab, die Breite des Residual-Streams, zu dem der Block sie addiert.</translation>
     </message>
     <message>
         <source>A final linear layer, out_proj = nn.Linear(%1, %1) without a bias, mixes the heads&apos; results.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine abschließende lineare Schicht, out_proj = nn.Linear(%1, %1) ohne Bias, mischt die Ergebnisse der Köpfe.</translation>
     </message>
     <message>
         <source>%1 %2: one row per position, one column per number of a head</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2: eine Zeile je Position, eine Spalte je Zahl eines Kopfes</translation>
     </message>
     <message>
         <source>%1 → %2: each token&apos;s %3 = %4 numbers become %5 = %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2: die %3 = %4 Zahlen jedes Tokens werden zu %5 = %6</translation>
     </message>
     <message>
         <source>%1 → %2: each token&apos;s d_in = %3 numbers become %4 = %5</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2: die d_in = %3 Zahlen jedes Tokens werden zu %4 = %5</translation>
     </message>
     <message>
         <source>%1 → %2: split G·hd = %3 into G = %4 groups of hd = %5</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2: G·hd = %3 in G = %4 Gruppen zu hd = %5 aufteilen</translation>
     </message>
     <message>
         <source>%1 → %2: swap the token axis T = %3 and the group axis G = %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2: Token-Achse T = %3 und Gruppen-Achse G = %4 vertauschen</translation>
     </message>
     <message>
         <source>%1 → %2: each of the G = %3 groups repeated %4 times along the head axis: h = %5</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2: jede der G = %3 Gruppen %4-mal entlang der Kopf-Achse wiederholt: h = %5</translation>
     </message>
     <message>
         <source>%1 → %2: join h = %3 heads of hd = %4 into %5</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2: h = %3 Köpfe zu hd = %4 zu %5 verbinden</translation>
     </message>
     <message>
         <source>%1 → %2: %3 in, %4 out</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2: %3 hinein, %4 heraus</translation>
     </message>
     <message>
         <source>The latent: a few numbers per token that keys and values come from</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Latent-Vektor: wenige Zahlen je Token, aus denen Keys und Values entstehen</translation>
     </message>
     <message>
         <source>The keys by key/value group, each shared by several heads</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Keys nach Key-Value-Gruppe, jede von mehreren Köpfen gemeinsam genutzt</translation>
     </message>
     <message>
         <source>The values by key/value group, each shared by several heads</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Values nach Key-Value-Gruppe, jede von mehreren Köpfen gemeinsam genutzt</translation>
     </message>
     <message>
         <source>QK-norm: each query scaled to a typical size of 1</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm: jede Query auf eine typische Größe von 1 skaliert</translation>
     </message>
     <message>
         <source>QK-norm: each key scaled to a typical size of 1</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm: jeder Key auf eine typische Größe von 1 skaliert</translation>
     </message>
     <message>
         <source>RoPE: the cosine of each position&apos;s angles</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE: der Kosinus der Winkel jeder Position</translation>
     </message>
     <message>
         <source>RoPE: the sine of each position&apos;s angles</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE: der Sinus der Winkel jeder Position</translation>
     </message>
     <message>
         <source>Queries turned by an angle that grows with the position</source>
-        <translation type="unfinished"></translation>
+        <translation>Queries, gedreht um einen Winkel, der mit der Position wächst</translation>
     </message>
     <message>
         <source>Keys turned the same way: scores now see distances</source>
-        <translation type="unfinished"></translation>
+        <translation>Keys, genauso gedreht: Scores sehen jetzt Abstände</translation>
     </message>
     <message>
         <source>Each group&apos;s keys, read by every head that shares them</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Keys jeder Gruppe, gelesen von jedem Kopf, der sie teilt</translation>
     </message>
     <message>
         <source>Each group&apos;s values, read by every head that shares them</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Values jeder Gruppe, gelesen von jedem Kopf, der sie teilt</translation>
     </message>
 </context>
 <context>
@@ -2398,127 +2402,127 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>Cache</source>
-        <translation type="unfinished"></translation>
+        <translation>Cache</translation>
     </message>
     <message>
         <source>What a model keeps while it writes</source>
-        <translation type="unfinished"></translation>
+        <translation>Was ein Modell beim Schreiben behält</translation>
     </message>
     <message>
         <source>&lt;p&gt;A model writes one token at a time. Each new token&apos;s query needs the keys and values of every token before it, in every layer, so a model keeps them: the &lt;b&gt;key/value cache&lt;/b&gt;. It grows with every token, and on long texts it, not the weights, fills the memory.&lt;/p&gt;&lt;p&gt;Chapter 3&apos;s multi-head attention, here with 4 heads of 1 number, caches a key and a value for every head: these are the keys, one column per head. The Shapes panel counts the bytes: 32 per token.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Ein Modell schreibt ein Token nach dem anderen. Die Query jedes neuen Tokens braucht die Keys und Values aller Tokens davor, in jeder Schicht, also behält das Modell sie: das ist der &lt;b&gt;Key-Value-Cache&lt;/b&gt;. Er wächst mit jedem Token, und bei langen Texten füllt er den Speicher, nicht die Gewichte.&lt;/p&gt;&lt;p&gt;Die Multi-Head-Attention aus Kapitel 3, hier mit 4 Köpfen aus je 1 Zahl, legt für jeden Kopf einen Key und einen Value im Cache ab: dies sind die Keys, eine Spalte je Kopf. Das Feld Formen zählt die Bytes: 32 je Token.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Multi-query</source>
-        <translation type="unfinished"></translation>
+        <translation>Multi-Query</translation>
     </message>
     <message>
         <source>One key for all heads</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Key für alle Köpfe</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Multi-query attention&lt;/b&gt; keeps its 4 query heads but projects keys and values only once: &lt;code&gt;GroupedQueryAttention&lt;/code&gt; with &lt;code&gt;num_kv_groups = 1&lt;/code&gt; (the book&apos;s ch04/04_gqa). This is the one key group: a T × 1 matrix for all four heads.&lt;/p&gt;&lt;p&gt;The cache shrinks fourfold, to 8 bytes per token.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;Multi-Query-Attention&lt;/b&gt; behält ihre 4 Query-Köpfe, projiziert Keys und Values aber nur einmal: &lt;code&gt;GroupedQueryAttention&lt;/code&gt; mit &lt;code&gt;num_kv_groups = 1&lt;/code&gt; (ch04/04_gqa des Buchs). Dies ist die eine Key-Gruppe: eine T × 1-Matrix für alle vier Köpfe.&lt;/p&gt;&lt;p&gt;Der Cache schrumpft auf ein Viertel, auf 8 Bytes je Token.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>The heads that share it</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Köpfe, die sich die Gruppe teilen</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; hands the group to every head: pick head 0, 1, 2 or 3 above the heatmap, or look at the head grid: the same keys four times. The app shows this as a view of the one group, nothing copied.&lt;/p&gt;&lt;p&gt;The heads still differ: each has its own queries, so each looks for something else in the same keys.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; gibt die Gruppe an jeden Kopf weiter: wählen Sie über der Heatmap Kopf 0, 1, 2 oder 3, oder sehen Sie sich das Kopfraster an: viermal dieselben Keys. Die App zeigt dies als Ansicht der einen Gruppe, nichts wird kopiert.&lt;/p&gt;&lt;p&gt;Die Köpfe unterscheiden sich trotzdem: jeder hat eigene Queries, also sucht jeder in denselben Keys nach etwas anderem.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Grouped-query</source>
-        <translation type="unfinished"></translation>
+        <translation>Grouped-Query</translation>
     </message>
     <message>
         <source>A few groups: grouped-query attention</source>
-        <translation type="unfinished"></translation>
+        <translation>Einige Gruppen: Grouped-Query-Attention</translation>
     </message>
     <message>
         <source>&lt;p&gt;One group can be too little. &lt;b&gt;Grouped-query attention&lt;/b&gt; keeps a few: here 2 groups for 4 heads, heads 0 and 1 reading group 0, heads 2 and 3 group 1. The cache is 16 bytes per token, half of multi-head attention&apos;s.&lt;/p&gt;&lt;p&gt;Llama 3 8B shares 8 key/value groups among 32 heads, Qwen3-0.6B 8 among 16: nearly multi-head attention&apos;s quality for a fraction of its cache. Compare (&lt;i&gt;Key/value groups vs multi-head&lt;/i&gt;) puts both side by side.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Eine Gruppe kann zu wenig sein. &lt;b&gt;Grouped-Query-Attention&lt;/b&gt; behält einige: hier 2 Gruppen für 4 Köpfe; die Köpfe 0 und 1 lesen Gruppe 0, die Köpfe 2 und 3 Gruppe 1. Der Cache hat 16 Bytes je Token, halb so viel wie bei der Multi-Head-Attention.&lt;/p&gt;&lt;p&gt;Llama 3 8B teilt 8 Key-Value-Gruppen auf 32 Köpfe auf, Qwen3-0.6B 8 auf 16: fast die Qualität der Multi-Head-Attention für einen Bruchteil ihres Caches. Vergleich (&lt;i&gt;Key-Value-Gruppen gegen Multi-Head&lt;/i&gt;) stellt beide nebeneinander.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Positions as angles</source>
-        <translation type="unfinished"></translation>
+        <translation>Positionen als Winkel</translation>
     </message>
     <message>
         <source>&lt;p&gt;GPT-2 adds a learned position vector to each embedding. Llama, Qwen and Gemma use &lt;b&gt;rotary position embeddings&lt;/b&gt; instead: each head&apos;s numbers are taken in pairs, (0, 2) and (1, 3) for a head of 4, and each pair is turned by an angle: the position times the pair&apos;s frequency, 1 for the first pair and 1/100 for the second (base&lt;sup&gt;−2i/4&lt;/sup&gt; with base 10,000).&lt;/p&gt;&lt;p&gt;This is cos of every angle: a row per position. The first pair turns by a whole radian per token, the second barely moves: a fast hand and a slow one.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;GPT-2 addiert zu jedem Embedding einen gelernten Positionsvektor. Llama, Qwen und Gemma verwenden stattdessen &lt;b&gt;Rotary Position Embeddings&lt;/b&gt;: die Zahlen jedes Kopfes werden paarweise genommen, (0, 2) und (1, 3) bei einem Kopf aus 4 Zahlen, und jedes Paar wird um einen Winkel gedreht: die Position mal der Frequenz des Paars, 1 für das erste Paar und 1/100 für das zweite (Basis&lt;sup&gt;−2i/4&lt;/sup&gt; mit Basis 10.000).&lt;/p&gt;&lt;p&gt;Dies ist der cos jedes Winkels: eine Zeile je Position. Das erste Paar dreht sich um einen ganzen Radiant je Token, das zweite bewegt sich kaum: ein schneller Zeiger und ein langsamer.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>A rotated query</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine gedrehte Query</translation>
     </message>
     <message>
         <source>&lt;p&gt;Every query and key is turned by its position&apos;s angles: (x, y) becomes (x cos θ − y sin θ, y cos θ + x sin θ). Click a cell to see it computed with its numbers. The lengths stay the same; only the directions turn.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Jede Query und jeder Key wird um die Winkel der eigenen Position gedreht: aus (x, y) wird (x cos θ − y sin θ, y cos θ + x sin θ). Klicken Sie auf eine Zelle, um ihre Berechnung mit ihren Zahlen zu sehen. Die Längen bleiben gleich; nur die Richtungen drehen sich.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>The same pair at two distances</source>
-        <translation type="unfinished"></translation>
+        <translation>Dasselbe Paar in zwei Abständen</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Now eight copies of the word &lt;i&gt;the&lt;/i&gt;, without position embeddings: eight identical vectors. Only RoPE tells them apart. A query turned by m·θ and a key turned by n·θ meet at the angle (m − n)·θ, so a score depends on how far apart two tokens are, not on where they stand.&lt;/p&gt;&lt;p&gt;Look along each diagonal of the scores: one number, repeated. Position 5 looks at position 3 exactly as position 2 looks at position 0.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;p&gt;Now eight copies of the word &lt;i&gt;the&lt;/i&gt;, without position embeddings: eight identical vectors. Only RoPE tells them apart. A query turned by m·θ and a key turned by n·θ meet at the angle (m − n)·θ, so a score depends on how far apart two tokens are, not on where they stand.&lt;/p&gt;&lt;p&gt;Along a row, the same pair of words at different distances: different scores. Along each diagonal, the same distance: one number, repeated. Position 5 looks at position 3 exactly as position 2 looks at position 0.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Jetzt acht Kopien des Wortes &lt;i&gt;the&lt;/i&gt;, ohne Positions-Embeddings: acht identische Vektoren. Nur RoPE unterscheidet sie. Eine um m·θ gedrehte Query und ein um n·θ gedrehter Key treffen sich im Winkel (m − n)·θ, ein Score hängt also davon ab, wie weit zwei Tokens auseinanderliegen, nicht davon, wo sie stehen.&lt;/p&gt;&lt;p&gt;Entlang einer Zeile dasselbe Wortpaar in verschiedenen Abständen: verschiedene Scores. Entlang jeder Diagonalen derselbe Abstand: eine Zahl, wiederholt. Position 5 schaut auf Position 3 genau so wie Position 2 auf Position 0.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Without the rotation</source>
-        <translation type="unfinished"></translation>
+        <translation>Ohne die Drehung</translation>
     </message>
     <message>
         <source>&lt;p&gt;The same weights without RoPE (&lt;code&gt;--no-rope&lt;/code&gt;): every score in the table is the same number, and each row spreads its weight evenly. Without positions of any kind, attention cannot tell the eight tokens apart.&lt;/p&gt;&lt;p&gt;Compare (&lt;i&gt;Rotary with and without RoPE&lt;/i&gt;) shows the two side by side on any text.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Dieselben Gewichte ohne RoPE (&lt;code&gt;--no-rope&lt;/code&gt;): jeder Score in der Tabelle ist dieselbe Zahl, und jede Zeile verteilt ihr Gewicht gleichmäßig. Ganz ohne Positionsinformation kann die Attention die acht Tokens nicht unterscheiden.&lt;/p&gt;&lt;p&gt;Vergleich (&lt;i&gt;Rotary mit und ohne RoPE&lt;/i&gt;) zeigt beide nebeneinander, auf jedem beliebigen Text.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>QK-norm</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm</translation>
     </message>
     <message>
         <source>QK-norm: scores that cannot explode</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm: Scores, die nicht explodieren können</translation>
     </message>
     <message>
         <source>&lt;p&gt;Qwen3 and Gemma 3 add &lt;b&gt;QK-norm&lt;/b&gt;: before the rotation each head&apos;s query and key is divided by its root mean square (RMSNorm), so its numbers have a typical size of 1. Training can no longer make the scores huge and softmax all-or-nothing, which kept large models from training stably.&lt;/p&gt;&lt;p&gt;Click a cell: the mean of the squares and the division, with this head&apos;s numbers.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Qwen3 und Gemma 3 fügen &lt;b&gt;QK-norm&lt;/b&gt; hinzu: vor der Drehung werden Query und Key jedes Kopfes durch ihr quadratisches Mittel geteilt (RMSNorm), sodass ihre Zahlen eine typische Größe von 1 haben. Das Training kann die Scores nicht mehr riesig und den Softmax zu einem Alles-oder-nichts machen, was große Modelle am stabilen Training hinderte.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle: das Mittel der Quadrate und die Division, mit den Zahlen dieses Kopfes.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Sliding window</source>
-        <translation type="unfinished"></translation>
+        <translation>Gleitendes Fenster</translation>
     </message>
     <message>
         <source>A sliding window</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein gleitendes Fenster</translation>
     </message>
     <message>
         <source>&lt;p&gt;Mistral, Gemma 2 and Gemma 3 let most layers look only at the last few tokens: a &lt;b&gt;sliding window&lt;/b&gt; (the book&apos;s ch04/06_swa). Here each token sees itself and the 2 before it: a band below the diagonal.&lt;/p&gt;&lt;p&gt;Such a layer caches only the last 3 tokens however long the text grows. Gemma 3 keeps a full-attention layer after every five windowed ones, so distant tokens still reach each other.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Mistral, Gemma 2 und Gemma 3 lassen die meisten Schichten nur auf die letzten paar Tokens schauen: ein &lt;b&gt;gleitendes Fenster&lt;/b&gt; (Sliding Window, ch04/06_swa des Buchs). Hier sieht jedes Token sich selbst und die 2 davor: ein Band unter der Diagonalen.&lt;/p&gt;&lt;p&gt;Eine solche Schicht hält nur die letzten 3 Tokens im Cache, wie lang der Text auch wird. Gemma 3 hat nach je fünf Fenster-Schichten eine Schicht mit voller Attention, damit weit entfernte Tokens einander trotzdem erreichen.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Latent</source>
-        <translation type="unfinished"></translation>
+        <translation>Latent</translation>
     </message>
     <message>
         <source>Multi-head latent attention</source>
-        <translation type="unfinished"></translation>
+        <translation>Multi-Head-Latent-Attention</translation>
     </message>
     <message>
         <source>&lt;p&gt;DeepSeek compresses instead of sharing: &lt;b&gt;multi-head latent attention&lt;/b&gt; (ch04/05_mla) projects each token to a small &lt;b&gt;latent&lt;/b&gt;, here 2 numbers, and rebuilds every head&apos;s keys and values from it. Only the latent is cached: 8 bytes per token instead of 32, and every head keeps keys of its own.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;DeepSeek komprimiert, statt zu teilen: &lt;b&gt;Multi-Head-Latent-Attention&lt;/b&gt; (ch04/05_mla) projiziert jedes Token auf einen kleinen &lt;b&gt;Latent-Vektor&lt;/b&gt;, hier 2 Zahlen, und bildet daraus die Keys und Values jedes Kopfes neu. Nur der Latent-Vektor kommt in den Cache: 8 Bytes je Token statt 32, und jeder Kopf behält eigene Keys.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Together</source>
-        <translation type="unfinished"></translation>
+        <translation>Alles zusammen</translation>
     </message>
     <message>
         <source>Today&apos;s attention</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Attention von heute</translation>
     </message>
     <message>
         <source>&lt;p&gt;Qwen3&apos;s attention is all of it at once: grouped-query attention, QK-norm, RoPE, a causal mask, and chapter 3&apos;s scaled dot product and softmax in the middle: these are its weights. Everything else is the chapter&apos;s: queries, keys, values, scores, softmax, context vectors.&lt;/p&gt;&lt;p&gt;Open the PyTorch panel to run the book&apos;s class on the same numbers, or go on with &lt;b&gt;Lesson &amp;gt; Attention in a trained model&lt;/b&gt; to see what training makes of attention.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Die Attention von Qwen3 ist all das zugleich: Grouped-Query-Attention, QK-norm, RoPE, eine kausale Maske und in der Mitte das skalierte Skalarprodukt und der Softmax aus Kapitel 3: dies hier sind ihre Gewichte. Alles andere stammt aus dem Kapitel: Queries, Keys, Values, Scores, Softmax, Kontextvektoren.&lt;/p&gt;&lt;p&gt;Öffnen Sie das PyTorch-Feld, um die Klasse des Buchs auf denselben Zahlen auszuführen, oder machen Sie weiter mit &lt;b&gt;Lektion &amp;gt; Attention in einem trainierten Modell&lt;/b&gt;, um zu sehen, was das Training aus der Attention macht.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2585,15 +2589,15 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&amp;After chapter 3: what changed in attention</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach &amp;Kapitel 3: was sich an der Attention geändert hat</translation>
     </message>
     <message>
         <source>Multi-query and grouped-query attention, RoPE, QK-norm, sliding windows and the latent of MLA, on small examples</source>
-        <translation type="unfinished"></translation>
+        <translation>Multi-Query- und Grouped-Query-Attention, RoPE, QK-norm, gleitende Fenster und der Latent-Vektor von MLA, an kleinen Beispielen</translation>
     </message>
     <message>
         <source>After chapter 3</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach Kapitel 3</translation>
     </message>
 </context>
 <context>
@@ -2624,7 +2628,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>After chapter 3: %1  ·  %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach Kapitel 3: %1  ·  %2</translation>
     </message>
 </context>
 <context>
@@ -3431,127 +3435,127 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>Grouped-query attention</source>
-        <translation type="unfinished"></translation>
+        <translation>Grouped-Query-Attention</translation>
     </message>
     <message>
         <source>Multi-head latent attention</source>
-        <translation type="unfinished"></translation>
+        <translation>Multi-Head-Latent-Attention</translation>
     </message>
     <message>
         <source>Rotary (RoPE, Qwen3)</source>
-        <translation type="unfinished"></translation>
+        <translation>Rotary (RoPE, Qwen3)</translation>
     </message>
     <message>
         <source>Chapter 3</source>
-        <translation type="unfinished"></translation>
+        <translation>Kapitel 3</translation>
     </message>
     <message>
         <source>After chapter 3</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach Kapitel 3</translation>
     </message>
     <message>
         <source>The module: chapter 3&apos;s six, each with its own mask as in the book, or the attention of today&apos;s models that the book&apos;s bonus material builds</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Modul: die sechs aus Kapitel 3, jedes mit seiner eigenen Maske wie im Buch, oder die Attention heutiger Modelle, die das Bonusmaterial des Buchs baut</translation>
     </message>
     <message>
         <source>&amp;KV groups</source>
-        <translation type="unfinished"></translation>
+        <translation>KV-Gr&amp;uppen</translation>
     </message>
     <message>
         <source>&amp;Latent size</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Latent-Größe</translation>
     </message>
     <message>
         <source>Head si&amp;ze</source>
-        <translation type="unfinished"></translation>
+        <translation>Kop&amp;fgröße</translation>
     </message>
     <message>
         <source>&amp;RoPE</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;RoPE</translation>
     </message>
     <message>
         <source>Rotate queries and keys by their position (RoPE). Off: the same weights without the rotation, to compare</source>
-        <translation type="unfinished"></translation>
+        <translation>Queries und Keys nach ihrer Position drehen (RoPE). Aus: dieselben Gewichte ohne Drehung, zum Vergleichen</translation>
     </message>
     <message>
         <source>&amp;QK-norm</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-&amp;norm</translation>
     </message>
     <message>
         <source>RMS-normalise each head&apos;s queries and keys before the rotation, as Qwen3 and Gemma 3 do</source>
-        <translation type="unfinished"></translation>
+        <translation>Queries und Keys jedes Kopfes vor der Drehung RMS-normieren, wie Qwen3 und Gemma 3 es tun</translation>
     </message>
     <message>
         <source>Rotary</source>
-        <translation type="unfinished"></translation>
+        <translation>Rotary</translation>
     </message>
     <message>
         <source>The RoPE base: pair i turns by base^(-2i/head size) per position. 10,000 in Llama 2, 500,000 in Llama 3, 1,000,000 in Qwen3; a larger base turns the slow pairs slower, for longer texts</source>
-        <translation type="unfinished"></translation>
+        <translation>Die RoPE-Basis: Paar i dreht sich je Position um Basis^(-2i/Kopfgröße). 10.000 bei Llama 2, 500.000 bei Llama 3, 1.000.000 bei Qwen3; eine größere Basis dreht die langsamen Paare langsamer, für längere Texte</translation>
     </message>
     <message>
         <source>RoPE &amp;base</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE-B&amp;asis</translation>
     </message>
     <message>
         <source>Change the key/value groups</source>
-        <translation type="unfinished"></translation>
+        <translation>Key-Value-Gruppen ändern</translation>
     </message>
     <message>
         <source>Change the latent size</source>
-        <translation type="unfinished"></translation>
+        <translation>Latent-Größe ändern</translation>
     </message>
     <message>
         <source>Change the head size</source>
-        <translation type="unfinished"></translation>
+        <translation>Kopfgröße ändern</translation>
     </message>
     <message>
         <source>Change RoPE</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE ändern</translation>
     </message>
     <message>
         <source>Change QK-norm</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm ändern</translation>
     </message>
     <message>
         <source>Change the RoPE base</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE-Basis ändern</translation>
     </message>
     <message>
         <source>auto (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>auto (%1)</translation>
     </message>
     <message>
         <source>d_in / heads (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>d_in / Köpfe (%1)</translation>
     </message>
     <message>
         <source>d_in / heads</source>
-        <translation type="unfinished"></translation>
+        <translation>d_in / Köpfe</translation>
     </message>
     <message>
         <source>Key/value groups G: each group&apos;s keys and values are shared by heads / G query heads (1 = multi-query attention, G = heads = multi-head attention). For %1 heads: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Key-Value-Gruppen G: die Keys und Values jeder Gruppe werden von Köpfe / G Query-Köpfen gemeinsam genutzt (1 = Multi-Query-Attention, G = Köpfe = Multi-Head-Attention). Bei %1 Köpfen: %2</translation>
     </message>
     <message>
         <source>The latent size: each token&apos;s keys and values are rebuilt from this many numbers, all a key/value cache keeps (0 = auto: max(16, d_out / 8) = %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Latent-Größe: die Keys und Values jedes Tokens werden aus so vielen Zahlen neu gebildet, und nur diese hält ein Key-Value-Cache vor (0 = auto: max(16, d_out / 8) = %1)</translation>
     </message>
     <message>
         <source>Numbers per head; even, since RoPE turns pairs (0 = d_in / heads). Qwen3 uses 128 whatever d_in is</source>
-        <translation type="unfinished"></translation>
+        <translation>Zahlen je Kopf; gerade, da RoPE Paare dreht (0 = d_in / Köpfe). Qwen3 verwendet 128, unabhängig von d_in</translation>
     </message>
     <message>
         <source>Rotary attention has no d_out: its queries have heads × head size numbers and its output d_in, like the residual stream</source>
-        <translation type="unfinished"></translation>
+        <translation>Rotary-Attention hat kein d_out: ihre Queries haben Köpfe × Kopfgröße Zahlen und ihre Ausgabe d_in, wie der Residual-Stream</translation>
     </message>
     <message>
         <source>d_out: the size of the queries, keys, values and output (1 to %L1)</source>
-        <translation type="unfinished"></translation>
+        <translation>d_out: die Größe der Queries, Keys, Values und der Ausgabe (1 bis %L1)</translation>
     </message>
     <message>
         <source>The number of query heads (1 to %L1); the key/value groups must divide it</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Anzahl der Query-Köpfe (1 bis %L1); die Anzahl der Key-Value-Gruppen muss sie teilen</translation>
     </message>
 </context>
 <context>
@@ -4065,11 +4069,11 @@ Doppelklick hängt es an den Text an.</translation>
     </message>
     <message>
         <source>{} expects a whole number from 1 to %1, or 0 for the default, got &quot;%2&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>{} erwartet eine ganze Zahl von 1 bis %1 oder 0 für den Standardwert, bekam „%2“</translation>
     </message>
     <message>
         <source>{} expects a positive number, got &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>{} erwartet eine positive Zahl, bekam „%1“</translation>
     </message>
 </context>
 <context>
@@ -4119,11 +4123,11 @@ Doppelklick hängt es an den Text an.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Key/value cache:&lt;/b&gt; %L1 bytes per token</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Key-Value-Cache:&lt;/b&gt; %L1 Bytes je Token</translation>
     </message>
     <message>
         <source> (multi-head attention with the same heads: %L1 bytes, %2× as many)</source>
-        <translation type="unfinished"></translation>
+        <translation> (Multi-Head-Attention mit denselben Köpfen: %L1 Bytes, %2-mal so viele)</translation>
     </message>
 </context>
 <context>
@@ -4456,59 +4460,59 @@ Doppelklick hängt es an den Text an.</translation>
     </message>
     <message>
         <source>QK-norm</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm</translation>
     </message>
     <message>
         <source>RoPE rotation</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE-Drehung</translation>
     </message>
     <message>
         <source>RoPE</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE</translation>
     </message>
     <message>
         <source>share K V</source>
-        <translation type="unfinished"></translation>
+        <translation>K V verteilen</translation>
     </message>
     <message>
         <source>K groups</source>
-        <translation type="unfinished"></translation>
+        <translation>K-Gruppen</translation>
     </message>
     <message>
         <source>V groups</source>
-        <translation type="unfinished"></translation>
+        <translation>V-Gruppen</translation>
     </message>
     <message>
         <source>Q norm</source>
-        <translation type="unfinished"></translation>
+        <translation>Q normiert</translation>
     </message>
     <message>
         <source>K norm</source>
-        <translation type="unfinished"></translation>
+        <translation>K normiert</translation>
     </message>
     <message>
         <source>cos</source>
-        <translation type="unfinished"></translation>
+        <translation>cos</translation>
     </message>
     <message>
         <source>sin</source>
-        <translation type="unfinished"></translation>
+        <translation>sin</translation>
     </message>
     <message>
         <source>Q rotated</source>
-        <translation type="unfinished"></translation>
+        <translation>Q gedreht</translation>
     </message>
     <message>
         <source>K rotated</source>
-        <translation type="unfinished"></translation>
+        <translation>K gedreht</translation>
     </message>
     <message>
         <source>K per head</source>
-        <translation type="unfinished"></translation>
+        <translation>K je Kopf</translation>
     </message>
     <message>
         <source>V per head</source>
-        <translation type="unfinished"></translation>
+        <translation>V je Kopf</translation>
     </message>
 </context>
 <context>

@@ -805,13 +805,16 @@ StepSlice sliceStepValues(const Step& step, int64_t head, int64_t batch) {
     StepInfo named = step.info;
     named.dims = dims;
     if (const int64_t hd = named.headAxis(); hd >= 0) {
-        // A key/value group axis shows the group the picked query head reads.
-        const int64_t index = dims[size_t(hd)] == "G"
-                                  ? std::max<int64_t>(head, 0) / std::max<int64_t>(
-                                                                     step.info.headsPerGroup, 1)
-                                  : head;
-        out.head = std::clamp<int64_t>(index, 0, t.size(hd) - 1);
-        t = t.select(hd, out.head);
+        if (dims[size_t(hd)] == "G") {
+            // A key/value group axis shows the group the picked query head reads; the head
+            // stays the query head, so it is the same head on every step.
+            const int64_t perGroup = std::max<int64_t>(step.info.headsPerGroup, 1);
+            out.head = std::clamp<int64_t>(head, 0, t.size(hd) * perGroup - 1);
+            t = t.select(hd, out.head / perGroup);
+        } else {
+            out.head = std::clamp<int64_t>(head, 0, t.size(hd) - 1);
+            t = t.select(hd, out.head);
+        }
         dims.erase(dims.begin() + hd);
     }
     named.dims = dims;

@@ -69,7 +69,9 @@ struct Trace {
 struct StepSlice {
     Tensor values;                  // the picked view: 0-D, 1-D, 2-D, or (T, ...) when merged
     std::vector<std::string> dims;  // the names of values' dims ("dim<i>" where unnamed)
-    int64_t head = -1;              // the head picked, -1 when no head dim was picked
+    // The head picked, -1 when no head dim was picked. On a key/value group axis it is the query
+    // head, whose group (head / headsPerGroup) the values are.
+    int64_t head = -1;
     int64_t batch = -1;             // the batch entry picked, -1 without a "b" dim
     int64_t batchSize = 0;          // size of the "b" dim (0 without one)
     bool merged() const { return values.dim() > 2; }

@@ -6,7 +6,11 @@ namespace attn {
 
 int stepHeadCount(const StepInfo& info) {
     const int64_t axis = info.headAxis();
-    return axis >= 0 && size_t(axis) < info.shape.size() ? int(info.shape[size_t(axis)]) : 0;
+    if (axis < 0 || size_t(axis) >= info.shape.size())
+        return 0;
+    // A key/value group step is picked by query head, like every other step of its trace.
+    const int64_t perGroup = info.dims[size_t(axis)] == "G" ? info.headsPerGroup : 1;
+    return int(info.shape[size_t(axis)] * perGroup);
 }
 
 int stepBatchCount(const StepInfo& info) {

@@ -10,8 +10,8 @@
 
 namespace attn {
 
-// The number of heads a step is split into (the size of its "h" or "head" dim), 0 when the step
-// is not split by head.
+// The number of heads a step is split into (the size of its "h" or "head" dim; for a key/value
+// group dim "G", the query heads that read the groups), 0 when the step is not split by head.
 int stepHeadCount(const StepInfo& info);
 // The number of batch entries a step holds (the size of its "b" dim), 0 without one.
 int stepBatchCount(const StepInfo& info);

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -355,7 +356,9 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
             out.push_back(c.at(sid, {c.batch, head, t, m}));
         return out;
     };
-    const QString group = QString::number(c.head);
+    // On a key/value group step c.head is the query head; its group is head / perGroup.
+    const int64_t g = c.head / std::max<int64_t>(1, c.perGroup);
+    const QString group = QString::number(g);
     if (id == step_id::kLatent) {
         std::vector<float> x;
         for (int64_t m = 0; m < cfg.dIn; ++m)
@@ -390,12 +393,12 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
     }
     if (id == step_id::kKeysGroups || id == step_id::kValuesGroups) {
         const QString base = id == step_id::kKeysGroups ? QStringLiteral("keys") : QStringLiteral("values");
-        const int64_t first = c.head * c.perGroup;
+        const int64_t first = g * c.perGroup;
         return para(Derive::tr("%1 = %2_split[%3, %4, %5, %6] = %2[%3, %4, %5·%7 + %6]")
-                        .arg(indexText(id, {c.batch, c.head, t, k}), base)
+                        .arg(indexText(id, {c.batch, g, t, k}), base)
                         .arg(c.batch)
                         .arg(t)
-                        .arg(c.head)
+                        .arg(g)
                         .arg(k)
                         .arg(hd)) +
                para(c.perGroup == 1
@@ -409,7 +412,7 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
     if (id == step_id::kQueriesNormed || id == step_id::kKeysNormed) {
         const bool q = id == step_id::kQueriesNormed;
         const std::string src = q ? step_id::kQueriesHeads : step_id::kKeysGroups;
-        const std::vector<float> x = row(src, c.head);
+        const std::vector<float> x = row(src, q ? c.head : g);
         QStringList squares;
         double sum = 0;
         for (float v : x) {
@@ -473,7 +476,7 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
                                   : (c.tr.find(step_id::kKeysNormed) ? step_id::kKeysNormed
                                      : c.tr.find(step_id::kKeysGroups) ? step_id::kKeysGroups
                                                                         : step_id::kKeysHeads);
-        const std::vector<float> x = row(src, c.head);
+        const std::vector<float> x = row(src, q ? c.head : g);
         const int64_t pair = k % half, partner = k < half ? k + half : k - half;
         const double cs = c.at(step_id::kRopeCos, {t, k}), sn = c.at(step_id::kRopeSin, {t, k});
         const QString sym = q ? QStringLiteral("q") : QStringLiteral("k");
@@ -509,7 +512,6 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
                                         : c.tr.find(step_id::kKeysNormed) ? step_id::kKeysNormed
                                                                            : step_id::kKeysGroups)
                                      : step_id::kValuesGroups;
-        const int64_t g = c.head / c.perGroup;
         return para(QStringLiteral("%1 = %2 = <b>%3</b>")
                         .arg(indexText(id, {c.batch, c.head, t, k}),
                              indexText(src, {c.batch, g, t, k}), f4(value))) +
@@ -583,6 +585,9 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
     QStringList ctx;
     if (hm.head >= 0)
         ctx << Derive::tr("head %1").arg(hm.head);
+    if (hm.head >= 0 && std::count(st->info.dims.begin(), st->info.dims.end(), "G"))
+        ctx << Derive::tr("key/value group %1")
+                   .arg(hm.head / std::max<int64_t>(1, st->info.headsPerGroup));
     if (trace.config.batch > 1)
         ctx << Derive::tr("batch %1").arg(c.batch);
     html +=

@@ -450,8 +450,9 @@ std::vector<LessonScreen> buildAfterChapter3Lesson() {
             "identical vectors. Only RoPE tells them apart. A query turned by m·θ and a key "
             "turned by n·θ meet at the angle (m − n)·θ, so a score depends on how far apart two "
             "tokens are, not on where they stand.</p>"
-            "<p>Look along each diagonal of the scores: one number, repeated. Position 5 looks "
-            "at position 3 exactly as position 2 looks at position 0.</p>"),
+            "<p>Along a row, the same pair of words at different distances: different scores. "
+            "Along each diagonal, the same distance: one number, repeated. Position 5 looks at "
+            "position 3 exactly as position 2 looks at position 0.</p>"),
         same, step_id::kScores);
     distance.text = QStringLiteral(" the the the the the the the the");
     distance.positions = false;

@@ -134,9 +134,9 @@ TEST(TraceStructure, GroupedQueryRepeatsTheGroupsAsViews) {
             for (int64_t i = 0; i < 6; ++i)
                 for (int64_t d = 0; d < 2; ++d)
                     EXPECT_EQ(repeated.value.at({b, h, i, d}), groups.value.at({b, h / 2, i, d}));
-    // Heads 2 and 3 share group 1.
+    // Heads 2 and 3 share group 1: picking head 3 shows group 1, and the head stays 3.
     const StepSlice slice = sliceStepValues(groups, 3, 0);
-    EXPECT_EQ(slice.head, 1);
+    EXPECT_EQ(slice.head, 3);
     EXPECT_EQ(slice.values, groups.value.select(0, 0).select(0, 1));
     // The estimate counts the repeated keys and values once: as the keys and values.
     EXPECT_EQ(estimateTraceBytes(c, 6),
