@@ -102,6 +102,19 @@ TEST(Cli, TheVariantsAfterChapter3) {
              "--latent-dim", "3", "--step", "latent", "--out", npy});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     EXPECT_TRUE(QFile::exists(npy));
+    // A group step is picked by query head: heads 2 and 3 read group 1, head 1 group 0.
+    const auto groupCsv = [&](const char* head) {
+        const QString csv = dir.filePath(QStringLiteral("keys_groups_%1.csv").arg(head));
+        const CliRun e = cli({"export", "--preset", "book", "--variant", "grouped-query",
+                              "--d-out", "8", "--heads", "4", "--kv-groups", "2", "--step",
+                              "keys_groups", "--head", head, "--out", csv});
+        EXPECT_EQ(e.exitCode, 0) << e.err.toStdString();
+        QFile f(csv);
+        EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+        return f.readAll();
+    };
+    EXPECT_EQ(groupCsv("3"), groupCsv("2"));
+    EXPECT_NE(groupCsv("3"), groupCsv("1"));
     const QString png = dir.filePath(QStringLiteral("rope.png"));
     r = cli({"render", "--preset", "book", "--variant", "rotary", "--head-dim", "4", "--step",
              "rope_cos", "--out", png});
