@@ -71,6 +71,12 @@ TEST(SettingsCodec, EveryFieldRoundTripsThroughAMapAndJson) {
     s.config.qkvBias = true;
     s.config.batch = 3;
     s.config.contextLength = 77;
+    s.config.kvGroups = 2;
+    s.config.latentDim = 5;
+    s.config.headDim = 6;
+    s.config.qkNorm = true;
+    s.config.ropeBase = 1000000.0;
+    s.config.rope = false;
     s.tokenIds = {464, 198, 198};
     s.step = QStringLiteral("scores");
     s.head = 2;
