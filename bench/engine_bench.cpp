@@ -22,13 +22,12 @@ attn::Tensor randomInputs(int64_t T, int64_t d) {
     return attn::Tensor(attn::Shape{T, d}, std::move(data));
 }
 
-void BM_MultiHeadTrace(benchmark::State& state) {
+// Times the full trace of `config` on T random tokens: the forward pass keeping every step.
+void timeTrace(benchmark::State& state, const attn::Config& config) {
     const int64_t T = state.range(0);
     attn::TraceRequest r;
-    r.config.variant = attn::Variant::MultiHead;
-    r.config.dIn = r.config.dOut = 768;
-    r.config.heads = 12;
-    r.inputs = randomInputs(T, 768);
+    r.config = config;
+    r.inputs = randomInputs(T, config.dIn);
     // The weights are drawn once: the benchmark is about the forward pass and its trace.
     const attn::WeightMap weights = attn::runTrace(r).parameters;
     r.weights = &weights;
@@ -43,6 +42,14 @@ void BM_MultiHeadTrace(benchmark::State& state) {
     state.counters["peak_RSS_MB"] =
         static_cast<double>(attn::io::processPeakResidentBytes()) / (1024.0 * 1024.0);
 }
+
+void BM_MultiHeadTrace(benchmark::State& state) {
+    attn::Config c;
+    c.variant = attn::Variant::MultiHead;
+    c.dIn = c.dOut = 768;
+    c.heads = 12;
+    timeTrace(state, c);
+}
 BENCHMARK(BM_MultiHeadTrace)
     ->Arg(64)
     ->Arg(128)
@@ -55,26 +62,15 @@ BENCHMARK(BM_MultiHeadTrace)
 // Qwen3-0.6B's attention (section 9.1's rotary): d_in 1,024, 16 query heads sharing 8 key/value
 // groups of 128, QK-norm, RoPE base 1,000,000, causal; every step kept, as the app keeps them.
 void BM_RotaryTrace(benchmark::State& state) {
-    const int64_t T = state.range(0);
-    attn::TraceRequest r;
-    r.config.variant = attn::Variant::Rotary;
-    r.config.dIn = 1024;
-    r.config.heads = 16;
-    r.config.kvGroups = 8;
-    r.config.headDim = 128;
-    r.config.qkNorm = true;
-    r.config.ropeBase = 1e6;
-    r.inputs = randomInputs(T, 1024);
-    const attn::WeightMap weights = attn::runTrace(r).parameters;
-    r.weights = &weights;
-    for (auto _ : state) {
-        attn::Trace t = attn::runTrace(r);
-        benchmark::DoNotOptimize(t.steps.data());
-    }
-    state.counters["trace_MB"] =
-        static_cast<double>(attn::estimateComputedTraceBytes(r.config, T)) / (1024.0 * 1024.0);
-    state.counters["peak_RSS_MB"] =
-        static_cast<double>(attn::io::processPeakResidentBytes()) / (1024.0 * 1024.0);
+    attn::Config c;
+    c.variant = attn::Variant::Rotary;
+    c.dIn = 1024;
+    c.heads = 16;
+    c.kvGroups = 8;
+    c.headDim = 128;
+    c.qkNorm = true;
+    c.ropeBase = 1e6;
+    timeTrace(state, c);
 }
 BENCHMARK(BM_RotaryTrace)
     ->Arg(64)

@@ -71,8 +71,8 @@ class LessonDriver : public QObject {
     QAction* exportSlides_ = nullptr;
     std::unique_ptr<LatestJob> slidesJob_;
     std::unique_ptr<LatestJob> pickJob_;  // the screen's head, scored on the thread pool
-    quint64 screenNumber_ = 0;  // a head picked for an earlier screen is not applied
-    int pick_ = 0;              // the LessonHead still to pick for the screen shown, 0 = none
+    quint64 screenNumber_ = 0;            // a head picked for an earlier screen is not applied
+    int pick_ = 0;  // the LessonHead still to pick for the screen shown, 0 = none
 };
 
 }  // namespace attn

@@ -130,11 +130,10 @@ int main(int argc, char** argv) {
     }
 
     if (!options.lesson.isEmpty())
-        window.startLesson(options.lesson == QLatin1String("trained-model")
-                               ? attn::LessonKind::TrainedModel
-                           : options.lesson == QLatin1String("after-chapter3")
-                               ? attn::LessonKind::AfterChapter3
-                               : attn::LessonKind::Chapter3);
+        window.startLesson(
+            options.lesson == QLatin1String("trained-model")    ? attn::LessonKind::TrainedModel
+            : options.lesson == QLatin1String("after-chapter3") ? attn::LessonKind::AfterChapter3
+                                                                : attn::LessonKind::Chapter3);
     if (!options.page.isEmpty())
         window.showPage(options.page);
 

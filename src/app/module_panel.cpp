@@ -3,12 +3,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QStandardItemModel>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QSignalBlocker>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include "app/field_errors.h"
@@ -326,9 +326,8 @@ void ModulePanel::build() {
     spin(kvGroups_, tr("Change the key/value groups"), &Config::kvGroups);
     spin(latentDim_, tr("Change the latent size"), &Config::latentDim);
     spin(headDim_, tr("Change the head size"), &Config::headDim);
-    connect(rope_, &QCheckBox::clicked, this, [this](bool on) {
-        edit(tr("Change RoPE"), [&](Settings& s) { s.config.rope = on; });
-    });
+    connect(rope_, &QCheckBox::clicked, this,
+            [this](bool on) { edit(tr("Change RoPE"), [&](Settings& s) { s.config.rope = on; }); });
     connect(qkNorm_, &QCheckBox::clicked, this, [this](bool on) {
         edit(tr("Change QK-norm"), [&](Settings& s) { s.config.qkNorm = on; });
     });
@@ -417,9 +416,9 @@ void ModulePanel::fromSettings() {
     }
     // The defaults, said with their current values.
     latentDim_->setSpecialValueText(tr("auto (%1)").arg(Config(c).effectiveLatentDim()));
-    headDim_->setSpecialValueText(
-        c.heads > 0 && c.dIn % c.heads == 0 ? tr("d_in / heads (%1)").arg(c.dIn / c.heads)
-                                            : tr("d_in / heads"));
+    headDim_->setSpecialValueText(c.heads > 0 && c.dIn % c.heads == 0
+                                      ? tr("d_in / heads (%1)").arg(c.dIn / c.heads)
+                                      : tr("d_in / heads"));
     const MaskSpec m = c.effectiveMask();
     selectData(mask_, m.kind);
     if (m.kind == MaskKind::Window)

@@ -118,8 +118,8 @@ Session sessionFromJson(const QByteArray& bytes, const QString& name, QStringLis
 Session readSession(const QString& path, QStringList* missing) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        throw UserError(
-            "session", QObject::tr("Cannot open %1: %2").arg(path, f.errorString()).toStdString());
+        throw UserError("session",
+                        QObject::tr("Cannot open %1: %2").arg(path, f.errorString()).toStdString());
     if (f.size() > 64 * 1024 * 1024)
         corrupt(QFileInfo(path).fileName(), QObject::tr("the file is larger than any session"));
     return sessionFromJson(f.readAll(), QFileInfo(path).fileName(), missing);

@@ -40,9 +40,9 @@ std::string joinInts(const std::vector<int64_t>& v) {
 
 const std::vector<Variant>& allVariants() {
     static const std::vector<Variant> all = {
-        Variant::Simplified,       Variant::SelfAttentionV1, Variant::SelfAttention,
-        Variant::Causal,           Variant::MultiHeadWrapper, Variant::MultiHead,
-        Variant::GroupedQuery,     Variant::Latent,          Variant::Rotary};
+        Variant::Simplified,   Variant::SelfAttentionV1,  Variant::SelfAttention,
+        Variant::Causal,       Variant::MultiHeadWrapper, Variant::MultiHead,
+        Variant::GroupedQuery, Variant::Latent,           Variant::Rotary};
     return all;
 }
 
@@ -323,8 +323,8 @@ bool validateAfterChapter3(const Config& c, Add add) {
             ok = false;
         } else if (headsOk && c.heads % c.kvGroups != 0) {
             add("kv_groups",
-                std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") +
-                    " cannot share " + std::to_string(c.kvGroups) +
+                std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") + " cannot share " +
+                    std::to_string(c.kvGroups) +
                     " key/value groups equally: each group serves heads / groups query heads. "
                     "Valid group counts for " +
                     std::to_string(c.heads) + (c.heads == 1 ? " head: " : " heads: ") +
@@ -332,8 +332,7 @@ bool validateAfterChapter3(const Config& c, Add add) {
             ok = false;
         }
     }
-    if (c.variant == Variant::Latent &&
-        (c.latentDim < 0 || c.latentDim > kMaxDimension)) {
+    if (c.variant == Variant::Latent && (c.latentDim < 0 || c.latentDim > kMaxDimension)) {
         add("latent_dim", "The latent size must be from 1 to " + std::to_string(kMaxDimension) +
                               ", or 0 for the book's default max(16, d_out / 8) (it is " +
                               std::to_string(c.latentDim) + ").");
@@ -354,21 +353,22 @@ bool validateAfterChapter3(const Config& c, Add add) {
                             joinInts(validHeadCounts(c.dIn)) + ".");
         ok = false;
     } else if (c.rope && headsOk && c.headSize() % 2 != 0) {
-        add("head_dim", "RoPE rotates pairs of numbers, so the head size must be even; it is " +
-                            std::to_string(c.headSize()) +
-                            (c.headDim == 0 ? " (d_in / heads)" : "") + ". Set head_dim to " +
-                            std::to_string(c.headSize() - 1 > 0 ? c.headSize() - 1 : 2) +
-                            (c.headSize() - 1 > 0 ? " or " + std::to_string(c.headSize() + 1)
-                                                  : std::string()) +
-                            ", or switch the rotation off.");
+        add("head_dim",
+            "RoPE rotates pairs of numbers, so the head size must be even; it is " +
+                std::to_string(c.headSize()) + (c.headDim == 0 ? " (d_in / heads)" : "") +
+                ". Set head_dim to " + std::to_string(c.headSize() - 1 > 0 ? c.headSize() - 1 : 2) +
+                (c.headSize() - 1 > 0 ? " or " + std::to_string(c.headSize() + 1) : std::string()) +
+                ", or switch the rotation off.");
         ok = false;
     }
     if (!(c.ropeBase > 0.0) || !std::isfinite(c.ropeBase))
-        add("rope_base", "The RoPE base must be a positive number, such as 10000 (Llama 2) or "
-                         "1000000 (Qwen3).");
+        add("rope_base",
+            "The RoPE base must be a positive number, such as 10000 (Llama 2) or "
+            "1000000 (Qwen3).");
     if (c.qkvBias)
-        add("qkv_bias", "Qwen3's GroupedQueryAttention (rotary) has no biases: switch the query, "
-                        "key and value bias off.");
+        add("qkv_bias",
+            "Qwen3's GroupedQueryAttention (rotary) has no biases: switch the query, "
+            "key and value bias off.");
     return ok;
 }
 
@@ -402,7 +402,8 @@ std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
         // Valid head counts are only listed for a d_out that passed its own check above.
         const bool splitsDOut = c.variant == Variant::MultiHead ||
                                 c.variant == Variant::GroupedQuery || c.variant == Variant::Latent;
-        if (checkSize("heads", "The number of heads", c.heads) && splitsDOut && c.dOut >= 1 && c.dOut <= kMaxSize && c.dOut % c.heads != 0) {
+        if (checkSize("heads", "The number of heads", c.heads) && splitsDOut && c.dOut >= 1 &&
+            c.dOut <= kMaxSize && c.dOut % c.heads != 0) {
             sizesOk = false;
             add("heads",
                 "d_out = " + std::to_string(c.dOut) + " is not divisible by " +

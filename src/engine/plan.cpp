@@ -183,8 +183,7 @@ class Planner {
             add(step_id::kKeys, "Keys: what each token offers to be matched against" + few,
                 "self.W_key(x)", {{"b", b}, {"T", T}, {kvName, kvWidth}}, StepKind::Projection);
             add(step_id::kValues, "Values: the content each token passes on" + few,
-                "self.W_value(x)", {{"b", b}, {"T", T}, {kvName, kvWidth}},
-                StepKind::Projection);
+                "self.W_value(x)", {{"b", b}, {"T", T}, {kvName, kvWidth}}, StepKind::Projection);
         }
         add(step_id::kQueriesSplit, "The queries split into h heads of hd numbers",
             "queries.view(b, num_tokens, num_heads, head_dim)",
@@ -198,8 +197,7 @@ class Planner {
                         : std::string("The ") + id + " split into h heads of hd numbers",
                 std::string(id) + ".view(b, num_tokens, " +
                     (grouped ? "num_kv_groups" : "num_heads") + ", head_dim)",
-                {{"b", b}, {"T", T}, {kvGroupAxis, kvHeads}, {"hd", hd}}, StepKind::Projection,
-                id);
+                {{"b", b}, {"T", T}, {kvGroupAxis, kvHeads}, {"hd", hd}}, StepKind::Projection, id);
         add(step_id::kQueriesHeads, "The queries grouped by head: each head sees its own slice",
             "queries_split.transpose(1, 2)", {{"b", b}, {"h", H}, {"T", T}, {"hd", hd}},
             StepKind::Projection, step_id::kQueries);
@@ -240,7 +238,8 @@ class Planner {
             add(step_id::kRopeSin, "RoPE sines: sin(position x frequency), paired like the cosines",
                 "sin[:num_tokens, :]", table, StepKind::Projection);
             add(step_id::kQueriesRotated,
-                "Rotated queries: each pair of dims turned by an angle that grows with the position",
+                "Rotated queries: each pair of dims turned by an angle that grows with the "
+                "position",
                 "apply_rope(" + queries + ", cos, sin)", qDims, StepKind::Projection);
             add(step_id::kKeysRotated,
                 "Rotated keys: turned like the queries, so scores depend on the distance",
@@ -334,7 +333,6 @@ class Planner {
 
         return used;
     }
-
 
     // The wrapper runs one CausalAttention per head, so its per-head steps gain a leading dim.
     Dims perHead(Dims d) const {

@@ -247,11 +247,16 @@ class TraceBuilder {
         return c;
     }
     ParamKey paramKey() const {
-        return {c_.variant,       c_.dIn,
-                c_.dOut,          c_.effectiveHeads(),
-                c_.qkvBias,       c_.seed,
-                c_.effectiveKvGroups(), c_.variant == Variant::Latent ? c_.effectiveLatentDim() : 0,
-                c_.headSize(),    c_.qkNorm};
+        return {c_.variant,
+                c_.dIn,
+                c_.dOut,
+                c_.effectiveHeads(),
+                c_.qkvBias,
+                c_.seed,
+                c_.effectiveKvGroups(),
+                c_.variant == Variant::Latent ? c_.effectiveLatentDim() : 0,
+                c_.headSize(),
+                c_.qkNorm};
     }
     bool cachedParameters(WeightMap& params) {
         std::lock_guard lock(cacheMutex());
@@ -743,10 +748,9 @@ class TraceBuilder {
         std::vector<Group> groups;
         for (int64_t b = 0; b < B; ++b)
             for (int64_t h = 0; h < H; ++h)
-                groups.push_back({qLay.at(b, h), kLay.at(b, h / perGroup),
-                                  vLay.at(b, h / perGroup), qLay.rowStride, kLay.rowStride,
-                                  vLay.rowStride, ctxBuffer.mutableData() + b * T_ * qWidth + h * hd,
-                                  qWidth});
+                groups.push_back({qLay.at(b, h), kLay.at(b, h / perGroup), vLay.at(b, h / perGroup),
+                                  qLay.rowStride, kLay.rowStride, vLay.rowStride,
+                                  ctxBuffer.mutableData() + b * T_ * qWidth + h * hd, qWidth});
         attend(groups, hd, {B, H, T_, T_}, 1, true);
         storeStep(step_id::kContextHeads, ctxBuffer.transpose(1, 2));
         storeStep(step_id::kContextTransposed, ctxBuffer);

@@ -72,8 +72,8 @@ struct StepSlice {
     // The head picked, -1 when no head dim was picked. On a key/value group axis it is the query
     // head, whose group (head / headsPerGroup) the values are.
     int64_t head = -1;
-    int64_t batch = -1;             // the batch entry picked, -1 without a "b" dim
-    int64_t batchSize = 0;          // size of the "b" dim (0 without one)
+    int64_t batch = -1;     // the batch entry picked, -1 without a "b" dim
+    int64_t batchSize = 0;  // size of the "b" dim (0 without one)
     bool merged() const { return values.dim() > 2; }
 };
 StepSlice sliceStepValues(const Step& step, int64_t head, int64_t batch);

@@ -101,6 +101,18 @@ std::string afterChapter3Tail(const Config& c, bool masked, bool dropout) {
     return s;
 }
 
+// The first lines of both grouped-query forwards: the projections, the queries split into
+// heads and the keys and values into their groups.
+const char* const kGroupedProjections =
+    "        b, num_tokens, _ = x.shape\n"
+    "        queries = self.W_query(x)\n"
+    "        keys = self.W_key(x)\n"
+    "        values = self.W_value(x)\n"
+    "        queries = queries.view(b, num_tokens, self.num_heads, self.head_dim).transpose(1, 2)\n"
+    "        keys = keys.view(b, num_tokens, self.num_kv_groups, self.head_dim).transpose(1, 2)\n"
+    "        values = values.view(b, num_tokens, self.num_kv_groups, self.head_dim).transpose(1, "
+    "2)\n";
+
 // The book's bonus-material classes (section 9.1) without their KV caches: a trace is one
 // forward over the whole text. Each local keeps the book's name and is reassigned as the book
 // does, so the step recorder finds every step among its values.
@@ -134,18 +146,7 @@ std::string afterChapter3Classes(const Config& c, bool masked, bool dropout) {
                    "        self.group_size = num_heads // num_kv_groups\n"
                    "        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)\n"
                    "        self.out_proj = nn.Linear(d_out, d_out, bias=False)\n" +
-                   dropInit +
-                   "\n    def forward(self, x):\n"
-                   "        b, num_tokens, _ = x.shape\n"
-                   "        queries = self.W_query(x)\n"
-                   "        keys = self.W_key(x)\n"
-                   "        values = self.W_value(x)\n"
-                   "        queries = queries.view(b, num_tokens, self.num_heads, "
-                   "self.head_dim).transpose(1, 2)\n"
-                   "        keys = keys.view(b, num_tokens, self.num_kv_groups, "
-                   "self.head_dim).transpose(1, 2)\n"
-                   "        values = values.view(b, num_tokens, self.num_kv_groups, "
-                   "self.head_dim).transpose(1, 2)\n"
+                   dropInit + "\n    def forward(self, x):\n" + kGroupedProjections +
                    "        # Each group's keys and values once for every query head that shares "
                    "them.\n"
                    "        keys = keys.repeat_interleave(self.group_size, dim=1)\n"
@@ -184,9 +185,11 @@ std::string afterChapter3Classes(const Config& c, bool masked, bool dropout) {
                    "        latent = self.W_DKV(x)\n"
                    "        keys = self.W_UK(latent)\n"
                    "        values = self.W_UV(latent)\n"
-                   "        queries = self._reshape_to_heads(queries, self.num_heads, self.head_dim)\n"
+                   "        queries = self._reshape_to_heads(queries, self.num_heads, "
+                   "self.head_dim)\n"
                    "        keys = self._reshape_to_heads(keys, self.num_heads, self.head_dim)\n"
-                   "        values = self._reshape_to_heads(values, self.num_heads, self.head_dim)\n"
+                   "        values = self._reshape_to_heads(values, self.num_heads, "
+                   "self.head_dim)\n"
                    "        attn_scores = queries @ keys.transpose(-2, -1)\n" +
                    maskNote + afterChapter3Tail(c, masked, dropout);
         default:
@@ -252,17 +255,7 @@ std::string afterChapter3Classes(const Config& c, bool masked, bool dropout) {
            (dropout ? "        self.dropout = nn.Dropout(dropout)  # an extension: the book's "
                       "class has none\n"
                     : "") +
-           "\n    def forward(self, x, mask, cos, sin):\n"
-           "        b, num_tokens, _ = x.shape\n"
-           "        queries = self.W_query(x)\n"
-           "        keys = self.W_key(x)\n"
-           "        values = self.W_value(x)\n"
-           "        queries = queries.view(b, num_tokens, self.num_heads, "
-           "self.head_dim).transpose(1, 2)\n"
-           "        keys = keys.view(b, num_tokens, self.num_kv_groups, "
-           "self.head_dim).transpose(1, 2)\n"
-           "        values = values.view(b, num_tokens, self.num_kv_groups, "
-           "self.head_dim).transpose(1, 2)\n"
+           "\n    def forward(self, x, mask, cos, sin):\n" + kGroupedProjections +
            "        if self.q_norm:\n"
            "            queries = self.q_norm(queries)\n"
            "        if self.k_norm:\n"
@@ -407,12 +400,12 @@ std::string constructorCall(const Config& c) {
             return "MultiHeadAttention(" + din + ", " + dout + ", " + ctx + ", " + p + ", " +
                    std::to_string(c.heads) + bias;
         case Variant::GroupedQuery:
-            return "GroupedQueryAttention(" + din + ", " + dout + ", " + p + ", num_heads=" +
-                   std::to_string(c.heads) + ", num_kv_groups=" + std::to_string(c.kvGroups) +
-                   bias;
+            return "GroupedQueryAttention(" + din + ", " + dout + ", " + p +
+                   ", num_heads=" + std::to_string(c.heads) +
+                   ", num_kv_groups=" + std::to_string(c.kvGroups) + bias;
         case Variant::Latent:
-            return "MultiHeadLatentAttention(" + din + ", " + dout + ", " + p + ", num_heads=" +
-                   std::to_string(c.heads) + ", qkv_bias=" + pyBool(c.qkvBias) +
+            return "MultiHeadLatentAttention(" + din + ", " + dout + ", " + p +
+                   ", num_heads=" + std::to_string(c.heads) + ", qkv_bias=" + pyBool(c.qkvBias) +
                    ", latent_dim=" +
                    (c.latentDim > 0 ? std::to_string(c.latentDim) : std::string("None")) + ")";
         case Variant::Rotary:
@@ -668,8 +661,7 @@ StepExpression stepExpression(const Config& c, const std::string& id) {
         c.variant == Variant::MultiHeadWrapper ? "module.heads[0].mask" : "module.mask";
     const std::string T = "x.shape[1]";
     // The classes after chapter 3 have no mask buffer: make_mask gives it.
-    const std::string maskTT =
-        after ? "make_mask(" + T + ")" : mask + "[:" + T + ", :" + T + "]";
+    const std::string maskTT = after ? "make_mask(" + T + ")" : mask + "[:" + T + ", :" + T + "]";
     if (after)
         if (StepExpression e = afterChapter3Expression(c, id); !e.name.empty())
             return e;
@@ -761,8 +753,7 @@ PyTorchListing pytorchListing(const TraceRun& run, const std::string& stepId) {
     std::string s = "# Generated by Attention Lens: " + variantClassName(c.variant) +
                     (after ? " as the bonus material of\n" : " as in chapter 3 of\n") +
                     "# \"Build a Large Language Model From Scratch\"" +
-                    (after ? " builds it" : "") +
-                    ". The module's result is left in `output`.\n" +
+                    (after ? " builds it" : "") + ". The module's result is left in `output`.\n" +
                     commentLines(listing.reproduces) +
                     "import torch\n"
                     "import torch.nn as nn\n\n\n";

@@ -349,7 +349,9 @@ QString contextSum(const Cell& cell, int64_t head, int64_t k) {
 QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
     const std::string& id = c.id;
     const int64_t t = c.row, k = c.col, hd = c.hd, half = hd / 2;
-    const auto para = [](const QString& text) { return QStringLiteral("<p>") + text + QStringLiteral("</p>"); };
+    const auto para = [](const QString& text) {
+        return QStringLiteral("<p>") + text + QStringLiteral("</p>");
+    };
     const auto row = [&](const std::string& sid, int64_t head) {
         std::vector<float> out;
         for (int64_t m = 0; m < hd; ++m)
@@ -380,8 +382,9 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
     if (grouped && (id == step_id::kKeysSplit || id == step_id::kValuesSplit)) {
         const int64_t g = k / hd, m = k % hd;
         const QString base = QString::fromStdString(id.substr(0, id.size() - 6));
-        return para(Derive::tr("%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: element %7 of key/value "
-                               "group %5's slice.")
+        return para(Derive::tr(
+                        "%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: element %7 of key/value "
+                        "group %5's slice.")
                         .arg(indexText(id, {c.batch, t, g, m}), base)
                         .arg(c.batch)
                         .arg(t)
@@ -392,7 +395,8 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
                para(Derive::tr("Nothing is computed: .view reads the same memory."));
     }
     if (id == step_id::kKeysGroups || id == step_id::kValuesGroups) {
-        const QString base = id == step_id::kKeysGroups ? QStringLiteral("keys") : QStringLiteral("values");
+        const QString base =
+            id == step_id::kKeysGroups ? QStringLiteral("keys") : QStringLiteral("values");
         const int64_t first = g * c.perGroup;
         return para(Derive::tr("%1 = %2_split[%3, %4, %5, %6] = %2[%3, %4, %5·%7 + %6]")
                         .arg(indexText(id, {c.batch, g, t, k}), base)
@@ -426,27 +430,32 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
         return para(Derive::tr("Mean of the squares of this %1 (head size %2): ")
                         .arg(q ? Derive::tr("query") : Derive::tr("key"))
                         .arg(hd) +
-                    QStringLiteral("(") + squares.mid(0, kDerivationMaxTerms).join(QStringLiteral(" + ")) +
-                    (squares.size() > kDerivationMaxTerms ? Derive::tr(" + … (%1 terms)").arg(squares.size())
-                                                          : QString()) +
+                    QStringLiteral("(") +
+                    squares.mid(0, kDerivationMaxTerms).join(QStringLiteral(" + ")) +
+                    (squares.size() > kDerivationMaxTerms
+                         ? Derive::tr(" + … (%1 terms)").arg(squares.size())
+                         : QString()) +
                     QStringLiteral(") / %1 = <b>%2</b>").arg(hd).arg(f4(mean))) +
-               para(QStringLiteral("%1 / √(%2 + 10<sup>−6</sup>) × g[%3] = %4 / %5 × %6 = <b>%7</b>")
-                        .arg(fac(x[size_t(k)]))
-                        .arg(f4(mean))
-                        .arg(k)
-                        .arg(fac(x[size_t(k)]))
-                        .arg(f4(rms))
-                        .arg(f4(g))
-                        .arg(f4(value))) +
-               para(Derive::tr("Every %1 of every head now has a root mean square of about 1 (times "
-                               "the learned scale g, ones here), however large the projection made it.")
+               para(
+                   QStringLiteral("%1 / √(%2 + 10<sup>−6</sup>) × g[%3] = %4 / %5 × %6 = <b>%7</b>")
+                       .arg(fac(x[size_t(k)]))
+                       .arg(f4(mean))
+                       .arg(k)
+                       .arg(fac(x[size_t(k)]))
+                       .arg(f4(rms))
+                       .arg(f4(g))
+                       .arg(f4(value))) +
+               para(Derive::tr(
+                        "Every %1 of every head now has a root mean square of about 1 (times "
+                        "the learned scale g, ones here), however large the projection made it.")
                         .arg(q ? Derive::tr("query") : Derive::tr("key")));
     }
     const auto angleText = [&](int64_t pair) {
         const double theta = std::pow(cfg.ropeBase, -2.0 * double(pair) / double(hd));
         return std::pair<double, QString>(
             double(t) * theta,
-            Derive::tr("θ = position × base<sup>−2i/hd</sup> = %1 × %2<sup>−%3/%4</sup> = %1 × %5 = %6")
+            Derive::tr(
+                "θ = position × base<sup>−2i/hd</sup> = %1 × %2<sup>−%3/%4</sup> = %1 × %5 = %6")
                 .arg(t)
                 .arg(QString::number(cfg.ropeBase, 'g', 10))
                 .arg(2 * pair)
@@ -465,17 +474,19 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
                         .arg(pair + half)) +
                para(text) +
                para(QStringLiteral("%1(%2) = <b>%3</b>")
-                        .arg(cosine ? QStringLiteral("cos") : QStringLiteral("sin"), f4(theta), f4(value))) +
-               para(Derive::tr("Both dimensions of a pair share the angle, so the table's two halves "
-                               "repeat. Pair 0 turns fastest; the last pairs turn slowly."));
+                        .arg(cosine ? QStringLiteral("cos") : QStringLiteral("sin"), f4(theta),
+                             f4(value))) +
+               para(Derive::tr(
+                   "Both dimensions of a pair share the angle, so the table's two halves "
+                   "repeat. Pair 0 turns fastest; the last pairs turn slowly."));
     }
     if (id == step_id::kQueriesRotated || id == step_id::kKeysRotated) {
         const bool q = id == step_id::kQueriesRotated;
         const std::string src = q ? (c.tr.find(step_id::kQueriesNormed) ? step_id::kQueriesNormed
-                                                                         : step_id::kQueriesHeads)
-                                  : (c.tr.find(step_id::kKeysNormed) ? step_id::kKeysNormed
+                                                                        : step_id::kQueriesHeads)
+                                  : (c.tr.find(step_id::kKeysNormed)   ? step_id::kKeysNormed
                                      : c.tr.find(step_id::kKeysGroups) ? step_id::kKeysGroups
-                                                                        : step_id::kKeysHeads);
+                                                                       : step_id::kKeysHeads);
         const std::vector<float> x = row(src, q ? c.head : g);
         const int64_t pair = k % half, partner = k < half ? k + half : k - half;
         const double cs = c.at(step_id::kRopeCos, {t, k}), sn = c.at(step_id::kRopeSin, {t, k});
@@ -483,34 +494,40 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
         const auto [theta, text] = angleText(pair);
         QString formula;
         if (k < half)
-            formula = QStringLiteral("%1′[%2] = %1[%2] cos θ − %1[%3] sin θ = %4 × %5 − %6 × %7 = <b>%8</b>")
-                          .arg(sym)
-                          .arg(k)
-                          .arg(partner)
-                          .arg(fac(x[size_t(k)]), fac(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
+            formula =
+                QStringLiteral(
+                    "%1′[%2] = %1[%2] cos θ − %1[%3] sin θ = %4 × %5 − %6 × %7 = <b>%8</b>")
+                    .arg(sym)
+                    .arg(k)
+                    .arg(partner)
+                    .arg(fac(x[size_t(k)]), fac(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
         else
-            formula = QStringLiteral("%1′[%2] = %1[%2] cos θ + %1[%3] sin θ = %4 × %5 + %6 × %7 = <b>%8</b>")
-                          .arg(sym)
-                          .arg(k)
-                          .arg(partner)
-                          .arg(fac(x[size_t(k)]), fac(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
-        return para(Derive::tr("RoPE turns the pair (dimension %1, dimension %2) of %3 at position %4 "
-                               "by its angle:")
+            formula =
+                QStringLiteral(
+                    "%1′[%2] = %1[%2] cos θ + %1[%3] sin θ = %4 × %5 + %6 × %7 = <b>%8</b>")
+                    .arg(sym)
+                    .arg(k)
+                    .arg(partner)
+                    .arg(fac(x[size_t(k)]), fac(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
+        return para(Derive::tr(
+                        "RoPE turns the pair (dimension %1, dimension %2) of %3 at position %4 "
+                        "by its angle:")
                         .arg(std::min(k, partner))
                         .arg(std::max(k, partner))
                         .arg(quoted(c.tokens, t))
                         .arg(t)) +
                para(text) + para(formula) +
-               para(Derive::tr("From %1 (%2): a rotation changes the direction of the pair, never its "
-                               "length.")
+               para(Derive::tr(
+                        "From %1 (%2): a rotation changes the direction of the pair, never its "
+                        "length.")
                         .arg(QString::fromStdString(src))
                         .arg(q ? Derive::tr("the query") : Derive::tr("the key")));
     }
     if (id == step_id::kKeysRepeated || id == step_id::kValuesRepeated) {
         const bool keys = id == step_id::kKeysRepeated;
-        const std::string src = keys ? (c.tr.find(step_id::kKeysRotated) ? step_id::kKeysRotated
+        const std::string src = keys ? (c.tr.find(step_id::kKeysRotated)  ? step_id::kKeysRotated
                                         : c.tr.find(step_id::kKeysNormed) ? step_id::kKeysNormed
-                                                                           : step_id::kKeysGroups)
+                                                                          : step_id::kKeysGroups)
                                      : step_id::kValuesGroups;
         return para(QStringLiteral("%1 = %2 = <b>%3</b>")
                         .arg(indexText(id, {c.batch, c.head, t, k}),

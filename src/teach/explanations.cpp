@@ -121,8 +121,9 @@ QString scoreSymbol(const Ctx& x) {
 // The formulas of the steps only the modules after chapter 3 have; empty for the others.
 static QString afterChapter3Formula(const Config& c, const std::string& id) {
     if (id == step_id::kLatent)
-        return QStringLiteral("c<sub>i</sub> = x<sub>i</sub> W<sub>DKV</sub><sup>T</sup>%1 &nbsp;∈ "
-                              "ℝ<sup>%2</sup>")
+        return QStringLiteral(
+                   "c<sub>i</sub> = x<sub>i</sub> W<sub>DKV</sub><sup>T</sup>%1 &nbsp;∈ "
+                   "ℝ<sup>%2</sup>")
             .arg(c.qkvBias ? QStringLiteral(" + b") : QString())
             .arg(c.effectiveLatentDim());
     if (c.variant == Variant::Latent && (id == step_id::kKeys || id == step_id::kValues))
@@ -147,7 +148,8 @@ static QString afterChapter3Formula(const Config& c, const std::string& id) {
             .arg(c.headSize())
             .arg(c.headSize() / 2);
     if (id == step_id::kQueriesRotated || id == step_id::kKeysRotated) {
-        const QString v = id == step_id::kQueriesRotated ? QStringLiteral("q") : QStringLiteral("k");
+        const QString v =
+            id == step_id::kQueriesRotated ? QStringLiteral("q") : QStringLiteral("k");
         return QStringLiteral(
                    "%1′[i] = %1[i] cos θ − %1[i + %2] sin θ, &nbsp; %1′[i + %2] = %1[i + %2] cos "
                    "θ + %1[i] sin θ")
@@ -156,17 +158,18 @@ static QString afterChapter3Formula(const Config& c, const std::string& id) {
     }
     if (id == step_id::kKeysRepeated || id == step_id::kValuesRepeated) {
         // The keys repeated are the latest the module made: rotated, normed or just grouped.
-        const char* source = id == step_id::kValuesRepeated ? step_id::kValuesGroups
-                             : c.ropeActive()                ? step_id::kKeysRotated
+        const char* source = id == step_id::kValuesRepeated             ? step_id::kValuesGroups
+                             : c.ropeActive()                           ? step_id::kKeysRotated
                              : c.qkNorm && c.variant == Variant::Rotary ? step_id::kKeysNormed
-                                                                         : step_id::kKeysGroups;
+                                                                        : step_id::kKeysGroups;
         return QStringLiteral("%1[b, h, t, i] = %2[b, ⌊h / %3⌋, t, i]")
             .arg(QString::fromStdString(id), QLatin1String(source))
             .arg(c.effectiveHeads() / std::max<int64_t>(1, c.effectiveKvGroups()));
     }
     if (c.variant == Variant::Rotary && id == step_id::kOutput)
-        return QStringLiteral("o<sub>i</sub> = z<sub>i</sub> W<sub>o</sub><sup>T</sup> &nbsp;∈ "
-                              "ℝ<sup>%1</sup>")
+        return QStringLiteral(
+                   "o<sub>i</sub> = z<sub>i</sub> W<sub>o</sub><sup>T</sup> &nbsp;∈ "
+                   "ℝ<sup>%1</sup>")
             .arg(c.dIn);
     if (c.variant == Variant::GroupedQuery && id == step_id::kOutput)
         return QStringLiteral("o<sub>i</sub> = z<sub>i</sub> W<sub>o</sub><sup>T</sup>");
@@ -363,25 +366,25 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
                    .arg(x.h)
                    .arg(x.perGroup) +
                QLatin1Char(' ') + cache + QLatin1Char(' ') +
-               (x.G == 1 ? Explain::tr(
-                               "With one group (multi-query attention) the cache is %1 times "
-                               "smaller than multi-head attention's.")
-                               .arg(x.h)
-                         : Explain::tr(
-                               "With %1 groups for %2 heads the cache is %3 times smaller than "
-                               "multi-head attention's, and the quality nearly the same: Llama "
-                               "3, Qwen3 and Gemma 3 share keys this way.")
-                               .arg(x.G)
-                               .arg(x.h)
-                               .arg(x.perGroup));
+               (x.G == 1
+                    ? Explain::tr("With one group (multi-query attention) the cache is %1 times "
+                                  "smaller than multi-head attention's.")
+                          .arg(x.h)
+                    : Explain::tr("With %1 groups for %2 heads the cache is %3 times smaller than "
+                                  "multi-head attention's, and the quality nearly the same: Llama "
+                                  "3, Qwen3 and Gemma 3 share keys this way.")
+                          .arg(x.G)
+                          .arg(x.h)
+                          .arg(x.perGroup));
     if (id == step_id::kQueriesNormed || id == step_id::kKeysNormed)
-        return Explain::tr(
-            "QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm divides each head's %1 by its root mean "
-            "square, so its numbers have a typical size of 1, then multiplies by a learned scale "
-            "(ones at the start). Without it queries and keys can grow during training, the "
-            "scores grow with them and softmax puts all weight on one token, which makes "
-            "training unstable; normalised, a score's size stays bounded.")
-            .arg(id == step_id::kQueriesNormed ? Explain::tr("query") : Explain::tr("key"));
+        return Explain::
+            tr("QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm divides each head's %1 by its root mean "
+               "square, so its numbers have a typical size of 1, then multiplies by a learned "
+               "scale "
+               "(ones at the start). Without it queries and keys can grow during training, the "
+               "scores grow with them and softmax puts all weight on one token, which makes "
+               "training unstable; normalised, a score's size stays bounded.")
+                .arg(id == step_id::kQueriesNormed ? Explain::tr("query") : Explain::tr("key"));
     if (id == step_id::kRopeCos || id == step_id::kRopeSin)
         return Explain::tr(
                    "Rotary position embeddings (RoPE) pair dimension i of a head with dimension "
@@ -726,9 +729,9 @@ std::vector<std::string> sourcesOf(const Ctx& x, const std::string& id) {
         if (id == step_id::kValuesRepeated)
             return {step_id::kValuesGroups};
         if (id == step_id::kScores)
-            return {latest({step_id::kQueriesRotated, step_id::kQueriesNormed,
-                            step_id::kQueriesHeads}),
-                    latest({step_id::kKeysRepeated, step_id::kKeysHeads})};
+            return {
+                latest({step_id::kQueriesRotated, step_id::kQueriesNormed, step_id::kQueriesHeads}),
+                latest({step_id::kKeysRepeated, step_id::kKeysHeads})};
         if (id == step_id::kContextHeads)
             return {x.dropout ? step_id::kDroppedWeights : step_id::kWeights,
                     latest({step_id::kValuesRepeated, step_id::kValuesHeads})};
@@ -805,7 +808,8 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
     const QString from = shapeText(src[0]->shape);
     if (x.after) {
         const QString width = s.dims.empty() ? QString() : QString::fromStdString(s.dims.back());
-        if (id == step_id::kLatent || (x.latent && (id == step_id::kKeys || id == step_id::kValues)))
+        if (id == step_id::kLatent ||
+            (x.latent && (id == step_id::kKeys || id == step_id::kValues)))
             return Explain::tr("%1 → %2: each token's %3 = %4 numbers become %5 = %6")
                 .arg(from, to, QString::fromStdString(src[0]->dims.back()))
                 .arg(src[0]->shape.back())

@@ -393,12 +393,11 @@ std::vector<LessonScreen> buildAfterChapter3Lesson() {
     const Config mqa = afterConfig(Variant::GroupedQuery, 4, 1);
     v.push_back(screen(
         Lesson::tr("Multi-query"), Lesson::tr("One key for all heads"),
-        Lesson::tr(
-            "<p><b>Multi-query attention</b> keeps its 4 query heads but projects keys and "
-            "values only once: <code>GroupedQueryAttention</code> with "
-            "<code>num_kv_groups = 1</code> (the book's ch04/04_gqa). This is the one key "
-            "group: a T × 1 matrix for all four heads.</p>"
-            "<p>The cache shrinks fourfold, to 8 bytes per token.</p>"),
+        Lesson::tr("<p><b>Multi-query attention</b> keeps its 4 query heads but projects keys and "
+                   "values only once: <code>GroupedQueryAttention</code> with "
+                   "<code>num_kv_groups = 1</code> (the book's ch04/04_gqa). This is the one key "
+                   "group: a T × 1 matrix for all four heads.</p>"
+                   "<p>The cache shrinks fourfold, to 8 bytes per token.</p>"),
         mqa, step_id::kKeysGroups));
     v.push_back(screen(
         Lesson::tr("Multi-query"), Lesson::tr("The heads that share it"),

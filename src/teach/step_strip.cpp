@@ -60,8 +60,8 @@ const std::vector<StageDef>& stageDefs() {
          QT_TRANSLATE_NOOP("attn::StepStrip", "split heads"),
          false,
          {step_id::kQueriesSplit, step_id::kKeysSplit, step_id::kValuesSplit,
-          step_id::kQueriesHeads, step_id::kKeysHeads, step_id::kValuesHeads,
-          step_id::kKeysGroups, step_id::kValuesGroups}},
+          step_id::kQueriesHeads, step_id::kKeysHeads, step_id::kValuesHeads, step_id::kKeysGroups,
+          step_id::kValuesGroups}},
         // After chapter 3: QK-norm, the rotation and the sharing of key/value groups, each a
         // stage of its own between the heads and the dot product, in the order they happen.
         {"qk_norm",

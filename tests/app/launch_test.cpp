@@ -220,15 +220,17 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     EXPECT_EQ(problem, QStringLiteral("The book's input vectors are 3-dimensional, so d_in must be "
                                       "3 (it is 5)."));
     launched({"--step", "nope"}, Settings(), &problem);
-    EXPECT_TRUE(problem.startsWith(QStringLiteral(
-        "This configuration has no step \"nope\"; its steps are inputs, queries")))
+    EXPECT_TRUE(problem.startsWith(
+        QStringLiteral("This configuration has no step \"nope\"; its steps are inputs, queries")))
         << problem.toStdString();
     launched({"--step", "weights", "--head", "2"}, Settings(), &problem);
     EXPECT_EQ(problem, QStringLiteral("--head 2 is out of range: \"weights\" has 2 heads."));
     QString why;
     LaunchOptions lesson;
     EXPECT_FALSE(parseLaunchOptions({"attention-lens", "--lesson", "chapter4"}, &lesson, &why));
-    EXPECT_EQ(why, QStringLiteral("--lesson expects chapter3, trained-model or after-chapter3, got \"chapter4\"."));
+    EXPECT_EQ(why,
+              QStringLiteral(
+                  "--lesson expects chapter3, trained-model or after-chapter3, got \"chapter4\"."));
     ASSERT_TRUE(parseLaunchOptions({"attention-lens", "--lesson", "trained-model"}, &lesson, &why));
     EXPECT_EQ(lesson.lesson, QStringLiteral("trained-model"));
     // A model that is neither a file nor a bundled model: one line, before any window.

@@ -78,12 +78,13 @@ TEST(Cli, TheVariantsAfterChapter3) {
     QStringList ids;
     for (const QJsonValue& s : o["steps"].toArray())
         ids << s.toObject()["id"].toString();
-    EXPECT_TRUE(ids.contains("keys_groups") && ids.contains("keys_repeated")) << ids.join(' ').toStdString();
+    EXPECT_TRUE(ids.contains("keys_groups") && ids.contains("keys_repeated"))
+        << ids.join(' ').toStdString();
     // W_key (2, 3) + W_value (2, 3) + W_query (4, 3) + out_proj (4, 4), no biases.
     EXPECT_EQ(o["parameters"].toInt(), 6 + 6 + 12 + 16);
 
-    r = cli({"trace", "--text", "The cat sat", "--variant", "rotary", "--d-in", "8", "--heads",
-             "2", "--qk-norm", "--rope-base", "500000"});
+    r = cli({"trace", "--text", "The cat sat", "--variant", "rotary", "--d-in", "8", "--heads", "2",
+             "--qk-norm", "--rope-base", "500000"});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     ids.clear();
     for (const QJsonValue& s : json(r.out)["steps"].toArray())
@@ -91,8 +92,8 @@ TEST(Cli, TheVariantsAfterChapter3) {
     for (const char* id : {"queries_normed", "keys_normed", "rope_cos", "rope_sin",
                            "queries_rotated", "keys_rotated"})
         EXPECT_TRUE(ids.contains(id)) << id;
-    r = cli({"trace", "--text", "The cat sat", "--variant", "rotary", "--d-in", "8", "--heads",
-             "2", "--no-rope"});
+    r = cli({"trace", "--text", "The cat sat", "--variant", "rotary", "--d-in", "8", "--heads", "2",
+             "--no-rope"});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     EXPECT_FALSE(r.out.contains("\"rope_cos\""));
 
@@ -105,9 +106,9 @@ TEST(Cli, TheVariantsAfterChapter3) {
     // A group step is picked by query head: heads 2 and 3 read group 1, head 1 group 0.
     const auto groupCsv = [&](const char* head) {
         const QString csv = dir.filePath(QStringLiteral("keys_groups_%1.csv").arg(head));
-        const CliRun e = cli({"export", "--preset", "book", "--variant", "grouped-query",
-                              "--d-out", "8", "--heads", "4", "--kv-groups", "2", "--step",
-                              "keys_groups", "--head", head, "--out", csv});
+        const CliRun e = cli({"export", "--preset", "book", "--variant", "grouped-query", "--d-out",
+                              "8", "--heads", "4", "--kv-groups", "2", "--step", "keys_groups",
+                              "--head", head, "--out", csv});
         EXPECT_EQ(e.exitCode, 0) << e.err.toStdString();
         QFile f(csv);
         EXPECT_TRUE(f.open(QIODevice::ReadOnly));
@@ -127,9 +128,9 @@ TEST(Cli, TheVariantsAfterChapter3) {
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     EXPECT_TRUE(r.out.contains("class MultiHeadLatentAttention(nn.Module):"));
 
-    expectBadInput({"trace", "--variant", "grouped-query", "--d-out", "8", "--heads", "4",
-                    "--kv-groups", "3"},
-                   "Valid group counts for 4 heads: 1, 2, 4.");
+    expectBadInput(
+        {"trace", "--variant", "grouped-query", "--d-out", "8", "--heads", "4", "--kv-groups", "3"},
+        "Valid group counts for 4 heads: 1, 2, 4.");
     expectBadInput({"trace", "--variant", "rotary"},
                    "d_in = 3 is not divisible by 2 heads, so head_dim cannot default to d_in / "
                    "heads");

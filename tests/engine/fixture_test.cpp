@@ -381,9 +381,8 @@ void checkTraceSteps(const std::string& label, const QJsonObject& fx, const attn
                           << attn::shapeToString(step->info.shape) << ", expected "
                           << attn::shapeToString(ref.shape);
         }
-        const std::string err =
-            compareTensor(label + " / step " + id, ref, step->value, kAbs, kRel, false,
-                          step->info.kind == attn::StepKind::Scores);
+        const std::string err = compareTensor(label + " / step " + id, ref, step->value, kAbs, kRel,
+                                              false, step->info.kind == attn::StepKind::Scores);
         if (!err.empty())
             ADD_FAILURE() << err;
     }

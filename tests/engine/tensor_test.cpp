@@ -109,7 +109,7 @@ TEST(TensorLowerTriangular, ReadsAsTheFullMatricesAndLaysThemOutOnce) {
     second.join();
     EXPECT_EQ(a, b);
     EXPECT_EQ(t.storageBytes(), size_t(2 * 9 * 4));
-    const std::vector<float> expected = {1, -INFINITY, -INFINITY, 2, 3, -INFINITY, 4, 5, 6,
+    const std::vector<float> expected = {1, -INFINITY, -INFINITY, 2, 3, -INFINITY, 4,  5,  6,
                                          7, -INFINITY, -INFINITY, 8, 9, -INFINITY, 10, 11, 12};
     EXPECT_EQ(copy.toVector(), expected);
     EXPECT_EQ(copy.at({1, 2, 1}), 11.0f);
@@ -132,8 +132,8 @@ TEST(TensorRepeatInterleave, ReadsEachSourceIndexRepeatsTimes) {
     std::vector<float> v(2 * 3 * 2);
     for (size_t i = 0; i < v.size(); ++i)
         v[i] = float(i);
-    const Tensor t(Shape{2, 3, 2}, v);  // (b, T, G)
-    const Tensor groups = t.transpose(1, 2);  // (b, G, T), strided
+    const Tensor t(Shape{2, 3, 2}, v);               // (b, T, G)
+    const Tensor groups = t.transpose(1, 2);         // (b, G, T), strided
     const Tensor r = groups.repeatInterleave(1, 3);  // (b, 6, T)
     EXPECT_EQ(r.shape(), (Shape{2, 6, 3}));
     EXPECT_TRUE(r.sharesStorageWith(t));

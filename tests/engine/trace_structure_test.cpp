@@ -114,13 +114,18 @@ TEST(TraceStructure, GroupedQueryRepeatsTheGroupsAsViews) {
     c.kvGroups = 2;
     c.batch = 2;
     const Trace t = run(c);
-    EXPECT_EQ(ids(t), (std::vector<std::string>{
-                          "inputs", "queries", "keys", "values", "queries_split", "keys_split",
-                          "values_split", "queries_heads", "keys_groups", "values_groups",
-                          "keys_repeated", "values_repeated", "scores", "mask", "masked_scores",
-                          "scaled_scores", "weights", "weights_unmasked", "weights_tril",
-                          "weights_renormalized", "context_heads", "context_transposed", "context",
-                          "output"}));
+    EXPECT_EQ(ids(t), (std::vector<std::string>{"inputs",        "queries",
+                                                "keys",          "values",
+                                                "queries_split", "keys_split",
+                                                "values_split",  "queries_heads",
+                                                "keys_groups",   "values_groups",
+                                                "keys_repeated", "values_repeated",
+                                                "scores",        "mask",
+                                                "masked_scores", "scaled_scores",
+                                                "weights",       "weights_unmasked",
+                                                "weights_tril",  "weights_renormalized",
+                                                "context_heads", "context_transposed",
+                                                "context",       "output"}));
     EXPECT_EQ(t.find("keys")->value.shape(), (Shape{2, 6, 4}));  // G * hd = 2 * 2
     EXPECT_EQ(t.find("keys_groups")->info.dims, (std::vector<std::string>{"b", "G", "T", "hd"}));
     const Step& groups = *t.find("keys_groups");
@@ -139,16 +144,15 @@ TEST(TraceStructure, GroupedQueryRepeatsTheGroupsAsViews) {
     EXPECT_EQ(slice.head, 3);
     EXPECT_EQ(slice.values, groups.value.select(0, 0).select(0, 1));
     // The estimate counts the repeated keys and values once: as the keys and values.
-    EXPECT_EQ(estimateTraceBytes(c, 6),
-              [&] {
-                  uint64_t bytes = 0;
-                  for (const Step& s : t.steps)
-                      if (s.info.viewOf.empty())
-                          bytes += uint64_t(s.value.numel()) * 4;
-                  for (const auto& [name, p] : t.parameters)
-                      bytes += uint64_t(p.numel()) * 4;
-                  return bytes;
-              }());
+    EXPECT_EQ(estimateTraceBytes(c, 6), [&] {
+        uint64_t bytes = 0;
+        for (const Step& s : t.steps)
+            if (s.info.viewOf.empty())
+                bytes += uint64_t(s.value.numel()) * 4;
+        for (const auto& [name, p] : t.parameters)
+            bytes += uint64_t(p.numel()) * 4;
+        return bytes;
+    }());
 }
 
 // RoPE makes a score depend on the distance between the query and the key, not on where they
@@ -292,8 +296,7 @@ TEST(TraceStructure, MaskedStepsAreKeptAsLowerTriangles) {
                         const bool hidden = maskT.at({i, j}) != 0.0f;
                         EXPECT_EQ(masked.at({b, h, i, j}),
                                   hidden ? -INFINITY : scores.at({b, h, i, j}));
-                        EXPECT_EQ(tril.at({b, h, i, j}),
-                                  hidden ? 0.0f : unmasked.at({b, h, i, j}));
+                        EXPECT_EQ(tril.at({b, h, i, j}), hidden ? 0.0f : unmasked.at({b, h, i, j}));
                     }
         // Read once, they hold the full matrices from then on: every step read, the trace holds
         // what the memory budget counts.

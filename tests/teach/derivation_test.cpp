@@ -262,15 +262,17 @@ TEST(Derivation, RotatedElementsShowTheRotationWithTheirNumbers) {
     // Head 1, token 3 ("with"), dimension 0 pairs with dimension 1.
     QString html = deriveCellHtml(t, tokens, "queries_rotated", 1, 0, 3, 0);
     const auto fac = [](double v) { return v < 0 ? "(" + f4(v) + ")" : f4(v); };
-    EXPECT_HAS(html, QStringLiteral("q′[0] = q[0] cos θ − q[1] sin θ = %1 × %2 − %3 × %4 = <b>%5</b>")
-                         .arg(fac(q.at({0, 1, 3, 0})), fac(cos.at({3, 0})), fac(q.at({0, 1, 3, 1})),
-                              fac(sin.at({3, 0})), f4(out.at({0, 1, 3, 0}))));
+    EXPECT_HAS(html,
+               QStringLiteral("q′[0] = q[0] cos θ − q[1] sin θ = %1 × %2 − %3 × %4 = <b>%5</b>")
+                   .arg(fac(q.at({0, 1, 3, 0})), fac(cos.at({3, 0})), fac(q.at({0, 1, 3, 1})),
+                        fac(sin.at({3, 0})), f4(out.at({0, 1, 3, 0}))));
     EXPECT_NEAR(out.at({0, 1, 3, 0}),
                 q.at({0, 1, 3, 0}) * cos.at({3, 0}) - q.at({0, 1, 3, 1}) * sin.at({3, 0}), 1e-6);
     html = deriveCellHtml(t, tokens, "queries_rotated", 1, 0, 3, 1);
-    EXPECT_HAS(html, QStringLiteral("q′[1] = q[1] cos θ + q[0] sin θ = %1 × %2 + %3 × %4 = <b>%5</b>")
-                         .arg(fac(q.at({0, 1, 3, 1})), fac(cos.at({3, 1})), fac(q.at({0, 1, 3, 0})),
-                              fac(sin.at({3, 1})), f4(out.at({0, 1, 3, 1}))));
+    EXPECT_HAS(html,
+               QStringLiteral("q′[1] = q[1] cos θ + q[0] sin θ = %1 × %2 + %3 × %4 = <b>%5</b>")
+                   .arg(fac(q.at({0, 1, 3, 1})), fac(cos.at({3, 1})), fac(q.at({0, 1, 3, 0})),
+                        fac(sin.at({3, 1})), f4(out.at({0, 1, 3, 1}))));
     // The angle: position 3 times base^(-0/2) = 3 radians.
     EXPECT_HAS(html, QStringLiteral("= 3 × 1 = 3.0000"));
 

@@ -18,7 +18,8 @@
 namespace attn {
 namespace {
 
-// The stage every module step id belongs to (chapter 3 and after), written out independently of the widget.
+// The stage every module step id belongs to (chapter 3 and after), written out independently of the
+// widget.
 const std::map<std::string, std::string>& expectedStage() {
     static const std::map<std::string, std::string> m = {
         {"inputs", "input"},
@@ -60,9 +61,9 @@ const std::map<std::string, std::string>& expectedStage() {
     return m;
 }
 
-const QStringList kStageOrder = {"input",   "qkv",     "heads",  "qk_norm",     "rope",
-                                 "repeat",  "scores",  "mask",   "scale",       "softmax",
-                                 "simple_mask", "dropout", "context", "output", "other"};
+const QStringList kStageOrder = {"input",       "qkv",     "heads",   "qk_norm", "rope",
+                                 "repeat",      "scores",  "mask",    "scale",   "softmax",
+                                 "simple_mask", "dropout", "context", "output",  "other"};
 
 // Every step a variant can have: a mask (so the simple masking steps) and dropout in training.
 Config fullConfig(Variant v, MaskSpec mask = {MaskKind::Causal, 0}) {
