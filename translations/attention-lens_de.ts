@@ -1259,6 +1259,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Each group&apos;s values, read by every head that shares them</source>
         <translation>Die Values jeder Gruppe, gelesen von jedem Kopf, der sie teilt</translation>
     </message>
+    <message>
+        <source>Why pairs: a rotation turns a point in a plane, and a point in a plane has two numbers. So RoPE turns a head&apos;s numbers two by two, each pair at its own speed, and the head size must be even.</source>
+        <translation>Warum Paare: Eine Drehung bewegt einen Punkt in einer Ebene, und ein Punkt in einer Ebene hat zwei Zahlen. Darum dreht RoPE die Zahlen eines Kopfes paarweise, jedes Paar mit seiner eigenen Geschwindigkeit, und die Kopfgröße muss gerade sein.</translation>
+    </message>
 </context>
 <context>
     <name>attn::ExplainPanel</name>

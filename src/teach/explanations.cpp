@@ -397,10 +397,15 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
             .arg(id == step_id::kRopeCos ? Explain::tr("cosine") : Explain::tr("sine"));
     if (id == step_id::kQueriesRotated)
         return Explain::tr(
-            "Each pair of the query's numbers is turned by its position's angle: (x, y) becomes "
-            "(x cos θ − y sin θ, y cos θ + x sin θ). GPT-2 adds a position vector to the "
-            "embedding instead; RoPE adds nothing and changes no vector's length, only its "
-            "direction, by an amount that depends on where the token stands.");
+                   "Each pair of the query's numbers is turned by its position's angle: (x, y) "
+                   "becomes (x cos θ − y sin θ, y cos θ + x sin θ). GPT-2 adds a position vector "
+                   "to the embedding instead; RoPE adds nothing and changes no vector's length, "
+                   "only its direction, by an amount that depends on where the token stands.") +
+               QLatin1Char(' ') +
+               Explain::tr(
+                   "Why pairs: a rotation turns a point in a plane, and a point in a plane has two "
+                   "numbers. So RoPE turns a head's numbers two by two, each pair at its own speed, "
+                   "and the head size must be even.");
     if (id == step_id::kKeysRotated)
         return Explain::tr(
             "The keys are turned the same way. A query at position m is turned by m·θ, a key at "

@@ -174,6 +174,7 @@ TEST(Explanations, AfterChapter3SaysWhy) {
                     .contains("(1, 2, 6, 1) → (1, 4, 6, 1): each of the G = 2 groups repeated 2 "
                               "times along the head axis: h = 4"));
     EXPECT_TRUE(text(Variant::Rotary, "keys_rotated").contains("(m − n)·θ"));
+    EXPECT_TRUE(text(Variant::Rotary, "queries_rotated").contains("Why pairs: a rotation turns"));
     // The repetition reads the group's latest keys: rotated for rotary.
     EXPECT_TRUE(stepFormulaHtml(testing::bookConfig(Variant::GroupedQuery), "keys_repeated")
                     .contains("keys_repeated[b, h, t, i] = keys_groups[b, ⌊h / 2⌋, t, i]"));
