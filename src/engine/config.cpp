@@ -270,6 +270,9 @@ MemoryCulprit memoryCulprit(const Config& c, int64_t tokens) {
         sizes.erase(sizes.begin());  // no d_out: simplified's size is d_in's, rotary's heads'
     if (variantHasHeads(c.variant))
         sizes.push_back({"heads", "the heads", "At most ", " heads fit.", &Config::heads});
+    if (c.variant == Variant::Rotary && c.headDim > 0)
+        sizes.push_back(
+            {"head_dim", "head_dim", "A head_dim of at most ", " fits.", &Config::headDim});
     const auto valueOf = [&](const Size& size) { return size.member ? c.*size.member : tokens; };
     const auto bytesWith = [&](const Size& size, int64_t v) {
         Config k = c;

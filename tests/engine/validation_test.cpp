@@ -87,6 +87,18 @@ TEST(Validation, AfterChapter3Options) {
               "d_out / 8) (it is -1).");
     c.latentDim = 0;
     EXPECT_EQ(c.effectiveLatentDim(), 16);
+
+    // A head size too large for the memory budget is named at its own control.
+    Config big;
+    big.variant = Variant::Rotary;
+    big.dIn = 64;
+    big.heads = 4;
+    big.headDim = 1000000;
+    const std::string m = onlyMessage(big, 6, "head_dim");
+    EXPECT_NE(m.find("head_dim = 1000000 takes the most. A head_dim of at most "), std::string::npos)
+        << m;
+    c = Config{};
+    c.variant = Variant::Latent;
     c.dOut = 256;
     c.heads = 2;
     EXPECT_EQ(c.effectiveLatentDim(), 32);
