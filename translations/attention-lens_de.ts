@@ -308,6 +308,10 @@
         <source>without RoPE</source>
         <translation>ohne RoPE</translation>
     </message>
+    <message>
+        <source>Step &lt;b&gt;%1&lt;/b&gt;, head %2: B − A cell by cell (same input and seeds). Both draw the first key/value group alike, so a head that reads group 0 in A and in B is the same in both; the heads that read another group in B than in A show what the sharing changes.</source>
+        <translation>Schritt &lt;b&gt;%1&lt;/b&gt;, Kopf %2: B − A Zelle für Zelle (gleiche Eingabe und Seeds). Beide ziehen die erste Key-Value-Gruppe gleich, daher ist ein Kopf, der in A und in B Gruppe 0 liest, in beiden gleich; die Köpfe, die in B eine andere Gruppe lesen als in A, zeigen, was das Teilen ändert.</translation>
+    </message>
 </context>
 <context>
     <name>attn::CompareView</name>
@@ -1164,10 +1168,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Die Keys werden genauso gedreht. Eine Query an Position m wird um m·θ gedreht, ein Key an Position n um n·θ, und das Skalarprodukt zweier gedrehter Vektoren hängt nur vom Winkel zwischen ihnen ab: (m − n)·θ. Ein Score sieht also, wie weit zwei Tokens auseinanderliegen, nicht wo sie stehen: dasselbe Wortpaar bekommt an jeder Stelle des Textes denselben Score, solange ihr Abstand gleich ist.</translation>
     </message>
     <message>
-        <source>repeat_interleave(%1, dim=1) lines the groups up with the query heads: heads 0 to %2 read group 0, the next %1 heads group 1, and so on. PyTorch copies the numbers here; the app shows a view, as fast attention kernels do, since heads of one group read the same %3.</source>
-        <translation>repeat_interleave(%1, dim=1) ordnet die Gruppen den Query-Köpfen zu: die Köpfe 0 bis %2 lesen Gruppe 0, die nächsten %1 Köpfe Gruppe 1 und so weiter. PyTorch kopiert hier die Zahlen; die App zeigt eine Ansicht (View), wie es schnelle Attention-Kernels tun, da die Köpfe einer Gruppe dieselben %3 lesen.</translation>
-    </message>
-    <message>
         <source>keys</source>
         <translation>Keys</translation>
     </message>
@@ -1262,6 +1262,30 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Why pairs: a rotation turns a point in a plane, and a point in a plane has two numbers. So RoPE turns a head&apos;s numbers two by two, each pair at its own speed, and the head size must be even.</source>
         <translation>Warum Paare: Eine Drehung bewegt einen Punkt in einer Ebene, und ein Punkt in einer Ebene hat zwei Zahlen. Darum dreht RoPE die Zahlen eines Kopfes paarweise, jedes Paar mit seiner eigenen Geschwindigkeit, und die Kopfgröße muss gerade sein.</translation>
+    </message>
+    <message>
+        <source>%1[t, i] = %1(t · θ&lt;sub&gt;i&lt;/sub&gt;), &amp;nbsp; θ&lt;sub&gt;i&lt;/sub&gt; = %2&lt;sup&gt;−2i/%3&lt;/sup&gt; (i &amp;lt; %4; the second half repeats the first)</source>
+        <translation>%1[t, i] = %1(t · θ&lt;sub&gt;i&lt;/sub&gt;), &amp;nbsp; θ&lt;sub&gt;i&lt;/sub&gt; = %2&lt;sup&gt;−2i/%3&lt;/sup&gt; (i &amp;lt; %4; die zweite Hälfte wiederholt die erste)</translation>
+    </message>
+    <message>
+        <source>Here the latent (%1 numbers) is no smaller than the keys and values it replaces (2 × d_out = %2), so it saves nothing: the book&apos;s default of at least 16 is meant for real sizes (d_out 4,096: a latent of 512). Set the latent size below %2 to see the saving.</source>
+        <translation>Hier ist der Latent-Vektor (%1 Zahlen) nicht kleiner als die Keys und Values, die er ersetzt (2 × d_out = %2), er spart also nichts: Der Standardwert des Buchs von mindestens 16 ist für echte Größen gedacht (d_out 4.096: ein Latent-Vektor von 512). Setzen Sie die Latent-Größe unter %2, um die Ersparnis zu sehen.</translation>
+    </message>
+    <message>
+        <source>repeat_interleave(1, dim=1) lines the groups up with the query heads: with one group per head, head h reads group h.</source>
+        <translation>repeat_interleave(1, dim=1) ordnet die Gruppen den Query-Köpfen zu: Mit einer Gruppe je Kopf liest Kopf h die Gruppe h.</translation>
+    </message>
+    <message>
+        <source>repeat_interleave(2, dim=1) lines the groups up with the query heads: heads 0 and 1 read group 0, heads 2 and 3 group 1, and so on.</source>
+        <translation>repeat_interleave(2, dim=1) ordnet die Gruppen den Query-Köpfen zu: Die Köpfe 0 und 1 lesen Gruppe 0, die Köpfe 2 und 3 Gruppe 1 und so weiter.</translation>
+    </message>
+    <message>
+        <source>repeat_interleave(%1, dim=1) lines the groups up with the query heads: heads 0 to %2 read group 0, the next %1 heads group 1, and so on.</source>
+        <translation>repeat_interleave(%1, dim=1) ordnet die Gruppen den Query-Köpfen zu: Die Köpfe 0 bis %2 lesen Gruppe 0, die nächsten %1 Köpfe Gruppe 1 und so weiter.</translation>
+    </message>
+    <message>
+        <source>PyTorch copies the numbers here; the app shows a view, as fast attention kernels do, since heads of one group read the same %1.</source>
+        <translation>PyTorch kopiert die Zahlen hier; die App zeigt eine View, wie es schnelle Attention-Kernels tun, denn die Köpfe einer Gruppe lesen dieselben %1.</translation>
     </message>
 </context>
 <context>
@@ -2433,10 +2457,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Die Köpfe, die sich die Gruppe teilen</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; hands the group to every head: pick head 0, 1, 2 or 3 above the heatmap, or look at the head grid: the same keys four times. The app shows this as a view of the one group, nothing copied.&lt;/p&gt;&lt;p&gt;The heads still differ: each has its own queries, so each looks for something else in the same keys.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; gibt die Gruppe an jeden Kopf weiter: wählen Sie über der Heatmap Kopf 0, 1, 2 oder 3, oder sehen Sie sich das Kopfraster an: viermal dieselben Keys. Die App zeigt dies als Ansicht der einen Gruppe, nichts wird kopiert.&lt;/p&gt;&lt;p&gt;Die Köpfe unterscheiden sich trotzdem: jeder hat eigene Queries, also sucht jeder in denselben Keys nach etwas anderem.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Grouped-query</source>
         <translation>Grouped-Query</translation>
     </message>
@@ -2527,6 +2547,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>&lt;p&gt;Qwen3&apos;s attention is all of it at once: grouped-query attention, QK-norm, RoPE, a causal mask, and chapter 3&apos;s scaled dot product and softmax in the middle: these are its weights. Everything else is the chapter&apos;s: queries, keys, values, scores, softmax, context vectors.&lt;/p&gt;&lt;p&gt;Open the PyTorch panel to run the book&apos;s class on the same numbers, or go on with &lt;b&gt;Lesson &amp;gt; Attention in a trained model&lt;/b&gt; to see what training makes of attention.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Die Attention von Qwen3 ist all das zugleich: Grouped-Query-Attention, QK-norm, RoPE, eine kausale Maske und in der Mitte das skalierte Skalarprodukt und der Softmax aus Kapitel 3: dies hier sind ihre Gewichte. Alles andere stammt aus dem Kapitel: Queries, Keys, Values, Scores, Softmax, Kontextvektoren.&lt;/p&gt;&lt;p&gt;Öffnen Sie das PyTorch-Feld, um die Klasse des Buchs auf denselben Zahlen auszuführen, oder machen Sie weiter mit &lt;b&gt;Lektion &amp;gt; Attention in einem trainierten Modell&lt;/b&gt;, um zu sehen, was das Training aus der Attention macht.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; hands the group to every head: heads 0, 1, 2 and 3 all read these same keys (this is head 2&apos;s copy). The app shows it as a view of the one group, nothing copied.&lt;/p&gt;&lt;p&gt;The heads still differ: each has its own queries, so each looks for something else in the same keys.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; gibt die Gruppe an jeden Kopf weiter: Die Köpfe 0, 1, 2 und 3 lesen alle dieselben Keys (hier die Kopie für Kopf 2). Die App zeigt das als View der einen Gruppe, nichts wird kopiert.&lt;/p&gt;&lt;p&gt;Die Köpfe unterscheiden sich trotzdem: Jeder hat seine eigenen Queries und sucht daher in denselben Keys etwas anderes.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -3550,14 +3574,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Zahlen je Kopf; gerade, da RoPE Paare dreht (0 = d_in / Köpfe). Qwen3 verwendet 128, unabhängig von d_in</translation>
     </message>
     <message>
-        <source>Rotary attention has no d_out: its queries have heads × head size numbers and its output d_in, like the residual stream</source>
-        <translation>Rotary-Attention hat kein d_out: ihre Queries haben Köpfe × Kopfgröße Zahlen und ihre Ausgabe d_in, wie der Residual-Stream</translation>
-    </message>
-    <message>
-        <source>d_out: the size of the queries, keys, values and output (1 to %L1)</source>
-        <translation>d_out: die Größe der Queries, Keys, Values und der Ausgabe (1 bis %L1)</translation>
-    </message>
-    <message>
         <source>The number of query heads (1 to %L1); the key/value groups must divide it</source>
         <translation>Die Anzahl der Query-Köpfe (1 bis %L1); die Anzahl der Key-Value-Gruppen muss sie teilen</translation>
     </message>
@@ -4132,6 +4148,10 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source> (multi-head attention with the same heads: %L1 bytes, %2× as many)</source>
         <translation> (Multi-Head-Attention mit denselben Köpfen: %L1 Bytes, %2-mal so viele)</translation>
+    </message>
+    <message>
+        <source> (multi-head attention with the same heads: %L1 bytes; this latent is larger than the keys and values it replaces)</source>
+        <translation> (Multi-Head-Attention mit denselben Köpfen: %L1 Bytes; dieser Latent-Vektor ist größer als die Keys und Values, die er ersetzt)</translation>
     </message>
 </context>
 <context>

@@ -418,6 +418,15 @@ void ComparePanel::refresh() {
                        .arg(da.cols)
                        .arg(db.rows)
                        .arg(db.cols));
+    else if (p == Preset::GroupsVsMultiHead || p == Preset::GroupsVsMultiQuery)
+        // The seed draws the first key/value group alike in A and B: a head that reads group 0
+        // in both is the same, which is no sign that the groups change nothing.
+        setMessage(tr("Step <b>%1</b>, head %2: B − A cell by cell (same input and seeds). Both "
+                      "draw the first key/value group alike, so a head that reads group 0 in A "
+                      "and in B is the same in both; the heads that read another group in B "
+                      "than in A show what the sharing changes.")
+                       .arg(stepId)
+                       .arg(head));
     else
         setMessage(tr("Step <b>%1</b>, head %2: B − A cell by cell (same input and seeds).")
                        .arg(stepId)

@@ -175,7 +175,7 @@ void ModulePanel::build() {
     addRow(tr("d_&in"), dIn_, QStringLiteral("d_in"), {dIn_});
     dOut_ = sizeSpin(QStringLiteral("d_outSpin"),
                      tr("d_out: the size of the queries, keys, values and output (%1)").arg(range));
-    addRow(tr("d_&out"), dOut_, QStringLiteral("d_out"), {dOut_});
+    dOutRow_ = addRow(tr("d_&out"), dOut_, QStringLiteral("d_out"), {dOut_});
     heads_ = sizeSpin(QStringLiteral("headsSpin"), QString());
     addRow(tr("&Heads"), heads_, QStringLiteral("heads"), {heads_});
 
@@ -453,6 +453,9 @@ void ModulePanel::refreshEnabled(const Settings& s) {
         w->setEnabled(!s.modelMode());
     const Variant v = s.config.variant;
     const bool module = !s.modelMode();
+    // Rotary attention has no d_out (its queries have heads × head size numbers, its output
+    // d_in): the row leaves rather than show a number that is not the module's.
+    form_->setRowVisible(dOutRow_, !module || v != Variant::Rotary);
     form_->setRowVisible(kvGroupsRow_, module && variantHasKvGroups(v));
     form_->setRowVisible(latentRow_, module && v == Variant::Latent);
     form_->setRowVisible(headDimRow_, module && v == Variant::Rotary);
@@ -485,12 +488,6 @@ void ModulePanel::refreshEnabled(const Settings& s) {
     const bool weights = variantHasWeights(v);
     const bool loaded = !s.weightsFile.isEmpty();
     dOut_->setEnabled(variantHasDOut(v));
-    dOut_->setToolTip(v == Variant::Rotary
-                          ? tr("Rotary attention has no d_out: its queries have heads × head size "
-                               "numbers and its output d_in, like the residual stream")
-                          : tr("d_out: the size of the queries, keys, values and output (1 to "
-                               "%L1)")
-                                .arg(kMaxDimension));
     seed_->setEnabled(weights && !loaded);
     // Qwen3's class has no biases; a bias set on another variant stays clickable to switch off.
     qkvBias_->setEnabled(weights && v != Variant::SelfAttentionV1 &&

@@ -68,6 +68,7 @@ class ModulePanel : public QWidget {
     QCheckBox* qkNorm_ = nullptr;
     QCheckBox* rope_ = nullptr;
     QDoubleSpinBox* ropeBase_ = nullptr;
+    QWidget* dOutRow_ = nullptr;
     QWidget* kvGroupsRow_ = nullptr;
     QWidget* latentRow_ = nullptr;
     QWidget* headDimRow_ = nullptr;

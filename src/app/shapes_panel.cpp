@@ -94,10 +94,14 @@ void ShapesPanel::refresh() {
             const uint64_t cache = kvCacheBytesPerToken(t.config);
             const uint64_t mha = multiHeadKvCacheBytesPerToken(t.config);
             QString line = tr("<b>Key/value cache:</b> %L1 bytes per token").arg(cache);
-            if (variantIsAfterChapter3(t.config.variant) && cache != mha)
+            if (variantIsAfterChapter3(t.config.variant) && cache < mha)
                 line += tr(" (multi-head attention with the same heads: %L1 bytes, %2× as many)")
                             .arg(mha)
                             .arg(QString::number(double(mha) / double(cache), 'g', 3));
+            else if (variantIsAfterChapter3(t.config.variant) && cache > mha)
+                line += tr(" (multi-head attention with the same heads: %L1 bytes; this latent "
+                           "is larger than the keys and values it replaces)")
+                            .arg(mha);
             lines << line;
         }
         lines << tr("<b>Parameters: %L1</b>").arg(t.parameterCount);

@@ -24,7 +24,7 @@ constexpr VariantNames kVariants[] = {
     {Variant::MultiHead, "multi-head", "MultiHeadAttention"},
     {Variant::GroupedQuery, "grouped-query", "GroupedQueryAttention"},
     {Variant::Latent, "latent", "MultiHeadLatentAttention"},
-    {Variant::Rotary, "rotary", "GroupedQueryAttention with RoPE (Qwen3)"},
+    {Variant::Rotary, "rotary", "GroupedQueryAttention (qwen3.py)"},
 };
 
 std::string joinInts(const std::vector<int64_t>& v) {
@@ -349,11 +349,17 @@ bool validateAfterChapter3(const Config& c, Add add) {
         ok = false;
     } else if (c.headDim == 0 && headsOk && c.dIn >= 1 && c.dIn <= kMaxDimension &&
                c.dIn % c.heads != 0) {
+        // Only head counts whose d_in / heads is a head size that works (even, with RoPE).
+        std::vector<int64_t> heads;
+        for (int64_t h : validHeadCounts(c.dIn))
+            if (!c.rope || (c.dIn / h) % 2 == 0)
+                heads.push_back(h);
         add("head_dim", "d_in = " + std::to_string(c.dIn) + " is not divisible by " +
                             std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") +
-                            ", so head_dim cannot default to d_in / heads: set head_dim, or pick "
-                            "heads from " +
-                            joinInts(validHeadCounts(c.dIn)) + ".");
+                            ", so head_dim cannot default to d_in / heads: set head_dim" +
+                            (c.rope ? " (an even number, such as 2 or 4)" : "") +
+                            (heads.empty() ? "."
+                                           : ", or pick heads from " + joinInts(heads) + "."));
         ok = false;
     } else if (c.rope && headsOk && c.headSize() % 2 != 0) {
         add("head_dim",

@@ -140,7 +140,7 @@ static QString afterChapter3Formula(const Config& c, const std::string& id) {
                    "10<sup>−6</sup>")
             .arg(id == step_id::kQueriesNormed ? QStringLiteral("q") : QStringLiteral("k"));
     if (id == step_id::kRopeCos || id == step_id::kRopeSin)
-        return QStringLiteral(
+        return Explain::tr(
                    "%1[t, i] = %1(t · θ<sub>i</sub>), &nbsp; θ<sub>i</sub> = %2<sup>−2i/%3</sup> "
                    "(i &lt; %4; the second half repeats the first)")
             .arg(id == step_id::kRopeCos ? QStringLiteral("cos") : QStringLiteral("sin"))
@@ -319,11 +319,19 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
                    "(W_UK, W_UV).")
                    .arg(c.effectiveLatentDim()) +
                QLatin1Char(' ') + cache + QLatin1Char(' ') +
-               Explain::tr(
-                   "With the latent a cache keeps %1 numbers per token and layer instead of 2 × "
-                   "d_out = %2, at the price of two more small matrix products.")
-                   .arg(c.effectiveLatentDim())
-                   .arg(2 * x.dOut);
+               (c.effectiveLatentDim() < 2 * x.dOut
+                    ? Explain::tr(
+                          "With the latent a cache keeps %1 numbers per token and layer instead "
+                          "of 2 × d_out = %2, at the price of two more small matrix products.")
+                          .arg(c.effectiveLatentDim())
+                          .arg(2 * x.dOut)
+                    : Explain::tr(
+                          "Here the latent (%1 numbers) is no smaller than the keys and values "
+                          "it replaces (2 × d_out = %2), so it saves nothing: the book's default "
+                          "of at least 16 is meant for real sizes (d_out 4,096: a latent of "
+                          "512). Set the latent size below %2 to see the saving.")
+                          .arg(c.effectiveLatentDim())
+                          .arg(2 * x.dOut));
     if (x.latent && (id == step_id::kKeys || id == step_id::kValues))
         return Explain::tr(
                    "The %1 are rebuilt from the latent by nn.Linear(%2, %3): %3 numbers per "
@@ -414,14 +422,26 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
             "where they are: the same pair of words gets the same score at any place in the "
             "text, as long as their distance is the same.");
     if (id == step_id::kKeysRepeated || id == step_id::kValuesRepeated)
-        return Explain::tr(
-                   "repeat_interleave(%1, dim=1) lines the groups up with the query heads: heads "
-                   "0 to %2 read group 0, the next %1 heads group 1, and so on. PyTorch copies "
-                   "the numbers here; the app shows a view, as fast attention kernels do, since "
-                   "heads of one group read the same %3.")
-            .arg(x.perGroup)
-            .arg(x.perGroup - 1)
-            .arg(id == step_id::kKeysRepeated ? Explain::tr("keys") : Explain::tr("values"));
+        return (x.perGroup == 1
+                    ? Explain::tr(
+                          "repeat_interleave(1, dim=1) lines the groups up with the query heads: "
+                          "with one group per head, head h reads group h.")
+                    : x.perGroup == 2
+                          ? Explain::tr(
+                                "repeat_interleave(2, dim=1) lines the groups up with the query "
+                                "heads: heads 0 and 1 read group 0, heads 2 and 3 group 1, and "
+                                "so on.")
+                          : Explain::tr(
+                                "repeat_interleave(%1, dim=1) lines the groups up with the query "
+                                "heads: heads 0 to %2 read group 0, the next %1 heads group 1, "
+                                "and so on.")
+                                .arg(x.perGroup)
+                                .arg(x.perGroup - 1)) +
+               QLatin1Char(' ') +
+               Explain::tr(
+                   "PyTorch copies the numbers here; the app shows a view, as fast attention "
+                   "kernels do, since heads of one group read the same %1.")
+                   .arg(id == step_id::kKeysRepeated ? Explain::tr("keys") : Explain::tr("values"));
     if (x.rotary && id == step_id::kOutput)
         return Explain::tr(
                    "out_proj = nn.Linear(%1, %2, bias=False) mixes the heads' results and maps "

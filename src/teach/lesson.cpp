@@ -402,9 +402,9 @@ std::vector<LessonScreen> buildAfterChapter3Lesson() {
     v.push_back(screen(
         Lesson::tr("Multi-query"), Lesson::tr("The heads that share it"),
         Lesson::tr(
-            "<p><code>repeat_interleave</code> hands the group to every head: pick head 0, 1, "
-            "2 or 3 above the heatmap, or look at the head grid: the same keys four times. The "
-            "app shows this as a view of the one group, nothing copied.</p>"
+            "<p><code>repeat_interleave</code> hands the group to every head: heads 0, 1, 2 "
+            "and 3 all read these same keys (this is head 2's copy). The app shows it as a view "
+            "of the one group, nothing copied.</p>"
             "<p>The heads still differ: each has its own queries, so each looks for something "
             "else in the same keys.</p>"),
         mqa, step_id::kKeysRepeated, 2));

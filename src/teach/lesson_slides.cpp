@@ -54,11 +54,13 @@ Settings lessonScreenSettings(const LessonScreen& screen, const Settings& previo
         s.modelFile.clear();
         s.layer = 0;
         s.source = screen.text.isEmpty() ? InputSource::Book : InputSource::Text;
+        // Every module screen sets the positions, so a screen without them leaves nothing
+        // behind for the next screen or for the text typed after the lesson.
+        s.positions = screen.positions;
         if (!screen.text.isEmpty()) {
             s.text = screen.text;
             s.tokenizer = TokenizerKind::Gpt2;
             s.embeddingSeed = 123;
-            s.positions = screen.positions;
         }
         s.config = screen.config;
     } else {

@@ -314,7 +314,8 @@ TEST(Teaching, AfterChapter3ByClicks) {
     headDim->setValue(2);
     ASSERT_TRUE(settle(w));
     EXPECT_TRUE(w.modulePanel()->fieldError(QStringLiteral("head_dim")).isEmpty());
-    EXPECT_FALSE(w.findChild<QSpinBox*>(QStringLiteral("d_outSpin"))->isEnabled());
+    // Rotary has no d_out: its row is gone rather than showing another module's number.
+    EXPECT_FALSE(w.findChild<QSpinBox*>(QStringLiteral("d_outSpin"))->isVisibleTo(&w));
     auto* rope = w.findChild<QCheckBox*>(QStringLiteral("ropeCheck"));
     ASSERT_TRUE(rope->isVisibleTo(&w));
     EXPECT_TRUE(w.stepView()->strip()->stepIds().contains(QStringLiteral("queries_rotated")));
@@ -339,6 +340,7 @@ TEST(Teaching, AfterChapter3ByClicks) {
     EXPECT_TRUE(cp->message().contains(QStringLiteral("Only grouped-query and rotary")))
         << cp->message().toStdString();
     EXPECT_FALSE(groups->isVisibleTo(&w));
+    EXPECT_TRUE(w.findChild<QSpinBox*>(QStringLiteral("d_outSpin"))->isVisibleTo(&w));
 }
 
 TEST(Teaching, LessonNextAppliesTheNextScreen) {

@@ -57,7 +57,13 @@ TEST(Validation, AfterChapter3Options) {
     c.variant = Variant::Rotary;  // d_in 3, 2 heads
     EXPECT_EQ(onlyMessage(c, 6, "head_dim"),
               "d_in = 3 is not divisible by 2 heads, so head_dim cannot default to d_in / heads: "
-              "set head_dim, or pick heads from 1, 3.");
+              "set head_dim (an even number, such as 2 or 4).");
+    c.dIn = 8;
+    c.heads = 3;  // 8 / 1 = 8 and 8 / 2 = 4 are head sizes RoPE can turn; 8 / 8 = 1 is not
+    EXPECT_EQ(onlyMessage(c, 6, "head_dim"),
+              "d_in = 8 is not divisible by 3 heads, so head_dim cannot default to d_in / heads: "
+              "set head_dim (an even number, such as 2 or 4), or pick heads from 1, 2, 4.");
+    c.dIn = 3;
     c.heads = 1;
     EXPECT_EQ(onlyMessage(c, 6, "head_dim"),
               "RoPE rotates pairs of numbers, so the head size must be even; it is 3 (d_in / "
