@@ -107,6 +107,12 @@ TEST(LessonSlides, TheAfterChapter3LessonShowsWhatItSays) {
         EXPECT_FALSE(s.positions);
         return runSettings(s, {}).trace->find("scores")->value;
     };
+    // The screen after the two without position embeddings has them back, and so has the
+    // text typed after the lesson.
+    const Settings without = lessonScreenSettings(find("Without the rotation"), Settings());
+    EXPECT_FALSE(without.positions);
+    EXPECT_TRUE(lessonScreenSettings(find("QK-norm: scores that cannot explode"), without)
+                    .positions);
     const Tensor rotated = scores(find("The same pair at two distances"));
     const Tensor plain = scores(find("Without the rotation"));
     ASSERT_EQ(rotated.shape(), (Shape{1, 2, 8, 8}));
