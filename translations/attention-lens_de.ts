@@ -1791,6 +1791,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>head %1: click or press Enter to show it in the heatmap</source>
         <translation>Kopf %1: klicken oder Eingabe drücken, um ihn in der Heatmap zu zeigen</translation>
     </message>
+    <message>
+        <source>head %1 · group %2</source>
+        <translation>Kopf %1 · Gruppe %2</translation>
+    </message>
+    <message>
+        <source>h%1 · g%2</source>
+        <translation>K%1 · G%2</translation>
+    </message>
 </context>
 <context>
     <name>attn::HeadSummaries</name>

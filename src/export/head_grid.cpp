@@ -117,6 +117,9 @@ struct HeadGrid::Private {
     ColorScale scale = ColorScale::Matrix;
     int current = 0;
     int hover = -1;
+    // On a key/value group step (one tile per query head): the query heads per group, so each
+    // caption names the group its head reads; 0 on any other step.
+    int64_t perGroup = 0;
     // A setStep's thumbnails are made on the thread pool and shown only if no setStep, setHeads
     // or clear came after it.
     LatestJob job;
@@ -157,6 +160,8 @@ void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& st
                        ColorScale scale) {
     const Step* step = trace ? trace->find(stepId) : nullptr;
     const int heads = step ? stepHeadCount(step->info) : 0;
+    const int64_t axis = step ? step->info.headAxis() : -1;
+    d_->perGroup = axis >= 0 && step->info.dims[size_t(axis)] == "G" ? step->info.headsPerGroup : 0;
     d_->chosen = colormap;
     d_->scale = scale;
     if (heads == 0) {
@@ -203,6 +208,7 @@ void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& st
 
 void HeadGrid::setHeads(const std::vector<HeatmapData>& heads) {
     d_->job.cancel();
+    d_->perGroup = 0;
     d_->loading = false;
     d_->colormap = d_->chosen ? *d_->chosen : autoColormapFor(heads);
     showTiles(heads, paintThumbnails(heads, d_->colormap, d_->scale, d_->colors));
@@ -305,8 +311,14 @@ QString HeadGrid::captionText(int head) const {
     bold.setBold(true);
     const QFontMetrics fm(bold);
     const int room = captionRect(head).width() - 2;
-    for (const QString& text :
-         {tr("head %1").arg(head), tr("h%1").arg(head), QString::number(head)}) {
+    QStringList candidates;
+    if (d_->perGroup > 0) {
+        const int64_t group = head / d_->perGroup;
+        candidates << tr("head %1 · group %2").arg(head).arg(group)
+                   << tr("h%1 · g%2").arg(head).arg(group);
+    }
+    candidates << tr("head %1").arg(head) << tr("h%1").arg(head);
+    for (const QString& text : candidates) {
         if (fm.horizontalAdvance(text) <= room)
             return text;
     }

@@ -220,6 +220,38 @@ TEST(HeadGridAsync, ThumbnailsArriveWithoutBlocking) {
     EXPECT_FALSE(grid.isLoading());
 }
 
+// On a key/value group step there is one tile per query head; each caption names the group
+// its head reads (heads 2 and 3 share group 1 of grouped-query attention with 4 heads and 2
+// groups), and a narrow tile falls back to the head alone.
+TEST(HeadGridAsync, GroupStepCaptionsNameTheGroup) {
+    TraceRequest r;
+    r.config.variant = Variant::GroupedQuery;
+    r.config.dIn = 3;
+    r.config.dOut = 8;
+    r.config.heads = 4;
+    r.config.kvGroups = 2;
+    std::vector<float> x(6 * 3);
+    for (size_t i = 0; i < x.size(); ++i)
+        x[i] = std::sin(float(i) * 0.7f);
+    r.inputs = Tensor(Shape{6, 3}, x);
+    auto trace = std::make_shared<const Trace>(runTrace(r));
+    HeadGrid grid;
+    showAt(grid, QSize(900, 160));
+    QSignalSpy ready(&grid, &HeadGrid::tilesReady);
+    grid.setStep(trace, "keys_groups", {}, 0, Colormap::Viridis, ColorScale::Matrix);
+    ASSERT_TRUE(ready.wait(10000));
+    ASSERT_EQ(grid.headCount(), 4);
+    EXPECT_TRUE(grid.captionText(3) == QStringLiteral("head 3 · group 1") ||
+                grid.captionText(3) == QStringLiteral("h3 · g1"))
+        << grid.captionText(3).toStdString();
+    EXPECT_EQ(grid.headData(3).values, grid.headData(2).values);  // one group, two heads
+    EXPECT_NE(grid.headData(1).values, grid.headData(2).values);
+    // Another step's captions are the heads'.
+    grid.setStep(trace, "weights", {}, 0, Colormap::Viridis, ColorScale::Matrix);
+    ASSERT_TRUE(ready.wait(10000));
+    EXPECT_FALSE(grid.captionText(3).contains(QStringLiteral("g")));
+}
+
 TEST(HeadGridAsync, AStaleRequestIsDropped) {
     HeadGrid grid;
     showAt(grid, QSize(480, 160));
