@@ -2,6 +2,7 @@
 // and named shapes (PyTorch order, batch first; the ids are the contract exports and the CLI
 // use), the parameter list, and the memory estimate.
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/step_ids.h"
@@ -377,6 +378,15 @@ int64_t StepInfo::headAxis() const {
             return static_cast<int64_t>(i);
         }
     return -1;
+}
+
+bool StepInfo::headAxisIsGroups() const {
+    const int64_t axis = headAxis();
+    return axis >= 0 && dims[size_t(axis)] == "G";
+}
+
+int64_t StepInfo::queryHeadsPerIndex() const {
+    return headAxisIsGroups() ? std::max<int64_t>(headsPerGroup, 1) : 1;
 }
 
 int64_t StepInfo::batchAxis() const {

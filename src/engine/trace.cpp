@@ -298,9 +298,7 @@ class TraceBuilder {
             j.weightStride = c_.dOut;
             return j;
         }
-        auto bias = p.find(prefix + ".bias");
-        return linearJob(x, n, c_.dIn, p.at(prefix + ".weight"),
-                         bias == p.end() ? nullptr : &bias->second, y, c_.dOut);
+        return namedLinear(p, prefix, x, n, c_.dIn, y, c_.dOut);
     }
 
     Tensor maskTensor() const {
@@ -809,16 +807,11 @@ StepSlice sliceStepValues(const Step& step, int64_t head, int64_t batch) {
     StepInfo named = step.info;
     named.dims = dims;
     if (const int64_t hd = named.headAxis(); hd >= 0) {
-        if (dims[size_t(hd)] == "G") {
-            // A key/value group axis shows the group the picked query head reads; the head
-            // stays the query head, so it is the same head on every step.
-            const int64_t perGroup = std::max<int64_t>(step.info.headsPerGroup, 1);
-            out.head = std::clamp<int64_t>(head, 0, t.size(hd) * perGroup - 1);
-            t = t.select(hd, out.head / perGroup);
-        } else {
-            out.head = std::clamp<int64_t>(head, 0, t.size(hd) - 1);
-            t = t.select(hd, out.head);
-        }
+        // A key/value group axis shows the group the picked query head reads; the head stays
+        // the query head, so it is the same head on every step.
+        const int64_t perIndex = named.queryHeadsPerIndex();
+        out.head = std::clamp<int64_t>(head, 0, t.size(hd) * perIndex - 1);
+        t = t.select(hd, out.head / perIndex);
         dims.erase(dims.begin() + hd);
     }
     named.dims = dims;

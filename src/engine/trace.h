@@ -42,6 +42,10 @@ struct StepInfo {
     // Index of the head axis ("h", "head", or "G" for key/value groups), -1 if the step is not
     // split by head.
     int64_t headAxis() const;
+    // True when the head axis is a key/value group axis ("G"), which is picked by query head.
+    bool headAxisIsGroups() const;
+    // Query heads one index of the head axis stands for: headsPerGroup on a group axis, else 1.
+    int64_t queryHeadsPerIndex() const;
     int64_t batchAxis() const;  // index of "b", -1 if none
 };
 

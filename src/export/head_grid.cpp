@@ -160,8 +160,7 @@ void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& st
                        ColorScale scale) {
     const Step* step = trace ? trace->find(stepId) : nullptr;
     const int heads = step ? stepHeadCount(step->info) : 0;
-    const int64_t axis = step ? step->info.headAxis() : -1;
-    d_->perGroup = axis >= 0 && step->info.dims[size_t(axis)] == "G" ? step->info.headsPerGroup : 0;
+    d_->perGroup = step && step->info.headAxisIsGroups() ? step->info.queryHeadsPerIndex() : 0;
     d_->chosen = colormap;
     d_->scale = scale;
     if (heads == 0) {

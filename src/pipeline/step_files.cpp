@@ -9,8 +9,7 @@ int stepHeadCount(const StepInfo& info) {
     if (axis < 0 || size_t(axis) >= info.shape.size())
         return 0;
     // A key/value group step is picked by query head, like every other step of its trace.
-    const int64_t perGroup = info.dims[size_t(axis)] == "G" ? info.headsPerGroup : 1;
-    return int(info.shape[size_t(axis)] * perGroup);
+    return int(info.shape[size_t(axis)] * info.queryHeadsPerIndex());
 }
 
 int stepBatchCount(const StepInfo& info) {

@@ -602,9 +602,8 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
     QStringList ctx;
     if (hm.head >= 0)
         ctx << Derive::tr("head %1").arg(hm.head);
-    if (hm.head >= 0 && std::count(st->info.dims.begin(), st->info.dims.end(), "G"))
-        ctx << Derive::tr("key/value group %1")
-                   .arg(hm.head / std::max<int64_t>(1, st->info.headsPerGroup));
+    if (hm.head >= 0 && st->info.headAxisIsGroups())
+        ctx << Derive::tr("key/value group %1").arg(hm.head / st->info.queryHeadsPerIndex());
     if (trace.config.batch > 1)
         ctx << Derive::tr("batch %1").arg(c.batch);
     html +=
