@@ -25,7 +25,7 @@
 #include "app/input_panel.h"
 #include "app/main_window.h"
 #include "app/workspace.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "pipeline/model_request.h"
 #include "qt_benchmark_main.h"
 #include "random_gpt2_model.h"

@@ -22,7 +22,7 @@
 #include <map>
 #include <thread>
 
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "io/file_io.h"
 #include "io/model_file.h"
 #include "random_gpt2_model.h"
@@ -32,9 +32,9 @@ namespace {
 using attn::bench::kVocab;
 using attn::bench::modelPath;
 
-std::shared_ptr<const attn::GptModel> model() {
-    static std::shared_ptr<const attn::GptModel> m = [] {
-        return attn::io::loadGptModel(attn::bench::randomModelFile());
+std::shared_ptr<const attn::DecoderModel> model() {
+    static std::shared_ptr<const attn::DecoderModel> m = [] {
+        return attn::io::loadDecoderModel(attn::bench::randomModelFile());
     }();
     return m;
 }
@@ -53,7 +53,7 @@ double peakRssMb() {
 void BM_GptLoad(benchmark::State& state) {
     attn::bench::randomModelFile();
     for (auto _ : state) {
-        auto m = attn::io::loadGptModel(modelPath());
+        auto m = attn::io::loadDecoderModel(modelPath());
         benchmark::DoNotOptimize(m.get());
     }
     state.counters["file_MB"] = double(std::filesystem::file_size(modelPath())) / 1e6;
@@ -61,15 +61,15 @@ void BM_GptLoad(benchmark::State& state) {
 BENCHMARK(BM_GptLoad)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 void BM_GptForward(benchmark::State& state) {
-    attn::GptRequest r;
+    attn::DecoderRequest r;
     r.model = model();
     r.ids = ids(state.range(0));
     for (auto _ : state) {
-        auto run = attn::runGpt(r);
+        auto run = attn::runDecoder(r);
         benchmark::DoNotOptimize(run.get());
     }
     state.counters["kept_MB"] =
-        double(attn::estimateGptRunBytes(r.model->arch, state.range(0), 64, true)) / 1e6;
+        double(attn::estimateDecoderRunBytes(r.model->arch, state.range(0), 64, true)) / 1e6;
 }
 BENCHMARK(BM_GptForward)
     ->Arg(64)
@@ -80,14 +80,14 @@ BENCHMARK(BM_GptForward)
 
 // Typing: the text grows from 63 to 64 tokens; the run of 63 is reused.
 void BM_GptTypingOneToken(benchmark::State& state) {
-    attn::GptRequest r;
+    attn::DecoderRequest r;
     r.model = model();
     r.ids = ids(63);
-    const auto previous = attn::runGpt(r);
+    const auto previous = attn::runDecoder(r);
     r.ids = ids(64);
     r.previous = previous;
     for (auto _ : state) {
-        auto run = attn::runGpt(r);
+        auto run = attn::runDecoder(r);
         auto top = attn::nextTokens(*run, 63, 5);
         benchmark::DoNotOptimize(top.data());
     }
@@ -95,10 +95,10 @@ void BM_GptTypingOneToken(benchmark::State& state) {
 BENCHMARK(BM_GptTypingOneToken)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_GptNextTokens(benchmark::State& state) {
-    attn::GptRequest r;
+    attn::DecoderRequest r;
     r.model = model();
     r.ids = ids(64);
-    const auto run = attn::runGpt(r);
+    const auto run = attn::runDecoder(r);
     for (auto _ : state) {
         auto top = attn::nextTokens(*run, 63, 5);
         benchmark::DoNotOptimize(top.data());
@@ -107,7 +107,7 @@ void BM_GptNextTokens(benchmark::State& state) {
 BENCHMARK(BM_GptNextTokens)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_GptCancel(benchmark::State& state) {
-    attn::GptRequest r;
+    attn::DecoderRequest r;
     r.model = model();
     r.ids = ids(1024);
     for (auto _ : state) {
@@ -115,7 +115,7 @@ void BM_GptCancel(benchmark::State& state) {
         r.cancel = &token;
         std::thread worker([&] {
             try {
-                attn::runGpt(r);
+                attn::runDecoder(r);
             } catch (const attn::Cancelled&) {
             }
         });
@@ -130,11 +130,11 @@ void BM_GptCancel(benchmark::State& state) {
 BENCHMARK(BM_GptCancel)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 
 void BM_GptPeakRss(benchmark::State& state) {
-    attn::GptRequest r;
+    attn::DecoderRequest r;
     r.model = model();
     r.ids = ids(1024);
     for (auto _ : state) {
-        auto run = attn::runGpt(r);
+        auto run = attn::runDecoder(r);
         benchmark::DoNotOptimize(run.get());
     }
     state.counters["weights_MB"] = double(std::filesystem::file_size(modelPath())) / 1e6;

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <random>
 
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "engine/head_scores.h"
 #include "export/model_figure.h"
 #include "qt_benchmark_main.h"
@@ -111,12 +111,12 @@ void BM_OverviewPaintSmall(benchmark::State& state) {
 BENCHMARK(BM_OverviewPaintSmall)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // A run that kept its attention, (L, H, T, T), made by hand: only what headScores reads.
-std::shared_ptr<GptRun> keptRun(int64_t L, int64_t H, int64_t T) {
-    auto model = std::make_shared<GptModel>();
+std::shared_ptr<DecoderRun> keptRun(int64_t L, int64_t H, int64_t T) {
+    auto model = std::make_shared<DecoderModel>();
     model->arch.layers = L;
     model->arch.heads = H;
     model->arch.dModel = 64 * H;
-    auto run = std::make_shared<GptRun>();
+    auto run = std::make_shared<DecoderRun>();
     run->model = model;
     run->ids.assign(size_t(T), 0);
     run->attention = Tensor({L, H, T, T});
@@ -144,8 +144,8 @@ BENCHMARK(BM_HeadScoresKept)
 // GPT-2 small's blocks (12 layers, d 768, 12 heads) with random weights and a small
 // vocabulary (the scores never touch the output head): what the summaries' worker does for a
 // run that kept no attention.
-std::shared_ptr<const GptModel> gpt2SmallBlocks() {
-    static const std::shared_ptr<const GptModel> model = [] {
+std::shared_ptr<const DecoderModel> gpt2SmallBlocks() {
+    static const std::shared_ptr<const DecoderModel> model = [] {
         const int64_t d = 768, F = 4 * d, vocab = 1024, context = 1024;
         std::mt19937 rng(3);
         std::uniform_real_distribution<float> u(-0.05f, 0.05f);
@@ -156,17 +156,17 @@ std::shared_ptr<const GptModel> gpt2SmallBlocks() {
             return t;
         };
         auto linear = [&](int64_t in, int64_t out) {
-            GptLinear l;
+            DecoderLinear l;
             l.weight = tensor({out, in});
             l.bias = tensor({out});
             return l;
         };
-        auto m = std::make_shared<GptModel>();
-        m->arch = {12, d, 12, vocab, context, F, true, true};
+        auto m = std::make_shared<DecoderModel>();
+        m->arch = gpt2Architecture(12, d, 12, vocab, context, F, true, true);
         m->tokenEmbedding = tensor({vocab, d});
         m->positionEmbedding = tensor({context, d});
         for (int l = 0; l < 12; ++l) {
-            GptBlock b;
+            DecoderBlock b;
             b.norm1Scale = tensor({d}, 1.0f);
             b.norm1Shift = tensor({d});
             b.query = linear(d, d);
@@ -182,7 +182,7 @@ std::shared_ptr<const GptModel> gpt2SmallBlocks() {
         m->finalNormScale = tensor({d}, 1.0f);
         m->finalNormShift = tensor({d});
         m->outHead = m->tokenEmbedding;
-        checkGptModel(*m);
+        checkDecoderModel(*m);
         return m;
     }();
     return model;
@@ -190,12 +190,12 @@ std::shared_ptr<const GptModel> gpt2SmallBlocks() {
 
 void BM_HeadScoresRecomputedGpt2Small(benchmark::State& state) {
     const int64_t T = state.range(0);
-    GptRequest r;
+    DecoderRequest r;
     r.model = gpt2SmallBlocks();
     for (int64_t i = 0; i < T; ++i)
         r.ids.push_back(i % 1024);
-    r.memoryBudgetBytes = estimateGptRunBytes(r.model->arch, T, 64, false);
-    const auto run = runGpt(r);
+    r.memoryBudgetBytes = estimateDecoderRunBytes(r.model->arch, T, 64, false);
+    const auto run = runDecoder(r);
     if (run->attentionKept())
         state.SkipWithError("the run kept its attention");
     for (auto _ : state)

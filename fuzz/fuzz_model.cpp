@@ -1,13 +1,13 @@
-// fuzz_model: loadGptModel on arbitrary bytes (safetensors or a torch.save archive, told apart
+// fuzz_model: loadDecoderModel on arbitrary bytes (safetensors or a torch.save archive, told apart
 // by content), then, for a model that loads, a short forward and everything computed on demand.
-// Only attn::UserError may escape; a loaded model must pass checkGptModel, and its attention
+// Only attn::UserError may escape; a loaded model must pass checkDecoderModel, and its attention
 // rows must be distributions over the visible tokens whenever the numbers stay finite.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "fuzz_common.h"
 #include "io/model_file.h"
 
@@ -15,20 +15,20 @@ using namespace attn;
 
 namespace {
 
-void exercise(const std::shared_ptr<const GptModel>& model) {
-    fuzz::expectOnlyUserError("checkGptModel", [&] { checkGptModel(*model); });
+void exercise(const std::shared_ptr<const DecoderModel>& model) {
+    fuzz::expectOnlyUserError("checkDecoderModel", [&] { checkDecoderModel(*model); });
     // Big vocabularies or contexts come with big files; the fuzzer's inputs keep them small.
-    GptRequest r;
+    DecoderRequest r;
     r.model = model;
     const int64_t T = std::min<int64_t>(model->arch.contextLength, 3);
     for (int64_t i = 0; i < T; ++i)
         r.ids.push_back((i * 7) % model->arch.vocab);
     r.memoryBudgetBytes = uint64_t(64) << 20;
-    std::shared_ptr<const GptRun> run;
-    if (!fuzz::expectOnlyUserError("runGpt", [&] { run = runGpt(r); }))
+    std::shared_ptr<const DecoderRun> run;
+    if (!fuzz::expectOnlyUserError("runDecoder", [&] { run = runDecoder(r); }))
         return;
     if (run->attentionKept()) {
-        const std::vector<float> w = fuzz::touch(run->attention, "runGpt attention");
+        const std::vector<float> w = fuzz::touch(run->attention, "runDecoder attention");
         for (int64_t row = 0; row * T < static_cast<int64_t>(w.size()); ++row) {
             double sum = 0.0;
             bool finite = true;
@@ -37,18 +37,17 @@ void exercise(const std::shared_ptr<const GptModel>& model) {
                 finite = finite && std::isfinite(v);
                 sum += v;
                 if (j > row % T)
-                    fuzz::check(v == 0.0f || !std::isfinite(v), "runGpt",
+                    fuzz::check(v == 0.0f || !std::isfinite(v), "runDecoder",
                                 "a weight above the diagonal is not 0");
             }
             if (finite)
-                fuzz::check(std::fabs(sum - 1.0) < 1e-3, "runGpt", "a row does not sum to 1");
+                fuzz::check(std::fabs(sum - 1.0) < 1e-3, "runDecoder", "a row does not sum to 1");
         }
     }
     fuzz::expectOnlyUserError("layerTrace", [&] { (void)layerTrace(*run, 0); });
     fuzz::expectOnlyUserError("blockContext", [&] { (void)blockContext(*run, 0); });
     fuzz::expectOnlyUserError("nextTokens", [&] { (void)nextTokens(*run, T - 1, 3); });
-    fuzz::expectOnlyUserError("tokenLogProbabilities",
-                                [&] { (void)tokenLogProbabilities(*run); });
+    fuzz::expectOnlyUserError("tokenLogProbabilities", [&] { (void)tokenLogProbabilities(*run); });
 }
 
 }  // namespace
@@ -56,11 +55,11 @@ void exercise(const std::shared_ptr<const GptModel>& model) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const io::SharedBytes bytes =
         io::sharedBytes(std::string(reinterpret_cast<const char*>(data), size));
-    std::shared_ptr<const GptModel> model;
+    std::shared_ptr<const DecoderModel> model;
     bool needsHeads = false;
-    const bool loaded = fuzz::expectOnlyUserError("loadGptModel", [&] {
+    const bool loaded = fuzz::expectOnlyUserError("loadDecoderModel", [&] {
         try {
-            model = io::loadGptModel(bytes, "fuzz.model");
+            model = io::loadDecoderModel(bytes, "fuzz.model");
         } catch (const UserError& e) {
             // The file cannot say its head count and d_model is no multiple of 64: ask for 1.
             needsHeads = std::string(e.what()).find("(--heads)") != std::string::npos;
@@ -70,8 +69,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!loaded && needsHeads) {
         io::ModelLoadOptions o;
         o.heads = 1;
-        if (!fuzz::expectOnlyUserError("loadGptModel(heads 1)",
-                                         [&] { model = io::loadGptModel(bytes, "fuzz.model", o); }))
+        if (!fuzz::expectOnlyUserError("loadDecoderModel(heads 1)", [&] {
+                model = io::loadDecoderModel(bytes, "fuzz.model", o);
+            }))
             return 0;
     } else if (!loaded) {
         return 0;

@@ -191,7 +191,7 @@ void ComparePanel::refreshControls() {
         if (heads > 1 && headB_->value() == s.head)
             headB_->setValue((s.head + 1) % heads);  // another head than A's to start with
     }
-    const std::shared_ptr<const GptModel>& model = workspace_->model();
+    const std::shared_ptr<const DecoderModel>& model = workspace_->model();
     {
         const QSignalBlocker block(layerB_);
         const int layers = s.modelMode() && model ? int(model->arch.layers) : 1;

@@ -29,7 +29,7 @@
 
 #include "app/step_view.h"
 #include "app/workspace.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "export/model_figure.h"
 #include "export/step_figures_run.h"
 #include "io/csv.h"
@@ -411,10 +411,9 @@ bool ExportActions::startExportAllSteps(const QString& dir, const QString& forma
     const TraceRun* run = workspace_->shownRun();
     if (!run || allSteps_)
         return false;
-    allSteps_ = new StepFiguresRun(
-        run->trace, rowLabels(*run),
-        allStepFigures(*run->trace, format.toLower(), everyBatchEntry), allStepsOptions(),
-        chosenColormap(), dir, this);
+    allSteps_ = new StepFiguresRun(run->trace, rowLabels(*run),
+                                   allStepFigures(*run->trace, format.toLower(), everyBatchEntry),
+                                   allStepsOptions(), chosenColormap(), dir, this);
     // Window-modal but not exec(): the window keeps painting while the files are written.
     auto* progress = new QProgressDialog(tr("Exporting the steps..."), tr("Cancel"), 0, 1, window_);
     progress->setWindowTitle(tr("Export all steps"));
@@ -424,18 +423,18 @@ bool ExportActions::startExportAllSteps(const QString& dir, const QString& forma
     progress->setAutoReset(false);
     connect(progress, &QProgressDialog::canceled, allSteps_, &StepFiguresRun::cancel);
     StepFiguresRun* figures = allSteps_;
-    connect(allSteps_, &StepFiguresRun::progressed, progress,
-            [progress, figures](int done, int n, const QString& file) {
-                if (progress->wasCanceled()) {  // cancel() is a slot that emits nothing
-                    figures->cancel();
-                    return;
-                }
-                progress->setMaximum(n);
-                progress->setValue(done);
-                if (!file.isEmpty())
-                    progress->setLabelText(
-                        tr("Drawing %1 (%2 of %3)").arg(file).arg(done + 1).arg(n));
-            });
+    connect(
+        allSteps_, &StepFiguresRun::progressed, progress,
+        [progress, figures](int done, int n, const QString& file) {
+            if (progress->wasCanceled()) {  // cancel() is a slot that emits nothing
+                figures->cancel();
+                return;
+            }
+            progress->setMaximum(n);
+            progress->setValue(done);
+            if (!file.isEmpty())
+                progress->setLabelText(tr("Drawing %1 (%2 of %3)").arg(file).arg(done + 1).arg(n));
+        });
     connect(allSteps_, &StepFiguresRun::finished, this,
             [this, progress, dir](const StepFiguresResult& r) {
                 progress->close();
@@ -524,7 +523,7 @@ bool ExportActions::exportAttentionNpy(const QString& path) {
     }
     // Without the kept weights every layer is recomputed (seconds for a long text at GPT-2
     // sizes): off the GUI thread, with a dialog whose Cancel stops it.
-    const std::shared_ptr<const GptRun> run = shown->modelRun;
+    const std::shared_ptr<const DecoderRun> run = shown->modelRun;
     auto* progress =
         new QProgressDialog(tr("Writing every layer's attention..."), tr("Cancel"), 0, 0, window_);
     progress->setWindowModality(Qt::WindowModal);

@@ -8,7 +8,7 @@
 
 #include "app/panel_helpers.h"
 #include "app/workspace.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "teach/head_summaries.h"
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
@@ -39,7 +39,7 @@ HeadScoresPage::HeadScoresPage(Workspace* workspace, QWidget* parent)
 }
 
 void HeadScoresPage::onResult() {
-    const GptRun* run = shownModelRun(workspace_);
+    const DecoderRun* run = shownModelRun(workspace_);
     if (!run) {
         if (!workspace_->settings().modelMode() || !workspace_->model()) {
             summaries_->clear();

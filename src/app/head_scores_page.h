@@ -8,7 +8,7 @@ class QSpinBox;
 
 namespace attn {
 
-struct GptRun;
+struct DecoderRun;
 class HeadSummaries;
 class Workspace;
 
@@ -28,7 +28,7 @@ class HeadScoresPage : public QWidget {
 
     Workspace* workspace_;
     HeadSummaries* summaries_ = nullptr;
-    const GptRun* shownRun_ = nullptr;
+    const DecoderRun* shownRun_ = nullptr;
 };
 
 }  // namespace attn

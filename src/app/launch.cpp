@@ -182,7 +182,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
         return base;
     }
     const std::vector<StepInfo> plan =
-        model ? plannedModelSteps(GptArchitecture{}, tokens.count(),
+        model ? plannedModelSteps(DecoderArchitecture{}, tokens.count(),
                                   state.settings.config.simpleMaskSteps)
               : planSteps(state.settings.config, tokens.count());
     // The same checks and words as the CLI's (pipeline/run_request.h). A model's heads are
@@ -207,7 +207,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
     return state;
 }
 
-QString launchModelMismatch(const GptArchitecture& arch, int layer, int head) {
+QString launchModelMismatch(const DecoderArchitecture& arch, int layer, int head) {
     // "--layer 4: the model has 4 layers (0 to 3); layer 4 does not exist."
     const auto lacks = [](const QString& what, int asked, int64_t count) {
         return QStringLiteral("--%1 %2: the model has %3 %1s (0 to %4); %1 %2 does not exist.")

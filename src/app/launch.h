@@ -12,7 +12,7 @@
 
 namespace attn {
 
-struct GptArchitecture;
+struct DecoderArchitecture;
 
 struct LaunchOptions {
     QVariantMap given;    // the settings the options set (pipeline/options.h)
@@ -37,6 +37,6 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
 
 // Why a trained model lacks the --layer or --head a launch asked for (-1: not asked), in one
 // line; empty when it has both. Known only once the model has been read.
-QString launchModelMismatch(const GptArchitecture& arch, int layer, int head);
+QString launchModelMismatch(const DecoderArchitecture& arch, int layer, int head);
 
 }  // namespace attn

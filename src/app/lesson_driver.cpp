@@ -6,7 +6,7 @@
 #include <QKeySequence>
 
 #include "app/centre_pages.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "engine/head_scores.h"
 #include "pipeline/latest_job.h"
 #include "pipeline/model_request.h"
@@ -16,7 +16,7 @@
 namespace attn {
 
 WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous,
-                           const std::shared_ptr<const GptModel>& loaded) {
+                           const std::shared_ptr<const DecoderModel>& loaded) {
     WorkspaceState state(lessonScreenSettings(screen, previous), {});
     if (!screen.model.isEmpty() && previous.modelFile == screen.model)
         state.model = loaded;
@@ -153,7 +153,7 @@ void LessonDriver::pickHead() {
     const auto pick = LessonHead(pick_);
     pick_ = int(LessonHead::Fixed);
     // Scoring reads every layer's attention: on the thread pool.
-    const std::shared_ptr<const GptRun> run = shown->modelRun;
+    const std::shared_ptr<const DecoderRun> run = shown->modelRun;
     const quint64 screen = screenNumber_;
     pickJob_->run(
         [run, pick](const CancelToken&) {

@@ -24,7 +24,7 @@ class LessonPanel;
 // screen's model, text and layer; its step and head. `previous` gives what the screen does not
 // set (colours, values); `loaded` is the model in use, kept when the screen names the same one.
 WorkspaceState lessonState(const LessonScreen& screen, const Settings& previous,
-                           const std::shared_ptr<const GptModel>& loaded);
+                           const std::shared_ptr<const DecoderModel>& loaded);
 
 class LessonDriver : public QObject {
     Q_OBJECT

@@ -12,7 +12,7 @@ ModelLoader::~ModelLoader() = default;
 namespace {
 
 struct Loaded {
-    std::shared_ptr<const GptModel> model;
+    std::shared_ptr<const DecoderModel> model;
     QString sha256;
 };
 
@@ -30,12 +30,11 @@ quint64 ModelLoader::load(const QString& nameOrPath) {
         [this, nameOrPath](const JobReports& r) {
             Loaded out;
             try {
-                out.model = loadModel(nameOrPath, std::nullopt, &r.cancel(),
-                                      [&](int done, int total, const QString& what) {
-                                          r.report([this, done, total, what] {
-                                              emit progress(done, total, what);
-                                          });
-                                      });
+                out.model = loadModel(
+                    nameOrPath, std::nullopt, &r.cancel(),
+                    [&](int done, int total, const QString& what) {
+                        r.report([this, done, total, what] { emit progress(done, total, what); });
+                    });
             } catch (const std::bad_alloc&) {
                 throw UserError("model", tr("Not enough memory to read this model.").toStdString());
             }

@@ -7,7 +7,7 @@
 #include <QString>
 #include <memory>
 
-#include "engine/gpt_model.h"
+#include "engine/decoder_model.h"
 #include "pipeline/latest_job.h"
 
 namespace attn {
@@ -27,7 +27,7 @@ class ModelLoader : public QObject {
   signals:
     void progress(int done, int total, const QString& what);
     // `model` read from `nameOrPath`; sha256 of its file (sessions compare it).
-    void loaded(const QString& nameOrPath, std::shared_ptr<const attn::GptModel> model,
+    void loaded(const QString& nameOrPath, std::shared_ptr<const attn::DecoderModel> model,
                 const QString& sha256);
     // Why it could not be read (one sentence); cancelled loads report nothing.
     void failed(const QString& nameOrPath, const QString& message);
@@ -42,4 +42,4 @@ class ModelLoader : public QObject {
 
 }  // namespace attn
 
-Q_DECLARE_METATYPE(std::shared_ptr<const attn::GptModel>)
+Q_DECLARE_METATYPE(std::shared_ptr<const attn::DecoderModel>)

@@ -384,7 +384,7 @@ void ModulePanel::fromSettings() {
     Config c = s.config;
     const auto& model = workspace_->model();
     if (s.modelMode() && model) {
-        const GptArchitecture& a = model->arch;
+        const DecoderArchitecture& a = model->arch;
         c.variant = Variant::MultiHead;
         c.dIn = c.dOut = a.dModel;
         c.heads = a.heads;

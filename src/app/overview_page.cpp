@@ -8,7 +8,7 @@
 
 #include "app/panel_helpers.h"
 #include "app/workspace.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "teach/head_summaries.h"
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
@@ -69,7 +69,7 @@ void OverviewPage::onLayer(const LayerUpdate& update) {
 }
 
 void OverviewPage::onResult() {
-    const GptRun* run = shownModelRun(workspace_);
+    const DecoderRun* run = shownModelRun(workspace_);
     if (!run) {
         if (!workspace_->settings().modelMode() || !workspace_->model()) {
             overview_->clear();

@@ -8,7 +8,7 @@ class QSpinBox;
 
 namespace attn {
 
-struct GptRun;
+struct DecoderRun;
 struct LayerUpdate;
 class ModelOverview;
 class Workspace;
@@ -36,7 +36,7 @@ class OverviewPage : public QWidget {
     Workspace* workspace_;
     ModelOverview* overview_ = nullptr;
     quint64 filling_ = 0;  // the generation whose layers are arriving
-    const GptRun* shownRun_ = nullptr;
+    const DecoderRun* shownRun_ = nullptr;
 };
 
 }  // namespace attn

@@ -13,7 +13,7 @@ bool onScreen(const QWidget* w) {
     return w->isVisible() && !w->visibleRegion().isEmpty();
 }
 
-const GptRun* shownModelRun(const Workspace* w) {
+const DecoderRun* shownModelRun(const Workspace* w) {
     const TraceOutcome* shown = w->shown();
     return shown && shown->modelRun && w->settings().modelMode() ? shown->modelRun.get() : nullptr;
 }

@@ -8,14 +8,14 @@ class QWidget;
 
 namespace attn {
 
-struct GptRun;
+struct DecoderRun;
 class Workspace;
 
 // On screen: shown, and not a tab hidden behind another. Panels draw only then.
 bool onScreen(const QWidget* w);
 
 // The shown result's model run in model mode, else null.
-const GptRun* shownModelRun(const Workspace* workspace);
+const DecoderRun* shownModelRun(const Workspace* workspace);
 
 // A "Layer" box (and its label): shown in model mode only, ranging over the model's blocks and
 // set to the selected one, without emitting a change.

@@ -8,7 +8,7 @@
 
 #include "app/panel_helpers.h"
 #include "app/workspace.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "teach/head_summaries.h"
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
@@ -34,7 +34,7 @@ PredictionPanel::PredictionPanel(Workspace* workspace, QWidget* parent)
     connect(workspace_, &Workspace::modelChanged, this, &PredictionPanel::onResult);
     // A clicked cell of a token x token matrix picks the query whose next token to predict.
     connect(workspace_, &Workspace::cellSelected, this, [this](int row, int) {
-        const GptRun* run = shownModelRun(workspace_);
+        const DecoderRun* run = shownModelRun(workspace_);
         if (run && row >= 0 && row < run->tokens())
             panel_->setPosition(row);
     });
@@ -46,7 +46,7 @@ QString PredictionPanel::note() const {
 }
 
 void PredictionPanel::onResult() {
-    const GptRun* run = shownModelRun(workspace_);
+    const DecoderRun* run = shownModelRun(workspace_);
     if (!run) {
         if (!workspace_->settings().modelMode() || !workspace_->model()) {
             panel_->clear();

@@ -8,7 +8,7 @@ class QSpinBox;
 
 namespace attn {
 
-struct GptRun;
+struct DecoderRun;
 class NextTokensPanel;
 class Workspace;
 
@@ -29,7 +29,7 @@ class PredictionPanel : public QWidget {
     Workspace* workspace_;
     NextTokensPanel* panel_ = nullptr;
     QLabel* note_ = nullptr;
-    const GptRun* shownRun_ = nullptr;
+    const DecoderRun* shownRun_ = nullptr;
 };
 
 }  // namespace attn

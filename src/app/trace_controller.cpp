@@ -55,7 +55,7 @@ TraceOutcome processTraceJob(const TraceJob& job, const JobReports& reports,
             throttle.restart();
             progress(done, total, QString::fromStdString(stepId));
         };
-        hooks.layers = [&](const GptLayerDone& done) {
+        hooks.layers = [&](const DecoderLayerDone& done) {
             layerDone(LayerUpdate{gen, done.layer, done.layers, done.thumbnail});
         };
         RequestResult result =

@@ -18,8 +18,8 @@ struct TraceJob {
     InputFiles files;
     // Model mode: the model settings.model names, loaded (ModelLoader), and the last run of it,
     // whose rows a longer text reuses and which a change of layer reuses whole.
-    std::shared_ptr<const GptModel> model;
-    std::shared_ptr<const GptRun> previousRun;
+    std::shared_ptr<const DecoderModel> model;
+    std::shared_ptr<const DecoderRun> previousRun;
 };
 
 // The tokens of a job, sent before its trace so the token chips follow typing at once.
@@ -40,8 +40,8 @@ struct TraceOutcome {
     double traceMs = 0.0;    // the trace alone (model mode: the forward and the layer's trace)
     // Model mode: the forward of every block; run.trace is block settings.layer's chapter-3 view
     // with the residual stream, LayerNorm 2 and feed-forward around it.
-    std::shared_ptr<const GptModel> model;
-    std::shared_ptr<const GptRun> modelRun;
+    std::shared_ptr<const DecoderModel> model;
+    std::shared_ptr<const DecoderRun> modelRun;
 
     bool ok() const { return run.trace != nullptr; }
 };

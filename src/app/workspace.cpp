@@ -113,29 +113,30 @@ Workspace::Workspace(QObject* parent) : QObject(parent) {
         emit modelFailed(name, why);
         scheduleCompute();  // whatever waited for the model shows what it has
     });
-    connect(loader_, &ModelLoader::loaded, this,
-            [this](const QString& name, std::shared_ptr<const GptModel> model, const QString& sha) {
-                loadingModel_.clear();
-                WorkspaceState next = state_;
-                // A session remembers the hash of the file it was saved with: say when it differs.
-                if (!state_.modelSha256.isEmpty() && state_.modelSha256 != sha &&
-                    state_.settings.modelFile == name && !state_.model)
-                    fileNotes_ << tr("The model file %1 has changed since the session was saved; "
-                                     "its current contents are used.")
-                                      .arg(name);
-                next.model = std::move(model);
-                next.modelSha256 = sha;
-                next.settings.modelFile = name;
-                next.settings.layer =
-                    std::clamp(next.settings.layer, 0, int(next.model->arch.layers) - 1);
-                const WorkspaceState before = state_;
-                const bool sessionWaiting = state_.settings.modelFile == name && !state_.model;
-                apply(next, false);
-                if (!sessionWaiting)  // a session or launch that named it is not a user's change
-                    undo_->push(new SettingsCommand(
-                        this, before, next, tr("Open model %1").arg(QFileInfo(name).fileName()),
-                        false));
-            });
+    connect(
+        loader_, &ModelLoader::loaded, this,
+        [this](const QString& name, std::shared_ptr<const DecoderModel> model, const QString& sha) {
+            loadingModel_.clear();
+            WorkspaceState next = state_;
+            // A session remembers the hash of the file it was saved with: say when it differs.
+            if (!state_.modelSha256.isEmpty() && state_.modelSha256 != sha &&
+                state_.settings.modelFile == name && !state_.model)
+                fileNotes_ << tr("The model file %1 has changed since the session was saved; "
+                                 "its current contents are used.")
+                                  .arg(name);
+            next.model = std::move(model);
+            next.modelSha256 = sha;
+            next.settings.modelFile = name;
+            next.settings.layer =
+                std::clamp(next.settings.layer, 0, int(next.model->arch.layers) - 1);
+            const WorkspaceState before = state_;
+            const bool sessionWaiting = state_.settings.modelFile == name && !state_.model;
+            apply(next, false);
+            if (!sessionWaiting)  // a session or launch that named it is not a user's change
+                undo_->push(new SettingsCommand(this, before, next,
+                                                tr("Open model %1").arg(QFileInfo(name).fileName()),
+                                                false));
+        });
     connect(controller_, &TraceController::progress, this,
             [this](quint64, int done, int total, const QString& id) {
                 emit progress(done, total, id);

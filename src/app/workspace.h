@@ -31,8 +31,8 @@ struct WorkspaceState {
 
     Settings settings;
     InputFiles files;
-    std::shared_ptr<const GptModel> model;  // model mode: the model settings.model names
-    QString modelSha256;                    // of the model's file, read with it (sessions keep it)
+    std::shared_ptr<const DecoderModel> model;  // model mode: the model settings.model names
+    QString modelSha256;  // of the model's file, read with it (sessions keep it)
 };
 
 class Workspace : public QObject {
@@ -44,7 +44,7 @@ class Workspace : public QObject {
     const Settings& settings() const { return state_.settings; }
     const InputFiles& files() const { return state_.files; }
     // Model mode: the model in use (null in the chapter-3 mode, and while it is being read).
-    const std::shared_ptr<const GptModel>& model() const { return state_.model; }
+    const std::shared_ptr<const DecoderModel>& model() const { return state_.model; }
 
     // A user's change of the settings: undoable under the name `what` ("Change d_out"), and
     // recomputed when anything beyond the view changed. Consecutive text edits merge into one

@@ -35,7 +35,7 @@ CliInput settingsFromOptions(const QCommandLineParser& parser);
 const Step& requireStep(const Trace& trace, const QString& id);
 
 // Model mode (--model): the model the options name (with --heads if given), read.
-std::shared_ptr<const GptModel> modelOfOptions(const CliInput& in);
+std::shared_ptr<const DecoderModel> modelOfOptions(const CliInput& in);
 // Model mode: that model's forward on the text (no layer trace).
 ModelRun modelFromOptions(const CliInput& in);
 // The trace the options describe, as the app shows it: the chapter-3 module's, or with --model

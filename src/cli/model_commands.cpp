@@ -23,13 +23,13 @@ void writeStdout(std::string_view bytes) {
 }
 
 // The "model" object: what the file holds, as read.
-std::string modelJson(const GptModel& m) {
-    const GptArchitecture& a = m.arch;
+std::string modelJson(const DecoderModel& m) {
+    const DecoderArchitecture& a = m.arch;
     std::string s =
         "{\"layers\": " + std::to_string(a.layers) + ", \"heads\": " + std::to_string(a.heads) +
         ", \"d_model\": " + std::to_string(a.dModel) + ", \"vocab\": " + std::to_string(a.vocab) +
         ", \"context_length\": " + std::to_string(a.contextLength) + ", \"names\": ";
-    io::appendJsonString(s, gptNamesName(m.names));
+    io::appendJsonString(s, weightNamesName(m.names));
     s += ", \"dtype\": ";
     io::appendJsonString(s, m.dtype);
     return s + "}";
@@ -46,7 +46,7 @@ std::string tokenText(int64_t id) {
 
 }  // namespace
 
-std::shared_ptr<const GptModel> modelOfOptions(const CliInput& in) {
+std::shared_ptr<const DecoderModel> modelOfOptions(const CliInput& in) {
     const Settings& s = in.settings;
     const std::optional<int64_t> heads = in.given.contains(QStringLiteral("heads"))
                                              ? std::optional<int64_t>(s.config.heads)
@@ -81,14 +81,14 @@ int modelCommand(const QStringList& args) {
     if (k < 1)
         throw UserError("top-k", "--top-k expects a whole number from 1, got \"0\".");
     const ModelRun m = modelFromOptions(in);
-    const GptRun& run = *m.run;
+    const DecoderRun& run = *m.run;
     const int64_t T = run.tokens();
     const int position = nonNegativeOption(p, "position", int(T - 1));
     if (position >= T)
         throw UserError("position", "--position " + std::to_string(position) +
                                         " is beyond the text's " + std::to_string(T) + " tokens.");
 
-    const GptArchitecture& a = m.model->arch;
+    const DecoderArchitecture& a = m.model->arch;
     std::string out = "{\"model\": " + modelJson(*m.model) + ", \"tokens\": [";
     for (size_t i = 0; i < m.input.tokens.size(); ++i) {
         if (i)
@@ -135,7 +135,7 @@ int modelCommand(const QStringList& args) {
 
 int modelBench(const CliInput& in, int repeat) {
     const auto loadStart = std::chrono::steady_clock::now();
-    const std::shared_ptr<const GptModel> model = modelOfOptions(in);
+    const std::shared_ptr<const DecoderModel> model = modelOfOptions(in);
     const double loadMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - loadStart)
             .count();

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "engine/config.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 
 namespace attn {
 
@@ -42,7 +42,8 @@ std::vector<double> meanDiagonal(const Tensor& layerAttention, int64_t firstRow,
 
 // One score per head of every layer: `perLayer` of layerAttention(run, l), L * H row-major.
 template <class PerLayer>
-std::vector<double> everyLayer(const GptRun& run, const CancelToken* cancel, PerLayer perLayer) {
+std::vector<double> everyLayer(const DecoderRun& run, const CancelToken* cancel,
+                               PerLayer perLayer) {
     const int64_t L = run.model ? run.model->arch.layers : 0;
     std::vector<double> out;
     for (int64_t l = 0; l < L; ++l) {
@@ -62,7 +63,7 @@ double HeadScores::at(const std::vector<double>& scores, int64_t layer, int64_t 
     return i < scores.size() ? scores[i] : kNoScore;
 }
 
-HeadScores runSummaries(const GptRun& run) {
+HeadScores runSummaries(const DecoderRun& run) {
     HeadScores s;
     if (!run.model)
         return s;
@@ -87,7 +88,7 @@ std::vector<double> inductionScores(const Tensor& layerAttention, int64_t period
     return meanDiagonal(layerAttention, T - period, period - 1);
 }
 
-HeadScores headScores(const GptRun& run, const CancelToken* cancel) {
+HeadScores headScores(const DecoderRun& run, const CancelToken* cancel) {
     HeadScores s = runSummaries(run);
     if (s.empty())
         return s;
@@ -96,7 +97,7 @@ HeadScores headScores(const GptRun& run, const CancelToken* cancel) {
     return s;
 }
 
-std::vector<double> runInductionScores(const GptRun& run, int64_t period,
+std::vector<double> runInductionScores(const DecoderRun& run, int64_t period,
                                        const CancelToken* cancel) {
     return everyLayer(run, cancel,
                       [period](const Tensor& a) { return inductionScores(a, period); });

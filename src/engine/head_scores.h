@@ -20,7 +20,7 @@
 
 namespace attn {
 
-struct GptRun;
+struct DecoderRun;
 
 inline constexpr double kNoScore = std::numeric_limits<double>::quiet_NaN();
 
@@ -44,7 +44,7 @@ struct HeadScores {
 
 // The summaries a run keeps (meanEntropy, meanDistance, meanFirstWeight); previousToken is
 // sized (L, H) and all NaN, induction empty. Cheap: no attention is read.
-HeadScores runSummaries(const GptRun& run);
+HeadScores runSummaries(const DecoderRun& run);
 
 // Previous-token scores (H,) of one layer's attention (H, T, T). NaN for T < 2.
 std::vector<double> previousTokenScores(const Tensor& layerAttention);
@@ -55,9 +55,9 @@ std::vector<double> inductionScores(const Tensor& layerAttention, int64_t period
 
 // runSummaries plus every head's previous-token score, from run.attention when kept, else
 // recomputing each layer (layerAttention: costly, call it off the GUI thread). Cancellable.
-HeadScores headScores(const GptRun& run, const CancelToken* cancel = nullptr);
+HeadScores headScores(const DecoderRun& run, const CancelToken* cancel = nullptr);
 // Every head's induction score (L * H, row-major) for a run of repeatedRandomTokens-like text.
-std::vector<double> runInductionScores(const GptRun& run, int64_t period,
+std::vector<double> runInductionScores(const DecoderRun& run, int64_t period,
                                        const CancelToken* cancel = nullptr);
 
 struct HeadPick {

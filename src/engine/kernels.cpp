@@ -430,6 +430,50 @@ void layerNorm(const float* x, int64_t rows, int64_t d, int64_t xStride, const f
     }
 }
 
+void rmsNorm(const float* x, int64_t rows, int64_t d, int64_t xStride, const float* weight,
+             bool onePlus, float eps, float* y, int64_t yStride) {
+    Eigen::ArrayXf g = Eigen::Map<const Eigen::ArrayXf>(weight, d);
+    if (onePlus)
+        g += 1.0f;
+#pragma omp parallel for if (rows * d > 262144)
+    for (int64_t r = 0; r < rows; ++r) {
+        const Eigen::Map<const Eigen::ArrayXf> xr(x + r * xStride, d);
+        const double meanSquare = xr.cast<double>().square().mean();
+        const float inv = 1.0f / std::sqrt(static_cast<float>(meanSquare) + eps);
+        Eigen::Map<Eigen::ArrayXf>(y + r * yStride, d) = (xr * inv) * g;
+    }
+}
+
+namespace {
+
+// f(gate) * up in blocks, both cores on long runs.
+template <typename F>
+void gatedTimes(float* gate, const float* up, int64_t n, F f) {
+    constexpr int64_t kBlock = 4096;
+#pragma omp parallel for if (n > 262144)
+    for (int64_t b = 0; b < n; b += kBlock) {
+        const int64_t m = std::min(kBlock, n - b);
+        Eigen::Map<Eigen::ArrayXf> v(gate + b, m);
+        v = f(v) * Eigen::Map<const Eigen::ArrayXf>(up + b, m);
+    }
+}
+
+}  // namespace
+
+void siluTimes(float* gate, const float* up, int64_t n) {
+    gatedTimes(gate, up, n, [](const Eigen::Map<Eigen::ArrayXf>& v) {
+        return (v / (1.0f + (-v).exp())).eval();
+    });
+}
+
+void geluTanhTimes(float* gate, const float* up, int64_t n) {
+    // PyTorch's gelu(approximate="tanh") constant: sqrt(2 / pi) in float32.
+    const float c = std::sqrt(static_cast<float>(2.0 / std::numbers::pi));
+    gatedTimes(gate, up, n, [c](const Eigen::Map<Eigen::ArrayXf>& v) {
+        return (0.5f * v * (1.0f + (c * (v + 0.044715f * v.cube())).tanh())).eval();
+    });
+}
+
 void geluTanh(float* x, int64_t n) {
     // The book's constant: torch.sqrt(torch.tensor(2.0 / torch.pi)), a float32 square root.
     const float c = std::sqrt(static_cast<float>(2.0 / std::numbers::pi));

@@ -53,6 +53,17 @@ float softmaxRow(const float* in, float* out, int64_t n);
 void layerNorm(const float* x, int64_t rows, int64_t d, int64_t xStride, const float* scale,
                const float* shift, float* y, int64_t yStride);
 
+// RMSNorm over each row of x (rows, d): x / sqrt(mean(x^2) + eps) * weight, or * (1 + weight)
+// with `onePlus` (Gemma 3 stores its norm weights centred on 0). The mean in double, as for
+// layerNorm. y may be x.
+void rmsNorm(const float* x, int64_t rows, int64_t d, int64_t xStride, const float* weight,
+             bool onePlus, float eps, float* y, int64_t yStride);
+
+// The gated feed-forward's middle, in place over n values: gate = act(gate) * up, with act
+// SiLU (x / (1 + exp(-x)), Llama and Qwen) or the tanh GELU (Gemma 3).
+void siluTimes(float* gate, const float* up, int64_t n);
+void geluTanhTimes(float* gate, const float* up, int64_t n);
+
 // GELU with the tanh approximation, in place over n values:
 // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
 void geluTanh(float* x, int64_t n);

@@ -15,6 +15,7 @@
 
 #include "engine/kernels.h"
 #include "engine/rng.h"
+#include "engine/rope.h"
 #include "engine/step_ids.h"
 
 namespace attn {
@@ -621,25 +622,11 @@ class TraceBuilder {
         return out;
     }
 
-    // compute_rope_params, in float32 as the book computes it, for the first T positions:
-    // inv_freq_i = 1 / base^(2i / hd), angle = position * inv_freq_i, the hd/2 angles twice.
+    // compute_rope_params for the first T positions.
     std::pair<Tensor, Tensor> ropeTables(int64_t hd) const {
-        const int64_t half = hd / 2;
-        std::vector<float> invFreq(static_cast<size_t>(half));
-        const float base = static_cast<float>(c_.ropeBase);
-        for (int64_t i = 0; i < half; ++i)
-            invFreq[size_t(i)] =
-                1.0f / std::pow(base, static_cast<float>(2 * i) / static_cast<float>(hd));
-        Tensor cos = Tensor::uninitialized(Shape{T_, hd});
-        Tensor sin = Tensor::uninitialized(Shape{T_, hd});
-        for (int64_t t = 0; t < T_; ++t)
-            for (int64_t i = 0; i < half; ++i) {
-                const float angle = static_cast<float>(t) * invFreq[size_t(i)];
-                const float c = std::cos(angle), sn = std::sin(angle);
-                cos.mutableData()[t * hd + i] = cos.mutableData()[t * hd + i + half] = c;
-                sin.mutableData()[t * hd + i] = sin.mutableData()[t * hd + i + half] = sn;
-            }
-        return {cos, sin};
+        RopeSpec spec;
+        spec.base = c_.ropeBase;
+        return rope::tables(hd, T_, spec);
     }
 
     // apply_rope: x * cos + cat(-x2, x1) * sin over each head's hd numbers (x1 the first half,
@@ -648,23 +635,11 @@ class TraceBuilder {
                   const Tensor& sin) {
         Tensor out = Tensor::uninitialized(Shape{c_.batch, heads, T_, hd});
         float* o = out.mutableData();
-        const int64_t half = hd / 2;
         for (int64_t b = 0; b < c_.batch; ++b)
             for (int64_t h = 0; h < heads; ++h)
-                for (int64_t t = 0; t < T_; ++t) {
-                    const float* x = in.at(b, h) + t * in.rowStride;
-                    const float* c = cos.data() + t * hd;
-                    const float* sn = sin.data() + t * hd;
-                    float* y = o + ((b * heads + h) * T_ + t) * hd;
-                    for (int64_t j = 0; j < half; ++j) {
-                        const float a = x[j] * c[j], r = -x[j + half] * sn[j];
-                        y[j] = a + r;
-                    }
-                    for (int64_t j = half; j < hd; ++j) {
-                        const float a = x[j] * c[j], r = x[j - half] * sn[j];
-                        y[j] = a + r;
-                    }
-                }
+                for (int64_t t = 0; t < T_; ++t)
+                    rope::rotate(in.at(b, h) + t * in.rowStride, cos.data() + t * hd,
+                                 sin.data() + t * hd, hd, o + ((b * heads + h) * T_ + t) * hd);
         return out;
     }
 

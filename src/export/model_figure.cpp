@@ -17,7 +17,7 @@
 #include <cmath>
 
 #include "engine/config.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
 #include "io/file_io.h"

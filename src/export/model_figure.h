@@ -3,7 +3,7 @@
 // layer's attention as .npy, for the app's Export menu and the CLI's `render --model F
 // --overview`. Also the tile pictures the on-screen overview paints, so screen and file agree.
 //
-// A tile is one head's pooled attention (GptRun::thumbnails, P x P cells, -inf where a block
+// A tile is one head's pooled attention (DecoderRun::thumbnails, P x P cells, -inf where a block
 // holds no visible weight): cell value v is drawn as colormapColor(v / scale), with scale 1
 // (every tile on the 0..1 scale of attention weights) or, with ownScale, the tile's largest
 // value (so a faint, spread-out head shows its pattern too). Masked cells are left transparent
@@ -23,7 +23,7 @@
 
 namespace attn {
 
-struct GptRun;
+struct DecoderRun;
 
 // The largest finite value of a tile's `count` cells, or 0 when none is finite and positive.
 float tileMaximum(const float* cells, int64_t count);
@@ -66,6 +66,5 @@ QByteArray renderOverviewBytes(const Tensor& thumbnails, const OverviewFigureOpt
 // Throws UserError("output", "Cannot write <path>: <reason>").
 void exportOverviewFigure(const Tensor& thumbnails, const OverviewFigureOptions& options,
                           const QString& path);
-
 
 }  // namespace attn

@@ -1,12 +1,16 @@
 #include "io/model_file.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
 #include "engine/config.h"
 #include "io/file_io.h"
+#include "io/json_reader.h"
+#include "io/model_config.h"
 #include "io/safetensors.h"
 #include "io/torch_file.h"
 
@@ -53,13 +57,13 @@ int64_t blockIndex(const std::string& name, const std::string& prefix, std::stri
 // The state_dict names of one naming scheme. Hugging Face's GPT-2 keeps q, k and v in one
 // Conv1D c_attn (d, 3d); the book's GPTModel has three nn.Linear.
 struct Scheme {
-    GptNames names;
+    WeightNames names;
     std::string label;
     std::string tokenEmbedding, positionEmbedding, finalScale, finalShift, head, blockPrefix;
     std::vector<std::string> ignoredInBlock;  // buffers a state_dict holds but a model ignores
 };
 
-const Scheme kHuggingFace{GptNames::HuggingFace,
+const Scheme kHuggingFace{WeightNames::HuggingFace,
                           "a Hugging Face GPT-2 state_dict",
                           "wte.weight",
                           "wpe.weight",
@@ -68,7 +72,7 @@ const Scheme kHuggingFace{GptNames::HuggingFace,
                           "lm_head.weight",
                           "h.",
                           {"attn.bias", "attn.masked_bias"}};
-const Scheme kBook{GptNames::Book,     "the book's GPTModel state_dict",
+const Scheme kBook{WeightNames::Book,  "the book's GPTModel state_dict",
                    "tok_emb.weight",   "pos_emb.weight",
                    "final_norm.scale", "final_norm.shift",
                    "out_head.weight",  "trf_blocks.",
@@ -80,13 +84,13 @@ class ModelReader {
                 const ModelLoadOptions& options)
         : file_(file), source_(source), options_(options) {}
 
-    std::shared_ptr<const GptModel> read() {
+    std::shared_ptr<const DecoderModel> read() {
         index();
         const Scheme& s = *scheme_;
-        auto model = std::make_shared<GptModel>();
+        auto model = std::make_shared<DecoderModel>();
         model->names = s.names;
         model->source = source_;
-        GptArchitecture& a = model->arch;
+        DecoderArchitecture& a = model->arch;
         readSizes(a);
         resolveHeads(*model);
 
@@ -130,7 +134,7 @@ class ModelReader {
             dtype += (dtype.empty() ? "" : "+") + t;
         model->dtype = dtype;
         model->metadata = file_.metadata;
-        checkGptModel(*model);
+        checkDecoderModel(*model);
         step("final norm");
         return model;
     }
@@ -189,7 +193,7 @@ class ModelReader {
         return *t;
     }
 
-    void readSizes(GptArchitecture& a) {
+    void readSizes(DecoderArchitecture& a) {
         const Scheme& s = *scheme_;
         const StoredTensor& tok = matrix(s.tokenEmbedding, "(vocabulary, d_model)");
         a.vocab = tok.shape[0];
@@ -209,7 +213,7 @@ class ModelReader {
         }
         if (a.layers == 0)
             fail(source_, "it has no transformer blocks: no " + s.blockPrefix + "0.* tensors");
-        const bool hf = s.names == GptNames::HuggingFace;
+        const bool hf = s.names == WeightNames::HuggingFace;
         const std::string ffName = blockName(0, hf ? "mlp.c_fc.weight" : "ff.layers.0.weight");
         const StoredTensor& ff =
             matrix(ffName, hf ? "(d_model, ff_hidden)" : "(ff_hidden, d_model)");
@@ -231,8 +235,8 @@ class ModelReader {
                  ffName;
     }
 
-    void resolveHeads(GptModel& m) {
-        GptArchitecture& a = m.arch;
+    void resolveHeads(DecoderModel& m) {
+        DecoderArchitecture& a = m.arch;
         if (options_.heads) {
             a.heads = *options_.heads;
             m.headsSource = HeadsSource::Request;
@@ -288,10 +292,10 @@ class ModelReader {
         std::string dims;
     };
 
-    std::vector<BlockEntry> blockEntries(const GptArchitecture& a) const {
+    std::vector<BlockEntry> blockEntries(const DecoderArchitecture& a) const {
         const int64_t d = a.dModel, F = a.ffHidden;
         std::vector<BlockEntry> e;
-        if (scheme_->names == GptNames::HuggingFace) {
+        if (scheme_->names == WeightNames::HuggingFace) {
             e = {{"ln_1.weight", {d}, "(d_model,)"},
                  {"ln_1.bias", {d}, "(d_model,)"},
                  {"attn.c_attn.weight", {d, 3 * d}, "(d_model, 3 * d_model)"},
@@ -326,7 +330,7 @@ class ModelReader {
         return e;
     }
 
-    std::string nameSummary(const GptArchitecture& a) const {
+    std::string nameSummary(const DecoderArchitecture& a) const {
         const Scheme& s = *scheme_;
         std::string blockNames;
         for (const BlockEntry& e : blockEntries(a))
@@ -379,8 +383,8 @@ class ModelReader {
         return t;
     }
 
-    GptLinear linear(const std::string& weight, const std::string& bias, bool inputMajor) {
-        GptLinear l;
+    DecoderLinear linear(const std::string& weight, const std::string& bias, bool inputMajor) {
+        DecoderLinear l;
         l.weight = convert(weight);
         if (!bias.empty())
             l.bias = convert(bias);
@@ -388,18 +392,18 @@ class ModelReader {
         return l;
     }
 
-    GptBlock readBlock(int64_t layer, const GptArchitecture& a) {
+    DecoderBlock readBlock(int64_t layer, const DecoderArchitecture& a) {
         auto n = [&](const std::string& suffix) { return blockName(layer, suffix); };
-        GptBlock b;
+        DecoderBlock b;
         const int64_t d = a.dModel;
-        if (scheme_->names == GptNames::HuggingFace) {
+        if (scheme_->names == WeightNames::HuggingFace) {
             b.norm1Scale = convert(n("ln_1.weight"));
             b.norm1Shift = convert(n("ln_1.bias"));
             // c_attn (d, 3d) = [W_q | W_k | W_v] by columns: each a (d, d) view, kept in place.
             const Tensor qkv = convert(n("attn.c_attn.weight")).view({d, 3, d});
             const Tensor qkvBias =
                 a.qkvBias ? convert(n("attn.c_attn.bias")).view({3, d}) : Tensor();
-            GptLinear* parts[] = {&b.query, &b.key, &b.value};
+            DecoderLinear* parts[] = {&b.query, &b.key, &b.value};
             for (int64_t k = 0; k < 3; ++k) {
                 parts[k]->weight = qkv.select(1, k);
                 if (a.qkvBias)
@@ -454,36 +458,164 @@ auto asModelError(F&& f) {
 
 }  // namespace
 
-std::shared_ptr<const GptModel> buildGptModel(const StoredTensors& tensors,
-                                              const std::string& source,
-                                              const ModelLoadOptions& options) {
+std::shared_ptr<const DecoderModel> buildDecoderModel(const StoredTensors& tensors,
+                                                      const std::string& source,
+                                                      const ModelLoadOptions& options) {
     return ModelReader(tensors, source, options).read();
 }
 
-std::shared_ptr<const GptModel> loadGptModel(const SharedBytes& bytes, const std::string& source,
-                                             const ModelLoadOptions& options) {
+namespace {
+
+StoredTensors readTensors(const SharedBytes& bytes, const std::string& source) {
+    if (bytes.bytes.empty())
+        fail(source, "the file is empty");
+    if (looksLikeTorchFile(bytes.bytes))
+        return readTorchArchive(bytes, source);
+    if (bytes.bytes.size() >= 9 && bytes.bytes[8] == '{')
+        return readSafetensorsTensors(bytes, source);
+    fail(source,
+         "this is neither a .safetensors file nor a PyTorch file written by torch.save; a model "
+         "comes as model.safetensors, pytorch_model.bin or a .pth saved with "
+         "torch.save(model.state_dict(), path)");
+}
+
+ModelConfig readConfig(const std::string& path) {
+    const std::string name = fileDisplayName(path);
+    const std::string text = readFileBytes(path);
+    return parseModelConfig(text, name);
+}
+
+// A GPT-2 config's sizes against those its tensors have.
+void checkGpt2Config(const DecoderModel& m, const ModelConfig& c, const std::string& source) {
+    const DecoderArchitecture &a = m.arch, &want = c.arch;
+    const std::pair<const char*, std::pair<int64_t, int64_t>> sizes[] = {
+        {"n_layer", {want.layers, a.layers}},
+        {"n_embd", {want.dModel, a.dModel}},
+        {"vocab_size", {want.vocab, a.vocab}},
+        {"n_positions", {want.contextLength, a.contextLength}}};
+    for (const auto& [key, v] : sizes)
+        if (v.first != v.second)
+            fail(source, "its config says " + std::string(key) + " = " + std::to_string(v.first) +
+                             " but its weights have " + std::to_string(v.second));
+}
+
+std::shared_ptr<const DecoderModel> buildWithConfig(const StoredTensors& tensors,
+                                                    const ModelConfig& config,
+                                                    const std::string& source,
+                                                    const ModelLoadOptions& options) {
+    if (config.arch.family != Family::Gpt2)
+        return buildFamilyModel(tensors, config, source, options);
+    ModelLoadOptions o = options;
+    if (!o.heads)
+        o.heads = config.arch.heads;
+    auto model = std::const_pointer_cast<DecoderModel>(buildDecoderModel(tensors, source, o));
+    checkGpt2Config(*model, config, source);
+    if (!options.heads)
+        model->headsSource = HeadsSource::Config;
+    return model;
+}
+
+// model.safetensors.index.json: every shard it names mapped, every tensor found where the index
+// says it is.
+StoredTensors readShards(const std::filesystem::path& folder, const std::string& source) {
+    const std::filesystem::path indexPath = folder / "model.safetensors.index.json";
+    const std::string text = readFileBytes(indexPath.string());
+    JsonReader reader(text, "model.safetensors.index.json");
+    const JsonValue root = reader.parseValue();
+    reader.expectEnd();
+    const JsonValue* map = root.member("weight_map");
+    if (!map || map->type != JsonValue::Type::Object || map->members.empty())
+        fail(source,
+             "model.safetensors.index.json has no \"weight_map\" object naming the shard "
+             "of each tensor");
+    std::map<std::string, StoredTensors> shards;
+    for (const auto& [name, file] : map->members) {
+        if (file.type != JsonValue::Type::String || file.text.empty() ||
+            file.text.find('/') != std::string::npos || file.text.starts_with("."))
+            fail(source, "model.safetensors.index.json gives " + name +
+                             " a shard that is not a file name in the folder");
+        if (!shards.count(file.text)) {
+            const std::filesystem::path shard = folder / file.text;
+            if (!std::filesystem::is_regular_file(shard))
+                fail(source, "the shard " + file.text +
+                                 " that model.safetensors.index.json "
+                                 "names (for " +
+                                 name + ", among others) is not in the folder");
+            shards[file.text] = readSafetensorsTensors(mapFile(shard.string()), file.text);
+        }
+    }
+    StoredTensors all;
+    std::set<std::string> seen;
+    for (const auto& [name, file] : map->members) {
+        const StoredTensors& shard = shards.at(file.text);
+        const auto it = std::find_if(shard.tensors.begin(), shard.tensors.end(),
+                                     [&](const auto& t) { return t.first == name; });
+        if (it == shard.tensors.end())
+            fail(source, "model.safetensors.index.json says " + name + " is in " + file.text +
+                             ", but that shard does not hold it");
+    }
+    for (auto& [file, shard] : shards) {
+        for (auto& t : shard.tensors)
+            if (seen.insert(t.first).second)
+                all.tensors.push_back(std::move(t));
+            else
+                fail(source, t.first +
+                                 " is in more than one shard; a model names each tensor "
+                                 "once");
+        all.metadata.insert(shard.metadata.begin(), shard.metadata.end());
+    }
+    return all;
+}
+
+std::shared_ptr<const DecoderModel> loadFolder(const std::string& path,
+                                               const ModelLoadOptions& options) {
+    const std::filesystem::path folder(path);
+    const std::string source = fileDisplayName(path);
+    const std::filesystem::path configPath = options.configPath.empty()
+                                                 ? folder / "config.json"
+                                                 : std::filesystem::path(options.configPath);
+    if (!std::filesystem::is_regular_file(configPath))
+        fail(source,
+             "the folder has no config.json; a Hugging Face model folder holds "
+             "config.json, model.safetensors (or model.safetensors.index.json and its "
+             "shards) and tokenizer.json");
+    const ModelConfig config = readConfig(configPath.string());
+    throwIfCancelled(options.cancel);
+    StoredTensors tensors;
+    if (std::filesystem::is_regular_file(folder / "model.safetensors"))
+        tensors = readSafetensorsTensors(mapFile((folder / "model.safetensors").string()),
+                                         "model.safetensors");
+    else if (std::filesystem::is_regular_file(folder / "model.safetensors.index.json"))
+        tensors = readShards(folder, source);
+    else
+        fail(source,
+             "the folder has neither model.safetensors nor "
+             "model.safetensors.index.json with its shards");
+    return buildWithConfig(tensors, config, source, options);
+}
+
+}  // namespace
+
+std::shared_ptr<const DecoderModel> loadDecoderModel(const SharedBytes& bytes,
+                                                     const std::string& source,
+                                                     const ModelLoadOptions& options) {
     return asModelError([&] {
         throwIfCancelled(options.cancel);
-        if (bytes.bytes.empty())
-            fail(source, "the file is empty");
-        StoredTensors tensors;
-        if (looksLikeTorchFile(bytes.bytes))
-            tensors = readTorchArchive(bytes, source);
-        else if (bytes.bytes.size() >= 9 && bytes.bytes[8] == '{')
-            tensors = readSafetensorsTensors(bytes, source);
-        else
-            fail(source,
-                 "this is neither a .safetensors file nor a PyTorch file written by "
-                 "torch.save; a GPT-2 model comes as model.safetensors, pytorch_model.bin "
-                 "or a .pth saved with torch.save(model.state_dict(), path)");
-        return buildGptModel(tensors, source, options);
+        const StoredTensors tensors = readTensors(bytes, source);
+        if (!options.configPath.empty())
+            return buildWithConfig(tensors, readConfig(options.configPath), source, options);
+        return buildDecoderModel(tensors, source, options);
     });
 }
 
-std::shared_ptr<const GptModel> loadGptModel(const std::string& path,
-                                             const ModelLoadOptions& options) {
-    const SharedBytes bytes = asModelError([&] { return mapFile(path); });
-    return loadGptModel(bytes, fileDisplayName(path), options);
+std::shared_ptr<const DecoderModel> loadDecoderModel(const std::string& path,
+                                                     const ModelLoadOptions& options) {
+    return asModelError([&] {
+        if (std::filesystem::is_directory(path))
+            return loadFolder(path, options);
+        const SharedBytes bytes = mapFile(path);
+        return loadDecoderModel(bytes, fileDisplayName(path), options);
+    });
 }
 
 }  // namespace attn::io

@@ -347,14 +347,14 @@ void writeNpy(const std::string& path, const Tensor& tensor) {
     writeFileAtomically(path, npyBytes(tensor));
 }
 
-void writeAttentionNpy(const std::string& path, const GptRun& run, const CancelToken* cancel) {
+void writeAttentionNpy(const std::string& path, const DecoderRun& run, const CancelToken* cancel) {
     if (run.attentionKept()) {
         writeNpy(path, run.attention);
         return;
     }
     if (!run.model)
         throw UserError("output", "Cannot write " + path + ": there is no model run to export.");
-    const GptArchitecture& a = run.model->arch;
+    const DecoderArchitecture& a = run.model->arch;
     writeFileAtomically(path, [&](const FileSink& write) {
         write(npyHeader({a.layers, a.heads, run.tokens(), run.tokens()}));
         for (int64_t l = 0; l < a.layers; ++l) {

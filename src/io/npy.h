@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/cancel.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "engine/tensor.h"
 #include "engine/trace.h"
 #include "io/zip.h"  // crc32
@@ -33,7 +33,7 @@ void writeNpy(const std::string& path, const Tensor& tensor);
 // kept attention, or each layer recomputed in turn (layerAttention) and streamed to the file,
 // so the whole array is never held. The one writer behind the app's and the CLI's export.
 // Complete or not at all; cancellable (throws attn::Cancelled, leaving no file).
-void writeAttentionNpy(const std::string& path, const GptRun& run,
+void writeAttentionNpy(const std::string& path, const DecoderRun& run,
                        const CancelToken* cancel = nullptr);
 
 // A ZIP archive (stored, CRC-32) holding "<name>.npy" per array, as np.savez writes and

@@ -71,9 +71,10 @@ QString modelFilePath(const QString& nameOrPath) {
                         .toStdString());
 }
 
-std::shared_ptr<const GptModel> loadModel(const QString& nameOrPath, std::optional<int64_t> heads,
-                                          const CancelToken* cancel,
-                                          const ModelLoadProgress& progress) {
+std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
+                                              std::optional<int64_t> heads,
+                                              const CancelToken* cancel,
+                                              const ModelLoadProgress& progress) {
     io::ModelLoadOptions o;
     o.heads = heads;
     o.cancel = cancel;
@@ -81,7 +82,7 @@ std::shared_ptr<const GptModel> loadModel(const QString& nameOrPath, std::option
         o.progress = [&progress](int done, int total, const std::string& what) {
             progress(done, total, QString::fromStdString(what));
         };
-    return io::loadGptModel(modelFilePath(nameOrPath).toStdString(), o);
+    return io::loadDecoderModel(modelFilePath(nameOrPath).toStdString(), o);
 }
 
 InputTokens modelTokens(const Settings& settings) {
@@ -94,13 +95,13 @@ InputTokens modelTokens(const Settings& settings) {
     return in;
 }
 
-std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const GptModel& model,
+std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const DecoderModel& model,
                                                 const InputTokens& tokens) {
     std::vector<ValidationIssue> issues;
     auto add = [&](const char* field, const QString& message) {
         issues.push_back({field, message.toStdString()});
     };
-    const GptArchitecture& a = model.arch;
+    const DecoderArchitecture& a = model.arch;
     if (settings.source == InputSource::File)
         add("embeddings", Text::tr("A trained model makes its own input vectors from the text; "
                                    "forget the embeddings file to use it."));
@@ -150,7 +151,7 @@ const std::vector<std::string>& blockContextStepIds() {
     return ids;
 }
 
-std::vector<StepInfo> plannedModelSteps(const GptArchitecture& arch, int64_t tokens,
+std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t tokens,
                                         bool simpleMaskSteps) {
     // One layer's attention is the chapter's multi-head attention with the model's sizes.
     const int64_t d = std::max<int64_t>(1, arch.dModel);
@@ -187,7 +188,7 @@ std::vector<StepInfo> plannedModelSteps(const GptArchitecture& arch, int64_t tok
 
 TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
     TraceRun t = layerTraceRun(run, cancel);
-    const GptBlockContext c = blockContext(*run.run, run.settings.layer, cancel);
+    const DecoderBlockContext c = blockContext(*run.run, run.settings.layer, cancel);
     const int64_t T = run.run->tokens();
     auto step = [&](const char* id, const QString& title, const char* op, const Tensor& value,
                     const char* width) {
@@ -233,8 +234,8 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
     return t;
 }
 
-QString describeModel(const GptModel& model) {
-    const GptArchitecture& a = model.arch;
+QString describeModel(const DecoderModel& model) {
+    const DecoderArchitecture& a = model.arch;
     const QLocale c = QLocale::c();
     return Text::tr("%1 layers, %2 heads of %3 (d %4), vocabulary %5, context %6, %7")
         .arg(a.layers)
@@ -248,14 +249,14 @@ QString describeModel(const GptModel& model) {
 
 namespace {
 
-QString metadataValue(const GptModel& model, const char* key) {
+QString metadataValue(const DecoderModel& model, const char* key) {
     const auto it = model.metadata.find(key);
     return it == model.metadata.end() ? QString() : QString::fromStdString(it->second).trimmed();
 }
 
 }  // namespace
 
-QString describeValidationLoss(const GptModel& model) {
+QString describeValidationLoss(const DecoderModel& model) {
     const QString loss = metadataValue(model, "validation_loss");
     const QString bigram = metadataValue(model, "baseline_bigram_validation_loss");
     if (!loss.isEmpty() && !bigram.isEmpty())
@@ -266,7 +267,7 @@ QString describeValidationLoss(const GptModel& model) {
     return {};
 }
 
-QString describeModelOrigin(const GptModel& model) {
+QString describeModelOrigin(const DecoderModel& model) {
     QStringList parts;
     const QString description = metadataValue(model, "description");
     if (!description.isEmpty())
@@ -280,7 +281,7 @@ QString describeModelOrigin(const GptModel& model) {
     return parts.join(QLatin1Char(' '));
 }
 
-QString modelMetadataHtml(const GptModel& model) {
+QString modelMetadataHtml(const DecoderModel& model) {
     if (model.metadata.empty())
         return {};
     QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\">");

@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "pipeline/request.h"
 
 namespace attn {
@@ -25,25 +25,25 @@ QString modelFilePath(const QString& nameOrPath);
 
 // Reads a model (UserError("model"/"heads", ...), Cancelled). `heads` overrides the file's.
 using ModelLoadProgress = std::function<void(int done, int total, const QString& what)>;
-std::shared_ptr<const GptModel> loadModel(const QString& nameOrPath,
-                                          std::optional<int64_t> heads = std::nullopt,
-                                          const CancelToken* cancel = nullptr,
-                                          const ModelLoadProgress& progress = {});
+std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
+                                              std::optional<int64_t> heads = std::nullopt,
+                                              const CancelToken* cancel = nullptr,
+                                              const ModelLoadProgress& progress = {});
 
 // The text's GPT-2 tokens (a GPT-2 model reads those): the typed text, or the book's sentence.
 InputTokens modelTokens(const Settings& settings);
 // Every problem with running `model` on the settings' text, each with its control's field:
 // no tokens, more tokens than the model's context, a tokenizer other than GPT-2's, ids beyond
 // its vocabulary, a layer it does not have, an embeddings file as input.
-std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const GptModel& model,
+std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const DecoderModel& model,
                                                 const InputTokens& tokens);
 
 // One model-mode result: the forward of every block, and the chapter-3 trace of one.
 struct ModelRun {
     Settings settings;
     InputTokens input;
-    std::shared_ptr<const GptModel> model;
-    std::shared_ptr<const GptRun> run;
+    std::shared_ptr<const DecoderModel> model;
+    std::shared_ptr<const DecoderRun> run;
 };
 // Block settings.layer's attention as the chapter-3 multi-head trace (inputs = its LayerNorm1
 // output, output = out_proj's), as a TraceRun the step views, exports and PyTorch listing take.
@@ -60,21 +60,21 @@ const std::vector<std::string>& blockContextStepIds();
 // The steps layerTraceRunInBlock makes for `tokens` tokens of a model of `arch`, before they
 // are computed (the pipeline strip and shape table while typing); with an empty `arch` (the
 // model not read yet) only their ids and kinds are meaningful.
-std::vector<StepInfo> plannedModelSteps(const GptArchitecture& arch, int64_t tokens,
+std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t tokens,
                                         bool simpleMaskSteps = true);
 
 // The architecture in words, for a caption or the CLI: "4 layers, 4 heads of 32 (d 128),
 // vocabulary 50,257, context 256, F16".
-QString describeModel(const GptModel& model);
+QString describeModel(const DecoderModel& model);
 // What the model's file says about itself (its safetensors metadata: a model that ships with the
 // app gives its description, validation loss against a bigram baseline, and licence), in a
 // paragraph; empty when the file says none of that, as most checkpoints do.
-QString describeModelOrigin(const GptModel& model);
+QString describeModelOrigin(const DecoderModel& model);
 // Only the validation-loss sentence of that ("Validation loss 4.5529 nats per token (a bigram
 // model: 5.0167)."), short enough to stay under the picker; empty when the file gives no loss.
-QString describeValidationLoss(const GptModel& model);
+QString describeValidationLoss(const DecoderModel& model);
 // Every metadata entry of the file, as an HTML table (key, value), for the details dialog;
 // empty when the file has none.
-QString modelMetadataHtml(const GptModel& model);
+QString modelMetadataHtml(const DecoderModel& model);
 
 }  // namespace attn

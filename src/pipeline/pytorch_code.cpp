@@ -807,12 +807,12 @@ PyTorchListing pytorchListing(const TraceRun& run, const std::string& stepId) {
 }
 
 PyTorchListing pytorchModelListing(const ModelRun& run) {
-    const GptModel& m = *run.model;
-    const GptArchitecture& a = m.arch;
+    const DecoderModel& m = *run.model;
+    const DecoderArchitecture& a = m.arch;
     const QString file = QFileInfo(modelFilePath(run.settings.modelFile)).absoluteFilePath();
     std::string path;
     io::appendJsonString(path, file.toStdString());  // a valid Python string literal too
-    const bool hf = m.names == GptNames::HuggingFace;
+    const bool hf = m.names == WeightNames::HuggingFace;
     const int layer = run.settings.layer;
     PyTorchListing listing;
     listing.reproduces =

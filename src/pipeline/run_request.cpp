@@ -88,14 +88,14 @@ void runModelMode(const Request& request, const RequestHooks& hooks, RequestResu
     } else {
         if (hooks.threads == ThreadUse::FitToWork)
             useEveryCore();
-        GptRequest r;
+        DecoderRequest r;
         r.model = m.model;
         r.ids = ids;
         r.previous = sameModel ? previous : nullptr;
         r.memoryBudgetBytes = s.config.memoryBudgetBytes;
         r.cancel = hooks.cancel;
         r.progress = hooks.layers;
-        m.run = runGpt(r);
+        m.run = runDecoder(r);
     }
     if (hooks.layerTrace)
         out.run = layerTraceRunInBlock(m, hooks.cancel);

@@ -20,8 +20,8 @@ struct Request {
     InputFiles files;
     // Model mode: the model settings.model names, read (loadModel), and an earlier run of it,
     // whose rows a longer text reuses and which a change of layer only reuses whole.
-    std::shared_ptr<const GptModel> model;
-    std::shared_ptr<const GptRun> previousRun;
+    std::shared_ptr<const DecoderModel> model;
+    std::shared_ptr<const DecoderRun> previousRun;
 };
 
 // How many threads the engine may use: as the caller set them, or fitted to the work (a
@@ -33,8 +33,8 @@ struct RequestHooks {
     const CancelToken* cancel = nullptr;
     // The tokens, as soon as they are known (before the checks and the trace).
     std::function<void(const InputTokens&)> tokens;
-    ProgressFn steps;       // chapter-3 mode: each step as it is computed
-    GptProgressFn layers;   // model mode: each block as it finishes
+    ProgressFn steps;          // chapter-3 mode: each step as it is computed
+    DecoderProgressFn layers;  // model mode: each block as it finishes
     ThreadUse threads = ThreadUse::AsSet;
     // Model mode: also the layer's trace (false: the forward alone, for `model` and `bench`).
     bool layerTrace = true;

@@ -19,7 +19,7 @@
 #include <functional>
 #include <limits>
 
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
 #include "pipeline/latest_job.h"
@@ -466,7 +466,7 @@ void HeadSummaries::clear() {
     emit scoresChanged();
 }
 
-void HeadSummaries::setRun(std::shared_ptr<const GptRun> run) {
+void HeadSummaries::setRun(std::shared_ptr<const DecoderRun> run) {
     if (!run || !run->model) {
         clear();
         return;

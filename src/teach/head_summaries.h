@@ -20,7 +20,7 @@ class QTableView;
 
 namespace attn {
 
-struct GptRun;
+struct DecoderRun;
 class LatestJob;
 class HeadScoresModel;
 class ScoreMap;
@@ -45,7 +45,7 @@ class HeadSummaries : public QWidget {
     void clear();
     // A finished run: entropy, distance and first-token weight at once; previous-token scores
     // at once when the run kept its attention, else computed off the GUI thread.
-    void setRun(std::shared_ptr<const GptRun> run);
+    void setRun(std::shared_ptr<const DecoderRun> run);
     // Scores computed elsewhere (e.g. with induction scores for a repeated text). Cancels a
     // previous-token computation still running for an earlier run.
     void setScores(const HeadScores& scores);

@@ -35,7 +35,7 @@ constexpr int kDpi = 96;
 
 // The head a screen that names "the strongest previous-token head" (or induction head) shows,
 // as the lesson picks it in the window.
-HeadPick pickHead(const LessonScreen& screen, const GptRun& run) {
+HeadPick pickHead(const LessonScreen& screen, const DecoderRun& run) {
     if (screen.pick == LessonHead::BestInduction)
         return highestScore(runInductionScores(run, run.tokens() / 2), run.model->arch.heads);
     return strongestPreviousTokenHead(headScores(run));
@@ -79,7 +79,7 @@ Settings lessonScreenSettings(const LessonScreen& screen, const Settings& previo
 std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const Settings& base,
                                 const CancelToken* cancel) {
     std::vector<Slide> slides;
-    std::map<QString, std::shared_ptr<const GptModel>> models;  // each read once
+    std::map<QString, std::shared_ptr<const DecoderModel>> models;  // each read once
     Settings previous = base;
     for (const LessonScreen& screen : screens) {
         throwIfCancelled(cancel);
@@ -87,7 +87,7 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
         previous = s;
         TraceRun run;
         if (s.modelMode()) {
-            std::shared_ptr<const GptModel>& model = models[s.modelFile];
+            std::shared_ptr<const DecoderModel>& model = models[s.modelFile];
             if (!model)
                 model = loadModel(s.modelFile, std::nullopt, cancel);
             RequestHooks hooks;

@@ -18,7 +18,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
 #include "export/model_figure.h"
@@ -500,7 +500,7 @@ void ModelOverview::setLayer(int layer, const Tensor& thumbnail) {
     updateStatus();
 }
 
-void ModelOverview::setRun(std::shared_ptr<const GptRun> run) {
+void ModelOverview::setRun(std::shared_ptr<const DecoderRun> run) {
     if (!run || !run->model || run->thumbnails.dim() != 4) {
         clear();
         return;

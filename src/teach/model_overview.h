@@ -26,7 +26,7 @@ class QToolButton;
 
 namespace attn {
 
-struct GptRun;
+struct DecoderRun;
 class OverviewGrid;
 class LatestJob;
 
@@ -44,12 +44,12 @@ class ModelOverview : public QWidget {
     // A new run begins: layers x heads empty tiles, no summaries; keeps the current head when
     // it still exists.
     void setArchitecture(int layers, int heads);
-    // One layer's thumbnails (H, P, P) (GptLayerDone::thumbnail): its tiles appear at once.
+    // One layer's thumbnails (H, P, P) (DecoderLayerDone::thumbnail): its tiles appear at once.
     // Ignored when the layer or the head count does not fit the architecture.
     void setLayer(int layer, const Tensor& thumbnail);
     // A finished run: its architecture, every layer's thumbnails and its summaries. Layers
     // already shown from the same run (setLayer with its thumbnails) keep their pictures.
-    void setRun(std::shared_ptr<const GptRun> run);
+    void setRun(std::shared_ptr<const DecoderRun> run);
     // Scores named in the tooltips (entropy, distance, first-token weight, previous-token
     // score, induction score when present). Ignored when the size differs from the grid's.
     void setSummaries(const HeadScores& scores);

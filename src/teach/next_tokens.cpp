@@ -41,7 +41,6 @@ QString probabilityRelation(double p) {
                                              : QStringLiteral("= ") + text;
 }
 
-
 // The probability column: a bar as long as the probability (0 to 100 %) behind its value.
 class ProbabilityDelegate : public QStyledItemDelegate {
   public:
@@ -203,7 +202,7 @@ struct NextTokensPanel::Kept {
     std::map<int, Prediction> byPosition;  // of run_; emptied when run_ is another run
 };
 
-NextTokensPanel::Prediction NextTokensPanel::predict(const GptRun& run, int position,
+NextTokensPanel::Prediction NextTokensPanel::predict(const DecoderRun& run, int position,
                                                      const CancelToken& cancel) {
     // One product with the output head for everything the panel says about the position.
     const Tensor logits = nextTokenLogits(run, position);
@@ -322,7 +321,7 @@ void NextTokensPanel::clear() {
     updateButtons();
 }
 
-void NextTokensPanel::setRun(std::shared_ptr<const GptRun> run) {
+void NextTokensPanel::setRun(std::shared_ptr<const DecoderRun> run) {
     if (!run || run->tokens() == 0) {
         clear();
         return;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 
 class QLabel;
 class QPushButton;
@@ -44,7 +44,7 @@ class NextTokensPanel : public QWidget {
 
     // The run to predict from (its ids name the tokens: "after token 7 'cat'"). Keeps the
     // position when it is still inside the text, else goes to the last token. Null: clear.
-    void setRun(std::shared_ptr<const GptRun> run);
+    void setRun(std::shared_ptr<const DecoderRun> run);
     void clear();
     // The position whose next token is predicted (0-based; clamped to the text; -1 = last).
     void setPosition(int position);
@@ -85,7 +85,7 @@ class NextTokensPanel : public QWidget {
     QPushButton* appendTopButton_ = nullptr;
     QPushButton* appendSelectedButton_ = nullptr;
 
-    std::shared_ptr<const GptRun> run_;
+    std::shared_ptr<const DecoderRun> run_;
     int position_ = -1;
     std::vector<TokenProbability> predictions_;
     QString actual_;
@@ -95,7 +95,7 @@ class NextTokensPanel : public QWidget {
     struct Prediction;
     struct Kept;
     std::unique_ptr<Kept> kept_;
-    static Prediction predict(const GptRun& run, int position, const CancelToken& cancel);
+    static Prediction predict(const DecoderRun& run, int position, const CancelToken& cancel);
     void showPrediction(const Prediction& p);
 };
 

@@ -21,7 +21,7 @@
 #include "app/session_actions.h"
 #include "app/step_view.h"
 #include "app_test_util.h"
-#include "engine/gpt_model.h"
+#include "engine/decoder_model.h"
 #include "export/heatmap_view.h"
 #include "io/safetensors.h"
 
@@ -249,7 +249,7 @@ TEST(LaunchOptions, ATrainedModelsLayersAndHeadsAreCheckedAgainstTheModel) {
     EXPECT_TRUE(problem.isEmpty()) << problem.toStdString();
     EXPECT_EQ(s.head, 3);
     EXPECT_EQ(s.layer, 9);
-    GptArchitecture arch;
+    DecoderArchitecture arch;
     arch.layers = 4;
     arch.heads = 4;
     EXPECT_EQ(launchModelMismatch(arch, 3, 3), QString());

@@ -24,7 +24,7 @@
 #include "app/step_view.h"
 #include "app/token_view_panel.h"
 #include "app/workspace.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "engine/head_scores.h"
 #include "io/npy.h"
 #include "teach/head_summaries.h"
@@ -71,7 +71,7 @@ QString writeNotAModel(const QTemporaryDir& dir) {
     return path;
 }
 
-const GptRun* modelRun(MainWindow& w) {
+const DecoderRun* modelRun(MainWindow& w) {
     const TraceOutcome* shown = w.workspace()->shown();
     return shown && shown->modelRun ? shown->modelRun.get() : nullptr;
 }
@@ -96,7 +96,7 @@ TEST(ModelMode, OpeningAModelShowsItsArchitectureAndThePagesOfEveryLayer) {
     // The sizes are the file's: no preset to pick (a greyed "Custom" said nothing).
     auto* preset = w.findChild<QComboBox*>(QStringLiteral("presetCombo"));
     EXPECT_TRUE(preset->isHidden());
-    const GptRun* run = modelRun(w);
+    const DecoderRun* run = modelRun(w);
     ASSERT_NE(run, nullptr);
     EXPECT_EQ(run->ids, (std::vector<int64_t>{64, 275, 269, 288, 257, 275, 269, 288}));
 
@@ -193,7 +193,7 @@ TEST(ModelMode, TheHeatmapShowsTheSelectedLayerAndHeadOfTheForward) {
     MainWindow w(testOptions());
     w.show();
     ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
-    const GptRun* run = modelRun(w);
+    const DecoderRun* run = modelRun(w);
     ASSERT_NE(run, nullptr);
     ASSERT_EQ(run->attention.dim(), 4);
     const int64_t T = run->tokens();
@@ -346,7 +346,7 @@ TEST(ModelMode, ExportsTheOverviewAndEveryLayersAttention) {
     ASSERT_TRUE(exported.wait(10000));
     EXPECT_TRUE(exported.first().first().toBool());
     const Tensor saved = io::readNpy(npy.toStdString());
-    const GptRun* run = modelRun(w);
+    const DecoderRun* run = modelRun(w);
     ASSERT_NE(run, nullptr);
     ASSERT_EQ(saved.shape(), run->attention.shape());
     for (int64_t i = 0; i < saved.numel(); ++i)
@@ -390,7 +390,7 @@ TEST(ModelMode, ALessonScreenOpensItsModelAndShowsTheStrongestPreviousTokenHead)
     ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
     EXPECT_EQ(w.workspace()->settings().text, kText);
     EXPECT_EQ(w.centrePages()->currentWidget(), w.overviewPage());
-    const GptRun* run = modelRun(w);
+    const DecoderRun* run = modelRun(w);
     ASSERT_NE(run, nullptr);
     const HeadPick best = strongestPreviousTokenHead(headScores(*run));
     ASSERT_TRUE(best.valid());

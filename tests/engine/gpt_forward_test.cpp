@@ -13,7 +13,7 @@
 
 #include "../io/io_test_util.h"  // expectError
 #include "engine/config.h"
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 
 namespace attn {
 namespace {
@@ -39,19 +39,19 @@ struct ModelSpec {
 };
 
 // The same random weights whatever the layout, so the two layouts can be compared.
-std::shared_ptr<GptModel> randomModel(const ModelSpec& s) {
+std::shared_ptr<DecoderModel> randomModel(const ModelSpec& s) {
     std::mt19937 gen(s.seed);
-    auto m = std::make_shared<GptModel>();
+    auto m = std::make_shared<DecoderModel>();
     const int64_t d = s.d, F = 4 * d;
-    m->arch = {s.layers, d, s.heads, s.vocab, s.context, F, s.qkvBias, s.tied};
-    m->names = s.inputMajor ? GptNames::HuggingFace : GptNames::Book;
+    m->arch = gpt2Architecture(s.layers, d, s.heads, s.vocab, s.context, F, s.qkvBias, s.tied);
+    m->names = s.inputMajor ? WeightNames::HuggingFace : WeightNames::Book;
     m->dtype = "F32";
     m->source = "random";
     m->tokenEmbedding = randomTensor(gen, {s.vocab, d}, 0.7f);
     m->positionEmbedding = randomTensor(gen, {s.context, d}, 0.3f);
     // nn.Linear (out, in) weights, transposed for the Conv1D layout.
     auto linear = [&](int64_t in, int64_t out, bool bias, float scale) {
-        GptLinear l;
+        DecoderLinear l;
         const Tensor w = randomTensor(gen, {out, in}, scale);
         l.weight = s.inputMajor ? w.transpose(0, 1).contiguous() : w;
         l.inputMajor = s.inputMajor;
@@ -60,7 +60,7 @@ std::shared_ptr<GptModel> randomModel(const ModelSpec& s) {
         return l;
     };
     for (int64_t i = 0; i < s.layers; ++i) {
-        GptBlock b;
+        DecoderBlock b;
         b.norm1Scale = randomTensor(gen, {d}, 0.1f, 1.0f);
         b.norm1Shift = randomTensor(gen, {d}, 0.05f);
         b.query = linear(d, d, s.qkvBias, 0.6f);
@@ -70,7 +70,7 @@ std::shared_ptr<GptModel> randomModel(const ModelSpec& s) {
             // One (d, 3d) c_attn holding the three, each a strided view of it.
             Tensor cAttn = Tensor::uninitialized({d, 3 * d});
             Tensor bias = Tensor::uninitialized({3 * d});
-            GptLinear* parts[] = {&b.query, &b.key, &b.value};
+            DecoderLinear* parts[] = {&b.query, &b.key, &b.value};
             for (int64_t k = 0; k < 3; ++k)
                 for (int64_t r = 0; r < d; ++r) {
                     for (int64_t c = 0; c < d; ++c)
@@ -95,7 +95,7 @@ std::shared_ptr<GptModel> randomModel(const ModelSpec& s) {
     m->finalNormShift = randomTensor(gen, {d}, 0.05f);
     const Tensor head = randomTensor(gen, {s.vocab, d}, 0.5f);
     m->outHead = s.tied ? m->tokenEmbedding : head;
-    checkGptModel(*m);
+    checkDecoderModel(*m);
     return m;
 }
 
@@ -115,13 +115,13 @@ void expectNear(const Tensor& a, const Tensor& b, double tol, const std::string&
             << what << " element " << i << ": " << x[i] << " vs " << y[i];
 }
 
-std::shared_ptr<const GptRun> run(std::shared_ptr<const GptModel> model,
-                                  const std::vector<int64_t>& ids, int64_t cells = 64) {
-    GptRequest r;
+std::shared_ptr<const DecoderRun> run(std::shared_ptr<const DecoderModel> model,
+                                      const std::vector<int64_t>& ids, int64_t cells = 64) {
+    DecoderRequest r;
     r.model = std::move(model);
     r.ids = ids;
     r.thumbnailCells = cells;
-    return runGpt(r);
+    return runDecoder(r);
 }
 
 TEST(GptForward, RowSummariesAreThoseOfTheKeptWeights) {
@@ -204,21 +204,21 @@ TEST(GptForward, BeyondTheBudgetAttentionIsNotKeptButRecomputedOnDemand) {
     const auto model = randomModel({});
     const std::vector<int64_t> ids = someIds(20, 50);
     const auto kept = run(model, ids, 6);
-    GptRequest r;
+    DecoderRequest r;
     r.model = model;
     r.ids = ids;
     r.thumbnailCells = 6;
-    r.memoryBudgetBytes = estimateGptRunBytes(model->arch, 20, 6, false);
-    ASSERT_LT(r.memoryBudgetBytes, estimateGptRunBytes(model->arch, 20, 6, true));
+    r.memoryBudgetBytes = estimateDecoderRunBytes(model->arch, 20, 6, false);
+    ASSERT_LT(r.memoryBudgetBytes, estimateDecoderRunBytes(model->arch, 20, 6, true));
     int calls = 0;
-    r.progress = [&](const GptLayerDone& done) {
+    r.progress = [&](const DecoderLayerDone& done) {
         EXPECT_TRUE(done.attention.empty());
         expectNear(done.thumbnail, kept->thumbnails.select(0, done.layer), 1e-6, "thumbnail");
         ++calls;
     };
     // Reuse needs kept attention on both sides, so a previous run changes nothing here.
     r.previous = kept;
-    const auto lean = runGpt(r);
+    const auto lean = runDecoder(r);
     EXPECT_EQ(calls, 2);
     EXPECT_FALSE(lean->attentionKept());
     EXPECT_EQ(lean->reusedTokens, 0);
@@ -239,28 +239,28 @@ TEST(GptForward, BeyondTheKeysValuesLimitTheyAreRecomputedWithTheSameNumbers) {
     const std::vector<int64_t> ids = someIds(20, 50);
     auto prefix = [&](int64_t n) { return std::vector<int64_t>(ids.begin(), ids.begin() + n); };
     auto request = [&](const std::vector<int64_t>& tokens, int64_t keptUpTo,
-                       std::shared_ptr<const GptRun> previous, uint64_t budget) {
-        GptRequest r;
+                       std::shared_ptr<const DecoderRun> previous, uint64_t budget) {
+        DecoderRequest r;
         r.model = model;
         r.ids = tokens;
         r.keysValuesKeptUpTo = keptUpTo;
         r.previous = std::move(previous);
         r.memoryBudgetBytes = budget;
-        return runGpt(r);
+        return runDecoder(r);
     };
     const uint64_t roomy = uint64_t(1) << 30;
     const auto full = request(ids, 256, nullptr, roomy);
     ASSERT_TRUE(full->keysValuesKept());
     EXPECT_EQ(full->keys.shape(), (Shape{2, 20, 16}));
-    EXPECT_LT(estimateGptRunBytes(model->arch, 20, 64, true, 10),
-              estimateGptRunBytes(model->arch, 20, 64, true, 256));
+    EXPECT_LT(estimateDecoderRunBytes(model->arch, 20, 64, true, 10),
+              estimateDecoderRunBytes(model->arch, 20, 64, true, 256));
 
     const auto lean = request(ids, 10, nullptr, roomy);
     EXPECT_FALSE(lean->keysValuesKept());
     EXPECT_TRUE(lean->keys.empty() && lean->values.empty());
     expectNear(lean->attention, full->attention, 0.0, "attention");
     expectNear(lean->finalHidden, full->finalHidden, 0.0, "final hidden");
-    const GptBlockContext a = blockContext(*lean, 1), b = blockContext(*full, 1);
+    const DecoderBlockContext a = blockContext(*lean, 1), b = blockContext(*full, 1);
     expectNear(a.attentionOutput, b.attentionOutput, 1e-6, "block context");
     // Layer 0's output, recomputed without kept keys and values, is layer 1's input.
     expectNear(blockContext(*lean, 0).residualOut, full->blockInputs.select(0, 1).contiguous(),
@@ -293,7 +293,7 @@ TEST(GptForward, BeyondTheKeysValuesLimitTheyAreRecomputedWithTheSameNumbers) {
 
     // Neither attention nor keys and values kept: one layer is recomputed from its input alone.
     const auto bare =
-        request(ids, 10, nullptr, estimateGptRunBytes(model->arch, 20, 64, false, 10));
+        request(ids, 10, nullptr, estimateDecoderRunBytes(model->arch, 20, 64, false, 10));
     ASSERT_FALSE(bare->attentionKept());
     ASSERT_FALSE(bare->keysValuesKept());
     expectNear(layerAttention(*bare, 1), full->attention.select(0, 1), 1e-6, "recomputed layer");
@@ -308,24 +308,24 @@ TEST(GptForward, LongTextsGiveEachBlockTheOutputOfTheOneBefore) {
     const auto model = randomModel(spec);
     const auto r = run(model, someIds(600, 50));
     EXPECT_FALSE(r->keysValuesKept());
-    const GptBlockContext c = blockContext(*r, 0);
+    const DecoderBlockContext c = blockContext(*r, 0);
     expectNear(c.residualOut, r->blockInputs.select(0, 1).contiguous(), 1e-5, "block 0 output");
 }
 
 TEST(GptForward, ProgressHandsOverEachFinishedLayerInOrder) {
     const auto model = randomModel({.layers = 3});
-    GptRequest r;
+    DecoderRequest r;
     r.model = model;
     r.ids = someIds(9, 50);
     std::vector<Tensor> seen;
-    r.progress = [&](const GptLayerDone& done) {
+    r.progress = [&](const DecoderLayerDone& done) {
         EXPECT_EQ(done.layer, static_cast<int64_t>(seen.size()));
         EXPECT_EQ(done.layers, 3);
         EXPECT_EQ(done.attention.shape(), (Shape{4, 9, 9}));
         EXPECT_EQ(done.thumbnail.shape(), (Shape{4, 9, 9}));
         seen.push_back(done.attention.clone());  // the values at hand-over time
     };
-    const auto out = runGpt(r);
+    const auto out = runDecoder(r);
     ASSERT_EQ(seen.size(), 3u);
     for (int64_t l = 0; l < 3; ++l)
         expectNear(seen[size_t(l)], out->attention.select(0, l), 0.0, "final at hand-over");
@@ -334,19 +334,19 @@ TEST(GptForward, ProgressHandsOverEachFinishedLayerInOrder) {
 TEST(GptForward, CancelStopsTheRun) {
     const auto model = randomModel({});
     CancelToken token;
-    GptRequest r;
+    DecoderRequest r;
     r.model = model;
     r.ids = someIds(8, 50);
     r.cancel = &token;
     token.cancel();
-    EXPECT_THROW(runGpt(r), Cancelled);
+    EXPECT_THROW(runDecoder(r), Cancelled);
     token.reset();
     int calls = 0;
-    r.progress = [&](const GptLayerDone&) {
+    r.progress = [&](const DecoderLayerDone&) {
         ++calls;
         token.cancel();
     };
-    EXPECT_THROW(runGpt(r), Cancelled);
+    EXPECT_THROW(runDecoder(r), Cancelled);
     EXPECT_EQ(calls, 1);  // the next block saw the token
 }
 
@@ -379,7 +379,7 @@ TEST(GptForward, LayerTraceIsTheChapterThreeModuleOfThatBlock) {
     EXPECT_EQ(t.steps.front().info.op, "trf_blocks[0].norm1(x)");
     EXPECT_EQ(t.steps.front().info.title,
               "Block 0's LayerNorm1 output: the input of its attention");
-    const GptBlockContext c = blockContext(*r, 0);
+    const DecoderBlockContext c = blockContext(*r, 0);
     expectNear(t.steps.front().value.select(0, 0), c.norm1, 0.0, "inputs = norm1");
     expectNear(t.output().select(0, 0), c.attentionOutput, 1e-5, "output = attention output");
     expectNear(t.find("weights")->value.select(0, 0), r->attention.select(0, 0), 1e-6, "weights");
@@ -411,27 +411,27 @@ TEST(GptForward, NextTokensAreTheMostProbableOfTheWholeVocabulary) {
 
 TEST(GptForward, RefusesWhatItCannotRun) {
     const auto model = randomModel({});
-    GptRequest r;
-    expectError([&] { runGpt(r); }, "model", "No model is loaded: open a model file first.");
+    DecoderRequest r;
+    expectError([&] { runDecoder(r); }, "model", "No model is loaded: open a model file first.");
     r.model = model;
-    expectError([&] { runGpt(r); }, "input", "There are no tokens: type some text.");
+    expectError([&] { runDecoder(r); }, "input", "There are no tokens: type some text.");
     r.ids = someIds(33, 50);
-    expectError([&] { runGpt(r); }, "input",
+    expectError([&] { runDecoder(r); }, "input",
                 "The input has 33 tokens, more than the model's context length of 32. Shorten "
                 "the text.");
     r.ids = {1, 2, 50};
-    expectError([&] { runGpt(r); }, "input",
+    expectError([&] { runDecoder(r); }, "input",
                 "Token id 50 (position 2) is not in the model's vocabulary of 50 tokens (ids 0 "
                 "to 49).");
     r.ids = {1, 2, -1};
-    expectError([&] { runGpt(r); }, "input",
+    expectError([&] { runDecoder(r); }, "input",
                 "Token id -1 (position 2) is not in the model's vocabulary of 50 tokens (ids 0 "
                 "to 49).");
     r.ids = someIds(32, 50);
     r.memoryBudgetBytes = 1000;
-    expectError([&] { runGpt(r); }, "memory",
+    expectError([&] { runDecoder(r); }, "memory",
                 "Running this model on 32 tokens needs about " +
-                    formatBytes(estimateGptRunBytes(model->arch, 32, 64, false)) +
+                    formatBytes(estimateDecoderRunBytes(model->arch, 32, 64, false)) +
                     " even without keeping the attention weights, more than the budget of 1000 "
                     "bytes. Use fewer tokens.");
     const auto ok = run(model, {4, 5, 6});
@@ -449,17 +449,17 @@ TEST(GptForward, RefusesWhatItCannotRun) {
 TEST(GptModelCheck, NamesTheFirstWeightThatDoesNotFit) {
     auto model = randomModel({});
     model->blocks[1].ffIn.bias = Tensor(Shape{63});
-    expectError([&] { checkGptModel(*model); }, "model",
+    expectError([&] { checkDecoderModel(*model); }, "model",
                 "random: block 1 feed-forward in bias has shape (63,) but a model of 2 layers, "
                 "d_model 16 and vocabulary 50 needs (64,)");
     model = randomModel({});
     model->arch.heads = 5;
-    expectError([&] { checkGptModel(*model); }, "heads",
+    expectError([&] { checkDecoderModel(*model); }, "heads",
                 "d_model = 16 cannot be split into 5 heads of equal size. Valid head counts: 1, "
                 "2, 4, 8, 16.");
     model = randomModel({.qkvBias = false});
     model->blocks[0].key.bias = Tensor(Shape{16});
-    expectError([&] { checkGptModel(*model); }, "model",
+    expectError([&] { checkDecoderModel(*model); }, "model",
                 "block 0 key has a bias, but this model has none there");
 }
 
@@ -467,7 +467,7 @@ TEST(GptForward, ConcurrentRunsOfOneModelAgree) {
     const auto model = randomModel({.layers = 2, .d = 32, .heads = 2});
     const std::vector<int64_t> ids = someIds(30, 50);
     const auto reference = run(model, ids);
-    std::vector<std::shared_ptr<const GptRun>> results(4);
+    std::vector<std::shared_ptr<const DecoderRun>> results(4);
     std::vector<std::thread> threads;
     for (size_t k = 0; k < results.size(); ++k)
         threads.emplace_back([&, k] { results[k] = run(model, ids); });

@@ -13,8 +13,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "engine/gpt_forward.h"
-#include "engine/gpt_model.h"
+#include "engine/decoder_forward.h"
+#include "engine/decoder_model.h"
 
 namespace attn::testing {
 
@@ -32,7 +32,7 @@ inline Tensor filledTensor(const Shape& shape, float value = 0.0f) {
     return Tensor(shape, std::vector<float>(size_t(shapeNumel(shape)), value));
 }
 
-inline std::shared_ptr<GptModel> patternModel(const PatternModelSpec& s) {
+inline std::shared_ptr<DecoderModel> patternModel(const PatternModelSpec& s) {
     if (s.context > s.headSize)
         throw std::invalid_argument("the positions must fit in one head's dimensions");
     const int64_t d = s.heads * s.headSize, F = 4 * d, hd = s.headSize;
@@ -46,15 +46,15 @@ inline std::shared_ptr<GptModel> patternModel(const PatternModelSpec& s) {
         return t;
     };
     auto linear = [&](int64_t in, int64_t out, float scale) {
-        GptLinear l;
+        DecoderLinear l;
         l.weight = noisy({out, in}, scale);  // nn.Linear (out, in)
         l.bias = filledTensor({out});
         return l;
     };
 
-    auto m = std::make_shared<GptModel>();
-    m->arch = {s.layers, d, s.heads, s.vocab, s.context, F, true, true};
-    m->names = GptNames::Book;
+    auto m = std::make_shared<DecoderModel>();
+    m->arch = gpt2Architecture(s.layers, d, s.heads, s.vocab, s.context, F, true, true);
+    m->names = WeightNames::Book;
     m->dtype = "F32";
     m->source = "pattern";
     // Token identity lives in the dimensions after the positions, small beside them.
@@ -68,7 +68,7 @@ inline std::shared_ptr<GptModel> patternModel(const PatternModelSpec& s) {
 
     const float w = s.sharpness;
     for (int64_t l = 0; l < s.layers; ++l) {
-        GptBlock b;
+        DecoderBlock b;
         b.norm1Scale = filledTensor({d}, 1.0f);
         b.norm1Shift = filledTensor({d});
         b.query = linear(d, d, s.noise / 8);
@@ -117,7 +117,7 @@ inline std::shared_ptr<GptModel> patternModel(const PatternModelSpec& s) {
     m->finalNormScale = filledTensor({d}, 1.0f);
     m->finalNormShift = filledTensor({d});
     m->outHead = m->tokenEmbedding;  // tied, as GPT-2
-    checkGptModel(*m);
+    checkDecoderModel(*m);
     return m;
 }
 
@@ -128,17 +128,17 @@ inline std::vector<int64_t> sequentialIds(int64_t T, int64_t vocab, int64_t firs
     return ids;
 }
 
-inline std::shared_ptr<const GptRun> runModel(std::shared_ptr<const GptModel> model,
-                                              std::vector<int64_t> ids, bool keepAttention = true,
-                                              int64_t cells = 64) {
-    GptRequest r;
+inline std::shared_ptr<const DecoderRun> runModel(std::shared_ptr<const DecoderModel> model,
+                                                  std::vector<int64_t> ids,
+                                                  bool keepAttention = true, int64_t cells = 64) {
+    DecoderRequest r;
     r.model = std::move(model);
     r.ids = std::move(ids);
     r.thumbnailCells = cells;
     if (!keepAttention)
         r.memoryBudgetBytes =
-            estimateGptRunBytes(r.model->arch, int64_t(r.ids.size()), cells, false);
-    return runGpt(r);
+            estimateDecoderRunBytes(r.model->arch, int64_t(r.ids.size()), cells, false);
+    return runDecoder(r);
 }
 
 // Layer 1 head 2 attends to the previous token, layer 0 head 1 to the first token and layer 1
@@ -159,7 +159,7 @@ inline PatternModelSpec designedSpec() {
 
 // A GPT-2-small-shaped (12 x 12) run of 16 tokens mixing every pattern, a little noisy: what
 // the screenshots show.
-inline std::shared_ptr<const GptRun> screenshotRun() {
+inline std::shared_ptr<const DecoderRun> screenshotRun() {
     PatternModelSpec spec;
     spec.layers = 12;
     spec.heads = 12;

@@ -1,4 +1,4 @@
-// io::loadGptModel on files built here: what it reads from the shapes, how heads are resolved,
+// io::loadDecoderModel on files built here: what it reads from the shapes, how heads are resolved,
 // weights used in place, progress and cancel, and every refusal by its exact message.
 
 #include <gtest/gtest.h>
@@ -7,7 +7,8 @@
 #include <limits>
 #include <random>
 
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
+#include "io/file_io.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
 #include "io_test_util.h"
@@ -27,7 +28,7 @@ ModelLoadOptions withHeads(std::optional<int64_t> heads) {
 
 TEST(ModelFile, ReadsTheArchitectureFromTheShapes) {
     const WeightMap w = test::hfWeights({});
-    const auto m = loadGptModel(sharedBytes(safetensorsBytes(w, {{"heads", "2"}})), "m.st");
+    const auto m = loadDecoderModel(sharedBytes(safetensorsBytes(w, {{"heads", "2"}})), "m.st");
     EXPECT_EQ(m->arch.layers, 2);
     EXPECT_EQ(m->arch.dModel, 8);
     EXPECT_EQ(m->arch.heads, 2);
@@ -36,7 +37,7 @@ TEST(ModelFile, ReadsTheArchitectureFromTheShapes) {
     EXPECT_EQ(m->arch.ffHidden, 32);
     EXPECT_TRUE(m->arch.qkvBias);
     EXPECT_TRUE(m->arch.tiedHead);
-    EXPECT_EQ(m->names, GptNames::HuggingFace);
+    EXPECT_EQ(m->names, WeightNames::HuggingFace);
     EXPECT_EQ(m->headsSource, HeadsSource::Metadata);
     EXPECT_EQ(m->dtype, "F32");
     EXPECT_EQ(m->parameterCount(),
@@ -47,7 +48,7 @@ TEST(ModelFile, ReadsTheArchitectureFromTheShapes) {
     o.lmHead = true;
     o.ff = 20;
     const auto m2 =
-        loadGptModel(sharedBytes(safetensorsBytes(test::hfWeights(o))), "m.st", withHeads(4));
+        loadDecoderModel(sharedBytes(safetensorsBytes(test::hfWeights(o))), "m.st", withHeads(4));
     EXPECT_FALSE(m2->arch.qkvBias);
     EXPECT_FALSE(m2->arch.tiedHead);
     EXPECT_EQ(m2->arch.ffHidden, 20);
@@ -60,7 +61,7 @@ TEST(ModelFile, HeadsComeFromTheRequestTheMetadataOrDModelOver64) {
     o.d = 128;
     const WeightMap w = test::hfWeights(o);
     auto heads = [&](const std::map<std::string, std::string>& meta, std::optional<int64_t> h) {
-        const auto m = loadGptModel(sharedBytes(safetensorsBytes(w, meta)), "m", withHeads(h));
+        const auto m = loadDecoderModel(sharedBytes(safetensorsBytes(w, meta)), "m", withHeads(h));
         return std::pair{m->arch.heads, m->headsSource};
     };
     EXPECT_EQ(heads({}, std::nullopt), std::pair(int64_t(2), HeadsSource::Default));
@@ -87,7 +88,7 @@ TEST(ModelFile, HeadsComeFromTheRequestTheMetadataOrDModelOver64) {
         "m: its metadata says n_head = \"0\", which is not a head count (a whole number "
         "from 1)");
     expectError(
-        [&] { loadGptModel(sharedBytes(safetensorsBytes(test::hfWeights({}))), "m"); }, "model",
+        [&] { loadDecoderModel(sharedBytes(safetensorsBytes(test::hfWeights({}))), "m"); }, "model",
         "m: the file does not say how many attention heads the model has, and d_model = 8 is "
         "not a multiple of 64 (GPT-2's head size) to derive it from; give the head count "
         "(--heads). Valid head counts: 1, 2, 4, 8.");
@@ -98,7 +99,7 @@ TEST(ModelFile, AlignedFloat32WeightsAreUsedInPlace) {
     SharedBytes shared = sharedBytes(bytes);
     const char* begin = shared.bytes.data();
     const char* end = begin + shared.bytes.size();
-    std::shared_ptr<const GptModel> m = loadGptModel(shared, "m");
+    std::shared_ptr<const DecoderModel> m = loadDecoderModel(shared, "m");
     auto inside = [&](const Tensor& t) {
         const char* p = reinterpret_cast<const char*>(t.data());
         return p >= begin && p < end;
@@ -108,10 +109,10 @@ TEST(ModelFile, AlignedFloat32WeightsAreUsedInPlace) {
     EXPECT_TRUE(inside(m->blocks[0].value.weight));  // a column slice of c_attn
     EXPECT_EQ(m->blocks[0].value.rowStride(), 24);
     shared = {};  // the model keeps the bytes alive
-    GptRequest r;
+    DecoderRequest r;
     r.model = m;
     r.ids = {1, 2, 3};
-    EXPECT_EQ(runGpt(r)->attention.shape(), (Shape{2, 2, 3, 3}));
+    EXPECT_EQ(runDecoder(r)->attention.shape(), (Shape{2, 2, 3, 3}));
 
     // F32 data off the 4-byte grid (after an odd-sized BOOL buffer) is copied instead.
     WeightMap odd = test::hfWeights({});
@@ -136,7 +137,7 @@ TEST(ModelFile, AlignedFloat32WeightsAreUsedInPlace) {
     appendLe<uint64_t>(file, text.size());
     file += text + data;
     const SharedBytes unaligned = sharedBytes(file);
-    const auto copied = loadGptModel(unaligned, "odd");
+    const auto copied = loadDecoderModel(unaligned, "odd");
     const char* p = reinterpret_cast<const char*>(copied->tokenEmbedding.data());
     EXPECT_FALSE(p >= unaligned.bytes.data() && p < unaligned.bytes.data() + file.size());
     EXPECT_EQ(copied->tokenEmbedding.toVector(), odd.at("wte.weight").toVector());
@@ -149,7 +150,7 @@ TEST(ModelFile, ReportsProgressPerBlockAndStopsWhenCancelled) {
     o.progress = [&](int done, int total, const std::string& what) {
         seen.push_back(std::to_string(done) + "/" + std::to_string(total) + " " + what);
     };
-    loadGptModel(sharedBytes(bytes), "m", o);
+    loadDecoderModel(sharedBytes(bytes), "m", o);
     EXPECT_EQ(seen, (std::vector<std::string>{"1/4 embeddings", "2/4 block 0", "3/4 block 1",
                                               "4/4 final norm"}));
     CancelToken token;
@@ -158,7 +159,7 @@ TEST(ModelFile, ReportsProgressPerBlockAndStopsWhenCancelled) {
         if (done == 2)
             token.cancel();
     };
-    EXPECT_THROW(loadGptModel(sharedBytes(bytes), "m", o), Cancelled);
+    EXPECT_THROW(loadDecoderModel(sharedBytes(bytes), "m", o), Cancelled);
 }
 
 TEST(ModelFile, IgnoresTheBuffersAStateDictHolds) {
@@ -168,12 +169,12 @@ TEST(ModelFile, IgnoresTheBuffersAStateDictHolds) {
     std::map<std::string, Tensor> prefixed;
     for (const auto& [name, t] : w)
         prefixed["transformer." + name] = t;
-    const auto m = loadGptModel(sharedBytes(safetensorsBytes(prefixed)), "m", withHeads(2));
+    const auto m = loadDecoderModel(sharedBytes(safetensorsBytes(prefixed)), "m", withHeads(2));
     EXPECT_EQ(m->arch.layers, 2);
 
     const auto book =
-        loadGptModel(sharedBytes(safetensorsBytes(test::bookWeights())), "b", withHeads(2));
-    EXPECT_EQ(book->names, GptNames::Book);
+        loadDecoderModel(sharedBytes(safetensorsBytes(test::bookWeights())), "b", withHeads(2));
+    EXPECT_EQ(book->names, WeightNames::Book);
     EXPECT_FALSE(book->arch.qkvBias);
     EXPECT_FALSE(book->arch.tiedHead);
     EXPECT_FALSE(book->blocks[0].query.inputMajor);
@@ -185,7 +186,7 @@ TEST(ModelFileErrors, NamesTheTensorAndWhatWasExpected) {
         " (d_model = 8 and vocabulary = 20 come from wte.weight, context length 6 from "
         "wpe.weight, ff_hidden = 32 from h.0.mlp.c_fc.weight)";
     auto load = [](const WeightMap& w) {
-        loadGptModel(sharedBytes(safetensorsBytes(w, {{"heads", "2"}})), "m.safetensors");
+        loadDecoderModel(sharedBytes(safetensorsBytes(w, {{"heads", "2"}})), "m.safetensors");
     };
     WeightMap w = test::hfWeights({});
     w.erase("h.1.ln_2.bias");
@@ -274,7 +275,7 @@ TEST(ModelFileErrors, NamesTheTensorAndWhatWasExpected) {
     const WeightMap book = test::bookWeights();
     WeightMap b = book;
     b.erase("trf_blocks.0.ff.layers.0.weight");
-    expectError([&] { loadGptModel(sharedBytes(safetensorsBytes(b)), "b.st", withHeads(2)); },
+    expectError([&] { loadDecoderModel(sharedBytes(safetensorsBytes(b)), "b.st", withHeads(2)); },
                 "model",
                 "b.st: it has no trf_blocks.0.ff.layers.0.weight (shape (ff_hidden, d_model)), "
                 "which the book's GPTModel state_dict needs");
@@ -299,29 +300,32 @@ TEST(ModelFileErrors, RefusesWeightsThatAreNotFloats) {
     std::string file;
     appendLe<uint64_t>(file, header.size());
     file += header + data;
-    expectError([&] { loadGptModel(sharedBytes(file), "m.safetensors"); }, "model",
+    expectError([&] { loadDecoderModel(sharedBytes(file), "m.safetensors"); }, "model",
                 "m.safetensors: h.0.ln_1.weight has dtype I64; a model's weights must be F32, F16 "
                 "or BF16 (float32, float16 or bfloat16)");
 }
 
 TEST(ModelFileErrors, RefusesWhatIsNotAModelFile) {
     test::TempDir dir;
-    expectError([&] { loadGptModel(dir.file("none.safetensors")); }, "model",
+    expectError([&] { loadDecoderModel(dir.file("none.safetensors")); }, "model",
                 "Cannot read " + dir.file("none.safetensors") + ": the file does not exist");
-    expectError([&] { loadGptModel(dir.path()); }, "model",
-                "Cannot read " + dir.path() + ": it is a folder, not a file");
+    expectError([&] { loadDecoderModel(dir.path()); }, "model",
+                fileDisplayName(dir.path()) +
+                    ": the folder has no config.json; a Hugging Face model folder holds "
+                    "config.json, model.safetensors (or model.safetensors.index.json and its "
+                    "shards) and tokenizer.json");
     test::writeRaw(dir.file("empty.pth"), "");
-    expectError([&] { loadGptModel(dir.file("empty.pth")); }, "model",
+    expectError([&] { loadDecoderModel(dir.file("empty.pth")); }, "model",
                 "empty.pth: the file is empty");
     test::writeRaw(dir.file("notes.bin"), "hello, this is text and not a model");
-    expectError([&] { loadGptModel(dir.file("notes.bin")); }, "model",
+    expectError([&] { loadDecoderModel(dir.file("notes.bin")); }, "model",
                 "notes.bin: this is neither a .safetensors file nor a PyTorch file written by "
-                "torch.save; a GPT-2 model comes as model.safetensors, pytorch_model.bin or a "
+                "torch.save; a model comes as model.safetensors, pytorch_model.bin or a "
                 ".pth saved with torch.save(model.state_dict(), path)");
     const std::string good = safetensorsBytes(test::hfWeights({}), {{"heads", "2"}});
     test::writeRaw(dir.file("cut.safetensors"), good.substr(0, good.size() - 4));
     const uint64_t dataSize = good.size() - 8 - test::loadU64(good) - 4;
-    expectError([&] { loadGptModel(dir.file("cut.safetensors")); }, "model",
+    expectError([&] { loadDecoderModel(dir.file("cut.safetensors")); }, "model",
                 "cut.safetensors: wte.weight: data_offsets [" +
                     std::to_string(dataSize - 20 * 8 * 4 + 4) + ", " +
                     std::to_string(dataSize + 4) + "] reach past the end of the data (" +

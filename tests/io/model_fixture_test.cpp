@@ -1,7 +1,7 @@
 // Model mode against PyTorch: the small random GPT models of tests/fixtures/models (made by
 // tests/fixtures/make_model_fixtures.py with torch 1.13, saved as safetensors F32/F16/BF16 and
-// with torch.save, Hugging Face and book names), loaded by io::loadGptModel and run by
-// attn::runGpt. Every layer's attention and the next-token probabilities agree to 1e-4; one
+// with torch.save, Hugging Face and book names), loaded by io::loadDecoderModel and run by
+// attn::runDecoder. Every layer's attention and the next-token probabilities agree to 1e-4; one
 // layer's chapter-3 step trace and block context are compared step by step; prefix reuse gives
 // the full forward's numbers.
 
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "io/model_file.h"
 
 #ifndef ATTN_FIXTURES_DIR
@@ -92,18 +92,18 @@ std::vector<int64_t> jsonIds(const QJsonObject& o) {
     return ids;
 }
 
-std::shared_ptr<const GptModel> loadFixture(const std::string& file, const QJsonObject& ref) {
+std::shared_ptr<const DecoderModel> loadFixture(const std::string& file, const QJsonObject& ref) {
     ModelLoadOptions options;
     if (ref.value("heads_given").toBool())
         options.heads = ref.value("heads").toInteger();
-    return loadGptModel((modelDir() / file).string(), options);
+    return loadDecoderModel((modelDir() / file).string(), options);
 }
 
-std::shared_ptr<const GptRun> runFixture(const std::string& file, const QJsonObject& ref) {
-    GptRequest request;
+std::shared_ptr<const DecoderRun> runFixture(const std::string& file, const QJsonObject& ref) {
+    DecoderRequest request;
     request.model = loadFixture(file, ref);
     request.ids = jsonIds(ref);
-    return runGpt(request);
+    return runDecoder(request);
 }
 
 // The fixture that also holds a layer's step trace and block context.
@@ -123,7 +123,7 @@ TEST_P(ModelFixture, ArchitectureIsReadFromTheShapes) {
     EXPECT_EQ(model->arch.ffHidden, arch.value("ff_hidden").toInteger());
     EXPECT_EQ(model->arch.qkvBias, arch.value("qkv_bias").toBool());
     EXPECT_EQ(model->arch.tiedHead, arch.value("tied").toBool());
-    EXPECT_EQ(gptNamesName(model->names), ref.value("names").toString().toStdString());
+    EXPECT_EQ(weightNamesName(model->names), ref.value("names").toString().toStdString());
     EXPECT_EQ(model->dtype, ref.value("dtype").toString().toStdString());
     EXPECT_EQ(model->headsSource,
               ref.value("heads_given").toBool() ? HeadsSource::Request : HeadsSource::Metadata);
@@ -135,20 +135,20 @@ TEST_P(ModelFixture, ArchitectureIsReadFromTheShapes) {
 
 // A safetensors file's __metadata__ is kept as written; torch.save files have none.
 TEST(ModelFixtureMetadata, IsTheSafetensorsHeaderAsWritten) {
-    const auto hf = loadGptModel((modelDir() / "hf_tied_f32.safetensors").string(), {});
+    const auto hf = loadDecoderModel((modelDir() / "hf_tied_f32.safetensors").string(), {});
     EXPECT_EQ(hf->metadata, (std::map<std::string, std::string>{{"format", "pt"}, {"heads", "4"}}));
     ModelLoadOptions fourHeads;  // a torch.save file cannot say its head count
     fourHeads.heads = 4;
-    const auto book = loadGptModel((modelDir() / "book_checkpoint.pth").string(), fourHeads);
+    const auto book = loadDecoderModel((modelDir() / "book_checkpoint.pth").string(), fourHeads);
     EXPECT_TRUE(book->metadata.empty());
 }
 
 TEST_P(ModelFixture, AttentionAndNextTokenProbabilitiesMatchPyTorch) {
     const QJsonObject ref = readJson(GetParam());
-    GptRequest request;
+    DecoderRequest request;
     request.model = loadFixture(GetParam(), ref);
     request.ids = jsonIds(ref);
-    const auto run = runGpt(request);
+    const auto run = runDecoder(request);
     ASSERT_TRUE(run->attentionKept());
     expectClose(GetParam() + " attention", readTensor(ref.value("attention")), run->attention,
                 1e-4);
@@ -202,13 +202,13 @@ TEST_P(ModelFixture, PrefixReuseEqualsTheFullForward) {
     const QJsonObject ref = readJson(GetParam());
     const auto model = loadFixture(GetParam(), ref);
     const std::vector<int64_t> ids = jsonIds(ref);
-    GptRequest full;
+    DecoderRequest full;
     full.model = model;
     full.ids = ids;
     full.thumbnailCells = 7;  // cells of several rows, so pooling is exercised too
-    const auto expected = runGpt(full);
+    const auto expected = runDecoder(full);
 
-    auto compare = [&](const GptRun& got, const GptRun& want, const std::string& what) {
+    auto compare = [&](const DecoderRun& got, const DecoderRun& want, const std::string& what) {
         const std::pair<const Tensor*, const Tensor*> pairs[] = {
             {&got.attention, &want.attention},
             {&got.blockInputs, &want.blockInputs},
@@ -234,28 +234,28 @@ TEST_P(ModelFixture, PrefixReuseEqualsTheFullForward) {
         }
     };
 
-    GptRequest first = full;
+    DecoderRequest first = full;
     first.ids.assign(ids.begin(), ids.begin() + 11);
-    const auto prefix = runGpt(first);
-    GptRequest next = full;
+    const auto prefix = runDecoder(first);
+    DecoderRequest next = full;
     next.previous = prefix;
-    const auto grown = runGpt(next);
+    const auto grown = runDecoder(next);
     EXPECT_EQ(grown->reusedTokens, 11);
     compare(*grown, *expected, GetParam() + " grown from 11 tokens");
 
     // An edit in the middle: rows before it are reused, the rest recomputed.
-    GptRequest edited = full;
+    DecoderRequest edited = full;
     edited.ids[15] = (edited.ids[15] + 1) % model->arch.vocab;
-    const auto editedFull = runGpt(edited);
+    const auto editedFull = runDecoder(edited);
     edited.previous = expected;
-    const auto editedReused = runGpt(edited);
+    const auto editedReused = runDecoder(edited);
     EXPECT_EQ(editedReused->reusedTokens, 15);
     compare(*editedReused, *editedFull, GetParam() + " edited at 15");
 
     // Deleting the last tokens: everything is reused.
-    GptRequest shorter = first;
+    DecoderRequest shorter = first;
     shorter.previous = expected;
-    const auto shrunk = runGpt(shorter);
+    const auto shrunk = runDecoder(shorter);
     EXPECT_EQ(shrunk->reusedTokens, 11);
     compare(*shrunk, *prefix, GetParam() + " shrunk to 11");
 }
@@ -315,7 +315,7 @@ TEST(ModelFixtureTrace, BlockContextMatchesPyTorch) {
     const QJsonObject ref = readJson(kTraceFile);
     const auto run = runFixture(kTraceFile, ref);
     const int64_t layer = ref.value("trace_layer").toInteger();
-    const GptBlockContext c = blockContext(*run, layer);
+    const DecoderBlockContext c = blockContext(*run, layer);
     const QJsonObject want = ref.value("block_context").toObject();
     const std::pair<const char*, const Tensor*> parts[] = {{"residual_in", &c.residualIn},
                                                            {"norm1", &c.norm1},

@@ -305,7 +305,8 @@ TEST(TorchArchive, RefusesWhatTorchSaveDidNotWrite) {
 TEST(TorchArchive, LoadingAModelRefusesCodeByName) {
     PickleWriter p;
     p.global("os", "system").str("echo hacked").op('\x85').op('R');
-    expectError([&] { loadGptModel(sharedBytes(archive(p.finish(), {})), "evil.bin"); }, "model",
+    expectError([&] { loadDecoderModel(sharedBytes(archive(p.finish(), {})), "evil.bin"); },
+                "model",
                 "evil.bin: the pickle refers to the Python global os.system, which a weights "
                 "file never needs; it is refused so that a file cannot run code");
 }
@@ -394,8 +395,8 @@ TEST(TorchArchive, TruncatedModelFilesAreRefused) {
     ASSERT_GT(whole.size(), 1000u);
     expectError(
         [&] {
-            loadGptModel(sharedBytes(whole.substr(0, whole.size() / 2)), "hf_head.bin",
-                         ModelLoadOptions{.heads = 2, .cancel = nullptr, .progress = {}});
+            loadDecoderModel(sharedBytes(whole.substr(0, whole.size() / 2)), "hf_head.bin",
+                             ModelLoadOptions{.heads = 2, .cancel = nullptr, .progress = {}});
         },
         "model",
         "hf_head.bin: this is not a PyTorch (torch.save) file: its end-of-archive record is "

@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 #include "engine/head_scores.h"
 #include "pipeline/model_request.h"
 
@@ -57,16 +57,16 @@ class BundledModel : public ::testing::Test {
     }
     static void TearDownTestSuite() { model_.reset(); }
 
-    std::shared_ptr<const GptRun> run(const std::vector<int64_t>& ids) const {
-        GptRequest r;
+    std::shared_ptr<const DecoderRun> run(const std::vector<int64_t>& ids) const {
+        DecoderRequest r;
         r.model = model_;
         r.ids = ids;
-        return runGpt(r);
+        return runDecoder(r);
     }
 
-    static std::shared_ptr<const GptModel> model_;
+    static std::shared_ptr<const DecoderModel> model_;
 };
-std::shared_ptr<const GptModel> BundledModel::model_;
+std::shared_ptr<const DecoderModel> BundledModel::model_;
 
 TEST_F(BundledModel, LoadsAsABundledModelWithItsMetadata) {
     EXPECT_TRUE(bundledModelNames().contains(QStringLiteral("tiny-shakespeare")));

@@ -21,7 +21,7 @@
 namespace attn {
 namespace {
 
-std::shared_ptr<GptModel> designedModel() {
+std::shared_ptr<DecoderModel> designedModel() {
     return testing::patternModel(testing::designedSpec());
 }
 

@@ -12,10 +12,10 @@
 #include <limits>
 
 #include "engine/config.h"
+#include "engine/model_test_util.h"
 #include "export/heatmap_data.h"
 #include "export/model_figure.h"
 #include "io/npy.h"
-#include "engine/model_test_util.h"
 #include "teach_test_util.h"
 
 namespace attn {
@@ -23,7 +23,7 @@ namespace {
 
 using testing::HeadPattern;
 
-std::shared_ptr<const GptRun> figureRun(bool keep = true) {
+std::shared_ptr<const DecoderRun> figureRun(bool keep = true) {
     testing::PatternModelSpec s;
     s.layers = 3;
     s.pattern = [](int64_t l, int64_t h) {

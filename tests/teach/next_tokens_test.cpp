@@ -16,7 +16,7 @@
 namespace attn {
 namespace {
 
-std::shared_ptr<const GptRun> someRun(int64_t T = 12) {
+std::shared_ptr<const DecoderRun> someRun(int64_t T = 12) {
     testing::PatternModelSpec s;
     s.noise = 1.0f;
     s.pattern = [](int64_t, int64_t h) {

@@ -1,5 +1,5 @@
 #pragma once
-// The chapter-4 forward pass of a GptModel over a token sequence, in float32 and eval mode:
+// The chapter-4 forward pass of a DecoderModel over a token sequence, in float32 and eval mode:
 //   x = tok_emb[ids] + pos_emb[0..T)
 //   per block: x = x + out_proj(MHA(LayerNorm1(x)))   (causal mask, scores / sqrt(hd))
 //              x = x + FF(LayerNorm2(x))             (Linear, GELU tanh approximation, Linear)
@@ -17,35 +17,35 @@
 #include <vector>
 
 #include "engine/cancel.h"
-#include "engine/gpt_model.h"
+#include "engine/decoder_model.h"
 #include "engine/trace.h"
 
 namespace attn {
 
-struct GptRun;
+struct DecoderRun;
 
-// Handed to GptRequest::progress on the computing thread as soon as a block is finished.
-struct GptLayerDone {
+// Handed to DecoderRequest::progress on the computing thread as soon as a block is finished.
+struct DecoderLayerDone {
     int64_t layer = 0;  // 0-based
     int64_t layers = 0;
-    // (H, T, T), this layer's slice of GptRun::attention: the final values, never written again.
-    // Empty when the run does not keep attention (then only the thumbnail exists).
+    // (H, T, T), this layer's slice of DecoderRun::attention: the final values, never written
+    // again. Empty when the run does not keep attention (then only the thumbnail exists).
     Tensor attention;
-    Tensor thumbnail;  // (H, P, P), this layer's slice of GptRun::thumbnails
+    Tensor thumbnail;  // (H, P, P), this layer's slice of DecoderRun::thumbnails
 };
-using GptProgressFn = std::function<void(const GptLayerDone&)>;
+using DecoderProgressFn = std::function<void(const DecoderLayerDone&)>;
 
-// Runs of up to this many tokens keep each block's keys and values (see GptRequest).
+// Runs of up to this many tokens keep each block's keys and values (see DecoderRequest).
 inline constexpr int64_t kKeysValuesKeptUpTo = 256;
 
-struct GptRequest {
-    std::shared_ptr<const GptModel> model;
+struct DecoderRequest {
+    std::shared_ptr<const DecoderModel> model;
     std::vector<int64_t> ids;  // 1 to context_length token ids
     // An earlier run of the same model (typing: one more token). The longest common prefix of
     // the ids is copied from it, since in a causal model no earlier row depends on a later
     // token, and only the rows after it are computed. Used when both runs keep attention;
     // otherwise the run starts from scratch (the result is the same either way).
-    std::shared_ptr<const GptRun> previous;
+    std::shared_ptr<const DecoderRun> previous;
     // What the run may hold. Attention (L, H, T, T) is kept only if the whole run fits.
     uint64_t memoryBudgetBytes = uint64_t(2) << 30;
     // Each block's keys and values are kept up to this many tokens, so that typing one more
@@ -55,18 +55,18 @@ struct GptRequest {
     int64_t keysValuesKeptUpTo = kKeysValuesKeptUpTo;
     int64_t thumbnailCells = 64;  // P = min(T, thumbnailCells)
     const CancelToken* cancel = nullptr;
-    GptProgressFn progress;
+    DecoderProgressFn progress;
 };
 
-struct GptRun {
-    std::shared_ptr<const GptModel> model;
+struct DecoderRun {
+    std::shared_ptr<const DecoderModel> model;
     std::vector<int64_t> ids;
     // (L, H, T, T) every layer's attention weights (rows sum to 1, zero above the diagonal), or
     // empty when they do not fit the budget: layerAttention() recomputes one layer.
     Tensor attention;
     Tensor blockInputs;  // (L, T, d): the residual stream entering each block
     // (L, T, d): each block's keys and values, heads side by side (head h: h*hd..), or empty
-    // beyond GptRequest::keysValuesKeptUpTo tokens.
+    // beyond DecoderRequest::keysValuesKeptUpTo tokens.
     Tensor keys;
     Tensor values;
     Tensor finalHidden;  // (T, d): final_norm(x), what the output head multiplies
@@ -79,7 +79,7 @@ struct GptRun {
     // (L, H, P, P): each cell the mean of the visible weights (j <= i) in its block of rows and
     // columns, -inf where the block has none. Row and column i fall in cell i * P / T.
     Tensor thumbnails;
-    int64_t reusedTokens = 0;  // rows copied from GptRequest::previous
+    int64_t reusedTokens = 0;  // rows copied from DecoderRequest::previous
 
     int64_t tokens() const { return static_cast<int64_t>(ids.size()); }
     bool attentionKept() const { return !attention.empty(); }
@@ -89,16 +89,17 @@ struct GptRun {
 // Checks the request (UserError "model", "input" or "memory" naming the problem), then runs
 // the forward. Cancelled when the token is set (checked between blocks and inside every long
 // loop). Thread-safe: one model serves any number of concurrent runs.
-std::shared_ptr<const GptRun> runGpt(const GptRequest& request);
+std::shared_ptr<const DecoderRun> runDecoder(const DecoderRequest& request);
 
 // Bytes a run holds (including its largest transient buffers), with or without attention, and
 // with the keys and values when `tokens` is at most keysValuesKeptUpTo.
-uint64_t estimateGptRunBytes(const GptArchitecture& arch, int64_t tokens, int64_t thumbnailCells,
-                             bool keepAttention, int64_t keysValuesKeptUpTo = kKeysValuesKeptUpTo);
+uint64_t estimateDecoderRunBytes(const DecoderArchitecture& arch, int64_t tokens,
+                                 int64_t thumbnailCells, bool keepAttention,
+                                 int64_t keysValuesKeptUpTo = kKeysValuesKeptUpTo);
 
 // Layer `layer`'s attention weights (H, T, T): a view of run.attention when kept, else
 // recomputed from the block's input (and the kept keys and values when there are).
-Tensor layerAttention(const GptRun& run, int64_t layer, const CancelToken* cancel = nullptr);
+Tensor layerAttention(const DecoderRun& run, int64_t layer, const CancelToken* cancel = nullptr);
 
 struct LayerTraceOptions {
     bool simpleMaskSteps = true;  // also the chapter's simple masking method (3 extra steps)
@@ -111,11 +112,11 @@ struct LayerTraceOptions {
 // nn.Linear's (out, in)), every step from queries to `output` = out_proj's output. Its config
 // says what it is: multi-head, d_in = d_out = d_model, the model's heads, qkv bias as the model
 // has it, causal mask, eval mode, the model's context length.
-Trace layerTrace(const GptRun& run, int64_t layer, const CancelToken* cancel = nullptr,
+Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel = nullptr,
                  ProgressFn progress = {}, const LayerTraceOptions& options = {});
 
 // The tensors around block `layer`'s attention, each (T, d) but ffHidden (T, ff_hidden).
-struct GptBlockContext {
+struct DecoderBlockContext {
     Tensor residualIn;       // the block's input x
     Tensor norm1;            // LayerNorm1(x): the attention's input
     Tensor attentionOutput;  // out_proj(MHA(norm1))
@@ -125,7 +126,8 @@ struct GptBlockContext {
     Tensor ffOutput;         // ffHidden @ W2 + b2
     Tensor residualOut;      // residualMid + ffOutput: the next block's input
 };
-GptBlockContext blockContext(const GptRun& run, int64_t layer, const CancelToken* cancel = nullptr);
+DecoderBlockContext blockContext(const DecoderRun& run, int64_t layer,
+                                 const CancelToken* cancel = nullptr);
 
 struct TokenProbability {
     int64_t id = 0;
@@ -133,12 +135,12 @@ struct TokenProbability {
 };
 
 // Logits (vocab,) for the token after position `position` (0-based, < T).
-Tensor nextTokenLogits(const GptRun& run, int64_t position);
+Tensor nextTokenLogits(const DecoderRun& run, int64_t position);
 // The k most probable next tokens after `position` (softmax over the whole vocabulary, in
 // double), most probable first; equal probabilities by lower id.
-std::vector<TokenProbability> nextTokens(const GptRun& run, int64_t position, int64_t k);
+std::vector<TokenProbability> nextTokens(const DecoderRun& run, int64_t position, int64_t k);
 // ln p(token | ids[0..position]).
-double nextTokenLogProbability(const GptRun& run, int64_t position, int64_t token);
+double nextTokenLogProbability(const DecoderRun& run, int64_t position, int64_t token);
 // The same three from one position's logits, so a caller that wants more than one of them
 // multiplies by the output head once (with a 151,936-token vocabulary that product is the cost).
 std::vector<TokenProbability> topTokens(const Tensor& logits, int64_t k);
@@ -149,6 +151,7 @@ int64_t tokenRank(const Tensor& logits, int64_t token);
 // ln p(ids[i + 1] | ids[0..i]) for i = 0 .. T-2: the mean of their negatives is the text's
 // cross-entropy (validation) loss. One product of (T, d) by the output head, in vocabulary
 // chunks; cancellable.
-std::vector<double> tokenLogProbabilities(const GptRun& run, const CancelToken* cancel = nullptr);
+std::vector<double> tokenLogProbabilities(const DecoderRun& run,
+                                          const CancelToken* cancel = nullptr);
 
 }  // namespace attn

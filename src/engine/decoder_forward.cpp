@@ -1,4 +1,4 @@
-#include "engine/gpt_forward.h"
+#include "engine/decoder_forward.h"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -10,6 +10,7 @@
 
 #include "engine/config.h"
 #include "engine/kernels.h"
+#include "engine/rope.h"
 #include "engine/step_ids.h"
 
 namespace attn {
@@ -20,14 +21,15 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 // Query rows per attention task: the block's scores (64 x T) stay in cache from the product
 // through softmax to the context product.
 constexpr int64_t kRowBlock = 64;
-// Rows per pass of the feed-forward, which works on each row alone: its hidden layer (4 d wide)
+// Rows per pass of the feed-forward, which works on each row alone: its hidden layer (4 d wide,
+// and twice that for a gated feed-forward's gate and up projections)
 // would otherwise be the largest working buffer (12.6 MB at GPT-2 small's T = 1,024) of a
 // forward whose peak memory has a budget.
 constexpr int64_t kFeedForwardRows = 256;
 // Multiply-adds below which attention runs on one thread.
 constexpr int64_t kParallelWork = int64_t(1) << 21;
 
-kernels::LinearJob linearJob(const GptLinear& l, const float* x, int64_t rows, int64_t xStride,
+kernels::LinearJob linearJob(const DecoderLinear& l, const float* x, int64_t rows, int64_t xStride,
                              float* y, int64_t yStride) {
     kernels::LinearJob j;
     j.x = x;
@@ -44,7 +46,7 @@ kernels::LinearJob linearJob(const GptLinear& l, const float* x, int64_t rows, i
     return j;
 }
 
-void runLinear(const GptLinear& l, const float* x, int64_t rows, float* y,
+void runLinear(const DecoderLinear& l, const float* x, int64_t rows, float* y,
                const CancelToken* cancel) {
     const kernels::LinearJob j = linearJob(l, x, rows, l.inFeatures(), y, l.outFeatures());
     kernels::linear({&j, 1}, cancel);
@@ -76,9 +78,12 @@ void poolRow(const float* w, int64_t i, const std::vector<int64_t>& starts, floa
 // 0..T-1. Any result pointer may be null when it is not wanted.
 struct AttentionIo {
     int64_t heads = 0, headSize = 0, tokens = 0, firstRow = 0;
-    const float* q = nullptr;  // row i at q + (i - firstRow) * qStride, head h at + h * hd
+    int64_t headsPerGroup = 1;  // query head h reads key/value head h / headsPerGroup
+    int64_t window = 0;         // > 0: row i sees keys i - window + 1 .. i
+    bool divideScores = true;   // scores / sqrt(hd); false when the queries come pre-scaled
+    const float* q = nullptr;   // row i at q + (i - firstRow) * qStride, head h at + h * hd
     int64_t qStride = 0;
-    const float* k = nullptr;  // row j at k + j * kvStride
+    const float* k = nullptr;  // row j at k + j * kvStride, key/value head g at + g * hd
     const float* v = nullptr;
     int64_t kvStride = 0;
     float* context = nullptr;  // like q
@@ -91,10 +96,10 @@ struct AttentionIo {
     const std::vector<int64_t>* poolStarts = nullptr;
 };
 
-// scores = q k^T, masked above the diagonal, / sqrt(hd) (the chapter divides by
-// keys.shape[-1]**0.5, a Python float, as a float32 scalar), softmax, context = weights @ v.
-// Only the visible part of each row is computed: its masked entries are exactly 0 in PyTorch
-// too. Tasks are (head, block of 64 rows), largest (last rows) first.
+// scores = q k^T, masked above the diagonal (and before the sliding window), / sqrt(hd) (the
+// chapter divides by keys.shape[-1]**0.5, a Python float, as a float32 scalar), softmax,
+// context = weights @ v. Only the visible part of each row is computed: its masked entries are
+// exactly 0 in PyTorch too. Tasks are (head, block of 64 rows), largest (last rows) first.
 void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
     const int64_t H = io.heads, hd = io.headSize, T = io.tokens, r0 = io.firstRow;
     if (r0 >= T)
@@ -119,8 +124,8 @@ void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
             const int64_t i1 = std::min(T, i0 + kRowBlock);
             const int64_t rows = i1 - i0, cols = i1;
             const float* q = io.q + (i0 - r0) * io.qStride + h * hd;
-            const float* k = io.k + h * hd;
-            const float* v = io.v + h * hd;
+            const float* k = io.k + (h / io.headsPerGroup) * hd;
+            const float* v = io.v + (h / io.headsPerGroup) * hd;
             kernels::LinearJob qk;  // scores = q @ k.T: the keys in nn.Linear's place
             qk.x = q;
             qk.rows = rows;
@@ -135,13 +140,18 @@ void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
             float* w0 = io.weights ? io.weights + (h * T + i0) * T : scratch.data();
             for (int64_t r = 0; r < rows; ++r) {
                 const int64_t i = i0 + r;
-                float* s = scores.data() + r * T;
+                // Keys j0..i are visible: j0 > 0 only inside a sliding window.
+                const int64_t j0 = io.window > 0 ? std::max<int64_t>(0, i - io.window + 1) : 0;
+                float* s = scores.data() + r * T + j0;
                 float* w = w0 + r * T;
-                const int64_t n = i + 1;
-                for (int64_t j = 0; j < n; ++j)
-                    s[j] = s[j] / root;
-                const float logSum = kernels::softmaxRow(s, w, n);
-                std::fill(w + n, w + (io.weights ? T : cols), 0.0f);
+                const int64_t n = i + 1 - j0;
+                if (io.divideScores)
+                    for (int64_t j = 0; j < n; ++j)
+                        s[j] = s[j] / root;
+                std::fill(w, w + j0, 0.0f);
+                const float logSum = kernels::softmaxRow(s, w + j0, n);
+                std::fill(w + i + 1, w + (io.weights ? T : cols), 0.0f);
+                w += j0;
                 // The summaries reuse the row of scores as scratch. Entropy: -sum w ln w with
                 // ln w_j = s_j - logSum, as sum w_j (logSum - s_j), every term >= 0.
                 if (io.rowEntropy) {
@@ -151,9 +161,10 @@ void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
                 }
                 if (io.rowDistance) {
                     for (int64_t j = 0; j < n; ++j)
-                        s[j] = w[j] * static_cast<float>(i - j);
+                        s[j] = w[j] * static_cast<float>(i - j0 - j);
                     io.rowDistance[h * T + i] = kernels::rowSum(s, n);
                 }
+                w -= j0;
                 if (io.rowFirstWeight)
                     io.rowFirstWeight[h * T + i] = w[0];
                 if (io.rowPool)
@@ -190,20 +201,20 @@ std::string withThousands(int64_t v) {
     return s;
 }
 
-const GptModel& modelOf(const GptRun& run) {
+const DecoderModel& modelOf(const DecoderRun& run) {
     if (!run.model)
         throw UserError("model", "The run has no model.");
     return *run.model;
 }
 
-void checkLayer(const GptRun& run, int64_t layer) {
+void checkLayer(const DecoderRun& run, int64_t layer) {
     const int64_t L = modelOf(run).arch.layers;
     if (layer < 0 || layer >= L)
         throw UserError("layer", "Layer " + std::to_string(layer) + " does not exist: the " +
                                      "model has layers 0 to " + std::to_string(L - 1) + ".");
 }
 
-void checkPosition(const GptRun& run, int64_t position) {
+void checkPosition(const DecoderRun& run, int64_t position) {
     if (position < 0 || position >= run.tokens())
         throw UserError("position", "Position " + std::to_string(position) +
                                         " is not a token of the text: positions run from 0 "
@@ -211,57 +222,159 @@ void checkPosition(const GptRun& run, int64_t position) {
                                         std::to_string(run.tokens() - 1) + ".");
 }
 
-// Queries (T - r0, d) of block `layer` for rows r0.. of its input.
-Tensor blockQueries(const GptBlock& b, const float* norm1, int64_t rows,
+// The model's norm (LayerNorm, or an RMSNorm) over `rows` rows of d from x into y.
+void normInto(const DecoderArchitecture& a, const float* x, int64_t rows, int64_t d,
+              const Tensor& scale, const Tensor& shift, float* y) {
+    if (a.norm == NormKind::LayerNorm)
+        kernels::layerNorm(x, rows, d, d, scale.data(), shift.data(), y, d);
+    else
+        kernels::rmsNorm(x, rows, d, d, scale.data(), a.norm == NormKind::RmsNormOnePlus,
+                         static_cast<float>(a.normEps), y, d);
+}
+
+Tensor normRows(const DecoderArchitecture& a, const float* x, int64_t rows, int64_t d,
+                const Tensor& scale, const Tensor& shift) {
+    Tensor y = Tensor::uninitialized(Shape{rows, d});
+    normInto(a, x, rows, d, scale, shift, y.mutableData());
+    return y;
+}
+
+// The cos and sin tables (T, hd) of a run's positions, for full and for sliding-window layers
+// (Gemma 3 gives those their own base); empty without RoPE.
+class RopeTables {
+  public:
+    RopeTables() = default;
+    RopeTables(const DecoderArchitecture& a, int64_t tokens) {
+        if (!a.rope)
+            return;
+        global_ = rope::tables(a.headSize(), tokens, a.globalRope);
+        const bool anyLocal =
+            std::any_of(a.windows.begin(), a.windows.end(), [](int64_t w) { return w > 0; });
+        if (anyLocal)
+            local_ = a.localRope == a.globalRope ? global_
+                                                 : rope::tables(a.headSize(), tokens, a.localRope);
+    }
+    const std::pair<Tensor, Tensor>& of(const DecoderArchitecture& a, int64_t layer) const {
+        return a.windowOf(layer) > 0 ? local_ : global_;
+    }
+
+  private:
+    std::pair<Tensor, Tensor> global_, local_;
+};
+
+// What happens to projected queries or keys before q k^T, in place on `rows` rows of `heads`
+// heads side by side, for positions first..: the family's QK-norm (each head's hd numbers),
+// RoPE, and for queries the family's query scale.
+void finishHeads(const DecoderArchitecture& a, float* x, int64_t rows, int64_t heads,
+                 const Tensor& norm, const std::pair<Tensor, Tensor>& rope, int64_t first,
+                 bool queries) {
+    const int64_t hd = a.headSize(), width = heads * hd;
+    if (!norm.empty())
+        kernels::rmsNorm(x, rows * heads, hd, hd, norm.data(), a.norm == NormKind::RmsNormOnePlus,
+                         static_cast<float>(a.normEps), x, hd);
+    if (a.rope) {
+        const float* cos = rope.first.data();
+        const float* sin = rope.second.data();
+#pragma omp parallel for if (rows * width > 262144)
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t h = 0; h < heads; ++h) {
+                float* v = x + r * width + h * hd;
+                rope::rotate(v, cos + (first + r) * hd, sin + (first + r) * hd, hd, v);
+            }
+    }
+    if (queries && a.queryScale > 0.0)
+        Eigen::Map<Eigen::ArrayXf>(x, rows * width) *= static_cast<float>(a.queryScale);
+}
+
+// Block b's queries (rows, H * hd) of its norm1 output `norm1` (rows, d) at positions first..,
+// ready for q k^T.
+Tensor blockQueries(const DecoderArchitecture& a, const DecoderBlock& b, const float* norm1,
+                    int64_t rows, int64_t first, const std::pair<Tensor, Tensor>& rope,
                     const CancelToken* cancel) {
-    Tensor q = Tensor::uninitialized(Shape{rows, b.query.outFeatures()});
+    Tensor q = Tensor::uninitialized(Shape{rows, a.queryWidth()});
     runLinear(b.query, norm1, rows, q.mutableData(), cancel);
+    finishHeads(a, q.mutableData(), rows, a.heads, b.queryNorm, rope, first, true);
     return q;
 }
 
-// Block b's keys k and values v (rows, d) of its LayerNorm1 output `norm1` (rows, d).
-void projectKeysValues(const GptBlock& b, const float* norm1, int64_t rows, int64_t d, float* k,
+// Block b's keys k and values v (rows, G * hd) of its norm1 output `norm1` (rows, d) at
+// positions first.., the keys ready for q k^T.
+void projectKeysValues(const DecoderArchitecture& a, const DecoderBlock& b, const float* norm1,
+                       int64_t rows, int64_t first, const std::pair<Tensor, Tensor>& rope, float* k,
                        float* v, const CancelToken* cancel) {
-    const std::array<kernels::LinearJob, 2> jobs = {linearJob(b.key, norm1, rows, d, k, d),
-                                                    linearJob(b.value, norm1, rows, d, v, d)};
+    const int64_t d = a.dModel, kv = a.keyValueWidth();
+    const std::array<kernels::LinearJob, 2> jobs = {linearJob(b.key, norm1, rows, d, k, kv),
+                                                    linearJob(b.value, norm1, rows, d, v, kv)};
     kernels::linear(jobs, cancel);
+    finishHeads(a, k, rows, a.keyValueHeads(), b.keyNorm, rope, first, false);
 }
 
-// Layer `layer`'s keys and values, (T, d) each: the run's when it keeps them, else projected
-// again from the block's LayerNorm1 output `norm1` (T, d).
+// Layer `layer`'s keys and values, (T, G * hd) each: the run's when it keeps them, else
+// projected again from the block's norm1 output `norm1` (T, d).
 struct LayerKeysValues {
     Tensor keys, values;
 };
-LayerKeysValues layerKeysValues(const GptRun& run, int64_t layer, const float* norm1,
-                                const CancelToken* cancel) {
+LayerKeysValues layerKeysValues(const DecoderRun& run, int64_t layer, const float* norm1,
+                                const std::pair<Tensor, Tensor>& rope, const CancelToken* cancel) {
     if (run.keysValuesKept())
         return {run.keys.select(0, layer), run.values.select(0, layer)};
-    const int64_t T = run.tokens(), d = run.model->arch.dModel;
-    LayerKeysValues kv{Tensor::uninitialized(Shape{T, d}), Tensor::uninitialized(Shape{T, d})};
-    projectKeysValues(modelOf(run).blocks[static_cast<size_t>(layer)], norm1, T, d,
-                      kv.keys.mutableData(), kv.values.mutableData(), cancel);
-    return kv;
+    const DecoderArchitecture& a = modelOf(run).arch;
+    const int64_t T = run.tokens(), kv = a.keyValueWidth();
+    LayerKeysValues out{Tensor::uninitialized(Shape{T, kv}), Tensor::uninitialized(Shape{T, kv})};
+    projectKeysValues(a, run.model->blocks[static_cast<size_t>(layer)], norm1, T, 0, rope,
+                      out.keys.mutableData(), out.values.mutableData(), cancel);
+    return out;
 }
 
-// Attention of every row of layer `layer` from queries q (T, d) and that layer's keys and
+// Attention of every row of layer `layer` from queries q (T, H * hd) and that layer's keys and
 // values; the caller says where results go.
-AttentionIo layerIo(const GptRun& run, const Tensor& q, const LayerKeysValues& kv) {
-    const GptArchitecture& a = run.model->arch;
+AttentionIo layerIo(const DecoderRun& run, int64_t layer, const Tensor& q,
+                    const LayerKeysValues& kv) {
+    const DecoderArchitecture& a = run.model->arch;
     AttentionIo io;
     io.heads = a.heads;
     io.headSize = a.headSize();
+    io.headsPerGroup = a.heads / a.keyValueHeads();
+    io.window = a.windowOf(layer);
+    io.divideScores = a.queryScale <= 0.0;
     io.tokens = run.tokens();
     io.q = q.data();
-    io.qStride = a.dModel;
+    io.qStride = a.queryWidth();
     io.k = kv.keys.data();
     io.v = kv.values.data();
-    io.kvStride = a.dModel;
+    io.kvStride = a.keyValueWidth();
     return io;
+}
+
+// The feed-forward on `rows` rows of its input h (rows, d), into y (rows, d), its hidden layer
+// in `hidden` (and a gated one's up projection in `up`), each (rows, ffHidden).
+void feedForward(const DecoderArchitecture& a, const DecoderBlock& b, const float* h, int64_t rows,
+                 float* hidden, float* up, float* y, const CancelToken* cancel) {
+    const int64_t F = a.ffHidden, d = a.dModel;
+    if (a.feedForward == FeedForwardKind::Gelu) {
+        runLinear(b.ffIn, h, rows, hidden, cancel);
+        kernels::geluTanh(hidden, rows * F);
+    } else {
+        const std::array<kernels::LinearJob, 2> jobs = {linearJob(b.ffGate, h, rows, d, hidden, F),
+                                                        linearJob(b.ffIn, h, rows, d, up, F)};
+        kernels::linear(jobs, cancel);
+        if (a.feedForward == FeedForwardKind::SwiGlu)
+            kernels::siluTimes(hidden, up, rows * F);
+        else
+            kernels::geluTanhTimes(hidden, up, rows * F);
+    }
+    runLinear(b.ffOut, hidden, rows, y, cancel);
+}
+
+// Gemma 3's norm of a sublayer's output before it joins the residual stream, in place.
+void postNorm(const DecoderArchitecture& a, const Tensor& weight, float* x, int64_t rows) {
+    if (!weight.empty())
+        normInto(a, x, rows, a.dModel, weight, Tensor(), x);
 }
 
 // The output head on `rows` final hidden states, vocabulary entries c0..c0+width: logits y
 // (rows, width).
-kernels::LinearJob headJob(const GptModel& m, const float* x, int64_t rows, int64_t c0,
+kernels::LinearJob headJob(const DecoderModel& m, const float* x, int64_t rows, int64_t c0,
                            int64_t width, float* y) {
     kernels::LinearJob j;
     j.x = x;
@@ -276,48 +389,45 @@ kernels::LinearJob headJob(const GptModel& m, const float* x, int64_t rows, int6
     return j;
 }
 
-Tensor normRows(const float* x, int64_t rows, int64_t d, const Tensor& scale, const Tensor& shift) {
-    Tensor y = Tensor::uninitialized(Shape{rows, d});
-    kernels::layerNorm(x, rows, d, d, scale.data(), shift.data(), y.mutableData(), d);
-    return y;
-}
-
 class Forward {
   public:
-    explicit Forward(const GptRequest& r) : req_(r) {}
+    explicit Forward(const DecoderRequest& r) : req_(r) {}
 
-    std::shared_ptr<const GptRun> run() {
+    std::shared_ptr<const DecoderRun> run() {
         if (!req_.model)
             throw UserError("model", "No model is loaded: open a model file first.");
-        const GptModel& m = *req_.model;
-        const GptArchitecture& a = m.arch;
+        const DecoderModel& m = *req_.model;
+        const DecoderArchitecture& a = m.arch;
         const int64_t T = static_cast<int64_t>(req_.ids.size());
         checkInput(m, T);
         const int64_t cells = std::max<int64_t>(1, req_.thumbnailCells);
         const int64_t kvUpTo = req_.keysValuesKeptUpTo;
-        const bool keep = estimateGptRunBytes(a, T, cells, true, kvUpTo) <= req_.memoryBudgetBytes;
-        if (!keep && estimateGptRunBytes(a, T, cells, false, kvUpTo) > req_.memoryBudgetBytes)
+        const bool keep =
+            estimateDecoderRunBytes(a, T, cells, true, kvUpTo) <= req_.memoryBudgetBytes;
+        if (!keep && estimateDecoderRunBytes(a, T, cells, false, kvUpTo) > req_.memoryBudgetBytes)
             throw UserError("memory",
                             "Running this model on " + std::to_string(T) + " tokens needs about " +
-                                formatBytes(estimateGptRunBytes(a, T, cells, false, kvUpTo)) +
+                                formatBytes(estimateDecoderRunBytes(a, T, cells, false, kvUpTo)) +
                                 " even without keeping the attention weights, more than the "
                                 "budget of " +
                                 formatBytes(req_.memoryBudgetBytes) + ". Use fewer tokens.");
 
         const int64_t L = a.layers, H = a.heads, d = a.dModel, P = std::min(T, cells);
-        auto run = std::make_shared<GptRun>();
+        const int64_t kv = a.keyValueWidth();
+        auto run = std::make_shared<DecoderRun>();
         run->model = req_.model;
         run->ids = req_.ids;
         if (keep)
             run->attention = Tensor::uninitialized(Shape{L, H, T, T});
         run->blockInputs = Tensor::uninitialized(Shape{L, T, d});
         if (T <= kvUpTo) {
-            run->keys = Tensor::uninitialized(Shape{L, T, d});
-            run->values = Tensor::uninitialized(Shape{L, T, d});
+            run->keys = Tensor::uninitialized(Shape{L, T, kv});
+            run->values = Tensor::uninitialized(Shape{L, T, kv});
         } else {
-            keys_ = Tensor::uninitialized(Shape{T, d});
-            values_ = Tensor::uninitialized(Shape{T, d});
+            keys_ = Tensor::uninitialized(Shape{T, kv});
+            values_ = Tensor::uninitialized(Shape{T, kv});
         }
+        rope_ = RopeTables(a, T);
         run->finalHidden = Tensor::uninitialized(Shape{T, d});
         run->rowEntropy = Tensor::uninitialized(Shape{L, H, T});
         run->rowDistance = Tensor::uninitialized(Shape{L, H, T});
@@ -327,7 +437,7 @@ class Forward {
         run->meanFirstWeight = Tensor::uninitialized(Shape{L, H});
         run->thumbnails = Tensor::uninitialized(Shape{L, H, P, P});
 
-        const GptRun* prev = req_.previous.get();
+        const DecoderRun* prev = req_.previous.get();
         int64_t reused = 0;
         if (keep && prev && prev->model == req_.model && prev->attentionKept()) {
             const size_t n = std::min(prev->ids.size(), req_.ids.size());
@@ -350,7 +460,7 @@ class Forward {
                 block(m, *run, l, reused);
             finishLayer(*run, l, reused);
             if (req_.progress) {
-                GptLayerDone done;
+                DecoderLayerDone done;
                 done.layer = l;
                 done.layers = L;
                 if (keep)
@@ -360,13 +470,13 @@ class Forward {
             }
         }
         if (n > 0)
-            kernels::layerNorm(x_.data(), n, d, d, m.finalNormScale.data(), m.finalNormShift.data(),
-                               run->finalHidden.mutableData() + reused * d, d);
+            normInto(a, x_.data(), n, d, m.finalNormScale, m.finalNormShift,
+                     run->finalHidden.mutableData() + reused * d);
         return run;
     }
 
   private:
-    void checkInput(const GptModel& m, int64_t T) {
+    void checkInput(const DecoderModel& m, int64_t T) {
         if (T == 0)
             throw UserError("input", "There are no tokens: type some text.");
         if (T > m.arch.contextLength)
@@ -384,11 +494,11 @@ class Forward {
     }
 
     // Rows 0..reused-1 of every kept tensor, from a run of the same model on the same prefix.
-    static void copyPrefix(const GptRun& prev, GptRun& run, int64_t reused) {
+    static void copyPrefix(const DecoderRun& prev, DecoderRun& run, int64_t reused) {
         if (reused == 0)
             return;
-        const GptArchitecture& a = run.model->arch;
-        const int64_t L = a.layers, H = a.heads, d = a.dModel;
+        const DecoderArchitecture& a = run.model->arch;
+        const int64_t L = a.layers, H = a.heads, d = a.dModel, kv = a.keyValueWidth();
         const int64_t T = run.tokens(), Tp = prev.tokens();
         for (int64_t l = 0; l < L; ++l) {
             std::copy_n(prev.blockInputs.data() + l * Tp * d, reused * d,
@@ -396,8 +506,8 @@ class Forward {
             if (prev.keysValuesKept() && run.keysValuesKept())
                 for (const auto& [src, dst] :
                      {std::pair{&prev.keys, &run.keys}, {&prev.values, &run.values}})
-                    std::copy_n(src->data() + l * Tp * d, reused * d,
-                                dst->mutableData() + l * T * d);
+                    std::copy_n(src->data() + l * Tp * kv, reused * kv,
+                                dst->mutableData() + l * T * kv);
             for (int64_t h = 0; h < H; ++h) {
                 const int64_t lh = l * H + h;
                 for (const auto& [src, dst] : {std::pair{&prev.rowEntropy, &run.rowEntropy},
@@ -415,62 +525,79 @@ class Forward {
         std::copy_n(prev.finalHidden.data(), reused * d, run.finalHidden.mutableData());
     }
 
-    void embed(const GptModel& m, const GptRun& run, int64_t first) {
+    void embed(const DecoderModel& m, const DecoderRun& run, int64_t first) {
         const int64_t d = m.arch.dModel, T = run.tokens(), n = T - first;
         x_ = Tensor::uninitialized(Shape{n, d});
+        const float scale = static_cast<float>(m.arch.embeddingScale);
         for (int64_t r = 0; r < n; ++r) {
             const int64_t i = first + r;
             const float* tok = m.tokenEmbedding.data() + run.ids[static_cast<size_t>(i)] * d;
-            const float* pos = m.positionEmbedding.data() + i * d;
             float* x = x_.mutableData() + r * d;
-            for (int64_t c = 0; c < d; ++c)
-                x[c] = tok[c] + pos[c];
+            if (m.arch.rope) {
+                // Gemma 3 scales by sqrt(d_model) as a float32 number; the others by 1.
+                for (int64_t c = 0; c < d; ++c)
+                    x[c] = tok[c] * scale;
+            } else {
+                const float* pos = m.positionEmbedding.data() + i * d;
+                for (int64_t c = 0; c < d; ++c)
+                    x[c] = tok[c] + pos[c];
+            }
         }
-        const int64_t F = m.arch.ffHidden;
+        const int64_t F = m.arch.ffHidden, rows = std::min(n, kFeedForwardRows);
         norm_ = Tensor::uninitialized(Shape{n, d});
-        queries_ = Tensor::uninitialized(Shape{n, d});
-        context_ = Tensor::uninitialized(Shape{n, d});
-        hidden_ = Tensor::uninitialized(Shape{std::min(n, kFeedForwardRows), F});
+        queries_ = Tensor::uninitialized(Shape{n, m.arch.queryWidth()});
+        context_ = Tensor::uninitialized(Shape{n, m.arch.queryWidth()});
+        hidden_ = Tensor::uninitialized(Shape{rows, F});
+        if (m.arch.feedForward != FeedForwardKind::Gelu)
+            up_ = Tensor::uninitialized(Shape{rows, F});
     }
 
-    // Block l on rows first..T-1: x = x + attn(LN1(x)); x = x + FF(LN2(x)).
-    void block(const GptModel& m, GptRun& run, int64_t l, int64_t first) {
-        const GptBlock& b = m.blocks[static_cast<size_t>(l)];
-        const GptArchitecture& a = m.arch;
+    // Block l on rows first..T-1: x = x + attn(norm1(x)); x = x + FF(norm2(x)), with Gemma 3's
+    // norms after each.
+    void block(const DecoderModel& m, DecoderRun& run, int64_t l, int64_t first) {
+        const DecoderBlock& b = m.blocks[static_cast<size_t>(l)];
+        const DecoderArchitecture& a = m.arch;
         const int64_t T = run.tokens(), n = T - first, d = a.dModel, H = a.heads;
+        const int64_t kv = a.keyValueWidth(), qw = a.queryWidth();
         const CancelToken* cancel = req_.cancel;
+        const std::pair<Tensor, Tensor>& rope = rope_.of(a, l);
         float* x = x_.mutableData();
         std::copy_n(x, n * d, run.blockInputs.mutableData() + (l * T + first) * d);
         float* h = norm_.mutableData();
-        kernels::layerNorm(x, n, d, d, b.norm1Scale.data(), b.norm1Shift.data(), h, d);
-        float* k = run.keysValuesKept() ? run.keys.mutableData() + l * T * d : keys_.mutableData();
+        normInto(a, x, n, d, b.norm1Scale, b.norm1Shift, h);
+        float* k = run.keysValuesKept() ? run.keys.mutableData() + l * T * kv : keys_.mutableData();
         float* v =
-            run.keysValuesKept() ? run.values.mutableData() + l * T * d : values_.mutableData();
+            run.keysValuesKept() ? run.values.mutableData() + l * T * kv : values_.mutableData();
         if (first > 0 && !prefixKeysValuesCopied_) {
             // The prefix's rows came from the previous run without its keys and values: project
             // them again from its copied block inputs.
-            const Tensor prefix =
-                normRows(run.blockInputs.data() + l * T * d, first, d, b.norm1Scale, b.norm1Shift);
-            projectKeysValues(b, prefix.data(), first, d, k, v, cancel);
+            const Tensor prefix = normRows(a, run.blockInputs.data() + l * T * d, first, d,
+                                           b.norm1Scale, b.norm1Shift);
+            projectKeysValues(a, b, prefix.data(), first, 0, rope, k, v, cancel);
         }
         const std::array<kernels::LinearJob, 3> qkv = {
-            linearJob(b.query, h, n, d, queries_.mutableData(), d),
-            linearJob(b.key, h, n, d, k + first * d, d),
-            linearJob(b.value, h, n, d, v + first * d, d)};
+            linearJob(b.query, h, n, d, queries_.mutableData(), qw),
+            linearJob(b.key, h, n, d, k + first * kv, kv),
+            linearJob(b.value, h, n, d, v + first * kv, kv)};
         kernels::linear(qkv, cancel);
+        finishHeads(a, queries_.mutableData(), n, H, b.queryNorm, rope, first, true);
+        finishHeads(a, k + first * kv, n, a.keyValueHeads(), b.keyNorm, rope, first, false);
 
         AttentionIo io;
         io.heads = H;
         io.headSize = a.headSize();
+        io.headsPerGroup = H / a.keyValueHeads();
+        io.window = a.windowOf(l);
+        io.divideScores = a.queryScale <= 0.0;
         io.tokens = T;
         io.firstRow = first;
         io.q = queries_.data();
-        io.qStride = d;
+        io.qStride = qw;
         io.k = k;
         io.v = v;
-        io.kvStride = d;
+        io.kvStride = kv;
         io.context = context_.mutableData();
-        io.contextStride = d;
+        io.contextStride = qw;
         if (run.attentionKept())
             io.weights = run.attention.mutableData() + l * H * T * T;
         io.rowEntropy = run.rowEntropy.mutableData() + l * H * T;
@@ -481,20 +608,21 @@ class Forward {
         causalAttention(io, cancel);
 
         runLinear(b.outProj, context_.data(), n, h, cancel);
+        postNorm(a, b.postAttentionNorm, h, n);
         addInPlace(x, h, n * d);
-        kernels::layerNorm(x, n, d, d, b.norm2Scale.data(), b.norm2Shift.data(), h, d);
+        normInto(a, x, n, d, b.norm2Scale, b.norm2Shift, h);
         for (int64_t r0 = 0; r0 < n; r0 += kFeedForwardRows) {
             const int64_t rows = std::min(kFeedForwardRows, n - r0);
-            runLinear(b.ffIn, h + r0 * d, rows, hidden_.mutableData(), cancel);
-            kernels::geluTanh(hidden_.mutableData(), rows * a.ffHidden);
-            runLinear(b.ffOut, hidden_.data(), rows, h + r0 * d, cancel);
+            feedForward(a, b, h + r0 * d, rows, hidden_.mutableData(),
+                        up_.empty() ? nullptr : up_.mutableData(), h + r0 * d, cancel);
         }
+        postNorm(a, b.postFeedForwardNorm, h, n);
         addInPlace(x, h, n * d);
     }
 
     // Thumbnails and row means of layer l; rows below `first` come from the kept attention
     // (copied from the previous run), the others were pooled as they were computed.
-    void finishLayer(GptRun& run, int64_t l, int64_t first) {
+    void finishLayer(DecoderRun& run, int64_t l, int64_t first) {
         const int64_t H = run.model->arch.heads, T = run.tokens();
         const int64_t P = static_cast<int64_t>(starts_.size()) - 1;
         float* pool = rowPool_.mutableData();
@@ -534,8 +662,9 @@ class Forward {
         }
     }
 
-    const GptRequest& req_;
-    Tensor x_, norm_, queries_, context_, hidden_;
+    const DecoderRequest& req_;
+    Tensor x_, norm_, queries_, context_, hidden_, up_;
+    RopeTables rope_;
     Tensor keys_, values_;  // one block's keys and values when the run does not keep them
     bool prefixKeysValuesCopied_ = false;
     Tensor rowPool_;
@@ -544,90 +673,103 @@ class Forward {
 
 }  // namespace
 
-uint64_t estimateGptRunBytes(const GptArchitecture& a, int64_t tokens, int64_t thumbnailCells,
-                             bool keepAttention, int64_t keysValuesKeptUpTo) {
+uint64_t estimateDecoderRunBytes(const DecoderArchitecture& a, int64_t tokens,
+                                 int64_t thumbnailCells, bool keepAttention,
+                                 int64_t keysValuesKeptUpTo) {
     // Doubles, so absurd sizes saturate instead of overflowing.
     const double L = double(a.layers), H = double(a.heads), d = double(a.dModel),
-                 T = double(tokens), F = double(a.ffHidden);
+                 T = double(tokens), F = double(a.ffHidden), kv = double(a.keyValueWidth()),
+                 q = double(a.queryWidth());
     const double P = std::min(T, double(std::max<int64_t>(1, thumbnailCells)));
     // Block inputs and final hidden states; keys and values (kept per layer, or one layer's
     // worth while computing); the summaries and thumbnails.
-    const double keysValues = tokens <= keysValuesKeptUpTo ? 2 * L * T * d : 2 * T * d;
+    const double keysValues = tokens <= keysValuesKeptUpTo ? 2 * L * T * kv : 2 * T * kv;
     double floats = L * T * d + keysValues + T * d + 3 * L * H * T + 3 * L * H + L * H * P * P;
     if (keepAttention)
         floats += L * H * T * T;
-    // Working buffers: x, the norm, queries, context, the feed-forward hidden layer, the
-    // pooled rows, and each thread's scores (two threads' worth).
-    floats += T * 4 * d + std::min(T, double(kFeedForwardRows)) * F + H * T * P +
-              4 * double(kRowBlock) * T;
+    // Working buffers: x, the norm, queries, context, the feed-forward hidden layer (and a
+    // gated one's up projection), the pooled rows, each thread's scores (two threads' worth),
+    // and the RoPE tables.
+    const double hiddenLayers = a.feedForward == FeedForwardKind::Gelu ? 1 : 2;
+    floats += T * (2 * d + 2 * q) + hiddenLayers * std::min(T, double(kFeedForwardRows)) * F +
+              H * T * P + 4 * double(kRowBlock) * T + (a.rope ? 4 * T * a.headSize() : 0);
     const double bytes = 4.0 * floats;
     return bytes >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(bytes);
 }
 
-std::shared_ptr<const GptRun> runGpt(const GptRequest& request) {
+std::shared_ptr<const DecoderRun> runDecoder(const DecoderRequest& request) {
     return Forward(request).run();
 }
 
-Tensor layerAttention(const GptRun& run, int64_t layer, const CancelToken* cancel) {
+Tensor layerAttention(const DecoderRun& run, int64_t layer, const CancelToken* cancel) {
     checkLayer(run, layer);
     if (run.attentionKept())
         return run.attention.select(0, layer);
-    const GptModel& m = modelOf(run);
-    const GptBlock& b = m.blocks[static_cast<size_t>(layer)];
-    const int64_t T = run.tokens(), d = m.arch.dModel, H = m.arch.heads;
+    const DecoderModel& m = modelOf(run);
+    const DecoderArchitecture& a = m.arch;
+    const DecoderBlock& b = m.blocks[static_cast<size_t>(layer)];
+    const int64_t T = run.tokens(), d = a.dModel, H = a.heads;
     const Tensor norm1 =
-        normRows(run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift);
-    const Tensor q = blockQueries(b, norm1.data(), T, cancel);
-    const LayerKeysValues kv = layerKeysValues(run, layer, norm1.data(), cancel);
+        normRows(a, run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift);
+    const RopeTables tables(a, T);
+    const auto& rope = tables.of(a, layer);
+    const Tensor q = blockQueries(a, b, norm1.data(), T, 0, rope, cancel);
+    const LayerKeysValues kv = layerKeysValues(run, layer, norm1.data(), rope, cancel);
     Tensor weights = Tensor::uninitialized(Shape{H, T, T});
-    AttentionIo io = layerIo(run, q, kv);
+    AttentionIo io = layerIo(run, layer, q, kv);
     io.weights = weights.mutableData();
     causalAttention(io, cancel);
     return weights;
 }
 
-GptBlockContext blockContext(const GptRun& run, int64_t layer, const CancelToken* cancel) {
+DecoderBlockContext blockContext(const DecoderRun& run, int64_t layer, const CancelToken* cancel) {
     checkLayer(run, layer);
-    const GptModel& m = modelOf(run);
-    const GptBlock& b = m.blocks[static_cast<size_t>(layer)];
-    const int64_t T = run.tokens(), d = m.arch.dModel, F = m.arch.ffHidden;
-    GptBlockContext c;
+    const DecoderModel& m = modelOf(run);
+    const DecoderArchitecture& a = m.arch;
+    const DecoderBlock& b = m.blocks[static_cast<size_t>(layer)];
+    const int64_t T = run.tokens(), d = a.dModel, F = a.ffHidden;
+    DecoderBlockContext c;
     c.residualIn = run.blockInputs.select(0, layer);
-    c.norm1 = normRows(c.residualIn.data(), T, d, b.norm1Scale, b.norm1Shift);
-    const Tensor q = blockQueries(b, c.norm1.data(), T, cancel);
-    const LayerKeysValues kv = layerKeysValues(run, layer, c.norm1.data(), cancel);
-    Tensor context = Tensor::uninitialized(Shape{T, d});
-    AttentionIo io = layerIo(run, q, kv);
+    c.norm1 = normRows(a, c.residualIn.data(), T, d, b.norm1Scale, b.norm1Shift);
+    const RopeTables tables(a, T);
+    const auto& rope = tables.of(a, layer);
+    const Tensor q = blockQueries(a, b, c.norm1.data(), T, 0, rope, cancel);
+    const LayerKeysValues kv = layerKeysValues(run, layer, c.norm1.data(), rope, cancel);
+    Tensor context = Tensor::uninitialized(Shape{T, a.queryWidth()});
+    AttentionIo io = layerIo(run, layer, q, kv);
     io.context = context.mutableData();
-    io.contextStride = d;
+    io.contextStride = a.queryWidth();
     causalAttention(io, cancel);
     c.attentionOutput = Tensor::uninitialized(Shape{T, d});
     runLinear(b.outProj, context.data(), T, c.attentionOutput.mutableData(), cancel);
+    postNorm(a, b.postAttentionNorm, c.attentionOutput.mutableData(), T);
     c.residualMid = c.residualIn.clone();
     addInPlace(c.residualMid.mutableData(), c.attentionOutput.data(), T * d);
-    c.norm2 = normRows(c.residualMid.data(), T, d, b.norm2Scale, b.norm2Shift);
+    c.norm2 = normRows(a, c.residualMid.data(), T, d, b.norm2Scale, b.norm2Shift);
     c.ffHidden = Tensor::uninitialized(Shape{T, F});
-    runLinear(b.ffIn, c.norm2.data(), T, c.ffHidden.mutableData(), cancel);
-    kernels::geluTanh(c.ffHidden.mutableData(), T * F);
+    Tensor up =
+        a.feedForward == FeedForwardKind::Gelu ? Tensor() : Tensor::uninitialized(Shape{T, F});
     c.ffOutput = Tensor::uninitialized(Shape{T, d});
-    runLinear(b.ffOut, c.ffHidden.data(), T, c.ffOutput.mutableData(), cancel);
+    feedForward(a, b, c.norm2.data(), T, c.ffHidden.mutableData(),
+                up.empty() ? nullptr : up.mutableData(), c.ffOutput.mutableData(), cancel);
+    postNorm(a, b.postFeedForwardNorm, c.ffOutput.mutableData(), T);
     c.residualOut = c.residualMid.clone();
     addInPlace(c.residualOut.mutableData(), c.ffOutput.data(), T * d);
     return c;
 }
 
-Trace layerTrace(const GptRun& run, int64_t layer, const CancelToken* cancel, ProgressFn progress,
-                 const LayerTraceOptions& options) {
+Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel,
+                 ProgressFn progress, const LayerTraceOptions& options) {
     checkLayer(run, layer);
-    const GptModel& m = modelOf(run);
-    const GptBlock& b = m.blocks[static_cast<size_t>(layer)];
+    const DecoderModel& m = modelOf(run);
+    const DecoderBlock& b = m.blocks[static_cast<size_t>(layer)];
     const int64_t T = run.tokens(), d = m.arch.dModel;
     // nn.Linear keeps (out, in); Conv1D's (in, out) is transposed into that layout.
-    auto linearWeight = [](const GptLinear& l) {
+    auto linearWeight = [](const DecoderLinear& l) {
         return l.inputMajor ? l.weight.transpose(0, 1).contiguous() : l.weight.contiguous();
     };
     WeightMap weights;
-    const std::pair<const char*, const GptLinear*> maps[] = {
+    const std::pair<const char*, const DecoderLinear*> maps[] = {
         {"W_query", &b.query}, {"W_key", &b.key}, {"W_value", &b.value}, {"out_proj", &b.outProj}};
     for (const auto& [name, l] : maps) {
         weights[std::string(name) + ".weight"] = linearWeight(*l);
@@ -646,8 +788,9 @@ Trace layerTrace(const GptRun& run, int64_t layer, const CancelToken* cancel, Pr
     r.config.contextLength = m.arch.contextLength;
     r.config.simpleMaskSteps = options.simpleMaskSteps;
     r.config.memoryBudgetBytes = options.memoryBudgetBytes;
-    r.inputs = normRows(run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift)
-                   .view({1, T, d});
+    r.inputs =
+        normRows(m.arch, run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift)
+            .view({1, T, d});
     r.weights = &weights;
     r.cancel = cancel;
     r.progress = std::move(progress);
@@ -657,15 +800,15 @@ Trace layerTrace(const GptRun& run, int64_t layer, const CancelToken* cancel, Pr
         StepInfo& info = trace.steps.front().info;
         const std::string n = std::to_string(layer);
         info.title = "Block " + n + "'s LayerNorm1 output: the input of its attention";
-        info.op = m.names == GptNames::HuggingFace ? "h[" + n + "].ln_1(x)"
-                                                   : "trf_blocks[" + n + "].norm1(x)";
+        info.op = m.names == WeightNames::HuggingFace ? "h[" + n + "].ln_1(x)"
+                                                      : "trf_blocks[" + n + "].norm1(x)";
     }
     return trace;
 }
 
-Tensor nextTokenLogits(const GptRun& run, int64_t position) {
+Tensor nextTokenLogits(const DecoderRun& run, int64_t position) {
     checkPosition(run, position);
-    const GptModel& m = modelOf(run);
+    const DecoderModel& m = modelOf(run);
     const int64_t d = m.arch.dModel, V = m.arch.vocab;
     Tensor logits = Tensor::uninitialized(Shape{V});
     const kernels::LinearJob j =
@@ -704,11 +847,11 @@ std::vector<TokenProbability> topTokens(const Tensor& logits, int64_t k) {
     return out;
 }
 
-std::vector<TokenProbability> nextTokens(const GptRun& run, int64_t position, int64_t k) {
+std::vector<TokenProbability> nextTokens(const DecoderRun& run, int64_t position, int64_t k) {
     return topTokens(nextTokenLogits(run, position), k);
 }
 
-double nextTokenLogProbability(const GptRun& run, int64_t position, int64_t token) {
+double nextTokenLogProbability(const DecoderRun& run, int64_t position, int64_t token) {
     return tokenLogProbability(nextTokenLogits(run, position), token);
 }
 
@@ -729,8 +872,8 @@ double tokenLogProbability(const Tensor& logits, int64_t token) {
     return static_cast<double>(logits.data()[token]) - logSumExp(logits.data(), logits.numel());
 }
 
-std::vector<double> tokenLogProbabilities(const GptRun& run, const CancelToken* cancel) {
-    const GptModel& m = modelOf(run);
+std::vector<double> tokenLogProbabilities(const DecoderRun& run, const CancelToken* cancel) {
+    const DecoderModel& m = modelOf(run);
     const int64_t n = run.tokens() - 1, V = m.arch.vocab;
     if (n <= 0)
         return {};

@@ -1,0 +1,187 @@
+#include "engine/decoder_model.h"
+
+#include "engine/config.h"
+
+namespace attn {
+
+std::string weightNamesName(WeightNames names) {
+    return names == WeightNames::HuggingFace ? "hf" : "book";
+}
+
+std::string familyName(Family family) {
+    switch (family) {
+        case Family::Gpt2:
+            return "gpt2";
+        case Family::Llama:
+            return "llama";
+        case Family::Qwen2:
+            return "qwen2";
+        case Family::Qwen3:
+            return "qwen3";
+        case Family::Gemma3:
+            return "gemma3_text";
+    }
+    return "?";
+}
+
+std::string headsSourceName(HeadsSource source) {
+    switch (source) {
+        case HeadsSource::Request:
+            return "request";
+        case HeadsSource::Metadata:
+            return "metadata";
+        case HeadsSource::Default:
+            return "default";
+        case HeadsSource::Config:
+            return "config";
+    }
+    return "?";
+}
+
+DecoderArchitecture gpt2Architecture(int64_t layers, int64_t dModel, int64_t heads, int64_t vocab,
+                                     int64_t contextLength, int64_t ffHidden, bool qkvBias,
+                                     bool tiedHead) {
+    DecoderArchitecture a;
+    a.layers = layers;
+    a.dModel = dModel;
+    a.heads = heads;
+    a.vocab = vocab;
+    a.contextLength = contextLength;
+    a.ffHidden = ffHidden;
+    a.qkvBias = qkvBias;
+    a.tiedHead = tiedHead;
+    return a;
+}
+
+int64_t DecoderLinear::inFeatures() const {
+    return weight.dim() == 2 ? weight.size(inputMajor ? 0 : 1) : 0;
+}
+
+int64_t DecoderLinear::outFeatures() const {
+    return weight.dim() == 2 ? weight.size(inputMajor ? 1 : 0) : 0;
+}
+
+int64_t DecoderLinear::rowStride() const {
+    return weight.dim() == 2 ? weight.strides()[0] : 0;
+}
+
+int64_t DecoderModel::parameterCount() const {
+    // An empty Tensor is a weight the family has not (its numel() would be a scalar's 1).
+    auto n = [](const Tensor& t) { return t.empty() ? int64_t(0) : t.numel(); };
+    auto linear = [&](const DecoderLinear& l) { return n(l.weight) + n(l.bias); };
+    int64_t total =
+        n(tokenEmbedding) + n(positionEmbedding) + n(finalNormScale) + n(finalNormShift);
+    if (!outHead.sharesStorageWith(tokenEmbedding))
+        total += n(outHead);
+    for (const DecoderBlock& b : blocks)
+        total += n(b.norm1Scale) + n(b.norm1Shift) + linear(b.query) + linear(b.key) +
+                 linear(b.value) + n(b.queryNorm) + n(b.keyNorm) + linear(b.outProj) +
+                 n(b.postAttentionNorm) + n(b.norm2Scale) + n(b.norm2Shift) + linear(b.ffGate) +
+                 linear(b.ffIn) + linear(b.ffOut) + n(b.postFeedForwardNorm);
+    return total;
+}
+
+void checkDecoderModel(const DecoderModel& m) {
+    const DecoderArchitecture& a = m.arch;
+    auto fail = [&](const std::string& what, const Shape& found, const Shape& expected) {
+        throw UserError("model", m.source + (m.source.empty() ? "" : ": ") + what + " has shape " +
+                                     shapeToString(found) + " but a model of " +
+                                     std::to_string(a.layers) + " layers, d_model " +
+                                     std::to_string(a.dModel) + " and vocabulary " +
+                                     std::to_string(a.vocab) + " needs " + shapeToString(expected));
+    };
+    if (a.layers < 1 || a.dModel < 1 || a.vocab < 1 || a.contextLength < 1 || a.ffHidden < 1)
+        throw UserError("model",
+                        "A model needs at least one layer, token, position and "
+                        "feature; this one has " +
+                            std::to_string(a.layers) + " layers, d_model " +
+                            std::to_string(a.dModel) + ", vocabulary " + std::to_string(a.vocab) +
+                            ", context length " + std::to_string(a.contextLength) + ".");
+    const bool gpt2 = a.family == Family::Gpt2;
+    if (gpt2 && (a.heads < 1 || a.dModel % a.heads != 0)) {
+        std::string valid;
+        for (int64_t h : validHeadCounts(a.dModel))
+            valid += (valid.empty() ? "" : ", ") + std::to_string(h);
+        throw UserError("heads", "d_model = " + std::to_string(a.dModel) +
+                                     " cannot be split into " + std::to_string(a.heads) +
+                                     " heads of equal size. Valid head counts: " + valid + ".");
+    }
+    const int64_t H = a.heads, G = a.keyValueHeads(), hd = a.headSize();
+    if (H < 1 || G < 1 || H % G != 0 || hd < 1 || (a.rope && hd % 2 != 0))
+        throw UserError("model", m.source + (m.source.empty() ? "" : ": ") + std::to_string(H) +
+                                     " query heads, " + std::to_string(G) +
+                                     " key/value heads and head size " + std::to_string(hd) +
+                                     " do not fit together: the key/value heads must divide the "
+                                     "query heads" +
+                                     (a.rope ? ", and RoPE needs an even head size" : "") + ".");
+    if (!a.windows.empty() && static_cast<int64_t>(a.windows.size()) != a.layers)
+        throw UserError("model", "The model lists " + std::to_string(a.windows.size()) +
+                                     " sliding windows for its " + std::to_string(a.layers) +
+                                     " layers; it needs one per layer (0 for full attention).");
+    auto expect = [&](const std::string& what, const Tensor& t, const Shape& shape) {
+        if (t.shape() != shape)
+            fail(what, t.shape(), shape);
+    };
+    auto expectContiguous = [&](const std::string& what, const Tensor& t, const Shape& shape) {
+        expect(what, t, shape);
+        if (!t.isContiguous())
+            throw UserError("model", what + " is not stored row by row");
+    };
+    // A vector that is there exactly when `wanted`.
+    auto expectOptional = [&](const std::string& what, const Tensor& t, int64_t n, bool wanted) {
+        if (wanted)
+            expectContiguous(what, t, {n});
+        else if (!t.empty())
+            throw UserError("model", what + " is there, but this model's family has none");
+    };
+    auto expectLinear = [&](const std::string& what, const DecoderLinear& l, int64_t in,
+                            int64_t out, bool bias) {
+        const Shape shape = l.inputMajor ? Shape{in, out} : Shape{out, in};
+        expect(what + " weight", l.weight, shape);
+        if (l.weight.strides()[1] != 1 || l.rowStride() < l.weight.size(1))
+            throw UserError("model", what + " weight is not laid out row by row");
+        if (bias)
+            expectContiguous(what + " bias", l.bias, {out});
+        else if (!l.bias.empty())
+            throw UserError("model", what + " has a bias, but this model has none there");
+    };
+    const int64_t d = a.dModel, F = a.ffHidden;
+    const bool layerNorm = a.norm == NormKind::LayerNorm;
+    const bool glu = a.feedForward != FeedForwardKind::Gelu;
+    expectContiguous("the token embedding", m.tokenEmbedding, {a.vocab, d});
+    if (a.rope)
+        expectOptional("the position embedding", m.positionEmbedding, 0, false);
+    else
+        expectContiguous("the position embedding", m.positionEmbedding, {a.contextLength, d});
+    expectContiguous("the output head", m.outHead, {a.vocab, d});
+    expectContiguous("the final norm scale", m.finalNormScale, {d});
+    expectOptional("the final norm shift", m.finalNormShift, d, layerNorm);
+    if (static_cast<int64_t>(m.blocks.size()) != a.layers)
+        throw UserError("model", "The model has " + std::to_string(m.blocks.size()) +
+                                     " blocks but says it has " + std::to_string(a.layers) +
+                                     " layers.");
+    for (size_t i = 0; i < m.blocks.size(); ++i) {
+        const DecoderBlock& b = m.blocks[i];
+        const std::string p = "block " + std::to_string(i) + " ";
+        expectContiguous(p + "norm1 scale", b.norm1Scale, {d});
+        expectOptional(p + "norm1 shift", b.norm1Shift, d, layerNorm);
+        expectContiguous(p + "norm2 scale", b.norm2Scale, {d});
+        expectOptional(p + "norm2 shift", b.norm2Shift, d, layerNorm);
+        expectLinear(p + "query", b.query, d, H * hd, a.qkvBias);
+        expectLinear(p + "key", b.key, d, G * hd, a.qkvBias);
+        expectLinear(p + "value", b.value, d, G * hd, a.qkvBias);
+        expectOptional(p + "query norm", b.queryNorm, hd, a.qkNorm);
+        expectOptional(p + "key norm", b.keyNorm, hd, a.qkNorm);
+        expectLinear(p + "out_proj", b.outProj, H * hd, d, gpt2);
+        expectOptional(p + "post-attention norm", b.postAttentionNorm, d, a.sandwichNorms);
+        if (glu)
+            expectLinear(p + "feed-forward gate", b.ffGate, d, F, false);
+        else if (!b.ffGate.weight.empty())
+            throw UserError("model", p + "has a feed-forward gate, but GPT-2's has none");
+        expectLinear(p + "feed-forward in", b.ffIn, d, F, gpt2);
+        expectLinear(p + "feed-forward out", b.ffOut, F, d, gpt2);
+        expectOptional(p + "post-feed-forward norm", b.postFeedForwardNorm, d, a.sandwichNorms);
+    }
+}
+
+}  // namespace attn

@@ -1,0 +1,276 @@
+// The decoder families after GPT-2 (SPEC 9.2), from Hugging Face's tensor names or the book's.
+#include <set>
+
+#include "engine/config.h"
+#include "io/model_config.h"
+#include "io/model_file.h"
+
+namespace attn::io {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& source, const std::string& message) {
+    throw UserError("model", source + ": " + message);
+}
+
+// Where a naming scheme keeps each weight; "" for a weight the family has not.
+struct BlockNames {
+    std::string norm1, query, key, value, queryNorm, keyNorm, outProj, postAttentionNorm, norm2,
+        gate, up, down, postFeedForwardNorm;
+};
+
+class FamilyReader {
+  public:
+    FamilyReader(const StoredTensors& file, const ModelConfig& config, const std::string& source,
+                 const ModelLoadOptions& options)
+        : file_(file), config_(config), source_(source), options_(options) {}
+
+    std::shared_ptr<const DecoderModel> read() {
+        const std::string& prefix = config_.tensorPrefix;
+        for (const auto& [name, stored] : file_.tensors) {
+            if (!prefix.empty() && !name.starts_with(prefix))
+                continue;  // a multimodal checkpoint's vision tower and projector
+            byName_.emplace(name.substr(prefix.size()), &stored);
+        }
+        const DecoderArchitecture& a = config_.arch;
+        const bool hf = byName_.count("model.embed_tokens.weight") > 0;
+        const bool book = byName_.count("tok_emb.weight") > 0;
+        if (!hf && !book)
+            fail(source_, "it has neither " + prefix +
+                              "model.embed_tokens.weight (Hugging Face's "
+                              "names) nor tok_emb.weight (the book's), so it is not a " +
+                              config_.modelType + " model as its config says");
+        auto model = std::make_shared<DecoderModel>();
+        model->arch = a;
+        model->names = hf ? WeightNames::HuggingFace : WeightNames::Book;
+        model->headsSource = HeadsSource::Config;
+        model->source = source_;
+        model->metadata = file_.metadata;
+        const std::string emb = hf ? "model.embed_tokens.weight" : "tok_emb.weight";
+        const std::string finalNorm = hf ? "model.norm.weight" : bookNorm("final_norm");
+        const std::string head = hf ? "lm_head.weight" : "out_head.weight";
+        const int64_t d = a.dModel;
+        expect(emb, {a.vocab, d}, "(vocab_size, hidden_size)");
+        expect(finalNorm, {d}, "(hidden_size,)");
+        // A separate head when the config unties it, or when the book's model saved one.
+        const bool separateHead = !a.tiedHead || (book && byName_.count(head));
+        if (separateHead)
+            expect(head, {a.vocab, d}, "(vocab_size, hidden_size)");
+        else if (byName_.count(head))
+            expected_.insert(head);  // saved tied: the same numbers as the embedding
+        model->arch.tiedHead = !separateHead;
+        std::vector<BlockNames> blocks;
+        for (int64_t l = 0; l < a.layers; ++l) {
+            blocks.push_back(hf ? hfNames(l) : bookNames(l));
+            expectBlock(blocks.back());
+        }
+        for (const auto& [name, stored] : byName_)
+            if (!expected_.count(name) && !ignored(name))
+                fail(source_, "it holds " + prefix + name + " (shape " +
+                                  shapeToString(stored->shape) + "), which a " + config_.modelType +
+                                  " model of " + std::to_string(a.layers) +
+                                  " layers does not have (is the config.json this model's?)");
+
+        const int total = static_cast<int>(a.layers) + 2;
+        int done = 0;
+        auto step = [&](const std::string& what) {
+            throwIfCancelled(options_.cancel);
+            ++done;
+            if (options_.progress)
+                options_.progress(done, total, what);
+        };
+        model->tokenEmbedding = convert(emb);
+        step("embeddings");
+        for (int64_t l = 0; l < a.layers; ++l) {
+            model->blocks.push_back(readBlock(blocks[size_t(l)]));
+            step("block " + std::to_string(l));
+        }
+        model->finalNormScale = convert(finalNorm);
+        model->outHead = separateHead ? convert(head) : model->tokenEmbedding;
+        std::string dtype;
+        for (const std::string& t : dtypes_)
+            dtype += (dtype.empty() ? "" : "+") + t;
+        model->dtype = dtype;
+        checkDecoderModel(*model);
+        step("final norm");
+        return model;
+    }
+
+  private:
+    // The book's Llama 3 uses nn.RMSNorm (".weight"); its Qwen3 and Gemma 3 their own (".scale").
+    std::string bookNorm(const std::string& base) const {
+        return byName_.count(base + ".weight") ? base + ".weight" : base + ".scale";
+    }
+
+    BlockNames hfNames(int64_t l) const {
+        const DecoderArchitecture& a = config_.arch;
+        const std::string p = "model.layers." + std::to_string(l) + ".";
+        BlockNames n;
+        n.norm1 = p + "input_layernorm.weight";
+        n.query = p + "self_attn.q_proj.";
+        n.key = p + "self_attn.k_proj.";
+        n.value = p + "self_attn.v_proj.";
+        n.outProj = p + "self_attn.o_proj.";
+        if (a.qkNorm) {
+            n.queryNorm = p + "self_attn.q_norm.weight";
+            n.keyNorm = p + "self_attn.k_norm.weight";
+        }
+        if (a.sandwichNorms) {
+            n.postAttentionNorm = p + "post_attention_layernorm.weight";
+            n.norm2 = p + "pre_feedforward_layernorm.weight";
+            n.postFeedForwardNorm = p + "post_feedforward_layernorm.weight";
+        } else {
+            n.norm2 = p + "post_attention_layernorm.weight";
+        }
+        n.gate = p + "mlp.gate_proj.";
+        n.up = p + "mlp.up_proj.";
+        n.down = p + "mlp.down_proj.";
+        return n;
+    }
+
+    BlockNames bookNames(int64_t l) const {
+        const DecoderArchitecture& a = config_.arch;
+        const bool gemma = a.family == Family::Gemma3;
+        const std::string p = (gemma ? "blocks." : "trf_blocks.") + std::to_string(l) + ".";
+        BlockNames n;
+        n.query = p + "att.W_query.";
+        n.key = p + "att.W_key.";
+        n.value = p + "att.W_value.";
+        n.outProj = p + "att.out_proj.";
+        if (a.qkNorm) {
+            n.queryNorm = bookNorm(p + "att.q_norm");
+            n.keyNorm = bookNorm(p + "att.k_norm");
+        }
+        if (gemma) {
+            n.norm1 = bookNorm(p + "input_layernorm");
+            n.postAttentionNorm = bookNorm(p + "post_attention_layernorm");
+            n.norm2 = bookNorm(p + "pre_feedforward_layernorm");
+            n.postFeedForwardNorm = bookNorm(p + "post_feedforward_layernorm");
+        } else {
+            n.norm1 = bookNorm(p + "norm1");
+            n.norm2 = bookNorm(p + "norm2");
+        }
+        n.gate = p + "ff.fc1.";
+        n.up = p + "ff.fc2.";
+        n.down = p + "ff.fc3.";
+        return n;
+    }
+
+    void expectBlock(const BlockNames& n) {
+        const DecoderArchitecture& a = config_.arch;
+        const int64_t d = a.dModel, q = a.queryWidth(), kv = a.keyValueWidth(), F = a.ffHidden,
+                      hd = a.headSize();
+        const std::string heads = "(num_attention_heads * head_dim, hidden_size)";
+        const std::string kvHeads = "(num_key_value_heads * head_dim, hidden_size)";
+        expect(n.norm1, {d}, "(hidden_size,)");
+        expectLinear(n.query, q, d, heads, a.qkvBias);
+        expectLinear(n.key, kv, d, kvHeads, a.qkvBias);
+        expectLinear(n.value, kv, d, kvHeads, a.qkvBias);
+        expectLinear(n.outProj, d, q, "(hidden_size, num_attention_heads * head_dim)", false);
+        for (const std::string* name : {&n.queryNorm, &n.keyNorm})
+            if (!name->empty())
+                expect(*name, {hd}, "(head_dim,)");
+        for (const std::string* name : {&n.postAttentionNorm, &n.norm2, &n.postFeedForwardNorm})
+            if (!name->empty())
+                expect(*name, {d}, "(hidden_size,)");
+        expectLinear(n.gate, F, d, "(intermediate_size, hidden_size)", false);
+        expectLinear(n.up, F, d, "(intermediate_size, hidden_size)", false);
+        expectLinear(n.down, d, F, "(hidden_size, intermediate_size)", false);
+    }
+
+    void expectLinear(const std::string& prefix, int64_t out, int64_t in, const std::string& dims,
+                      bool bias) {
+        expect(prefix + "weight", {out, in}, dims);
+        if (bias)
+            expect(prefix + "bias", {out}, "(" + dims.substr(1, dims.find(',') - 1) + ",)");
+    }
+
+    bool ignored(const std::string& name) const {
+        // Older checkpoints save RoPE's inverse frequencies, which the config defines anyway.
+        return name.ends_with(".rotary_emb.inv_freq");
+    }
+
+    void expect(const std::string& name, const Shape& shape, const std::string& dims) {
+        const auto it = byName_.find(name);
+        const DecoderArchitecture& a = config_.arch;
+        const std::string sizes =
+            "hidden_size " + std::to_string(a.dModel) + ", " + std::to_string(a.heads) +
+            " query and " + std::to_string(a.keyValueHeads()) + " key/value heads of " +
+            std::to_string(a.headSize()) + ", intermediate_size " + std::to_string(a.ffHidden) +
+            ", vocab_size " + std::to_string(a.vocab);
+        const std::string full = config_.tensorPrefix + name;
+        if (it == byName_.end())
+            fail(source_, "it has no " + full + " (shape " + shapeToString(shape) + " = " + dims +
+                              "), which a " + config_.modelType + " model with its config (" +
+                              sizes + ") needs");
+        if (it->second->shape != shape)
+            fail(source_, full + " has shape " + shapeToString(it->second->shape) +
+                              " but its config (" + sizes + ") needs " + shapeToString(shape) +
+                              " = " + dims);
+        if (!isFloatDtype(it->second->dtype))
+            fail(source_, full + " has dtype " + it->second->dtype +
+                              "; a model's weights must be F32, F16 or BF16");
+        expected_.insert(name);
+    }
+
+    Tensor convert(const std::string& name) {
+        const StoredTensor& stored = *byName_.at(name);
+        dtypes_.insert(stored.dtype);
+        Tensor t = toFloat32(stored);
+        if (firstNonFinite(t) >= 0)
+            fail(source_, config_.tensorPrefix + name +
+                              " holds a value that is not a finite number; a model's weights are "
+                              "finite (the file is corrupt, or was saved from a training run "
+                              "that diverged)");
+        return t;
+    }
+
+    DecoderLinear linear(const std::string& prefix, bool bias) {
+        DecoderLinear l;
+        l.weight = convert(prefix + "weight");
+        if (bias)
+            l.bias = convert(prefix + "bias");
+        return l;
+    }
+
+    DecoderBlock readBlock(const BlockNames& n) {
+        const DecoderArchitecture& a = config_.arch;
+        auto optional = [&](const std::string& name) {
+            return name.empty() ? Tensor() : convert(name);
+        };
+        DecoderBlock b;
+        b.norm1Scale = convert(n.norm1);
+        b.query = linear(n.query, a.qkvBias);
+        b.key = linear(n.key, a.qkvBias);
+        b.value = linear(n.value, a.qkvBias);
+        b.queryNorm = optional(n.queryNorm);
+        b.keyNorm = optional(n.keyNorm);
+        b.outProj = linear(n.outProj, false);
+        b.postAttentionNorm = optional(n.postAttentionNorm);
+        b.norm2Scale = convert(n.norm2);
+        b.ffGate = linear(n.gate, false);
+        b.ffIn = linear(n.up, false);
+        b.ffOut = linear(n.down, false);
+        b.postFeedForwardNorm = optional(n.postFeedForwardNorm);
+        return b;
+    }
+
+    const StoredTensors& file_;
+    const ModelConfig& config_;
+    const std::string& source_;
+    const ModelLoadOptions& options_;
+    std::map<std::string, const StoredTensor*> byName_;
+    std::set<std::string> expected_;
+    std::set<std::string> dtypes_;
+};
+
+}  // namespace
+
+std::shared_ptr<const DecoderModel> buildFamilyModel(const StoredTensors& tensors,
+                                                     const ModelConfig& config,
+                                                     const std::string& source,
+                                                     const ModelLoadOptions& options) {
+    return FamilyReader(tensors, config, source, options).read();
+}
+
+}  // namespace attn::io
