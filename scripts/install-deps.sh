@@ -7,6 +7,9 @@ packages=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
     libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
+    # tokenizer.json: a fast JSON reader and a regex engine with Unicode properties; curl
+    # fetches the test tokenizers (scripts/fetch-tokenizers.sh).
+    libsimdjson-dev libpcre2-dev curl ca-certificates
     xvfb xauth fonts-dejavu-core
     # Translations: lrelease/lupdate and their CMake package; Qt's own German texts.
     qt6-l10n-tools qt6-tools-dev qt6-translations-l10n

@@ -14,6 +14,9 @@ fi
 
 ./scripts/install-deps.sh
 ./scripts/build.sh
+# Llama 3's and Gemma 3's tokenizer.json, which the tokenizer tests compare with Hugging Face.
+./scripts/fetch-tokenizers.sh
+export ATTN_REQUIRE_TOKENIZERS=1
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 echo "== Installed files and the Debian package =="

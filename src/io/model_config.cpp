@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <sstream>
 
 #include "engine/config.h"
 #include "io/json_reader.h"
@@ -99,9 +100,12 @@ class ConfigReader {
 // A positive number below `hi`, e.g. an epsilon or a RoPE base.
 double positive(const ConfigReader& r, const std::string& key, double fallback, double hi) {
     const double x = r.number(key, fallback);
-    if (!(x > 0.0) || x > hi)
-        r.fail("\"" + r.keyName(key) + "\" = " + std::to_string(x) +
-               " is out of range: it must be above 0 and at most " + std::to_string(hi));
+    if (!(x > 0.0) || x > hi) {
+        std::ostringstream limit;
+        limit << hi;
+        r.fail("\"" + r.keyName(key) + "\" = " + r.find(key)->text +
+               " is out of range: it must be above 0 and at most " + limit.str());
+    }
     return x;
 }
 

@@ -74,6 +74,20 @@ bool Vocabulary::symbolToBytes(std::string_view symbol, std::string& out) {
     return true;
 }
 
+void Vocabulary::bytesToSymbols(std::string_view bytes, std::string& out) {
+    // Symbols by byte, UTF-8 encoded once.
+    static const std::array<std::string, 256> symbols = [] {
+        std::array<std::string, 256> t;
+        const ByteAlphabet& a = alphabet();
+        for (size_t cp = 0; cp < a.byteOfSymbol.size(); ++cp)
+            if (a.byteOfSymbol[cp] >= 0)
+                utf8::append(t[static_cast<uint8_t>(a.byteOfSymbol[cp])], char32_t(cp));
+        return t;
+    }();
+    for (unsigned char b : bytes)
+        out += symbols[b];
+}
+
 std::unique_ptr<Vocabulary> Vocabulary::fromVocabBpe(std::string_view text) {
     auto vocab = std::make_unique<Vocabulary>();
     std::vector<std::string>& tokens = vocab->tokens_;

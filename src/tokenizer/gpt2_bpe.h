@@ -48,6 +48,9 @@ class Vocabulary {
     // The bytes a vocab.bpe / encoder.json symbol ("Ġthe") stands for (" the"); false when the
     // symbol has a character outside GPT-2's byte alphabet.
     static bool symbolToBytes(std::string_view symbol, std::string& out);
+    // The other way: each byte as its symbol, UTF-8 encoded (what a Hugging Face ByteLevel
+    // pre-tokenizer does to a piece).
+    static void bytesToSymbols(std::string_view bytes, std::string& out);
 
   private:
     std::vector<std::string> tokens_;  // by id; the map's keys point into these strings

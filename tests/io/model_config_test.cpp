@@ -1,0 +1,212 @@
+// config.json and model folders refused with one line naming the key, tensor or file, and what
+// would be right (SPEC 9.2).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "io/file_io.h"
+#include "io/model_config.h"
+#include "io/model_file.h"
+#include "io_test_util.h"
+
+#ifndef ATTN_FIXTURES_DIR
+#error "ATTN_FIXTURES_DIR must point at tests/fixtures"
+#endif
+
+namespace attn::io {
+namespace {
+
+namespace fs = std::filesystem;
+using test::expectError;
+
+const std::string kQwen3 =
+    R"({"model_type": "qwen3", "hidden_size": 1024, "num_hidden_layers": 28,
+        "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 128,
+        "intermediate_size": 3072, "vocab_size": 151936, "max_position_embeddings": 40960,
+        "rms_norm_eps": 1e-06, "rope_theta": 1000000, "tie_word_embeddings": true})";
+
+TEST(ModelConfig, ReadsQwen3SizesAndItsFamilysTraits) {
+    const ModelConfig c = parseModelConfig(kQwen3, "config.json");
+    const DecoderArchitecture& a = c.arch;
+    EXPECT_EQ(a.family, Family::Qwen3);
+    EXPECT_EQ(a.layers, 28);
+    EXPECT_EQ(a.heads, 16);
+    EXPECT_EQ(a.keyValueHeads(), 8);
+    EXPECT_EQ(a.headSize(), 128);  // not 1024 / 16
+    EXPECT_EQ(a.groupOfHead(15), 7);
+    EXPECT_TRUE(a.qkNorm);
+    EXPECT_TRUE(a.rope);
+    EXPECT_EQ(a.globalRope.base, 1e6);
+    EXPECT_TRUE(a.tiedHead);
+    EXPECT_EQ(a.norm, NormKind::RmsNorm);
+    EXPECT_EQ(a.feedForward, FeedForwardKind::SwiGlu);
+    EXPECT_TRUE(a.windows.empty());
+}
+
+TEST(ModelConfig, ReadsLlama3RopeScalingInBothSpellings) {
+    const std::string base =
+        R"("model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
+           "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 8192,
+           "vocab_size": 128256, "max_position_embeddings": 131072, "rms_norm_eps": 1e-05,)";
+    const ModelConfig old = parseModelConfig(
+        "{" + base +
+            R"("rope_theta": 500000.0, "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0,
+               "low_freq_factor": 1.0, "original_max_position_embeddings": 8192,
+               "rope_type": "llama3"}})",
+        "config.json");
+    const ModelConfig newer =
+        parseModelConfig("{" + base +
+                             R"("rope_parameters": {"rope_theta": 500000.0, "factor": 32.0,
+               "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+               "original_max_position_embeddings": 8192, "rope_type": "llama3"}})",
+                         "config.json");
+    for (const ModelConfig* c : {&old, &newer}) {
+        EXPECT_EQ(c->arch.globalRope.scaling, RopeSpec::Scaling::Llama3);
+        EXPECT_EQ(c->arch.globalRope.base, 500000.0);
+        EXPECT_EQ(c->arch.globalRope.factor, 32.0);
+        EXPECT_EQ(c->arch.globalRope.originalContext, 8192.0);
+        EXPECT_EQ(c->arch.headSize(), 64);
+        EXPECT_FALSE(c->arch.tiedHead);
+    }
+}
+
+TEST(ModelConfig, GemmaLayersFromThePatternSlideButEverySixth) {
+    const ModelConfig c = parseModelConfig(
+        R"({"model_type": "gemma3_text", "hidden_size": 640, "num_hidden_layers": 7,
+            "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": 256,
+            "intermediate_size": 2048, "vocab_size": 262144, "max_position_embeddings": 32768,
+            "query_pre_attn_scalar": 256, "sliding_window": 512, "rope_local_base_freq": 10000,
+            "rope_theta": 1000000})",
+        "config.json");
+    EXPECT_EQ(c.arch.windows, (std::vector<int64_t>{512, 512, 512, 512, 512, 0, 512}));
+    EXPECT_EQ(c.arch.ropeOf(0).base, 10000.0);
+    EXPECT_EQ(c.arch.ropeOf(5).base, 1e6);
+    EXPECT_DOUBLE_EQ(c.arch.queryScale, 1.0 / 16.0);
+    EXPECT_DOUBLE_EQ(c.arch.embeddingScale, std::sqrt(640.0));
+    EXPECT_TRUE(c.arch.tiedHead);
+    EXPECT_EQ(c.arch.norm, NormKind::RmsNormOnePlus);
+}
+
+TEST(ModelConfig, QwenIgnoresItsWindowUnlessItIsSwitchedOn) {
+    std::string config = kQwen3;
+    config.insert(1, R"("sliding_window": 4096, "use_sliding_window": false, )");
+    EXPECT_TRUE(parseModelConfig(config, "config.json").arch.windows.empty());
+    config = kQwen3;
+    config.insert(
+        1, R"("sliding_window": 4096, "use_sliding_window": true, "max_window_layers": 26, )");
+    const ModelConfig c = parseModelConfig(config, "config.json");
+    EXPECT_EQ(c.arch.windowOf(25), 0);
+    EXPECT_EQ(c.arch.windowOf(26), 4096);
+}
+
+// The key `key` of kQwen3 replaced by `value` (or removed when empty).
+std::string qwen3With(const std::string& key, const std::string& value) {
+    std::string s = kQwen3;
+    const size_t at = s.find("\"" + key + "\"");
+    const size_t end = s.find_first_of(",}", at);
+    const std::string entry = value.empty() ? "" : "\"" + key + "\": " + value;
+    if (value.empty())
+        s.erase(at, end + (s[end] == ',' ? 1 : 0) - at);
+    else
+        s.replace(at, end - at, entry);
+    return s;
+}
+
+TEST(ModelConfigErrors, NameTheKeyAndWhatWouldBeRight) {
+    auto refused = [](const std::string& json, const std::string& message) {
+        expectError([&] { parseModelConfig(json, "config.json"); }, "model",
+                    "config.json: " + message);
+    };
+    refused(qwen3With("model_type", "\"mamba\""),
+            "\"model_type\" = \"mamba\" is not a model this program reads; it reads gpt2, llama, "
+            "qwen2, qwen3, gemma3_text and gemma3");
+    refused(qwen3With("model_type", ""),
+            "it has no \"model_type\"; a Hugging Face config names its architecture there (this "
+            "program reads gpt2, llama, qwen2, qwen3, gemma3_text and gemma3)");
+    refused(qwen3With("hidden_size", ""), "it has no \"hidden_size\", which this model type needs");
+    refused(qwen3With("num_hidden_layers", "100000"),
+            "\"num_hidden_layers\" = 100000 is not a size this model can have: it must be a "
+            "whole number from 1 to 1024");
+    refused(qwen3With("num_key_value_heads", "3"),
+            "\"num_key_value_heads\" = 3 does not divide \"num_attention_heads\" = 16: each "
+            "key/value head serves the same number of query heads");
+    refused(qwen3With("head_dim", "127"),
+            "\"head_dim\" = 127 is odd; RoPE turns pairs of numbers, so a head needs an even "
+            "size");
+    refused(qwen3With("vocab_size", "\"big\""), "\"vocab_size\" is a string; it must be a number");
+    refused(qwen3With("rms_norm_eps", "-1"),
+            "\"rms_norm_eps\" = -1 is out of range: it must be above 0 and at most 0.1");
+    refused(qwen3With("rope_theta", "1e6, \"rope_scaling\": {\"rope_type\": \"yarn\"}"),
+            "\"rope_scaling.rope_type\" = \"yarn\" is a RoPE scaling this program does not "
+            "compute; it knows default, llama3 and linear");
+    refused(qwen3With("tie_word_embeddings", "true, \"attention_bias\": true"),
+            "\"attention_bias\" is true, but a qwen3 model has no attention biases");
+    refused("[1, 2]", "a config.json holds one object, not an array");
+}
+
+std::string fixture(const std::string& name) {
+    return (fs::path(ATTN_FIXTURES_DIR) / "families" / name).string();
+}
+
+TEST(ModelFolderErrors, NameTheFileOrTensor) {
+    test::TempDir dir;
+    const fs::path folder = fs::path(dir.path()) / "Llama";
+    fs::copy(fixture("llama_bf16_sharded"), folder);
+    const std::string name = "Llama";
+    // A shard the index names is gone.
+    fs::rename(folder / "model-00002-of-00002.safetensors", folder / "moved.safetensors");
+    expectError([&] { loadDecoderModel(folder.string()); }, "model",
+                name +
+                    ": the shard model-00002-of-00002.safetensors that "
+                    "model.safetensors.index.json names (for "
+                    "model.layers.1.input_layernorm.weight, among others) is not in the "
+                    "folder");
+    // A shard shorter than its header says.
+    const std::string bytes = readFileBytes((folder / "moved.safetensors").string());
+    test::writeRaw((folder / "model-00002-of-00002.safetensors").string(),
+                   bytes.substr(0, bytes.size() - 10));
+    try {
+        loadDecoderModel(folder.string());
+        FAIL() << "a cut shard was read";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.field(), "model");
+        EXPECT_EQ(std::string(e.what()).rfind("model-00002-of-00002.safetensors: ", 0), 0u)
+            << e.what();
+    }
+    // No weights at all.
+    fs::remove(folder / "model.safetensors.index.json");
+    expectError([&] { loadDecoderModel(folder.string()); }, "model",
+                name +
+                    ": the folder has neither model.safetensors nor "
+                    "model.safetensors.index.json with its shards");
+}
+
+TEST(ModelFolderErrors, ATensorTheConfigNeedsIsMissingOrMisshaped) {
+    test::TempDir dir;
+    const fs::path folder = fs::path(dir.path()) / "Qwen";
+    fs::copy(fixture("qwen3"), folder);
+    // The config says 8 key/value heads where the weights have 2.
+    std::string config = readFileBytes((folder / "config.json").string());
+    const size_t at = config.find("\"num_key_value_heads\": 2");
+    ASSERT_NE(at, std::string::npos);
+    config.replace(at, 24, "\"num_key_value_heads\": 4");
+    test::writeRaw((folder / "config.json").string(), config);
+    expectError([&] { loadDecoderModel(folder.string()); }, "model",
+                "Qwen: model.layers.0.self_attn.k_proj.weight has shape (32, 32) but its config "
+                "(hidden_size 32, 4 query and 4 key/value heads of 16, intermediate_size 64, "
+                "vocab_size 300) needs (64, 32) = (num_key_value_heads * head_dim, hidden_size)");
+    // A config of another family for these weights.
+    config.replace(config.find("\"qwen3\""), 7, "\"llama\"");
+    config.replace(config.find("\"num_key_value_heads\": 4"), 24, "\"num_key_value_heads\": 2");
+    test::writeRaw((folder / "config.json").string(), config);
+    expectError([&] { loadDecoderModel(folder.string()); }, "model",
+                "Qwen: it holds model.layers.0.self_attn.k_norm.weight (shape (16,)), which a "
+                "llama model of 2 layers does not have (is the config.json this model's?)");
+}
+
+}  // namespace
+}  // namespace attn::io

