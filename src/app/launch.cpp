@@ -174,7 +174,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
         }
     }
     const InputTokens tokens =
-        model ? modelTokens(state.settings) : tokenizeInput(state.settings, state.files);
+        model ? modelTokens(state.settings, nullptr) : tokenizeInput(state.settings, state.files);
     const auto issues = model ? std::vector<ValidationIssue>{}
                               : checkSettings(state.settings, state.files, tokens.count());
     if (!issues.empty()) {

@@ -106,6 +106,12 @@ Session sessionFromJson(const QByteArray& bytes, const QString& name, QStringLis
                 QStringLiteral("rope_base"), QStringLiteral("rope")};
             return afterOnly.contains(key);
         });
+    // Token ids instead of text and a single weights file's config.json came with the model
+    // families after GPT-2; they are empty unless given, so a session without them lacks
+    // nothing.
+    missing.removeIf([](const QString& key) {
+        return key == QLatin1String("ids") || key == QLatin1String("model_config");
+    });
     if (s.settings.source == InputSource::File && s.embeddings.path.isEmpty())
         corrupt(name, QObject::tr("the input is a file but no embeddings file is named"));
     s.windowGeometry = QByteArray::fromBase64(o["window_geometry"].toString().toLatin1());

@@ -2,6 +2,9 @@
 
 #include <QCommandLineParser>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +15,7 @@
 #include "io/file_io.h"
 #include "io/npy.h"
 #include "io/text_format.h"
+#include "io/tokenizer_file.h"
 #include "io/trace_json.h"
 #include "pipeline/options.h"
 #include "pipeline/pytorch_code.h"
@@ -129,26 +133,10 @@ const Step& requireStep(const Trace& trace, const QString& id) {
     throw UserError(why.field, why.message);
 }
 
-int tokenizeCommand(const QStringList& args) {
-    QCommandLineParser p;
-    p.addOptions({{"text", "Text to tokenize.", "text"},
-                  {"text-file", "UTF-8 file to tokenize.", "file"},
-                  {"tokenizer", "gpt2 (default), words or chars.", "name"}});
-    parseOrThrow(p, args, "tokenize", "text -> token ids as JSON");
-    if (p.isSet("text") == p.isSet("text-file"))
-        throw UserError("input", "Give the text with --text or --text-file (one of them).");
-    const std::string text =
-        (p.isSet("text") ? p.value("text") : readUtf8TextFile(p.value("text-file"))).toStdString();
-    TokenizerKind kind = TokenizerKind::Gpt2;
-    if (p.isSet("tokenizer")) {
-        const auto k = parseTokenizer(p.value("tokenizer").toStdString());
-        if (!k)
-            throw UserError("tokenizer", "Unknown tokenizer \"" +
-                                             p.value("tokenizer").toStdString() +
-                                             "\"; choose gpt2, words or chars.");
-        kind = *k;
-    }
-    const std::vector<Token> tokens = tokenize(kind, text);
+namespace {
+
+// The JSON of section 6 for one text's tokens.
+std::string tokensJson(const std::vector<Token>& tokens) {
     std::string out = "{\"ids\": [";
     for (size_t i = 0; i < tokens.size(); ++i)
         out += (i ? ", " : "") + std::to_string(tokens[i].id);
@@ -164,8 +152,87 @@ int tokenizeCommand(const QStringList& args) {
             out += ", ";
         io::appendJsonString(out, bytesToHex(tokens[i].bytes));
     }
-    out += "]}\n";
-    writeStdout(out);
+    return out + "]}";
+}
+
+// One line of a --jsonl file: a JSON string.
+std::string jsonlText(const QByteArray& line, qsizetype number, const QString& file) {
+    const QJsonDocument doc = QJsonDocument::fromJson("[" + line + "]");
+    if (!doc.isArray() || doc.array().size() != 1 || !doc.array().at(0).isString())
+        throw UserError("jsonl", QStringLiteral("%1, line %2: each line must be one JSON string "
+                                                "(\"text\"), got %3")
+                                     .arg(file)
+                                     .arg(number)
+                                     .arg(QString::fromUtf8(line.left(40)))
+                                     .toStdString());
+    return doc.array().at(0).toString().toStdString();
+}
+
+}  // namespace
+
+int tokenizeCommand(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOptions(
+        {{"text", "Text to tokenize.", "text"},
+         {"text-file", "UTF-8 file to tokenize.", "file"},
+         {"jsonl",
+          "Tokenize every line of this file (each a JSON string); one JSON object per "
+          "line out.",
+          "file"},
+         {"tokenizer",
+          "gpt2 (default), words, chars, or a model's tokenizer: its tokenizer.json or its "
+          "folder.",
+          "name|path"},
+         {"no-special-tokens",
+          "With a model's tokenizer: leave out the special tokens its post-processor adds (such "
+          "as Gemma 3's <bos>)."}});
+    parseOrThrow(p, args, "tokenize", "text -> token ids as JSON");
+    if (int(p.isSet("text")) + int(p.isSet("text-file")) + int(p.isSet("jsonl")) != 1)
+        throw UserError("input",
+                        "Give the text with --text, --text-file or --jsonl (one of them).");
+    std::function<std::vector<Token>(const std::string&)> encode;
+    const QString name = p.isSet("tokenizer") ? p.value("tokenizer") : QStringLiteral("gpt2");
+    if (const auto kind = parseTokenizer(name.toStdString())) {
+        if (p.isSet("no-special-tokens") && *kind != TokenizerKind::Gpt2)
+            throw UserError("no-special-tokens",
+                            "--no-special-tokens is for a model's tokenizer; " +
+                                name.toStdString() + " adds none.");
+        encode = [kind = *kind](const std::string& text) { return tokenize(kind, text); };
+    } else if (QFileInfo::exists(name)) {
+        const auto tokenizer = io::loadTokenizer(name.toStdString());
+        const bool special = !p.isSet("no-special-tokens");
+        encode = [tokenizer, special](const std::string& text) {
+            return tokenizer->encode(text, special);
+        };
+    } else {
+        throw UserError("tokenizer", "Unknown tokenizer \"" + name.toStdString() +
+                                         "\"; choose gpt2, words or chars, or give a "
+                                         "tokenizer.json or a model folder that has one.");
+    }
+    if (p.isSet("jsonl")) {
+        QFile f(p.value("jsonl"));
+        if (!f.open(QIODevice::ReadOnly))
+            throw UserError("jsonl", "Cannot read " + p.value("jsonl").toStdString() + ": " +
+                                         f.errorString().toStdString());
+        qsizetype number = 0;
+        std::string out;
+        while (!f.atEnd()) {
+            const QByteArray line = f.readLine().trimmed();
+            ++number;
+            if (line.isEmpty())
+                continue;
+            out += tokensJson(encode(jsonlText(line, number, p.value("jsonl")))) + "\n";
+            if (out.size() > (1 << 20)) {
+                writeStdout(out);
+                out.clear();
+            }
+        }
+        writeStdout(out);
+        return 0;
+    }
+    const std::string text =
+        (p.isSet("text") ? p.value("text") : readUtf8TextFile(p.value("text-file"))).toStdString();
+    writeStdout(tokensJson(encode(text)) + "\n");
     return 0;
 }
 

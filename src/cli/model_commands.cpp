@@ -12,6 +12,7 @@
 #include "io/trace_json.h"
 #include "pipeline/options.h"
 #include "pipeline/pytorch_code.h"
+#include "tokenizer/hf_tokenizer.h"
 
 namespace attn::cli {
 
@@ -22,23 +23,30 @@ void writeStdout(std::string_view bytes) {
     std::fflush(stdout);
 }
 
-// The "model" object: what the file holds, as read.
+// The "model" object: what the file or folder holds, as read.
 std::string modelJson(const DecoderModel& m) {
     const DecoderArchitecture& a = m.arch;
-    std::string s =
-        "{\"layers\": " + std::to_string(a.layers) + ", \"heads\": " + std::to_string(a.heads) +
-        ", \"d_model\": " + std::to_string(a.dModel) + ", \"vocab\": " + std::to_string(a.vocab) +
-        ", \"context_length\": " + std::to_string(a.contextLength) + ", \"names\": ";
+    std::string s = "{\"family\": ";
+    io::appendJsonString(s, familyName(a.family));
+    s += ", \"layers\": " + std::to_string(a.layers) + ", \"heads\": " + std::to_string(a.heads) +
+         ", \"kv_heads\": " + std::to_string(a.keyValueHeads()) +
+         ", \"head_dim\": " + std::to_string(a.headSize()) +
+         ", \"d_model\": " + std::to_string(a.dModel) + ", \"vocab\": " + std::to_string(a.vocab) +
+         ", \"context_length\": " + std::to_string(a.contextLength) + ", \"windows\": [";
+    for (int64_t l = 0; l < a.layers; ++l)
+        s += (l ? ", " : "") + std::to_string(a.windowOf(l));
+    s += "], \"names\": ";
     io::appendJsonString(s, weightNamesName(m.names));
     s += ", \"dtype\": ";
     io::appendJsonString(s, m.dtype);
     return s + "}";
 }
 
-// A token id as text: the GPT-2 token it is, or "<id N>" beyond GPT-2's vocabulary.
-std::string tokenText(int64_t id) {
+// A token id as text: the model's own token, or the GPT-2 token it is, or "<id N>" beyond
+// GPT-2's vocabulary.
+std::string tokenText(const DecoderModel& m, int64_t id) {
     try {
-        return gpt2Token(id).display;
+        return m.tokenizer ? m.tokenizer->token(id).display : gpt2Token(id).display;
     } catch (const std::out_of_range&) {
         return "<id " + std::to_string(id) + ">";
     }
@@ -51,7 +59,7 @@ std::shared_ptr<const DecoderModel> modelOfOptions(const CliInput& in) {
     const std::optional<int64_t> heads = in.given.contains(QStringLiteral("heads"))
                                              ? std::optional<int64_t>(s.config.heads)
                                              : std::nullopt;
-    return loadModel(s.modelFile, heads);
+    return loadModel(s.modelFile, heads, nullptr, {}, s.modelConfig);
 }
 
 ModelRun modelFromOptions(const CliInput& in) {
@@ -73,10 +81,11 @@ int modelCommand(const QStringList& args) {
     const CliInput in = settingsFromOptions(p);
     if (!in.settings.modelMode())
         throw UserError("model",
-                        "Say which model with --model F (a .safetensors or .pth file, or "
-                        "tiny-shakespeare).");
-    if (!in.given.contains(QStringLiteral("text")))
-        throw UserError("input", "Give the text with --text or --text-file.");
+                        "Say which model with --model PATH (a model folder, a .safetensors or "
+                        ".pth file, or tiny-shakespeare).");
+    if (!in.given.contains(QStringLiteral("text")) && in.settings.inputIds.empty())
+        throw UserError("input",
+                        "Give the text with --text or --text-file, or token ids with --ids.");
     const int k = nonNegativeOption(p, "top-k", 5);
     if (k < 1)
         throw UserError("top-k", "--top-k expects a whole number from 1, got \"0\".");
@@ -120,7 +129,7 @@ int modelCommand(const QStringList& args) {
     for (size_t i = 0; i < next.size(); ++i) {
         out += (i ? ", " : "") + std::string("{\"id\": ") + std::to_string(next[i].id) +
                ", \"token\": ";
-        io::appendJsonString(out, tokenText(next[i].id));
+        io::appendJsonString(out, tokenText(*m.model, next[i].id));
         out += ", \"prob\": ";
         io::appendDouble(out, next[i].probability);
         out += "}";

@@ -9,12 +9,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/tensor.h"
 
 namespace attn {
+
+class HfTokenizer;  // tokenizer/hf_tokenizer.h: the engine only carries it
 
 // Which state_dict names the weights came with.
 enum class WeightNames {
@@ -159,6 +162,9 @@ struct DecoderModel {
     // says there what it was trained on, its validation loss and its licence); empty for
     // torch.save files, which have none.
     std::map<std::string, std::string> metadata;
+    // The model's own tokenizer (its folder's tokenizer.json), or null for a GPT-2 model read
+    // without one, which reads GPT-2's tokens.
+    std::shared_ptr<const HfTokenizer> tokenizer;
     Tensor tokenEmbedding;     // (vocab, d)
     Tensor positionEmbedding;  // (context_length, d); empty with RoPE
     std::vector<DecoderBlock> blocks;

@@ -12,6 +12,7 @@
 #include "io/json_reader.h"
 #include "io/model_config.h"
 #include "io/safetensors.h"
+#include "io/tokenizer_file.h"
 #include "io/torch_file.h"
 
 namespace attn::io {
@@ -163,6 +164,12 @@ class ModelReader {
             for (const auto& [name, stored] : byName_)
                 if (n++ < 3)
                     some += (some.empty() ? "" : ", ") + name;
+            if (byName_.count("model.embed_tokens.weight") ||
+                byName_.count("language_model.model.embed_tokens.weight"))
+                fail(source_,
+                     "it holds model.embed_tokens.weight, the weights of a Llama, Qwen "
+                     "or Gemma model, which need their config.json: give the model's "
+                     "folder, or its config.json with --config");
             fail(source_,
                  "it is not a GPT-2 model: it has neither wte.weight (Hugging Face GPT-2) nor "
                  "tok_emb.weight (the book's GPTModel)" +
@@ -198,6 +205,11 @@ class ModelReader {
         const StoredTensor& tok = matrix(s.tokenEmbedding, "(vocabulary, d_model)");
         a.vocab = tok.shape[0];
         a.dModel = tok.shape[1];
+        if (!find(s.positionEmbedding) && s.names == WeightNames::Book)
+            fail(source_,
+                 "it has no pos_emb.weight, so it is not the book's GPTModel; a "
+                 "Llama3Model, Qwen3Model or Gemma3Model state_dict needs its "
+                 "config.json (--config)");
         const StoredTensor& pos = matrix(s.positionEmbedding, "(context_length, d_model)");
         a.contextLength = pos.shape[0];
         if (a.vocab < 1 || a.dModel < 1 || a.contextLength < 1)
@@ -567,6 +579,22 @@ StoredTensors readShards(const std::filesystem::path& folder, const std::string&
     return all;
 }
 
+// The model with the tokenizer.json of `folder`, when there is one.
+std::shared_ptr<const DecoderModel> withTokenizer(std::shared_ptr<const DecoderModel> model,
+                                                  const std::filesystem::path& folder) {
+    if (!std::filesystem::is_regular_file(folder / "tokenizer.json"))
+        return model;
+    auto m = std::const_pointer_cast<DecoderModel>(model);
+    m->tokenizer = loadTokenizer((folder / "tokenizer.json").string());
+    if (m->tokenizer->vocabSize() > m->arch.vocab)
+        throw UserError("tokenizer", "tokenizer.json has ids up to " +
+                                         std::to_string(m->tokenizer->vocabSize() - 1) +
+                                         ", beyond the model's vocabulary of " +
+                                         std::to_string(m->arch.vocab) +
+                                         " (is it this model's tokenizer?)");
+    return m;
+}
+
 std::shared_ptr<const DecoderModel> loadFolder(const std::string& path,
                                                const ModelLoadOptions& options) {
     const std::filesystem::path folder(path);
@@ -591,7 +619,7 @@ std::shared_ptr<const DecoderModel> loadFolder(const std::string& path,
         fail(source,
              "the folder has neither model.safetensors nor "
              "model.safetensors.index.json with its shards");
-    return buildWithConfig(tensors, config, source, options);
+    return withTokenizer(buildWithConfig(tensors, config, source, options), folder);
 }
 
 }  // namespace
@@ -603,7 +631,10 @@ std::shared_ptr<const DecoderModel> loadDecoderModel(const SharedBytes& bytes,
         throwIfCancelled(options.cancel);
         const StoredTensors tensors = readTensors(bytes, source);
         if (!options.configPath.empty())
-            return buildWithConfig(tensors, readConfig(options.configPath), source, options);
+            // A tokenizer.json beside the config is the model's.
+            return withTokenizer(
+                buildWithConfig(tensors, readConfig(options.configPath), source, options),
+                std::filesystem::path(options.configPath).parent_path());
         return buildDecoderModel(tensors, source, options);
     });
 }

@@ -1,5 +1,7 @@
 #include "pipeline/model_request.h"
 
+#include "tokenizer/hf_tokenizer.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -55,28 +57,31 @@ QStringList bundledModelNames() {
 }
 
 QString modelFilePath(const QString& nameOrPath) {
-    if (QFileInfo(nameOrPath).isFile())
+    if (QFileInfo(nameOrPath).isFile() || QFileInfo(nameOrPath).isDir())
         return nameOrPath;
     if (bundledModelNames().contains(nameOrPath))
         return QDir(bundledModelDirectory()).filePath(nameOrPath + QLatin1String(kModelSuffix));
     const QStringList bundled = bundledModelNames();
-    throw UserError("model",
-                    (bundled.isEmpty()
-                         ? Text::tr("No model file %1 (and this installation has no bundled "
-                                    "models).")
-                               .arg(nameOrPath)
-                         : Text::tr("No model file %1; give a .safetensors or .pth file, or one of "
-                                    "the models that ship with the app: %2.")
-                               .arg(nameOrPath, bundled.join(QStringLiteral(", "))))
-                        .toStdString());
+    throw UserError(
+        "model",
+        (bundled.isEmpty() ? Text::tr("No model file %1 (and this installation has no bundled "
+                                      "models).")
+                                 .arg(nameOrPath)
+                           : Text::tr("No model file or folder %1; give a model folder, a "
+                                      ".safetensors or .pth file, or one of the models that ship "
+                                      "with the app: %2.")
+                                 .arg(nameOrPath, bundled.join(QStringLiteral(", "))))
+            .toStdString());
 }
 
 std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
                                               std::optional<int64_t> heads,
                                               const CancelToken* cancel,
-                                              const ModelLoadProgress& progress) {
+                                              const ModelLoadProgress& progress,
+                                              const QString& configPath) {
     io::ModelLoadOptions o;
     o.heads = heads;
+    o.configPath = configPath.toStdString();
     o.cancel = cancel;
     if (progress)
         o.progress = [&progress](int done, int total, const std::string& what) {
@@ -85,11 +90,26 @@ std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
     return io::loadDecoderModel(modelFilePath(nameOrPath).toStdString(), o);
 }
 
-InputTokens modelTokens(const Settings& settings) {
+InputTokens modelTokens(const Settings& settings, const DecoderModel* model) {
     InputTokens in;
-    Settings gpt2 = settings;
-    gpt2.tokenizer = TokenizerKind::Gpt2;  // a GPT-2 model reads GPT-2 tokens
-    in.tokens = gpt2.textTokens();
+    const HfTokenizer* own = model ? model->tokenizer.get() : nullptr;
+    if (own && !settings.inputIds.empty()) {
+        for (int64_t id : settings.inputIds) {
+            if (id >= own->vocabSize())
+                throw UserError("ids", Text::tr("Token id %1 is not in the model's tokenizer "
+                                                "(ids 0 to %2).")
+                                           .arg(id)
+                                           .arg(own->vocabSize() - 1)
+                                           .toStdString());
+            in.tokens.push_back(own->token(id));
+        }
+    } else if (own) {
+        in.tokens = own->encode(settings.inputText().toStdString(), true);
+    } else {
+        Settings gpt2 = settings;
+        gpt2.tokenizer = TokenizerKind::Gpt2;  // a GPT-2 model reads GPT-2 tokens
+        in.tokens = gpt2.textTokens();
+    }
     for (const Token& t : in.tokens)
         in.labels.push_back(t.display);
     return in;
@@ -105,7 +125,8 @@ std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const 
     if (settings.source == InputSource::File)
         add("embeddings", Text::tr("A trained model makes its own input vectors from the text; "
                                    "forget the embeddings file to use it."));
-    if (settings.source == InputSource::Text && settings.tokenizer != TokenizerKind::Gpt2)
+    if (settings.source == InputSource::Text && settings.tokenizer != TokenizerKind::Gpt2 &&
+        !model.tokenizer)
         add("tokenizer", Text::tr("%1 reads GPT-2 tokens: choose the GPT-2 tokenizer.")
                              .arg(QString::fromStdString(model.source)));
     const int64_t T = tokens.count();

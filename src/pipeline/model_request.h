@@ -19,21 +19,26 @@ namespace attn {
 // <prefix>/bin/../share/...; build tree: build/src/<program>/../../share/...).
 QStringList bundledModelNames();
 QString bundledModelDirectory();
-// The file a --model value names: a bundled model's file, or the path itself. Throws
-// UserError("model", ...) for a name that is neither a file nor a bundled model.
+// The file or folder a --model value names: a bundled model's file, or the path itself. Throws
+// UserError("model", ...) for a name that is neither a file, a folder nor a bundled model.
 QString modelFilePath(const QString& nameOrPath);
 
-// Reads a model (UserError("model"/"heads", ...), Cancelled). `heads` overrides the file's.
+// Reads a model (UserError("model"/"heads"/"tokenizer", ...), Cancelled). `heads` overrides a
+// GPT-2 file's; `configPath` gives a single weights file its config.json.
 using ModelLoadProgress = std::function<void(int done, int total, const QString& what)>;
 std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
                                               std::optional<int64_t> heads = std::nullopt,
                                               const CancelToken* cancel = nullptr,
-                                              const ModelLoadProgress& progress = {});
+                                              const ModelLoadProgress& progress = {},
+                                              const QString& configPath = {});
 
-// The text's GPT-2 tokens (a GPT-2 model reads those): the typed text, or the book's sentence.
-InputTokens modelTokens(const Settings& settings);
+// The tokens `model` reads: by its own tokenizer (with the special tokens its post-processor
+// adds, Gemma 3's <bos>) when it has one, else GPT-2's (also when the model is not read yet);
+// of the typed text or the book's sentence, or the ids given (Settings::inputIds).
+InputTokens modelTokens(const Settings& settings, const DecoderModel* model);
 // Every problem with running `model` on the settings' text, each with its control's field:
-// no tokens, more tokens than the model's context, a tokenizer other than GPT-2's, ids beyond
+// no tokens, more tokens than the model's context, a tokenizer other than GPT-2's (for a model
+// without its own), ids beyond
 // its vocabulary, a layer it does not have, an embeddings file as input.
 std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const DecoderModel& model,
                                                 const InputTokens& tokens);

@@ -72,7 +72,7 @@ void runModelMode(const Request& request, const RequestHooks& hooks, RequestResu
     ModelRun& m = out.model;
     m.settings = s;
     m.model = request.model;
-    m.input = modelTokens(s);
+    m.input = modelTokens(s, m.model.get());
     if (hooks.tokens)
         hooks.tokens(m.input);
     out.issues = checkModelSettings(s, *m.model, m.input);

@@ -1,6 +1,7 @@
 #include "pipeline/settings.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 #include <cmath>
 #include <limits>
 
@@ -154,12 +155,15 @@ QVariant idsText(const std::vector<int64_t>& ids) {
 
 QString ids(const QVariant& v, std::vector<int64_t>* out) {
     std::vector<int64_t> parsed;
-    for (const QString& part : text(v).split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    // Spaces (as sessions write them) or commas (as --ids takes them) between the ids.
+    static const QRegularExpression separators(QStringLiteral("[ ,]+"));
+    for (const QString& part : text(v).split(separators, Qt::SkipEmptyParts)) {
         bool ok = false;
         const qlonglong id = part.toLongLong(&ok);
         if (!ok || id < 0)
             return Text::tr(
-                       "{} expects token ids (whole numbers from 0) separated by spaces, "
+                       "{} expects token ids (whole numbers from 0) separated by commas or "
+                       "spaces, "
                        "got \"%1\"")
                 .arg(part);
         parsed.push_back(id);
@@ -183,6 +187,10 @@ std::vector<SettingField> makeFields() {
          SET(s.text = v.toString(); return {};)},
         {"token_ids", nullptr, nullptr, "", G::Input, false, GET(idsText(s.tokenIds)),
          SET(return ids(v, &s.tokenIds);)},
+        {"ids", "ids", "ids",
+         "Token ids instead of text, separated by commas (1,2,3): GPT-2's, or with --model the "
+         "model's own.",
+         G::Input, false, GET(idsText(s.inputIds)), SET(return ids(v, &s.inputIds);)},
         {"tokenizer", "tokenizer", "name", "gpt2 (default), words or chars.", G::Input, false,
          GET(str(tokenizerName(s.tokenizer))),
          SET(return named(v, parseTokenizer, Text::tr("tokenizer"), "gpt2, words or chars",
@@ -271,11 +279,14 @@ std::vector<SettingField> makeFields() {
          "Context length (default 1024; a weights file's mask buffer sets it when not given).",
          G::Module, false, GET(wide(s.config.contextLength)),
          SET(return size(v, &s.config.contextLength);)},
-        {"model", "model", "file",
-         "A trained GPT-2-architecture model instead of the chapter-3 module: a .safetensors or "
-         "torch.save file (.pth, .pt, .bin), or tiny-shakespeare (the model that ships with the "
-         "app).",
+        {"model", "model", "path",
+         "A trained model instead of the chapter-3 module: a Hugging Face model folder (GPT-2, "
+         "Llama, Qwen2, Qwen3, Gemma 3), a .safetensors or torch.save file (.pth, .pt, .bin), or "
+         "tiny-shakespeare (the model that ships with the app).",
          G::Module, false, GET(s.modelFile), SET(s.modelFile = v.toString(); return {};)},
+        {"model_config", "config", "file",
+         "With --model and a single weights file: its config.json (a folder has its own).",
+         G::Module, false, GET(s.modelConfig), SET(s.modelConfig = v.toString(); return {};)},
         {"layer", "layer", "n", "With --model: the block whose attention the trace shows (from 0).",
          G::Module, false, GET(s.layer), SET(return count(v, &s.layer);)},
 
@@ -353,6 +364,26 @@ QString Settings::inputText() const {
 }
 
 std::vector<Token> Settings::textTokens() const {
+    if (!inputIds.empty()) {
+        if (tokenizer != TokenizerKind::Gpt2)
+            throw UserError("ids",
+                            Text::tr("Token ids need the GPT-2 tokenizer (or a model's own): the "
+                                     "%1 tokenizer numbers tokens by their first appearance in a "
+                                     "text.")
+                                .arg(QString::fromStdString(tokenizerName(tokenizer)))
+                                .toStdString());
+        std::vector<Token> tokens;
+        for (int64_t id : inputIds) {
+            if (id >= gpt2VocabSize())
+                throw UserError("ids", Text::tr("Token id %1 is not in GPT-2's vocabulary (ids 0 "
+                                                "to %2).")
+                                           .arg(id)
+                                           .arg(gpt2VocabSize() - 1)
+                                           .toStdString());
+            tokens.push_back(gpt2Token(id));
+        }
+        return tokens;
+    }
     const QByteArray utf8 = inputText().toUtf8();
     const std::string_view bytes(utf8.constData(), size_t(utf8.size()));
     if (!tokenIds.empty() && tokenizer == TokenizerKind::Gpt2 && source == InputSource::Text) {

@@ -40,6 +40,9 @@ struct Settings {
     // merge what the model generated (two appended line breaks would become one token, 628).
     // Any other text is tokenized as usual (textTokens).
     std::vector<int64_t> tokenIds;
+    // Token ids given instead of text (the CLI's --ids): when there are any, they are the
+    // tokens, read by the GPT-2 tokenizer or the model's own, and the text is not used.
+    std::vector<int64_t> inputIds;
     TokenizerKind tokenizer = TokenizerKind::Gpt2;
     uint64_t embeddingSeed = 123;
     bool positions = true;
@@ -52,6 +55,8 @@ struct Settings {
     // .pt, .bin) or the name of a model that ships with the app ("tiny-shakespeare"); empty for
     // the chapter's module. Its attention of block `layer` is what the step views show.
     QString modelFile;
+    // The config.json of a single weights file (the CLI's --config); a folder brings its own.
+    QString modelConfig;
     int layer = 0;
 
     // What the views show.
@@ -70,7 +75,8 @@ struct Settings {
     // The text the input uses: the book's sentence for InputSource::Book.
     QString inputText() const;
     // The tokens of inputText() by `tokenizer`, or the ids in tokenIds where they still are
-    // the text.
+    // the text, or the GPT-2 tokens of inputIds (UserError("ids") for an id GPT-2 has not, or
+    // a tokenizer other than GPT-2's, whose ids mean nothing without a text).
     std::vector<Token> textTokens() const;
     bool modelMode() const { return !modelFile.isEmpty(); }
 };

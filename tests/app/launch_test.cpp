@@ -235,7 +235,7 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     EXPECT_EQ(lesson.lesson, QStringLiteral("trained-model"));
     // A model that is neither a file nor a bundled model: one line, before any window.
     launched({"--model", "no-such-model", "--text", "hi"}, Settings(), &problem);
-    EXPECT_TRUE(problem.startsWith(QStringLiteral("No model file no-such-model")))
+    EXPECT_TRUE(problem.startsWith(QStringLiteral("No model file or folder no-such-model")))
         << problem.toStdString();
 }
 

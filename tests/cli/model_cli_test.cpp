@@ -204,8 +204,8 @@ TEST(ModelCli, TraceHasTheBlockAroundTheAttentionAsTheAppDoes) {
     double largestChange = 0.0;
     for (int k = 0; k < out0.size(); ++k) {
         EXPECT_NEAR(out0[k].toDouble(), in1[k].toDouble(), 1e-4) << k;
-        largestChange = std::max(largestChange, std::abs(layer0["block_input"][k].toDouble() -
-                                                         in1[k].toDouble()));
+        largestChange = std::max(largestChange,
+                                 std::abs(layer0["block_input"][k].toDouble() - in1[k].toDouble()));
     }
     EXPECT_GT(largestChange, 1e-3);  // the block did change the residual stream
 }
@@ -213,14 +213,15 @@ TEST(ModelCli, TraceHasTheBlockAroundTheAttentionAsTheAppDoes) {
 TEST(ModelCli, RefusalsAreOneLine) {
     const QString f32 = fixture("hf_tied_f32.safetensors");
     expectRefused({"model", "--model", "/nonexistent/gpt2.safetensors", "--text", kText},
-                  "No model file /nonexistent/gpt2.safetensors");
+                  "No model file or folder /nonexistent/gpt2.safetensors");
     expectRefused({"model", "--model", f32, "--text", "Hello world"},
                   "The token \"Hello\" (id 15496) is beyond the model's vocabulary of 300 tokens.");
     expectRefused({"trace", "--model", f32, "--text", kText, "--layer", "5"},
                   "The model has 2 layers (0 to 1); layer 5 does not exist.");
     expectRefused({"model", "--model", f32, "--text", kText, "--tokenizer", "words"},
                   "reads GPT-2 tokens: choose the GPT-2 tokenizer.");
-    expectRefused({"model", "--model", f32}, "Give the text with --text or --text-file.");
+    expectRefused({"model", "--model", f32},
+                  "Give the text with --text or --text-file, or token ids with --ids.");
     expectRefused({"model", "--model", f32, "--text", kText, "--heads", "3"}, "heads");
     expectRefused({"model", "--model", fixture("hf_tied_bf16.safetensors"), "--text", kText},
                   "give the head count (--heads). Valid head counts: 1, 2, 4, 8, 16, 32.");
@@ -230,7 +231,7 @@ TEST(ModelCli, RefusalsAreOneLine) {
     expectRefused(
         {"export", "--model", f32, "--text", kText, "--step", "attention", "--out", "x.csv"},
         "export it to a .npy file");
-    expectRefused({"model", "--text", kText}, "Say which model with --model F");
+    expectRefused({"model", "--text", kText}, "Say which model with --model PATH");
 }
 
 TEST(ModelCli, RenderDrawsTheOverviewOfEveryLayerAndHead) {

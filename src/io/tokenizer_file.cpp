@@ -1,0 +1,33 @@
+#include "io/tokenizer_file.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "engine/config.h"
+#include "io/file_io.h"
+
+namespace attn::io {
+
+std::shared_ptr<const HfTokenizer> loadTokenizer(const std::string& path) {
+    std::filesystem::path file(path);
+    if (std::filesystem::is_directory(file)) {
+        file /= "tokenizer.json";
+        if (!std::filesystem::is_regular_file(file))
+            throw UserError("tokenizer", fileDisplayName(path) +
+                                             ": the folder has no tokenizer.json, where a "
+                                             "Hugging Face model keeps its tokenizer");
+    }
+    std::string json;
+    try {
+        json = readFileBytes(file.string());
+    } catch (const UserError& e) {
+        throw UserError("tokenizer", e.what());
+    }
+    try {
+        return HfTokenizer::fromJson(json);
+    } catch (const std::invalid_argument& e) {
+        throw UserError("tokenizer", fileDisplayName(file.string()) + ": " + e.what());
+    }
+}
+
+}  // namespace attn::io
