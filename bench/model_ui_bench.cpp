@@ -181,7 +181,7 @@ std::shared_ptr<const DecoderModel> gpt2SmallBlocks() {
         }
         m->finalNormScale = tensor({d}, 1.0f);
         m->finalNormShift = tensor({d});
-        m->outHead = m->tokenEmbedding;
+        m->outHead.weight = m->tokenEmbedding;
         checkDecoderModel(*m);
         return m;
     }();

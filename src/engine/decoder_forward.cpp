@@ -36,7 +36,12 @@ kernels::LinearJob linearJob(const DecoderLinear& l, const float* x, int64_t row
     j.rows = rows;
     j.in = l.inFeatures();
     j.xStride = xStride;
-    j.weight = l.weight.data();
+    if (l.half.empty()) {
+        j.weight = l.weight.data();
+    } else {
+        j.weight16 = l.half.data;
+        j.weightIsBf16 = l.half.bf16;
+    }
     j.weightStride = l.rowStride();
     j.inputMajor = l.inputMajor;
     j.bias = l.bias.empty() ? nullptr : l.bias.data();
@@ -381,7 +386,12 @@ kernels::LinearJob headJob(const DecoderModel& m, const float* x, int64_t rows, 
     j.rows = rows;
     j.in = m.arch.dModel;
     j.xStride = m.arch.dModel;
-    j.weight = m.outHead.data() + c0 * m.arch.dModel;
+    if (m.outHead.half.empty()) {
+        j.weight = m.outHead.weight.data() + c0 * m.arch.dModel;
+    } else {
+        j.weight16 = m.outHead.half.data + c0 * m.arch.dModel;
+        j.weightIsBf16 = m.outHead.half.bf16;
+    }
     j.weightStride = m.arch.dModel;
     j.y = y;
     j.out = width;
@@ -531,16 +541,17 @@ class Forward {
         const float scale = static_cast<float>(m.arch.embeddingScale);
         for (int64_t r = 0; r < n; ++r) {
             const int64_t i = first + r;
-            const float* tok = m.tokenEmbedding.data() + run.ids[static_cast<size_t>(i)] * d;
             float* x = x_.mutableData() + r * d;
+            m.embeddingRow(run.ids[static_cast<size_t>(i)], x);
             if (m.arch.rope) {
                 // Gemma 3 scales by sqrt(d_model) as a float32 number; the others by 1.
-                for (int64_t c = 0; c < d; ++c)
-                    x[c] = tok[c] * scale;
+                if (scale != 1.0f)
+                    for (int64_t c = 0; c < d; ++c)
+                        x[c] *= scale;
             } else {
                 const float* pos = m.positionEmbedding.data() + i * d;
                 for (int64_t c = 0; c < d; ++c)
-                    x[c] = tok[c] + pos[c];
+                    x[c] += pos[c];
             }
         }
         const int64_t F = m.arch.ffHidden, rows = std::min(n, kFeedForwardRows);

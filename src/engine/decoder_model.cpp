@@ -1,5 +1,7 @@
 #include "engine/decoder_model.h"
 
+#include <algorithm>
+
 #include "engine/config.h"
 
 namespace attn {
@@ -54,25 +56,49 @@ DecoderArchitecture gpt2Architecture(int64_t layers, int64_t dModel, int64_t hea
 }
 
 int64_t DecoderLinear::inFeatures() const {
+    if (!half.empty())
+        return half.cols;
     return weight.dim() == 2 ? weight.size(inputMajor ? 0 : 1) : 0;
 }
 
 int64_t DecoderLinear::outFeatures() const {
+    if (!half.empty())
+        return half.rows;
     return weight.dim() == 2 ? weight.size(inputMajor ? 1 : 0) : 0;
 }
 
 int64_t DecoderLinear::rowStride() const {
+    if (!half.empty())
+        return half.cols;
     return weight.dim() == 2 ? weight.strides()[0] : 0;
+}
+
+void DecoderModel::embeddingRow(int64_t id, float* out) const {
+    if (!tokenEmbeddingHalf.empty()) {
+        tokenEmbeddingHalf.rowToFloat(id, out);
+        return;
+    }
+    const int64_t d = arch.dModel;
+    std::copy_n(tokenEmbedding.data() + id * d, d, out);
+}
+
+bool DecoderModel::headIsEmbedding() const {
+    if (!outHead.half.empty())
+        return outHead.half.data == tokenEmbeddingHalf.data;
+    return !tokenEmbedding.empty() && outHead.weight.sharesStorageWith(tokenEmbedding);
 }
 
 int64_t DecoderModel::parameterCount() const {
     // An empty Tensor is a weight the family has not (its numel() would be a scalar's 1).
     auto n = [](const Tensor& t) { return t.empty() ? int64_t(0) : t.numel(); };
-    auto linear = [&](const DecoderLinear& l) { return n(l.weight) + n(l.bias); };
-    int64_t total =
-        n(tokenEmbedding) + n(positionEmbedding) + n(finalNormScale) + n(finalNormShift);
-    if (!outHead.sharesStorageWith(tokenEmbedding))
-        total += n(outHead);
+    auto halfCount = [](const HalfMatrix& h) { return h.rows * h.cols; };
+    auto linear = [&](const DecoderLinear& l) {
+        return n(l.weight) + halfCount(l.half) + n(l.bias);
+    };
+    int64_t total = n(tokenEmbedding) + halfCount(tokenEmbeddingHalf) + n(positionEmbedding) +
+                    n(finalNormScale) + n(finalNormShift);
+    if (!headIsEmbedding())
+        total += linear(outHead);
     for (const DecoderBlock& b : blocks)
         total += n(b.norm1Scale) + n(b.norm1Shift) + linear(b.query) + linear(b.key) +
                  linear(b.value) + n(b.queryNorm) + n(b.keyNorm) + linear(b.outProj) +
@@ -137,9 +163,14 @@ void checkDecoderModel(const DecoderModel& m) {
     auto expectLinear = [&](const std::string& what, const DecoderLinear& l, int64_t in,
                             int64_t out, bool bias) {
         const Shape shape = l.inputMajor ? Shape{in, out} : Shape{out, in};
-        expect(what + " weight", l.weight, shape);
-        if (l.weight.strides()[1] != 1 || l.rowStride() < l.weight.size(1))
-            throw UserError("model", what + " weight is not laid out row by row");
+        if (!l.half.empty()) {
+            if (l.inputMajor || l.half.rows != out || l.half.cols != in || !l.weight.empty())
+                fail(what + " weight", {l.half.rows, l.half.cols}, shape);
+        } else {
+            expect(what + " weight", l.weight, shape);
+            if (l.weight.strides()[1] != 1 || l.rowStride() < l.weight.size(1))
+                throw UserError("model", what + " weight is not laid out row by row");
+        }
         if (bias)
             expectContiguous(what + " bias", l.bias, {out});
         else if (!l.bias.empty())
@@ -148,12 +179,16 @@ void checkDecoderModel(const DecoderModel& m) {
     const int64_t d = a.dModel, F = a.ffHidden;
     const bool layerNorm = a.norm == NormKind::LayerNorm;
     const bool glu = a.feedForward != FeedForwardKind::Gelu;
-    expectContiguous("the token embedding", m.tokenEmbedding, {a.vocab, d});
+    if (m.tokenEmbeddingHalf.empty())
+        expectContiguous("the token embedding", m.tokenEmbedding, {a.vocab, d});
+    else if (m.tokenEmbeddingHalf.rows != a.vocab || m.tokenEmbeddingHalf.cols != d)
+        fail("the token embedding", {m.tokenEmbeddingHalf.rows, m.tokenEmbeddingHalf.cols},
+             {a.vocab, d});
     if (a.rope)
         expectOptional("the position embedding", m.positionEmbedding, 0, false);
     else
         expectContiguous("the position embedding", m.positionEmbedding, {a.contextLength, d});
-    expectContiguous("the output head", m.outHead, {a.vocab, d});
+    expectLinear("the output head", m.outHead, d, a.vocab, false);
     expectContiguous("the final norm scale", m.finalNormScale, {d});
     expectOptional("the final norm shift", m.finalNormShift, d, layerNorm);
     if (static_cast<int64_t>(m.blocks.size()) != a.layers)

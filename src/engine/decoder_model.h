@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/half.h"
 #include "engine/tensor.h"
 
 namespace attn {
@@ -74,8 +75,9 @@ std::string headsSourceName(HeadsSource source);
 // further apart than its width: the query, key and value maps of Hugging Face's c_attn are
 // column slices of one (d, 3d) matrix, kept in place.
 struct DecoderLinear {
-    Tensor weight;  // 2-D, unit column stride
-    Tensor bias;    // (out,), or empty
+    Tensor weight;    // 2-D, unit column stride; or empty, and then:
+    HalfMatrix half;  // the weight in 16 bits, as the file stores it (never with inputMajor)
+    Tensor bias;      // (out,), or empty
     bool inputMajor = false;
     int64_t inFeatures() const;
     int64_t outFeatures() const;
@@ -165,11 +167,18 @@ struct DecoderModel {
     // The model's own tokenizer (its folder's tokenizer.json), or null for a GPT-2 model read
     // without one, which reads GPT-2's tokens.
     std::shared_ptr<const HfTokenizer> tokenizer;
-    Tensor tokenEmbedding;     // (vocab, d)
+    Tensor tokenEmbedding;  // (vocab, d); or empty, and then in 16 bits:
+    HalfMatrix tokenEmbeddingHalf;
     Tensor positionEmbedding;  // (context_length, d); empty with RoPE
     std::vector<DecoderBlock> blocks;
     Tensor finalNormScale, finalNormShift;  // (d,); no shift for an RMSNorm
-    Tensor outHead;  // (vocab, d), used as x @ outHead.T; the token embedding when tied
+    // (vocab, d) used as x @ outHead.T; the token embedding when tied (its weight or half the
+    // same as the embedding's).
+    DecoderLinear outHead;
+    // Row `id` of the token embedding as float32 (d values).
+    void embeddingRow(int64_t id, float* out) const;
+    // True when the output head is the token embedding.
+    bool headIsEmbedding() const;
 
     int64_t parameterCount() const;  // a tied head counts once
 };

@@ -1,5 +1,6 @@
 #include "engine/kernels.h"
 
+#include "engine/half.h"
 #include "engine/tensor.h"
 
 #include <Eigen/Core>
@@ -48,6 +49,28 @@ struct Chunk {
     bool microKernel;         // by the AVX2 micro-kernel below (else by Eigen)
     const float* packedRows;  // x packed for it, or nullptr to read x's rows in place
     int64_t c0, c1;
+};
+
+// Grows on demand, one per thread (each chunk runs on one thread), 64-byte aligned.
+class Scratch {
+  public:
+    float* get(size_t n) {
+        if (n > size_) {
+            std::free(data_);
+            size_ = std::max(n, size_ * 2);
+            data_ = static_cast<float*>(std::aligned_alloc(64, (size_ * 4 + 63) / 64 * 64));
+            if (!data_) {
+                size_ = 0;
+                throw std::bad_alloc();
+            }
+        }
+        return data_;
+    }
+    ~Scratch() { std::free(data_); }
+
+  private:
+    float* data_ = nullptr;
+    size_t size_ = 0;
 };
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -223,28 +246,6 @@ ATTN_AVX2 void microKernel(int64_t kc, const float* a, int64_t lda, const float*
             c[r * ldc + n] = accumulate ? c[r * ldc + n] + tile[r][n] : tile[r][n];
 }
 
-// Grows on demand, one per thread (each chunk runs on one thread), 64-byte aligned.
-class Scratch {
-  public:
-    float* get(size_t n) {
-        if (n > size_) {
-            std::free(data_);
-            size_ = std::max(n, size_ * 2);
-            data_ = static_cast<float*>(std::aligned_alloc(64, (size_ * 4 + 63) / 64 * 64));
-            if (!data_) {
-                size_ = 0;
-                throw std::bad_alloc();
-            }
-        }
-        return data_;
-    }
-    ~Scratch() { std::free(data_); }
-
-  private:
-    float* data_ = nullptr;
-    size_t size_ = 0;
-};
-
 // Columns c0..c1 of job j; `a` is x packed (packRowPanel), or nullptr to read x in place.
 ATTN_AVX2 void packedProduct(const LinearJob& j, const float* a, int64_t c0, int64_t c1) {
     thread_local Scratch weightPanels;
@@ -270,7 +271,46 @@ ATTN_AVX2 void packedProduct(const LinearJob& j, const float* a, int64_t c0, int
 }
 #endif
 
+void runFloatChunk(const Chunk& c);
+
+// A chunk of a job whose weights are 16-bit: the weights of its columns converted into float32
+// (c1 - c0 rows of nn.Linear's (out, in), or those columns of Conv1D's (in, out)), then the
+// float32 chunk on them.
+void runHalfChunk(const Chunk& c) {
+    thread_local Scratch converted;
+    const LinearJob& j = *c.job;
+    const int64_t nc = c.c1 - c.c0;
+    float* w = converted.get(static_cast<size_t>(nc * j.in));
+    LinearJob f = j;
+    if (j.inputMajor) {
+        for (int64_t k = 0; k < j.in; ++k)
+            halfsToFloats(j.weight16 + k * j.weightStride + c.c0, nc, j.weightIsBf16, w + k * nc);
+    } else {
+        for (int64_t r = 0; r < nc; ++r)
+            halfsToFloats(j.weight16 + (c.c0 + r) * j.weightStride, j.in, j.weightIsBf16,
+                          w + r * j.in);
+    }
+    f.weight = w;
+    f.weight16 = nullptr;
+    f.weightStride = j.inputMajor ? nc : j.in;
+    f.out = nc;
+    f.y = j.y + c.c0;
+    f.bias = j.bias ? j.bias + c.c0 : nullptr;
+    Chunk fc = c;
+    fc.job = &f;
+    fc.c0 = 0;
+    fc.c1 = nc;
+    runFloatChunk(fc);
+}
+
 void runChunk(const Chunk& c) {
+    if (c.job->weight16)
+        runHalfChunk(c);
+    else
+        runFloatChunk(c);
+}
+
+void runFloatChunk(const Chunk& c) {
     const LinearJob& j = *c.job;
     const int64_t cols = c.c1 - c.c0;
     StridedMap y(j.y + c.c0, j.rows, cols, Eigen::OuterStride<>(j.yStride));

@@ -20,7 +20,11 @@ struct LinearJob {
     int64_t in = 0;
     int64_t xStride = 0;
     const float* weight = nullptr;
-    int64_t weightStride = 0;  // floats between the rows of W as stored
+    // Or W in 16 bits as a file stores it (bfloat16 when weightIsBf16, else IEEE half): each
+    // chunk converts the part it reads into float32 first.
+    const uint16_t* weight16 = nullptr;
+    bool weightIsBf16 = true;
+    int64_t weightStride = 0;  // values between the rows of W as stored
     bool inputMajor = false;
     const float* bias = nullptr;  // (out,), or nullptr
     float* y = nullptr;

@@ -79,14 +79,24 @@ class FamilyReader {
             if (options_.progress)
                 options_.progress(done, total, what);
         };
-        model->tokenEmbedding = convert(emb);
+        if (!half(emb, &model->tokenEmbeddingHalf))
+            model->tokenEmbedding = convert(emb);
         step("embeddings");
         for (int64_t l = 0; l < a.layers; ++l) {
             model->blocks.push_back(readBlock(blocks[size_t(l)]));
             step("block " + std::to_string(l));
         }
         model->finalNormScale = convert(finalNorm);
-        model->outHead = separateHead ? convert(head) : model->tokenEmbedding;
+        if (separateHead) {
+            if (!half(head, &model->outHead.half))
+                model->outHead.weight = convert(head);
+        } else {
+            model->outHead.weight = model->tokenEmbedding;
+            model->outHead.half = model->tokenEmbeddingHalf;
+        }
+        // A head saved as the embedding's own storage (the book's models save a tied head so)
+        // is the embedding.
+        model->arch.tiedHead = model->headIsEmbedding();
         std::string dtype;
         for (const std::string& t : dtypes_)
             dtype += (dtype.empty() ? "" : "+") + t;
@@ -225,9 +235,25 @@ class FamilyReader {
         return t;
     }
 
+    // A 16-bit matrix stays in the file (a 2.5 GB BF16 model is not copied into 5 GB of
+    // float32); anything else is converted.
+    bool half(const std::string& name, HalfMatrix* out) {
+        const StoredTensor& stored = *byName_.at(name);
+        if (!asHalfMatrix(stored, out))
+            return false;
+        dtypes_.insert(stored.dtype);
+        if (firstNonFinite(*out) >= 0)
+            fail(source_, config_.tensorPrefix + name +
+                              " holds a value that is not a finite number; a model's weights are "
+                              "finite (the file is corrupt, or was saved from a training run "
+                              "that diverged)");
+        return true;
+    }
+
     DecoderLinear linear(const std::string& prefix, bool bias) {
         DecoderLinear l;
-        l.weight = convert(prefix + "weight");
+        if (!half(prefix + "weight", &l.half))
+            l.weight = convert(prefix + "weight");
         if (bias)
             l.bias = convert(prefix + "bias");
         return l;

@@ -129,7 +129,7 @@ class ModelReader {
         }
         model->finalNormScale = convert(s.finalScale);
         model->finalNormShift = convert(s.finalShift);
-        model->outHead = a.tiedHead ? model->tokenEmbedding : convert(s.head);
+        model->outHead.weight = a.tiedHead ? model->tokenEmbedding : convert(s.head);
         std::string dtype;
         for (const std::string& t : dtypes_)
             dtype += (dtype.empty() ? "" : "+") + t;

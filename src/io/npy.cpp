@@ -7,8 +7,8 @@
 #include <set>
 
 #include "engine/config.h"
+#include "engine/half.h"
 #include "io/file_io.h"
-#include "io/half.h"
 #include "io/little_endian.h"
 #include "io/zip.h"
 

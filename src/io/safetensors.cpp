@@ -9,8 +9,8 @@
 
 #include <QStringDecoder>
 #include "engine/config.h"
+#include "engine/half.h"
 #include "io/file_io.h"
-#include "io/half.h"
 #include "io/little_endian.h"
 #include "io/stored_tensor.h"
 
@@ -258,7 +258,7 @@ std::string safetensorsBytes(const WeightMap& tensors,
     for (const auto& [name, tensor] : tensors) {
         if (name == "__metadata__")
             throw UserError("output",
-                              "a tensor cannot be named __metadata__ in a safetensors file");
+                            "a tensor cannot be named __metadata__ in a safetensors file");
         if (tensor.empty())
             throw UserError("output", "the tensor " + name + " holds no data");
         const uint64_t bytes = uint64_t(tensor.numel()) * 4;

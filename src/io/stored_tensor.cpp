@@ -1,10 +1,13 @@
 #include "io/stored_tensor.h"
 
+#include <algorithm>
+#include <bit>
+
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
 
-#include "io/half.h"
+#include "engine/half.h"
 #include "io/little_endian.h"
 
 namespace attn::io {
@@ -42,6 +45,39 @@ int dtypeSize(const std::string& dtype) {
 
 bool isFloatDtype(const std::string& dtype) {
     return dtype == "F32" || dtype == "F16" || dtype == "BF16";
+}
+
+bool asHalfMatrix(const StoredTensor& s, HalfMatrix* out) {
+    if constexpr (std::endian::native != std::endian::little)
+        return false;  // the file's little-endian values would need swapping
+    if ((s.dtype != "F16" && s.dtype != "BF16") || s.shape.size() != 2 || !rowMajor(s) ||
+        reinterpret_cast<uintptr_t>(s.data) % alignof(uint16_t) != 0)
+        return false;
+    out->data = reinterpret_cast<const uint16_t*>(s.data);
+    out->rows = s.shape[0];
+    out->cols = s.shape[1];
+    out->bf16 = s.dtype == "BF16";
+    out->owner = s.owner;
+    return true;
+}
+
+int64_t firstNonFinite(const HalfMatrix& m) {
+    // Infinity and NaN have every exponent bit set.
+    const uint16_t mask = m.bf16 ? 0x7F80 : 0x7C00;
+    const int64_t n = m.rows * m.cols;
+    bool any = false;
+    constexpr int64_t kBlock = 1 << 16;
+    for (int64_t b = 0; b < n && !any; b += kBlock) {
+        const int64_t e = std::min(n, b + kBlock);
+        for (int64_t i = b; i < e; ++i)
+            any |= (m.data[i] & mask) == mask;
+    }
+    if (!any)
+        return -1;
+    for (int64_t i = 0; i < n; ++i)
+        if ((m.data[i] & mask) == mask)
+            return i;
+    return -1;
 }
 
 Tensor toFloat32(const StoredTensor& s) {

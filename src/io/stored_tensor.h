@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/cancel.h"
+#include "engine/half.h"
 #include "engine/tensor.h"
 
 namespace attn::io {
@@ -41,6 +42,13 @@ bool isFloatDtype(const std::string& dtype);
 // keeps `owner` alive and must never be written); anything else is converted into a new
 // buffer. Needs isFloatDtype(dtype).
 Tensor toFloat32(const StoredTensor& stored);
+
+// A 2-D F16 or BF16 tensor stored row by row, 2-byte aligned, as a HalfMatrix that reads it in
+// place (sharing `owner`); false for anything else (which toFloat32 converts instead).
+bool asHalfMatrix(const StoredTensor& stored, HalfMatrix* out);
+// The index of the first value of a HalfMatrix that is not a finite number, or -1. Checks the
+// exponent bits only, so a large matrix costs one pass over its 16-bit values.
+int64_t firstNonFinite(const HalfMatrix& m);
 
 // The row-major index of the first element that is not a finite number, or -1. Reads every
 // element: the model reader calls it per tensor as it converts, not over the whole file.

@@ -94,7 +94,7 @@ std::shared_ptr<DecoderModel> randomModel(const ModelSpec& s) {
     m->finalNormScale = randomTensor(gen, {d}, 0.1f, 1.0f);
     m->finalNormShift = randomTensor(gen, {d}, 0.05f);
     const Tensor head = randomTensor(gen, {s.vocab, d}, 0.5f);
-    m->outHead = s.tied ? m->tokenEmbedding : head;
+    m->outHead.weight = s.tied ? m->tokenEmbedding : head;
     checkDecoderModel(*m);
     return m;
 }

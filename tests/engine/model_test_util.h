@@ -116,7 +116,7 @@ inline std::shared_ptr<DecoderModel> patternModel(const PatternModelSpec& s) {
     }
     m->finalNormScale = filledTensor({d}, 1.0f);
     m->finalNormShift = filledTensor({d});
-    m->outHead = m->tokenEmbedding;  // tied, as GPT-2
+    m->outHead.weight = m->tokenEmbedding;  // tied, as GPT-2
     checkDecoderModel(*m);
     return m;
 }

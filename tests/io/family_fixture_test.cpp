@@ -102,6 +102,12 @@ TEST_P(FamilyFixture, ArchitectureIsTheConfigs) {
     EXPECT_EQ(model->dtype, ref.value("dtype").toString().toStdString());
     EXPECT_EQ(model->headsSource, HeadsSource::Config);
     EXPECT_TRUE(model->positionEmbedding.empty());
+    // 16-bit matrices stay in the file; float32 ones are used in place too.
+    const bool bf16 = model->dtype == "BF16";
+    EXPECT_EQ(!model->tokenEmbeddingHalf.empty(), bf16);
+    EXPECT_EQ(!model->blocks[0].query.half.empty(), bf16);
+    EXPECT_EQ(!model->blocks[0].ffOut.half.empty(), bf16);
+    EXPECT_EQ(model->headIsEmbedding(), a.tiedHead);
 }
 
 TEST_P(FamilyFixture, AttentionAndNextTokensMatchTheBooksPyTorch) {

@@ -129,7 +129,7 @@ TEST_P(ModelFixture, ArchitectureIsReadFromTheShapes) {
               ref.value("heads_given").toBool() ? HeadsSource::Request : HeadsSource::Metadata);
     EXPECT_EQ(model->source, GetParam());
     if (model->arch.tiedHead) {
-        EXPECT_TRUE(model->outHead.sharesStorageWith(model->tokenEmbedding));
+        EXPECT_TRUE(model->headIsEmbedding());
     }
 }
 

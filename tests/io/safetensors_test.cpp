@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "io/half.h"
+#include "engine/half.h"
 #include "io/safetensors.h"
 #include "io_test_util.h"
 

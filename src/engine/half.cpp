@@ -1,9 +1,9 @@
-#include "io/half.h"
+#include "engine/half.h"
 
 #include <bit>
 #include <cmath>
 
-namespace attn::io {
+namespace attn {
 
 float halfToFloat(uint16_t h) {
     uint32_t sign = static_cast<uint32_t>(h >> 15) << 31;
@@ -23,4 +23,15 @@ float bfloat16ToFloat(uint16_t bits) {
     return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
 }
 
-}  // namespace attn::io
+void halfsToFloats(const uint16_t* in, int64_t n, bool bf16, float* out) {
+    if (bf16) {
+        // A shift, which the compiler vectorizes.
+        for (int64_t i = 0; i < n; ++i)
+            out[i] = std::bit_cast<float>(static_cast<uint32_t>(in[i]) << 16);
+        return;
+    }
+    for (int64_t i = 0; i < n; ++i)
+        out[i] = halfToFloat(in[i]);
+}
+
+}  // namespace attn
