@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "engine/config.h"
+#include "engine/half.h"
 #include "engine/kernels.h"
 #include "engine/rope.h"
 #include "engine/step_ids.h"
@@ -769,14 +770,48 @@ DecoderBlockContext blockContext(const DecoderRun& run, int64_t layer, const Can
     return c;
 }
 
+Config layerTraceConfig(const DecoderArchitecture& a, int64_t layer, int64_t tokens) {
+    Config c;
+    c.batch = 1;
+    c.dIn = a.dModel;
+    c.heads = std::max<int64_t>(1, a.heads);
+    c.dropout = 0.0;
+    c.mode = Mode::Eval;
+    c.contextLength = std::max<int64_t>(tokens, a.contextLength);
+    if (a.family == Family::Gpt2) {
+        c.variant = Variant::MultiHead;
+        c.dOut = a.dModel;
+        c.mask = MaskSpec{MaskKind::Causal, 0};
+        c.qkvBias = a.qkvBias;
+        return c;
+    }
+    c.variant = Variant::Rotary;
+    c.dOut = a.dModel;
+    c.kvGroups = a.keyValueHeads();
+    c.headDim = a.headSize();
+    c.qkNorm = a.qkNorm;
+    c.rope = true;
+    c.ropeBase = a.ropeOf(layer).base;
+    const int64_t window = a.windowOf(layer);
+    c.mask = window > 0 ? MaskSpec{MaskKind::Window, window} : MaskSpec{MaskKind::Causal, 0};
+    return c;
+}
+
 Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel,
                  ProgressFn progress, const LayerTraceOptions& options) {
     checkLayer(run, layer);
     const DecoderModel& m = modelOf(run);
+    const DecoderArchitecture& a = m.arch;
     const DecoderBlock& b = m.blocks[static_cast<size_t>(layer)];
-    const int64_t T = run.tokens(), d = m.arch.dModel;
-    // nn.Linear keeps (out, in); Conv1D's (in, out) is transposed into that layout.
+    const int64_t T = run.tokens(), d = a.dModel;
+    // nn.Linear keeps (out, in); Conv1D's (in, out) is transposed into that layout, and 16-bit
+    // weights are converted (one layer's).
     auto linearWeight = [](const DecoderLinear& l) {
+        if (!l.half.empty()) {
+            Tensor t = Tensor::uninitialized(Shape{l.half.rows, l.half.cols});
+            halfsToFloats(l.half.data, l.half.rows * l.half.cols, l.half.bf16, t.mutableData());
+            return t;
+        }
         return l.inputMajor ? l.weight.transpose(0, 1).contiguous() : l.weight.contiguous();
     };
     WeightMap weights;
@@ -787,32 +822,50 @@ Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel
         if (!l->bias.empty())
             weights[std::string(name) + ".bias"] = l->bias;
     }
+    // Gemma 3 multiplies by (1 + weight): the trace's RMSNorm multiplies by its scale.
+    auto normScale = [&](const Tensor& w) {
+        if (a.norm != NormKind::RmsNormOnePlus)
+            return w;
+        Tensor t = w.clone();
+        for (int64_t i = 0; i < t.numel(); ++i)
+            t.mutableData()[i] += 1.0f;
+        return t;
+    };
+    if (a.qkNorm) {
+        weights["q_norm.scale"] = normScale(b.queryNorm);
+        weights["k_norm.scale"] = normScale(b.keyNorm);
+    }
+    ModelLayerExtras extras;
+    extras.qkNormEps = a.normEps;
+    extras.rope = a.ropeOf(layer);
+    extras.scoreScale = a.queryScale;
+    extras.qkvBias = a.family != Family::Gpt2 && a.qkvBias;
     TraceRequest r;
-    r.config.variant = Variant::MultiHead;
-    r.config.batch = 1;
-    r.config.dIn = r.config.dOut = d;
-    r.config.heads = m.arch.heads;
-    r.config.mask = MaskSpec{MaskKind::Causal, 0};
-    r.config.dropout = 0.0;
-    r.config.mode = Mode::Eval;
-    r.config.qkvBias = m.arch.qkvBias;
-    r.config.contextLength = m.arch.contextLength;
+    r.config = layerTraceConfig(a, layer, T);
     r.config.simpleMaskSteps = options.simpleMaskSteps;
     r.config.memoryBudgetBytes = options.memoryBudgetBytes;
-    r.inputs =
-        normRows(m.arch, run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift)
-            .view({1, T, d});
+    if (a.family != Family::Gpt2)
+        r.modelLayer = &extras;
+    r.inputs = normRows(a, run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift)
+                   .view({1, T, d});
     r.weights = &weights;
     r.cancel = cancel;
     r.progress = std::move(progress);
     Trace trace = runTrace(r);
-    // The planned title speaks of token embeddings; here the input is the block's LayerNorm1.
+    // The planned title speaks of token embeddings; here the input is the block's first norm.
     if (!trace.steps.empty() && trace.steps.front().info.id == step_id::kInputs) {
         StepInfo& info = trace.steps.front().info;
         const std::string n = std::to_string(layer);
-        info.title = "Block " + n + "'s LayerNorm1 output: the input of its attention";
-        info.op = m.names == WeightNames::HuggingFace ? "h[" + n + "].ln_1(x)"
-                                                      : "trf_blocks[" + n + "].norm1(x)";
+        const bool hf = m.names == WeightNames::HuggingFace;
+        if (a.family == Family::Gpt2) {
+            info.title = "Block " + n + "'s LayerNorm1 output: the input of its attention";
+            info.op = hf ? "h[" + n + "].ln_1(x)" : "trf_blocks[" + n + "].norm1(x)";
+        } else {
+            info.title = "Block " + n + "'s RMSNorm output: the input of its attention";
+            info.op = hf ? "model.layers[" + n + "].input_layernorm(x)"
+                         : (a.family == Family::Gemma3 ? "blocks[" + n + "].input_layernorm(x)"
+                                                       : "trf_blocks[" + n + "].norm1(x)");
+        }
     }
     return trace;
 }

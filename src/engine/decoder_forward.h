@@ -106,12 +106,21 @@ struct LayerTraceOptions {
     uint64_t memoryBudgetBytes = uint64_t(2) << 30;
 };
 
-// Block `layer`'s attention as the chapter-3 `multi-head` step trace: `inputs` = the block's
-// LayerNorm1 output (1, T, d), the module's parameters under their chapter-3 state_dict names
-// (W_query.weight ... out_proj.bias: Hugging Face's c_attn columns and c_proj transposed into
+// The module a layer's trace runs: GPT-2's layers are the chapter's `multi-head` attention
+// (d_in = d_out = d_model, the model's heads, its qkv bias, causal, eval); the other families'
+// are the `rotary` module (their key/value groups, head size, QK-norm and RoPE base, and a
+// sliding layer's window as the window:W mask).
+Config layerTraceConfig(const DecoderArchitecture& arch, int64_t layer, int64_t tokens);
+
+// Block `layer`'s attention as a step trace. GPT-2: the chapter-3 `multi-head` trace: `inputs` =
+// the block's LayerNorm1 output (1, T, d), the module's parameters under their chapter-3 state_dict
+// names (W_query.weight ... out_proj.bias: Hugging Face's c_attn columns and c_proj transposed into
 // nn.Linear's (out, in)), every step from queries to `output` = out_proj's output. Its config
 // says what it is: multi-head, d_in = d_out = d_model, the model's heads, qkv bias as the model
-// has it, causal mask, eval mode, the model's context length.
+// has it, causal mask, eval mode, the model's context length. The other families: the `rotary`
+// steps (SPEC 9.1) of layerTraceConfig on the block's RMSNorm output, with the model's weights
+// (W_query, W_key, W_value, out_proj, q_norm/k_norm scaled as the model scales them), its
+// RMSNorm epsilon, RoPE scaling, Gemma's score scale and Qwen2's biases (ModelLayerExtras).
 Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel = nullptr,
                  ProgressFn progress = {}, const LayerTraceOptions& options = {});
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/half.h"
+#include "engine/rope_spec.h"
 #include "engine/tensor.h"
 
 namespace attn {
@@ -43,21 +44,6 @@ enum class FeedForwardKind {
     GeGlu    // (GELU_tanh(x W_gate) * x W_up) W_down (Gemma 3)
 };
 
-// Split-halves rotary position embedding (the book's compute_rope_params): inv_freq_i =
-// 1 / base^(2i / hd), then adjusted by the scaling, each in float32.
-struct RopeSpec {
-    enum class Scaling {
-        None,
-        Llama3,  // Llama 3.1+: long wavelengths divided by factor, a smooth band between
-        Linear   // Gemma 3 4B and up: every inverse frequency divided by factor
-    };
-    double base = 10000.0;
-    Scaling scaling = Scaling::None;
-    double factor = 1.0;
-    double lowFreqFactor = 1.0, highFreqFactor = 4.0;  // Llama3
-    double originalContext = 8192.0;                   // Llama3
-    bool operator==(const RopeSpec&) const = default;
-};
 std::string weightNamesName(WeightNames names);  // "hf" | "book"
 
 // Where the head count came from (the file holds no tensor that says it).

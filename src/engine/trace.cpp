@@ -229,6 +229,15 @@ class TraceBuilder {
                                     " but this model needs " + shapeToString(shape) + ".");
             params[name] = it->second.contiguous();
         }
+        // A trained Qwen2 layer's query, key and value biases, which the rotary module has not.
+        if (req_.modelLayer && req_.modelLayer->qkvBias)
+            for (const char* bias : {"W_query.bias", "W_key.bias", "W_value.bias"}) {
+                auto it = req_.weights->find(bias);
+                if (it == req_.weights->end())
+                    throw UserError("weights", std::string("The weights have no \"") + bias +
+                                                   "\", which this model's attention needs.");
+                params[bias] = it->second.contiguous();
+            }
     }
 
     // What the drawn parameters depend on: the variant, its sizes and the seed.
@@ -366,6 +375,9 @@ class TraceBuilder {
         // The chapter divides by keys.shape[-1]**0.5, a Python float (d_k ** 0.5 in double);
         // PyTorch then divides the float32 scores by it as a float32 scalar.
         const float root = static_cast<float>(std::pow(static_cast<double>(dk), 0.5));
+        // A trained Gemma 3 layer scales by query_pre_attn_scalar^-0.5 instead.
+        const float factor =
+            static_cast<float>(req_.modelLayer ? req_.modelLayer->scoreScale : 0.0);
         const float* md = masked ? mask.data() : nullptr;
         const int64_t rows = G * T_;
         // One pass per row through every elementwise step, while the row is in cache:
@@ -394,8 +406,12 @@ class TraceBuilder {
                 }
                 if (scale) {
                     float* o = scaledScores.mutableData() + off;
-                    for (int64_t j = 0; j < T_; ++j)
-                        o[j] = in[j] / root;
+                    if (factor > 0.0f)
+                        for (int64_t j = 0; j < T_; ++j)
+                            o[j] = in[j] * factor;
+                    else
+                        for (int64_t j = 0; j < T_; ++j)
+                            o[j] = in[j] / root;
                     in = o;
                 }
                 softmaxRow(in, weights.mutableData() + off, T_);
@@ -403,7 +419,8 @@ class TraceBuilder {
                     const float* raw = s + off;
                     if (scale) {
                         for (int64_t j = 0; j < T_; ++j)
-                            tmp[static_cast<size_t>(j)] = raw[j] / root;
+                            tmp[static_cast<size_t>(j)] =
+                                factor > 0.0f ? raw[j] * factor : raw[j] / root;
                         raw = tmp.data();
                     }
                     float* u = unmasked.mutableData() + off;
@@ -604,6 +621,7 @@ class TraceBuilder {
     // RMSNorm over each head's hd numbers (the book's RMSNorm, eps 1e-6, computed in float32):
     // x * rsqrt(mean(x^2) + eps) * scale, from `in` into (b, heads, T, hd).
     Tensor rmsNormHeads(const HeadLayout& in, int64_t heads, int64_t hd, const Tensor& scale) {
+        const float eps = static_cast<float>(req_.modelLayer ? req_.modelLayer->qkNormEps : 1e-6);
         Tensor out = Tensor::uninitialized(Shape{c_.batch, heads, T_, hd});
         float* o = out.mutableData();
         const float* g = scale.data();
@@ -614,7 +632,7 @@ class TraceBuilder {
                     float sum = 0.0f;
                     for (int64_t j = 0; j < hd; ++j)
                         sum += x[j] * x[j];
-                    const float inv = 1.0f / std::sqrt(sum / static_cast<float>(hd) + 1e-6f);
+                    const float inv = 1.0f / std::sqrt(sum / static_cast<float>(hd) + eps);
                     float* y = o + ((b * heads + h) * T_ + t) * hd;
                     for (int64_t j = 0; j < hd; ++j)
                         y[j] = (x[j] * inv) * g[j];
@@ -626,7 +644,7 @@ class TraceBuilder {
     std::pair<Tensor, Tensor> ropeTables(int64_t hd) const {
         RopeSpec spec;
         spec.base = c_.ropeBase;
-        return rope::tables(hd, T_, spec);
+        return rope::tables(hd, T_, req_.modelLayer ? req_.modelLayer->rope : spec);
     }
 
     // apply_rope: x * cos + cat(-x2, x1) * sin over each head's hd numbers (x1 the first half,

@@ -11,6 +11,7 @@
 
 #include "engine/cancel.h"
 #include "engine/config.h"
+#include "engine/rope_spec.h"
 #include "engine/tensor.h"
 
 namespace attn {
@@ -114,7 +115,19 @@ std::vector<std::pair<std::string, Shape>> parameterShapes(const Config& config)
 // done = steps finished so far, total = steps planned.
 using ProgressFn = std::function<void(int done, int total, const std::string& stepId)>;
 
+// What a trained model's layer does that the `rotary` module's Config cannot say (layerTrace
+// sets it; a chapter-3 or after-chapter-3 module leaves it out).
+struct ModelLayerExtras {
+    double qkNormEps = 1e-6;  // the model's RMSNorm epsilon for QK-norm
+    RopeSpec rope;            // its base and scaling (config.ropeBase is ignored)
+    // > 0: scaled scores = scores * this (Gemma 3's query_pre_attn_scalar^-0.5), instead of
+    // scores / sqrt(hd).
+    double scoreScale = 0.0;
+    bool qkvBias = false;  // the weights hold W_query/W_key/W_value biases (Qwen2)
+};
+
 struct TraceRequest {
+    const ModelLayerExtras* modelLayer = nullptr;
     Config config;
     Tensor inputs;  // (b, T, d_in), or (T, d_in) which is stacked `batch` times
     const WeightMap* weights = nullptr;  // explicit parameters; else drawn from config.seed

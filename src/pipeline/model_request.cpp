@@ -174,18 +174,11 @@ const std::vector<std::string>& blockContextStepIds() {
 
 std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t tokens,
                                         bool simpleMaskSteps) {
-    // One layer's attention is the chapter's multi-head attention with the model's sizes.
+    // One layer's attention is the module layerTraceConfig says, with the model's sizes.
     const int64_t d = std::max<int64_t>(1, arch.dModel);
-    Config c;
-    c.variant = Variant::MultiHead;
-    c.batch = 1;
-    c.dIn = c.dOut = d;
-    c.heads = std::max<int64_t>(1, arch.heads);
-    c.mask = MaskSpec{MaskKind::Causal, 0};
-    c.dropout = 0.0;
-    c.mode = Mode::Eval;
-    c.qkvBias = arch.qkvBias;
-    c.contextLength = std::max<int64_t>(tokens, arch.contextLength);
+    DecoderArchitecture a = arch;
+    a.dModel = d;
+    Config c = layerTraceConfig(a, 0, tokens);
     c.simpleMaskSteps = simpleMaskSteps;
     const int64_t T = std::max<int64_t>(1, tokens);
     auto around = [&](const char* id, int64_t width, const char* widthName) {
@@ -231,25 +224,53 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
                          "x", c.residualIn, "d_model"));
     for (const Step& s : trace.steps)
         steps.push_back(s);
-    steps.push_back(step(step_id::kResidualAfterAttention,
-                         Text::tr("The residual stream after attention: the input plus what "
-                                  "attention adds"),
-                         "x = x + self.att(self.norm1(x))", c.residualMid, "d_model"));
-    steps.push_back(step(step_id::kNorm2,
-                         Text::tr("LayerNorm 2: each token's vector scaled to mean 0, variance 1, "
-                                  "then scale and shift"),
-                         "self.norm2(x)", c.norm2, "d_model"));
-    steps.push_back(step(step_id::kFfHidden,
-                         Text::tr("Feed-forward, first layer and GELU: four times wider, one "
-                                  "token at a time"),
-                         "GELU(self.ff.layers[0](norm2))", c.ffHidden, "ff_hidden"));
+    // The block around attention as the model's family builds it (the book's code: chapter 4's
+    // GPTModel, llama3.py and qwen3.py's TransformerBlock, Gemma 3's four norms).
+    const DecoderArchitecture& a = run.model->arch;
+    const bool gemma = a.family == Family::Gemma3, gpt2 = a.family == Family::Gpt2;
+    steps.push_back(
+        step(step_id::kResidualAfterAttention,
+             Text::tr("The residual stream after attention: the input plus what attention adds"),
+             gemma ? "x = x + self.post_attention_layernorm(self.att(self.input_layernorm(x)))"
+                   : "x = x + self.att(self.norm1(x))",
+             c.residualMid, "d_model"));
+    steps.push_back(
+        step(step_id::kNorm2,
+             gpt2 ? Text::tr("LayerNorm 2: each token's vector scaled to mean 0, variance 1, "
+                             "then scale and shift")
+                  : Text::tr("RMSNorm before the feed-forward: each token's vector divided by "
+                             "its root mean square, then scaled"),
+             gpt2    ? "self.norm2(x)"
+             : gemma ? "self.pre_feedforward_layernorm(x)"
+                     : "self.norm2(x)",
+             c.norm2, "d_model"));
+    steps.push_back(step(
+        step_id::kFfHidden,
+        gpt2 ? Text::tr("Feed-forward, first layer and GELU: four times wider, one token at a "
+                        "time")
+        : gemma
+            ? Text::tr("Feed-forward, gated (GeGLU): GELU of one projection times another, one "
+                       "token at a time")
+            : Text::tr("Feed-forward, gated (SwiGLU): SiLU of one projection times another, one "
+                       "token at a time"),
+        gpt2    ? "GELU(self.ff.layers[0](norm2))"
+        : gemma ? "gelu(self.ff.fc1(x), approximate=\"tanh\") * self.ff.fc2(x)"
+                : "silu(self.ff.fc1(x)) * self.ff.fc2(x)",
+        c.ffHidden, "ff_hidden"));
     steps.push_back(step(step_id::kFfOutput,
-                         Text::tr("Feed-forward, second layer: back to d_model"),
-                         "self.ff.layers[2](hidden)", c.ffOutput, "d_model"));
+                         gemma ? Text::tr("Feed-forward, last layer back to d_model, then its "
+                                          "RMSNorm")
+                               : Text::tr("Feed-forward, second layer: back to d_model"),
+                         gpt2    ? "self.ff.layers[2](hidden)"
+                         : gemma ? "self.post_feedforward_layernorm(self.ff.fc3(hidden))"
+                                 : "self.ff.fc3(hidden)",
+                         c.ffOutput, "d_model"));
     steps.push_back(step(step_id::kBlockOutput,
                          Text::tr("The block's output: the residual stream plus the feed-forward, "
                                   "the next block's input"),
-                         "x = x + self.ff(self.norm2(x))", c.residualOut, "d_model"));
+                         gemma ? "x = x + self.post_feedforward_layernorm(self.ff(x))"
+                               : "x = x + self.ff(self.norm2(x))",
+                         c.residualOut, "d_model"));
     trace.steps = std::move(steps);
     t.trace = std::make_shared<const Trace>(std::move(trace));
     return t;

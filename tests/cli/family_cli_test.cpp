@@ -163,3 +163,27 @@ TEST(FamilyCli, RefusalsAreOneLine) {
     refused({"trace", "--tokenizer", "words", "--ids", "1,2"},
             "Token ids need the GPT-2 tokenizer (or a model's own)");
 }
+
+TEST(FamilyCli, ALayersTraceAndListingAreTheFamilys) {
+    const QJsonObject t =
+        json(cli({"trace", "--model", family("gemma3"), "--text", kSentence, "--layer", "0"}));
+    QStringList ids;
+    for (const QJsonValue& s : t["steps"].toArray())
+        ids << s.toObject()["id"].toString();
+    for (const char* id :
+         {"block_input", "queries_normed", "rope_cos", "keys_groups", "keys_repeated", "mask",
+          "weights", "output", "ff_hidden", "block_output"})
+        EXPECT_TRUE(ids.contains(QLatin1String(id))) << id;
+    EXPECT_EQ(t["config"].toObject()["variant"].toString(), "rotary");
+    EXPECT_EQ(t["config"].toObject()["mask"].toString(), "window:4");  // layer 0 slides
+
+    const CliRun listing =
+        cli({"pytorch", "--model", family("qwen3"), "--text", kSentence, "--layer", "1"});
+    ASSERT_EQ(listing.exitCode, 0) << listing.err.toStdString();
+    const QString code = QString::fromUtf8(listing.out);
+    EXPECT_TRUE(code.contains("a qwen3 model")) << code.left(300).toStdString();
+    EXPECT_TRUE(code.contains("q = rms_norm(q, state[b + \"self_attn.q_norm.weight\"])"));
+    EXPECT_TRUE(code.contains("k = k.repeat_interleave(heads // kv_heads, dim=0)"));
+    EXPECT_TRUE(code.contains("heads, kv_heads, head_dim, d_model = 4, 2, 16, 32"));
+    EXPECT_TRUE(code.contains("if n == 1:"));
+}

@@ -20,6 +20,7 @@
 
 #include "engine/config.h"
 #include "engine/decoder_forward.h"
+#include "engine/step_ids.h"
 #include "io/model_file.h"
 
 #ifndef ATTN_FIXTURES_DIR
@@ -173,6 +174,38 @@ TEST_P(FamilyFixture, RecomputedLayersAndReusedPrefixesEqualTheFullForward) {
     const Tensor a = nextTokenLogits(*reused, 19), b = nextTokenLogits(*all, 19);
     for (int64_t i = 0; i < a.numel(); ++i)
         ASSERT_NEAR(a.flat(i), b.flat(i), 1e-5) << GetParam();
+}
+
+// A layer's trace is the rotary module's steps on the block's RMSNorm output with the model's
+// weights: its attention weights are the forward's, and its output is the forward's attention
+// output (before Gemma's post-attention norm).
+TEST_P(FamilyFixture, LayerTracesAreTheRotaryStepsOfTheForward) {
+    const QJsonObject ref = readReference(GetParam());
+    DecoderRequest request;
+    request.model = loadReferenceModel(ref);
+    request.ids = referenceIds(ref);
+    const auto run = runDecoder(request);
+    const DecoderArchitecture& a = request.model->arch;
+    for (int64_t l = 0; l < a.layers; ++l) {
+        const Trace t = layerTrace(*run, l);
+        EXPECT_EQ(t.config.variant, Variant::Rotary);
+        EXPECT_EQ(t.config.effectiveMask().kind,
+                  a.windowOf(l) > 0 ? MaskKind::Window : MaskKind::Causal);
+        EXPECT_EQ(t.find(step_id::kQueriesNormed) != nullptr, a.qkNorm);
+        EXPECT_EQ(t.find(step_id::kKeysRepeated) != nullptr, a.keyValueHeads() < a.heads);
+        ASSERT_NE(t.find(step_id::kRopeCos), nullptr);
+        const Tensor weights = t.find(step_id::kWeights)->value.select(0, 0);
+        const Tensor kept = run->attention.select(0, l);
+        ASSERT_EQ(weights.shape(), kept.shape());
+        for (int64_t i = 0; i < kept.numel(); ++i)
+            ASSERT_NEAR(weights.flat(i), kept.flat(i), 1e-5) << GetParam() << " layer " << l;
+        if (!a.sandwichNorms) {
+            const Tensor out = t.find(step_id::kOutput)->value.select(0, 0);
+            const Tensor forward = blockContext(*run, l).attentionOutput;
+            for (int64_t i = 0; i < forward.numel(); ++i)
+                ASSERT_NEAR(out.flat(i), forward.flat(i), 1e-4) << GetParam() << " layer " << l;
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, FamilyFixture, ::testing::ValuesIn(kModels),
