@@ -3147,10 +3147,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Keine Modelldatei %1 (und diese Installation hat keine mitgelieferten Modelle).</translation>
     </message>
     <message>
-        <source>No model file %1; give a .safetensors or .pth file, or one of the models that ship with the app: %2.</source>
-        <translation>Keine Modelldatei %1; geben Sie eine .safetensors- oder .pth-Datei an oder eines der mit der App gelieferten Modelle: %2.</translation>
-    </message>
-    <message>
         <source>A trained model makes its own input vectors from the text; forget the embeddings file to use it.</source>
         <translation>Ein trainiertes Modell bildet seine Eingabevektoren selbst aus dem Text; vergessen Sie die Embedding-Datei, um es zu verwenden.</translation>
     </message>
@@ -3213,6 +3209,30 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Licence: %1.</source>
         <translation>Lizenz: %1.</translation>
+    </message>
+    <message>
+        <source>No model file or folder %1; give a model folder, a .safetensors or .pth file, or one of the models that ship with the app: %2.</source>
+        <translation>Keine Modelldatei und kein Modellordner %1; geben Sie einen Modellordner, eine .safetensors- oder .pth-Datei an oder eines der Modelle, die mit der App kommen: %2.</translation>
+    </message>
+    <message>
+        <source>Token id %1 is not in the model&apos;s tokenizer (ids 0 to %2).</source>
+        <translation>Die Token-ID %1 gibt es im Tokenizer des Modells nicht (IDs 0 bis %2).</translation>
+    </message>
+    <message>
+        <source>RMSNorm before the feed-forward: each token&apos;s vector divided by its root mean square, then scaled</source>
+        <translation>RMSNorm vor dem Feed-Forward: der Vektor jedes Tokens geteilt durch seinen quadratischen Mittelwert, dann skaliert</translation>
+    </message>
+    <message>
+        <source>Feed-forward, gated (GeGLU): GELU of one projection times another, one token at a time</source>
+        <translation>Feed-Forward mit Gate (GeGLU): GELU einer Projektion mal einer zweiten, Token für Token</translation>
+    </message>
+    <message>
+        <source>Feed-forward, gated (SwiGLU): SiLU of one projection times another, one token at a time</source>
+        <translation>Feed-Forward mit Gate (SwiGLU): SiLU einer Projektion mal einer zweiten, Token für Token</translation>
+    </message>
+    <message>
+        <source>Feed-forward, last layer back to d_model, then its RMSNorm</source>
+        <translation>Feed-Forward: die letzte Schicht zurück auf d_model, dann ihre RMSNorm</translation>
     </message>
 </context>
 <context>
@@ -4092,16 +4112,24 @@ Doppelklick hängt es an den Text an.</translation>
         <translation>Farbskala</translation>
     </message>
     <message>
-        <source>{} expects token ids (whole numbers from 0) separated by spaces, got &quot;%1&quot;</source>
-        <translation>{} erwartet Token-IDs (ganze Zahlen ab 0), durch Leerzeichen getrennt, bekam „%1“</translation>
-    </message>
-    <message>
         <source>{} expects a whole number from 1 to %1, or 0 for the default, got &quot;%2&quot;</source>
         <translation>{} erwartet eine ganze Zahl von 1 bis %1 oder 0 für den Standardwert, bekam „%2“</translation>
     </message>
     <message>
         <source>{} expects a positive number, got &quot;%1&quot;</source>
         <translation>{} erwartet eine positive Zahl, bekam „%1“</translation>
+    </message>
+    <message>
+        <source>{} expects token ids (whole numbers from 0) separated by commas or spaces, got &quot;%1&quot;</source>
+        <translation>{} erwartet Token-IDs (ganze Zahlen ab 0), getrennt durch Kommas oder Leerzeichen, nicht „%1“</translation>
+    </message>
+    <message>
+        <source>Token ids need the GPT-2 tokenizer (or a model&apos;s own): the %1 tokenizer numbers tokens by their first appearance in a text.</source>
+        <translation>Token-IDs brauchen den GPT-2-Tokenizer (oder den eigenen eines Modells): der Tokenizer %1 nummeriert Tokens nach ihrem ersten Auftreten in einem Text.</translation>
+    </message>
+    <message>
+        <source>Token id %1 is not in GPT-2&apos;s vocabulary (ids 0 to %2).</source>
+        <translation>Die Token-ID %1 gibt es im GPT-2-Vokabular nicht (IDs 0 bis %2).</translation>
     </message>
 </context>
 <context>

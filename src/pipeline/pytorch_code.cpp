@@ -808,6 +808,20 @@ PyTorchListing pytorchListing(const TraceRun& run, const std::string& stepId) {
 
 namespace {
 
+// The end of a model listing: the next-token probabilities from the final hidden state `x` and
+// the output head `head`, and what the view shows, printed.
+std::string modelListingEnd(int layer) {
+    return "probabilities = torch.softmax((x[-1] @ head.T).double(), dim=-1)\n\n"
+           "torch.set_printoptions(precision=6, linewidth=120)\n"
+           "print(\"attention of block " +
+           std::to_string(layer) +
+           ", (heads, T, T):\")\n"
+           "print(attention)\n"
+           "top = torch.topk(probabilities, 5)\n"
+           "print(\"next token after the last:\", [(int(i), round(float(p), 6)) for p, i in "
+           "zip(top.values, top.indices)])\n";
+}
+
 // A Python float literal that reads back as the same double.
 std::string pyNumber(double v) {
     char buf[40];
@@ -1019,17 +1033,7 @@ PyTorchListing familyListing(const ModelRun& run) {
          q(n.finalNorm) +
          "])\n"
          "head = state.get(" +
-         q(n.head) + ", state[" + q(n.emb) +
-         "])  # tied: the embedding\n"
-         "probabilities = torch.softmax((x[-1] @ head.T).double(), dim=-1)\n\n"
-         "torch.set_printoptions(precision=6, linewidth=120)\n"
-         "print(\"attention of block " +
-         std::to_string(layer) +
-         ", (heads, T, T):\")\n"
-         "print(attention)\n"
-         "top = torch.topk(probabilities, 5)\n"
-         "print(\"next token after the last:\", [(int(i), round(float(p), 6)) for p, i in "
-         "zip(top.values, top.indices)])\n";
+         q(n.head) + ", state[" + q(n.emb) + "])  # tied: the embedding\n" + modelListingEnd(layer);
     listing.code = std::move(s);
     return listing;
 }
@@ -1139,15 +1143,7 @@ PyTorchListing pytorchModelListing(const ModelRun& run) {
              "\"ff.layers.2\")\n"
              "x = norm(x, \"final_norm\")\n"
              "head = state.get(\"out_head.weight\", state[\"tok_emb.weight\"])\n";
-    s += "probabilities = torch.softmax((x[-1] @ head.T).double(), dim=-1)\n\n"
-         "torch.set_printoptions(precision=6, linewidth=120)\n"
-         "print(\"attention of block " +
-         std::to_string(layer) +
-         ", (heads, T, T):\")\n"
-         "print(attention)\n"
-         "top = torch.topk(probabilities, 5)\n"
-         "print(\"next token after the last:\", [(int(i), round(float(p), 6)) for p, i in "
-         "zip(top.values, top.indices)])\n";
+    s += modelListingEnd(layer);
     listing.code = std::move(s);
     return listing;
 }

@@ -8,24 +8,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
+
+#include "cli/cli_run.h"
 
 namespace {
 
-struct CliRun {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-CliRun cli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(ATTN_CLI_PATH), args);
-    EXPECT_TRUE(p.waitForFinished(120000)) << args.join(' ').toStdString();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+using attn::test::cli;
+using attn::test::CliRun;
 
 QString family(const char* name) {
     return QStringLiteral(ATTN_FIXTURES_DIR "/families/") + QLatin1String(name);

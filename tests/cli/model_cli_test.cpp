@@ -8,7 +8,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cmath>
@@ -16,21 +15,12 @@
 #include "io/npy.h"
 #include "pipeline/run_request.h"
 
+#include "cli/cli_run.h"
+
 namespace {
 
-struct CliRun {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-CliRun cli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(ATTN_CLI_PATH), args);
-    EXPECT_TRUE(p.waitForFinished(120000)) << args.join(' ').toStdString();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+using attn::test::cli;
+using attn::test::CliRun;
 
 QString fixture(const char* name) {
     return QStringLiteral(ATTN_FIXTURES_DIR "/models/") + QLatin1String(name);
