@@ -560,8 +560,10 @@ StoredTensors readShards(const std::filesystem::path& folder, const std::string&
     std::set<std::string> seen;
     for (const auto& [name, file] : map->members) {
         const StoredTensors& shard = shards.at(file.text);
+        // A copy of the name: clang before 16 cannot capture a structured binding.
+        const std::string wanted = name;
         const auto it = std::find_if(shard.tensors.begin(), shard.tensors.end(),
-                                     [&](const auto& t) { return t.first == name; });
+                                     [&](const auto& t) { return t.first == wanted; });
         if (it == shard.tensors.end())
             fail(source, "model.safetensors.index.json says " + name + " is in " + file.text +
                              ", but that shard does not hold it");
@@ -587,7 +589,8 @@ std::shared_ptr<const DecoderModel> withTokenizer(std::shared_ptr<const DecoderM
     auto m = std::const_pointer_cast<DecoderModel>(model);
     m->tokenizer = loadTokenizer((folder / "tokenizer.json").string());
     if (m->tokenizer->vocabSize() > m->arch.vocab)
-        throw UserError("tokenizer", "tokenizer.json has ids up to " +
+        throw UserError("tokenizer", fileDisplayName(folder.string()) +
+                                         ": its tokenizer.json has ids up to " +
                                          std::to_string(m->tokenizer->vocabSize() - 1) +
                                          ", beyond the model's vocabulary of " +
                                          std::to_string(m->arch.vocab) +
