@@ -150,3 +150,59 @@ TEST(HfTokenizerErrors, NameWhatIsUnsupported) {
 
 }  // namespace
 }  // namespace attn
+
+namespace attn {
+namespace {
+
+// GPT-2's tokenizer.json as Hugging Face writes it (encoder.json as the vocabulary, vocab.bpe's
+// lines as the merges, a ByteLevel pre-tokenizer with GPT-2's regex, <|endoftext|> added),
+// built from the files the app ships.
+std::string gpt2TokenizerJson() {
+    QFile encoder(QStringLiteral(ATTN_GPT2_RESOURCES "/encoder.json"));
+    QFile merges(QStringLiteral(ATTN_GPT2_RESOURCES "/vocab.bpe"));
+    EXPECT_TRUE(encoder.open(QIODevice::ReadOnly) && merges.open(QIODevice::ReadOnly));
+    QJsonObject vocab = QJsonDocument::fromJson(encoder.readAll()).object();
+    vocab.remove(QStringLiteral("<|endoftext|>"));
+    QJsonArray mergeList;
+    for (const QByteArray& line : merges.readAll().split('\n'))
+        if (!line.isEmpty() && !line.startsWith("#version"))
+            mergeList.append(QString::fromUtf8(line));
+    const QJsonObject byteLevel{{"type", "ByteLevel"},
+                                {"add_prefix_space", false},
+                                {"trim_offsets", true},
+                                {"use_regex", true}};
+    const QJsonObject json{
+        {"added_tokens", QJsonArray{QJsonObject{{"id", 50256},
+                                                {"content", "<|endoftext|>"},
+                                                {"single_word", false},
+                                                {"lstrip", false},
+                                                {"rstrip", false},
+                                                {"normalized", true},
+                                                {"special", true}}}},
+        {"normalizer", QJsonValue::Null},
+        {"pre_tokenizer", byteLevel},
+        {"post_processor", byteLevel},
+        {"model", QJsonObject{{"type", "BPE"}, {"vocab", vocab}, {"merges", mergeList}}}};
+    return QJsonDocument(json).toJson(QJsonDocument::Compact).toStdString();
+}
+
+// The ByteLevel pre-tokenizer's own regex (GPT-2's pattern in PCRE2) agrees with tiktoken on
+// its reference cases: whitespace runs, contractions, digits, emoji, broken UTF-8.
+TEST(HfTokenizer, Gpt2sTokenizerJsonGivesTiktokensIds) {
+    const auto tok = HfTokenizer::fromJson(gpt2TokenizerJson());
+    QFile cases(QStringLiteral(ATTN_TIKTOKEN_REFERENCE_FILE));
+    ASSERT_TRUE(cases.open(QIODevice::ReadOnly));
+    int checked = 0;
+    for (const QByteArray& line : cases.readAll().split('\n')) {
+        if (line.trimmed().isEmpty())
+            continue;
+        const QJsonObject c = QJsonDocument::fromJson(line).object();
+        const std::string text = QByteArray::fromHex(c["input_hex"].toString().toLatin1()).toStdString();
+        EXPECT_EQ(tok->encodeIds(text), idsOf(c["ids"])) << c["name"].toString().toStdString();
+        ++checked;
+    }
+    EXPECT_EQ(checked, 72);
+}
+
+}  // namespace
+}  // namespace attn
