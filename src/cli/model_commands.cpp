@@ -35,6 +35,10 @@ std::string modelJson(const DecoderModel& m) {
          ", \"context_length\": " + std::to_string(a.contextLength) + ", \"windows\": [";
     for (int64_t l = 0; l < a.layers; ++l)
         s += (l ? ", " : "") + std::to_string(a.windowOf(l));
+    // The key/value group each query head reads (repeat_interleave: h / (heads / kv_heads)).
+    s += "], \"head_groups\": [";
+    for (int64_t h = 0; h < a.heads; ++h)
+        s += (h ? ", " : "") + std::to_string(a.groupOfHead(h));
     s += "], \"names\": ";
     io::appendJsonString(s, weightNamesName(m.names));
     s += ", \"dtype\": ";

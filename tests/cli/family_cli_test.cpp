@@ -56,6 +56,7 @@ TEST(FamilyCli, AFolderReadsItsTextWithItsOwnTokenizer) {
     EXPECT_EQ(m["kv_heads"].toInt(), 2);
     EXPECT_EQ(m["head_dim"].toInt(), 16);
     EXPECT_EQ(m["windows"].toArray(), ints({0, 0}));
+    EXPECT_EQ(m["head_groups"].toArray(), ints({0, 0, 1, 1}));
     EXPECT_EQ(o["tokens"].toArray().at(2).toString(), " an");  // "Ġan": a space, then "an"
     EXPECT_EQ(o["attention"].toObject()["shape"].toArray(), ints({2, 4, 39, 39}));
     EXPECT_EQ(o["next"].toArray().size(), 5);
