@@ -332,24 +332,32 @@ LayerKeysValues layerKeysValues(const DecoderRun& run, int64_t layer, const floa
     return out;
 }
 
-// Attention of every row of layer `layer` from queries q (T, H * hd) and that layer's keys and
-// values; the caller says where results go.
-AttentionIo layerIo(const DecoderRun& run, int64_t layer, const Tensor& q,
-                    const LayerKeysValues& kv) {
-    const DecoderArchitecture& a = run.model->arch;
+// Layer `layer`'s attention over T tokens as the model computes it (heads, groups, window,
+// scaling) reading queries q and keys and values k, v in the model's widths; the caller says
+// where results go.
+AttentionIo attentionIo(const DecoderArchitecture& a, int64_t layer, int64_t tokens, const float* q,
+                        const float* k, const float* v) {
     AttentionIo io;
     io.heads = a.heads;
     io.headSize = a.headSize();
     io.headsPerGroup = a.heads / a.keyValueHeads();
     io.window = a.windowOf(layer);
     io.divideScores = a.queryScale <= 0.0;
-    io.tokens = run.tokens();
-    io.q = q.data();
+    io.tokens = tokens;
+    io.q = q;
     io.qStride = a.queryWidth();
-    io.k = kv.keys.data();
-    io.v = kv.values.data();
+    io.k = k;
+    io.v = v;
     io.kvStride = a.keyValueWidth();
     return io;
+}
+
+// Attention of every row of layer `layer` from queries q (T, H * hd) and that layer's keys and
+// values.
+AttentionIo layerIo(const DecoderRun& run, int64_t layer, const Tensor& q,
+                    const LayerKeysValues& kv) {
+    return attentionIo(run.model->arch, layer, run.tokens(), q.data(), kv.keys.data(),
+                       kv.values.data());
 }
 
 // The feed-forward on `rows` rows of its input h (rows, d), into y (rows, d), its hidden layer
@@ -595,19 +603,8 @@ class Forward {
         finishHeads(a, queries_.mutableData(), n, H, b.queryNorm, rope, first, true);
         finishHeads(a, k + first * kv, n, a.keyValueHeads(), b.keyNorm, rope, first, false);
 
-        AttentionIo io;
-        io.heads = H;
-        io.headSize = a.headSize();
-        io.headsPerGroup = H / a.keyValueHeads();
-        io.window = a.windowOf(l);
-        io.divideScores = a.queryScale <= 0.0;
-        io.tokens = T;
+        AttentionIo io = attentionIo(a, l, T, queries_.data(), k, v);
         io.firstRow = first;
-        io.q = queries_.data();
-        io.qStride = qw;
-        io.k = k;
-        io.v = v;
-        io.kvStride = kv;
         io.context = context_.mutableData();
         io.contextStride = qw;
         if (run.attentionKept())

@@ -226,13 +226,7 @@ class FamilyReader {
     Tensor convert(const std::string& name) {
         const StoredTensor& stored = *byName_.at(name);
         dtypes_.insert(stored.dtype);
-        Tensor t = toFloat32(stored);
-        if (firstNonFinite(t) >= 0)
-            fail(source_, config_.tensorPrefix + name +
-                              " holds a value that is not a finite number; a model's weights are "
-                              "finite (the file is corrupt, or was saved from a training run "
-                              "that diverged)");
-        return t;
+        return finiteFloat32(stored, config_.tensorPrefix + name, source_);
     }
 
     // A 16-bit matrix stays in the file (a 2.5 GB BF16 model is not copied into 5 GB of
@@ -242,11 +236,7 @@ class FamilyReader {
         if (!asHalfMatrix(stored, out))
             return false;
         dtypes_.insert(stored.dtype);
-        if (firstNonFinite(*out) >= 0)
-            fail(source_, config_.tensorPrefix + name +
-                              " holds a value that is not a finite number; a model's weights are "
-                              "finite (the file is corrupt, or was saved from a training run "
-                              "that diverged)");
+        checkFinite(*out, config_.tensorPrefix + name, source_);
         return true;
     }
 

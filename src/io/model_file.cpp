@@ -23,19 +23,6 @@ namespace {
     throw UserError("model", source + ": " + message);
 }
 
-std::string indexText(const Shape& shape, int64_t linear) {
-    std::vector<int64_t> index(shape.size());
-    for (size_t d = shape.size(); d-- > 0;) {
-        index[d] = linear % shape[d];
-        linear /= shape[d];
-    }
-    return shapeToString(index);
-}
-
-std::string valueText(float v) {
-    return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
-}
-
 // "h.12.attn.c_attn.weight" with prefix "h." -> 12 and "attn.c_attn.weight"; -1 when the name
 // is not a block's.
 int64_t blockIndex(const std::string& name, const std::string& prefix, std::string* rest) {
@@ -385,14 +372,7 @@ class ModelReader {
     Tensor convert(const std::string& name) {
         const StoredTensor& stored = *find(name);
         dtypes_.insert(stored.dtype);
-        Tensor t = toFloat32(stored);
-        const int64_t bad = firstNonFinite(t);
-        if (bad >= 0)
-            fail(source_, name + " holds " + valueText(t.flat(bad)) + " at index " +
-                              indexText(t.shape(), bad) +
-                              "; a model's weights are finite numbers (the file is corrupt, or "
-                              "was saved from a training run that diverged)");
-        return t;
+        return finiteFloat32(stored, name, source_);
     }
 
     DecoderLinear linear(const std::string& weight, const std::string& bias, bool inputMajor) {
@@ -589,12 +569,11 @@ std::shared_ptr<const DecoderModel> withTokenizer(std::shared_ptr<const DecoderM
     auto m = std::const_pointer_cast<DecoderModel>(model);
     m->tokenizer = loadTokenizer((folder / "tokenizer.json").string());
     if (m->tokenizer->vocabSize() > m->arch.vocab)
-        throw UserError("tokenizer", fileDisplayName(folder.string()) +
-                                         ": its tokenizer.json has ids up to " +
-                                         std::to_string(m->tokenizer->vocabSize() - 1) +
-                                         ", beyond the model's vocabulary of " +
-                                         std::to_string(m->arch.vocab) +
-                                         " (is it this model's tokenizer?)");
+        throw UserError("tokenizer",
+                        fileDisplayName(folder.string()) + ": its tokenizer.json has ids up to " +
+                            std::to_string(m->tokenizer->vocabSize() - 1) +
+                            ", beyond the model's vocabulary of " + std::to_string(m->arch.vocab) +
+                            " (is it this model's tokenizer?)");
     return m;
 }
 

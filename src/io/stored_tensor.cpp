@@ -7,6 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "engine/config.h"
 #include "engine/half.h"
 #include "io/little_endian.h"
 
@@ -78,6 +79,49 @@ int64_t firstNonFinite(const HalfMatrix& m) {
         if ((m.data[i] & mask) == mask)
             return i;
     return -1;
+}
+
+namespace {
+
+// The row-major index `linear` of `shape` as "(3, 7)".
+std::string indexText(const Shape& shape, int64_t linear) {
+    std::vector<int64_t> index(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+        index[d] = linear % shape[d];
+        linear /= shape[d];
+    }
+    return shapeToString(index);
+}
+
+[[noreturn]] void notFinite(const std::string& source, const std::string& name, float value,
+                            const Shape& shape, int64_t at) {
+    throw UserError("model", source + ": " + name + " holds " +
+                                 (std::isnan(value) ? "nan"
+                                  : value > 0       ? "inf"
+                                                    : "-inf") +
+                                 " at index " + indexText(shape, at) +
+                                 "; a model's weights are finite numbers (the file is corrupt, or "
+                                 "was saved from a training run that diverged)");
+}
+
+}  // namespace
+
+Tensor finiteFloat32(const StoredTensor& stored, const std::string& name,
+                     const std::string& source) {
+    Tensor t = toFloat32(stored);
+    const int64_t bad = firstNonFinite(t);
+    if (bad >= 0)
+        notFinite(source, name, t.flat(bad), t.shape(), bad);
+    return t;
+}
+
+void checkFinite(const HalfMatrix& m, const std::string& name, const std::string& source) {
+    const int64_t bad = firstNonFinite(m);
+    if (bad >= 0) {
+        float value = 0;
+        halfsToFloats(m.data + bad, 1, m.bf16, &value);
+        notFinite(source, name, value, Shape{m.rows, m.cols}, bad);
+    }
 }
 
 Tensor toFloat32(const StoredTensor& s) {

@@ -50,6 +50,13 @@ bool asHalfMatrix(const StoredTensor& stored, HalfMatrix* out);
 // exponent bits only, so a large matrix costs one pass over its 16-bit values.
 int64_t firstNonFinite(const HalfMatrix& m);
 
+// A model weight as float32 (toFloat32), checked finite: UserError("model", "<source>: <name>
+// holds nan at index (3, 7); a model's weights are finite numbers (...)") otherwise.
+Tensor finiteFloat32(const StoredTensor& stored, const std::string& name,
+                     const std::string& source);
+// The same check for a weight read in place in 16 bits.
+void checkFinite(const HalfMatrix& m, const std::string& name, const std::string& source);
+
 // The row-major index of the first element that is not a finite number, or -1. Reads every
 // element: the model reader calls it per tensor as it converts, not over the whole file.
 int64_t firstNonFinite(const Tensor& tensor);

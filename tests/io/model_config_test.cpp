@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "io/file_io.h"
 #include "io/model_config.h"
 #include "io/model_file.h"
+#include "io/safetensors.h"
 #include "io_test_util.h"
 
 #ifndef ATTN_FIXTURES_DIR
@@ -206,6 +208,36 @@ TEST(ModelFolderErrors, ATensorTheConfigNeedsIsMissingOrMisshaped) {
     expectError([&] { loadDecoderModel(folder.string()); }, "model",
                 "Qwen: it holds model.layers.0.self_attn.k_norm.weight (shape (16,)), which a "
                 "llama model of 2 layers does not have (is the config.json this model's?)");
+}
+
+}  // namespace
+}  // namespace attn::io
+
+namespace attn::io {
+namespace {
+
+// A 16-bit weight read in place is checked like a converted one: the value and where it is.
+TEST(ModelFolderErrors, ANonFiniteWeightIsNamedWithItsIndex) {
+    test::TempDir dir;
+    const fs::path folder = fs::path(dir.path()) / "Qwen";
+    fs::copy(fixture("qwen3_bf16"), folder);
+    const std::string file = (folder / "model.safetensors").string();
+    std::string bytes = readFileBytes(file);
+    const SafetensorsHeader header = parseSafetensorsHeader(bytes, "model.safetensors");
+    const auto it = std::find_if(header.entries.begin(), header.entries.end(), [](const auto& e) {
+        return e.name == "model.layers.1.mlp.up_proj.weight";
+    });
+    ASSERT_NE(it, header.entries.end());
+    ASSERT_EQ(it->dtype, "BF16");
+    // Element (2, 3) of (64, 32) becomes +inf (bfloat16 0x7F80).
+    const size_t at = header.dataStart + it->begin + 2 * (2 * 32 + 3);
+    bytes[at] = '\x80';
+    bytes[at + 1] = '\x7F';
+    test::writeRaw(file, bytes);
+    expectError([&] { loadDecoderModel(folder.string()); }, "model",
+                "Qwen: model.layers.1.mlp.up_proj.weight holds inf at index (2, 3); a model's "
+                "weights are finite numbers (the file is corrupt, or was saved from a training "
+                "run that diverged)");
 }
 
 }  // namespace
