@@ -177,6 +177,15 @@ Pattern readPattern(const element& e, const std::string& where) {
     return p;
 }
 
+// The code point that ends just before s[end] (no earlier than `floor`), and where it starts.
+char32_t codePointBefore(std::string_view s, size_t end, size_t floor, size_t* start) {
+    size_t p = end - 1;
+    while (p > floor && (static_cast<unsigned char>(s[p]) & 0xC0) == 0x80)
+        --p;
+    *start = p;
+    return utf8::decodeAt(s, p);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Normalizers.
 
@@ -239,11 +248,8 @@ struct Normalizer {
                     }
                 if (right)
                     while (e > b) {
-                        size_t start = e - 1;
-                        while (start > b && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80)
-                            --start;
-                        size_t i = start;
-                        if (!utf8::isWhiteSpace(utf8::decodeAt(s, i)))
+                        size_t start = 0;
+                        if (!utf8::isWhiteSpace(codePointBefore(s, e, b, &start)))
                             break;
                         e = start;
                     }
@@ -632,12 +638,9 @@ void splitAdded(const Stretch& in, const AddedMatcher& matcher,
         size_t b = at, e = at + length;
         if (t.singleWord) {
             bool before = false, after = false;
-            if (b > 0) {
-                size_t p = b - 1;
-                while (p > 0 && (static_cast<unsigned char>(s[p]) & 0xC0) == 0x80)
-                    --p;
-                before = isWordChar(utf8::decodeAt(s, p));
-            }
+            size_t start = 0;
+            if (b > 0)
+                before = isWordChar(codePointBefore(s, b, 0, &start));
             if (e < s.size()) {
                 size_t p = e;
                 after = isWordChar(utf8::decodeAt(s, p));
@@ -649,13 +652,10 @@ void splitAdded(const Stretch& in, const AddedMatcher& matcher,
         }
         if (t.lstrip)
             while (b > textStart) {
-                size_t p = b - 1;
-                while (p > textStart && (static_cast<unsigned char>(s[p]) & 0xC0) == 0x80)
-                    --p;
-                size_t q = p;
-                if (!utf8::isWhiteSpace(utf8::decodeAt(s, q)))
+                size_t start = 0;
+                if (!utf8::isWhiteSpace(codePointBefore(s, b, textStart, &start)))
                     break;
-                b = p;
+                b = start;
             }
         if (t.rstrip)
             while (e < s.size()) {

@@ -197,11 +197,41 @@ TEST(HfTokenizer, Gpt2sTokenizerJsonGivesTiktokensIds) {
         if (line.trimmed().isEmpty())
             continue;
         const QJsonObject c = QJsonDocument::fromJson(line).object();
-        const std::string text = QByteArray::fromHex(c["input_hex"].toString().toLatin1()).toStdString();
+        const std::string text =
+            QByteArray::fromHex(c["input_hex"].toString().toLatin1()).toStdString();
         EXPECT_EQ(tok->encodeIds(text), idsOf(c["ids"])) << c["name"].toString().toStdString();
         ++checked;
     }
     EXPECT_EQ(checked, 72);
+}
+
+}  // namespace
+}  // namespace attn
+
+namespace attn {
+namespace {
+
+// Added tokens' lstrip, rstrip and single_word, and the Strip normalizer, with Hugging Face's
+// ids for each text (node, @anush008/tokenizers 0.6.0).
+TEST(HfTokenizer, AddedTokenOptionsAndStripAsHuggingFace) {
+    const auto tok = HfTokenizer::fromJson(R"({
+        "added_tokens": [
+            {"id": 4, "content": "<x>", "single_word": false, "lstrip": true, "rstrip": true,
+             "normalized": false, "special": true},
+            {"id": 5, "content": "ab", "single_word": true, "lstrip": false, "rstrip": false,
+             "normalized": false, "special": false}],
+        "normalizer": {"type": "Strip", "strip_left": true, "strip_right": true},
+        "pre_tokenizer": null, "post_processor": null,
+        "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, " ": 2, "é": 3}, "merges": []}})");
+    const std::pair<std::string, std::vector<int64_t>> cases[] = {{"a  <x>  b", {0, 4, 1}},
+                                                                  {"ab ab", {5, 5}},
+                                                                  {"xab ab", {0, 1, 5}},
+                                                                  {"éab é", {3, 0, 1, 2, 3}},
+                                                                  {" a b ", {0, 2, 1}},
+                                                                  {"a <x>", {0, 4}},
+                                                                  {"ab", {5}}};
+    for (const auto& [text, ids] : cases)
+        EXPECT_EQ(tok->encodeIds(text), ids) << text;
 }
 
 }  // namespace
