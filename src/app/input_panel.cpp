@@ -17,12 +17,15 @@
 #include "app/token_chips.h"
 #include "app/workspace.h"
 #include "pipeline/options.h"
+#include "tokenizer/hf_tokenizer.h"
 
 namespace attn {
 
 namespace {
 
 const char* const kBookPreset = "book";
+// The tokenizer combo's item for the model's own tokenizer (model mode only).
+const int kModelsTokenizer = -1;
 const char* const kCustomPreset = "custom";
 
 // The preset the settings are, by key ("custom" when none fits). The book's vectors are the
@@ -142,12 +145,16 @@ InputPanel::InputPanel(Workspace* workspace, QWidget* parent)
     connect(workspace_, &Workspace::filesChanged, this, &InputPanel::fromSettings);
     connect(workspace_, &Workspace::modelChanged, this, &InputPanel::fromSettings);
     connect(workspace_, &Workspace::tokensChanged, this, &InputPanel::onTokens);
-    connect(workspace_, &Workspace::resultApplied, this, [this] {
-        errors_->show(workspace_->issues());
+    auto showNotes = [this] {
         const QStringList notes = workspace_->fileNotes();
         notes_->setText(notes.join(QLatin1Char('\n')));
         notes_->setVisible(!notes.isEmpty());
+    };
+    connect(workspace_, &Workspace::resultApplied, this, [this, showNotes] {
+        errors_->show(workspace_->issues());
+        showNotes();
     });
+    connect(workspace_, &Workspace::modelNotesChanged, this, showNotes);
     fromSettings();
 }
 
@@ -172,12 +179,33 @@ void InputPanel::fromSettings() {
         if (text_->toPlainText() != shown)
             text_->setPlainText(shown);
     }
-    tokenizer_->setCurrentIndex(tokenizer_->findData(int(s.tokenizer)));
+    // In model mode the tokens are the model's: its tokenizer.json, or GPT-2's for a GPT-2
+    // model. The combo says so with an item of its own, which only model mode has.
+    const int modelsItem = tokenizer_->findData(kModelsTokenizer);
+    if (modelsItem >= 0)
+        tokenizer_->removeItem(modelsItem);
+    if (s.modelMode()) {
+        const auto& model = workspace_->model();
+        const HfTokenizer* own = model ? model->tokenizer.get() : nullptr;
+        tokenizer_->addItem(
+            own ? tr("The model's (tokenizer.json)") : tr("GPT-2 BPE (the model's)"),
+            kModelsTokenizer);
+        tokenizer_->setItemData(
+            tokenizer_->count() - 1,
+            own ? tr("The model's own tokenizer, from its tokenizer.json (%1), with the special "
+                     "tokens it adds")
+                      .arg(QString::fromStdString(own->description()))
+                : tr("A GPT-2 model reads GPT-2 tokens"),
+            Qt::ToolTipRole);
+        tokenizer_->setCurrentIndex(tokenizer_->count() - 1);
+    } else {
+        tokenizer_->setCurrentIndex(tokenizer_->findData(int(s.tokenizer)));
+    }
     preset_->setCurrentIndex(preset_->findData(presetOf(s)));
     const bool file = s.source == InputSource::File;
     text_->setReadOnly(file);
     text_->setEnabled(!file);
-    // A trained GPT-2 model reads GPT-2 tokens; the presets are sizes of the chapter's module.
+    // A model reads its own tokens; the presets are sizes of the chapter's module.
     tokenizer_->setEnabled(!file && !s.modelMode());
     // The sizes are the model file's (the line under the model picker says them), so a greyed
     // "Custom" would only raise the question of what it means.
@@ -189,10 +217,16 @@ void InputPanel::fromSettings() {
 }
 
 QString InputPanel::sourceText(const Settings& s) const {
-    if (s.modelMode())
+    if (s.modelMode()) {
+        const auto& model = workspace_->model();
+        if (model && model->arch.rope)
+            return tr(
+                "x: the model's token embeddings of the text's tokens; positions enter "
+                "as the rotation (RoPE) of queries and keys. Weights: the model's.");
         return tr(
             "x: the model's token and position embeddings of the text's GPT-2 tokens. "
             "Weights: the model's.");
+    }
     QString x;
     switch (s.source) {
         case InputSource::Book:

@@ -175,6 +175,8 @@ void MainWindow::createDocks() {
     column_ = new SettingsColumn(workspace_);
     connect(column_->picker(), &ModelPicker::openFileRequested, opens_->openModelAction(),
             &QAction::trigger);
+    connect(column_->picker(), &ModelPicker::openFolderRequested, opens_->openModelFolderAction(),
+            &QAction::trigger);
     connect(opens_, &OpenActions::fileError, column_->input(), &InputPanel::setFileError);
     QDockWidget* left = makeDock(tr("Input and model"), QStringLiteral("inputDock"), column_, this);
     addDockWidget(Qt::LeftDockWidgetArea, left);
@@ -286,8 +288,8 @@ void MainWindow::createMenus() {
     file->addAction(sessions_->saveAsAction());
     file->addSeparator();
     for (QAction* a :
-         {opens_->openModelAction(), opens_->openTextAction(), opens_->loadEmbeddingsAction(),
-          opens_->loadWeightsAction(), opens_->forgetAction()})
+         {opens_->openModelFolderAction(), opens_->openModelAction(), opens_->openTextAction(),
+          opens_->loadEmbeddingsAction(), opens_->loadWeightsAction(), opens_->forgetAction()})
         file->addAction(a);
     file->addSeparator();
     file->addAction(exports_->exportImageAction());

@@ -65,6 +65,7 @@ class MainWindow : public QMainWindow {
     TextViewPanel* textPanel() const { return text_; }
     LessonPanel* lessonPanel() const { return lesson_; }
     SessionActions* sessions() const { return sessions_; }
+    OpenActions* opens() const { return opens_; }
     ExportActions* exports() const { return exports_; }
     PresentationController* presentation() const { return presentation_; }
     StatusLine* status() const { return status_; }

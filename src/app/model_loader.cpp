@@ -1,6 +1,9 @@
 #include "app/model_loader.h"
 
-#include "io/file_io.h"
+#include <QDir>
+#include <QFileInfo>
+
+#include "io/model_file.h"
 #include "pipeline/model_request.h"
 
 namespace attn {
@@ -11,15 +14,24 @@ ModelLoader::~ModelLoader() = default;
 
 namespace {
 
+// A load's outcome: the model, or why the file needs its config.json.
 struct Loaded {
     std::shared_ptr<const DecoderModel> model;
-    QString sha256;
+    QString configNeeded;
 };
 
 }  // namespace
 
-quint64 ModelLoader::load(const QString& nameOrPath) {
+quint64 ModelLoader::load(const QString& nameOrPath, const QString& configGiven) {
     setLoading(true);
+    // A file of a Hugging Face folder is read with the folder's config.json (and tokenizer).
+    QString configPath = configGiven;
+    if (configPath.isEmpty() && QFileInfo(nameOrPath).isFile()) {
+        const QString beside = QFileInfo(nameOrPath).dir().filePath(QStringLiteral("config.json"));
+        if (QFileInfo(beside).isFile())
+            configPath = beside;
+    }
+    hashJob_.cancel();
     // Progress is reported only while this load is the newest; the loader owns the job, so it
     // is alive whenever a report runs.
     job_.setErrorHandler([this, nameOrPath](const QString& message) {
@@ -27,29 +39,43 @@ quint64 ModelLoader::load(const QString& nameOrPath) {
         emit failed(nameOrPath, message);
     });
     return job_.run(
-        [this, nameOrPath](const JobReports& r) {
-            Loaded out;
+        [this, nameOrPath, configPath](const JobReports& r) {
             try {
-                out.model = loadModel(
-                    nameOrPath, std::nullopt, &r.cancel(),
-                    [&](int done, int total, const QString& what) {
-                        r.report([this, done, total, what] { emit progress(done, total, what); });
-                    });
+                return Loaded{loadModel(
+                                  nameOrPath, std::nullopt, &r.cancel(),
+                                  [&](int done, int total, const QString& what) {
+                                      r.report([this, done, total, what] {
+                                          emit progress(done, total, what);
+                                      });
+                                  },
+                                  configPath),
+                              {}};
             } catch (const std::bad_alloc&) {
                 throw UserError("model", tr("Not enough memory to read this model.").toStdString());
+            } catch (const UserError& e) {
+                if (e.field() != "config")
+                    throw;
+                return Loaded{nullptr, QString::fromUtf8(e.what())};
             }
-            out.sha256 =
-                QString::fromStdString(io::fileSha256(modelFilePath(nameOrPath).toStdString()));
-            return out;
         },
-        [this, nameOrPath](const Loaded& l) {
+        [this, nameOrPath, configPath](const Loaded& l) {
             setLoading(false);
-            emit loaded(nameOrPath, l.model, l.sha256);
+            if (!l.model) {
+                emit configNeeded(nameOrPath, l.configNeeded);
+                return;
+            }
+            emit loaded(nameOrPath, configPath, l.model);
+            hashJob_.run(
+                [path = modelFilePath(nameOrPath).toStdString()](const CancelToken& cancel) {
+                    return QString::fromStdString(io::modelContentSha256(path, &cancel));
+                },
+                [this, nameOrPath](const QString& sha) { emit hashed(nameOrPath, sha); });
         });
 }
 
 void ModelLoader::cancel() {
     job_.cancel();  // nothing the cancelled load reports is shown
+    hashJob_.cancel();
     setLoading(false);
 }
 

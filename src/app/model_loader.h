@@ -18,25 +18,34 @@ class ModelLoader : public QObject {
     explicit ModelLoader(QObject* parent = nullptr);
     ~ModelLoader() override;
 
-    // Starts reading `nameOrPath` (a file, or a bundled model's name). Returns the load's number.
-    quint64 load(const QString& nameOrPath);
+    // Starts reading `nameOrPath` (a folder, a file, or a bundled model's name), a single file
+    // with the config.json `configPath` when given, else with the config.json beside it if there
+    // is one (a file of a Hugging Face folder). Returns the load's number.
+    quint64 load(const QString& nameOrPath, const QString& configPath = {});
     void cancel();
     bool isLoading() const { return loading_; }
     quint64 latest() const { return job_.generation(); }
 
   signals:
     void progress(int done, int total, const QString& what);
-    // `model` read from `nameOrPath`; sha256 of its file (sessions compare it).
-    void loaded(const QString& nameOrPath, std::shared_ptr<const attn::DecoderModel> model,
-                const QString& sha256);
+    // `model` read from `nameOrPath` (with `configPath`, as load() was given).
+    void loaded(const QString& nameOrPath, const QString& configPath,
+                std::shared_ptr<const attn::DecoderModel> model);
+    // The SHA-256 of what `nameOrPath` was read from (io::modelContentSha256; sessions compare
+    // it), after `loaded`: hashing a gigabyte folder takes seconds, which the first view must
+    // not wait for. Not sent when another load or cancel() came first.
+    void hashed(const QString& nameOrPath, const QString& sha256);
     // Why it could not be read (one sentence); cancelled loads report nothing.
     void failed(const QString& nameOrPath, const QString& message);
+    // The file holds a Llama, Qwen or Gemma model and needs its config.json (`message` says so).
+    void configNeeded(const QString& nameOrPath, const QString& message);
     void loadingChanged(bool loading);
 
   private:
     void setLoading(bool loading);
 
     LatestJob job_{JobThread::Own};  // its own thread: a big file never waits for a figure
+    LatestJob hashJob_{JobThread::Own};
     bool loading_ = false;
 };
 

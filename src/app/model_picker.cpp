@@ -25,7 +25,7 @@ namespace {
 const char* const kRecentKey = "model/recent";
 
 // What an item of the combo stands for.
-enum class Kind { Chapter, Bundled, File, Open };
+enum class Kind { Chapter, Bundled, File, OpenFolder, Open };
 
 }  // namespace
 
@@ -57,8 +57,8 @@ ModelPicker::ModelPicker(Workspace* workspace, QWidget* parent)
     combo_->setAccessibleName(tr("Model"));
     combo_->setToolTip(
         tr("What computes the attention: the chapter-3 module with random weights, as in the "
-           "book; or a trained GPT-2-architecture model (.safetensors or .pth), whose attention "
-           "you see layer by layer and head by head"));
+           "book; or a trained model (a GPT-2, Llama, Qwen or Gemma folder or file), whose "
+           "attention you see layer by layer and head by head"));
     combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo_->setMinimumContentsLength(18);
     v->addWidget(combo_);
@@ -114,6 +114,11 @@ ModelPicker::ModelPicker(Workspace* workspace, QWidget* parent)
         errors_->setNote(QStringLiteral("model"), why);
         rebuild();
     });
+    // Said while the window asks for the config.json, and after, if the user gives none.
+    connect(workspace_, &Workspace::modelConfigNeeded, this,
+            [this](const QString&, const QString& why) {
+                errors_->setNote(QStringLiteral("model"), why);
+            });
     // A model that could not be read is said until the next change: another model, the
     // chapter's module, or any setting.
     connect(workspace_, &Workspace::settingsChanged, this,
@@ -149,12 +154,15 @@ void ModelPicker::rebuild() {
         combo_->setItemData(combo_->count() - 1, name, Qt::UserRole + 1);
     }
     for (const QString& path : recentModels()) {
-        if (!QFileInfo(path).isFile())
+        const QFileInfo info(path);
+        if (!info.isFile() && !info.isDir())
             continue;
-        combo_->addItem(QFileInfo(path).fileName(), int(Kind::File));
+        combo_->addItem(info.isDir() ? tr("%1 (folder)").arg(info.fileName()) : info.fileName(),
+                        int(Kind::File));
         combo_->setItemData(combo_->count() - 1, path, Qt::UserRole + 1);
         combo_->setItemData(combo_->count() - 1, QDir::toNativeSeparators(path), Qt::ToolTipRole);
     }
+    combo_->addItem(tr("Open model folder..."), int(Kind::OpenFolder));
     combo_->addItem(tr("Open model file..."), int(Kind::Open));
 
     const Settings& s = workspace_->settings();
@@ -227,6 +235,10 @@ void ModelPicker::onActivated(int index) {
         case Kind::File:
             if (id != workspace_->settings().modelFile || !workspace_->model())
                 workspace_->openModel(id);
+            break;
+        case Kind::OpenFolder:
+            rebuild();  // the combo shows the model in use until a folder is chosen
+            emit openFolderRequested();
             break;
         case Kind::Open:
             rebuild();  // the combo shows the model in use until a file is chosen

@@ -1,6 +1,7 @@
 #pragma once
 // Which module the window shows: the chapter-3 module with random weights, a model that ships
-// with the app, a recent model file, or another file (Open model file...). Reading a model runs
+// with the app, a recent model folder or file, or another one (Open model folder..., Open model
+// file...). Reading a model runs
 // off the GUI thread with its progress and Cancel here; a file that cannot be read is explained
 // under the picker and the previous model stays.
 
@@ -24,7 +25,7 @@ class ModelPicker : public QWidget {
     QComboBox* combo() const { return combo_; }
     QString error() const;
 
-    // Recent model files, newest first, at most kMaxRecent (QSettings "model/recent").
+    // Recent model folders and files, newest first, at most kMaxRecent (QSettings "model/recent").
     static constexpr int kMaxRecent = 6;
     static QStringList recentModels();
     static void addRecentModel(const QString& path);
@@ -32,6 +33,8 @@ class ModelPicker : public QWidget {
   signals:
     // The user asked for a file (the window opens the file dialog).
     void openFileRequested();
+    // The user asked for a folder (the window opens the folder dialog).
+    void openFolderRequested();
 
   private:
     void rebuild();

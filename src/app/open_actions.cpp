@@ -14,8 +14,18 @@ OpenActions::OpenActions(Workspace* workspace, QWidget* dialogParent)
     : QObject(dialogParent), workspace_(workspace), dialogParent_(dialogParent) {
     openModel_ = new QAction(tr("Open &model file..."), this);
     openModel_->setObjectName(QStringLiteral("actionOpenModel"));
-    openModel_->setToolTip(tr("Use a trained GPT-2-architecture model (.safetensors or .pth)"));
+    openModel_->setToolTip(
+        tr("Use one trained model file (.safetensors or .pth): a GPT-2 model, or a Llama, Qwen "
+           "or Gemma model with its config.json"));
     connect(openModel_, &QAction::triggered, this, &OpenActions::openModel);
+    openModelFolder_ = new QAction(tr("Open model &folder..."), this);
+    openModelFolder_->setObjectName(QStringLiteral("actionOpenModelFolder"));
+    openModelFolder_->setToolTip(
+        tr("Use a Hugging Face model folder (config.json, model.safetensors or its shards, "
+           "tokenizer.json): GPT-2, Llama, Qwen 2 and 3, Gemma 3"));
+    connect(openModelFolder_, &QAction::triggered, this, &OpenActions::openModelFolder);
+    connect(workspace_, &Workspace::modelConfigNeeded, this,
+            [this](const QString& file) { askForConfig(file); });
     openText_ = new QAction(tr("Open &text..."), this);
     openText_->setObjectName(QStringLiteral("actionOpenText"));
     openText_->setToolTip(tr("Use a UTF-8 text file as the sentence"));
@@ -42,14 +52,36 @@ OpenActions::OpenActions(Workspace* workspace, QWidget* dialogParent)
 
 void OpenActions::openModel() {
     QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(
-        dialogParent_, tr("Open model file"),
-        settings.value(QStringLiteral("model/dir")).toString(),
-        tr("GPT-2 models (*.safetensors *.pth *.pt *.bin);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(dialogParent_, tr("Open model file"),
+                                     settings.value(QStringLiteral("model/dir")).toString(),
+                                     tr("Models (*.safetensors *.pth *.pt *.bin);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue(QStringLiteral("model/dir"), QFileInfo(path).absolutePath());
     workspace_->openModel(path);
+}
+
+void OpenActions::openModelFolder() {
+    QSettings settings;
+    const QString path =
+        QFileDialog::getExistingDirectory(dialogParent_, tr("Open model folder"),
+                                          settings.value(QStringLiteral("model/dir")).toString());
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("model/dir"), QFileInfo(path).absolutePath());
+    workspace_->openModel(path);
+}
+
+void OpenActions::askForConfig(const QString& file) {
+    const QString caption = tr("Choose the config.json of %1").arg(QFileInfo(file).fileName());
+    const QString filter = tr("Model configs (*.json);;All files (*)");
+    const QString config =
+        fileHook_ ? fileHook_(caption, QFileInfo(file).absolutePath(), filter)
+                  : QFileDialog::getOpenFileName(dialogParent_, caption,
+                                                 QFileInfo(file).absolutePath(), filter);
+    if (!config.isEmpty())
+        workspace_->openModel(file, config);
 }
 
 void OpenActions::openText() {

@@ -37,16 +37,18 @@ WorkspaceState sessionState(const Session& s, QStringList* notes) {
     WorkspaceState state{s.settings, {}};
     Settings& settings = state.settings;
     // A file comes back when it is still there; a changed one is used as it is now.
-    // A model file can be gigabytes: its hash is compared when the loader has read it.
-    auto usable = [&](const SessionFile& f, const QString& kind, bool compareHash = true) {
+    // A model may be a folder (a Hugging Face model), and can be gigabytes: its hash is
+    // compared once the loader has read it.
+    auto usable = [&](const SessionFile& f, const QString& kind, bool isModel = false) {
         if (f.path.isEmpty())
             return false;
-        if (!QFileInfo(f.path).isFile()) {
+        const QFileInfo info(f.path);
+        if (!info.isFile() && !(isModel && info.isDir())) {
             *notes << SessionActions::tr("The %1 file %2 is missing; it was not loaded.")
                           .arg(kind, QDir::toNativeSeparators(f.path));
             return false;
         }
-        if (compareHash && !f.sha256.isEmpty() &&
+        if (!isModel && !f.sha256.isEmpty() &&
             QString::fromStdString(io::fileSha256(f.path.toStdString())) != f.sha256)
             *notes << SessionActions::tr(
                           "The %1 file %2 has changed since the session was "
@@ -88,7 +90,7 @@ WorkspaceState sessionState(const Session& s, QStringList* notes) {
     // A model file comes back when it is there (the window reads it once the session is open); a
     // bundled model is named, not kept as a file.
     if (settings.modelMode() && !bundledModelNames().contains(settings.modelFile)) {
-        if (!usable(s.model, SessionActions::tr("model"), false)) {
+        if (!usable(s.model, SessionActions::tr("model"), true)) {
             settings.modelFile.clear();
             *notes << SessionActions::tr("The chapter-3 module is shown instead of the model.");
         } else {

@@ -86,19 +86,30 @@ void TokenChips::setTokens(const std::vector<Token>& tokens) {
     static const QString partial = QStringLiteral(
         "QLabel { border: 1px dashed #b0620e; border-radius: 4px; padding: 1px 4px;"
         " background: #fff4e5; color: #7a3d00; font-family: monospace; }");
+    // A token the tokenizer put there (Gemma's <bos>) is not in the text: dotted, in italics.
+    static const QString added = QStringLiteral(
+        "QLabel { border: 1px dotted palette(mid); border-radius: 4px; padding: 1px 4px;"
+        " background: palette(window); font-style: italic; }");
     for (int i = 0; i < n; ++i) {
         const Token& t = tokens[size_t(i)];
         QLabel* chip = chips_[size_t(i)];
         const QString text = chipTextForToken(t) + QLatin1Char('\n') + QString::number(t.id);
         if (chip->text() != text)
             chip->setText(text);
-        const QString& style = t.partialUtf8 ? partial : normal;
+        const QString& style = t.addedByTokenizer ? added : t.partialUtf8 ? partial : normal;
         if (chip->styleSheet() != style)
             chip->setStyleSheet(style);
-        chip->setToolTip(t.partialUtf8 ? tr("Token %1: part of a UTF-8 character, bytes %2")
-                                             .arg(t.id)
-                                             .arg(chipTextForToken(t))
-                                       : tr("Token %1 at position %2").arg(t.id).arg(i));
+        chip->setToolTip(
+            t.addedByTokenizer
+                ? tr("Token %1 (%2) at position %3: added by the model's tokenizer, not in the "
+                     "text")
+                      .arg(t.id)
+                      .arg(chipTextForToken(t))
+                      .arg(i)
+            : t.partialUtf8 ? tr("Token %1: part of a UTF-8 character, bytes %2")
+                                  .arg(t.id)
+                                  .arg(chipTextForToken(t))
+                            : tr("Token %1 at position %2").arg(t.id).arg(i));
         chip->show();
     }
     for (int i = n; i < int(chips_.size()); ++i)

@@ -96,47 +96,53 @@ Workspace::Workspace(QObject* parent) : QObject(parent) {
     loader_ = new ModelLoader(this);
     connect(loader_, &ModelLoader::loadingChanged, this, &Workspace::modelLoadingChanged);
     connect(loader_, &ModelLoader::progress, this, &Workspace::modelLoadProgress);
-    connect(loader_, &ModelLoader::failed, this, [this](const QString& name, const QString& why) {
-        loadingModel_.clear();
-        if (state_.settings.modelMode() && !state_.model) {
-            // The settings named it (a session, the command line, a lesson) and it cannot be
-            // read: the chapter-3 module is shown instead, and the notes say why. Reading it
-            // again would only fail again.
-            WorkspaceState next = state_;
-            next.settings.modelFile.clear();
-            next.modelSha256.clear();
-            apply(next, false);
-            fileNotes_ << tr("The model %1 could not be read, so the chapter-3 module is shown: "
-                             "%2")
-                              .arg(name, why);
+    connect(loader_, &ModelLoader::configNeeded, this,
+            [this](const QString& name, const QString& why) {
+                // Asked of the user only when the user opened the file; a model a session or the
+                // command line named without its config is a model that cannot be read.
+                if (state_.settings.modelFile == name && !state_.model) {
+                    onModelFailed(name, why);
+                    return;
+                }
+                loadingModel_.clear();
+                emit modelConfigNeeded(name, why);
+            });
+    connect(loader_, &ModelLoader::failed, this, &Workspace::onModelFailed);
+    connect(loader_, &ModelLoader::loaded, this,
+            [this](const QString& name, const QString& configPath,
+                   std::shared_ptr<const DecoderModel> model) {
+                loadingModel_.clear();
+                WorkspaceState next = state_;
+                const bool sessionWaiting = state_.settings.modelFile == name && !state_.model;
+                // A session remembers the hash of what it was saved with: said when the model's
+                // own hash arrives and differs.
+                expectedModelSha256_ = sessionWaiting ? state_.modelSha256 : QString();
+                next.model = std::move(model);
+                next.modelSha256.clear();
+                next.settings.modelFile = name;
+                next.settings.modelConfig = configPath;
+                next.settings.layer =
+                    std::clamp(next.settings.layer, 0, int(next.model->arch.layers) - 1);
+                const WorkspaceState before = state_;
+                apply(next, false);
+                if (!sessionWaiting)  // a session or launch that named it is not a user's change
+                    undo_->push(new SettingsCommand(
+                        this, before, next, tr("Open model %1").arg(QFileInfo(name).fileName()),
+                        false));
+            });
+    connect(loader_, &ModelLoader::hashed, this, [this](const QString& name, const QString& sha) {
+        if (state_.settings.modelFile != name || !state_.model)
+            return;
+        // Not a change the user made: the hash only completes the model in use.
+        state_.modelSha256 = sha;
+        if (!expectedModelSha256_.isEmpty() && !sha.isEmpty() && expectedModelSha256_ != sha) {
+            fileNotes_ << tr("The model %1 has changed since the session was saved; its current "
+                             "contents are used.")
+                              .arg(name);
+            emit modelNotesChanged();
         }
-        emit modelFailed(name, why);
-        scheduleCompute();  // whatever waited for the model shows what it has
+        expectedModelSha256_.clear();
     });
-    connect(
-        loader_, &ModelLoader::loaded, this,
-        [this](const QString& name, std::shared_ptr<const DecoderModel> model, const QString& sha) {
-            loadingModel_.clear();
-            WorkspaceState next = state_;
-            // A session remembers the hash of the file it was saved with: say when it differs.
-            if (!state_.modelSha256.isEmpty() && state_.modelSha256 != sha &&
-                state_.settings.modelFile == name && !state_.model)
-                fileNotes_ << tr("The model file %1 has changed since the session was saved; "
-                                 "its current contents are used.")
-                                  .arg(name);
-            next.model = std::move(model);
-            next.modelSha256 = sha;
-            next.settings.modelFile = name;
-            next.settings.layer =
-                std::clamp(next.settings.layer, 0, int(next.model->arch.layers) - 1);
-            const WorkspaceState before = state_;
-            const bool sessionWaiting = state_.settings.modelFile == name && !state_.model;
-            apply(next, false);
-            if (!sessionWaiting)  // a session or launch that named it is not a user's change
-                undo_->push(new SettingsCommand(this, before, next,
-                                                tr("Open model %1").arg(QFileInfo(name).fileName()),
-                                                false));
-        });
     connect(controller_, &TraceController::progress, this,
             [this](quint64, int done, int total, const QString& id) {
                 emit progress(done, total, id);
@@ -362,7 +368,7 @@ void Workspace::computeNow() {
         // Named by a session or the command line but not read yet: read it, then compute.
         if (loadingModel_.isEmpty() && !state_.model) {
             loadingModel_ = s.modelFile;
-            loader_->load(s.modelFile);
+            loader_->load(s.modelFile, s.modelConfig);
         }
         return;
     }
@@ -372,9 +378,28 @@ void Workspace::computeNow() {
     controller_->submit(job);
 }
 
-void Workspace::openModel(const QString& nameOrPath) {
+void Workspace::onModelFailed(const QString& name, const QString& why) {
+    loadingModel_.clear();
+    if (state_.settings.modelMode() && !state_.model) {
+        // The settings named it (a session, the command line, a lesson) and it cannot be
+        // read: the chapter-3 module is shown instead, and the notes say why. Reading it
+        // again would only fail again.
+        WorkspaceState next = state_;
+        next.settings.modelFile.clear();
+        next.settings.modelConfig.clear();
+        next.modelSha256.clear();
+        apply(next, false);
+        fileNotes_ << tr("The model %1 could not be read, so the chapter-3 module is shown: "
+                         "%2")
+                          .arg(name, why);
+    }
+    emit modelFailed(name, why);
+    scheduleCompute();  // whatever waited for the model shows what it has
+}
+
+void Workspace::openModel(const QString& nameOrPath, const QString& configPath) {
     loadingModel_ = nameOrPath;
-    loader_->load(nameOrPath);
+    loader_->load(nameOrPath, configPath);
 }
 
 void Workspace::cancelModelLoading() {
@@ -386,6 +411,7 @@ void Workspace::cancelModelLoading() {
         // A session's model that is not read: back to the chapter's module.
         WorkspaceState next = state_;
         next.settings.modelFile.clear();
+        next.settings.modelConfig.clear();
         apply(next, false);
     }
 }
@@ -400,6 +426,7 @@ void Workspace::useModuleOfTheChapter() {
     cancelModelLoading();
     WorkspaceState next = state_;
     next.settings.modelFile.clear();
+    next.settings.modelConfig.clear();
     next.model.reset();
     next.modelSha256.clear();
     const WorkspaceState before = state_;

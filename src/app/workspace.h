@@ -32,7 +32,9 @@ struct WorkspaceState {
     Settings settings;
     InputFiles files;
     std::shared_ptr<const DecoderModel> model;  // model mode: the model settings.model names
-    QString modelSha256;  // of the model's file, read with it (sessions keep it)
+    // io::modelContentSha256 of the model's file or folder (sessions keep it): computed after
+    // the model is shown, so empty until then; a session's own while its model is being read.
+    QString modelSha256;
 };
 
 class Workspace : public QObject {
@@ -81,13 +83,16 @@ class Workspace : public QObject {
     // once read it replaces the chapter-3 module (undoably), and until then, or when it cannot
     // be read, everything stays as it was (modelFailed says why). useModuleOfTheChapter goes back
     // to the chapter-3 module (undoably).
-    void openModel(const QString& nameOrPath);
+    // A single file of a Llama, Qwen or Gemma model needs `configPath`, its config.json; without
+    // one, modelConfigNeeded asks for it.
+    void openModel(const QString& nameOrPath, const QString& configPath = {});
     void cancelModelLoading();
     bool isLoadingModel() const;
     void useModuleOfTheChapter();
     // The block whose attention the step views show (model mode); not undoable, like the step.
     void selectLayer(int layer);
-    // The SHA-256 of the model file in use, for sessions (empty for the chapter-3 module).
+    // The SHA-256 of the model in use (io::modelContentSha256), for sessions; empty for the
+    // chapter-3 module and until it is computed, a few seconds after the model is shown.
     QString modelSha256() const { return state_.modelSha256; }
     // Notes on the last change a file made ("The context length is 6, the size of the mask
     // buffer in w.safetensors."), until the next change.
@@ -141,7 +146,11 @@ class Workspace : public QObject {
     void modelLoadingChanged(bool loading);
     void modelLoadProgress(int done, int total, const QString& what);
     void modelFailed(const QString& nameOrPath, const QString& message);
+    // The file the user opened needs its config.json (`message` says why); nothing changed.
+    void modelConfigNeeded(const QString& nameOrPath, const QString& message);
     void modelChanged();
+    // A note about the model in use arrived after its result (fileNotes()).
+    void modelNotesChanged();
     void layerComputed(const attn::LayerUpdate& update);
 
   private:
@@ -150,6 +159,7 @@ class Workspace : public QObject {
     void scheduleCompute();
     void computeNow();
     void onOutcome(const TraceOutcome& outcome);
+    void onModelFailed(const QString& name, const QString& why);
     void setStale(bool stale);
     void updateView(const Settings& next);
 
@@ -163,6 +173,7 @@ class Workspace : public QObject {
     std::vector<ValidationIssue> issues_;
     InputTokens tokens_;
     QStringList fileNotes_;
+    QString expectedModelSha256_;  // the hash a session recorded for the model being shown
     bool stale_ = false;
     quint64 applied_ = 0;
     int cellRow_ = -1;

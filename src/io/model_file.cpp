@@ -7,6 +7,9 @@
 #include <map>
 #include <set>
 
+#include <QCryptographicHash>
+#include <QFile>
+
 #include "engine/config.h"
 #include "io/file_io.h"
 #include "io/json_reader.h"
@@ -153,10 +156,12 @@ class ModelReader {
                     some += (some.empty() ? "" : ", ") + name;
             if (byName_.count("model.embed_tokens.weight") ||
                 byName_.count("language_model.model.embed_tokens.weight"))
-                fail(source_,
-                     "it holds model.embed_tokens.weight, the weights of a Llama, Qwen "
-                     "or Gemma model, which need their config.json: give the model's "
-                     "folder, or its config.json with --config");
+                // Under "config": what is missing is the config, which the app then asks for.
+                throw UserError("config",
+                                source_ +
+                                    ": it holds model.embed_tokens.weight, the weights of a "
+                                    "Llama, Qwen or Gemma model, which need their config.json: "
+                                    "give the model's folder, or its config.json with --config");
             fail(source_,
                  "it is not a GPT-2 model: it has neither wte.weight (Hugging Face GPT-2) nor "
                  "tok_emb.weight (the book's GPTModel)" +
@@ -193,10 +198,10 @@ class ModelReader {
         a.vocab = tok.shape[0];
         a.dModel = tok.shape[1];
         if (!find(s.positionEmbedding) && s.names == WeightNames::Book)
-            fail(source_,
-                 "it has no pos_emb.weight, so it is not the book's GPTModel; a "
-                 "Llama3Model, Qwen3Model or Gemma3Model state_dict needs its "
-                 "config.json (--config)");
+            throw UserError("config", source_ +
+                                          ": it has no pos_emb.weight, so it is not the book's "
+                                          "GPTModel; a Llama3Model, Qwen3Model or Gemma3Model "
+                                          "state_dict needs its config.json (--config)");
         const StoredTensor& pos = matrix(s.positionEmbedding, "(context_length, d_model)");
         a.contextLength = pos.shape[0];
         if (a.vocab < 1 || a.dModel < 1 || a.contextLength < 1)
@@ -619,6 +624,51 @@ std::shared_ptr<const DecoderModel> loadDecoderModel(const SharedBytes& bytes,
                 std::filesystem::path(options.configPath).parent_path());
         return buildDecoderModel(tensors, source, options);
     });
+}
+
+std::string modelContentSha256(const std::string& path, const CancelToken* cancel) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    std::vector<std::string> names;  // empty for a file: its own bytes, without a name
+    if (fs::is_directory(path, ec)) {
+        for (const fs::directory_entry& e : fs::directory_iterator(path, ec)) {
+            const std::string name = e.path().filename().string();
+            if (e.is_regular_file(ec) &&
+                (name == "config.json" || name == "tokenizer.json" ||
+                 name == "model.safetensors.index.json" || fileExtension(name) == ".safetensors"))
+                names.push_back(name);
+        }
+        if (ec)
+            return {};
+        std::sort(names.begin(), names.end());
+    }
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    auto addFile = [&](const std::string& file) {
+        QFile f(QString::fromStdString(file));
+        if (!f.open(QIODevice::ReadOnly))
+            return false;
+        std::vector<char> buffer(size_t(1) << 20);
+        for (;;) {
+            throwIfCancelled(cancel);
+            const qint64 n = f.read(buffer.data(), qint64(buffer.size()));
+            if (n < 0)
+                return false;
+            if (n == 0)
+                return true;
+            hash.addData(QByteArrayView(buffer.data(), n));
+        }
+    };
+    if (!fs::is_directory(path, ec)) {
+        if (!addFile(path))
+            return {};
+    } else {
+        for (const std::string& name : names) {
+            hash.addData(QByteArrayView(name.data(), qsizetype(name.size() + 1)));  // and its NUL
+            if (!addFile((fs::path(path) / name).string()))
+                return {};
+        }
+    }
+    return hash.result().toHex().toStdString();
 }
 
 std::shared_ptr<const DecoderModel> loadDecoderModel(const std::string& path,

@@ -40,7 +40,8 @@ struct ModelLoadOptions {
 
 // Throws attn::UserError("model", "<file>: ...") naming what is wrong and what would be right
 // (a missing, misshaped, unknown or non-finite tensor with the expected shape; a file that is
-// not a model), UserError("heads", ...) for a head count that does not divide d_model, and
+// not a model), UserError("config", ...) for a Llama, Qwen or Gemma file given without its
+// config.json, UserError("heads", ...) for a head count that does not divide d_model, and
 // Cancelled when the token is set.
 std::shared_ptr<const DecoderModel> loadDecoderModel(const std::string& path,
                                                      const ModelLoadOptions& options = {});
@@ -48,6 +49,12 @@ std::shared_ptr<const DecoderModel> loadDecoderModel(const std::string& path,
 std::shared_ptr<const DecoderModel> loadDecoderModel(const SharedBytes& bytes,
                                                      const std::string& source,
                                                      const ModelLoadOptions& options = {});
+// The SHA-256 (lower-case hex) of what a model is read from, for sessions to notice a change: a
+// file's bytes; for a folder, the bytes of config.json, tokenizer.json, the shard index and every
+// .safetensors file in it, by name in byte order, each preceded by its name and a NUL. Empty
+// when something cannot be read; throws Cancelled when the token is set (files can be
+// gigabytes, so the app runs this after showing the model, never before).
+std::string modelContentSha256(const std::string& path, const CancelToken* cancel = nullptr);
 // A GPT-2-architecture model from a file's tensors as listed by readSafetensorsTensors or
 // readTorchArchive.
 std::shared_ptr<const DecoderModel> buildDecoderModel(const StoredTensors& tensors,

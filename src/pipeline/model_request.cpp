@@ -50,17 +50,28 @@ QStringList bundledModelNames() {
     QStringList names;
     if (dir.isEmpty())
         return names;
+    // A GPT-2 file is named by its base name; a folder (a Hugging Face model with its
+    // config.json) by the folder's name.
     for (const QFileInfo& f :
          QDir(dir).entryInfoList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name))
         names << f.completeBaseName();
+    for (const QFileInfo& f :
+         QDir(dir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (QFileInfo(QDir(f.filePath()).filePath(QStringLiteral("config.json"))).isFile())
+            names << f.fileName();
+    names.sort();
     return names;
 }
 
 QString modelFilePath(const QString& nameOrPath) {
     if (QFileInfo(nameOrPath).isFile() || QFileInfo(nameOrPath).isDir())
         return nameOrPath;
-    if (bundledModelNames().contains(nameOrPath))
-        return QDir(bundledModelDirectory()).filePath(nameOrPath + QLatin1String(kModelSuffix));
+    if (bundledModelNames().contains(nameOrPath)) {
+        const QDir dir(bundledModelDirectory());
+        return QFileInfo(dir.filePath(nameOrPath)).isDir()
+                   ? dir.filePath(nameOrPath)
+                   : dir.filePath(nameOrPath + QLatin1String(kModelSuffix));
+    }
     const QStringList bundled = bundledModelNames();
     throw UserError(
         "model",
@@ -279,14 +290,43 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
 QString describeModel(const DecoderModel& model) {
     const DecoderArchitecture& a = model.arch;
     const QLocale c = QLocale::c();
-    return Text::tr("%1 layers, %2 heads of %3 (d %4), vocabulary %5, context %6, %7")
-        .arg(a.layers)
-        .arg(a.heads)
-        .arg(a.headSize())
-        .arg(a.dModel)
-        .arg(c.toString(qlonglong(a.vocab)))
-        .arg(a.contextLength)
-        .arg(QString::fromStdString(model.dtype));
+    // The heads: "4 heads of 32 (d 128)" when each has its own keys and values, else which
+    // query heads share how many key/value heads.
+    const QString heads =
+        a.keyValueHeads() == a.heads
+            ? Text::tr("%1 heads of %2 (d %3)").arg(a.heads).arg(a.headSize()).arg(a.dModel)
+            : Text::tr("%1 query heads sharing %2 key/value heads of %3 (d %4)")
+                  .arg(a.heads)
+                  .arg(a.keyValueHeads())
+                  .arg(a.headSize())
+                  .arg(a.dModel);
+    QString line = Text::tr("%1, %2 layers, %3, context %4")
+                       .arg(QString::fromStdString(familyName(a.family)))
+                       .arg(a.layers)
+                       .arg(heads)
+                       .arg(c.toString(qlonglong(a.contextLength)));
+    // Which layers see only a window of keys, and the rest by number.
+    QStringList full;
+    int64_t sliding = 0, window = 0;
+    for (int64_t l = 0; l < a.layers; ++l) {
+        if (a.windowOf(l) > 0) {
+            ++sliding;
+            window = std::max(window, a.windowOf(l));
+        } else {
+            full << QString::number(l);
+        }
+    }
+    if (sliding == a.layers)
+        line += Text::tr(", every layer a sliding window of %1").arg(c.toString(qlonglong(window)));
+    else if (sliding > 0)
+        line += Text::tr(", a sliding window of %1 on %2 of %3 layers (full attention: %4)")
+                    .arg(c.toString(qlonglong(window)))
+                    .arg(sliding)
+                    .arg(a.layers)
+                    .arg(full.join(QStringLiteral(", ")));
+    return line + Text::tr(", vocabulary %1, %2")
+                      .arg(c.toString(qlonglong(a.vocab)))
+                      .arg(QString::fromStdString(model.dtype));
 }
 
 namespace {

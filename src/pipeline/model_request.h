@@ -68,8 +68,10 @@ const std::vector<std::string>& blockContextStepIds();
 std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t tokens,
                                         bool simpleMaskSteps = true);
 
-// The architecture in words, for a caption or the CLI: "4 layers, 4 heads of 32 (d 128),
-// vocabulary 50,257, context 256, F16".
+// The architecture in words, for the picker or the CLI: "gpt2, 4 layers, 4 heads of 32 (d 128),
+// context 256, vocabulary 50257, F16"; "qwen3, 28 layers, 16 query heads sharing 8 key/value
+// heads of 128 (d 1024), context 40960, vocabulary 151936, BF16"; with the sliding-window
+// layers named ("a sliding window of 512 on 15 of 18 layers (full attention: 5, 11, 17)").
 QString describeModel(const DecoderModel& model);
 // What the model's file says about itself (its safetensors metadata: a model that ships with the
 // app gives its description, validation loss against a bigram baseline, and licence), in a

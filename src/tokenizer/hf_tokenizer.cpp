@@ -1180,8 +1180,15 @@ std::vector<int64_t> HfTokenizer::encodeIds(std::string_view text, bool addSpeci
 
 std::vector<Token> HfTokenizer::encode(std::string_view text, bool addSpecialTokens) const {
     std::vector<Token> out;
-    for (int32_t id : impl_->encode(text, addSpecialTokens))
+    const std::vector<int32_t> ids = impl_->encode(text, addSpecialTokens);
+    for (int32_t id : ids)
         out.push_back(token(id));
+    if (addSpecialTokens) {  // the template's tokens around the text's
+        for (size_t i = 0; i < impl_->prefix.size() && i < out.size(); ++i)
+            out[i].addedByTokenizer = true;
+        for (size_t i = 0; i < impl_->suffix.size() && i < out.size(); ++i)
+            out[out.size() - 1 - i].addedByTokenizer = true;
+    }
     return out;
 }
 

@@ -41,7 +41,8 @@ class HfTokenizer {
 
     // The tokens of `text` (invalid UTF-8 is repaired to U+FFFD first, as utf8::sanitize()
     // says). Each token's bytes are what it stands for ("▁" a space, <0xE4> the byte E4, a
-    // byte-level symbol its byte); `display` shows them as tokenize() does.
+    // byte-level symbol its byte); `display` shows them as tokenize() does. The tokens the
+    // post-processor adds have addedByTokenizer set.
     std::vector<Token> encode(std::string_view text, bool addSpecialTokens = true) const;
     std::vector<int64_t> encodeIds(std::string_view text, bool addSpecialTokens = true) const;
 

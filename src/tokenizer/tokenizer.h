@@ -21,6 +21,8 @@ struct Token {
     std::string display;  // UTF-8 text to show; for a token that is only part of a UTF-8
                           // character, its bytes in hex ("e4 bd")
     bool partialUtf8 = false;
+    // Put there by the tokenizer's post-processor (Gemma 3's <bos> at the start), not in the text.
+    bool addedByTokenizer = false;
 };
 
 // Invalid UTF-8 (and lone surrogates) become U+FFFD before tokenizing; never throws for text.

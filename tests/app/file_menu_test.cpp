@@ -833,11 +833,12 @@ TEST(FileMenu, SessionAndExportActionsWithShortcutsAndAHeatmapMenu) {
                   : a->menu()      ? a->menu()->objectName()
                                    : a->objectName());
     }
-    EXPECT_EQ(names, (QStringList{"actionOpenSession", "menuRecentSessions", "actionSaveSession",
-                                  "actionSaveSessionAs", "-", "actionOpenModel", "actionOpenText",
-                                  "actionLoadEmbeddings", "actionLoadWeights", "actionForgetFiles",
-                                  "-", "actionExportImage", "actionExportAllSteps",
-                                  "menuExportData", "-", "actionQuit"}))
+    EXPECT_EQ(names,
+              (QStringList{"actionOpenSession", "menuRecentSessions", "actionSaveSession",
+                           "actionSaveSessionAs", "-", "actionOpenModelFolder", "actionOpenModel",
+                           "actionOpenText", "actionLoadEmbeddings", "actionLoadWeights",
+                           "actionForgetFiles", "-", "actionExportImage", "actionExportAllSteps",
+                           "menuExportData", "-", "actionQuit"}))
         << names.join(' ').toStdString();
     auto shortcut = [&](const char* name) {
         auto* a = w.findChild<QAction*>(QString::fromLatin1(name));

@@ -5,7 +5,9 @@
 #include <QTextBrowser>
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QPointer>
 #include <QSpinBox>
@@ -19,13 +21,16 @@
 #include "app/export_actions.h"
 #include "app/head_scores_page.h"
 #include "app/main_window.h"
+#include "app/open_actions.h"
 #include "app/overview_page.h"
 #include "app/prediction_panel.h"
+#include "app/session_actions.h"
 #include "app/step_view.h"
 #include "app/token_view_panel.h"
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
 #include "engine/head_scores.h"
+#include "io/model_file.h"
 #include "io/npy.h"
 #include "teach/head_summaries.h"
 #include "teach/lesson.h"
@@ -33,6 +38,7 @@
 #include "teach/next_tokens.h"
 #include "teach/step_strip.h"
 #include "teach/token_view.h"
+#include "tokenizer/hf_tokenizer.h"
 #include "tokenizer/tokenizer.h"
 
 using namespace attn;
@@ -431,4 +437,122 @@ TEST(ModelMode, AModelTheSettingsNameButThatCannotBeReadFallsBackToTheModule) {
     ASSERT_EQ(w.workspace()->fileNotes().size(), 1);
     EXPECT_TRUE(w.workspace()->fileNotes().front().contains(QStringLiteral("could not be read")));
     EXPECT_NE(w.workspace()->shownRun(), nullptr);
+}
+
+namespace {
+
+QString familyFixture(const char* name) {
+    return QStringLiteral(ATTN_FIXTURES_DIR "/families/") + QString::fromLatin1(name);
+}
+
+// Copies a fixture model folder into `dir` (the test may change it).
+QString copyFolder(const QString& from, const QTemporaryDir& dir) {
+    const QString to = dir.filePath(QFileInfo(from).fileName());
+    EXPECT_TRUE(QDir().mkpath(to));
+    for (const QFileInfo& f : QDir(from).entryInfoList(QDir::Files))
+        EXPECT_TRUE(QFile::copy(f.filePath(), QDir(to).filePath(f.fileName())));
+    return to;
+}
+
+}  // namespace
+
+// A Qwen3 folder opened as a user does: the picker names the folder and says the family and
+// the shared key/value heads, the tokens are the model's own tokenizer's, and a saved session
+// brings the folder back (and says when it changed since).
+TEST(ModelMode, AFamilysFolderShowsItsFamilyAndTokensAndComesBackInASession) {
+    QTemporaryDir dir;
+    const QString folder = copyFolder(familyFixture("qwen3"), dir);
+    const QString session = dir.filePath(QStringLiteral("qwen.attnlens"));
+    {
+        MainWindow w(testOptions());
+        w.show();
+        ASSERT_TRUE(settle(w));
+        w.workspace()->openModel(folder);
+        ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
+        ASSERT_NE(w.workspace()->model(), nullptr);
+        change(w, [](Settings& s) {
+            s.source = InputSource::Text;
+            s.text = QStringLiteral("The animal");
+        });
+        ASSERT_TRUE(settle(w));
+        auto* combo = w.findChild<QComboBox*>(QStringLiteral("modelCombo"));
+        EXPECT_EQ(combo->currentText(), QStringLiteral("qwen3 (folder)"));
+        EXPECT_TRUE(combo->findText(QStringLiteral("Open model folder...")) >= 0);
+        auto* about = w.findChild<QLabel*>(QStringLiteral("modelAbout"));
+        EXPECT_TRUE(about->text().startsWith(
+            QStringLiteral("qwen3, 2 layers, 4 query heads sharing 2 key/value heads of 16")))
+            << about->text().toStdString();
+        auto* tokenizer = w.findChild<QComboBox*>(QStringLiteral("tokenizerCombo"));
+        EXPECT_EQ(tokenizer->currentText(), QStringLiteral("The model's (tokenizer.json)"));
+        EXPECT_FALSE(tokenizer->isEnabled());
+        const DecoderRun* run = modelRun(w);
+        ASSERT_NE(run, nullptr);
+        EXPECT_EQ(run->ids, w.workspace()->model()->tokenizer->encodeIds("The animal"));
+        // Its hash arrives after the first view, and is the folder's.
+        ASSERT_TRUE(waitUntil([&] { return !w.workspace()->modelSha256().isEmpty(); }));
+        EXPECT_EQ(w.workspace()->modelSha256().toStdString(),
+                  io::modelContentSha256(folder.toStdString()));
+        ASSERT_TRUE(w.sessions()->saveSessionTo(session));
+    }
+    {
+        MainWindow w(testOptions());
+        ASSERT_TRUE(w.sessions()->openSession(session));
+        ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }));
+        ASSERT_TRUE(settle(w));
+        EXPECT_TRUE(w.sessions()->notes().isEmpty())
+            << w.sessions()->notes().join(' ').toStdString();
+        EXPECT_EQ(QFileInfo(w.workspace()->settings().modelFile), QFileInfo(folder));
+        EXPECT_EQ(w.workspace()->settings().text, QStringLiteral("The animal"));
+        ASSERT_TRUE(waitUntil([&] {
+            return w.workspace()->model() && !w.workspace()->modelSha256().isEmpty();
+        }));
+        EXPECT_TRUE(w.workspace()->fileNotes().isEmpty());
+    }
+    // The config changes (a space more): the same model is read, and the window says it changed.
+    QFile config(QDir(folder).filePath(QStringLiteral("config.json")));
+    ASSERT_TRUE(config.open(QIODevice::Append));
+    config.write(" ");
+    config.close();
+    MainWindow w(testOptions());
+    ASSERT_TRUE(w.sessions()->openSession(session));
+    ASSERT_TRUE(waitUntil([&] {
+        return w.workspace()->model() && !w.workspace()->modelSha256().isEmpty();
+    }));
+    EXPECT_TRUE(w.workspace()->fileNotes().join(' ').contains(
+        QStringLiteral("has changed since the session was saved")))
+        << w.workspace()->fileNotes().join(' ').toStdString();
+}
+
+// A Llama model's weights alone: the window asks for the config.json, reads the file with it,
+// and remembers it; without an answer nothing changes and the picker says why.
+TEST(ModelMode, AFamilysSingleFileAsksForItsConfig) {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("llama.safetensors"));
+    ASSERT_TRUE(QFile::copy(familyFixture("llama") + QStringLiteral("/model.safetensors"), file));
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    QString answer;
+    QStringList asked;
+    w.opens()->setFileHook([&](const QString& caption, const QString&, const QString&) {
+        asked << caption;
+        return answer;
+    });
+    w.workspace()->openModel(file);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(asked, QStringList{QStringLiteral("Choose the config.json of llama.safetensors")});
+    EXPECT_FALSE(w.workspace()->settings().modelMode());
+    auto* error = w.findChild<QLabel*>(QStringLiteral("error_model"));
+    EXPECT_TRUE(error->text().contains(QStringLiteral("need their config.json")))
+        << error->text().toStdString();
+
+    answer = familyFixture("llama") + QStringLiteral("/config.json");
+    w.workspace()->openModel(file);
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }));
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(asked.size(), 2);
+    EXPECT_EQ(w.workspace()->model()->arch.family, Family::Llama);
+    EXPECT_EQ(w.workspace()->settings().modelConfig, answer);
+    EXPECT_TRUE(error->text().isEmpty());
 }

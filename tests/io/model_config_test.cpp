@@ -240,5 +240,53 @@ TEST(ModelFolderErrors, ANonFiniteWeightIsNamedWithItsIndex) {
                 "run that diverged)");
 }
 
+// The app asks for a config.json when the error is under "config", so only a family's weights
+// given without one may be reported there.
+TEST(ModelFolderErrors, AFamilysWeightsWithoutTheirConfigAreUnderConfig) {
+    const std::string weights = (fs::path(fixture("llama")) / "model.safetensors").string();
+    expectError([&] { loadDecoderModel(weights); }, "config",
+                "model.safetensors: it holds model.embed_tokens.weight, the weights of a Llama, "
+                "Qwen or Gemma model, which need their config.json: give the model's folder, or "
+                "its config.json with --config");
+    ModelLoadOptions o;
+    o.configPath = (fs::path(fixture("llama")) / "config.json").string();
+    EXPECT_EQ(loadDecoderModel(weights, o)->arch.family, Family::Llama);
+    // A file that is no model at all stays the model's problem.
+    test::TempDir dir;
+    const std::string other = (fs::path(dir.path()) / "other.safetensors").string();
+    writeSafetensors(other, {{"w", Tensor({2, 2})}});
+    expectError([&] { loadDecoderModel(other); }, "model",
+                "other.safetensors: it is not a GPT-2 model: it has neither wte.weight (Hugging "
+                "Face GPT-2) nor tok_emb.weight (the book's GPTModel); it holds w.");
+}
+
+TEST(ModelContentSha256, AFolderHashesItsModelFilesByNameAndNoticesAChange) {
+    test::TempDir dir;
+    const fs::path folder = fs::path(dir.path()) / "qwen3";
+    fs::copy(fixture("qwen3"), folder);
+    const std::string first = modelContentSha256(folder.string());
+    ASSERT_EQ(first.size(), 64u);
+    // A file a model is not read from changes nothing.
+    test::writeRaw((folder / "README.md").string(), "notes");
+    EXPECT_EQ(modelContentSha256(folder.string()), first);
+    // What the folder's hash is: each model file's name, a NUL and its bytes, by name.
+    std::string joined;
+    for (const char* name : {"config.json", "model.safetensors", "tokenizer.json"})
+        joined += std::string(name) + '\0' + readFileBytes((folder / name).string());
+    test::writeRaw((fs::path(dir.path()) / "joined").string(), joined);
+    EXPECT_EQ(first, fileSha256((fs::path(dir.path()) / "joined").string()));
+    // A changed tokenizer (or config, or weights) is a changed model.
+    test::writeRaw((folder / "tokenizer.json").string(),
+                   readFileBytes((folder / "tokenizer.json").string()) + " ");
+    EXPECT_NE(modelContentSha256(folder.string()), first);
+    // A file is its bytes; nothing readable is an empty hash.
+    EXPECT_EQ(modelContentSha256((folder / "config.json").string()),
+              fileSha256((folder / "config.json").string()));
+    EXPECT_EQ(modelContentSha256((folder / "missing").string()), "");
+    CancelToken cancel;
+    cancel.cancel();
+    EXPECT_THROW(modelContentSha256(folder.string(), &cancel), Cancelled);
+}
+
 }  // namespace
 }  // namespace attn::io

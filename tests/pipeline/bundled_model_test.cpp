@@ -49,6 +49,30 @@ TEST(BundledModels, AreFoundBesideTheProgramWithoutAnApplicationObject) {
     EXPECT_TRUE(names.contains(QStringLiteral("tiny-shakespeare")));
 }
 
+std::string describe(const QString& nameOrPath) {
+    return describeModel(*loadModel(nameOrPath)).toStdString();
+}
+
+// The line under the picker names the family, which query heads share key/value heads, and the
+// layers that see only a window.
+TEST(ModelDescription, NamesTheFamilyTheSharedKeysAndTheSlidingLayers) {
+    const QString families = QStringLiteral(ATTN_FIXTURES_DIR "/families/");
+    EXPECT_EQ(describe(families + QStringLiteral("llama")),
+              "llama, 2 layers, 4 query heads sharing 2 key/value heads of 8 "
+              "(d 32), context 64, vocabulary 300, F32");
+    EXPECT_EQ(describe(families + QStringLiteral("qwen3")),
+              "qwen3, 2 layers, 4 query heads sharing 2 key/value heads of 16 "
+              "(d 32), context 64, vocabulary 300, F32");
+    EXPECT_EQ(describe(families + QStringLiteral("gemma3")),
+              "gemma3_text, 3 layers, 4 query heads sharing 1 key/value heads of "
+              "16 (d 32), context 64, a sliding window of 4 on 2 of 3 layers "
+              "(full attention: 2), vocabulary 300, F32");
+    qputenv("ATTN_MODEL_DIR", ATTN_MODELS_DIR);
+    EXPECT_EQ(describe(QStringLiteral("tiny-shakespeare")),
+              "gpt2, 4 layers, 4 heads of 32 (d 128), context 256, vocabulary "
+              "50257, F16");
+}
+
 class BundledModel : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {

@@ -120,6 +120,35 @@ TEST(HfTokenizer, TokensShowTheirBytes) {
     EXPECT_THROW(qwen->token(151669), std::out_of_range);
 }
 
+// What the chips show of Gemma 3's SentencePiece-style tokens: "▁" stands for a space, a
+// byte-fallback token for its byte, and the <bos> the template puts first is marked as added by
+// the tokenizer (it is not in the text); a typed special token is not.
+TEST(HfTokenizer, SentencePieceTokensShowSpacesBytesAndTheAddedBos) {
+    const auto gemma = load("gemma3");
+    if (!gemma) {
+        ASSERT_EQ(std::getenv("ATTN_REQUIRE_TOKENIZERS"), nullptr)
+            << tokenizerFile("gemma3") << " is missing: run scripts/fetch-tokenizers.sh";
+        GTEST_SKIP() << tokenizerFile("gemma3") << " is not fetched";
+    }
+    const std::vector<Token> t = gemma->encode("Hello world<bos>", true);
+    ASSERT_EQ(t.size(), 4u);
+    EXPECT_EQ(t[0].id, 2);
+    EXPECT_EQ(t[0].display, "<bos>");
+    EXPECT_TRUE(t[0].addedByTokenizer);
+    EXPECT_EQ(t[2].display, " world");  // "▁world" in the vocabulary
+    EXPECT_FALSE(t[2].addedByTokenizer);
+    EXPECT_EQ(t[3].id, 2);  // typed: the text's own
+    EXPECT_FALSE(t[3].addedByTokenizer);
+    EXPECT_FALSE(gemma->encode("Hello", false)[0].addedByTokenizer);
+    // A byte-fallback token (<0x0A> is a newline's byte) is its byte.
+    int64_t newline = -1;
+    for (int64_t id = 0; id < 300 && newline < 0; ++id)
+        if (gemma->token(id).bytes == "\n")
+            newline = id;
+    ASSERT_GE(newline, 0);
+    EXPECT_EQ(gemma->token(newline).display, "\n");
+}
+
 TEST(HfTokenizerErrors, NameWhatIsUnsupported) {
     auto refused = [](const std::string& json, const std::string& message) {
         try {
