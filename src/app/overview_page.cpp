@@ -62,7 +62,7 @@ void OverviewPage::onLayer(const LayerUpdate& update) {
         // A new forward: empty tiles that fill in as its blocks finish.
         filling_ = update.generation;
         shownRun_ = nullptr;
-        overview_->setArchitecture(int(update.layers), int(model->arch.heads));
+        overview_->setArchitecture(model->arch);
         followSelection();
     }
     overview_->setLayer(int(update.layer), update.thumbnail);

@@ -97,6 +97,7 @@ class OverviewGrid : public QAbstractScrollArea {
     struct Geometry {
         QFont font, boldFont;
         int leftW = 0, topH = 0;  // the label strips
+        int groupH = 0;           // the key/value groups' line at the top of topH, or 0
         int tile = 0, gap = 0, pitch = 0;
         bool longHeadLabels = true;  // "head 3" fits above a tile, else "3"
     };
@@ -268,8 +269,13 @@ void OverviewGrid::computeGeometry() const {
     g.boldFont.setBold(true);
     const QFontMetrics fm(g.boldFont);
     const int L = std::max(1, o_->layers_), H = std::max(1, o_->heads_);
-    g.leftW = fm.horizontalAdvance(ModelOverview::tr("layer %1").arg(L - 1)) + 14;
-    g.topH = fm.height() + 8;
+    int labelW = fm.horizontalAdvance(ModelOverview::tr("layer %1").arg(L - 1));
+    for (int l = 0; l < int(o_->windows_.size()) && l < o_->layers_; ++l)
+        if (o_->windows_[size_t(l)] > 0)
+            labelW = std::max(labelW, fm.horizontalAdvance(o_->layerLabel(l)));
+    g.leftW = labelW + 14;
+    g.groupH = o_->groupOfHead_.empty() ? 0 : fm.height() + 6;
+    g.topH = g.groupH + fm.height() + 8;
     // The fit: the largest tile whose grid (tiles, gaps between them and around them) fits
     // the view as it is without scroll bars.
     const QSize avail = maximumViewportSize();
@@ -331,6 +337,23 @@ void OverviewGrid::paintEvent(QPaintEvent*) {
 
     p.save();
     p.setClipRect(QRect(g.leftW, g.topH, all.width() - g.leftW, all.height() - g.topH));
+    // Heads that share a key/value group stand together: every other group's columns on a
+    // tinted band, a line between groups.
+    const std::vector<int>& groups = o_->groupOfHead_;
+    if (!groups.empty()) {
+        const int top = tileRect(l0, 0).top() - g.gap, bottom = tileRect(l1, 0).bottom() + g.gap;
+        for (int h = h0; h <= h1; ++h) {
+            const QRect r = tileRect(0, h);
+            if (groups[size_t(h)] % 2 == 1)
+                p.fillRect(QRect(r.left() - g.gap / 2, top, g.pitch, bottom - top),
+                           pal.color(QPalette::AlternateBase));
+            if (h > 0 && groups[size_t(h)] != groups[size_t(h - 1)]) {
+                p.setPen(QPen(pal.color(QPalette::Mid), std::max(1, g.gap / 3)));
+                const int x = r.left() - (g.gap + 1) / 2;
+                p.drawLine(x, top, x, bottom);
+            }
+        }
+    }
     QPen pending(pal.color(QPalette::Mid), 1, Qt::DashLine);
     bool computingNoted = false;
     for (int l = l0; l <= l1; ++l) {
@@ -385,15 +408,44 @@ void OverviewGrid::paintEvent(QPaintEvent*) {
         p.setPen(current ? highlight : text);
         const QString label =
             g.longHeadLabels ? ModelOverview::tr("head %1").arg(h) : QString::number(h);
-        p.drawText(QRect(r.left() - g.gap, 0, r.width() + 2 * g.gap, g.topH),
+        p.drawText(QRect(r.left() - g.gap, g.groupH, r.width() + 2 * g.gap, g.topH - g.groupH),
                    Qt::AlignHCenter | Qt::AlignVCenter, label);
+    }
+    // Above the heads, their key/value groups: a bracket over each group's columns, named as
+    // long as it fits.
+    for (int h = h0; h <= h1 && !groups.empty(); ++h) {
+        if (h > h0 && groups[size_t(h)] == groups[size_t(h - 1)])
+            continue;
+        int last = h;
+        while (last + 1 < o_->heads_ && groups[size_t(last + 1)] == groups[size_t(h)])
+            ++last;
+        int first = h;
+        while (first > 0 && groups[size_t(first - 1)] == groups[size_t(h)])
+            --first;
+        const QRect span(tileRect(0, first).left(), 0,
+                         tileRect(0, last).right() - tileRect(0, first).left() + 1, g.groupH);
+        p.setPen(QPen(faint, 1));
+        const int y = span.bottom() - 1;
+        p.drawLine(span.left(), y, span.right(), y);
+        p.drawLine(span.left(), y, span.left(), y - 3);
+        p.drawLine(span.right(), y, span.right(), y - 3);
+        const QFontMetrics fm(g.font);
+        const int group = groups[size_t(h)];
+        QString name = ModelOverview::tr("K/V group %1").arg(group);
+        if (fm.horizontalAdvance(name) + 4 > span.width())
+            name = ModelOverview::tr("K/V %1").arg(group);
+        if (fm.horizontalAdvance(name) + 4 > span.width())
+            name = QString::number(group);
+        p.setFont(g.font);
+        p.setPen(text);
+        p.drawText(span.adjusted(0, 0, 0, -3), Qt::AlignHCenter | Qt::AlignVCenter, name);
     }
     p.restore();
     if (!g.longHeadLabels) {
         p.setFont(g.font);
         p.setPen(faint);
-        p.drawText(QRect(0, 0, g.leftW - 4, g.topH), Qt::AlignRight | Qt::AlignVCenter,
-                   ModelOverview::tr("head"));
+        p.drawText(QRect(0, g.groupH, g.leftW - 4, g.topH - g.groupH),
+                   Qt::AlignRight | Qt::AlignVCenter, ModelOverview::tr("head"));
     }
     p.save();
     p.setClipRect(QRect(0, g.topH, g.leftW, all.height() - g.topH));
@@ -403,7 +455,7 @@ void OverviewGrid::paintEvent(QPaintEvent*) {
         p.setFont(current ? g.boldFont : g.font);
         p.setPen(current ? highlight : o_->layerData_[size_t(l)].thumbnails.empty() ? faint : text);
         p.drawText(QRect(0, r.top(), g.leftW - 8, r.height()), Qt::AlignRight | Qt::AlignVCenter,
-                   ModelOverview::tr("layer %1").arg(l));
+                   o_->layerLabel(l));
     }
     p.restore();
 }
@@ -483,7 +535,37 @@ void ModelOverview::clear() {
 }
 
 void ModelOverview::setArchitecture(int layers, int heads) {
+    groupOfHead_.clear();
+    windows_.clear();
     resetLayers(layers, heads);
+}
+
+namespace {
+
+// The group of every head when some heads share one, else empty.
+std::vector<int> sharedGroups(const DecoderArchitecture& a) {
+    std::vector<int> groups;
+    if (a.keyValueHeads() >= a.heads)
+        return groups;
+    for (int64_t h = 0; h < a.heads; ++h)
+        groups.push_back(int(a.groupOfHead(h)));
+    return groups;
+}
+
+}  // namespace
+
+void ModelOverview::setArchitecture(const DecoderArchitecture& arch) {
+    resetLayers(int(arch.layers), int(arch.heads));
+    groupOfHead_ = sharedGroups(arch);
+    windows_ = arch.windows;
+    grid_->invalidate();
+}
+
+QString ModelOverview::layerLabel(int layer) const {
+    const int64_t window =
+        layer >= 0 && layer < int(windows_.size()) ? windows_[size_t(layer)] : int64_t(0);
+    return window > 0 ? tr("layer %1 \u00b7 window %2").arg(layer).arg(window)
+                      : tr("layer %1").arg(layer);
 }
 
 void ModelOverview::setLayer(int layer, const Tensor& thumbnail) {
@@ -508,6 +590,8 @@ void ModelOverview::setRun(std::shared_ptr<const DecoderRun> run) {
     const Tensor& all = run->thumbnails;
     if (all.size(0) != layers_ || all.size(1) != heads_)
         resetLayers(int(all.size(0)), int(all.size(1)));
+    groupOfHead_ = sharedGroups(run->model->arch);
+    windows_ = run->model->arch.windows;
     for (int l = 0; l < layers_; ++l) {
         const Tensor t = all.select(0, l);
         Layer& d = layerData_[size_t(l)];
@@ -688,6 +772,19 @@ QString ModelOverview::tileToolTip(int layer, int head) const {
     if (layer < 0 || head < 0 || layer >= layers_ || head >= heads_)
         return {};
     QStringList lines{tr("Layer %1, head %2").arg(layer).arg(head)};
+    if (head < int(groupOfHead_.size())) {
+        const int g = groupOfHead_[size_t(head)];
+        const auto first = std::find(groupOfHead_.begin(), groupOfHead_.end(), g);
+        const auto count = std::count(groupOfHead_.begin(), groupOfHead_.end(), g);
+        const int h0 = int(first - groupOfHead_.begin());
+        lines << tr("reads key/value group %1, shared by heads %2 to %3")
+                     .arg(g)
+                     .arg(h0)
+                     .arg(h0 + int(count) - 1);
+    }
+    if (layer < int(windows_.size()) && windows_[size_t(layer)] > 0)
+        lines << tr("sliding window: each token sees itself and the %1 tokens before it")
+                     .arg(windows_[size_t(layer)] - 1);
     if (!hasLayer(layer)) {
         lines << tr("computing\u2026");
         return lines.join(QLatin1Char('\n'));

@@ -26,6 +26,7 @@ class QToolButton;
 
 namespace attn {
 
+struct DecoderArchitecture;
 struct DecoderRun;
 class OverviewGrid;
 class LatestJob;
@@ -44,6 +45,10 @@ class ModelOverview : public QWidget {
     // A new run begins: layers x heads empty tiles, no summaries; keeps the current head when
     // it still exists.
     void setArchitecture(int layers, int heads);
+    // The same for a model of `arch`, whose query heads sharing a key/value group are marked as
+    // one (a band over their columns, a line between groups) and whose sliding-window layers
+    // say their window beside their number.
+    void setArchitecture(const DecoderArchitecture& arch);
     // One layer's thumbnails (H, P, P) (DecoderLayerDone::thumbnail): its tiles appear at once.
     // Ignored when the layer or the head count does not fit the architecture.
     void setLayer(int layer, const Tensor& thumbnail);
@@ -56,6 +61,12 @@ class ModelOverview : public QWidget {
 
     int layers() const { return layers_; }
     int heads() const { return heads_; }
+    // The key/value group each head reads (empty when every head has its own), and each layer's
+    // sliding window (0 for full attention; empty when every layer is full).
+    const std::vector<int>& headGroups() const { return groupOfHead_; }
+    const std::vector<int64_t>& layerWindows() const { return windows_; }
+    // The label of layer `layer` in the left strip ("layer 3", "layer 3 · window 512").
+    QString layerLabel(int layer) const;
     bool hasLayer(int layer) const;  // its thumbnails arrived
     int layersDone() const;
     // Every arrived layer's pictures are built (none is waiting for the worker thread).
@@ -121,6 +132,8 @@ class ModelOverview : public QWidget {
 
     int layers_ = 0;
     int heads_ = 0;
+    std::vector<int> groupOfHead_;
+    std::vector<int64_t> windows_;
     std::vector<Layer> layerData_;
     quint64 nextStamp_ = 1;
     HeadScores scores_;

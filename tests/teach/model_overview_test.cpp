@@ -12,9 +12,10 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/decoder_model.h"
+#include "engine/model_test_util.h"
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
-#include "engine/model_test_util.h"
 #include "teach/model_overview.h"
 #include "teach_test_util.h"
 
@@ -137,6 +138,47 @@ TEST(ModelOverview, ProgressiveLayersThenTheRunKeepTheirPictures) {
         shot.pixelColor(QPoint(int(r.left() + cell * 4.5), int(r.top() + cell * 4.5)));
     EXPECT_GT(below.lightness(), 120);  // viridis' yellow top: lightness 145
     EXPECT_LT(diagonal.lightness(), 100);
+}
+
+// A grouped-query model's heads stand in their key/value groups: a band over each group's
+// columns named above the heads, a line between groups, every other group tinted; a
+// sliding-window layer says its window beside its number; tooltips say both.
+TEST(ModelOverview, SharedKeyValueGroupsAndSlidingLayersAreMarked) {
+    DecoderArchitecture arch;
+    arch.layers = 3;
+    arch.heads = 4;
+    arch.kvHeads = 2;
+    arch.dModel = 32;
+    arch.windows = {4, 0, 4};
+    ModelOverview plain, grouped;
+    for (ModelOverview* o : {&plain, &grouped}) {
+        o->resize(700, 560);
+        o->show();
+    }
+    plain.setArchitecture(3, 4);
+    grouped.setArchitecture(arch);
+    EXPECT_EQ(grouped.headGroups(), (std::vector<int>{0, 0, 1, 1}));
+    EXPECT_TRUE(plain.headGroups().empty());
+    EXPECT_EQ(grouped.layerLabel(0), QStringLiteral("layer 0 \u00b7 window 4"));
+    EXPECT_EQ(grouped.layerLabel(1), QStringLiteral("layer 1"));
+    EXPECT_EQ(plain.layerLabel(0), QStringLiteral("layer 0"));
+    const QString tip = grouped.tileToolTip(2, 3);
+    EXPECT_TRUE(tip.contains(QStringLiteral("reads key/value group 1, shared by heads 2 to 3")))
+        << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("sees itself and the 3 tokens before it")))
+        << tip.toStdString();
+    EXPECT_FALSE(grouped.tileToolTip(1, 0).contains(QStringLiteral("sliding")));
+    EXPECT_FALSE(plain.tileToolTip(0, 0).contains(QStringLiteral("key/value group")));
+    // The groups' line above the head labels moves the tiles down; the window widens the labels.
+    EXPECT_GT(grouped.tileRect(0, 0).top(), plain.tileRect(0, 0).top());
+    EXPECT_GT(grouped.tileRect(0, 0).left(), plain.tileRect(0, 0).left());
+    // Between heads 1 and 2 (another group) the gap holds a line; between 0 and 1 it does not.
+    const QImage shot = grouped.grab().toImage();
+    const QRect a = grouped.tileRect(1, 1), b = grouped.tileRect(1, 2), c = grouped.tileRect(1, 0);
+    const QColor between = shot.pixelColor(QPoint((a.right() + b.left()) / 2 + 1, a.center().y()));
+    const QColor within = shot.pixelColor(QPoint((c.right() + a.left()) / 2 + 1, a.center().y()));
+    EXPECT_NE(between, within);
+    EXPECT_EQ(within, grouped.palette().color(QPalette::Base));
 }
 
 TEST(ModelOverview, ANewRunRebuildsOffTheGuiThread) {
