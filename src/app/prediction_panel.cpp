@@ -9,6 +9,7 @@
 #include "app/panel_helpers.h"
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
+#include "pipeline/model_request.h"
 #include "teach/head_summaries.h"
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
@@ -67,9 +68,9 @@ void PredictionPanel::onResult() {
 void PredictionPanel::append(qint64 tokenId) {
     Token t;
     try {
-        t = gpt2Token(tokenId);
+        t = modelToken(workspace_->model().get(), tokenId);
     } catch (const std::out_of_range&) {
-        return;  // an id beyond GPT-2's vocabulary has no text to add
+        return;  // an id beyond the tokenizer's vocabulary has no text to add
     }
     if (t.partialUtf8) {
         // The text box holds characters: a token that is a piece of one cannot be added alone.

@@ -50,7 +50,7 @@ std::string modelJson(const DecoderModel& m) {
 // GPT-2's vocabulary.
 std::string tokenText(const DecoderModel& m, int64_t id) {
     try {
-        return m.tokenizer ? m.tokenizer->token(id).display : gpt2Token(id).display;
+        return modelToken(&m, id).display;
     } catch (const std::out_of_range&) {
         return "<id " + std::to_string(id) + ">";
     }

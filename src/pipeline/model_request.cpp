@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
+#include <optional>
 
 #include "engine/embeddings.h"
 #include "engine/step_ids.h"
@@ -101,6 +102,49 @@ std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
     return io::loadDecoderModel(modelFilePath(nameOrPath).toStdString(), o);
 }
 
+namespace {
+
+// Appended tokens keep their ids while the text is still what they spell, as GPT-2's do
+// (Settings::tokenIds): the ids with the tokens the tokenizer adds around the text (its <bos>)
+// where `encoded` (the text's own tokens) has them; nothing when the text changed since.
+std::optional<std::vector<Token>> keptTokens(const HfTokenizer& tokenizer,
+                                             const std::vector<int64_t>& ids,
+                                             const std::vector<Token>& encoded,
+                                             const std::string& text) {
+    size_t front = 0, back = 0;
+    while (front < encoded.size() && encoded[front].addedByTokenizer)
+        ++front;
+    while (back + front < encoded.size() && encoded[encoded.size() - 1 - back].addedByTokenizer)
+        ++back;
+    if (ids.size() < front + back)
+        return std::nullopt;
+    std::vector<Token> kept;
+    std::string spelled;
+    try {
+        for (size_t i = 0; i < ids.size(); ++i) {
+            Token t = tokenizer.token(ids[i]);
+            const bool added = i < front || i >= ids.size() - back;
+            if (added && t.id != encoded[i < front ? i : encoded.size() - (ids.size() - i)].id)
+                return std::nullopt;
+            t.addedByTokenizer = added;
+            if (!added)
+                spelled += t.bytes;
+            kept.push_back(std::move(t));
+        }
+    } catch (const std::out_of_range&) {
+        return std::nullopt;  // an id outside the vocabulary (an edited session)
+    }
+    if (spelled != text)
+        return std::nullopt;
+    return kept;
+}
+
+}  // namespace
+
+Token modelToken(const DecoderModel* model, int64_t id) {
+    return model && model->tokenizer ? model->tokenizer->token(id) : gpt2Token(id);
+}
+
 InputTokens modelTokens(const Settings& settings, const DecoderModel* model) {
     InputTokens in;
     const HfTokenizer* own = model ? model->tokenizer.get() : nullptr;
@@ -115,7 +159,11 @@ InputTokens modelTokens(const Settings& settings, const DecoderModel* model) {
             in.tokens.push_back(own->token(id));
         }
     } else if (own) {
-        in.tokens = own->encode(settings.inputText().toStdString(), true);
+        const std::string text = settings.inputText().toStdString();
+        in.tokens = own->encode(text, true);
+        if (!settings.tokenIds.empty() && settings.source == InputSource::Text)
+            if (auto kept = keptTokens(*own, settings.tokenIds, in.tokens, text))
+                in.tokens = std::move(*kept);
     } else {
         Settings gpt2 = settings;
         gpt2.tokenizer = TokenizerKind::Gpt2;  // a GPT-2 model reads GPT-2 tokens

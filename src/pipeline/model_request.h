@@ -36,6 +36,9 @@ std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
 // adds, Gemma 3's <bos>) when it has one, else GPT-2's (also when the model is not read yet);
 // of the typed text or the book's sentence, or the ids given (Settings::inputIds).
 InputTokens modelTokens(const Settings& settings, const DecoderModel* model);
+// The token `id` is for `model`: its own tokenizer's, else GPT-2's (also without a model).
+// Throws std::out_of_range beyond that tokenizer's vocabulary.
+Token modelToken(const DecoderModel* model, int64_t id);
 // Every problem with running `model` on the settings' text, each with its control's field:
 // no tokens, more tokens than the model's context, a tokenizer other than GPT-2's (for a model
 // without its own), ids beyond

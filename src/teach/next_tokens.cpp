@@ -1,5 +1,7 @@
 #include "teach/next_tokens.h"
 
+#include "pipeline/model_request.h"
+
 #include <QAbstractTableModel>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -86,9 +88,9 @@ QString visibleTokenText(const std::string& display, bool partialUtf8) {
     return s;
 }
 
-QString visibleTokenText(int64_t id) {
+QString visibleTokenText(int64_t id, const DecoderModel* model) {
     try {
-        const Token t = gpt2Token(id);
+        const Token t = modelToken(model, id);
         return visibleTokenText(t.display, t.partialUtf8);
     } catch (const std::out_of_range&) {
         return QStringLiteral("#%1").arg(id);
@@ -101,12 +103,13 @@ class NextTokensModel : public QAbstractTableModel {
   public:
     using QAbstractTableModel::QAbstractTableModel;
 
-    void setPredictions(std::vector<TokenProbability> rows, int64_t actualId) {
+    void setPredictions(std::vector<TokenProbability> rows, int64_t actualId,
+                        const DecoderModel* model) {
         beginResetModel();
         rows_ = std::move(rows);
         texts_.clear();
         for (const TokenProbability& t : rows_)
-            texts_ << visibleTokenText(t.id);
+            texts_ << visibleTokenText(t.id, model);
         actualId_ = actualId;
         endResetModel();
     }
@@ -310,7 +313,7 @@ void NextTokensPanel::clear() {
     position_ = -1;
     predictions_.clear();
     actual_.clear();
-    model_->setPredictions({}, -1);
+    model_->setPredictions({}, -1, nullptr);
     {
         const QSignalBlocker block(positionBox_);
         positionBox_->setRange(0, 0);
@@ -381,10 +384,10 @@ void NextTokensPanel::request() {
 
 void NextTokensPanel::showPrediction(const Prediction& p) {
     predictions_ = p.top;
-    model_->setPredictions(p.top, p.actualId);
+    model_->setPredictions(p.top, p.actualId, run_->model.get());
     if (p.actualId >= 0)
         actual_ = tr("The text goes on with \"%1\": p %2, rank %3.")
-                      .arg(visibleTokenText(p.actualId))
+                      .arg(visibleTokenText(p.actualId, run_->model.get()))
                       .arg(probabilityRelation(p.actualProbability))
                       .arg(p.actualRank);
     actualLabel_->setText(actual_);
@@ -397,7 +400,7 @@ QString NextTokensPanel::headingText() const {
     if (!run_ || position_ < 0)
         return tr("No model run yet.");
     // As the list shows tokens: a line break as ↵, never a real one in the heading.
-    QString label = visibleTokenText(run_->ids[size_t(position_)]);
+    QString label = visibleTokenText(run_->ids[size_t(position_)], run_->model.get());
     if (label.size() > 24)
         label = label.left(23) + QChar(0x2026);
     const QString after = tr("After token %1 \"%2\"").arg(position_).arg(label);

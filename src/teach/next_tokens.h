@@ -27,10 +27,10 @@ namespace attn {
 class LatestJob;
 class NextTokensModel;
 
-// A GPT-2 token's text as the panel shows it: spaces as ·, newlines as ↵, tabs as →, a token
-// that is only part of a UTF-8 character as its bytes in hex in angle brackets ("‹e4 bd›"),
-// and "#id" for an id outside GPT-2's vocabulary.
-QString visibleTokenText(int64_t id);
+// A token's text as the panel shows it: spaces as ·, newlines as ↵, tabs as →, a token that is
+// only part of a UTF-8 character as its bytes in hex in angle brackets ("‹e4 bd›"), and "#id"
+// for an id outside the vocabulary. The token is `model`'s (its own tokenizer's, else GPT-2's).
+QString visibleTokenText(int64_t id, const DecoderModel* model = nullptr);
 // The same rules for a token's display text (tokenizer.h's Token::display).
 QString visibleTokenText(const std::string& display, bool partialUtf8);
 

@@ -503,9 +503,8 @@ TEST(ModelMode, AFamilysFolderShowsItsFamilyAndTokensAndComesBackInASession) {
             << w.sessions()->notes().join(' ').toStdString();
         EXPECT_EQ(QFileInfo(w.workspace()->settings().modelFile), QFileInfo(folder));
         EXPECT_EQ(w.workspace()->settings().text, QStringLiteral("The animal"));
-        ASSERT_TRUE(waitUntil([&] {
-            return w.workspace()->model() && !w.workspace()->modelSha256().isEmpty();
-        }));
+        ASSERT_TRUE(waitUntil(
+            [&] { return w.workspace()->model() && !w.workspace()->modelSha256().isEmpty(); }));
         EXPECT_TRUE(w.workspace()->fileNotes().isEmpty());
     }
     // The config changes (a space more): the same model is read, and the window says it changed.
@@ -515,9 +514,8 @@ TEST(ModelMode, AFamilysFolderShowsItsFamilyAndTokensAndComesBackInASession) {
     config.close();
     MainWindow w(testOptions());
     ASSERT_TRUE(w.sessions()->openSession(session));
-    ASSERT_TRUE(waitUntil([&] {
-        return w.workspace()->model() && !w.workspace()->modelSha256().isEmpty();
-    }));
+    ASSERT_TRUE(waitUntil(
+        [&] { return w.workspace()->model() && !w.workspace()->modelSha256().isEmpty(); }));
     EXPECT_TRUE(w.workspace()->fileNotes().join(' ').contains(
         QStringLiteral("has changed since the session was saved")))
         << w.workspace()->fileNotes().join(' ').toStdString();
@@ -555,4 +553,44 @@ TEST(ModelMode, AFamilysSingleFileAsksForItsConfig) {
     EXPECT_EQ(w.workspace()->model()->arch.family, Family::Llama);
     EXPECT_EQ(w.workspace()->settings().modelConfig, answer);
     EXPECT_TRUE(error->text().isEmpty());
+}
+
+// The next token of a model with its own tokenizer is named by that tokenizer, and appending it
+// keeps its id: the model reads the token it predicted, after the <bos> the tokenizer adds.
+TEST(ModelMode, AFamilysNextTokenIsItsOwnTokenAndAppendingKeepsItsId) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(familyFixture("gemma3"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("a b");
+    });
+    ASSERT_TRUE(settle(w));
+    const DecoderModel& model = *w.workspace()->model();
+    const std::vector<int64_t> before = modelRun(w)->ids;
+    ASSERT_FALSE(before.empty());
+    EXPECT_EQ(before, model.tokenizer->encodeIds("a b"));
+    EXPECT_TRUE(w.workspace()->tokens().tokens.front().addedByTokenizer);
+    NextTokensPanel* panel = w.predictionPanel()->panel();
+    ASSERT_TRUE(waitUntil([&] { return !panel->predictions().empty(); }));
+    // "After token 2 '·b'": the model's token, not GPT-2's id 2.
+    const QString last = visibleTokenText(model.tokenizer->token(before.back()).display, false);
+    EXPECT_TRUE(panel->headingText().contains(last)) << panel->headingText().toStdString();
+    // The most probable token that is whole characters (a random model likes byte tokens).
+    int row = 0;
+    while (row + 1 < int(panel->predictions().size()) &&
+           model.tokenizer->token(panel->predictions()[size_t(row)].id).partialUtf8)
+        ++row;
+    const int64_t top = panel->predictions()[size_t(row)].id;
+    ASSERT_FALSE(model.tokenizer->token(top).partialUtf8);
+    panel->selectRow(row);
+    panel->appendSelected();
+    ASSERT_TRUE(settle(w));
+    std::vector<int64_t> after = before;
+    after.push_back(top);
+    EXPECT_EQ(modelRun(w)->ids, after);
+    EXPECT_EQ(w.workspace()->settings().text.toStdString(),
+              "a b" + model.tokenizer->token(top).bytes);
 }
