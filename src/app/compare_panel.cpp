@@ -1,6 +1,7 @@
 #include "app/compare_panel.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -8,11 +9,14 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "app/model_loader.h"
+#include "app/model_picker.h"
 #include "app/panel_helpers.h"
 #include "app/trace_controller.h"
 #include "app/workspace.h"
 #include "engine/step_ids.h"
 #include "export/heatmap_data.h"
+#include "pipeline/model_request.h"
 #include "pipeline/step_files.h"
 #include "teach/compare_view.h"
 
@@ -37,6 +41,41 @@ QString maskWords(const MaskSpec& m) {
 const char* const kTired = "because it was too tired";
 const char* const kWide = "because it was too wide";
 
+// Two models' tokens of one text: the same, or where they first part.
+QString compareModelsMessage(const InputTokens& a, const InputTokens& b, const QString& stepId,
+                             int headA, int headB, bool shapesMatch) {
+    const QString heads = headA == headB
+                              ? ComparePanel::tr("head %1").arg(headA)
+                              : ComparePanel::tr("head %1 (A) and %2 (B)").arg(headA).arg(headB);
+    if (a.labels == b.labels && shapesMatch)
+        return ComparePanel::tr(
+                   "Step <b>%1</b>, %2: both cut the text into the same %3 tokens, "
+                   "so B − A is cell by cell.")
+            .arg(stepId, heads)
+            .arg(a.count());
+    size_t same = 0;
+    while (same < a.labels.size() && same < b.labels.size() && a.labels[same] == b.labels[same])
+        ++same;
+    QString where;
+    if (a.labels != b.labels)
+        where = same < a.labels.size() && same < b.labels.size()
+                    ? ComparePanel::tr(
+                          " They agree on the first %1 tokens and part at token %1 "
+                          "(A \u201c%2\u201d, B \u201c%3\u201d).")
+                          .arg(same)
+                          .arg(QString::fromStdString(a.labels[same]).toHtmlEscaped(),
+                               QString::fromStdString(b.labels[same]).toHtmlEscaped())
+                    : QString();
+    return ComparePanel::tr(
+               "Step <b>%1</b>, %2: the models' tokenizers cut the text into %3 and "
+               "%4 tokens, so their maps stand side by side without a cell-by-cell "
+               "difference.%5")
+        .arg(stepId, heads)
+        .arg(a.count())
+        .arg(b.count())
+        .arg(where);
+}
+
 }  // namespace
 
 ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
@@ -57,6 +96,7 @@ ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
     presetCombo_->addItem(tr("Key/value groups vs multi-head: one group per head"));
     presetCombo_->addItem(tr("Key/value groups vs multi-query: one group for all heads"));
     presetCombo_->addItem(tr("Rotary with and without RoPE: the same weights"));
+    presetCombo_->addItem(tr("Two models: the same text in another model"));
     presetCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     presetCombo_->setMinimumContentsLength(16);
     label->setBuddy(presetCombo_);
@@ -84,6 +124,17 @@ ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
     second->addWidget(headB_);
     second->addWidget(layerLabel_);
     second->addWidget(layerB_);
+    modelLabel_ = new QLabel(tr("B: m&odel"), this);
+    modelB_ = new QComboBox(this);
+    modelB_->setObjectName(QStringLiteral("compareModelB"));
+    modelB_->setToolTip(
+        tr("The model B runs the same text through: the chapter-3 module, a "
+           "model that ships with the app, or one opened before"));
+    modelB_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    modelB_->setMinimumContentsLength(14);
+    modelLabel_->setBuddy(modelB_);
+    second->addWidget(modelLabel_);
+    second->addWidget(modelB_, 1);
     second->addStretch(0);
     v->addLayout(second);
     connect(textB_, &QLineEdit::textEdited, this, [this] {
@@ -92,6 +143,26 @@ ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
     });
     connect(headB_, &QSpinBox::valueChanged, this, &ComparePanel::refresh);
     connect(layerB_, &QSpinBox::valueChanged, this, &ComparePanel::refresh);
+    connect(modelB_, &QComboBox::activated, this, [this] {
+        modelChosen_ = true;
+        refresh();
+    });
+    loaderB_ = new ModelLoader(this);
+    connect(loaderB_, &ModelLoader::loaded, this,
+            [this](const QString& name, const QString&, std::shared_ptr<const DecoderModel> m) {
+                otherModel_ = std::move(m);
+                otherModelName_ = name;
+                otherModelError_.clear();
+                refresh();
+            });
+    auto failedB = [this](const QString& name, const QString& why) {
+        otherModel_.reset();
+        otherModelName_ = name;
+        otherModelError_ = why;
+        refresh();
+    };
+    connect(loaderB_, &ModelLoader::failed, this, failedB);
+    connect(loaderB_, &ModelLoader::configNeeded, this, failedB);
     note_ = new QLabel(this);
     note_->setObjectName(QStringLiteral("compareNote"));
     note_->setWordWrap(true);
@@ -166,12 +237,64 @@ QString ComparePanel::requestKey() const {
         key += QLatin1Char('/') + textB_->text();
     if (preset() == Preset::TwoLayers)
         key += QLatin1Char('/') + QString::number(layerB_->value());
+    if (preset() == Preset::TwoModels)
+        key += QLatin1Char('/') + secondModel() + QLatin1Char('/') +
+               QString::number(quintptr(otherModel_.get()));
     return key;
+}
+
+void ComparePanel::setSecondModel(const QString& nameOrPath) {
+    fillModelChoices();
+    int i = modelB_->findData(nameOrPath);
+    if (i < 0) {
+        modelB_->addItem(QFileInfo(nameOrPath).fileName(), nameOrPath);
+        i = modelB_->count() - 1;
+    }
+    modelB_->setCurrentIndex(i);
+    modelChosen_ = true;
+    refresh();
+}
+
+QString ComparePanel::secondModel() const {
+    return modelB_->currentData().toString();
+}
+
+void ComparePanel::fillModelChoices() {
+    // The chapter-3 module, the bundled models and the recent ones, as in the model picker.
+    const QString current = modelB_->currentData().toString();
+    const QSignalBlocker block(modelB_);
+    modelB_->clear();
+    modelB_->addItem(tr("Chapter 3 module"), QString());
+    for (const QString& name : bundledModelNames())
+        modelB_->addItem(name, name);
+    for (const QString& path : ModelPicker::recentModels())
+        if (QFileInfo(path).exists())
+            modelB_->addItem(QFileInfo(path).fileName(), path);
+    if (modelChosen_ && !current.isEmpty() && modelB_->findData(current) < 0)
+        modelB_->addItem(QFileInfo(current).fileName(), current);  // given by setSecondModel
+    int i = modelChosen_ ? modelB_->findData(current) : -1;
+    if (i < 0) {
+        // Offered first: a model that ships with the app other than A, else the chapter's
+        // module (or, when A is that module, the first model there is).
+        const QString a = workspace_->settings().modelFile;
+        i = 0;
+        for (int k = 1; k < modelB_->count(); ++k)
+            if (modelB_->itemData(k).toString() != a &&
+                bundledModelNames().contains(modelB_->itemData(k).toString())) {
+                i = k;
+                break;
+            }
+    }
+    modelB_->setCurrentIndex(i);
 }
 
 void ComparePanel::refreshControls() {
     const Preset p = preset();
     const Settings& s = workspace_->settings();
+    modelLabel_->setVisible(p == Preset::TwoModels);
+    modelB_->setVisible(p == Preset::TwoModels);
+    if (p == Preset::TwoModels)
+        fillModelChoices();  // the recent models may have changed
     textB_->setVisible(p == Preset::TwoSentences);
     headLabel_->setVisible(p == Preset::TwoHeads);
     headB_->setVisible(p == Preset::TwoHeads);
@@ -294,6 +417,37 @@ void ComparePanel::refresh() {
         emit updated();
         return;
     }
+    if (p == Preset::TwoModels) {
+        const QString b = secondModel();
+        if (b == s.modelFile) {
+            view_->clear();
+            setMessage(tr("B is what A shows (%1): pick another model for B.")
+                           .arg(b.isEmpty() ? tr("the chapter-3 module")
+                                            : QFileInfo(b).fileName().toHtmlEscaped()));
+            emit updated();
+            return;
+        }
+        if (!b.isEmpty() && otherModelName_ != b) {
+            // B's model is read first, by a loader of its own: A's stays as it is.
+            otherModel_.reset();
+            otherModelName_ = b;
+            otherModelError_.clear();
+            loaderB_->load(b);
+            view_->clear();
+            setMessage(tr("Reading %1 for B\u2026").arg(QFileInfo(b).fileName().toHtmlEscaped()));
+            emit updated();
+            return;
+        }
+        if (!b.isEmpty() && !otherModel_) {
+            view_->clear();
+            setMessage(
+                otherModelError_.isEmpty()
+                    ? tr("Reading %1 for B\u2026").arg(QFileInfo(b).fileName().toHtmlEscaped())
+                    : tr("B's model cannot be read: %1").arg(otherModelError_.toHtmlEscaped()));
+            emit updated();
+            return;
+        }
+    }
     const int head = std::max(0, s.head);
     const QStringList labels = rowLabels(shown->run);
     if (preset() == Preset::MaskingMethods) {
@@ -345,6 +499,7 @@ void ComparePanel::refresh() {
             case Preset::TwoSentences:
             case Preset::TwoHeads:
             case Preset::TwoLayers:
+            case Preset::TwoModels:
                 break;
             case Preset::MaskNoneCausal:
                 return maskWords(c.effectiveMask());
@@ -375,6 +530,14 @@ void ComparePanel::refresh() {
     } else if (p == Preset::TwoLayers) {
         nameA = tr("layer %1").arg(s.layer);
         nameB = tr("layer %1").arg(other_->run.settings.layer);
+    } else if (p == Preset::TwoModels) {
+        auto name = [this](const Settings& x) {
+            return x.modelMode()
+                       ? tr("%1, layer %2").arg(QFileInfo(x.modelFile).fileName()).arg(x.layer)
+                       : tr("chapter-3 module");
+        };
+        nameA = name(s);
+        nameB = name(other_->run.settings);
     }
     const QString stepId = QString::fromStdString(id).toHtmlEscaped();
     if (!a || !b) {
@@ -386,8 +549,12 @@ void ComparePanel::refresh() {
         return;
     }
     const HeatmapData da = sliceStep(*a, labels, head, s.batchIndex, t.find(step_id::kMask));
+    // Another model may have fewer heads: B shows its last one then.
+    const int headB = p == Preset::TwoModels
+                          ? std::clamp(head, 0, std::max(1, stepHeadCount(b->info)) - 1)
+                          : head;
     const HeatmapData db =
-        sliceStep(*b, rowLabels(other_->run), head, s.batchIndex, tb.find(step_id::kMask));
+        sliceStep(*b, rowLabels(other_->run), headB, s.batchIndex, tb.find(step_id::kMask));
     view_->setData(da, nameA, db, nameB);
     if (p == Preset::TwoSentences) {
         const QString words =
@@ -409,6 +576,12 @@ void ComparePanel::refresh() {
                       .arg(da.rows)
                       .arg(db.rows)
                       .arg(words));
+    } else if (p == Preset::TwoModels &&
+               (view_->shapesMatch() || shown->run.input.labels != other_->run.input.labels)) {
+        // Their tokenizers may cut the text differently: then there is no cell-by-cell
+        // difference, and the message says where the tokens part.
+        setMessage(compareModelsMessage(shown->run.input, other_->run.input, stepId, head, headB,
+                                        view_->shapesMatch()));
     } else if (!view_->shapesMatch())
         setMessage(tr("<b>%1</b> has a different shape in the two configurations (A %2 × %3, B "
                       "%4 × %5), so there is no cell-by-cell difference. Steps over tokens × "
@@ -491,6 +664,19 @@ void ComparePanel::submit() {
         }
         case Preset::RopeOnOff:
             c.rope = !c.rope;  // the same weights: the rotation draws nothing
+            break;
+        case Preset::TwoModels:
+            job.settings.modelFile = secondModel();
+            job.settings.modelConfig.clear();
+            job.model = otherModel_;
+            job.previousRun = nullptr;
+            job.settings.source = InputSource::Text;
+            job.settings.text = shown->run.settings.inputText();
+            job.settings.tokenIds.clear();
+            job.settings.inputIds.clear();
+            if (otherModel_)
+                job.settings.layer =
+                    std::clamp(job.settings.layer, 0, int(otherModel_->arch.layers) - 1);
             break;
     }
     forGeneration_ = shown->generation;

@@ -2,8 +2,10 @@
 // The Compare panel: the shown step beside another and their difference (CompareView), on one
 // colour scale unless asked otherwise. What B is: the chapter's other masking method, the same
 // settings with one option changed (mask, variant, d_out), another sentence (the coreference
-// pair "... too tired" / "... too wide"), another head of the step, or another layer of a
-// trained model. B's trace runs on a controller of its own, so the main trace is untouched.
+// pair "... too tired" / "... too wide"), another head of the step, another layer of a trained
+// model, or another model on the same text (the chapter-3 module, a bundled or a recent model,
+// read by a loader of its own). B's trace runs on a controller of its own, so the main trace is
+// untouched.
 
 #include <QWidget>
 #include <optional>
@@ -11,6 +13,7 @@
 #include "app/trace_jobs.h"
 
 class QComboBox;
+class QProgressBar;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -18,6 +21,7 @@ class QSpinBox;
 namespace attn {
 
 class CompareView;
+class ModelLoader;
 class TraceController;
 class Workspace;
 
@@ -36,7 +40,8 @@ class ComparePanel : public QWidget {
         // After chapter 3, on grouped-query and rotary attention:
         GroupsVsMultiHead,   // the current key/value groups vs one per head (multi-head)
         GroupsVsMultiQuery,  // the current key/value groups vs one for all (multi-query)
-        RopeOnOff            // rotary with and without the rotation, the same weights
+        RopeOnOff,           // rotary with and without the rotation, the same weights
+        TwoModels            // the same text in another model (or the chapter-3 module)
     };
     ComparePanel(Workspace* workspace, QWidget* parent = nullptr);
     CompareView* view() const { return view_; }
@@ -49,6 +54,9 @@ class ComparePanel : public QWidget {
     QString secondText() const;
     void setSecondHead(int head);
     void setSecondLayer(int layer);
+    // B's model for TwoModels: a bundled model's name or a path; empty for the chapter-3 module.
+    void setSecondModel(const QString& nameOrPath);
+    QString secondModel() const;
     // The second sentence the panel offers first: the other half of the coreference pair when
     // the text is one of its halves, else the text itself (to edit).
     static QString pairedSentence(const QString& text);
@@ -77,6 +85,14 @@ class ComparePanel : public QWidget {
     QSpinBox* headB_ = nullptr;
     QLabel* layerLabel_ = nullptr;
     QSpinBox* layerB_ = nullptr;
+    QLabel* modelLabel_ = nullptr;
+    QComboBox* modelB_ = nullptr;  // item data: a bundled name or a path; empty: the module
+    ModelLoader* loaderB_ = nullptr;
+    std::shared_ptr<const DecoderModel> otherModel_;  // B's model, read
+    QString otherModelName_;                          // what otherModel_ was read from
+    QString otherModelError_;                         // why B's model could not be read
+    bool modelChosen_ = false;  // the user picked B's model: it is kept while it is offered
+    void fillModelChoices();
     QLabel* note_ = nullptr;
     CompareView* view_ = nullptr;
     TraceController* controller_ = nullptr;

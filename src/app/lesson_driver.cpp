@@ -127,7 +127,15 @@ void LessonDriver::start(LessonKind kind) {
     dock_->show();
     dock_->raise();
     lesson_->setFontScale(fontScale_());
-    lesson_->setScreens(lessonScreens(kind));
+    if (kind == LessonKind::AfterChapter3) {
+        // It ends on the user's own model when one of today's families is open.
+        const auto& model = workspace_->model();
+        const bool modern = model && model->arch.family != Family::Gpt2;
+        lesson_->setScreens(
+            afterChapter3LessonOn(modern ? workspace_->settings().modelFile : QString()));
+    } else {
+        lesson_->setScreens(lessonScreens(kind));
+    }
     lesson_->restart();
 }
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "engine/step_ids.h"
+#include "pipeline/model_request.h"
 
 namespace attn {
 
@@ -513,11 +514,46 @@ std::vector<LessonScreen> buildAfterChapter3Lesson() {
             "with <b>Lesson &gt; Attention in a trained model</b> to see what training makes of "
             "attention.</p>"),
         qwen, step_id::kWeights));
+    // It ends on a trained model of today's family: the one the user has open (LessonDriver
+    // puts it in), else the Llama that ships with the app.
+    LessonScreen trained = modelScreen(
+        Lesson::tr("Trained"), Lesson::tr("A trained model of today's family"),
+        Lesson::tr(
+            "<p>All of it in a model that has learned: a <b>Llama</b> (grouped-query attention, "
+            "RoPE, RMSNorm and SwiGLU), the model you had open when this lesson began, or else "
+            "<b>tiny-shakespeare-llama</b>, which ships with the app: trained on the same plays "
+            "as tiny-shakespeare, with 4 query heads sharing 2 key/value groups in each of its "
+            "4 layers.</p>"
+            "<p>On <b>All layers</b> the heads that share keys and values stand together under "
+            "their <b>K/V group</b>; a layer with a sliding window says its window beside its "
+            "number. Heads of one group read the same keys, yet their patterns differ: their "
+            "queries are their own.</p>"),
+        "overview", step_id::kWeights, 0, 0);
+    trained.model = modernModelLessonModel();
+    v.push_back(trained);
+    LessonScreen steps = modelScreen(
+        Lesson::tr("Trained"), Lesson::tr("Its keys, rotated and shared"),
+        Lesson::tr(
+            "<p>One layer of it, step by step: the strip above the heatmap now holds the "
+            "rotation (<b>cos</b>, <b>sin</b>, <b>Q rotated</b>, <b>K rotated</b>) and the "
+            "sharing (<b>share K V</b>): each key/value group's keys, repeated for the query "
+            "heads that read them. These are the real keys of the model, with its sizes in the "
+            "Shapes panel; the PyTorch panel rebuilds the model from the same folder.</p>"
+            "<p>To explore a model you use, open its folder (config.json, model.safetensors, "
+            "tokenizer.json) with <b>File &gt; Open model folder...</b> and start this lesson "
+            "again: it ends on your model.</p>"),
+        "steps", step_id::kKeysRepeated, 1, 2);
+    steps.model = modernModelLessonModel();
+    v.push_back(steps);
     return v;
 }
 
 QString trainedModelLessonModel() {
     return QStringLiteral("tiny-shakespeare");
+}
+
+QString modernModelLessonModel() {
+    return QStringLiteral("tiny-shakespeare-llama");
 }
 
 const std::vector<LessonScreen>& trainedModelLesson() {
@@ -533,6 +569,22 @@ const std::vector<LessonScreen>& chapter3Lesson() {
 const std::vector<LessonScreen>& afterChapter3Lesson() {
     static const std::vector<LessonScreen> screens = buildAfterChapter3Lesson();
     return screens;
+}
+
+std::vector<LessonScreen> afterChapter3LessonOn(const QString& openModel) {
+    std::vector<LessonScreen> screens = afterChapter3Lesson();
+    const bool bundled = bundledModelNames().contains(modernModelLessonModel());
+    std::vector<LessonScreen> out;
+    for (LessonScreen& s : screens) {
+        if (s.model == modernModelLessonModel()) {
+            if (!openModel.isEmpty())
+                s.model = openModel;
+            else if (!bundled)
+                continue;  // an installation without it ends on the modules
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
 }
 
 const std::vector<LessonScreen>& lessonScreens(LessonKind kind) {

@@ -50,10 +50,19 @@ const std::vector<LessonScreen>& chapter3Lesson();
 const std::vector<LessonScreen>& trainedModelLesson();
 // The model trainedModelLesson runs on.
 QString trainedModelLessonModel();
+// The model the last screens of afterChapter3Lesson run on, a Llama that ships with the app,
+// unless the user has a model of today's families open (LessonDriver uses that one).
+QString modernModelLessonModel();
 // "After chapter 3: what changed in attention", on small examples: the key/value cache,
 // multi-query and grouped-query attention, RoPE (its angles, a rotated query, the same pair of
-// tokens at two distances), QK-norm, a sliding window and the latent of MLA.
+// tokens at two distances), QK-norm, a sliding window and the latent of MLA; it ends on a trained
+// model of today's family (modernModelLessonModel()).
 const std::vector<LessonScreen>& afterChapter3Lesson();
+
+// afterChapter3Lesson with its last screens on `openModel` (the path of a model of today's
+// families the user has open) when given, else on the bundled Llama, else without them (an
+// installation that does not ship it).
+std::vector<LessonScreen> afterChapter3LessonOn(const QString& openModel);
 
 // The lessons, for the menu, the command line (--lesson) and the slides.
 enum class LessonKind { Chapter3, TrainedModel, AfterChapter3 };

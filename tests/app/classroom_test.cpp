@@ -473,6 +473,55 @@ TEST(Classroom, CompareTwoSentencesTwoHeadsAndTwoLayers) {
     EXPECT_FALSE(c->message().contains(QStringLiteral("cannot")));
 }
 
+// One text in two models: the bundled model against the chapter-3 module (both read GPT-2 tokens,
+// so B − A is cell by cell) and against a Qwen3 folder, whose own tokenizer cuts the text
+// differently: the maps stand side by side and the message says where the tokens part.
+TEST(Classroom, CompareTwoModelsOnTheSameText) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("a b c animal");
+    });
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ComparePanel* c = w.comparePanel();
+    ASSERT_TRUE(waitUntil([&] { return c->isVisible(); }));
+    c->setPreset(ComparePanel::Preset::TwoModels);
+    const auto settled = [&] {
+        return waitUntil(
+            [&] {
+                return !c->message().contains(QStringLiteral("Computing")) &&
+                       !c->message().contains(QStringLiteral("Reading"));
+            },
+            60000);
+    };
+    c->setSecondModel(QString());
+    ASSERT_TRUE(settled()) << c->message().toStdString();
+    EXPECT_TRUE(c->view()->shapesMatch()) << c->message().toStdString();
+    EXPECT_TRUE(c->message().contains(QStringLiteral("the same 4 tokens")))
+        << c->message().toStdString();
+    EXPECT_TRUE(c->view()->captionText().contains(QStringLiteral("chapter-3 module")))
+        << c->view()->captionText().toStdString();
+    EXPECT_GT(c->view()->maxAbsDifference(), 1e-3);
+
+    c->setSecondModel(QStringLiteral(ATTN_FIXTURES_DIR "/families/qwen3"));
+    ASSERT_TRUE(settled()) << c->message().toStdString();
+    EXPECT_FALSE(c->view()->shapesMatch()) << c->message().toStdString();
+    EXPECT_TRUE(c->message().contains(QStringLiteral("cut the text into 4 and")))
+        << c->message().toStdString();
+    EXPECT_TRUE(c->message().contains(QStringLiteral("part at token 3")))
+        << c->message().toStdString();
+    EXPECT_TRUE(c->view()->captionText().contains(QStringLiteral("qwen3, layer 0")))
+        << c->view()->captionText().toStdString();
+    // A's model is untouched by B's.
+    EXPECT_EQ(w.workspace()->settings().modelFile, QStringLiteral("tiny-shakespeare"));
+}
+
 // The window's frame (title bar and borders included) fits the screen's available geometry:
 // sized to the whole screen before the window manager framed it, the frame was larger than the
 // screen and the status bar was pushed off it. The same with a trained model and the token view.
