@@ -28,6 +28,7 @@
 #include "engine/decoder_forward.h"
 #include "pipeline/model_request.h"
 #include "qt_benchmark_main.h"
+#include "random_family_model.h"
 #include "random_gpt2_model.h"
 
 namespace {
@@ -217,11 +218,25 @@ bool waitSettled(MainWindow& w, int timeoutMs = 60000) {
     return true;
 }
 
-// Opens the GPT-2-small-sized random model in the window and sets its text (not undoable
-// typing: the model's first forward).
-bool openRandomGpt2(MainWindow& w, const QString& text) {
+// The random models: GPT-2 small's sizes (a file), SmolLM2-135M's (a llama folder; no
+// tokenizer.json, so it reads GPT-2's tokens) and Qwen3-0.6B's (BF16, with Qwen3's tokenizer).
+QString gpt2Small() {
+    return QString::fromStdString(attn::bench::randomModelFile());
+}
+QString smolLm2() {
+    return QString::fromStdString(
+        attn::bench::randomFamilyFolder("attn_smollm2_random", attn::bench::kSmolLm2));
+}
+QString qwen3Bf16() {
+    return QString::fromStdString(attn::bench::randomFamilyFolder(
+        "attn_qwen3_random", attn::bench::kQwen3, ATTN_QWEN3_TOKENIZER));
+}
+
+// Opens the model at `path` in the window and sets its text (not undoable typing: the model's
+// first forward).
+bool openModelWithText(MainWindow& w, const QString& path, const QString& text) {
     Workspace& ws = *w.workspace();
-    ws.openModel(QString::fromStdString(attn::bench::randomModelFile()));
+    ws.openModel(path);
     QElapsedTimer t;
     t.start();
     while (ws.isLoadingModel() && t.elapsed() < 120000)
@@ -235,17 +250,17 @@ bool openRandomGpt2(MainWindow& w, const QString& text) {
     return waitSettled(w, 120000);
 }
 
-// Model mode at GPT-2 small sizes, T <= 64: a key in the sentence field until the step view, the
-// overview, the head scores and the predictions have all been redrawn; a 5 ms timer measures the
-// longest the GUI thread is ever blocked meanwhile (max_stall_ms).
-void BM_ModelKeystrokeGpt2Small(benchmark::State& state) {
+// Model mode, T <= 64: a key in the sentence field until the step view, the overview, the head
+// scores and the predictions have all been redrawn; a 5 ms timer measures the longest the GUI
+// thread is ever blocked meanwhile (max_stall_ms).
+void modelKeystrokes(benchmark::State& state, const QString& model) {
     const QString initial = QStringLiteral(
         "The quick brown fox jumps over the lazy dog while the students watch every step of "
         "attention on the projector");
     MainWindow w(benchOptions());
     w.resize(1366, 740);
     w.show();
-    if (!openRandomGpt2(w, initial)) {
+    if (!openModelWithText(w, model, initial)) {
         state.SkipWithError("the model never loaded");
         return;
     }
@@ -292,10 +307,35 @@ void BM_ModelKeystrokeGpt2Small(benchmark::State& state) {
     state.counters["max_stall_ms"] = maxStall;
 }
 
-// Model mode at T = 1024 (GPT-2 small sizes): how soon the overview shows its first layer and
-// all twelve after a change (it fills in layer by layer), and how long Cancel takes to stop a
-// forward that has begun (cancel_ms: from Workspace::cancel to the worker being idle).
-void BM_ModelOverviewT1024(benchmark::State& state) {
+void BM_ModelKeystrokeGpt2Small(benchmark::State& state) {
+    modelKeystrokes(state, gpt2Small());
+}
+void BM_ModelKeystrokeSmolLm2(benchmark::State& state) {
+    modelKeystrokes(state, smolLm2());
+}
+
+// Opening a Qwen3-0.6B-size BF16 folder until its first view is on screen (the model read, the
+// text's forward done and every view drawn; its hash comes after).
+void BM_ModelOpenQwen3Bf16(benchmark::State& state) {
+    const QString model = qwen3Bf16();
+    for (auto _ : state) {
+        MainWindow w(benchOptions());
+        w.resize(1366, 740);
+        w.show();
+        QElapsedTimer t;
+        t.start();
+        if (!openModelWithText(w, model, QStringLiteral("The animal didn't cross the street"))) {
+            state.SkipWithError("the model never loaded");
+            return;
+        }
+        state.counters["first_view_ms"] = double(t.nsecsElapsed()) / 1e6;
+    }
+}
+
+// Model mode at T = 1024: how soon the overview shows its first layer and all of them after a
+// change (it fills in layer by layer), and how long Cancel takes to stop a forward that has
+// begun (cancel_ms: from Workspace::cancel to the worker being idle).
+void modelOverviewT1024(benchmark::State& state, const QString& model) {
     QString text;
     while (text.size() < 4600)
         text += QStringLiteral("Attention lets every token look back at the tokens before it. ");
@@ -303,7 +343,7 @@ void BM_ModelOverviewT1024(benchmark::State& state) {
     w.resize(1366, 740);
     w.show();
     w.showPage(QStringLiteral("overview"));
-    if (!openRandomGpt2(w, text)) {
+    if (!openModelWithText(w, model, text)) {
         state.SkipWithError("the model never loaded");
         return;
     }
@@ -349,10 +389,23 @@ void BM_ModelOverviewT1024(benchmark::State& state) {
     }
 }
 
+void BM_ModelOverviewT1024(benchmark::State& state) {
+    modelOverviewT1024(state, gpt2Small());
+}
+void BM_ModelOverviewQwen3Bf16T1024(benchmark::State& state) {
+    modelOverviewT1024(state, qwen3Bf16());
+}
+
 }  // namespace
 
 BENCHMARK(BM_ModelKeystrokeGpt2Small)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(30);
 BENCHMARK(BM_ModelOverviewT1024)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_ModelKeystrokeSmolLm2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(30);
+BENCHMARK(BM_ModelOpenQwen3Bf16)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_ModelOverviewQwen3Bf16T1024)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
 BENCHMARK(BM_Typing1000TokensGpt2Small)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()

@@ -22,16 +22,10 @@
 
 namespace {
 
-std::string folder(const char* name) {
-    const char* dir = std::getenv("ATTN_BENCH_DIR");
-    return std::string(dir ? dir : "/tmp") + "/" + name;
-}
-
 std::shared_ptr<const attn::DecoderModel> smol() {
     static const auto m = [] {
-        const std::string f = folder("attn_smollm2_random");
-        attn::bench::writeRandomFamilyModel(f, attn::bench::kSmolLm2);
-        return attn::io::loadDecoderModel(f);
+        return attn::io::loadDecoderModel(
+            attn::bench::randomFamilyFolder("attn_smollm2_random", attn::bench::kSmolLm2));
     }();
     return m;
 }
@@ -58,9 +52,7 @@ void BM_SmolForward(benchmark::State& state) {
 BENCHMARK(BM_SmolForward)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 std::string qwen3() {
-    const std::string f = folder("attn_qwen3_random");
-    attn::bench::writeRandomFamilyModel(f, attn::bench::kQwen3);
-    return f;
+    return attn::bench::randomFamilyFolder("attn_qwen3_random", attn::bench::kQwen3);
 }
 
 void BM_Qwen3Load(benchmark::State& state) {

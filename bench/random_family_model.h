@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -111,6 +112,20 @@ inline void writeRandomFamilyModel(const std::string& folder, const FamilySizes&
     }
     out.close();
     fs::rename(tmp, fs::path(folder) / "model.safetensors");
+}
+
+// The folder `name` in ATTN_BENCH_DIR (else /tmp), written with `s` the first time. With
+// `tokenizerJson`, that tokenizer.json is copied in too (a model of today's families reads its
+// own tokens).
+inline std::string randomFamilyFolder(const char* name, const FamilySizes& s,
+                                      const std::string& tokenizerJson = {}) {
+    const char* dir = std::getenv("ATTN_BENCH_DIR");
+    const std::string folder = std::string(dir ? dir : "/tmp") + "/" + name;
+    writeRandomFamilyModel(folder, s);
+    const std::filesystem::path target = std::filesystem::path(folder) / "tokenizer.json";
+    if (!tokenizerJson.empty() && !std::filesystem::exists(target))
+        std::filesystem::copy_file(tokenizerJson, target);
+    return folder;
 }
 
 }  // namespace attn::bench
