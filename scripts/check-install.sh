@@ -43,6 +43,18 @@ for model in resources/models/*.safetensors; do
     grep -q '"next"' "$stage/model.json" || fail "the bundled model $name gave no prediction"
     bundled_models+=("./usr/share/attention-lens/models/$name.safetensors")
 done
+# A bundled Hugging Face folder: its config.json and weights, run by its folder's name.
+for model in resources/models/*/config.json; do
+    [[ -f $model ]] || continue
+    name=$(basename "$(dirname "$model")")
+    for f in config.json model.safetensors; do
+        [[ -f $share/attention-lens/models/$name/$f ]] || fail "the model $name lacks $f when installed"
+        bundled_models+=("./usr/share/attention-lens/models/$name/$f")
+    done
+    "$usr/bin/attention-lens-cli" model --model "$name" --text "To be, or not to be" --top-k 1 \
+        >"$stage/model.json" || fail "the installed CLI cannot run the bundled model $name"
+    grep -q '"next"' "$stage/model.json" || fail "the bundled model $name gave no prediction"
+done
 ok "bundled models installed and runnable: ${bundled_models[*]##*/}"
 
 desktop=$share/applications/$id.desktop

@@ -14,23 +14,17 @@ ModelLoader::~ModelLoader() = default;
 
 namespace {
 
-// A load's outcome: the model, or why the file needs its config.json.
+// A load's outcome: the model and the config.json it was read with, or why the file needs one.
 struct Loaded {
     std::shared_ptr<const DecoderModel> model;
+    QString configPath;
     QString configNeeded;
 };
 
 }  // namespace
 
-quint64 ModelLoader::load(const QString& nameOrPath, const QString& configGiven) {
+quint64 ModelLoader::load(const QString& nameOrPath, const QString& configPath) {
     setLoading(true);
-    // A file of a Hugging Face folder is read with the folder's config.json (and tokenizer).
-    QString configPath = configGiven;
-    if (configPath.isEmpty() && QFileInfo(nameOrPath).isFile()) {
-        const QString beside = QFileInfo(nameOrPath).dir().filePath(QStringLiteral("config.json"));
-        if (QFileInfo(beside).isFile())
-            configPath = beside;
-    }
     hashJob_.cancel();
     // Progress is reported only while this load is the newest; the loader owns the job, so it
     // is alive whenever a report runs.
@@ -40,31 +34,39 @@ quint64 ModelLoader::load(const QString& nameOrPath, const QString& configGiven)
     });
     return job_.run(
         [this, nameOrPath, configPath](const JobReports& r) {
+            const auto read = [&](const QString& config) {
+                return loadModel(nameOrPath, std::nullopt, &r.cancel(),
+                                 [&](int done, int total, const QString& what) {
+                                     r.report([this, done, total, what] {
+                                         emit progress(done, total, what);
+                                     });
+                                 },
+                                 config);
+            };
             try {
-                return Loaded{loadModel(
-                                  nameOrPath, std::nullopt, &r.cancel(),
-                                  [&](int done, int total, const QString& what) {
-                                      r.report([this, done, total, what] {
-                                          emit progress(done, total, what);
-                                      });
-                                  },
-                                  configPath),
-                              {}};
+                return Loaded{read(configPath), configPath, {}};
             } catch (const std::bad_alloc&) {
                 throw UserError("model", tr("Not enough memory to read this model.").toStdString());
             } catch (const UserError& e) {
                 if (e.field() != "config")
                     throw;
-                return Loaded{nullptr, QString::fromUtf8(e.what())};
+                // A file of a Hugging Face folder that needs its config: the folder's
+                // config.json (and tokenizer) when there is one, else the user is asked.
+                const QString beside =
+                    QFileInfo(nameOrPath).dir().filePath(QStringLiteral("config.json"));
+                if (configPath.isEmpty() && QFileInfo(nameOrPath).isFile() &&
+                    QFileInfo(beside).isFile())
+                    return Loaded{read(beside), beside, {}};
+                return Loaded{nullptr, {}, QString::fromUtf8(e.what())};
             }
         },
-        [this, nameOrPath, configPath](const Loaded& l) {
+        [this, nameOrPath](const Loaded& l) {
             setLoading(false);
             if (!l.model) {
                 emit configNeeded(nameOrPath, l.configNeeded);
                 return;
             }
-            emit loaded(nameOrPath, configPath, l.model);
+            emit loaded(nameOrPath, l.configPath, l.model);
             hashJob_.run(
                 [path = modelFilePath(nameOrPath).toStdString()](const CancelToken& cancel) {
                     return QString::fromStdString(io::modelContentSha256(path, &cancel));

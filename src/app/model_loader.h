@@ -19,8 +19,9 @@ class ModelLoader : public QObject {
     ~ModelLoader() override;
 
     // Starts reading `nameOrPath` (a folder, a file, or a bundled model's name), a single file
-    // with the config.json `configPath` when given, else with the config.json beside it if there
-    // is one (a file of a Hugging Face folder). Returns the load's number.
+    // with the config.json `configPath` when given; a file that needs a config and has none
+    // given is read with the config.json beside it, if any (a file of a Hugging Face folder).
+    // Returns the load's number.
     quint64 load(const QString& nameOrPath, const QString& configPath = {});
     void cancel();
     bool isLoading() const { return loading_; }

@@ -553,6 +553,29 @@ TEST(ModelMode, AFamilysSingleFileAsksForItsConfig) {
     EXPECT_EQ(w.workspace()->model()->arch.family, Family::Llama);
     EXPECT_EQ(w.workspace()->settings().modelConfig, answer);
     EXPECT_TRUE(error->text().isEmpty());
+
+    // The weights file of a folder: read with the folder's config.json, without asking.
+    const QString folder = copyFolder(familyFixture("qwen3"), dir);
+    const QString weights = QDir(folder).filePath(QStringLiteral("model.safetensors"));
+    w.workspace()->openModel(weights);
+    ASSERT_TRUE(waitUntil([&] {
+        return w.workspace()->model() && w.workspace()->model()->arch.family == Family::Qwen3;
+    }));
+    EXPECT_EQ(asked.size(), 2);
+    EXPECT_EQ(w.workspace()->settings().modelConfig,
+              QDir(folder).filePath(QStringLiteral("config.json")));
+    EXPECT_NE(w.workspace()->model()->tokenizer, nullptr);  // the folder's tokenizer.json
+    // A GPT-2 file needs no config: a config.json that happens to lie beside it is not used.
+    const QString gpt2 = dir.filePath(QStringLiteral("gpt2.safetensors"));
+    ASSERT_TRUE(QFile::copy(fixture("hf_tied_f32.safetensors"), gpt2));
+    ASSERT_TRUE(QFile::copy(QDir(folder).filePath(QStringLiteral("config.json")),
+                            dir.filePath(QStringLiteral("config.json"))));
+    w.workspace()->openModel(gpt2);
+    ASSERT_TRUE(waitUntil([&] {
+        return w.workspace()->model() && w.workspace()->model()->arch.family == Family::Gpt2;
+    }));
+    EXPECT_TRUE(w.workspace()->settings().modelConfig.isEmpty());
+    EXPECT_EQ(asked.size(), 2);
 }
 
 // The next token of a model with its own tokenizer is named by that tokenizer, and appending it
