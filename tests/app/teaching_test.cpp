@@ -28,6 +28,7 @@
 #include "app/token_view_panel.h"
 #include "app/trace_controller.h"
 #include "app_test_util.h"
+#include "engine/decoder_model.h"
 #include "engine/trace.h"
 #include "export/head_grid.h"
 #include "export/heatmap_view.h"
@@ -477,4 +478,34 @@ TEST(Teaching, PresentationKeysStepAndEscapeLeaves) {
     // Outside presentation mode the keys are the widgets' own again.
     QTest::keyClick(heatmap, Qt::Key_Space);
     EXPECT_EQ(step(), QStringLiteral("masked_scores"));
+}
+
+// The After chapter 3 lesson's last screens run a trained model of today's family: the bundled
+// Llama (its All layers page with the key/value groups, then its shared keys step by step), or
+// the Llama, Qwen or Gemma model the user had open when the lesson began.
+TEST(Teaching, AfterChapter3EndsOnATrainedModelOfTodaysFamily) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::AfterChapter3);
+    LessonPanel* lesson = w.lessonPanel();
+    lesson->setCurrentIndex(lesson->count() - 1);
+    ASSERT_TRUE(attn::testing::waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().modelFile, QStringLiteral("tiny-shakespeare-llama"));
+    EXPECT_EQ(w.workspace()->model()->arch.family, Family::Llama);
+    EXPECT_EQ(w.workspace()->settings().step, QStringLiteral("keys_repeated"));
+    EXPECT_EQ(w.workspace()->shownStep()->info.id, "keys_repeated");
+
+    const QString qwen = QStringLiteral(ATTN_FIXTURES_DIR "/families/qwen3");
+    w.workspace()->openModel(qwen);
+    ASSERT_TRUE(attn::testing::waitUntil(
+        [&] { return w.workspace()->settings().modelFile == qwen; }, 60000));
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::AfterChapter3);
+    lesson->setCurrentIndex(lesson->count() - 2);
+    ASSERT_TRUE(attn::testing::waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().modelFile, qwen);
+    EXPECT_EQ(lesson->currentScreen().page, QStringLiteral("overview"));
 }

@@ -73,6 +73,31 @@ TEST(ModelDescription, NamesTheFamilyTheSharedKeysAndTheSlidingLayers) {
               "50257, F16");
 }
 
+// The second bundled model is a Hugging Face folder of today's family: a Llama with grouped-query
+// attention (2 key/value groups), RoPE, RMSNorm and SwiGLU, reading GPT-2's tokens (it has no
+// tokenizer.json), trained on the same text; its file says its loss, below the bigram model's.
+TEST(BundledModels, TheLlamaIsAFolderOfTodaysFamily) {
+    qputenv("ATTN_MODEL_DIR", ATTN_MODELS_DIR);
+    EXPECT_EQ(bundledModelNames(), (QStringList{"tiny-shakespeare", "tiny-shakespeare-llama"}));
+    EXPECT_TRUE(QFileInfo(modelFilePath(QStringLiteral("tiny-shakespeare-llama"))).isDir());
+    const auto m = loadModel(QStringLiteral("tiny-shakespeare-llama"));
+    EXPECT_EQ(m->arch.family, Family::Llama);
+    EXPECT_EQ(m->arch.keyValueHeads(), 2);
+    EXPECT_TRUE(m->arch.rope);
+    EXPECT_EQ(m->arch.feedForward, FeedForwardKind::SwiGlu);
+    EXPECT_EQ(m->tokenizer, nullptr);
+    EXPECT_EQ(describe(QStringLiteral("tiny-shakespeare-llama")),
+              "llama, 4 layers, 4 query heads sharing 2 key/value heads of 32 (d 128), context "
+              "256, vocabulary 50257, F16");
+    const double loss = std::stod(m->metadata.at("validation_loss"));
+    const double bigram = std::stod(m->metadata.at("baseline_bigram_validation_loss"));
+    EXPECT_LT(loss, bigram - 0.3);
+    EXPECT_LE(QFileInfo(modelFilePath(QStringLiteral("tiny-shakespeare-llama")) +
+                        QStringLiteral("/model.safetensors"))
+                  .size(),
+              16 * 1000 * 1000);
+}
+
 class BundledModel : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {

@@ -111,8 +111,8 @@ TEST(LessonSlides, TheAfterChapter3LessonShowsWhatItSays) {
     // text typed after the lesson.
     const Settings without = lessonScreenSettings(find("Without the rotation"), Settings());
     EXPECT_FALSE(without.positions);
-    EXPECT_TRUE(lessonScreenSettings(find("QK-norm: scores that cannot explode"), without)
-                    .positions);
+    EXPECT_TRUE(
+        lessonScreenSettings(find("QK-norm: scores that cannot explode"), without).positions);
     const Tensor rotated = scores(find("The same pair at two distances"));
     const Tensor plain = scores(find("Without the rotation"));
     ASSERT_EQ(rotated.shape(), (Shape{1, 2, 8, 8}));
@@ -221,6 +221,33 @@ TEST(Lesson, PanelStepsThroughScreens) {
     panel.setCurrentIndex(11);
     panel.resize(460, 380);
     EXPECT_TRUE(testing::savePng(&panel, QStringLiteral("lesson_panel.png")));
+}
+
+// The After chapter 3 lesson ends on a trained model of today's family: the bundled Llama, or
+// the model the user has open; an installation without the Llama ends on the modules.
+TEST(Lesson, AfterChapter3EndsOnATrainedModelOfTodaysFamily) {
+    const auto& all = afterChapter3Lesson();
+    ASSERT_GE(all.size(), 3u);
+    EXPECT_EQ(all.back().model, QStringLiteral("tiny-shakespeare-llama"));
+    EXPECT_EQ(all.back().stepId, "keys_repeated");
+    EXPECT_EQ(all[all.size() - 2].page, QStringLiteral("overview"));
+    EXPECT_TRUE(all.back().html.contains(QStringLiteral("Open model folder")));
+    ASSERT_TRUE(bundledModelNames().contains(QStringLiteral("tiny-shakespeare-llama")));
+    EXPECT_EQ(afterChapter3LessonOn(QString()).back().model,
+              QStringLiteral("tiny-shakespeare-llama"));
+    const auto mine = afterChapter3LessonOn(QStringLiteral("/models/Qwen3-0.6B"));
+    ASSERT_EQ(mine.size(), all.size());
+    EXPECT_EQ(mine.back().model, QStringLiteral("/models/Qwen3-0.6B"));
+    EXPECT_EQ(mine[mine.size() - 2].model, QStringLiteral("/models/Qwen3-0.6B"));
+    EXPECT_TRUE(mine.front().model.isEmpty());  // the modules stay the modules
+    const QByteArray saved = qgetenv("ATTN_MODEL_DIR");
+    qputenv("ATTN_MODEL_DIR", "/nonexistent");
+    const auto without = afterChapter3LessonOn(QString());
+    qputenv("ATTN_MODEL_DIR", saved);
+    if (saved.isEmpty())
+        qunsetenv("ATTN_MODEL_DIR");
+    EXPECT_EQ(without.size(), all.size() - 2);
+    EXPECT_TRUE(without.back().model.isEmpty());
 }
 
 TEST(Lesson, TrainedModelScreensRunOnTheBundledModelWithTextsItCanRead) {
