@@ -23,6 +23,7 @@
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
 #include "pipeline/latest_job.h"
+#include "tokenizer/hf_tokenizer.h"
 
 namespace attn {
 
@@ -457,7 +458,12 @@ QString HeadSummaries::legendText(bool withInduction) {
               "the previous occurrence of the current one.");
 }
 
+QString HeadSummaries::legend() const {
+    return legend_->text();
+}
+
 void HeadSummaries::clear() {
+    sinkToken_.clear();
     job_->cancel();
     computing_ = false;
     scores_ = {};
@@ -472,6 +478,12 @@ void HeadSummaries::setRun(std::shared_ptr<const DecoderRun> run) {
         return;
     }
     job_->cancel();
+    // Where the tokenizer puts a beginning-of-text token first, the first-token weight is the
+    // weight on it (the sink every text has), which the legend says.
+    sinkToken_.clear();
+    if (run->model->tokenizer && !run->ids.empty() &&
+        run->ids.front() == run->model->tokenizer->addedAtStart())
+        sinkToken_ = QString::fromStdString(run->model->tokenizer->token(run->ids.front()).display);
     if (run->attentionKept()) {
         // L x H x T weights to read: 2.5 ms at GPT-2 small and 1,024 tokens (model_ui_bench).
         scores_ = headScores(*run);
@@ -524,7 +536,14 @@ void HeadSummaries::showScores() {
     model_->setScores(scores_, computing_);
     fitMapsHeight();
     table_->setColumnHidden(int(HeadScoreColumn::Induction), scores_.induction.empty());
-    legend_->setText(legendText(!scores_.induction.empty()));
+    QString legend = legendText(!scores_.induction.empty());
+    if (!sinkToken_.isEmpty())
+        legend += QLatin1Char(' ') +
+                  tr("Here the first token is %1, the beginning-of-text token the model's "
+                     "tokenizer puts before every text: the first-token weight is the weight on "
+                     "it.")
+                      .arg(sinkToken_);
+    legend_->setText(legend);
     const HeadPick best = strongestPreviousTokenHead(scores_);
     if (scores_.empty())
         best_->setText(tr("No model run yet."));

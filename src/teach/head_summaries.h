@@ -71,6 +71,8 @@ class HeadSummaries : public QWidget {
 
     // The short guide under the title: what each score shown says (induction only when shown).
     static QString legendText(bool withInduction);
+    // The legend shown: legendText, and what the first token is when the tokenizer added it.
+    QString legend() const;
 
   signals:
     // The user picked a head (a heatmap cell or a list row).
@@ -100,6 +102,7 @@ class HeadSummaries : public QWidget {
     int currentHead_ = -1;
     bool selecting_ = false;  // setCurrent moving the list: not the user's choice
     std::unique_ptr<LatestJob> job_;
+    QString sinkToken_;  // the beginning-of-text token the run starts with, else empty
 };
 
 }  // namespace attn

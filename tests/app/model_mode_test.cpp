@@ -596,6 +596,12 @@ TEST(ModelMode, AFamilysNextTokenIsItsOwnTokenAndAppendingKeepsItsId) {
     ASSERT_FALSE(before.empty());
     EXPECT_EQ(before, model.tokenizer->encodeIds("a b"));
     EXPECT_TRUE(w.workspace()->tokens().tokens.front().addedByTokenizer);
+    // Head scores: the first token is the <bos> the tokenizer adds, and the legend says so.
+    w.showPage(QStringLiteral("scores"));
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(w.headScoresPage()->summaries()->legend().contains(
+        QStringLiteral("Here the first token is <bos>, the beginning-of-text token")))
+        << w.headScoresPage()->summaries()->legend().toStdString();
     NextTokensPanel* panel = w.predictionPanel()->panel();
     ASSERT_TRUE(waitUntil([&] { return !panel->predictions().empty(); }));
     // "After token 2 '·b'": the model's token, not GPT-2's id 2.
