@@ -394,6 +394,27 @@ void ModulePanel::fromSettings() {
         c.qkvBias = a.qkvBias;
         c.batch = 1;
         c.contextLength = a.contextLength;
+        if (a.rope) {
+            // Today's families: the layer's attention is the rotary module's, with the file's
+            // key/value groups, head size, QK-norm, RoPE base and (sliding layers) window.
+            c.variant = Variant::Rotary;
+            c.kvGroups = a.keyValueHeads();
+            c.headDim = a.headSize();
+            c.rope = true;
+            c.qkNorm = a.qkNorm;
+            c.ropeBase = a.ropeOf(s.layer).base;
+            if (a.windowOf(s.layer) > 0)
+                c.mask = MaskSpec{MaskKind::Window, a.windowOf(s.layer)};
+        }
+        modelNote_->setText(
+            a.rope ? tr("A trained %1 model: its sizes, read from its files. Layer %2's attention "
+                        "is grouped-query attention with RoPE%3, as the book builds it after "
+                        "chapter 3, with these weights.")
+                         .arg(QString::fromStdString(familyName(a.family)))
+                         .arg(s.layer)
+                         .arg(a.qkNorm ? tr(" and QK-norm") : QString())
+                   : tr("A trained model: its sizes, read from its file. Each layer's attention "
+                        "is the chapter's multi-head attention with these weights."));
     }
     selectData(variant_, c.variant);
     auto set = [](QSpinBox* box, int64_t v) {
@@ -448,19 +469,23 @@ void ModulePanel::refreshEnabled(const Settings& s) {
     // A trained model's sizes are the file's: every control is read-only. Back on the chapter's
     // module every control starts enabled again, and only the rules below disable one.
     for (QWidget* w : std::initializer_list<QWidget*>{
-             variant_, dIn_, dOut_, heads_, mask_, window_, dropout_, mode_, dropoutRng_, seed_,
-             embeddingSeed_, positions_, qkvBias_, batch_, contextLength_})
+             variant_,       dIn_,        dOut_,    heads_,         mask_,      window_,  dropout_,
+             mode_,          dropoutRng_, seed_,    embeddingSeed_, positions_, qkvBias_, batch_,
+             contextLength_, kvGroups_,   headDim_, rope_,          qkNorm_,    ropeBase_})
         w->setEnabled(!s.modelMode());
     const Variant v = s.config.variant;
     const bool module = !s.modelMode();
     // Rotary attention has no d_out (its queries have heads × head size numbers, its output
     // d_in): the row leaves rather than show a number that is not the module's.
-    form_->setRowVisible(dOutRow_, !module || v != Variant::Rotary);
-    form_->setRowVisible(kvGroupsRow_, module && variantHasKvGroups(v));
+    // A model of today's families shows its groups, head size, QK-norm and RoPE base (read-only).
+    const auto& model = workspace_->model();
+    const bool rotaryModel = !module && model && model->arch.rope;
+    form_->setRowVisible(dOutRow_, (!module && !rotaryModel) || v != Variant::Rotary);
+    form_->setRowVisible(kvGroupsRow_, (module && variantHasKvGroups(v)) || rotaryModel);
     form_->setRowVisible(latentRow_, module && v == Variant::Latent);
-    form_->setRowVisible(headDimRow_, module && v == Variant::Rotary);
-    form_->setRowVisible(rotaryRow_, module && v == Variant::Rotary);
-    form_->setRowVisible(ropeBaseRow_, module && v == Variant::Rotary);
+    form_->setRowVisible(headDimRow_, (module && v == Variant::Rotary) || rotaryModel);
+    form_->setRowVisible(rotaryRow_, (module && v == Variant::Rotary) || rotaryModel);
+    form_->setRowVisible(ropeBaseRow_, (module && v == Variant::Rotary) || rotaryModel);
     if (s.modelMode())
         return;
     kvGroups_->setToolTip(

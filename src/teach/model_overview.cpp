@@ -348,7 +348,7 @@ void OverviewGrid::paintEvent(QPaintEvent*) {
                 p.fillRect(QRect(r.left() - g.gap / 2, top, g.pitch, bottom - top),
                            pal.color(QPalette::AlternateBase));
             if (h > 0 && groups[size_t(h)] != groups[size_t(h - 1)]) {
-                p.setPen(QPen(pal.color(QPalette::Mid), std::max(1, g.gap / 3)));
+                p.setPen(QPen(pal.color(QPalette::Dark), std::max(2, g.gap / 2)));
                 const int x = r.left() - (g.gap + 1) / 2;
                 p.drawLine(x, top, x, bottom);
             }
@@ -432,9 +432,9 @@ void OverviewGrid::paintEvent(QPaintEvent*) {
         const QFontMetrics fm(g.font);
         const int group = groups[size_t(h)];
         QString name = ModelOverview::tr("K/V group %1").arg(group);
-        if (fm.horizontalAdvance(name) + 4 > span.width())
+        if (fm.horizontalAdvance(name) + g.gap + 6 > span.width())
             name = ModelOverview::tr("K/V %1").arg(group);
-        if (fm.horizontalAdvance(name) + 4 > span.width())
+        if (fm.horizontalAdvance(name) + g.gap + 6 > span.width())
             name = QString::number(group);
         p.setFont(g.font);
         p.setPen(text);

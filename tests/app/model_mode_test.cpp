@@ -482,6 +482,18 @@ TEST(ModelMode, AFamilysFolderShowsItsFamilyAndTokensAndComesBackInASession) {
         EXPECT_TRUE(about->text().startsWith(
             QStringLiteral("qwen3, 2 layers, 4 query heads sharing 2 key/value heads of 16")))
             << about->text().toStdString();
+        // The module panel shows the layer's attention as the book's rotary module with the
+        // file's groups and head size, read-only.
+        auto* variant = w.findChild<QComboBox*>(QStringLiteral("variantCombo"));
+        EXPECT_EQ(variant->currentData().toInt(), int(Variant::Rotary));
+        auto* groups = w.findChild<QSpinBox*>(QStringLiteral("kv_groupsSpin"));
+        EXPECT_TRUE(groups->isVisibleTo(&w));
+        EXPECT_FALSE(groups->isEnabled());
+        EXPECT_EQ(groups->value(), 2);
+        EXPECT_EQ(w.findChild<QSpinBox*>(QStringLiteral("head_dimSpin"))->value(), 16);
+        EXPECT_TRUE(w.findChild<QLabel*>(QStringLiteral("modelNote"))
+                        ->text()
+                        .contains(QStringLiteral("grouped-query attention with RoPE and QK-norm")));
         auto* tokenizer = w.findChild<QComboBox*>(QStringLiteral("tokenizerCombo"));
         EXPECT_EQ(tokenizer->currentText(), QStringLiteral("The model's (tokenizer.json)"));
         EXPECT_FALSE(tokenizer->isEnabled());
