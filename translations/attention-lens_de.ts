@@ -312,6 +312,62 @@
         <source>Step &lt;b&gt;%1&lt;/b&gt;, head %2: B − A cell by cell (same input and seeds). Both draw the first key/value group alike, so a head that reads group 0 in A and in B is the same in both; the heads that read another group in B than in A show what the sharing changes.</source>
         <translation>Schritt &lt;b&gt;%1&lt;/b&gt;, Kopf %2: B − A Zelle für Zelle (gleiche Eingabe und Seeds). Beide ziehen die erste Key-Value-Gruppe gleich, daher ist ein Kopf, der in A und in B Gruppe 0 liest, in beiden gleich; die Köpfe, die in B eine andere Gruppe lesen als in A, zeigen, was das Teilen ändert.</translation>
     </message>
+    <message>
+        <source>head %1 (A) and %2 (B)</source>
+        <translation>Kopf %1 (A) und %2 (B)</translation>
+    </message>
+    <message>
+        <source>Step &lt;b&gt;%1&lt;/b&gt;, %2: both cut the text into the same %3 tokens, so B − A is cell by cell.</source>
+        <translation>Schritt &lt;b&gt;%1&lt;/b&gt;, %2: Beide zerlegen den Text in dieselben %3 Tokens, also ist B − A Zelle für Zelle.</translation>
+    </message>
+    <message>
+        <source> They agree on the first %1 tokens and part at token %1 (A “%2”, B “%3”).</source>
+        <translation> Sie stimmen in den ersten %1 Tokens überein und trennen sich bei Token %1 (A „%2“, B „%3“).</translation>
+    </message>
+    <message>
+        <source>Step &lt;b&gt;%1&lt;/b&gt;, %2: the models&apos; tokenizers cut the text into %3 and %4 tokens, so their maps stand side by side without a cell-by-cell difference.%5</source>
+        <translation>Schritt &lt;b&gt;%1&lt;/b&gt;, %2: Die Tokenizer der Modelle zerlegen den Text in %3 und %4 Tokens, daher stehen ihre Karten nebeneinander, ohne Differenz Zelle für Zelle.%5</translation>
+    </message>
+    <message>
+        <source>Two models: the same text in another model</source>
+        <translation>Zwei Modelle: derselbe Text in einem anderen Modell</translation>
+    </message>
+    <message>
+        <source>B: m&amp;odel</source>
+        <translation>B: M&amp;odell</translation>
+    </message>
+    <message>
+        <source>The model B runs the same text through: the chapter-3 module, a model that ships with the app, or one opened before</source>
+        <translation>Das Modell, durch das B denselben Text schickt: das Modul aus Kapitel 3, ein mitgeliefertes Modell oder ein zuvor geöffnetes</translation>
+    </message>
+    <message>
+        <source>Chapter 3 module</source>
+        <translation>Modul aus Kapitel 3</translation>
+    </message>
+    <message>
+        <source>B is what A shows (%1): pick another model for B.</source>
+        <translation>B ist, was A zeigt (%1): Wählen Sie für B ein anderes Modell.</translation>
+    </message>
+    <message>
+        <source>the chapter-3 module</source>
+        <translation>das Modul aus Kapitel 3</translation>
+    </message>
+    <message>
+        <source>Reading %1 for B…</source>
+        <translation>%1 wird für B gelesen …</translation>
+    </message>
+    <message>
+        <source>B&apos;s model cannot be read: %1</source>
+        <translation>Das Modell von B kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>%1, layer %2</source>
+        <translation>%1, Schicht %2</translation>
+    </message>
+    <message>
+        <source>chapter-3 module</source>
+        <translation>Modul aus Kapitel 3</translation>
+    </message>
 </context>
 <context>
     <name>attn::CompareView</name>
@@ -1902,6 +1958,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>No previous-token scores (the text has one token).</source>
         <translation>Keine Vorgänger-Scores (der Text hat nur ein Token).</translation>
     </message>
+    <message>
+        <source>Here the first token is %1, the beginning-of-text token the model&apos;s tokenizer puts before every text: the first-token weight is the weight on it.</source>
+        <translation>Hier ist das erste Token %1, das Textanfangs-Token, das der Tokenizer des Modells vor jeden Text setzt: Das Gewicht auf dem ersten Token ist das Gewicht darauf.</translation>
+    </message>
 </context>
 <context>
     <name>attn::HeatmapText</name>
@@ -2141,6 +2201,26 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>(embeddings from a file: no tokens)</source>
         <translation>(Embeddings aus einer Datei: keine Tokens)</translation>
+    </message>
+    <message>
+        <source>The model&apos;s (tokenizer.json)</source>
+        <translation>Der des Modells (tokenizer.json)</translation>
+    </message>
+    <message>
+        <source>GPT-2 BPE (the model&apos;s)</source>
+        <translation>GPT-2-BPE (der des Modells)</translation>
+    </message>
+    <message>
+        <source>The model&apos;s own tokenizer, from its tokenizer.json (%1), with the special tokens it adds</source>
+        <translation>Der eigene Tokenizer des Modells aus seiner tokenizer.json (%1), mit den Sondertokens, die er hinzufügt</translation>
+    </message>
+    <message>
+        <source>A GPT-2 model reads GPT-2 tokens</source>
+        <translation>Ein GPT-2-Modell liest GPT-2-Tokens</translation>
+    </message>
+    <message>
+        <source>x: the model&apos;s token embeddings of the text&apos;s tokens; positions enter as the rotation (RoPE) of queries and keys. Weights: the model&apos;s.</source>
+        <translation>x: die Token-Embeddings des Modells für die Tokens des Textes; Positionen gehen als Drehung (RoPE) von Queries und Keys ein. Gewichte: die des Modells.</translation>
     </message>
 </context>
 <context>
@@ -2559,6 +2639,26 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; hands the group to every head: heads 0, 1, 2 and 3 all read these same keys (this is head 2&apos;s copy). The app shows it as a view of the one group, nothing copied.&lt;/p&gt;&lt;p&gt;The heads still differ: each has its own queries, so each looks for something else in the same keys.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; gibt die Gruppe an jeden Kopf weiter: Die Köpfe 0, 1, 2 und 3 lesen alle dieselben Keys (hier die Kopie für Kopf 2). Die App zeigt das als View der einen Gruppe, nichts wird kopiert.&lt;/p&gt;&lt;p&gt;Die Köpfe unterscheiden sich trotzdem: Jeder hat seine eigenen Queries und sucht daher in denselben Keys etwas anderes.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Trained</source>
+        <translation>Trainiert</translation>
+    </message>
+    <message>
+        <source>A trained model of today&apos;s family</source>
+        <translation>Ein trainiertes Modell heutiger Bauart</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;All of it in a model that has learned: a &lt;b&gt;Llama&lt;/b&gt; (grouped-query attention, RoPE, RMSNorm and SwiGLU), the model you had open when this lesson began, or else &lt;b&gt;tiny-shakespeare-llama&lt;/b&gt;, which ships with the app: trained on the same plays as tiny-shakespeare, with 4 query heads sharing 2 key/value groups in each of its 4 layers.&lt;/p&gt;&lt;p&gt;On &lt;b&gt;All layers&lt;/b&gt; the heads that share keys and values stand together under their &lt;b&gt;K/V group&lt;/b&gt;; a layer with a sliding window says its window beside its number. Heads of one group read the same keys, yet their patterns differ: their queries are their own.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Alles zusammen in einem Modell, das gelernt hat: ein &lt;b&gt;Llama&lt;/b&gt; (Grouped-Query-Attention, RoPE, RMSNorm und SwiGLU), das Modell, das Sie beim Start dieser Lektion offen hatten, oder sonst &lt;b&gt;tiny-shakespeare-llama&lt;/b&gt;, das mit der App kommt: auf denselben Stücken trainiert wie tiny-shakespeare, mit 4 Query-Köpfen, die sich in jeder seiner 4 Schichten 2 Key/Value-Gruppen teilen.&lt;/p&gt;&lt;p&gt;Auf &lt;b&gt;Alle Schichten&lt;/b&gt; stehen die Köpfe, die Keys und Values teilen, zusammen unter ihrer &lt;b&gt;K/V-Gruppe&lt;/b&gt;; eine Schicht mit gleitendem Fenster nennt ihr Fenster neben ihrer Nummer. Köpfe einer Gruppe lesen dieselben Keys, und doch unterscheiden sich ihre Muster: Ihre Queries sind ihre eigenen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Its keys, rotated and shared</source>
+        <translation>Seine Keys, gedreht und geteilt</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;One layer of it, step by step: the strip above the heatmap now holds the rotation (&lt;b&gt;cos&lt;/b&gt;, &lt;b&gt;sin&lt;/b&gt;, &lt;b&gt;Q rotated&lt;/b&gt;, &lt;b&gt;K rotated&lt;/b&gt;) and the sharing (&lt;b&gt;share K V&lt;/b&gt;): each key/value group&apos;s keys, repeated for the query heads that read them. These are the real keys of the model, with its sizes in the Shapes panel; the PyTorch panel rebuilds the model from the same folder.&lt;/p&gt;&lt;p&gt;To explore a model you use, open its folder (config.json, model.safetensors, tokenizer.json) with &lt;b&gt;File &amp;gt; Open model folder...&lt;/b&gt; and start this lesson again: it ends on your model.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Eine seiner Schichten, Schritt für Schritt: Die Leiste über der Heatmap enthält jetzt die Drehung (&lt;b&gt;cos&lt;/b&gt;, &lt;b&gt;sin&lt;/b&gt;, &lt;b&gt;Q rotated&lt;/b&gt;, &lt;b&gt;K rotated&lt;/b&gt;) und das Teilen (&lt;b&gt;share K V&lt;/b&gt;): die Keys jeder Key/Value-Gruppe, wiederholt für die Query-Köpfe, die sie lesen. Das sind die echten Keys des Modells, mit seinen Größen im Formen-Panel; das PyTorch-Panel baut das Modell aus demselben Ordner nach.&lt;/p&gt;&lt;p&gt;Um ein Modell zu erkunden, das Sie verwenden, öffnen Sie seinen Ordner (config.json, model.safetensors, tokenizer.json) mit &lt;b&gt;Datei &amp;gt; Modellordner öffnen …&lt;/b&gt; und starten Sie diese Lektion erneut: Sie endet dann mit Ihrem Modell.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -3080,16 +3180,32 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>%1. Click a tile to select it, double-click to open that head.</source>
         <translation>%1. Klick auf eine Kachel wählt sie, Doppelklick öffnet ihren Kopf.</translation>
     </message>
+    <message>
+        <source>K/V group %1</source>
+        <translation>K/V-Gruppe %1</translation>
+    </message>
+    <message>
+        <source>K/V %1</source>
+        <translation>K/V %1</translation>
+    </message>
+    <message>
+        <source>layer %1 · window %2</source>
+        <translation>Schicht %1 · Fenster %2</translation>
+    </message>
+    <message>
+        <source>reads key/value group %1, shared by heads %2 to %3</source>
+        <translation>liest Key/Value-Gruppe %1, geteilt von den Köpfen %2 bis %3</translation>
+    </message>
+    <message>
+        <source>sliding window: each token sees itself and the %1 tokens before it</source>
+        <translation>gleitendes Fenster: Jedes Token sieht sich selbst und die %1 Tokens davor</translation>
+    </message>
 </context>
 <context>
     <name>attn::ModelPicker</name>
     <message>
         <source>Model</source>
         <translation>Modell</translation>
-    </message>
-    <message>
-        <source>What computes the attention: the chapter-3 module with random weights, as in the book; or a trained GPT-2-architecture model (.safetensors or .pth), whose attention you see layer by layer and head by head</source>
-        <translation>Was die Attention berechnet: das Modul aus Kapitel 3 mit Zufallsgewichten wie im Buch; oder ein trainiertes Modell mit GPT-2-Architektur (.safetensors oder .pth), dessen Attention Sie Schicht für Schicht und Kopf für Kopf sehen</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -3138,6 +3254,18 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>About this model...</source>
         <translation>Über dieses Modell …</translation>
+    </message>
+    <message>
+        <source>What computes the attention: the chapter-3 module with random weights, as in the book; or a trained model (a GPT-2, Llama, Qwen or Gemma folder or file), whose attention you see layer by layer and head by head</source>
+        <translation>Was die Attention berechnet: das Modul aus Kapitel 3 mit Zufallsgewichten wie im Buch oder ein trainiertes Modell (ein GPT-2-, Llama-, Qwen- oder Gemma-Ordner oder eine Datei), dessen Attention Sie Schicht für Schicht und Kopf für Kopf sehen</translation>
+    </message>
+    <message>
+        <source>%1 (folder)</source>
+        <translation>%1 (Ordner)</translation>
+    </message>
+    <message>
+        <source>Open model folder...</source>
+        <translation>Modellordner öffnen …</translation>
     </message>
 </context>
 <context>
@@ -3195,10 +3323,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Die Ausgabe des Blocks: der Residual-Stream plus das Feed-Forward, die Eingabe des nächsten Blocks</translation>
     </message>
     <message>
-        <source>%1 layers, %2 heads of %3 (d %4), vocabulary %5, context %6, %7</source>
-        <translation>%1 Schichten, %2 Köpfe zu %3 (d %4), Vokabular %5, Kontext %6, %7</translation>
-    </message>
-    <message>
         <source>Validation loss %1 nats per token (a bigram model: %2).</source>
         <translation>Validierungsverlust %1 Nats pro Token (ein Bigramm-Modell: %2).</translation>
     </message>
@@ -3233,6 +3357,30 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Feed-forward, last layer back to d_model, then its RMSNorm</source>
         <translation>Feed-Forward: die letzte Schicht zurück auf d_model, dann ihre RMSNorm</translation>
+    </message>
+    <message>
+        <source>%1 heads of %2 (d %3)</source>
+        <translation>%1 Köpfe zu %2 (d %3)</translation>
+    </message>
+    <message>
+        <source>%1 query heads sharing %2 key/value heads of %3 (d %4)</source>
+        <translation>%1 Query-Köpfe teilen sich %2 Key/Value-Köpfe zu %3 (d %4)</translation>
+    </message>
+    <message>
+        <source>%1, %2 layers, %3, context %4</source>
+        <translation>%1, %2 Schichten, %3, Kontext %4</translation>
+    </message>
+    <message>
+        <source>, every layer a sliding window of %1</source>
+        <translation>, jede Schicht mit gleitendem Fenster von %1</translation>
+    </message>
+    <message>
+        <source>, a sliding window of %1 on %2 of %3 layers (full attention: %4)</source>
+        <translation>, gleitendes Fenster von %1 in %2 von %3 Schichten (volle Attention: %4)</translation>
+    </message>
+    <message>
+        <source>, vocabulary %1, %2</source>
+        <translation>, Vokabular %1, %2</translation>
     </message>
 </context>
 <context>
@@ -3605,6 +3753,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>The number of query heads (1 to %L1); the key/value groups must divide it</source>
         <translation>Die Anzahl der Query-Köpfe (1 bis %L1); die Anzahl der Key-Value-Gruppen muss sie teilen</translation>
     </message>
+    <message>
+        <source>A trained %1 model: its sizes, read from its files. Layer %2&apos;s attention is grouped-query attention with RoPE%3, as the book builds it after chapter 3, with these weights.</source>
+        <translation>Ein trainiertes %1-Modell: seine Größen, aus seinen Dateien gelesen. Die Attention von Schicht %2 ist Grouped-Query-Attention mit RoPE%3, wie das Buch sie nach Kapitel 3 baut, mit diesen Gewichten.</translation>
+    </message>
+    <message>
+        <source> and QK-norm</source>
+        <translation> und QK-Norm</translation>
+    </message>
 </context>
 <context>
     <name>attn::NextTokensPanel</name>
@@ -3712,10 +3868,6 @@ Doppelklick hängt es an den Text an.</translation>
         <translation>&amp;Modelldatei öffnen …</translation>
     </message>
     <message>
-        <source>Use a trained GPT-2-architecture model (.safetensors or .pth)</source>
-        <translation>Ein trainiertes Modell mit GPT-2-Architektur verwenden (.safetensors oder .pth)</translation>
-    </message>
-    <message>
         <source>Open &amp;text...</source>
         <translation>&amp;Text öffnen …</translation>
     </message>
@@ -3748,10 +3900,6 @@ Doppelklick hängt es an den Text an.</translation>
         <translation>Modelldatei öffnen</translation>
     </message>
     <message>
-        <source>GPT-2 models (*.safetensors *.pth *.pt *.bin);;All files (*)</source>
-        <translation>GPT-2-Modelle (*.safetensors *.pth *.pt *.bin);;Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>Open text</source>
         <translation>Text öffnen</translation>
     </message>
@@ -3778,6 +3926,34 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>Embeddings (*.npy *.json *.csv);;All files (*)</source>
         <translation>Embeddings (*.npy *.json *.csv);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Use one trained model file (.safetensors or .pth): a GPT-2 model, or a Llama, Qwen or Gemma model with its config.json</source>
+        <translation>Eine trainierte Modelldatei verwenden (.safetensors oder .pth): ein GPT-2-Modell oder ein Llama-, Qwen- oder Gemma-Modell mit seiner config.json</translation>
+    </message>
+    <message>
+        <source>Open model fo&amp;lder...</source>
+        <translation>Modell&amp;ordner öffnen …</translation>
+    </message>
+    <message>
+        <source>Use a Hugging Face model folder (config.json, model.safetensors or its shards, tokenizer.json): GPT-2, Llama, Qwen 2 and 3, Gemma 3</source>
+        <translation>Einen Hugging-Face-Modellordner verwenden (config.json, model.safetensors oder ihre Teile, tokenizer.json): GPT-2, Llama, Qwen 2 und 3, Gemma 3</translation>
+    </message>
+    <message>
+        <source>Models (*.safetensors *.pth *.pt *.bin);;All files (*)</source>
+        <translation>Modelle (*.safetensors *.pth *.pt *.bin);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>Modellordner öffnen</translation>
+    </message>
+    <message>
+        <source>Choose the config.json of %1</source>
+        <translation>Die config.json von %1 wählen</translation>
+    </message>
+    <message>
+        <source>Model configs (*.json);;All files (*)</source>
+        <translation>Modellkonfigurationen (*.json);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>
@@ -4749,6 +4925,10 @@ Doppelklick hängt es an den Text an.</translation>
         <source>(no tokens)</source>
         <translation>(keine Tokens)</translation>
     </message>
+    <message>
+        <source>Token %1 (%2) at position %3: added by the model&apos;s tokenizer, not in the text</source>
+        <translation>Token %1 (%2) an Position %3: vom Tokenizer des Modells hinzugefügt, nicht im Text</translation>
+    </message>
 </context>
 <context>
     <name>attn::TokenView</name>
@@ -4882,10 +5062,6 @@ Doppelklick hängt es an den Text an.</translation>
 <context>
     <name>attn::Workspace</name>
     <message>
-        <source>The model file %1 has changed since the session was saved; its current contents are used.</source>
-        <translation>Die Modelldatei %1 hat sich geändert, seit die Sitzung gespeichert wurde; ihr jetziger Inhalt wird verwendet.</translation>
-    </message>
-    <message>
         <source>Open model %1</source>
         <translation>Modell %1 öffnen</translation>
     </message>
@@ -4904,6 +5080,10 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>The model %1 could not be read, so the chapter-3 module is shown: %2</source>
         <translation>Das Modell %1 konnte nicht gelesen werden, daher wird das Modul aus Kapitel 3 gezeigt: %2</translation>
+    </message>
+    <message>
+        <source>The model %1 has changed since the session was saved; its current contents are used.</source>
+        <translation>Das Modell %1 hat sich seit dem Speichern der Sitzung geändert; sein aktueller Inhalt wird verwendet.</translation>
     </message>
 </context>
 </TS>

@@ -18,7 +18,7 @@ OpenActions::OpenActions(Workspace* workspace, QWidget* dialogParent)
         tr("Use one trained model file (.safetensors or .pth): a GPT-2 model, or a Llama, Qwen "
            "or Gemma model with its config.json"));
     connect(openModel_, &QAction::triggered, this, &OpenActions::openModel);
-    openModelFolder_ = new QAction(tr("Open model &folder..."), this);
+    openModelFolder_ = new QAction(tr("Open model fo&lder..."), this);
     openModelFolder_->setObjectName(QStringLiteral("actionOpenModelFolder"));
     openModelFolder_->setToolTip(
         tr("Use a Hugging Face model folder (config.json, model.safetensors or its shards, "
