@@ -1,16 +1,23 @@
 #!/usr/bin/python3
-"""Recompute every number docs/MODEL.md gives for the bundled model, from the shipped file alone.
+"""Recompute every number docs/MODEL.md gives for a bundled model, from the shipped file alone.
 
     /usr/bin/python3 tools/check_bundled_model.py [--cli build/src/cli/attention-lens-cli]
+    /usr/bin/python3 tools/check_bundled_model.py --model resources/models/tiny-shakespeare-llama
     /usr/bin/python3 tools/check_bundled_model.py --write-fixture   # refresh the C++ tests' JSON
 
-It reads resources/models/tiny-shakespeare.safetensors by hand (no safetensors package), runs the
-plain functional GPT-2 forward of tools/tiny_gpt_common.py in float32 on the stored float16
-weights, and prints: the file's layout, the full-vocabulary validation loss (and checks it against
-the file's metadata), the unigram and bigram baselines, what the model does with ids the text never
-uses, the per-head previous-token and induction scores as Markdown tables, and the top-5 next
-tokens for the first line of Sonnet 18. Without --write-fixture it also compares with
-tests/fixtures/model/tiny_shakespeare_expected.json and exits 1 on a mismatch.
+--model is the GPT-2 file (resources/models/tiny-shakespeare.safetensors, the default) or the
+Llama folder (resources/models/tiny-shakespeare-llama: config.json and model.safetensors). It
+reads the safetensors by hand (no safetensors package), runs the plain functional forward of
+tools/tiny_gpt_common.py (GPT-2's, or Llama's from the folder's config.json) in float32 on the
+stored float16 weights, and prints: the file's layout, the full-vocabulary validation loss (and
+checks it against the file's metadata), the unigram and bigram baselines, what the model does with
+ids the text never uses, the per-head previous-token and induction scores as Markdown tables, and
+the top-5 next tokens for the first line of Sonnet 18. It then runs the app's own engine on the
+same weights (`attention-lens-cli model --model ...`) and compares its next-token probabilities
+and every attention weight with PyTorch's; for the Llama folder also the book's Llama3Model
+(tools/tiny_llama_model.py) loaded from the file. Without --write-fixture it also compares with
+the C++ tests' fixture (tests/fixtures/model/tiny_shakespeare_expected.json for the GPT-2 model;
+for the Llama one, tiny_shakespeare_llama_expected.json when it exists) and exits 1 on a mismatch.
 
 Takes about a minute (two minutes with --train-loss). No network, CPU only.
 """
@@ -18,15 +25,24 @@ Takes about a minute (two minutes with --train-loss). No network, CPU only.
 import argparse
 import json
 import os
+import subprocess
 import sys
 
+import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tiny_gpt_common as common  # noqa: E402
+import tiny_llama_model as llama  # noqa: E402
 
 FIXTURE = os.path.join(common.REPO_ROOT, "tests", "fixtures", "model", "tiny_shakespeare_expected.json")
+LLAMA_FIXTURE = os.path.join(common.REPO_ROOT, "tests", "fixtures", "model", "tiny_shakespeare_llama_expected.json")
 PROMPT = "Shall I compare thee to a summer's day?"
+# The app-against-PyTorch comparison's text (any text would do; this one is in the plays).
+APP_PROMPT = "To be, or not to be, that is the question"
+# float32 on both sides from the same float16 weights: only the order of the sums differs, so
+# agreement is to about 1e-6; 1e-3 would already be a wrong weight or a wrong RoPE.
+APP_TOLERANCE = 1e-4
 # As the training log's evaluations: n = min(100, context / 2) ids, each sequence said twice.
 INDUCTION_TRIALS, INDUCTION_SEED = 8, 123
 
@@ -58,12 +74,66 @@ def table(scores, title):
     return "\n".join(lines)
 
 
+def compare_with_app(cli, model_path, w, arch, decode):
+    """Run `attention-lens-cli model --model <path> --text APP_PROMPT` (the app's C++ engine,
+    reading the shipped file itself) and compare with the PyTorch forward of the same weights: the
+    top-5 next tokens and their probabilities, and every attention weight of every layer and head.
+    For a Llama folder the book's Llama3Model loaded from the file is compared too (all logits of
+    all positions). Prints the differences; returns the problems (differences over APP_TOLERANCE)."""
+    problems = []
+    out = subprocess.run([cli, "model", "--model", model_path, "--text", APP_PROMPT, "--top-k", "5"],
+                         check=True, capture_output=True)
+    app = json.loads(out.stdout)
+    ids = torch.tensor([app["ids"]])
+    with torch.no_grad():
+        logits, att = common.forward(w, ids, arch, want_attention=True)
+        # The same forward in float64: float32's own rounding (mostly in the 50,257-way softmax's
+        # sum) moves these probabilities by a few 1e-5, more than the app differs from float64.
+        logits64, att64 = common.forward({k: v.double() for k, v in w.items()}, ids, arch, want_attention=True)
+    probs, probs64 = torch.softmax(logits[0, -1], dim=-1), torch.softmax(logits64[0, -1], dim=-1)
+    ours = torch.stack([a[0] for a in att]).numpy()  # (layers, heads, T, T)
+    ours64 = torch.stack([a[0] for a in att64]).numpy()
+    theirs = np.array(app["attention"]["data"], dtype=np.float64).reshape(app["attention"]["shape"])
+    att_diff = float(np.abs(ours - theirs).max()) if ours.shape == theirs.shape else float("inf")
+    att_diff64 = float(np.abs(ours64 - theirs).max()) if ours64.shape == theirs.shape else float("inf")
+    top = probs.topk(5)
+    app_ids = [t["id"] for t in app["next"]]
+    prob_diff = max(abs(t["prob"] - probs[t["id"]].item()) for t in app["next"])
+    prob_diff64 = max(abs(t["prob"] - probs64[t["id"]].item()) for t in app["next"])
+    m = app["model"]
+    print(f"\nthe app's engine against PyTorch ({cli} model --model {model_path}): family {m['family']}, "
+          f"{m['layers']} layers, {m['heads']} heads, {m['kv_heads']} key/value heads, key/value group of each "
+          f"head {m['head_groups']}, dtype {m['dtype']}; text {APP_PROMPT!r}, {len(app['ids'])} tokens")
+    print("| next token | app | PyTorch float32 | PyTorch float64 |\n|---|---|---|---|")
+    for t in app["next"]:
+        print(f"| {decode(t['id'])!r} ({t['id']}) | {t['prob']:.7f} | {probs[t['id']].item():.7f} | "
+              f"{probs64[t['id']].item():.7f} |")
+    print(f"top-5 ids: app {app_ids}, PyTorch {top.indices.tolist()}; largest probability difference "
+          f"{prob_diff:.1e} (float64: {prob_diff64:.1e}); largest attention-weight difference over all "
+          f"{theirs.size} weights {att_diff:.1e} (float64: {att_diff64:.1e})")
+    if app_ids != top.indices.tolist():
+        problems.append(f"the app's top-5 {app_ids} differ from PyTorch's {top.indices.tolist()}")
+    if not (prob_diff <= APP_TOLERANCE and att_diff <= APP_TOLERANCE):
+        problems.append(f"the app and PyTorch differ by {max(prob_diff, att_diff):.1e} (tolerance {APP_TOLERANCE})")
+    if isinstance(arch, dict):
+        with torch.no_grad():
+            book = llama.load_hf(w, arch)(ids)
+        diff = (torch.softmax(book, -1) - torch.softmax(logits, -1)).abs().max().item()
+        print(f"the book's Llama3Model loaded from the file against the functional forward: largest probability "
+              f"difference over all positions and ids {diff:.1e}")
+        if diff > APP_TOLERANCE:
+            problems.append(f"the book's Llama3Model and the functional forward differ by {diff:.1e}")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--model", default=common.DEFAULT_MODEL)
+    ap.add_argument("--model", default=common.DEFAULT_MODEL,
+                    help="the GPT-2 .safetensors (default) or the Llama model folder")
     ap.add_argument("--cli", default=common.DEFAULT_CLI)
     ap.add_argument("--corpus", default=common.DEFAULT_CORPUS)
-    ap.add_argument("--fixture", default=FIXTURE)
+    ap.add_argument("--fixture", help="default tests/fixtures/model/tiny_shakespeare_expected.json, "
+                                      "or tiny_shakespeare_llama_expected.json for the Llama folder")
     ap.add_argument("--write-fixture", action="store_true")
     ap.add_argument("--train-loss", action="store_true", help="also the full-vocabulary train loss (slow)")
     args = ap.parse_args()
@@ -71,24 +141,57 @@ def main():
     problems = []
 
     # --- The file -------------------------------------------------------------------------------
-    w, meta, dtypes = common.read_safetensors(args.model)
-    size = os.path.getsize(args.model)
-    heads, ctx = int(meta["heads"]), int(meta["context_length"])
-    L, d = common.n_layers(w), w["wte.weight"].shape[1]
-    print(f"{args.model}: {size} bytes ({size / 1e6:.2f} MB), dtypes {sorted(set(dtypes.values()))}, "
+    # arch: the GPT-2 file's heads (its metadata), or the Llama folder's config.json.
+    w, meta, dtypes, arch, ctx, weights_file = common.read_model(args.model)
+    is_llama = isinstance(arch, dict)
+    if args.fixture is None:
+        args.fixture = LLAMA_FIXTURE if is_llama else FIXTURE
+    emb_name = "model.embed_tokens.weight" if is_llama else "wte.weight"
+    size = os.path.getsize(weights_file)
+    heads = arch["num_attention_heads"] if is_llama else arch
+    L, d = common.n_layers(w), w[emb_name].shape[1]
+    print(f"{weights_file}: {size} bytes ({size / 1e6:.2f} MB), dtypes {sorted(set(dtypes.values()))}, "
           f"{len(w)} tensors, {sum(v.numel() for v in w.values())} parameters")
-    print(f"layers {L}, heads {heads}, d_model {d}, vocab {w['wte.weight'].shape[0]}, "
-          f"context {w['wpe.weight'].shape[0]}, lm_head {'present' if 'lm_head.weight' in w else 'tied to wte'}")
+    if is_llama:
+        print(f"config.json: {json.dumps(arch)}")
+        print(f"layers {L}, {heads} query heads sharing {arch['num_key_value_heads']} key/value heads of "
+              f"{arch['head_dim']}, d_model {d}, feed-forward {arch['intermediate_size']} (SwiGLU), vocab "
+              f"{w[emb_name].shape[0]}, context {ctx} (RoPE, base {arch['rope_theta']:g}), lm_head "
+              f"{'present' if 'lm_head.weight' in w else 'tied to model.embed_tokens'}")
+    else:
+        print(f"layers {L}, heads {heads}, d_model {d}, vocab {w['wte.weight'].shape[0]}, "
+              f"context {w['wpe.weight'].shape[0]}, lm_head {'present' if 'lm_head.weight' in w else 'tied to wte'}")
     print("metadata:", json.dumps(meta, indent=1))
     if size > 16_000_000:
         problems.append(f"file is {size} bytes, over 16 MB")
-    expected = {"wte.weight": (common.GPT2_VOCAB, d), "wpe.weight": (ctx, d), "ln_f.weight": (d,), "ln_f.bias": (d,)}
-    for i in range(L):
-        p = f"h.{i}."
-        expected.update({p + "ln_1.weight": (d,), p + "ln_1.bias": (d,), p + "attn.c_attn.weight": (d, 3 * d),
-                         p + "attn.c_attn.bias": (3 * d,), p + "attn.c_proj.weight": (d, d), p + "attn.c_proj.bias": (d,),
-                         p + "ln_2.weight": (d,), p + "ln_2.bias": (d,), p + "mlp.c_fc.weight": (d, 4 * d),
-                         p + "mlp.c_fc.bias": (4 * d,), p + "mlp.c_proj.weight": (4 * d, d), p + "mlp.c_proj.bias": (d,)})
+    if is_llama:
+        kv, F = arch["num_key_value_heads"] * arch["head_dim"], arch["intermediate_size"]
+        q = heads * arch["head_dim"]
+        expected = {emb_name: (common.GPT2_VOCAB, d), "model.norm.weight": (d,)}
+        for i in range(L):
+            p = f"model.layers.{i}."
+            expected.update({p + "input_layernorm.weight": (d,), p + "self_attn.q_proj.weight": (q, d),
+                             p + "self_attn.k_proj.weight": (kv, d), p + "self_attn.v_proj.weight": (kv, d),
+                             p + "self_attn.o_proj.weight": (d, q), p + "post_attention_layernorm.weight": (d,),
+                             p + "mlp.gate_proj.weight": (F, d), p + "mlp.up_proj.weight": (F, d),
+                             p + "mlp.down_proj.weight": (d, F)})
+        for key, want in (("model_type", "llama"), ("vocab_size", common.GPT2_VOCAB), ("tie_word_embeddings", True),
+                          ("num_hidden_layers", L), ("hidden_size", d), ("torch_dtype", "float16")):
+            if arch.get(key) != want:
+                problems.append(f"config.json: {key} is {arch.get(key)!r}, expected {want!r}")
+        if os.path.exists(os.path.join(args.model, "tokenizer.json")):
+            problems.append("the folder has a tokenizer.json; the model is GPT-2's tokenizer's, which the app "
+                            "uses for a folder without one")
+    else:
+        expected = {"wte.weight": (common.GPT2_VOCAB, d), "wpe.weight": (ctx, d), "ln_f.weight": (d,), "ln_f.bias": (d,)}
+        for i in range(L):
+            p = f"h.{i}."
+            expected.update({p + "ln_1.weight": (d,), p + "ln_1.bias": (d,), p + "attn.c_attn.weight": (d, 3 * d),
+                             p + "attn.c_attn.bias": (3 * d,), p + "attn.c_proj.weight": (d, d), p + "attn.c_proj.bias": (d,),
+                             p + "ln_2.weight": (d,), p + "ln_2.bias": (d,), p + "mlp.c_fc.weight": (d, 4 * d),
+                             p + "mlp.c_fc.bias": (4 * d,), p + "mlp.c_proj.weight": (4 * d, d), p + "mlp.c_proj.bias": (d,)})
+    if set(dtypes.values()) != {"F16"}:
+        problems.append(f"dtypes {sorted(set(dtypes.values()))}, expected F16 only")
     for name, shape in expected.items():
         if name not in w or tuple(w[name].shape) != shape:
             problems.append(f"{name}: expected shape {shape}, found {tuple(w[name].shape) if name in w else 'nothing'}")
@@ -106,13 +209,13 @@ def main():
     decode = gpt2_decoder()
 
     # --- Losses -----------------------------------------------------------------------------------
-    val_loss, n_targets = common.full_vocab_loss(w, val, heads, ctx)
+    val_loss, n_targets = common.full_vocab_loss(w, val, arch, ctx)
     print(f"\nvalidation loss (full vocabulary, float16 weights as stored): {val_loss:.4f} over {n_targets} targets; "
           f"metadata says {meta['validation_loss']}")
     if abs(val_loss - float(meta["validation_loss"])) > 5e-4:
         problems.append(f"validation loss {val_loss:.4f} differs from the metadata's {meta['validation_loss']}")
     if args.train_loss:
-        tl, n = common.full_vocab_loss(w, train, heads, ctx)
+        tl, n = common.full_vocab_loss(w, train, arch, ctx)
         print(f"train loss (full vocabulary): {tl:.4f} over {n} targets; metadata says {meta['train_loss']}")
     base = common.UnigramBigram(train)
     uni, bi = base.unigram_loss(val), base.bigram_loss(val)
@@ -123,12 +226,12 @@ def main():
 
     # --- Ids the text never uses: where does their probability go, what do they look like? -------
     unseen_ids = torch.tensor(sorted(set(range(common.GPT2_VOCAB)) - seen_set))
-    wte = w["wte.weight"]
+    wte = w[emb_name]
     shared = wte[unseen_ids[0]]
     identical = int((wte[unseen_ids] == shared).all(dim=1).sum())
     with torch.no_grad():
         x = torch.tensor([val[:ctx]])
-        probs = torch.softmax(common.forward(w, x, heads)[0][0], dim=-1)
+        probs = torch.softmax(common.forward(w, x, arch)[0][0], dim=-1)
     mass = probs[:, unseen_ids].sum(dim=-1)
     norms = wte[torch.tensor(seen)].norm(dim=1)
     rank = (norms < shared.norm()).float().mean().item()
@@ -140,15 +243,15 @@ def main():
           f"(median {norms.median():.3f}); nearest seen tokens by cosine: {nearest}")
 
     # --- Heads ------------------------------------------------------------------------------------
-    prev = common.previous_token_scores(w, sonnet, heads)
+    prev = common.previous_token_scores(w, sonnet, arch)
     excerpt = val[:excerpt_len]
-    prev_val = common.previous_token_scores(w, excerpt, heads)
+    prev_val = common.previous_token_scores(w, excerpt, arch)
     seqs = common.induction_sequences(seen, induction_n, INDUCTION_TRIALS, INDUCTION_SEED)
-    ind = common.induction_scores(w, heads, seqs)
+    ind = common.induction_scores(w, arch, seqs)
     print("\n" + table(prev, "previous-token, Sonnet 18"))
     print("\n" + table(prev_val, "previous-token, validation window"))
     print("\n" + table(ind, "induction"))
-    first, entropy = common.attention_profile(w, sonnet, heads)
+    first, entropy = common.attention_profile(w, sonnet, arch)
     print("\n" + table(first, "weight on the first token, Sonnet 18"))
     print("\n" + table(entropy, "entropy / uniform entropy, Sonnet 18"))
     if max(max(r) for r in prev) < 0.5:
@@ -156,22 +259,36 @@ def main():
 
     # --- The fixture for the C++ tests ------------------------------------------------------------
     with torch.no_grad():
-        ex_logits = common.forward(w, torch.tensor([excerpt]), heads)[0][0]
+        ex_logits = common.forward(w, torch.tensor([excerpt]), arch)[0][0]
         ex_loss = torch.nn.functional.cross_entropy(ex_logits[:-1], torch.tensor(excerpt[1:])).item()
         prompt_ids, prompt_tokens = common.tokenize_text(args.cli, PROMPT)
-        p = torch.softmax(common.forward(w, torch.tensor([prompt_ids]), heads)[0][0, -1], dim=-1)
+        p = torch.softmax(common.forward(w, torch.tensor([prompt_ids]), arch)[0][0, -1], dim=-1)
         top = p.topk(5)
     top5 = [{"id": int(i), "token": decode(int(i)), "prob": round(float(v), 6)} for v, i in zip(top.values, top.indices)]
     print(f"\nexcerpt (first {excerpt_len} validation tokens) loss: model {ex_loss:.4f}, "
           f"bigram {base.bigram_loss(excerpt):.4f}, unigram {base.unigram_loss(excerpt):.4f}")
     print(f"top-5 after {PROMPT!r}: " + ", ".join(f"{t['token']!r} {t['prob']:.4f}" for t in top5))
 
-    fixture = {
-        "about": "Expected numbers for resources/models/tiny-shakespeare.safetensors, written by "
+    # --- The app's engine against PyTorch, on the same weights ---------------------------------------
+    problems += compare_with_app(args.cli, args.model, w, arch, decode)
+
+    if is_llama:
+        about = ("Expected numbers for resources/models/tiny-shakespeare-llama (config.json and model.safetensors), "
+                 "written by tools/check_bundled_model.py --write-fixture: float32 forward of the stored float16 "
+                 "weights, architecture from config.json. Losses are nats per token over the full 50,257-way softmax.")
+        model_entry = {"family": "llama", "layers": L, "heads": heads, "kv_heads": arch["num_key_value_heads"],
+                       "head_dim": arch["head_dim"], "d_model": d, "ff_hidden": arch["intermediate_size"],
+                       "vocab": common.GPT2_VOCAB, "context_length": ctx, "rope_theta": arch["rope_theta"],
+                       "names": "hf", "dtype": "F16", "file_bytes": size}
+    else:
+        about = ("Expected numbers for resources/models/tiny-shakespeare.safetensors, written by "
                  "tools/check_bundled_model.py --write-fixture: float32 forward of the stored float16 weights, "
-                 "heads from the file's metadata. Losses are nats per token over the full 50,257-way softmax.",
-        "model": {"layers": L, "heads": heads, "d_model": d, "vocab": common.GPT2_VOCAB, "context_length": ctx,
-                  "names": "hf", "dtype": "F16", "file_bytes": size},
+                 "heads from the file's metadata. Losses are nats per token over the full 50,257-way softmax.")
+        model_entry = {"layers": L, "heads": heads, "d_model": d, "vocab": common.GPT2_VOCAB, "context_length": ctx,
+                       "names": "hf", "dtype": "F16", "file_bytes": size}
+    fixture = {
+        "about": about,
+        "model": model_entry,
         "validation_loss": round(val_loss, 6),
         "validation_targets": n_targets,
         "baseline_unigram_validation_loss": round(uni, 6),

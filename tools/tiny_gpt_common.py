@@ -3,9 +3,12 @@
 Used by tools/train_bundled_model.py and tools/check_bundled_model.py; run both with Debian's
 /usr/bin/python3 (PyTorch 1.13 from python3-torch, CPU only, no network).
 
-Everything here works on the *shipped* form of the model: a dict of Hugging Face GPT-2 names to
-float32 tensors, Conv1D weights used as `x @ W`. The forward below is a plain function of that dict,
-so the numbers it gives depend on the file alone, not on the training code's nn.Modules.
+Everything here works on the *shipped* form of the model: a dict of Hugging Face names to float32
+tensors, GPT-2's (Conv1D weights used as `x @ W`) or Llama's (tiny-shakespeare-llama; nn.Linear
+weights, `x @ W.T`). The forwards below are plain functions of that dict, so the numbers they give
+depend on the file alone, not on the training code's nn.Modules. Where a function takes `arch`,
+it is what the file does not say itself: for GPT-2 the number of heads (an int), for Llama the
+folder's config.json (a dict).
 """
 
 import json
@@ -21,6 +24,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_CLI = os.path.join(REPO_ROOT, "build", "src", "cli", "attention-lens-cli")
 DEFAULT_CORPUS = os.path.normpath(os.path.join(REPO_ROOT, "..", "shared", "corpus", "tinyshakespeare.txt"))
 DEFAULT_MODEL = os.path.join(REPO_ROOT, "resources", "models", "tiny-shakespeare.safetensors")
+DEFAULT_LLAMA_MODEL = os.path.join(REPO_ROOT, "resources", "models", "tiny-shakespeare-llama")
 SONNET_PATH = os.path.join(REPO_ROOT, "tests", "fixtures", "text", "sonnet18.txt")
 GPT2_VOCAB = 50257
 LN_EPS = 1e-5
@@ -120,6 +124,8 @@ def read_safetensors(path):
 # ----------------------------------------------------------------------------------------------
 
 def n_layers(w):
+    if "model.embed_tokens.weight" in w:
+        return 1 + max(int(k.split(".")[2]) for k in w if k.startswith("model.layers."))
     return 1 + max(int(k.split(".")[1]) for k in w if k.startswith("h."))
 
 
@@ -133,11 +139,15 @@ def gelu_tanh(x):
     return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x.pow(3))))
 
 
-def forward(w, ids, heads, want_attention=False, logits_for=None):
+def forward(w, ids, arch, want_attention=False, logits_for=None):
     """ids: LongTensor (B, T). Returns (logits (B, T, V) or None, [attention (B, H, T, T)] per layer).
 
+    arch: a GPT-2 file's number of heads, or a Llama folder's config.json (see llama_forward).
     logits_for: None for logits at every position, "none" to skip the (large) output layer.
     """
+    if isinstance(arch, dict):
+        return llama_forward(w, ids, arch, want_attention, logits_for)
+    heads = arch
     B, T = ids.shape
     d = w["wte.weight"].shape[1]
     hd = d // heads
@@ -167,6 +177,72 @@ def forward(w, ids, heads, want_attention=False, logits_for=None):
     return h @ head.T, attentions
 
 
+# ----------------------------------------------------------------------------------------------
+# The plain functional forward of a Llama checkpoint (HF names, tiny-shakespeare-llama), float32:
+# Hugging Face's LlamaForCausalLM and the book's Llama3Model (tools/tiny_llama_model.py), which
+# tools/check_bundled_model.py compares with this and with the app.
+# ----------------------------------------------------------------------------------------------
+
+def rms_norm(x, weight, eps):
+    return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * weight
+
+
+def rope(x, theta):
+    """x: (B, heads, T, hd); split halves (HF's rotate_half, the book's apply_rope)."""
+    T, hd = x.shape[2], x.shape[3]
+    inv_freq = 1.0 / (theta ** (torch.arange(0, hd, 2, dtype=torch.float32) / hd))
+    angles = torch.arange(T, dtype=torch.float32)[:, None] * inv_freq[None, :]
+    angles = torch.cat([angles, angles], dim=1)
+    x1, x2 = x[..., : hd // 2], x[..., hd // 2:]
+    return x * torch.cos(angles) + torch.cat((-x2, x1), dim=-1) * torch.sin(angles)
+
+
+def llama_forward(w, ids, config, want_attention=False, logits_for=None):
+    """The forward above for a Llama config.json (GQA, RoPE, RMSNorm, SwiGLU, no biases)."""
+    B, T = ids.shape
+    H, G = config["num_attention_heads"], config["num_key_value_heads"]
+    hd, eps = config["head_dim"], config["rms_norm_eps"]
+    x = w["model.embed_tokens.weight"][ids]
+    causal = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+    attentions = []
+    for i in range(n_layers(w)):
+        p = f"model.layers.{i}."
+        a = rms_norm(x, w[p + "input_layernorm.weight"], eps)
+        q = (a @ w[p + "self_attn.q_proj.weight"].T).view(B, T, H, hd).transpose(1, 2)
+        k = (a @ w[p + "self_attn.k_proj.weight"].T).view(B, T, G, hd).transpose(1, 2)
+        v = (a @ w[p + "self_attn.v_proj.weight"].T).view(B, T, G, hd).transpose(1, 2)
+        q, k = rope(q, config["rope_theta"]), rope(k, config["rope_theta"])
+        # Query head h reads key/value group h // (H / G): [K1, K1, K2, K2].
+        k, v = k.repeat_interleave(H // G, dim=1), v.repeat_interleave(H // G, dim=1)
+        scores = (q @ k.transpose(-2, -1)).masked_fill(causal, float("-inf"))
+        weights = torch.softmax(scores / math.sqrt(hd), dim=-1)
+        if want_attention:
+            attentions.append(weights)
+        ctx = (weights @ v).transpose(1, 2).reshape(B, T, H * hd)
+        x = x + ctx @ w[p + "self_attn.o_proj.weight"].T
+        m = rms_norm(x, w[p + "post_attention_layernorm.weight"], eps)
+        gated = torch.nn.functional.silu(m @ w[p + "mlp.gate_proj.weight"].T) * (m @ w[p + "mlp.up_proj.weight"].T)
+        x = x + gated @ w[p + "mlp.down_proj.weight"].T
+    if logits_for == "none":
+        return None, attentions
+    h = rms_norm(x, w["model.norm.weight"], eps)
+    head = w.get("lm_head.weight", w["model.embed_tokens.weight"])  # tied when there is none
+    return h @ head.T, attentions
+
+
+def read_model(path):
+    """(weights, metadata, dtypes, arch, ctx, file) of a shipped model: a GPT-2 .safetensors
+    (arch = the metadata's heads) or a Llama folder (arch = its config.json)."""
+    if os.path.isdir(path):
+        with open(os.path.join(path, "config.json"), encoding="utf-8") as f:
+            config = json.load(f)
+        file = os.path.join(path, "model.safetensors")
+        w, meta, dtypes = read_safetensors(file)
+        return w, meta, dtypes, config, config["max_position_embeddings"], file
+    w, meta, dtypes = read_safetensors(path)
+    return w, meta, dtypes, int(meta["heads"]), int(meta["context_length"]), path
+
+
 def windows(ids, ctx):
     """Cut a token list into evaluation windows: inputs ids[s : s+L], targets ids[s+1 : s+L+1],
     s = 0, ctx, 2 ctx, ...; L = ctx except for the last, shorter window. Every id but the first is
@@ -179,7 +255,7 @@ def windows(ids, ctx):
 
 
 @torch.no_grad()
-def full_vocab_loss(w, ids, heads, ctx, batch=4):
+def full_vocab_loss(w, ids, arch, ctx, batch=4):
     """Mean cross-entropy (nats per token) over the full 50,257-way softmax, windows as above."""
     total, count = 0.0, 0
     wins = windows(ids, ctx)
@@ -191,7 +267,7 @@ def full_vocab_loss(w, ids, heads, ctx, batch=4):
                 continue
             x = torch.tensor([g[0] for g in same_len], dtype=torch.long)
             y = torch.tensor([g[1] for g in same_len], dtype=torch.long)
-            logits, _ = forward(w, x, heads)
+            logits, _ = forward(w, x, arch)
             total += torch.nn.functional.cross_entropy(
                 logits.reshape(-1, logits.shape[-1]), y.reshape(-1), reduction="sum").item()
             count += y.numel()
@@ -203,28 +279,28 @@ def full_vocab_loss(w, ids, heads, ctx, batch=4):
 # ----------------------------------------------------------------------------------------------
 
 @torch.no_grad()
-def previous_token_scores(w, ids, heads):
+def previous_token_scores(w, ids, arch):
     """[layer][head]: mean attention weight from position i to i-1, over positions i >= 1."""
-    _, att = forward(w, torch.tensor([ids], dtype=torch.long), heads, want_attention=True, logits_for="none")
+    _, att = forward(w, torch.tensor([ids], dtype=torch.long), arch, want_attention=True, logits_for="none")
     T = len(ids)
     idx = torch.arange(1, T)
-    return [[a[0, h, idx, idx - 1].mean().item() for h in range(heads)] for a in att]
+    return [[a[0, h, idx, idx - 1].mean().item() for h in range(a.shape[1])] for a in att]
 
 
 @torch.no_grad()
-def attention_profile(w, ids, heads):
+def attention_profile(w, ids, arch):
     """Two more per-head summaries over positions i >= 1 of one text, [layer][head] each: the mean
     weight on the first token (an "attention sink"), and the mean entropy of the row divided by the
     entropy of uniform attention over the i + 1 visible tokens (1 = uniform, 0 = one token)."""
-    _, att = forward(w, torch.tensor([ids], dtype=torch.long), heads, want_attention=True, logits_for="none")
+    _, att = forward(w, torch.tensor([ids], dtype=torch.long), arch, want_attention=True, logits_for="none")
     T = len(ids)
     visible = torch.log(torch.arange(2, T + 1, dtype=torch.float32))  # log(i + 1), i = 1 .. T-1
     first, entropy = [], []
     for a in att:
         p = a[0, :, 1:, :]  # (H, T-1, T)
         ent = -(p * torch.log(p.clamp_min(1e-30))).sum(-1) / visible
-        first.append([p[h, :, 0].mean().item() for h in range(heads)])
-        entropy.append([ent[h].mean().item() for h in range(heads)])
+        first.append([p[h, :, 0].mean().item() for h in range(p.shape[0])])
+        entropy.append([ent[h].mean().item() for h in range(p.shape[0])])
     return first, entropy
 
 
@@ -240,15 +316,15 @@ def induction_sequences(vocab_ids, n, trials, seed):
 
 
 @torch.no_grad()
-def induction_scores(w, heads, seqs):
+def induction_scores(w, arch, seqs):
     """[layer][head]: for positions t in the second half (t = n + j), the mean attention weight on
     position j + 1, the token right after the previous occurrence of token t. Averaged over seqs.
     The first half's ids are distinct, so the previous occurrence is unique."""
     x = torch.tensor(seqs, dtype=torch.long)
     n = x.shape[1] // 2
-    _, att = forward(w, x, heads, want_attention=True, logits_for="none")
+    _, att = forward(w, x, arch, want_attention=True, logits_for="none")
     t = torch.arange(n, 2 * n)
-    return [[a[:, h, t, t - n + 1].mean().item() for h in range(heads)] for a in att]
+    return [[a[:, h, t, t - n + 1].mean().item() for h in range(a.shape[1])] for a in att]
 
 
 # ----------------------------------------------------------------------------------------------

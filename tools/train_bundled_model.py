@@ -1,21 +1,32 @@
 #!/usr/bin/python3
-"""Train the small GPT-2-architecture model that ships with Attention Lens (tiny-shakespeare).
+"""Train the small models that ship with Attention Lens: tiny-shakespeare (GPT-2) and tiny-shakespeare-llama.
 
-Run by hand, never in CI (about 55 minutes on one core of the 2-core machine), with Debian's
-PyTorch and OpenBLAS (without libopenblas0-openmp, torch falls back to the reference BLAS and
-every step is about 12 times slower):
+Run by hand, never in CI (about 55 minutes on one core of the 2-core machine for the GPT-2
+model, 45 for the Llama one), with Debian's PyTorch and OpenBLAS (without libopenblas0-openmp,
+torch falls back to the reference BLAS and every step is about 12 times slower):
 
     apt-get install -y python3-torch python3-numpy libopenblas0-openmp
     cmake --build build --target attention-lens-cli     # the tokenizer the app itself uses
-    /usr/bin/python3 tools/train_bundled_model.py
+    /usr/bin/python3 tools/train_bundled_model.py                  # GPT-2
+    /usr/bin/python3 tools/train_bundled_model.py --family llama   # Llama
 
-It writes resources/models/tiny-shakespeare.safetensors (Hugging Face GPT-2 names, float16) and
-tools/train_bundled_model.log. docs/MODEL.md explains every choice made here; the numbers in it
-come from tools/check_bundled_model.py, which reads only the shipped file.
+`--family gpt2` (the default) writes resources/models/tiny-shakespeare.safetensors (Hugging Face
+GPT-2 names, float16) and tools/train_bundled_model.log. `--family llama` writes the Hugging Face
+folder resources/models/tiny-shakespeare-llama/ (config.json, model.safetensors with Llama names,
+float16) and tools/train_bundled_llama.log. docs/MODEL.md explains every choice made here; the
+numbers in it come from tools/check_bundled_model.py, which reads only the shipped files.
 
-The model is the book's GPTModel (Raschka, "Build a Large Language Model From Scratch", ch. 4),
-written out again below with the book's module and attribute names, so the export to GPT-2 names
-is the same mapping as the book's chapter-5 `load_weights_into_gpt`, run backwards.
+The GPT-2 model is the book's GPTModel (Raschka, "Build a Large Language Model From Scratch",
+ch. 4), written out again below with the book's module and attribute names, so the export to GPT-2
+names is the same mapping as the book's chapter-5 `load_weights_into_gpt`, run backwards. The
+Llama model is the book's Llama 3 (ch05/07_gpt_to_llama), in tools/tiny_llama_model.py, exported
+by its `load_weights_into_llama` mapping run backwards. Both share everything else here: the
+tokenizer, the split, the compact vocabulary below, the initialisation of the token embedding,
+the optimiser and its schedule, dropout, the evaluations and the baselines, so the two validation
+losses compare the architectures and nothing else. The Llama model differs where Llama does:
+no position embedding but RoPE in every head, RMSNorm, a SwiGLU feed-forward, no biases, and
+grouped-query attention (4 query heads share 2 key/value heads); its LLAMA_CONFIG says why each
+size is what it is.
 
 Compact vocabulary. The text uses about 11,000 of GPT-2's 50,257 ids; the output layer over all
 of them would be ~80 % of the work. Training uses one row per id seen in the training split plus
@@ -30,6 +41,7 @@ Good-Turing idea: the mass on all unseen ids together is learnt from the rarest 
 """
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -45,6 +57,10 @@ import torch.nn as nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tiny_gpt_common as common  # noqa: E402
+import tiny_llama_model as llama  # noqa: E402
+
+# The Llama model's default number of steps (see --steps).
+LLAMA_STEPS = 3000
 
 CONFIG = {
     "context_length": 256,
@@ -57,6 +73,35 @@ CONFIG = {
     # spread out, and this model's heads did not sharpen with it.
     "att_drop_rate": 0.0,
     "qkv_bias": True,  # GPT-2 has biases on the query/key/value projections; so do we
+}
+
+# The Llama model (--family llama): the GPT-2 model's width, depth, heads and context, so that the
+# two differ in architecture only.
+LLAMA_CONFIG = {
+    "context_length": 256,
+    "emb_dim": 128,
+    "n_heads": 4,  # query heads of 32, as the GPT-2 model's heads
+    # Two key/value groups: heads 0 and 1 share one key/value head, 2 and 3 the other. Grouped-
+    # query attention is what the lesson shows in a Llama (Llama 3 8B: 32 query heads, 8 groups);
+    # one group (multi-query) would leave the four heads a single set of keys to look at, and four
+    # would be plain multi-head attention.
+    "n_kv_groups": 2,
+    "n_layers": 4,
+    # SwiGLU has three matrices where GPT-2's feed-forward has two, so Llama shrinks the hidden
+    # width to about 2/3 of 4 d (Llama 1 and 2: 8 d / 3, rounded up). 384 = 3 d: with it each block
+    # has exactly the GPT-2 block's 196,608 matrix weights (GQA saves 2 x 128 x 64 = 16,384 on the
+    # keys and values; SwiGLU at 384 spends 3 x 128 x 384 - 2 x 128 x 512 = 16,384 more), so the
+    # comparison is at equal size, no position embedding and no biases aside.
+    "hidden_dim": 384,
+    # RoPE base 10,000 (the original RoPE's, Llama 1 and 2's, for 2k-4k contexts), not Llama 3's
+    # 500,000, which is chosen for 8k-128k tokens: the base sets how slowly the slow pairs of a
+    # head turn, and a 256-token context needs less slowness. With 10,000, 9 of a head's 16
+    # frequency pairs turn at least a quarter turn across the context, with 500,000 only 7 (the
+    # fastest turns 1 radian per token either way). The book lowers Llama 3's base in proportion
+    # to a shorter context (rescale_theta) for the same reason.
+    "rope_base": 10_000.0,
+    "drop_rate": 0.1,  # as the GPT-2 model; see tools/tiny_llama_model.py
+    "att_drop_rate": 0.0,  # as the GPT-2 model, for the same reason
 }
 
 
@@ -242,7 +287,7 @@ def compact_eval_loss(model, ids, gpt2_to_compact, unk, unseen_multiplicity, ctx
     return total / count
 
 
-def describe(cfg, previous_token, induction, repeat_length):
+def describe(family, cfg, previous_token, induction, repeat_length):
     """The file's one-paragraph description, which the app shows under its model picker: the
     model's size and what its strongest heads do. A head counts as an induction head only when its
     score is at least three times uniform attention's on the same positions (the second copy's
@@ -250,8 +295,14 @@ def describe(cfg, previous_token, induction, repeat_length):
     (prev_head, prev_score), (ind_head, ind_score) = previous_token, induction
     n = repeat_length
     uniform = sum(1 / (i + 1) for i in range(n, 2 * n)) / n
-    text = (f"A small GPT-2-architecture model for teaching: {cfg['n_layers']} layers of {cfg['n_heads']} "
-            f"heads, d_model {cfg['emb_dim']}, trained on Shakespeare's plays. Its strongest previous-token "
+    if family == "llama":
+        size = (f"A small Llama-architecture model for teaching: {cfg['n_layers']} layers of {cfg['n_heads']} "
+                f"query heads sharing {cfg['n_kv_groups']} key/value heads (grouped-query attention), RoPE, "
+                f"RMSNorm and SwiGLU, d_model {cfg['emb_dim']}, trained on Shakespeare's plays.")
+    else:
+        size = (f"A small GPT-2-architecture model for teaching: {cfg['n_layers']} layers of {cfg['n_heads']} "
+                f"heads, d_model {cfg['emb_dim']}, trained on Shakespeare's plays.")
+    text = (f"{size} Its strongest previous-token "
             f"head is {prev_head} (mean weight {prev_score:.2f} on the token before, over the whole of Sonnet 18, "
             f"which the plays do not contain). ")
     if ind_score >= 3 * uniform:
@@ -262,11 +313,18 @@ def describe(cfg, previous_token, induction, repeat_length):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--family", choices=("gpt2", "llama"), default="gpt2",
+                    help="gpt2: tiny-shakespeare; llama: tiny-shakespeare-llama (LLAMA_CONFIG)")
     ap.add_argument("--cli", default=common.DEFAULT_CLI, help="attention-lens-cli, for GPT-2 tokenizing")
     ap.add_argument("--corpus", default=common.DEFAULT_CORPUS)
-    ap.add_argument("--out", default=common.DEFAULT_MODEL)
-    ap.add_argument("--log", default=os.path.join(common.REPO_ROOT, "tools", "train_bundled_model.log"))
-    ap.add_argument("--steps", type=int, default=3600)
+    ap.add_argument("--out", help="the .safetensors file (gpt2) or model folder (llama) to write; "
+                                  "default the shipped one")
+    ap.add_argument("--log", help="default tools/train_bundled_model.log (gpt2) or "
+                                  "tools/train_bundled_llama.log (llama)")
+    # 3,600 steps took 50 minutes for the GPT-2 model with the other core busy. The Llama model
+    # gets fewer: it had to finish in under an hour while C++ was being compiled on the same two
+    # cores, and a step of it costs about the same (docs/MODEL.md).
+    ap.add_argument("--steps", type=int, help="default 3600 (gpt2) or LLAMA_STEPS (llama)")
     ap.add_argument("--batch-size", type=int, default=8)
     ap.add_argument("--lr", type=float, default=1.5e-3, help="peak learning rate")
     ap.add_argument("--min-lr", type=float, default=1.5e-4)
@@ -275,19 +333,22 @@ def main():
     ap.add_argument("--seed", type=int, default=123)
     ap.add_argument("--context-length", type=int, default=CONFIG["context_length"])
     ap.add_argument("--heads", type=int, default=CONFIG["n_heads"])
-    ap.add_argument("--dropout", type=float, default=CONFIG["drop_rate"],
-                    help="dropout on the embeddings and the residual branches")
+    ap.add_argument("--dropout", type=float,
+                    help="dropout on the embeddings and the residual branches (default: the family's "
+                         "config, CONFIG or LLAMA_CONFIG)")
     ap.add_argument("--attention-dropout", type=float, default=CONFIG["att_drop_rate"])
     ap.add_argument("--token-init-std", type=float, default=0.09,
                     help="standard deviation of the starting token embeddings (GPT-2: 0.02)")
     ap.add_argument("--pos-init-rms", type=float, default=0.15,
                     help="start the position embeddings as sinusoids of this RMS (0: GPT-2's "
-                         "N(0, 0.02))")
+                         "N(0, 0.02)); gpt2 only, the Llama model has RoPE instead")
     ap.add_argument("--pos-max-frequency", type=float, default=2.5,
                     help="the sinusoids' highest angular frequency, in radians per token")
     ap.add_argument("--attention-lr-mult", type=float, default=4.0,
-                    help="learning rate of W_query, W_key and the position embeddings, as a "
+                    help="learning rate of W_query, W_key and the position embeddings (gpt2), as a "
                          "multiple of the others'")
+    ap.add_argument("--kv-groups", type=int, default=LLAMA_CONFIG["n_kv_groups"], help="llama only")
+    ap.add_argument("--rope-base", type=float, default=LLAMA_CONFIG["rope_base"], help="llama only")
     ap.add_argument("--log-every", type=int, default=25)
     ap.add_argument("--eval-every", type=int, default=250)
     # One thread by default: a float sum's order depends on the thread count, so the shipped
@@ -295,10 +356,22 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--no-train-eval", action="store_true", help="skip the final full-vocabulary train loss (slow)")
     args = ap.parse_args()
-    CONFIG["context_length"] = args.context_length
-    CONFIG["n_heads"] = args.heads
-    CONFIG["drop_rate"] = args.dropout
-    CONFIG["att_drop_rate"] = args.attention_dropout
+    is_llama = args.family == "llama"
+    if args.out is None:
+        args.out = common.DEFAULT_LLAMA_MODEL if is_llama else common.DEFAULT_MODEL
+    if args.log is None:
+        args.log = os.path.join(common.REPO_ROOT, "tools", "train_bundled_llama.log" if is_llama else "train_bundled_model.log")
+    if args.steps is None:
+        args.steps = LLAMA_STEPS if is_llama else 3600
+    cfg = LLAMA_CONFIG if is_llama else CONFIG
+    cfg["context_length"] = args.context_length
+    cfg["n_heads"] = args.heads
+    if args.dropout is not None:
+        cfg["drop_rate"] = args.dropout
+    cfg["att_drop_rate"] = args.attention_dropout
+    if is_llama:
+        cfg["n_kv_groups"] = args.kv_groups
+        cfg["rope_base"] = args.rope_base
 
     # Reproducibility: fixed thread count (a float sum's order depends on it), fixed seeds, one
     # generator for the data order, deterministic kernels only.
@@ -310,7 +383,7 @@ def main():
     log = Log(args.log)
     log(f"{os.cpu_count()} CPUs, OMP_WAIT_POLICY={os.environ['OMP_WAIT_POLICY']}, torch {torch.__version__}, threads {torch.get_num_threads()}, numpy {np.__version__}, "
         f"python {sys.version.split()[0]}")
-    log(f"config {CONFIG}")
+    log(f"family {args.family}, config {cfg}")
     log(f"args {vars(args)}")
 
     ids = common.tokenize_file(args.cli, args.corpus)
@@ -333,10 +406,23 @@ def main():
     log(f"rare ids (count <= 2): {int(rare.sum())} ids, {int(rare[train_t].sum())} training positions; "
         f"each such token is replaced by the unseen row with probability 0.5 (input and target)")
 
-    sonnet = common.tokenize_file(args.cli, common.SONNET_PATH)[: CONFIG["context_length"]]
-    induction = common.induction_sequences(compact_to_gpt2, n=min(100, CONFIG["context_length"] // 2), trials=8, seed=args.seed)
+    sonnet = common.tokenize_file(args.cli, common.SONNET_PATH)[: cfg["context_length"]]
+    induction = common.induction_sequences(compact_to_gpt2, n=min(100, cfg["context_length"] // 2), trials=8, seed=args.seed)
 
-    model = GPTModel(CONFIG, unk + 1, unseen_multiplicity)
+    if is_llama:
+        model = llama.Llama3Model(cfg, unk + 1, unseen_multiplicity)
+        # What the shared functions of tiny_gpt_common take to run the exported weights: the
+        # config.json the folder will hold.
+        arch = llama.hf_config(cfg, common.GPT2_VOCAB)
+
+        def export(m):
+            return llama.export_hf(m, compact_to_gpt2, cfg["n_layers"], common.GPT2_VOCAB)
+    else:
+        model = GPTModel(cfg, unk + 1, unseen_multiplicity)
+        arch = cfg["n_heads"]
+
+        def export(m):
+            return export_hf(m, compact_to_gpt2)
     # Where a head may look is decided by query . key, and "the token before me" is a statement
     # about positions. With GPT-2's start (every embedding N(0, 0.02)) and decay on wpe, this model
     # ended with position embeddings a seventh of the token embeddings' size and no head that
@@ -355,16 +441,20 @@ def main():
     #   one radian per token, and only a few pairs above 0.5) barely do.
     # - The position embeddings stay trainable (and are not decayed): the model is free to
     #   reshape them, as GPT-2 does.
+    # The Llama model has no position embedding: RoPE turns each query and key by its position
+    # inside the head, so query . key depends on the offset i - j by construction and a previous-
+    # token head needs no help from the start. It keeps the token embedding's start (its tied head
+    # starts with the same logits as the GPT-2 model's).
     with torch.no_grad():
         if args.token_init_std > 0:
             nn.init.normal_(model.tok_emb.weight, mean=0.0, std=args.token_init_std)
-        if args.pos_init_rms > 0:
-            n_pairs = CONFIG["emb_dim"] // 2
-            slowest = 2 * math.pi / (2 * CONFIG["context_length"])
+        if args.pos_init_rms > 0 and not is_llama:
+            n_pairs = cfg["emb_dim"] // 2
+            slowest = 2 * math.pi / (2 * cfg["context_length"])
             k = torch.arange(n_pairs, dtype=torch.float32) / (n_pairs - 1)
             frequency = args.pos_max_frequency * (slowest / args.pos_max_frequency) ** k
-            angle = torch.arange(CONFIG["context_length"], dtype=torch.float32)[:, None] * frequency
-            pe = torch.zeros(CONFIG["context_length"], CONFIG["emb_dim"])
+            angle = torch.arange(cfg["context_length"], dtype=torch.float32)[:, None] * frequency
+            pe = torch.zeros(cfg["context_length"], cfg["emb_dim"])
             pe[:, 0::2], pe[:, 1::2] = torch.sin(angle), torch.cos(angle)
             model.pos_emb.weight.copy_(pe * args.pos_init_rms / pe.pow(2).mean().sqrt())
     n_params = sum(p.numel() for p in model.parameters())
@@ -376,7 +466,9 @@ def main():
     # faster: a head only attends sharply once its query . key differences reach several units,
     # which needs those weights several times their starting size; at the common rate they grew
     # so slowly that the heads were still nearly uniform after 5 M tokens. 4x brought the
-    # previous-token head on; 10x was unstable (docs/MODEL.md).
+    # previous-token head on; 10x was unstable (docs/MODEL.md). The Llama model's W_query and
+    # W_key get the same 4x: RoPE decides which offsets a head *can* prefer, but how sharply it
+    # does is still the size of query . key.
     def attention_rate(name):
         return "W_query" in name or "W_key" in name or name == "pos_emb.weight"
 
@@ -399,17 +491,17 @@ def main():
         return args.min_lr + 0.5 * (args.lr - args.min_lr) * (1 + math.cos(math.pi * progress))
 
     def evaluate(step):
-        vl = compact_eval_loss(model, val, gpt2_to_compact, unk, unseen_multiplicity, CONFIG["context_length"])
-        w = export_hf(model, compact_to_gpt2)
-        prev = common.previous_token_scores(w, sonnet, CONFIG["n_heads"])
-        ind = common.induction_scores(w, CONFIG["n_heads"], induction)
+        vl = compact_eval_loss(model, val, gpt2_to_compact, unk, unseen_multiplicity, cfg["context_length"])
+        w = export(model)
+        prev = common.previous_token_scores(w, sonnet, arch)
+        ind = common.induction_scores(w, arch, induction)
         best = lambda s: max((v, f"L{l}H{h}") for l, row in enumerate(s) for h, v in enumerate(row))  # noqa: E731
         (pv, ph), (iv, ih) = best(prev), best(ind)
         log(f"eval step {step:5d} | val loss {vl:.4f} | best previous-token head {ph} {pv:.3f} "
             f"| best induction head {ih} {iv:.3f}")
         return (ph, pv), (ih, iv)
 
-    ctx, B = CONFIG["context_length"], args.batch_size
+    ctx, B = cfg["context_length"], args.batch_size
     log(f"training: {args.steps} steps x {B} x {ctx} tokens = {args.steps * B * ctx} tokens "
         f"({args.steps * B * ctx / len(train):.2f} epochs)")
     model.train()
@@ -447,14 +539,14 @@ def main():
 
     # The shipped weights: float16. Every reported number is computed from them, through the
     # plain functional forward over the full 50,257-way softmax, exactly as the file will be read.
-    w16 = round_f16(export_hf(model, compact_to_gpt2))
-    heads = CONFIG["n_heads"]
-    val_loss, n_val_targets = common.full_vocab_loss(w16, val, heads, ctx)
+    w16 = round_f16(export(model))
+    heads = cfg["n_heads"]
+    val_loss, n_val_targets = common.full_vocab_loss(w16, val, arch, ctx)
     log(f"final validation loss (shipped float16 weights, full vocabulary): {val_loss:.4f} "
         f"over {n_val_targets} targets")
     train_loss = float("nan")
     if not args.no_train_eval:
-        train_loss, n_train_targets = common.full_vocab_loss(w16, train, heads, ctx)
+        train_loss, n_train_targets = common.full_vocab_loss(w16, train, arch, ctx)
         log(f"final train loss (shipped float16 weights, full vocabulary): {train_loss:.4f} "
             f"over {n_train_targets} targets")
     base = common.UnigramBigram(train)
@@ -463,13 +555,20 @@ def main():
         f"bigram (absolute discounting D={base.discount}) {bi:.4f}")
 
     shipped_params = sum(v.numel() for v in w16.values())
+    # The same entries for both models (the app shows description, validation_loss,
+    # baseline_bigram_validation_loss and licence); the Llama file adds its key/value heads.
+    # Its config.json says its architecture to a reader; these say it to a person.
     metadata = {
-        "name": "tiny-shakespeare",
-        "format": "Hugging Face GPT-2 names; Conv1D weights used as x @ W; lm_head tied to wte",
+        "name": "tiny-shakespeare-llama" if is_llama else "tiny-shakespeare",
+        "format": ("Hugging Face Llama names, config.json beside it; nn.Linear weights (out, in) used as "
+                   "x @ W.T; lm_head tied to model.embed_tokens" if is_llama else
+                   "Hugging Face GPT-2 names; Conv1D weights used as x @ W; lm_head tied to wte"),
         "tokenizer": "gpt2",
         "heads": str(heads),
-        "layers": str(CONFIG["n_layers"]),
-        "d_model": str(CONFIG["emb_dim"]),
+        **({"kv_heads": str(cfg["n_kv_groups"]), "rope_theta": f"{cfg['rope_base']:g}",
+            "intermediate_size": str(cfg["hidden_dim"])} if is_llama else {}),
+        "layers": str(cfg["n_layers"]),
+        "d_model": str(cfg["emb_dim"]),
         "context_length": str(ctx),
         "vocab": str(common.GPT2_VOCAB),
         "parameters": str(shipped_params),
@@ -486,14 +585,25 @@ def main():
         "baseline_unigram_validation_loss": f"{uni:.4f}",
         "baseline_bigram_validation_loss": f"{bi:.4f}",
         "trained_on": time.strftime("%Y-%m-%d"),
-        "training": f"tools/train_bundled_model.py, seed {args.seed}, {args.steps} steps of {B} x {ctx} tokens, "
+        "training": f"tools/train_bundled_model.py{' --family llama' if is_llama else ''}, seed {args.seed}, "
+                    f"{args.steps} steps of {B} x {ctx} tokens, "
                     f"AdamW, {train_time / 60:.0f} min on {args.threads} CPU thread{'s' if args.threads != 1 else ''}",
         "licence": "CC0-1.0 (weights); the training text is public domain",
-        "description": describe(CONFIG, (prev_head, prev_score), (ind_head, ind_score), len(induction[0]) // 2),
+        "description": describe(args.family, cfg, (prev_head, prev_score), (ind_head, ind_score), len(induction[0]) // 2),
     }
     tensors = {k: v.numpy().astype(np.float16) for k, v in w16.items()}
-    common.write_safetensors(args.out, tensors, metadata)
-    log(f"wrote {args.out}: {os.path.getsize(args.out)} bytes, {shipped_params} parameters (float16)")
+    if is_llama:
+        # A Hugging Face folder: config.json and model.safetensors, no tokenizer.json (the app
+        # uses GPT-2's for a model without one, and so would tokenizer="gpt2" in transformers).
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "config.json"), "w", encoding="utf-8") as f:
+            json.dump(arch, f, indent=2)
+            f.write("\n")
+        weights_file = os.path.join(args.out, "model.safetensors")
+    else:
+        weights_file = args.out
+    common.write_safetensors(weights_file, tensors, metadata)
+    log(f"wrote {weights_file}: {os.path.getsize(weights_file)} bytes, {shipped_params} parameters (float16)")
 
 
 if __name__ == "__main__":
