@@ -16,9 +16,9 @@ apply_rope. They differ from the book's in four ways, each for this model:
 - The output head is tied to the token embedding (as GPT-2, and as Llama 3.2 1B and 3B): one
   50,257 x 128 matrix in F16 is 12.9 MB, two would not fit the 16 MB the shipped file may take.
 - Dropout, the book's GPT-2 kind (after the embedding and on both residual branches), which the
-  book's Llama has not: the model sees one small text 24 times or so, and the GPT-2 model it is
-  compared with was trained with the same dropout (docs/MODEL.md). It is off in eval mode, so the
-  shipped weights are a plain Llama.
+  book's Llama has not: the model sees one small text 20 times, and without enough dropout it
+  learns the text by heart (docs/MODEL.md). It is off in eval mode, so the shipped weights are a
+  plain Llama.
 
 The export writes Hugging Face Llama names. The book's loader (load_weights_into_llama) maps
 q_proj to W_query and so on with no permutation, because the book's apply_rope rotates split
