@@ -147,7 +147,7 @@ ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
         modelChosen_ = true;
         refresh();
     });
-    loaderB_ = new ModelLoader(this);
+    loaderB_ = new ModelLoader(this, ModelLoader::Hashing::None);
     connect(loaderB_, &ModelLoader::loaded, this,
             [this](const QString& name, const QString&, std::shared_ptr<const DecoderModel> m) {
                 otherModel_ = std::move(m);
@@ -265,7 +265,8 @@ void ComparePanel::fillModelChoices() {
     const QSignalBlocker block(modelB_);
     modelB_->clear();
     modelB_->addItem(tr("Chapter 3 module"), QString());
-    for (const QString& name : bundledModelNames())
+    const QStringList bundled = bundledModelNames();
+    for (const QString& name : bundled)
         modelB_->addItem(name, name);
     for (const QString& path : ModelPicker::recentModels())
         if (QFileInfo(path).exists())
@@ -280,7 +281,7 @@ void ComparePanel::fillModelChoices() {
         i = 0;
         for (int k = 1; k < modelB_->count(); ++k)
             if (modelB_->itemData(k).toString() != a &&
-                bundledModelNames().contains(modelB_->itemData(k).toString())) {
+                bundled.contains(modelB_->itemData(k).toString())) {
                 i = k;
                 break;
             }

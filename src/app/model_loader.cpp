@@ -8,7 +8,7 @@
 
 namespace attn {
 
-ModelLoader::ModelLoader(QObject* parent) : QObject(parent) {}
+ModelLoader::ModelLoader(QObject* parent, Hashing hashing) : QObject(parent), hashing_(hashing) {}
 
 ModelLoader::~ModelLoader() = default;
 
@@ -35,13 +35,12 @@ quint64 ModelLoader::load(const QString& nameOrPath, const QString& configPath) 
     return job_.run(
         [this, nameOrPath, configPath](const JobReports& r) {
             const auto read = [&](const QString& config) {
-                return loadModel(nameOrPath, std::nullopt, &r.cancel(),
-                                 [&](int done, int total, const QString& what) {
-                                     r.report([this, done, total, what] {
-                                         emit progress(done, total, what);
-                                     });
-                                 },
-                                 config);
+                return loadModel(
+                    nameOrPath, std::nullopt, &r.cancel(),
+                    [&](int done, int total, const QString& what) {
+                        r.report([this, done, total, what] { emit progress(done, total, what); });
+                    },
+                    config);
             };
             try {
                 return Loaded{read(configPath), configPath, {}};
@@ -67,6 +66,8 @@ quint64 ModelLoader::load(const QString& nameOrPath, const QString& configPath) 
                 return;
             }
             emit loaded(nameOrPath, l.configPath, l.model);
+            if (hashing_ == Hashing::None)
+                return;
             hashJob_.run(
                 [path = modelFilePath(nameOrPath).toStdString()](const CancelToken& cancel) {
                     return QString::fromStdString(io::modelContentSha256(path, &cancel));

@@ -15,7 +15,10 @@ namespace attn {
 class ModelLoader : public QObject {
     Q_OBJECT
   public:
-    explicit ModelLoader(QObject* parent = nullptr);
+    // Whether a load is followed by the model's hash (hashed): the workspace's model needs it
+    // for sessions, a model read only to compare with does not.
+    enum class Hashing { AfterLoad, None };
+    explicit ModelLoader(QObject* parent = nullptr, Hashing hashing = Hashing::AfterLoad);
     ~ModelLoader() override;
 
     // Starts reading `nameOrPath` (a folder, a file, or a bundled model's name), a single file
@@ -47,6 +50,7 @@ class ModelLoader : public QObject {
 
     LatestJob job_{JobThread::Own};  // its own thread: a big file never waits for a figure
     LatestJob hashJob_{JobThread::Own};
+    Hashing hashing_;
     bool loading_ = false;
 };
 

@@ -11,11 +11,13 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/resource.h>
 #endif
 
+#include "engine/cancel.h"
 #include "engine/config.h"
 
 namespace attn::io {
@@ -160,12 +162,37 @@ void writeFileAtomically(const std::string& path, const FileProducer& produce) {
         failWrite(path, file.errorString().toStdString());
 }
 
-std::string fileSha256(const std::string& path) {
+Sha256::Sha256() : hash_(std::make_unique<QCryptographicHash>(QCryptographicHash::Sha256)) {}
+
+Sha256::~Sha256() = default;
+
+void Sha256::add(std::string_view bytes) {
+    hash_->addData(QByteArrayView(bytes.data(), qsizetype(bytes.size())));
+}
+
+bool Sha256::addFile(const std::string& path, const CancelToken* cancel) {
     QFile f(QString::fromStdString(path));
     if (!f.open(QIODevice::ReadOnly))
-        return {};
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    return h.addData(&f) ? h.result().toHex().toStdString() : std::string();
+        return false;
+    std::vector<char> buffer(size_t(1) << 20);
+    for (;;) {
+        throwIfCancelled(cancel);
+        const qint64 n = f.read(buffer.data(), qint64(buffer.size()));
+        if (n < 0)
+            return false;
+        if (n == 0)
+            return true;
+        add(std::string_view(buffer.data(), size_t(n)));
+    }
+}
+
+std::string Sha256::hex() const {
+    return hash_->result().toHex().toStdString();
+}
+
+std::string fileSha256(const std::string& path, const CancelToken* cancel) {
+    Sha256 h;
+    return h.addFile(path, cancel) ? h.hex() : std::string();
 }
 
 int64_t processPeakResidentBytes() {

@@ -3,8 +3,15 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+
+class QCryptographicHash;
+
+namespace attn {
+class CancelToken;
+}
 
 namespace attn::io {
 
@@ -30,9 +37,24 @@ std::string fileDisplayName(const std::string& path);
 // Lower-case extension with the dot (".npy"), empty if none.
 std::string fileExtension(const std::string& path);
 
+// SHA-256 of bytes fed in pieces: strings, and files read a megabyte at a time with a cancel
+// check in between (a model can be gigabytes).
+class Sha256 {
+  public:
+    Sha256();
+    ~Sha256();
+    void add(std::string_view bytes);
+    // False when the file cannot be read; throws Cancelled when the token is set.
+    bool addFile(const std::string& path, const CancelToken* cancel = nullptr);
+    std::string hex() const;  // lower-case
+
+  private:
+    std::unique_ptr<QCryptographicHash> hash_;
+};
+
 // The SHA-256 of a file's bytes in lower-case hex; empty when it cannot be read. Sessions record
-// the files they name by it, and the app the model file in use.
-std::string fileSha256(const std::string& path);
+// the files they name by it.
+std::string fileSha256(const std::string& path, const CancelToken* cancel = nullptr);
 
 // This process's own peak resident memory in bytes: VmHWM of /proc/self/status on Linux, which
 // starts anew at exec. (getrusage's ru_maxrss keeps the parent's maximum across exec: a program

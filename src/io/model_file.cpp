@@ -7,9 +7,6 @@
 #include <map>
 #include <set>
 
-#include <QCryptographicHash>
-#include <QFile>
-
 #include "engine/config.h"
 #include "io/file_io.h"
 #include "io/json_reader.h"
@@ -629,46 +626,26 @@ std::shared_ptr<const DecoderModel> loadDecoderModel(const SharedBytes& bytes,
 std::string modelContentSha256(const std::string& path, const CancelToken* cancel) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    std::vector<std::string> names;  // empty for a file: its own bytes, without a name
-    if (fs::is_directory(path, ec)) {
-        for (const fs::directory_entry& e : fs::directory_iterator(path, ec)) {
-            const std::string name = e.path().filename().string();
-            if (e.is_regular_file(ec) &&
-                (name == "config.json" || name == "tokenizer.json" ||
-                 name == "model.safetensors.index.json" || fileExtension(name) == ".safetensors"))
-                names.push_back(name);
-        }
-        if (ec)
-            return {};
-        std::sort(names.begin(), names.end());
+    if (!fs::is_directory(path, ec))
+        return fileSha256(path, cancel);
+    std::vector<std::string> names;
+    for (const fs::directory_entry& e : fs::directory_iterator(path, ec)) {
+        const std::string name = e.path().filename().string();
+        if (e.is_regular_file(ec) &&
+            (name == "config.json" || name == "tokenizer.json" ||
+             name == "model.safetensors.index.json" || fileExtension(name) == ".safetensors"))
+            names.push_back(name);
     }
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    auto addFile = [&](const std::string& file) {
-        QFile f(QString::fromStdString(file));
-        if (!f.open(QIODevice::ReadOnly))
-            return false;
-        std::vector<char> buffer(size_t(1) << 20);
-        for (;;) {
-            throwIfCancelled(cancel);
-            const qint64 n = f.read(buffer.data(), qint64(buffer.size()));
-            if (n < 0)
-                return false;
-            if (n == 0)
-                return true;
-            hash.addData(QByteArrayView(buffer.data(), n));
-        }
-    };
-    if (!fs::is_directory(path, ec)) {
-        if (!addFile(path))
+    if (ec)
+        return {};
+    std::sort(names.begin(), names.end());
+    Sha256 hash;
+    for (const std::string& name : names) {
+        hash.add(std::string_view(name.data(), name.size() + 1));  // and its NUL
+        if (!hash.addFile((fs::path(path) / name).string(), cancel))
             return {};
-    } else {
-        for (const std::string& name : names) {
-            hash.addData(QByteArrayView(name.data(), qsizetype(name.size() + 1)));  // and its NUL
-            if (!addFile((fs::path(path) / name).string()))
-                return {};
-        }
     }
-    return hash.result().toHex().toStdString();
+    return hash.hex();
 }
 
 std::shared_ptr<const DecoderModel> loadDecoderModel(const std::string& path,
