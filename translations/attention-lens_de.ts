@@ -368,6 +368,10 @@
         <source>chapter-3 module</source>
         <translation>Modul aus Kapitel 3</translation>
     </message>
+    <message>
+        <source>Step &lt;b&gt;%1&lt;/b&gt;, %2: both cut the text into %3 tokens, but not the same ones, so B − A compares positions rather than tokens.%4</source>
+        <translation>Schritt &lt;b&gt;%1&lt;/b&gt;, %2: Beide zerlegen den Text in %3 Tokens, aber nicht in dieselben, daher vergleicht B − A Positionen statt Tokens.%4</translation>
+    </message>
 </context>
 <context>
     <name>attn::CompareView</name>

@@ -41,31 +41,52 @@ QString maskWords(const MaskSpec& m) {
 const char* const kTired = "because it was too tired";
 const char* const kWide = "because it was too wide";
 
-// Two models' tokens of one text: the same, or where they first part.
+// The text of row `i` of a run's input: its token's bytes, or (the book's vectors, an embeddings
+// file) its label, without the spaces around it.
+QString rowText(const InputTokens& in, size_t i) {
+    const std::string& t = i < in.tokens.size() ? in.tokens[i].bytes : in.labels[i];
+    return QString::fromStdString(t).trimmed();
+}
+
+// How many leading rows two models' inputs share: the same text, token by token.
+size_t sharedRows(const InputTokens& a, const InputTokens& b) {
+    size_t same = 0;
+    while (same < a.labels.size() && same < b.labels.size() && rowText(a, same) == rowText(b, same))
+        ++same;
+    return same;
+}
+
+// What the two models' maps of one text are: the same tokens (B − A cell by cell), as many
+// tokens cut differently (B − A compares positions, not tokens), or a different number of
+// tokens (side by side), with where the tokens part.
 QString compareModelsMessage(const InputTokens& a, const InputTokens& b, const QString& stepId,
                              int headA, int headB, bool shapesMatch) {
     const QString heads = headA == headB
                               ? ComparePanel::tr("head %1").arg(headA)
                               : ComparePanel::tr("head %1 (A) and %2 (B)").arg(headA).arg(headB);
-    if (a.labels == b.labels && shapesMatch)
+    const size_t same = sharedRows(a, b);
+    const bool sameTokens = same == a.labels.size() && same == b.labels.size();
+    if (sameTokens && shapesMatch)
         return ComparePanel::tr(
                    "Step <b>%1</b>, %2: both cut the text into the same %3 tokens, "
                    "so B − A is cell by cell.")
             .arg(stepId, heads)
             .arg(a.count());
-    size_t same = 0;
-    while (same < a.labels.size() && same < b.labels.size() && a.labels[same] == b.labels[same])
-        ++same;
-    QString where;
-    if (a.labels != b.labels)
-        where = same < a.labels.size() && same < b.labels.size()
-                    ? ComparePanel::tr(
-                          " They agree on the first %1 tokens and part at token %1 "
-                          "(A \u201c%2\u201d, B \u201c%3\u201d).")
-                          .arg(same)
-                          .arg(QString::fromStdString(a.labels[same]).toHtmlEscaped(),
-                               QString::fromStdString(b.labels[same]).toHtmlEscaped())
-                    : QString();
+    const QString where =
+        same < a.labels.size() && same < b.labels.size()
+            ? ComparePanel::tr(
+                  " They agree on the first %1 tokens and part at token %1 "
+                  "(A \u201c%2\u201d, B \u201c%3\u201d).")
+                  .arg(same)
+                  .arg(rowText(a, same).toHtmlEscaped(), rowText(b, same).toHtmlEscaped())
+            : QString();
+    if (shapesMatch)
+        return ComparePanel::tr(
+                   "Step <b>%1</b>, %2: both cut the text into %3 tokens, but not the same "
+                   "ones, so B − A compares positions rather than tokens.%4")
+            .arg(stepId, heads)
+            .arg(a.count())
+            .arg(where);
     return ComparePanel::tr(
                "Step <b>%1</b>, %2: the models' tokenizers cut the text into %3 and "
                "%4 tokens, so their maps stand side by side without a cell-by-cell "
@@ -577,10 +598,9 @@ void ComparePanel::refresh() {
                       .arg(da.rows)
                       .arg(db.rows)
                       .arg(words));
-    } else if (p == Preset::TwoModels &&
-               (view_->shapesMatch() || shown->run.input.labels != other_->run.input.labels)) {
-        // Their tokenizers may cut the text differently: then there is no cell-by-cell
-        // difference, and the message says where the tokens part.
+    } else if (p == Preset::TwoModels && (view_->shapesMatch() || da.rows != db.rows)) {
+        // Their tokenizers may cut the text differently: the message says whether B − A is
+        // token by token, and where the tokens part.
         setMessage(compareModelsMessage(shown->run.input, other_->run.input, stepId, head, headB,
                                         view_->shapesMatch()));
     } else if (!view_->shapesMatch())

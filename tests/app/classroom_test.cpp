@@ -481,6 +481,26 @@ TEST(Classroom, CompareTwoModelsOnTheSameText) {
     w.resize(1280, 690);
     w.show();
     ASSERT_TRUE(settle(w));
+    // The chapter-3 module on the book's six vectors against the bundled model, offered first:
+    // the book's words are the model's GPT-2 tokens, so B − A is token by token (the labels
+    // differ only by GPT-2's leading spaces).
+    child<QAction>(w, "action_compareDock")->trigger();
+    {
+        ComparePanel* c = w.comparePanel();
+        ASSERT_TRUE(waitUntil([&] { return c->isVisible(); }));
+        c->setPreset(ComparePanel::Preset::TwoModels);
+        ASSERT_TRUE(waitUntil(
+            [&] {
+                return c->message().contains(QStringLiteral("B − A")) ||
+                       c->message().contains(QStringLiteral("side by side"));
+            },
+            60000))
+            << c->message().toStdString();
+        EXPECT_EQ(c->secondModel(), QStringLiteral("tiny-shakespeare"));
+        EXPECT_TRUE(c->message().contains(QStringLiteral("the same 6 tokens")))
+            << c->message().toStdString();
+        child<QAction>(w, "action_compareDock")->trigger();
+    }
     w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
     ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
     change(w, [](Settings& s) {
