@@ -64,6 +64,102 @@ def gpt2_decoder():
     return lambda i: decoder[i]
 
 
+# The circuit checks (issue 27): a repeated sequence of random common words, CIRCUIT_WORDS of
+# them said twice, as a text (so the app and the lessons can type it): words of the training
+# text's most frequent whole-word tokens (" king", " love"), picked with a fixed seed.
+CIRCUIT_WORDS, CIRCUIT_SEED, CIRCUIT_POOL = 16, 7, 1500
+GREEDY_NEW = 12  # greedy generation's length in the fixture
+
+
+def circuit_text(cli, train, decode):
+    """(text, ids): CIRCUIT_WORDS distinct common words, then the same words again; each word a
+    single GPT-2 token that the tokenizer gives back as itself inside the text."""
+    counts = {}
+    for t in train:
+        counts[t] = counts.get(t, 0) + 1
+    pool = [t for t, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+            if decode(t).startswith(" ") and decode(t)[1:].isalpha() and decode(t)[1:].islower()
+            and len(decode(t)) > 3][:CIRCUIT_POOL]
+    g = torch.Generator().manual_seed(CIRCUIT_SEED)
+    words = [pool[i] for i in torch.randperm(len(pool), generator=g)[:CIRCUIT_WORDS].tolist()]
+    text = "".join(decode(t) for t in words + words)
+    ids, _ = common.tokenize_text(cli, text)
+    if ids != words + words:
+        raise SystemExit(f"the circuit text {text!r} does not tokenize back to its words")
+    return text, ids
+
+
+def circuit_checks(w, arch, cli, train, decode, seqs, prev, ind):
+    """What issue 27 asks of the circuit, from the shipped weights: the best previous-token head
+    (Sonnet 18) in a layer below the best induction head, and the induction score with that head
+    zero-ablated. Then the fixture's numbers: on the circuit text, with no head, that head zero-
+    and mean-ablated: the induction layer's attention, the loss and each token's, the next-token
+    top 5 and the logit lens's top 3; greedy generation from PROMPT."""
+    L, H = len(prev), len(prev[0])
+    ind_l, ind_h = max(((l, h) for l in range(1, L) for h in range(H)), key=lambda lh: ind[lh[0]][lh[1]])
+    prev_l, prev_h = max(((l, h) for l in range(ind_l) for h in range(H)), key=lambda lh: prev[lh[0]][lh[1]])
+    ablated = common.induction_scores(w, arch, seqs, ablate=[(prev_l, prev_h)])
+    print(f"\ncircuit: previous-token head L{prev_l}H{prev_h} ({prev[prev_l][prev_h]:.3f} on Sonnet 18) below induction "
+          f"head L{ind_l}H{ind_h} ({ind[ind_l][ind_h]:.3f}); with L{prev_l}H{prev_h} zero-ablated the induction head "
+          f"scores {ablated[ind_l][ind_h]:.3f} ({ablated[ind_l][ind_h] / max(ind[ind_l][ind_h], 1e-9):.0%} of it)")
+    print("\n" + table(ablated, f"induction, L{prev_l}H{prev_h} zero-ablated"))
+    text, ids = circuit_text(cli, train, decode)
+    x = torch.tensor([ids])
+    cases = {}
+    for mode in ("none", "zero", "mean"):
+        ablate = [] if mode == "none" else [(prev_l, prev_h)]
+        residuals = []
+        with torch.no_grad():
+            logits, att = common.forward(w, x, arch, want_attention=True, ablate=ablate,
+                                         ablate_mode=mode if ablate else "zero", residuals=residuals)
+            logp = torch.log_softmax(logits[0], dim=-1)
+            token_losses = [-logp[i, ids[i + 1]].item() for i in range(len(ids) - 1)]
+            probs = torch.softmax(logits[0, -1], dim=-1)
+            top = probs.topk(5)
+            lens = []
+            for r in residuals:
+                p = torch.softmax(common.final_norm(w, r, arch)[0] @ common.output_head(w).T, dim=-1)
+                t3 = p.topk(3)
+                lens.append([[{"id": int(i), "prob": round(float(v), 6)} for v, i in zip(t3.values[j], t3.indices[j])]
+                             for j in range(len(ids))])
+        n = len(ids) // 2
+        stripe = sum(att[ind_l][0, ind_h, t, t - n + 1].item() for t in range(n, 2 * n)) / n
+        cases[mode] = {
+            "attention_layer": [[[round(v, 7) for v in row] for row in head] for head in att[ind_l][0].tolist()],
+            "induction_stripe": round(stripe, 6),
+            "loss": round(sum(token_losses) / len(token_losses), 6),
+            "token_losses": [round(v, 6) for v in token_losses],
+            "next_top5": [{"id": int(i), "prob": round(float(v), 6)} for v, i in zip(top.values, top.indices)],
+            "logit_lens_top3": lens,
+        }
+        print(f"circuit text, ablation {mode}: loss {cases[mode]['loss']:.4f}, second-half loss "
+              f"{sum(token_losses[n - 1:]) / n:.4f}, L{ind_l}H{ind_h}'s stripe {stripe:.3f}")
+    # Greedy decoding: the argmax after each step, as the app's temperature 0.
+    prompt_ids, _ = common.tokenize_text(cli, PROMPT)
+    greedy = list(prompt_ids)
+    with torch.no_grad():
+        for _ in range(GREEDY_NEW):
+            greedy.append(int(common.forward(w, torch.tensor([greedy]), arch)[0][0, -1].argmax()))
+    return {
+        "about": "issue 27's circuit: previous_token_head and induction_head as [layer, head]; for each ablation "
+                 "of previous_token_head (none, zero, mean) on `text`: attention_layer is layer "
+                 "induction_head[0]'s attention (H, T, T), induction_stripe its induction head's mean weight on "
+                 "the token after the earlier occurrence over the second half, loss and token_losses in nats, "
+                 "next_top5 after the last token, logit_lens_top3 [layer][position] the top 3 of "
+                 "final_norm(block output) @ W_out",
+        "previous_token_head": [prev_l, prev_h],
+        "previous_token_score": round(prev[prev_l][prev_h], 6),
+        "induction_head": [ind_l, ind_h],
+        "induction_score": round(ind[ind_l][ind_h], 6),
+        "induction_score_ablated": round(ablated[ind_l][ind_h], 6),
+        "induction_scores_ablated": [[round(v, 6) for v in row] for row in ablated],
+        "text": text,
+        "ids": ids,
+        "ablation": cases,
+        "greedy": {"prompt": PROMPT, "ids": greedy, "new": GREEDY_NEW},
+    }
+
+
 def table(scores, title):
     """Markdown table, layers as rows, heads as columns."""
     H = len(scores[0])
@@ -256,6 +352,7 @@ def main():
     print("\n" + table(entropy, "entropy / uniform entropy, Sonnet 18"))
     if max(max(r) for r in prev) < 0.5:
         problems.append("no head has a previous-token score of 0.5 on Sonnet 18")
+    circuit = circuit_checks(w, arch, args.cli, train, decode, seqs, prev, ind)
 
     # --- The fixture for the C++ tests ------------------------------------------------------------
     with torch.no_grad():
@@ -315,6 +412,7 @@ def main():
                      f"twice (torch.Generator seed {INDUCTION_SEED}, randperm); mean weight of positions n..2n-1 on "
                      "the token after the previous occurrence",
         "next_after_prompt": {"text": PROMPT, "ids": prompt_ids, "tokens": prompt_tokens, "top5": top5},
+        "circuit": circuit,
     }
     if args.write_fixture:
         os.makedirs(os.path.dirname(args.fixture), exist_ok=True)

@@ -139,14 +139,34 @@ def gelu_tanh(x):
     return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x.pow(3))))
 
 
-def forward(w, ids, arch, want_attention=False, logits_for=None):
+def ablate_heads(ctx, layer, hd, ablate, mode):
+    """SPEC 10's ablation on one layer's context (B, T, H * hd), before the output projection:
+    each (layer, head) in `ablate` gets 0 ("zero") or its mean over the positions ("mean")."""
+    if not ablate:
+        return ctx
+    ctx = ctx.clone()
+    for l, h in ablate:
+        if l != layer:
+            continue
+        cols = slice(h * hd, (h + 1) * hd)
+        if mode == "mean":
+            ctx[:, :, cols] = ctx[:, :, cols].mean(dim=1, keepdim=True)
+        else:
+            ctx[:, :, cols] = 0.0
+    return ctx
+
+
+def forward(w, ids, arch, want_attention=False, logits_for=None, ablate=None, ablate_mode="zero",
+            residuals=None):
     """ids: LongTensor (B, T). Returns (logits (B, T, V) or None, [attention (B, H, T, T)] per layer).
 
     arch: a GPT-2 file's number of heads, or a Llama folder's config.json (see llama_forward).
     logits_for: None for logits at every position, "none" to skip the (large) output layer.
+    ablate: (layer, head) pairs switched off as ablate_mode says (ablate_heads).
+    residuals: a list that gets the residual stream leaving each block, (B, T, d) each.
     """
     if isinstance(arch, dict):
-        return llama_forward(w, ids, arch, want_attention, logits_for)
+        return llama_forward(w, ids, arch, want_attention, logits_for, ablate, ablate_mode, residuals)
     heads = arch
     B, T = ids.shape
     d = w["wte.weight"].shape[1]
@@ -165,11 +185,13 @@ def forward(w, ids, arch, want_attention=False, logits_for=None):
         weights = torch.softmax(scores / math.sqrt(hd), dim=-1)
         if want_attention:
             attentions.append(weights)
-        ctx = (weights @ v).transpose(1, 2).reshape(B, T, d)
+        ctx = ablate_heads((weights @ v).transpose(1, 2).reshape(B, T, d), i, hd, ablate, ablate_mode)
         x = x + ctx @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
         m = layer_norm(x, w[p + "ln_2.weight"], w[p + "ln_2.bias"])
         m = gelu_tanh(m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"])
         x = x + m @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
+        if residuals is not None:
+            residuals.append(x)
     if logits_for == "none":
         return None, attentions
     h = layer_norm(x, w["ln_f.weight"], w["ln_f.bias"])
@@ -197,7 +219,20 @@ def rope(x, theta):
     return x * torch.cos(angles) + torch.cat((-x2, x1), dim=-1) * torch.sin(angles)
 
 
-def llama_forward(w, ids, config, want_attention=False, logits_for=None):
+def final_norm(w, x, arch):
+    """The model's final norm (ln_f, or model.norm for a Llama): what the logit lens applies to
+    each block's residual stream before the output head."""
+    if isinstance(arch, dict):
+        return rms_norm(x, w["model.norm.weight"], arch["rms_norm_eps"])
+    return layer_norm(x, w["ln_f.weight"], w["ln_f.bias"])
+
+
+def output_head(w):
+    return w.get("lm_head.weight", w.get("wte.weight", w.get("model.embed_tokens.weight")))
+
+
+def llama_forward(w, ids, config, want_attention=False, logits_for=None, ablate=None,
+                  ablate_mode="zero", residuals=None):
     """The forward above for a Llama config.json (GQA, RoPE, RMSNorm, SwiGLU, no biases)."""
     B, T = ids.shape
     H, G = config["num_attention_heads"], config["num_key_value_heads"]
@@ -218,11 +253,13 @@ def llama_forward(w, ids, config, want_attention=False, logits_for=None):
         weights = torch.softmax(scores / math.sqrt(hd), dim=-1)
         if want_attention:
             attentions.append(weights)
-        ctx = (weights @ v).transpose(1, 2).reshape(B, T, H * hd)
+        ctx = ablate_heads((weights @ v).transpose(1, 2).reshape(B, T, H * hd), i, hd, ablate, ablate_mode)
         x = x + ctx @ w[p + "self_attn.o_proj.weight"].T
         m = rms_norm(x, w[p + "post_attention_layernorm.weight"], eps)
         gated = torch.nn.functional.silu(m @ w[p + "mlp.gate_proj.weight"].T) * (m @ w[p + "mlp.up_proj.weight"].T)
         x = x + gated @ w[p + "mlp.down_proj.weight"].T
+        if residuals is not None:
+            residuals.append(x)
     if logits_for == "none":
         return None, attentions
     h = rms_norm(x, w["model.norm.weight"], eps)
@@ -316,13 +353,15 @@ def induction_sequences(vocab_ids, n, trials, seed):
 
 
 @torch.no_grad()
-def induction_scores(w, arch, seqs):
+def induction_scores(w, arch, seqs, ablate=None, ablate_mode="zero"):
     """[layer][head]: for positions t in the second half (t = n + j), the mean attention weight on
     position j + 1, the token right after the previous occurrence of token t. Averaged over seqs.
-    The first half's ids are distinct, so the previous occurrence is unique."""
+    The first half's ids are distinct, so the previous occurrence is unique. With `ablate`, the
+    same with those heads switched off (an induction head reads what a previous-token head
+    wrote, so switching that one off should take the induction head's stripe away)."""
     x = torch.tensor(seqs, dtype=torch.long)
     n = x.shape[1] // 2
-    _, att = forward(w, x, arch, want_attention=True, logits_for="none")
+    _, att = forward(w, x, arch, want_attention=True, logits_for="none", ablate=ablate, ablate_mode=ablate_mode)
     t = torch.arange(n, 2 * n)
     return [[a[:, h, t, t - n + 1].mean().item() for h in range(a.shape[1])] for a in att]
 

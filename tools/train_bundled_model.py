@@ -294,6 +294,32 @@ def compact_eval_loss(model, ids, gpt2_to_compact, unk, unseen_multiplicity, ctx
     return total / count
 
 
+def add_repeats(x, y, args, n_ids, gen):
+    """Writes a recurring span into a share of the rows of x (B, T), in place, with y = the
+    targets (x shifted by one) kept consistent. The span of length L is placed at a and again at
+    b >= a + L; random-id spans leave their first copy's targets out of the loss (-100)."""
+    B, T = x.shape
+    for r in range(B):
+        if torch.rand((), generator=gen).item() >= args.repeat_share:
+            continue
+        L = int(torch.randint(args.repeat_min, min(args.repeat_max, T // 2 - 1) + 1, (), generator=gen))
+        a = int(torch.randint(0, T - 2 * L, (), generator=gen))
+        b = int(torch.randint(a + L, T - L, (), generator=gen))
+        row = torch.cat([x[r], y[r, -1:]])  # the T + 1 tokens of the window
+        random_span = torch.rand((), generator=gen).item() < 0.5
+        if random_span:
+            span = torch.randint(0, n_ids, (L,), generator=gen)
+            row[a: a + L] = span
+        else:
+            span = row[a: a + L].clone()
+        row[b: b + L] = span
+        x[r], y[r] = row[:-1], row[1:]
+        if random_span and a > 0:
+            y[r, a - 1: a + L - 1] = -100  # the targets that are the first copy's tokens
+        elif random_span:
+            y[r, : L - 1] = -100
+
+
 def describe(family, cfg, previous_token, induction, repeat_length):
     """The file's one-paragraph description, which the app shows under its model picker: the
     model's size and what its strongest heads do. A head counts as an induction head only when its
@@ -363,6 +389,18 @@ def main():
                          "multiple of the others'")
     ap.add_argument("--kv-groups", type=int, default=LLAMA_CONFIG["n_kv_groups"], help="llama only")
     ap.add_argument("--rope-base", type=float, default=LLAMA_CONFIG["rope_base"], help="llama only")
+    # Induction heads (issue 27): a head that finds the earlier occurrence of the current token and
+    # copies what followed it only pays off on text that repeats. Shakespeare repeats names and
+    # phrases, but rarely within one 256-token window, and 4,000 steps of it alone grew a
+    # previous-token head and no induction head. So a share of the windows get a span that
+    # recurs: half of them random training ids (the purest case: nothing but copying predicts the
+    # second copy), half a stretch of the window's own text written again further on. The first
+    # copy of a random span is unpredictable, so those targets are left out of the loss (they
+    # would only teach the model that any id may follow).
+    ap.add_argument("--repeat-share", type=float, default=0.0,
+                    help="share of training windows holding a repeated span (0 to 1)")
+    ap.add_argument("--repeat-min", type=int, default=8, help="shortest repeated span, in tokens")
+    ap.add_argument("--repeat-max", type=int, default=96, help="longest repeated span, in tokens")
     ap.add_argument("--log-every", type=int, default=25)
     ap.add_argument("--eval-every", type=int, default=250)
     # One thread by default: a float sum's order depends on the thread count, so the shipped
@@ -531,7 +569,9 @@ def main():
         win = torch.stack([train_t[s: s + ctx + 1] for s in starts.tolist()])
         replace = rare[win] & (torch.rand(win.shape, generator=data_gen) < 0.5)
         win = torch.where(replace, torch.full_like(win, unk), win)
-        x, y = win[:, :-1], win[:, 1:]
+        x, y = win[:, :-1], win[:, 1:].clone()
+        if args.repeat_share > 0:
+            add_repeats(x, y, args, unk, data_gen)
 
         for g in opt.param_groups:
             g["lr"] = lr_at(step) * g["lr_mult"]

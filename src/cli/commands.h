@@ -53,6 +53,7 @@ std::string timedRunsJson(int repeat, const std::function<void()>& run);
 
 int tokenizeCommand(const QStringList& args);
 int modelCommand(const QStringList& args);
+int generateCommand(const QStringList& args);
 int traceCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int exportCommand(const QStringList& args);

@@ -27,6 +27,7 @@ const char* kUsage =
     "Commands:\n"
     "  tokenize   Text -> GPT-2 (or words/chars) token ids as JSON\n"
     "  model      A trained GPT model's attention in every layer and its next tokens\n"
+    "  generate   Text a trained model writes, token by token (greedy or sampled)\n"
     "  trace      Every step of one forward pass as JSON\n"
     "  render     A step's heatmap as PNG, SVG or PDF (--all-steps DIR for every step)\n"
     "  export     A step as CSV, .npy or JSON, or every step as .npz\n"
@@ -93,6 +94,8 @@ int main(int argc, char** argv) {
             return attn::cli::tokenizeCommand(args);
         if (command == "model")
             return attn::cli::modelCommand(args);
+        if (command == "generate")
+            return attn::cli::generateCommand(args);
         if (command == "trace")
             return attn::cli::traceCommand(args);
         if (command == "bench")
@@ -104,7 +107,7 @@ int main(int argc, char** argv) {
         if (command == "render")
             return attn::cli::renderCommand(args);
         return fail("unknown command \"" + command +
-                    "\"; the commands are tokenize, model, trace, render, export, pytorch, bench.");
+                    "\"; the commands are tokenize, model, generate, trace, render, export, pytorch, bench.");
     } catch (const attn::UserError& e) {
         return fail(e.what());
     } catch (const attn::Cancelled& e) {

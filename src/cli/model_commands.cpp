@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "engine/generate.h"
 #include "io/file_io.h"
 #include "io/text_format.h"
 #include "io/trace_json.h"
@@ -56,6 +57,77 @@ std::string tokenText(const DecoderModel& m, int64_t id) {
     }
 }
 
+// [{"id": 464, "token": " The", "prob": 0.1}, ...]
+void appendTokenList(std::string& out, const DecoderModel& m,
+                     const std::vector<TokenProbability>& tokens) {
+    out += "[";
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        out += (i ? ", " : "") + std::string("{\"id\": ") + std::to_string(tokens[i].id) +
+               ", \"token\": ";
+        io::appendJsonString(out, tokenText(m, tokens[i].id));
+        out += ", \"prob\": ";
+        io::appendDouble(out, tokens[i].probability);
+        out += "}";
+    }
+    out += "]";
+}
+
+// `"loss": L, "token_losses": [...]`: the text's mean next-token cross-entropy in nats and each
+// predicted token's own (-ln p of token i + 1 after tokens 0..i); null for a one-token text,
+// which predicts nothing.
+void appendLossJson(std::string& out, const DecoderRun& run) {
+    const std::vector<double> logp = tokenLogProbabilities(run);
+    out += ", \"loss\": ";
+    if (logp.empty()) {
+        out += "null";
+    } else {
+        double sum = 0.0;
+        for (double v : logp)
+            sum -= v;
+        io::appendDouble(out, sum / static_cast<double>(logp.size()));
+    }
+    out += ", \"token_losses\": [";
+    for (size_t i = 0; i < logp.size(); ++i) {
+        out += i ? ", " : "";
+        io::appendDouble(out, -logp[i]);
+    }
+    out += "]";
+}
+
+// The text of `ids`: their bytes by the model's tokenizer (or GPT-2's) joined, so characters
+// split across tokens come out whole; tokens the tokenizer adds (<bos>) are left out.
+std::string decodedText(const DecoderModel& m, const std::vector<int64_t>& ids) {
+    std::string text;
+    for (int64_t id : ids) {
+        try {
+            const Token t = modelToken(&m, id);
+            if (!t.addedByTokenizer)
+                text += t.bytes;
+        } catch (const std::out_of_range&) {
+            text += tokenText(m, id);  // an id the model has and its tokenizer not: "<id N>"
+        }
+    }
+    return text;
+}
+
+double doubleOption(const QCommandLineParser& p, const char* name, double fallback) {
+    if (!p.isSet(name))
+        return fallback;
+    bool ok = false;
+    const double v = p.value(name).toDouble(&ok);
+    if (!ok)
+        throw UserError(name, std::string("--") + name + " expects a number, got \"" +
+                                  p.value(name).toStdString() + "\".");
+    return v;
+}
+
+void writeOutput(const QCommandLineParser& p, const std::string& out) {
+    if (p.isSet("out"))
+        io::writeFileAtomically(p.value("out").toStdString(), out);
+    else
+        writeStdout(out);
+}
+
 }  // namespace
 
 std::shared_ptr<const DecoderModel> modelOfOptions(const CliInput& in) {
@@ -79,6 +151,9 @@ int modelCommand(const QStringList& args) {
     p.addOptions({{"top-k", "How many most probable next tokens to list (default 5).", "k"},
                   {"position",
                    "The position whose next token is predicted (from 0; default the last).", "i"},
+                  {"logit-lens",
+                   "Also the logit lens: each layer's k most probable tokens at every position.",
+                   "k"},
                   {"out", "Write the JSON to this file instead of stdout.", "file"}});
     parseOrThrow(p, args, "model",
                  "a trained GPT model's attention in every layer and its next-token predictions");
@@ -128,21 +203,108 @@ int modelCommand(const QStringList& args) {
         }
         out += layers + "]";
     }
-    out += "}, \"next\": [";
-    const std::vector<TokenProbability> next = nextTokens(run, position, k);
-    for (size_t i = 0; i < next.size(); ++i) {
-        out += (i ? ", " : "") + std::string("{\"id\": ") + std::to_string(next[i].id) +
-               ", \"token\": ";
-        io::appendJsonString(out, tokenText(*m.model, next[i].id));
+    out += "}, \"next\": ";
+    appendTokenList(out, *m.model, nextTokens(run, position, k));
+    appendLossJson(out, run);
+    if (!run.ablation.empty()) {
+        out += ", \"ablated\": [";
+        for (size_t i = 0; i < run.ablation.heads.size(); ++i)
+            out += (i ? ", [" : "[") + std::to_string(run.ablation.heads[i].layer) + ", " +
+                   std::to_string(run.ablation.heads[i].head) + "]";
+        out += "], \"ablate_mode\": ";
+        io::appendJsonString(out, ablationModeName(run.ablation.mode));
+    }
+    if (p.isSet("logit-lens")) {
+        const int lensK = nonNegativeOption(p, "logit-lens", 5);
+        if (lensK < 1)
+            throw UserError("logit-lens", "--logit-lens expects a whole number from 1, got \"0\".");
+        out += ", \"logit_lens\": [";
+        const LogitLens lens = logitLens(run, lensK);
+        for (size_t l = 0; l < lens.size(); ++l) {
+            out += l ? ", [" : "[";
+            for (size_t i = 0; i < lens[l].size(); ++i) {
+                out += i ? ", " : "";
+                appendTokenList(out, *m.model, lens[l][i]);
+            }
+            out += "]";
+        }
+        out += "]";
+    }
+    out += "}\n";
+    writeOutput(p, out);
+    return 0;
+}
+
+int generateCommand(const QStringList& args) {
+    QCommandLineParser p;
+    addSettingOptions(p, {SettingGroup::Input, SettingGroup::Module});
+    p.addOptions(
+        {{"max-new", "How many tokens to generate (default 20).", "n"},
+         {"temperature",
+          "Divide the logits by this before sampling (default 1; 0: always the most probable).",
+          "t"},
+         {"top-k", "Sample only among the k most probable tokens (default 0: all).", "k"},
+         {"top-p",
+          "Sample only among the most probable tokens whose probabilities reach p together "
+          "(default 1: all).",
+          "p"},
+         {"sample-seed", "The sampling generator's seed: the same seed, the same tokens "
+                         "(default 123).",
+          "s"},
+         {"out", "Write the JSON to this file instead of stdout.", "file"}});
+    parseOrThrow(p, args, "generate", "text generated by a trained model, token by token");
+    const CliInput in = settingsFromOptions(p);
+    if (!in.settings.modelMode())
+        throw UserError("model",
+                        "Say which model with --model PATH (a model folder, a .safetensors or "
+                        ".pth file, or tiny-shakespeare).");
+    GenerateRequest g;
+    g.maxNew = nonNegativeOption(p, "max-new", 20);
+    g.sampling.temperature = doubleOption(p, "temperature", 1.0);
+    g.sampling.topK = nonNegativeOption(p, "top-k", 0);
+    g.sampling.topP = doubleOption(p, "top-p", 1.0);
+    if (p.isSet("sample-seed")) {
+        bool ok = false;
+        g.seed = p.value("sample-seed").toULongLong(&ok);
+        if (!ok)
+            throw UserError("sample-seed", "--sample-seed expects a whole number from 0, got \"" +
+                                               p.value("sample-seed").toStdString() + "\".");
+    }
+    checkSamplingOptions(g.sampling);
+    // The prompt's tokens as model mode reads them (the model's tokenizer, or --ids), checked.
+    RequestHooks hooks;
+    hooks.layerTrace = false;
+    const ModelRun prompt =
+        runRequestOrThrow(Request{in.settings, in.files, modelOfOptions(in), nullptr}, hooks)
+            .model;
+    g.model = prompt.model;
+    g.ids = prompt.run->ids;
+    g.ablation = in.settings.ablation;
+    g.memoryBudgetBytes = in.settings.config.memoryBudgetBytes;
+    const Generated result = generate(g);
+
+    std::string out = "{\"ids\": [";
+    for (size_t i = 0; i < result.ids.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(result.ids[i]);
+    out += "], \"prompt_tokens\": " + std::to_string(g.ids.size()) + ", \"text\": ";
+    io::appendJsonString(out, decodedText(*g.model, result.ids));
+    out += ", \"generated\": [";
+    for (size_t i = 0; i < result.tokens.size(); ++i) {
+        const SampledToken& t = result.tokens[i];
+        out += (i ? ", " : "") + std::string("{\"id\": ") + std::to_string(t.id) + ", \"token\": ";
+        io::appendJsonString(out, tokenText(*g.model, t.id));
         out += ", \"prob\": ";
-        io::appendDouble(out, next[i].probability);
+        io::appendDouble(out, t.probability);
+        out += ", \"model_prob\": ";
+        io::appendDouble(out, t.modelProbability);
         out += "}";
     }
-    out += "]}\n";
-    if (p.isSet("out"))
-        io::writeFileAtomically(p.value("out").toStdString(), out);
-    else
-        writeStdout(out);
+    out += "], \"temperature\": ";
+    io::appendDouble(out, g.sampling.temperature);
+    out += ", \"top_k\": " + std::to_string(g.sampling.topK) + ", \"top_p\": ";
+    io::appendDouble(out, g.sampling.topP);
+    out += ", \"seed\": " + std::to_string(g.seed) + "}\n";
+    writeOutput(p, out);
     return 0;
 }
 

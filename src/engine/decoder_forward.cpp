@@ -11,6 +11,7 @@
 #include "engine/config.h"
 #include "engine/half.h"
 #include "engine/kernels.h"
+#include "engine/rng.h"
 #include "engine/rope.h"
 #include "engine/step_ids.h"
 
@@ -196,6 +197,28 @@ void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
 }
 
 // x += y over n values.
+// Replaces the context columns of layer `layer`'s ablated heads in rows 0..rows-1 (the whole
+// text for AblationMode::Mean, whose mean is over every position).
+void ablateContext(const HeadAblation& ablation, int64_t layer, int64_t hd, float* context,
+                   int64_t rows, int64_t stride) {
+    for (const HeadRef& r : ablation.heads) {
+        if (r.layer != layer)
+            continue;
+        float* c0 = context + r.head * hd;
+        std::vector<double> mean(static_cast<size_t>(hd), 0.0);
+        if (ablation.mode == AblationMode::Mean && rows > 0) {
+            for (int64_t i = 0; i < rows; ++i)
+                for (int64_t c = 0; c < hd; ++c)
+                    mean[size_t(c)] += c0[i * stride + c];
+            for (double& v : mean)
+                v /= static_cast<double>(rows);
+        }
+        for (int64_t i = 0; i < rows; ++i)
+            for (int64_t c = 0; c < hd; ++c)
+                c0[i * stride + c] = static_cast<float>(mean[size_t(c)]);
+    }
+}
+
 void addInPlace(float* x, const float* y, int64_t n) {
     Eigen::Map<Eigen::ArrayXf>(x, n) += Eigen::Map<const Eigen::ArrayXf>(y, n);
 }
@@ -419,6 +442,7 @@ class Forward {
         const DecoderArchitecture& a = m.arch;
         const int64_t T = static_cast<int64_t>(req_.ids.size());
         checkInput(m, T);
+        checkAblation(a, req_.ablation);
         const int64_t cells = std::max<int64_t>(1, req_.thumbnailCells);
         const int64_t kvUpTo = req_.keysValuesKeptUpTo;
         const bool keep =
@@ -436,6 +460,7 @@ class Forward {
         auto run = std::make_shared<DecoderRun>();
         run->model = req_.model;
         run->ids = req_.ids;
+        run->ablation = req_.ablation;
         if (keep)
             run->attention = Tensor::uninitialized(Shape{L, H, T, T});
         run->blockInputs = Tensor::uninitialized(Shape{L, T, d});
@@ -458,7 +483,10 @@ class Forward {
 
         const DecoderRun* prev = req_.previous.get();
         int64_t reused = 0;
-        if (keep && prev && prev->model == req_.model && prev->attentionKept()) {
+        const bool rowsIndependent =
+            req_.ablation.empty() || req_.ablation.mode == AblationMode::Zero;
+        if (keep && prev && prev->model == req_.model && prev->attentionKept() &&
+            prev->ablation.heads == req_.ablation.heads && rowsIndependent) {
             const size_t n = std::min(prev->ids.size(), req_.ids.size());
             while (reused < static_cast<int64_t>(n) &&
                    prev->ids[static_cast<size_t>(reused)] == req_.ids[static_cast<size_t>(reused)])
@@ -510,6 +538,18 @@ class Forward {
                                              ") is not in the model's vocabulary of " +
                                              withThousands(m.arch.vocab) + " tokens (ids 0 to " +
                                              std::to_string(m.arch.vocab - 1) + ").");
+    }
+
+    static void checkAblation(const DecoderArchitecture& a, const HeadAblation& ablation) {
+        for (const HeadRef& r : ablation.heads)
+            if (r.layer < 0 || r.layer >= a.layers || r.head < 0 || r.head >= a.heads)
+                throw UserError("ablate", "Head " + std::to_string(r.layer) + "." +
+                                              std::to_string(r.head) +
+                                              " does not exist: the model has " +
+                                              std::to_string(a.layers) + " layers (0 to " +
+                                              std::to_string(a.layers - 1) + ") of " +
+                                              std::to_string(a.heads) + " heads (0 to " +
+                                              std::to_string(a.heads - 1) + ").");
     }
 
     // Rows 0..reused-1 of every kept tensor, from a run of the same model on the same prefix.
@@ -615,6 +655,8 @@ class Forward {
         io.rowPool = rowPool_.mutableData();
         io.poolStarts = &starts_;
         causalAttention(io, cancel);
+        // Mean ablation never reuses a prefix (see DecoderRequest), so n is then the whole text.
+        ablateContext(req_.ablation, l, a.headSize(), context_.mutableData(), n, qw);
 
         runLinear(b.outProj, context_.data(), n, h, cancel);
         postNorm(a, b.postAttentionNorm, h, n);
@@ -749,6 +791,7 @@ DecoderBlockContext blockContext(const DecoderRun& run, int64_t layer, const Can
     io.context = context.mutableData();
     io.contextStride = a.queryWidth();
     causalAttention(io, cancel);
+    ablateContext(run.ablation, layer, a.headSize(), context.mutableData(), T, a.queryWidth());
     c.attentionOutput = Tensor::uninitialized(Shape{T, d});
     runLinear(b.outProj, context.data(), T, c.attentionOutput.mutableData(), cancel);
     postNorm(a, b.postAttentionNorm, c.attentionOutput.mutableData(), T);
@@ -891,9 +934,9 @@ double logSumExp(const float* z, int64_t n) {
 
 }  // namespace
 
-std::vector<TokenProbability> topTokens(const Tensor& logits, int64_t k) {
-    const float* z = logits.data();
-    const int64_t V = logits.numel();
+namespace {
+
+std::vector<TokenProbability> topOf(const float* z, int64_t V, int64_t k) {
     k = std::clamp<int64_t>(k, 0, V);
     std::vector<int64_t> order(static_cast<size_t>(V));
     std::iota(order.begin(), order.end(), int64_t(0));
@@ -906,6 +949,12 @@ std::vector<TokenProbability> topTokens(const Tensor& logits, int64_t k) {
         out.push_back({id, std::exp(static_cast<double>(z[id]) - lse)});
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<TokenProbability> topTokens(const Tensor& logits, int64_t k) {
+    return topOf(logits.data(), logits.numel(), k);
 }
 
 std::vector<TokenProbability> nextTokens(const DecoderRun& run, int64_t position, int64_t k) {
@@ -967,6 +1016,101 @@ std::vector<double> tokenLogProbabilities(const DecoderRun& run, const CancelTok
     std::vector<double> out(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i)
         out[size_t(i)] = target[size_t(i)] - (maxima[size_t(i)] + std::log(sums[size_t(i)]));
+    return out;
+}
+
+LogitLens logitLens(const DecoderRun& run, int64_t k, const CancelToken* cancel) {
+    const DecoderModel& m = modelOf(run);
+    const DecoderArchitecture& a = m.arch;
+    const int64_t L = a.layers, T = run.tokens(), d = a.dModel, V = a.vocab;
+    // Positions per product with the output head: its (rows, V) logits stay a few MB even with
+    // a 262,144-token vocabulary.
+    constexpr int64_t kRows = 8;
+    LogitLens out(static_cast<size_t>(L));
+    Tensor logits = Tensor::uninitialized(Shape{std::min(kRows, T), V});
+    for (int64_t l = 0; l < L; ++l) {
+        throwIfCancelled(cancel);
+        // The last block's output through the final norm is what the run already holds.
+        const Tensor hidden =
+            l + 1 < L ? normRows(a, run.blockInputs.data() + (l + 1) * T * d, T, d,
+                                 m.finalNormScale, m.finalNormShift)
+                      : run.finalHidden;
+        auto& layer = out[static_cast<size_t>(l)];
+        layer.resize(static_cast<size_t>(T));
+        for (int64_t r0 = 0; r0 < T; r0 += kRows) {
+            const int64_t rows = std::min(kRows, T - r0);
+            const kernels::LinearJob j =
+                headJob(m, hidden.data() + r0 * d, rows, 0, V, logits.mutableData());
+            kernels::linear({&j, 1}, cancel);
+            for (int64_t i = 0; i < rows; ++i)
+                layer[static_cast<size_t>(r0 + i)] = topOf(logits.data() + i * V, V, k);
+        }
+    }
+    return out;
+}
+
+void checkSamplingOptions(const SamplingOptions& o) {
+    if (!(o.temperature >= 0.0) || !std::isfinite(o.temperature))
+        throw UserError("temperature", "The temperature must be 0 (always the most probable "
+                                       "token) or more; 1 samples the model's own "
+                                       "probabilities.");
+    if (o.topK < 0)
+        throw UserError("top-k", "top-k must be 0 (every token) or a whole number from 1.");
+    if (!(o.topP > 0.0 && o.topP <= 1.0))
+        throw UserError("top-p", "top-p must be above 0 and at most 1 (1 keeps every token).");
+}
+
+SampledToken sampleToken(const Tensor& logits, const SamplingOptions& o,
+                         TorchGenerator& generator) {
+    checkSamplingOptions(o);
+    const float* z = logits.data();
+    const int64_t V = logits.numel();
+    const double lse = logSumExp(z, V);
+    SampledToken out;
+    if (o.temperature == 0.0) {
+        out.id = std::max_element(z, z + V) - z;  // the first maximum: the lower id
+        out.probability = 1.0;
+        out.modelProbability = std::exp(static_cast<double>(z[out.id]) - lse);
+        return out;
+    }
+    // Candidates by probability, most probable first (equal logits: lower id first).
+    std::vector<int64_t> order(static_cast<size_t>(V));
+    std::iota(order.begin(), order.end(), int64_t(0));
+    const int64_t k = o.topK > 0 ? std::min(o.topK, V) : V;
+    const auto before = [&](int64_t x, int64_t y) { return z[x] != z[y] ? z[x] > z[y] : x < y; };
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+    order.resize(static_cast<size_t>(k));
+    const double mx = z[order.front()];
+    std::vector<double> p(order.size());
+    double sum = 0.0;
+    for (size_t i = 0; i < order.size(); ++i)
+        sum += p[i] = std::exp((static_cast<double>(z[order[i]]) - mx) / o.temperature);
+    // Top-p: the smallest prefix whose share reaches topP (at least one token).
+    size_t keep = order.size();
+    if (o.topP < 1.0) {
+        double cumulative = 0.0;
+        for (size_t i = 0; i < order.size(); ++i) {
+            cumulative += p[i] / sum;
+            if (cumulative >= o.topP) {
+                keep = i + 1;
+                break;
+            }
+        }
+    }
+    const double kept = std::accumulate(p.begin(), p.begin() + static_cast<long>(keep), 0.0);
+    const double u = generator.uniformDouble() * kept;
+    double cumulative = 0.0;
+    size_t chosen = keep - 1;  // rounding can leave u at the very top
+    for (size_t i = 0; i < keep; ++i) {
+        cumulative += p[i];
+        if (u < cumulative) {
+            chosen = i;
+            break;
+        }
+    }
+    out.id = order[chosen];
+    out.probability = p[chosen] / kept;
+    out.modelProbability = std::exp(static_cast<double>(z[out.id]) - lse);
     return out;
 }
 

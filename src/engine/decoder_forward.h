@@ -14,8 +14,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "engine/ablation.h"
 #include "engine/cancel.h"
 #include "engine/decoder_model.h"
 #include "engine/trace.h"
@@ -54,6 +56,10 @@ struct DecoderRequest {
     // block inputs where needed: at 1,024 tokens they would hold 75 MB of GPT-2 small's peak.
     int64_t keysValuesKeptUpTo = kKeysValuesKeptUpTo;
     int64_t thumbnailCells = 64;  // P = min(T, thumbnailCells)
+    // Heads to switch off (UserError("ablate") for one the model has not). An earlier run's
+    // prefix is reused only under the same ablation, and never with AblationMode::Mean, whose
+    // mean over the positions changes every row when a token is added.
+    HeadAblation ablation;
     const CancelToken* cancel = nullptr;
     DecoderProgressFn progress;
 };
@@ -80,6 +86,7 @@ struct DecoderRun {
     // columns, -inf where the block has none. Row and column i fall in cell i * P / T.
     Tensor thumbnails;
     int64_t reusedTokens = 0;  // rows copied from DecoderRequest::previous
+    HeadAblation ablation;     // the heads switched off in this run
 
     int64_t tokens() const { return static_cast<int64_t>(ids.size()); }
     bool attentionKept() const { return !attention.empty(); }
@@ -162,5 +169,32 @@ int64_t tokenRank(const Tensor& logits, int64_t token);
 // chunks; cancellable.
 std::vector<double> tokenLogProbabilities(const DecoderRun& run,
                                           const CancelToken* cancel = nullptr);
+
+// The logit lens: for each layer l (after its block) and each position i, the k most probable
+// tokens of final_norm(h) @ W_out for h the residual stream leaving block l. The last layer's
+// are the model's own next-token predictions. [layer][position][rank]; cancellable.
+using LogitLens = std::vector<std::vector<std::vector<TokenProbability>>>;
+LogitLens logitLens(const DecoderRun& run, int64_t k, const CancelToken* cancel = nullptr);
+
+// How the next token is drawn from a position's logits (SPEC 10, "sampling"). The logits are
+// divided by the temperature; only the topK most probable (0: all) and, of those, the smallest
+// most-probable set whose probability reaches topP (1: all) stay; one uniform draw from the
+// generator picks among them in proportion to their renormalised probabilities. Temperature 0
+// is greedy: the most probable token (the lower id on a tie), drawing nothing.
+struct SamplingOptions {
+    double temperature = 1.0;
+    int64_t topK = 0;
+    double topP = 1.0;
+};
+// Throws UserError("temperature" | "top-k" | "top-p") for a value out of range.
+void checkSamplingOptions(const SamplingOptions& options);
+struct SampledToken {
+    int64_t id = 0;
+    double probability = 0.0;       // after temperature and filtering: what the draw used
+    double modelProbability = 0.0;  // the model's own (temperature 1, nothing filtered)
+};
+class TorchGenerator;
+SampledToken sampleToken(const Tensor& logits, const SamplingOptions& options,
+                         TorchGenerator& generator);
 
 }  // namespace attn

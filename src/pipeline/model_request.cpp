@@ -210,6 +210,18 @@ std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const 
                          .arg(a.layers)
                          .arg(a.layers - 1)
                          .arg(settings.layer));
+    for (const HeadRef& r : settings.ablation.heads)
+        if (r.layer >= a.layers || r.head >= a.heads) {
+            add("ablate", Text::tr("Head %1.%2 does not exist: the model has %3 layers (0 to %4) "
+                                   "of %5 heads (0 to %6).")
+                              .arg(r.layer)
+                              .arg(r.head)
+                              .arg(a.layers)
+                              .arg(a.layers - 1)
+                              .arg(a.heads)
+                              .arg(a.heads - 1));
+            break;
+        }
     return issues;
 }
 

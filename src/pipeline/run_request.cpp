@@ -83,7 +83,7 @@ void runModelMode(const Request& request, const RequestHooks& hooks, RequestResu
     const std::vector<int64_t> ids = tokenIds(m.input.tokens);
     const auto& previous = request.previousRun;
     const bool sameModel = previous && previous->model == m.model;
-    if (sameModel && previous->ids == ids) {
+    if (sameModel && previous->ids == ids && previous->ablation == s.ablation) {
         m.run = previous;  // the same text: only the layer (or the view) changed
     } else {
         if (hooks.threads == ThreadUse::FitToWork)
@@ -93,6 +93,7 @@ void runModelMode(const Request& request, const RequestHooks& hooks, RequestResu
         r.ids = ids;
         r.previous = sameModel ? previous : nullptr;
         r.memoryBudgetBytes = s.config.memoryBudgetBytes;
+        r.ablation = s.ablation;
         r.cancel = hooks.cancel;
         r.progress = hooks.layers;
         m.run = runDecoder(r);

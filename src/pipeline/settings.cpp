@@ -289,6 +289,24 @@ std::vector<SettingField> makeFields() {
          G::Module, false, GET(s.modelConfig), SET(s.modelConfig = v.toString(); return {};)},
         {"layer", "layer", "n", "With --model: the block whose attention the trace shows (from 0).",
          G::Module, false, GET(s.layer), SET(return count(v, &s.layer);)},
+        {"ablate", "ablate", "L.H,...",
+         "With --model: switch these heads off (layer.head, from 0; e.g. 0.1,2.3): what they "
+         "write is replaced before the output projection (--ablate-mode).",
+         G::Module, false, GET(str(headListText(s.ablation.heads))), SET({
+             const auto heads = parseHeadList(text(v).toStdString());
+             if (!heads)
+                 return Text::tr("{} expects heads as layer.head separated by commas (e.g. "
+                                 "0.1,2.3), got \"%1\"")
+                     .arg(text(v));
+             s.ablation.heads = *heads;
+             return {};
+         })},
+        {"ablate_mode", "ablate-mode", "mode",
+         "zero (default: a switched-off head writes 0) or mean (its mean over the text's "
+         "positions).",
+         G::Module, false, GET(str(ablationModeName(s.ablation.mode))),
+         SET(return named(v, parseAblationMode, Text::tr("ablation mode"), "zero or mean",
+                          &s.ablation.mode);)},
 
         // What the views show.
         {"step", "step", "id", "Step id, e.g. weights.", G::View, false, GET(s.step),

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/ablation.h"
 #include "engine/config.h"
 #include "engine/step_ids.h"
 #include "pipeline/colors.h"
@@ -58,6 +59,8 @@ struct Settings {
     // The config.json of a single weights file (the CLI's --config); a folder brings its own.
     QString modelConfig;
     int layer = 0;
+    // Heads switched off in model mode (SPEC 10), with how; ignored by the chapter-3 module.
+    HeadAblation ablation;
 
     // What the views show.
     QString step = QString::fromLatin1(step_id::kWeights);
