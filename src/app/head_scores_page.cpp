@@ -34,7 +34,20 @@ HeadScoresPage::HeadScoresPage(Workspace* workspace, QWidget* parent)
         const Settings& s = workspace_->settings();
         if (s.modelMode())
             summaries_->setCurrent(s.layer, s.head);
+        summaries_->setAblated(s.ablation.heads);
     });
+    connect(summaries_, &HeadSummaries::headMenuRequested, this,
+            [this](int layer, int head, const QPoint& globalPos) {
+                if (!headActions_)
+                    return;
+                auto* menu = new QMenu(this);
+                menu->setAttribute(Qt::WA_DeleteOnClose);
+                headActions_(menu, layer, head);
+                if (menu->isEmpty())
+                    delete menu;
+                else
+                    menu->popup(globalPos);
+            });
     onResult();
 }
 

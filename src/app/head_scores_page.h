@@ -2,8 +2,10 @@
 // Model mode's head scores page: the per-head scores that find the interesting heads.
 
 #include <QWidget>
+#include <functional>
 
 class QLabel;
+class QMenu;
 class QSpinBox;
 
 namespace attn {
@@ -20,6 +22,11 @@ class HeadScoresPage : public QWidget {
     HeadScoresPage(Workspace* workspace, QWidget* parent = nullptr);
     HeadSummaries* summaries() const { return summaries_; }
 
+    // What a head's context menu offers besides the page's own entries (the head switches).
+    void setHeadActions(std::function<void(QMenu*, int layer, int head)> add) {
+        headActions_ = std::move(add);
+    }
+
   signals:
     void headOpened(int layer, int head);
 
@@ -27,6 +34,7 @@ class HeadScoresPage : public QWidget {
     void onResult();
 
     Workspace* workspace_;
+    std::function<void(QMenu*, int, int)> headActions_;
     HeadSummaries* summaries_ = nullptr;
     const DecoderRun* shownRun_ = nullptr;
 };

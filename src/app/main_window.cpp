@@ -18,6 +18,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "app/ablation_actions.h"
 #include "app/centre_pages.h"
 #include "app/code_panel.h"
 #include "app/compare_panel.h"
@@ -387,6 +388,17 @@ void MainWindow::createMenus() {
     view->addMenu(theme_->menu());
     language_ = new LanguageActions(this);
     view->addMenu(language_->menu());
+
+    // Model mode's head switches: the Heads menu, and each head's context menu in All layers,
+    // Head scores and the head grid.
+    ablation_ = new AblationActions(workspace_, this);
+    menuBar()->addMenu(ablation_->menu());
+    const auto headActions = [this](QMenu* menu, int layer, int head) {
+        ablation_->addHeadActions(menu, layer, head);
+    };
+    pages_->overviewPage()->setHeadActions(headActions);
+    pages_->headScoresPage()->setHeadActions(headActions);
+    stepView_->setHeadActions(headActions);
 
     QMenu* lessonMenu = menuBar()->addMenu(tr("&Lesson"));
     lessonMenu->setObjectName(QStringLiteral("menuLesson"));

@@ -36,6 +36,7 @@ class ShapesPanel;
 class TextViewPanel;
 class StatusLine;
 class StepView;
+class AblationActions;
 class ThemeActions;
 class TokenViewPanel;
 class Workspace;
@@ -71,6 +72,7 @@ class MainWindow : public QMainWindow {
     StatusLine* status() const { return status_; }
     // View > Theme, View > Language and the Help menu.
     ThemeActions* themeActions() const { return theme_; }
+    AblationActions* ablationActions() const { return ablation_; }
     LanguageActions* languageActions() const { return language_; }
     HelpActions* helpActions() const { return help_; }
     // Model mode: the centre's pages (layer steps, all layers, head scores) and the
@@ -145,6 +147,7 @@ class MainWindow : public QMainWindow {
     PresentationController* presentation_ = nullptr;
     class StatusLine* status_ = nullptr;
     ThemeActions* theme_ = nullptr;
+    AblationActions* ablation_ = nullptr;
     LanguageActions* language_ = nullptr;
     HelpActions* help_ = nullptr;
     bool placed_ = false;

@@ -23,14 +23,23 @@ OverviewPage::OverviewPage(Workspace* workspace, QWidget* parent)
     overview_ = new ModelOverview(this);
     overview_->setObjectName(QStringLiteral("modelOverview"));
     v->addWidget(overview_, 1);
-    overview_->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(overview_, &QWidget::customContextMenuRequested, this, [this](const QPoint& p) {
+    // On a tile: what can be done to its head (switch it off), then Export; elsewhere Export.
+    const auto showMenu = [this](int layer, int head, const QPoint& globalPos) {
         auto* menu = new QMenu(this);
         menu->setAttribute(Qt::WA_DeleteOnClose);
+        if (layer >= 0 && headActions_) {
+            headActions_(menu, layer, head);
+            if (!menu->isEmpty())
+                menu->addSeparator();
+        }
         menu->addAction(tr("Export overview..."), this, &OverviewPage::exportRequested)
             ->setEnabled(shownModelRun(workspace_) != nullptr);
-        menu->popup(overview_->mapToGlobal(p));
-    });
+        menu->popup(globalPos);
+    };
+    overview_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(overview_, &QWidget::customContextMenuRequested, this,
+            [this, showMenu](const QPoint& p) { showMenu(-1, -1, overview_->mapToGlobal(p)); });
+    connect(overview_, &ModelOverview::tileMenuRequested, this, showMenu);
     // A click selects the head everywhere (step view, token view, status line); a double-click
     // also opens its steps.
     auto select = [this](int layer, int head) {
@@ -47,6 +56,8 @@ OverviewPage::OverviewPage(Workspace* workspace, QWidget* parent)
     connect(workspace_, &Workspace::resultApplied, this, &OverviewPage::onResult);
     connect(workspace_, &Workspace::modelChanged, this, &OverviewPage::onResult);
     connect(workspace_, &Workspace::settingsChanged, this, &OverviewPage::followSelection);
+    connect(workspace_, &Workspace::settingsChanged, this,
+            [this] { overview_->setAblated(workspace_->settings().ablation.heads); });
     onResult();
 }
 

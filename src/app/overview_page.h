@@ -2,8 +2,10 @@
 // Model mode's layers x heads overview page (every layer and head at a glance).
 
 #include <QWidget>
+#include <functional>
 
 class QLabel;
+class QMenu;
 class QSpinBox;
 
 namespace attn {
@@ -22,6 +24,11 @@ class OverviewPage : public QWidget {
     ModelOverview* overview() const { return overview_; }
     void setFontScale(double scale);
 
+    // What a head's context menu offers besides the page's own entries (the head switches).
+    void setHeadActions(std::function<void(QMenu*, int layer, int head)> add) {
+        headActions_ = std::move(add);
+    }
+
   signals:
     // A tile was double-clicked (or Enter pressed on it): show that head's steps.
     void headOpened(int layer, int head);
@@ -34,6 +41,7 @@ class OverviewPage : public QWidget {
     void followSelection();
 
     Workspace* workspace_;
+    std::function<void(QMenu*, int, int)> headActions_;
     ModelOverview* overview_ = nullptr;
     quint64 filling_ = 0;  // the generation whose layers are arriving
     const DecoderRun* shownRun_ = nullptr;

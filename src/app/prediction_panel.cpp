@@ -6,6 +6,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "app/ablation_actions.h"
 #include "app/panel_helpers.h"
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
@@ -21,6 +22,9 @@ PredictionPanel::PredictionPanel(Workspace* workspace, QWidget* parent)
     : QWidget(parent), workspace_(workspace) {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(0, 0, 0, 0);
+    // The switched-off heads above what they change.
+    ablationBar_ = new AblationBar(workspace_, this);
+    v->addWidget(ablationBar_);
     panel_ = new NextTokensPanel(this);
     panel_->setObjectName(QStringLiteral("nextTokens"));
     v->addWidget(panel_);
@@ -58,7 +62,7 @@ void PredictionPanel::onResult() {
     if (run != shownRun_) {
         const bool appended = shownRun_ && panel_->position() == int(shownRun_->tokens()) - 1;
         shownRun_ = run;
-        panel_->setRun(workspace_->shown()->modelRun);
+        panel_->setRun(workspace_->shown()->modelRun, workspace_->shown()->baselineRun);
         // After an Append the prediction follows the text's new end.
         if (appended)
             panel_->setPosition(-1);

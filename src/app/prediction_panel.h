@@ -9,6 +9,7 @@ class QSpinBox;
 namespace attn {
 
 struct DecoderRun;
+class AblationBar;
 class NextTokensPanel;
 class Workspace;
 
@@ -20,6 +21,7 @@ class PredictionPanel : public QWidget {
   public:
     PredictionPanel(Workspace* workspace, QWidget* parent = nullptr);
     NextTokensPanel* panel() const { return panel_; }
+    AblationBar* ablationBar() const { return ablationBar_; }
     QString note() const;
 
   private:
@@ -27,6 +29,7 @@ class PredictionPanel : public QWidget {
     void append(qint64 tokenId);
 
     Workspace* workspace_;
+    AblationBar* ablationBar_ = nullptr;
     NextTokensPanel* panel_ = nullptr;
     QLabel* note_ = nullptr;
     const DecoderRun* shownRun_ = nullptr;

@@ -1,5 +1,7 @@
 #include "app/step_view.h"
 
+#include <QMenu>
+
 #include <QBoxLayout>
 #include <QComboBox>
 #include <QGridLayout>
@@ -197,6 +199,35 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     connect(head_, &QComboBox::activated, workspace_, &Workspace::selectHead);
     connect(layer_, &QSpinBox::valueChanged, workspace_, &Workspace::selectLayer);
     connect(heads_, &HeadGrid::headClicked, workspace_, &Workspace::selectHead);
+    // In model mode a head of the grid (one tile per query head) can be switched off.
+    const auto queryHeadTiles = [this] {
+        const auto& m = workspace_->model();
+        return workspace_->settings().modelMode() && m && heads_->headCount() == m->arch.heads;
+    };
+    connect(heads_, &HeadGrid::headMenuRequested, this,
+            [this, queryHeadTiles](int head, const QPoint& globalPos) {
+                if (!headActions_ || !queryHeadTiles())
+                    return;
+                workspace_->selectHead(head);
+                auto* menu = new QMenu(this);
+                menu->setAttribute(Qt::WA_DeleteOnClose);
+                headActions_(menu, workspace_->settings().layer, head);
+                if (menu->isEmpty())
+                    delete menu;
+                else
+                    menu->popup(globalPos);
+            });
+    const auto markOffHeads = [this, queryHeadTiles] {
+        std::vector<int> off;
+        const Settings& s = workspace_->settings();
+        if (queryHeadTiles())
+            for (const HeadRef& r : s.ablation.heads)
+                if (r.layer == s.layer)
+                    off.push_back(int(r.head));
+        heads_->setOffHeads(std::move(off));
+    };
+    connect(workspace_, &Workspace::settingsChanged, this, markOffHeads);
+    connect(heads_, &HeadGrid::tilesReady, this, markOffHeads);
     connect(batch_, &QSpinBox::valueChanged, workspace_, &Workspace::selectBatchEntry);
     connect(scale_, &QComboBox::activated, this,
             [this](int i) { workspace_->setColorScale(ColorScale(scale_->itemData(i).toInt())); });

@@ -5,6 +5,7 @@
 // cell's derivation. Everything it shows comes from the workspace.
 
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -14,6 +15,7 @@
 class QBoxLayout;
 class QCheckBox;
 class QComboBox;
+class QMenu;
 class QLabel;
 class QSpinBox;
 class QTextBrowser;
@@ -35,6 +37,10 @@ class StepView : public QWidget {
 
     HeatmapView* heatmap() const { return heatmap_; }
     HeadGrid* headGrid() const { return heads_; }
+    // What a head's context menu in the head grid offers (model mode: the head switches).
+    void setHeadActions(std::function<void(QMenu*, int layer, int head)> add) {
+        headActions_ = std::move(add);
+    }
     StepStrip* strip() const { return strip_; }
     FocusRowView* focusRow() const { return focus_; }
     // The caption of the shown step as plain text ("weights  torch.softmax(...)  (1, 2, 6, 6)").
@@ -92,6 +98,7 @@ class StepView : public QWidget {
     QToolButton* focusButton_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     HeadGrid* heads_ = nullptr;
+    std::function<void(QMenu*, int, int)> headActions_;
     QBoxLayout* bar_ = nullptr;         // the caption beside, or above, the selectors
     QBoxLayout* controls_ = nullptr;    // layer, head, batch entry, scale (and focus on one row)
     QBoxLayout* captionRow_ = nullptr;  // the caption (and focus on two rows)

@@ -59,13 +59,16 @@ TraceOutcome processTraceJob(const TraceJob& job, const JobReports& reports,
             layerDone(LayerUpdate{gen, done.layer, done.layers, done.thumbnail});
         };
         RequestResult result =
-            runRequest(Request{job.settings, job.files, job.model, job.previousRun}, hooks);
+            runRequest(Request{job.settings, job.files, job.model, job.previousRun,
+                               job.previousBaseline},
+                       hooks);
         out.run = std::move(result.run);
         out.issues = std::move(result.issues);
         out.traceMs = result.traceMs;
         if (out.ok()) {
             out.model = result.model.model;
             out.modelRun = std::move(result.model.run);
+            out.baselineRun = std::move(result.model.baseline);
         }
     } catch (const Cancelled&) {
         out.cancelled = true;

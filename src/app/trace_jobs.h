@@ -20,6 +20,7 @@ struct TraceJob {
     // whose rows a longer text reuses and which a change of layer reuses whole.
     std::shared_ptr<const DecoderModel> model;
     std::shared_ptr<const DecoderRun> previousRun;
+    std::shared_ptr<const DecoderRun> previousBaseline;
 };
 
 // The tokens of a job, sent before its trace so the token chips follow typing at once.
@@ -42,6 +43,8 @@ struct TraceOutcome {
     // with the residual stream, LayerNorm 2 and feed-forward around it.
     std::shared_ptr<const DecoderModel> model;
     std::shared_ptr<const DecoderRun> modelRun;
+    // With heads switched off, the same text with every head (ModelRun::baseline); else null.
+    std::shared_ptr<const DecoderRun> baselineRun;
 
     bool ok() const { return run.trace != nullptr; }
 };

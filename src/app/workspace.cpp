@@ -1,6 +1,7 @@
 #include "app/workspace.h"
 
 #include <QDateTime>
+#include <algorithm>
 #include <QFileInfo>
 #include <QTimer>
 #include <QUndoCommand>
@@ -119,6 +120,10 @@ Workspace::Workspace(QObject* parent) : QObject(parent) {
                 expectedModelSha256_ = sessionWaiting ? state_.modelSha256 : QString();
                 next.model = std::move(model);
                 next.modelSha256.clear();
+                // Switched-off heads belong to the model they were switched off in; a session
+                // that names this model brings its own.
+                if (!sessionWaiting && name != state_.settings.modelFile)
+                    next.settings.ablation = {};
                 next.settings.modelFile = name;
                 next.settings.modelConfig = configPath;
                 next.settings.layer =
@@ -372,9 +377,11 @@ void Workspace::computeNow() {
         }
         return;
     }
-    TraceJob job{0, s, state_.files, state_.model, nullptr};
-    if (s.modelMode() && shown_ && shown_->model == state_.model)
+    TraceJob job{0, s, state_.files, state_.model, nullptr, nullptr};
+    if (s.modelMode() && shown_ && shown_->model == state_.model) {
         job.previousRun = shown_->modelRun;
+        job.previousBaseline = shown_->baselineRun;
+    }
     controller_->submit(job);
 }
 
@@ -427,11 +434,43 @@ void Workspace::useModuleOfTheChapter() {
     WorkspaceState next = state_;
     next.settings.modelFile.clear();
     next.settings.modelConfig.clear();
+    next.settings.ablation = {};
     next.model.reset();
     next.modelSha256.clear();
     const WorkspaceState before = state_;
     apply(next, false);
     undo_->push(new SettingsCommand(this, before, next, tr("Use the chapter's module"), false));
+}
+
+void Workspace::setHeadAblated(int layer, int head, bool off) {
+    if (!state_.settings.modelMode() || layer < 0 || head < 0)
+        return;
+    Settings s = state_.settings;
+    std::vector<HeadRef>& heads = s.ablation.heads;
+    const HeadRef ref{layer, head};
+    const auto at = std::lower_bound(heads.begin(), heads.end(), ref);
+    const bool isOff = at != heads.end() && *at == ref;
+    if (off == isOff)
+        return;
+    if (off)
+        heads.insert(at, ref);
+    else
+        heads.erase(at);
+    change(s, off ? tr("Switch head L%1H%2 off").arg(layer).arg(head)
+                  : tr("Switch head L%1H%2 back on").arg(layer).arg(head));
+}
+
+void Workspace::restoreAllHeads() {
+    Settings s = state_.settings;
+    s.ablation.heads.clear();
+    change(s, tr("Switch every head back on"));
+}
+
+void Workspace::setAblationMode(AblationMode mode) {
+    Settings s = state_.settings;
+    s.ablation.mode = mode;
+    change(s, mode == AblationMode::Mean ? tr("Switch heads off to their mean")
+                                         : tr("Switch heads off to zero"));
 }
 
 void Workspace::selectLayer(int layer) {

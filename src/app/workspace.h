@@ -89,6 +89,12 @@ class Workspace : public QObject {
     void cancelModelLoading();
     bool isLoadingModel() const;
     void useModuleOfTheChapter();
+    // Model mode, SPEC 10's ablation (undoable): switch head `head` of layer `layer` off (what
+    // it writes is replaced, Settings::ablation) or back on; every head back on; how a head is
+    // switched off (zero or its mean).
+    void setHeadAblated(int layer, int head, bool off);
+    void restoreAllHeads();
+    void setAblationMode(AblationMode mode);
     // The block whose attention the step views show (model mode); not undoable, like the step.
     void selectLayer(int layer);
     // The SHA-256 of the model in use (io::modelContentSha256), for sessions; empty for the

@@ -1,5 +1,6 @@
 #include "export/head_grid.h"
 
+#include <QContextMenuEvent>
 #include <QImage>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -117,6 +118,7 @@ struct HeadGrid::Private {
     ColorScale scale = ColorScale::Matrix;
     int current = 0;
     int hover = -1;
+    std::vector<int> off;  // switched-off heads, sorted
     // On a key/value group step (one tile per query head): the query heads per group, so each
     // caption names the group its head reads; 0 on any other step.
     int64_t perGroup = 0;
@@ -427,6 +429,15 @@ void HeadGrid::paintEvent(QPaintEvent*) {
         const bool current = int(i) == d_->current;
         const bool hovered = int(i) == d_->hover;
         p.setRenderHint(QPainter::Antialiasing, true);
+        if (isHeadOff(int(i))) {
+            // Switched off: veiled and crossed out in red, the pattern still visible beneath.
+            QColor veil = window;
+            veil.setAlphaF(0.55f);
+            p.fillRect(thumb, veil);
+            p.setPen(QPen(QColor(0xd7, 0x30, 0x27), 2.0));
+            p.drawLine(thumb.topLeft(), thumb.bottomRight());
+            p.drawLine(thumb.topRight(), thumb.bottomLeft());
+        }
         QPen pen(current ? highlight : hovered ? hoverFrame : idleFrame);
         pen.setWidthF(current ? 3.0 : 1.0);
         p.setPen(pen);
@@ -443,6 +454,28 @@ void HeadGrid::paintEvent(QPaintEvent*) {
         p.setPen(QPen(highlight, 1, Qt::DotLine));
         p.drawRect(d_->tiles[size_t(d_->current)].adjusted(-4, -4, 3, 3));
     }
+}
+
+void HeadGrid::setOffHeads(std::vector<int> heads) {
+    std::sort(heads.begin(), heads.end());
+    if (heads == d_->off)
+        return;
+    d_->off = std::move(heads);
+    update();
+}
+
+bool HeadGrid::isHeadOff(int head) const {
+    return std::binary_search(d_->off.begin(), d_->off.end(), head);
+}
+
+void HeadGrid::contextMenuEvent(QContextMenuEvent* event) {
+    const bool mouse = event->reason() == QContextMenuEvent::Mouse;
+    const int head = mouse ? headAt(event->pos()) : d_->current;
+    if (head < 0 || head >= headCount())
+        return QWidget::contextMenuEvent(event);
+    const QPoint at = mouse ? event->globalPos() : mapToGlobal(tileRect(head).center());
+    emit headMenuRequested(head, at);
+    event->accept();
 }
 
 void HeadGrid::mousePressEvent(QMouseEvent* event) {

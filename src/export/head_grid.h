@@ -39,6 +39,10 @@ class HeadGrid : public QWidget {
     void clear();
     bool isLoading() const;  // a setStep's thumbnails are on their way
 
+    // Heads switched off (SPEC 10's ablation): veiled and crossed out in red.
+    void setOffHeads(std::vector<int> heads);
+    bool isHeadOff(int head) const;
+
     void setCurrentHead(int head);
     int currentHead() const;
     // The user's colormap, or unset for each step's own; colormap() is the one in effect.
@@ -74,10 +78,13 @@ class HeadGrid : public QWidget {
     void headClicked(int head);         // a click, or Enter on the selected head: open it
     void currentHeadChanged(int head);  // the selection moved (click, arrows, Home, End)
     void tilesReady();                  // a setStep's thumbnails arrived and are shown
+    // A right-click (or the menu key) on a head's tile: its owner offers what can be done.
+    void headMenuRequested(int head, const QPoint& globalPos);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;

@@ -52,6 +52,9 @@ struct ModelRun {
     InputTokens input;
     std::shared_ptr<const DecoderModel> model;
     std::shared_ptr<const DecoderRun> run;
+    // With heads switched off (settings.ablation), the same text with every head: what the
+    // views show beside the changed numbers ("before"). Null without ablation.
+    std::shared_ptr<const DecoderRun> baseline;
 };
 // Block settings.layer's attention as the chapter-3 multi-head trace (inputs = its LayerNorm1
 // output, output = out_proj's), as a TraceRun the step views, exports and PyTorch listing take.

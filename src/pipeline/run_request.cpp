@@ -63,6 +63,30 @@ void runChapterThree(const Request& request, const RequestHooks& hooks, RequestR
     out.traceMs = msSince(timer);
 }
 
+// The run of `ids` with every head, for ablated settings: an earlier run that is one (the run
+// shown before the first head was switched off, or the last baseline), else computed, reusing
+// what of the last baseline's rows it can.
+std::shared_ptr<const DecoderRun> baselineRun(const Request& request, const ModelRun& m,
+                                              const std::vector<int64_t>& ids,
+                                              const RequestHooks& hooks) {
+    std::shared_ptr<const DecoderRun> reusable;
+    for (const auto& c : {request.previousBaseline, request.previousRun}) {
+        if (!c || c->model != m.model || !c->ablation.empty())
+            continue;
+        if (c->ids == ids)
+            return c;
+        if (!reusable)
+            reusable = c;
+    }
+    DecoderRequest r;
+    r.model = m.model;
+    r.ids = ids;
+    r.previous = reusable;
+    r.memoryBudgetBytes = m.settings.config.memoryBudgetBytes;
+    r.cancel = hooks.cancel;
+    return runDecoder(r);
+}
+
 void runModelMode(const Request& request, const RequestHooks& hooks, RequestResult& out) {
     const Settings& s = request.settings;
     if (!request.model) {
@@ -98,6 +122,8 @@ void runModelMode(const Request& request, const RequestHooks& hooks, RequestResu
         r.progress = hooks.layers;
         m.run = runDecoder(r);
     }
+    if (!s.ablation.empty())
+        m.baseline = baselineRun(request, m, ids, hooks);
     if (hooks.layerTrace)
         out.run = layerTraceRunInBlock(m, hooks.cancel);
     out.traceMs = msSince(timer);

@@ -22,6 +22,8 @@ struct Request {
     // whose rows a longer text reuses and which a change of layer only reuses whole.
     std::shared_ptr<const DecoderModel> model;
     std::shared_ptr<const DecoderRun> previousRun;
+    // The earlier request's baseline (ModelRun::baseline), reused while the text is the same.
+    std::shared_ptr<const DecoderRun> previousBaseline;
 };
 
 // How many threads the engine may use: as the caller set them, or fitted to the work (a

@@ -1,5 +1,6 @@
 #include "teach/head_summaries.h"
 
+#include <QContextMenuEvent>
 #include <QAbstractTableModel>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -107,6 +108,7 @@ class ScoreMap : public QWidget {
         setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     }
     std::function<void(int, int)> onClick;
+    std::function<void(int, int, const QPoint&)> onMenu;
     std::function<QString(int, int)> cellTip;
     // The height whose cells the width `w` allows: any taller leaves empty space under them.
     int heightForCells(int w) const {
@@ -220,6 +222,13 @@ class ScoreMap : public QWidget {
         if (e->button() == Qt::LeftButton && onClick && cellAt(e->position().toPoint(), &l, &h))
             onClick(l, h);
     }
+    void contextMenuEvent(QContextMenuEvent* e) override {
+        int l = 0, h = 0;
+        if (onMenu && cellAt(e->pos(), &l, &h)) {
+            onMenu(l, h, e->globalPos());
+            e->accept();
+        }
+    }
     void paintEvent(QPaintEvent*) override {
         QPainter p(this);
         const QPalette pal = palette();
@@ -311,10 +320,18 @@ class HeadScoresModel : public QAbstractTableModel {
         const int column = index.column();
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
+        const bool off =
+            std::binary_search(ablated_.begin(), ablated_.end(), HeadRef{layer, head});
+        if (off && role == Qt::ForegroundRole)
+            return QColor(0xd7, 0x30, 0x27);  // the overview's "off" red
         if (column <= int(HeadScoreColumn::Head)) {
             const int v = column == 0 ? layer : head;
-            if (role == Qt::DisplayRole || role == kSortRole)
+            if (role == kSortRole)
                 return v;
+            if (role == Qt::DisplayRole)
+                return off && column == 1 ? HeadSummaries::tr("%1 (off)").arg(v) : QString::number(v);
+            if (role == Qt::ToolTipRole && off)
+                return HeadSummaries::tr("Switched off: what this head writes is removed");
             return {};
         }
         const int score = column - int(HeadScoreColumn::PreviousToken);
@@ -350,9 +367,18 @@ class HeadScoresModel : public QAbstractTableModel {
         return {};
     }
 
+    void setAblated(std::vector<HeadRef> heads) {
+        if (heads == ablated_)
+            return;
+        ablated_ = std::move(heads);
+        if (rowCount() > 0)
+            emit dataChanged(index(0, 0), index(rowCount() - 1, kColumns - 1));
+    }
+
   private:
     HeadScores scores_;
     bool computing_ = false;
+    std::vector<HeadRef> ablated_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -380,6 +406,10 @@ HeadSummaries::HeadSummaries(QWidget* parent)
     for (int i = 0; i < 4; ++i) {
         maps_[i] = new ScoreMap(i, mapsBox);
         maps_[i]->onClick = [this](int l, int h) { selectHead(l, h); };
+        maps_[i]->onMenu = [this](int l, int h, const QPoint& at) {
+            selectHead(l, h);
+            emit headMenuRequested(l, h, at);
+        };
         maps_[i]->cellTip = [this, i](int l, int h) {
             return tr("Layer %1, head %2: %3 %4")
                 .arg(l)
@@ -411,6 +441,15 @@ HeadSummaries::HeadSummaries(QWidget* parent)
         tr("Every head with its scores: click a column header to sort, a row to "
            "select that head"));
     table_->setColumnHidden(int(HeadScoreColumn::Induction), true);
+    table_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = table_->indexAt(pos);
+        if (!index.isValid())
+            return;
+        const auto [l, h] = rowHead(index.row());
+        if (l >= 0)
+            emit headMenuRequested(l, h, table_->viewport()->mapToGlobal(pos));
+    });
     sortBy(HeadScoreColumn::PreviousToken, Qt::DescendingOrder);
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -456,6 +495,10 @@ QString HeadSummaries::legendText(bool withInduction) {
     return scores + QLatin1Char(' ') +
            tr("Induction (a random text repeated): near 1 for heads that look at the token after "
               "the previous occurrence of the current one.");
+}
+
+void HeadSummaries::setAblated(std::vector<HeadRef> heads) {
+    model_->setAblated(std::move(heads));
 }
 
 QString HeadSummaries::legend() const {

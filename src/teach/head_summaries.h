@@ -11,6 +11,7 @@
 #include <memory>
 #include <utility>
 
+#include "engine/ablation.h"
 #include "engine/head_scores.h"
 
 class QAbstractItemModel;
@@ -69,6 +70,9 @@ class HeadSummaries : public QWidget {
     QTableView* table() const { return table_; }
     QAbstractItemModel* tableModel() const;  // the sorted list
 
+    // Heads switched off (SPEC 10's ablation): marked "(off)" in red in the list.
+    void setAblated(std::vector<HeadRef> heads);
+
     // The short guide under the title: what each score shown says (induction only when shown).
     static QString legendText(bool withInduction);
     // The legend shown: legendText, and what the first token is when the tokenizer added it.
@@ -77,6 +81,9 @@ class HeadSummaries : public QWidget {
   signals:
     // The user picked a head (a heatmap cell or a list row).
     void headSelected(int layer, int head);
+    // A right-click on a head (a heatmap cell or a list row): the page offers what can be
+    // done to it.
+    void headMenuRequested(int layer, int head, const QPoint& globalPos);
     // New scores are in (setRun, setScores, or the previous-token scores arrived).
     void scoresChanged();
 

@@ -2,6 +2,7 @@
 
 #include <QAbstractScrollArea>
 #include <QCheckBox>
+#include <QContextMenuEvent>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHelpEvent>
@@ -183,6 +184,21 @@ class OverviewGrid : public QAbstractScrollArea {
         if (e->button() == Qt::LeftButton && tileAt(e->position().toPoint(), &l, &h))
             o_->selectTile(l, h, true);
         QAbstractScrollArea::mousePressEvent(e);
+    }
+    void contextMenuEvent(QContextMenuEvent* e) override {
+        int l = 0, h = 0;
+        const bool mouse = e->reason() == QContextMenuEvent::Mouse;
+        if (mouse ? tileAt(e->pos(), &l, &h)
+                  : (l = o_->currentLayer_, h = o_->currentHead_, l >= 0 && h >= 0)) {
+            if (mouse)
+                o_->selectTile(l, h, true);
+            const QPoint at = mouse ? e->globalPos()
+                                    : viewport()->mapToGlobal(tileRect(l, h).center());
+            emit o_->tileMenuRequested(l, h, at);
+            e->accept();
+            return;
+        }
+        QAbstractScrollArea::contextMenuEvent(e);
     }
     void mouseDoubleClickEvent(QMouseEvent* e) override {
         int l = 0, h = 0;
@@ -371,6 +387,15 @@ void OverviewGrid::paintEvent(QPaintEvent*) {
                 QImage shown = *img;
                 shown.setDevicePixelRatio(dpr);
                 p.drawImage(r.topLeft(), shown);
+            }
+            if (o_->isAblated(l, h)) {
+                // Switched off: greyed and crossed out, the picture still visible beneath.
+                QColor veil = pal.color(QPalette::Base);
+                veil.setAlphaF(0.55f);
+                p.fillRect(r, veil);
+                p.setPen(QPen(QColor(0xd7, 0x30, 0x27), std::max(2, g.tile / 16)));  // "off" red
+                p.drawLine(r.topLeft(), r.bottomRight());
+                p.drawLine(r.topRight(), r.bottomLeft());
             }
         }
         if (data.thumbnails.empty() && !computingNoted) {
@@ -768,10 +793,23 @@ void ModelOverview::scrollToTile(int layer, int head) {
         grid_->ensureVisible(layer, head);
 }
 
+void ModelOverview::setAblated(std::vector<HeadRef> heads) {
+    if (heads == ablated_)
+        return;
+    ablated_ = std::move(heads);
+    grid_->viewport()->update();
+}
+
+bool ModelOverview::isAblated(int layer, int head) const {
+    return std::binary_search(ablated_.begin(), ablated_.end(), HeadRef{layer, head});
+}
+
 QString ModelOverview::tileToolTip(int layer, int head) const {
     if (layer < 0 || head < 0 || layer >= layers_ || head >= heads_)
         return {};
     QStringList lines{tr("Layer %1, head %2").arg(layer).arg(head)};
+    if (isAblated(layer, head))
+        lines << tr("switched off: what it writes is removed (its pattern is still shown)");
     if (head < int(groupOfHead_.size())) {
         const int g = groupOfHead_[size_t(head)];
         const auto first = std::find(groupOfHead_.begin(), groupOfHead_.end(), g);

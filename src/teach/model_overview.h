@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/ablation.h"
 #include "engine/head_scores.h"
 #include "engine/tensor.h"
 
@@ -72,6 +73,11 @@ class ModelOverview : public QWidget {
     // Every arrived layer's pictures are built (none is waiting for the worker thread).
     bool tilesReady() const;
 
+    // Heads switched off (SPEC 10's ablation): their tiles are crossed out and greyed, and
+    // their tooltips say so. Their pictures stay: a switched-off head still looks where it did.
+    void setAblated(std::vector<HeadRef> heads);
+    bool isAblated(int layer, int head) const;
+
     // The highlighted tile; (-1, -1) for none. Does not emit signals.
     void setCurrent(int layer, int head);
     int currentLayer() const { return currentLayer_; }
@@ -103,6 +109,8 @@ class ModelOverview : public QWidget {
     void tileClicked(int layer, int head);     // a click on a tile
     void tileActivated(int layer, int head);   // double-click, or Enter on the current tile
     void currentChanged(int layer, int head);  // the user moved the selection (click, arrows)
+    // A right-click (or the menu key) on a tile: the page offers what can be done to the head.
+    void tileMenuRequested(int layer, int head, const QPoint& globalPos);
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -134,6 +142,7 @@ class ModelOverview : public QWidget {
     int heads_ = 0;
     std::vector<int> groupOfHead_;
     std::vector<int64_t> windows_;
+    std::vector<HeadRef> ablated_;
     std::vector<Layer> layerData_;
     quint64 nextStamp_ = 1;
     HeadScores scores_;

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "pipeline/latest_job.h"
@@ -104,9 +105,10 @@ class NextTokensModel : public QAbstractTableModel {
     using QAbstractTableModel::QAbstractTableModel;
 
     void setPredictions(std::vector<TokenProbability> rows, int64_t actualId,
-                        const DecoderModel* model) {
+                        const DecoderModel* model, std::vector<double> before = {}) {
         beginResetModel();
         rows_ = std::move(rows);
+        before_ = std::move(before);
         texts_.clear();
         for (const TokenProbability& t : rows_)
             texts_ << visibleTokenText(t.id, model);
@@ -130,6 +132,10 @@ class NextTokensModel : public QAbstractTableModel {
                     return index.row() + 1;
                 if (index.column() == TokenColumn)
                     return texts_[index.row()];
+                if (size_t(index.row()) < before_.size())
+                    return NextTokensPanel::tr("%1 (was %2)")
+                        .arg(percentText(t.probability),
+                             percentText(before_[size_t(index.row())]));
                 return percentText(t.probability);
             case Qt::UserRole:
                 return t.probability;
@@ -149,6 +155,9 @@ class NextTokensModel : public QAbstractTableModel {
                                   .arg(t.id)
                                   .arg(texts_[index.row()])
                                   .arg(QString::number(t.probability, 'g', 4));
+                if (size_t(index.row()) < before_.size())
+                    tip += NextTokensPanel::tr("\nWith every head switched on: %1")
+                               .arg(QString::number(before_[size_t(index.row())], 'g', 4));
                 if (actual)
                     tip += NextTokensPanel::tr("\nThe text really goes on with this token.");
                 return tip + NextTokensPanel::tr("\nDouble-click to append it to the text.");
@@ -187,31 +196,62 @@ class NextTokensModel : public QAbstractTableModel {
 
   private:
     std::vector<TokenProbability> rows_;
+    std::vector<double> before_;  // each row's probability with every head on, when ablated
     QStringList texts_;
     int64_t actualId_ = -1;
 };
 
 // ---------------------------------------------------------------------------------------------
 
+TextLoss textLoss(const DecoderRun& run, const DecoderRun* baseline, const CancelToken* cancel) {
+    const auto mean = [](const std::vector<double>& logp, std::vector<double>* each) {
+        double sum = 0.0;
+        for (double v : logp) {
+            sum -= v;
+            each->push_back(-v);
+        }
+        return logp.empty() ? std::numeric_limits<double>::quiet_NaN()
+                            : sum / double(logp.size());
+    };
+    TextLoss out;
+    out.loss = mean(tokenLogProbabilities(run, cancel), &out.tokenLosses);
+    if (baseline)
+        out.lossBefore = mean(tokenLogProbabilities(*baseline, cancel), &out.tokenLossesBefore);
+    return out;
+}
+
 // What a prediction job gives back.
 struct NextTokensPanel::Prediction {
     std::vector<TokenProbability> top;
+    std::vector<double> before;  // with heads switched off: each top token's p with every head
     int64_t actualId = -1;  // the text's own next token, when the position is not the last
     double actualProbability = 0.0;
     int64_t actualRank = 0;  // 1 = most probable
+    std::optional<TextLoss> loss;  // when asked for (once per run)
 };
 
 struct NextTokensPanel::Kept {
     std::map<int, Prediction> byPosition;  // of run_; emptied when run_ is another run
+    std::optional<TextLoss> loss;          // of run_ (and baseline_)
 };
 
-NextTokensPanel::Prediction NextTokensPanel::predict(const DecoderRun& run, int position,
-                                                     const CancelToken& cancel) {
+NextTokensPanel::Prediction NextTokensPanel::predict(const DecoderRun& run,
+                                                     const DecoderRun* baseline, int position,
+                                                     bool withLoss, const CancelToken& cancel) {
     // One product with the output head for everything the panel says about the position.
     const Tensor logits = nextTokenLogits(run, position);
     throwIfCancelled(&cancel);
     Prediction p;
     p.top = topTokens(logits, NextTokensPanel::kTopK);
+    if (baseline) {
+        const Tensor was = nextTokenLogits(*baseline, position);
+        for (const TokenProbability& t : p.top)
+            p.before.push_back(std::exp(tokenLogProbability(was, t.id)));
+    }
+    if (withLoss) {
+        p.loss = textLoss(run, baseline, &cancel);
+        throwIfCancelled(&cancel);
+    }
     if (position + 1 >= run.tokens())
         return p;
     p.actualId = run.ids[size_t(position) + 1];
@@ -265,6 +305,13 @@ NextTokensPanel::NextTokensPanel(QWidget* parent)
     connect(list_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { updateButtons(); });
 
+    lossLabel_ = new QLabel(this);
+    lossLabel_->setObjectName(QStringLiteral("textLoss"));
+    lossLabel_->setTextFormat(Qt::PlainText);
+    lossLabel_->setWordWrap(true);
+    lossLabel_->setToolTip(
+        tr("The text's loss: the mean over its tokens of -ln p(the token | the tokens before "
+           "it), in nats. Lower means the model found the text more predictable."));
     actualLabel_ = new QLabel(this);
     actualLabel_->setTextFormat(Qt::PlainText);
     actualLabel_->setWordWrap(true);
@@ -294,6 +341,7 @@ NextTokensPanel::NextTokensPanel(QWidget* parent)
     layout->addLayout(buttons);
     layout->addWidget(list_, 1);
     layout->addWidget(actualLabel_);
+    layout->addWidget(lossLabel_);
 
     job_->setErrorHandler([this](const QString& error) {
         actual_.clear();
@@ -309,7 +357,10 @@ NextTokensPanel::~NextTokensPanel() = default;
 void NextTokensPanel::clear() {
     job_->cancel();
     kept_->byPosition.clear();
+    kept_->loss.reset();
     run_.reset();
+    baseline_.reset();
+    lossLabel_->clear();
     position_ = -1;
     predictions_.clear();
     actual_.clear();
@@ -324,16 +375,21 @@ void NextTokensPanel::clear() {
     updateButtons();
 }
 
-void NextTokensPanel::setRun(std::shared_ptr<const DecoderRun> run) {
+void NextTokensPanel::setRun(std::shared_ptr<const DecoderRun> run,
+                             std::shared_ptr<const DecoderRun> baseline) {
     if (!run || run->tokens() == 0) {
         clear();
         return;
     }
     const int T = int(run->tokens());
     const bool wasLast = !run_ || position_ < 0 || position_ >= int(run_->tokens()) - 1;
-    if (run != run_)  // both alive here, so another address is another run
+    if (run != run_ || baseline != baseline_) {  // both alive here: another address, another run
         kept_->byPosition.clear();
+        kept_->loss.reset();
+        lossLabel_->setText(tr("Loss on this text: computing\u2026"));
+    }
     run_ = std::move(run);
+    baseline_ = std::move(baseline);
     // Following the end of the text as it grows is what typing wants; a position picked in
     // the middle stays while it exists.
     position_ = wasLast || position_ >= T ? T - 1 : position_;
@@ -374,17 +430,24 @@ void NextTokensPanel::request() {
         showPrediction(it->second);
         return;
     }
-    job_->run([run = run_,
-               position](const CancelToken& cancel) { return predict(*run, position, cancel); },
-              [this, position](const Prediction& p) {
-                  kept_->byPosition[position] = p;
-                  showPrediction(p);
-              });
+    const bool withLoss = !kept_->loss.has_value();
+    job_->run(
+        [run = run_, baseline = baseline_, position, withLoss](const CancelToken& cancel) {
+            return predict(*run, baseline.get(), position, withLoss, cancel);
+        },
+        [this, position](const Prediction& p) {
+            kept_->byPosition[position] = p;
+            if (p.loss)
+                kept_->loss = p.loss;
+            showPrediction(p);
+        });
 }
 
 void NextTokensPanel::showPrediction(const Prediction& p) {
     predictions_ = p.top;
-    model_->setPredictions(p.top, p.actualId, run_->model.get());
+    model_->setPredictions(p.top, p.actualId, run_->model.get(), p.before);
+    if (kept_->loss)
+        lossLabel_->setText(lossText(*kept_->loss));
     if (p.actualId >= 0)
         actual_ = tr("The text goes on with \"%1\": p %2, rank %3.")
                       .arg(visibleTokenText(p.actualId, run_->model.get()))
@@ -394,6 +457,24 @@ void NextTokensPanel::showPrediction(const Prediction& p) {
     list_->setEnabled(true);
     heading_->setText(headingText());
     updateButtons();
+}
+
+QString NextTokensPanel::lossText() const {
+    return kept_->loss ? lossText(*kept_->loss) : QString();
+}
+
+QString NextTokensPanel::lossText(const TextLoss& loss) {
+    if (!std::isfinite(loss.loss))
+        return tr("Loss: one token predicts nothing; type more to see the text's loss.");
+    const QString now = tr("Loss on this text: %1 nats per token").arg(loss.loss, 0, 'f', 3);
+    if (!std::isfinite(loss.lossBefore))
+        return now + QLatin1Char('.');
+    const double change = loss.loss - loss.lossBefore;
+    return tr("%1 (with every head: %2, %3%4).")
+        .arg(now)
+        .arg(loss.lossBefore, 0, 'f', 3)
+        .arg(change >= 0 ? QStringLiteral("+") : QStringLiteral("\u2212"))
+        .arg(std::abs(change), 0, 'f', 3);
 }
 
 QString NextTokensPanel::headingText() const {

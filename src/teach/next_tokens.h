@@ -11,6 +11,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,18 @@ QString visibleTokenText(int64_t id, const DecoderModel* model = nullptr);
 // The same rules for a token's display text (tokenizer.h's Token::display).
 QString visibleTokenText(const std::string& display, bool partialUtf8);
 
+// The text's loss (SPEC 10): each token's -ln p(token | the tokens before it), in nats, and their
+// mean; with heads switched off, the same with every head on. Token 0 predicts nothing, so the
+// lists hold T - 1 values (loss of token i + 1 at i); a one-token text's loss is NaN.
+struct TextLoss {
+    double loss = std::numeric_limits<double>::quiet_NaN();
+    double lossBefore = std::numeric_limits<double>::quiet_NaN();  // NaN without a baseline
+    std::vector<double> tokenLosses;
+    std::vector<double> tokenLossesBefore;
+};
+TextLoss textLoss(const DecoderRun& run, const DecoderRun* baseline = nullptr,
+                  const CancelToken* cancel = nullptr);
+
 class NextTokensPanel : public QWidget {
     Q_OBJECT
   public:
@@ -44,7 +57,10 @@ class NextTokensPanel : public QWidget {
 
     // The run to predict from (its ids name the tokens: "after token 7 'cat'"). Keeps the
     // position when it is still inside the text, else goes to the last token. Null: clear.
-    void setRun(std::shared_ptr<const DecoderRun> run);
+    // With heads switched off, `baseline` is the same text with every head on: each
+    // probability and the loss then say what they were ("was").
+    void setRun(std::shared_ptr<const DecoderRun> run,
+                std::shared_ptr<const DecoderRun> baseline = nullptr);
     void clear();
     // The position whose next token is predicted (0-based; clamped to the text; -1 = last).
     void setPosition(int position);
@@ -63,6 +79,10 @@ class NextTokensPanel : public QWidget {
     // What the text really continues with, when the position is not the last: "The text goes
     // on with '·sat' (p = 0.12, rank 3)". Empty otherwise.
     QString actualText() const { return actual_; }
+    // The line under the list: "Loss on this text: 2.456 nats per token (with every head:
+    // 2.892, −0.436)."; empty until computed.
+    QString lossText() const;
+    static QString lossText(const TextLoss& loss);
 
     // Emit appendRequested for the top token or the selected row (nothing when there is none).
     void appendTop();
@@ -82,10 +102,12 @@ class NextTokensPanel : public QWidget {
     QTableView* list_ = nullptr;
     NextTokensModel* model_ = nullptr;
     QLabel* actualLabel_ = nullptr;
+    QLabel* lossLabel_ = nullptr;
     QPushButton* appendTopButton_ = nullptr;
     QPushButton* appendSelectedButton_ = nullptr;
 
     std::shared_ptr<const DecoderRun> run_;
+    std::shared_ptr<const DecoderRun> baseline_;
     int position_ = -1;
     std::vector<TokenProbability> predictions_;
     QString actual_;
@@ -95,7 +117,8 @@ class NextTokensPanel : public QWidget {
     struct Prediction;
     struct Kept;
     std::unique_ptr<Kept> kept_;
-    static Prediction predict(const DecoderRun& run, int position, const CancelToken& cancel);
+    static Prediction predict(const DecoderRun& run, const DecoderRun* baseline, int position,
+                              bool withLoss, const CancelToken& cancel);
     void showPrediction(const Prediction& p);
 };
 

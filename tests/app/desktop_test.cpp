@@ -149,7 +149,7 @@ TEST(Translation, GermanLoadsAndTheMenusAreGerman) {
     {
         MainWindow w(testOptions());
         EXPECT_EQ(menuTitles(w),
-                  (QStringList{"&Datei", "&Bearbeiten", "&Ansicht", "&Lektion", "&Hilfe"}));
+                  (QStringList{"&Datei", "&Bearbeiten", "&Ansicht", "&Köpfe", "&Lektion", "&Hilfe"}));
         EXPECT_EQ(w.helpActions()->shortcutsAction()->text(), QStringLiteral("&Tastenkürzel"));
         EXPECT_EQ(w.helpActions()->userGuideAction()->text(), QStringLiteral("&Benutzerhandbuch"));
         EXPECT_EQ(w.themeActions()->action(Theme::Dark)->text(), QStringLiteral("&Dunkel"));
@@ -165,7 +165,7 @@ TEST(Translation, GermanLoadsAndTheMenusAreGerman) {
     }
     EXPECT_FALSE(installTranslations(QStringLiteral("en")));
     MainWindow english(testOptions());
-    EXPECT_EQ(menuTitles(english), (QStringList{"&File", "&Edit", "&View", "&Lesson", "&Help"}));
+    EXPECT_EQ(menuTitles(english), (QStringList{"&File", "&Edit", "&View", "&Heads", "&Lesson", "&Help"}));
     EXPECT_EQ(QLocale().decimalPoint(), QStringLiteral("."));
 }
 
@@ -177,7 +177,7 @@ TEST(Translation, SystemLocaleChild) {
     ASSERT_TRUE(installTranslations(rememberedLanguage()));
     MainWindow w(testOptions());
     EXPECT_EQ(menuTitles(w),
-              (QStringList{"&Datei", "&Bearbeiten", "&Ansicht", "&Lektion", "&Hilfe"}));
+              (QStringList{"&Datei", "&Bearbeiten", "&Ansicht", "&Köpfe", "&Lektion", "&Hilfe"}));
     EXPECT_EQ(w.languageActions()->menu()->title(), QStringLiteral("&Sprache"));
 }
 

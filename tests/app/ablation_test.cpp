@@ -1,0 +1,140 @@
+// SPEC 10's ablation in the real window: a head switched off from the Heads menu or a head's
+// context menu, every view recomputed, the predictions and the loss beside what they were, the
+// switched-off heads listed with Restore all, marked in All layers and Head scores, undoable,
+// and kept by sessions.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QMenu>
+#include <QUndoStack>
+
+#include "app/ablation_actions.h"
+#include "app/app_test_util.h"
+#include "app/centre_pages.h"
+#include "app/head_scores_page.h"
+#include "app/main_window.h"
+#include "app/overview_page.h"
+#include "app/prediction_panel.h"
+#include "app/workspace.h"
+#include "engine/decoder_forward.h"
+#include "teach/head_summaries.h"
+#include "teach/model_overview.h"
+#include "teach/next_tokens.h"
+
+using namespace attn;
+using namespace attn::testing;
+
+namespace {
+
+const QString kText = QStringLiteral("a b c d a b c d");
+
+bool openModelWithText(MainWindow& w) {
+    w.workspace()->openModel(QStringLiteral(ATTN_FIXTURES_DIR "/models/hf_tied_f32.safetensors"));
+    if (!waitUntil([&] { return !w.workspace()->isLoadingModel(); }) || !w.workspace()->model())
+        return false;
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = kText;
+    });
+    return settle(w) && waitUntil([&] { return w.isSettled(); });
+}
+
+bool predictionsIn(NextTokensPanel* p) {
+    return waitUntil([p] {
+        return !p->isComputing() && !p->predictions().empty() && !p->lossText().isEmpty();
+    });
+}
+
+}  // namespace
+
+TEST(Ablation, ASwitchedOffHeadChangesThePredictionsAndTheLossBesideWhatTheyWere) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w));
+    NextTokensPanel* p = w.predictionPanel()->panel();
+    ASSERT_TRUE(predictionsIn(p));
+    const std::vector<TokenProbability> before = p->predictions();
+    const QString lossBefore = p->lossText();
+    EXPECT_TRUE(lossBefore.startsWith(QStringLiteral("Loss on this text: "))) << lossBefore.toStdString();
+    EXPECT_FALSE(lossBefore.contains(QStringLiteral("with every head")));
+    AblationBar* bar = w.predictionPanel()->ablationBar();
+    EXPECT_TRUE(bar->isHidden());
+
+    // The selected head (layer 1, head 2) off from the Heads menu's Ctrl+K action.
+    w.workspace()->selectLayer(1);
+    w.workspace()->selectHead(2);
+    QAction* toggle = w.ablationActions()->toggleAction();
+    EXPECT_EQ(toggle->text(), QStringLiteral("Switch head L1H2 &off"));
+    EXPECT_EQ(toggle->shortcut(), QKeySequence(QStringLiteral("Ctrl+K")));
+    toggle->trigger();
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    EXPECT_EQ(w.workspace()->settings().ablation.heads, (std::vector<HeadRef>{{1, 2}}));
+    EXPECT_EQ(w.workspace()->undoStack()->undoText(), QStringLiteral("Switch head L1H2 off"));
+    EXPECT_EQ(toggle->text(), QStringLiteral("Switch head L1H2 back &on"));
+    const TraceOutcome* shown = w.workspace()->shown();
+    ASSERT_TRUE(shown->modelRun && shown->baselineRun);
+    EXPECT_TRUE(shown->modelRun->ablation.contains(1, 2));
+    EXPECT_TRUE(shown->baselineRun->ablation.empty());
+    EXPECT_EQ(bar->summary(), QStringLiteral("Switched off: L1H2"));
+    EXPECT_FALSE(bar->isHidden());
+    EXPECT_TRUE(w.centrePages()->overviewPage()->overview()->isAblated(1, 2));
+    EXPECT_FALSE(w.centrePages()->overviewPage()->overview()->isAblated(1, 1));
+
+    // The predictions are the ablated run's, each with what it was; the loss says both.
+    ASSERT_TRUE(predictionsIn(p));
+    const auto expected = nextTokens(*shown->modelRun, 7, NextTokensPanel::kTopK);
+    ASSERT_EQ(p->predictions().size(), expected.size());
+    EXPECT_EQ(p->predictions().front().id, expected.front().id);
+    EXPECT_DOUBLE_EQ(p->predictions().front().probability, expected.front().probability);
+    const TextLoss loss = textLoss(*shown->modelRun, shown->baselineRun.get());
+    EXPECT_EQ(p->lossText(), NextTokensPanel::lossText(loss));
+    EXPECT_TRUE(p->lossText().contains(QStringLiteral("(with every head: ")));
+    EXPECT_NE(loss.loss, loss.lossBefore);
+    EXPECT_EQ(p->lossText().contains(QString::number(loss.lossBefore, 'f', 3)), true);
+    EXPECT_EQ(QString::number(loss.lossBefore, 'f', 3),
+              lossBefore.section(QLatin1Char(' '), 4, 4));
+
+    // The head scores list marks it.
+    HeadSummaries* scores = w.centrePages()->headScoresPage()->summaries();
+    bool marked = false;
+    for (int r = 0; r < scores->tableModel()->rowCount(); ++r)
+        if (scores->rowHead(r) == std::pair<int, int>{1, 2})
+            marked = scores->tableModel()->index(r, 1).data().toString() == QStringLiteral("2 (off)");
+    EXPECT_TRUE(marked);
+
+    // A second head from its context menu, then Restore all; undo brings them back.
+    QMenu menu;
+    w.ablationActions()->addHeadActions(&menu, 0, 3);
+    ASSERT_FALSE(menu.actions().isEmpty());
+    EXPECT_EQ(menu.actions().front()->text(), QStringLiteral("Switch head L0H3 &off"));
+    menu.actions().front()->trigger();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().ablation.heads, (std::vector<HeadRef>{{0, 3}, {1, 2}}));
+    EXPECT_EQ(bar->summary(), QStringLiteral("Switched off: L0H3, L1H2"));
+    // Sessions keep them, with their mode.
+    EXPECT_EQ(settingsToMap(w.workspace()->settings()).value(QStringLiteral("ablate")).toString(),
+              QStringLiteral("0.3,1.2"));
+    auto* mode = bar->findChild<QComboBox*>(QStringLiteral("ablationMode"));
+    ASSERT_NE(mode, nullptr);
+    mode->setCurrentIndex(1);
+    emit mode->activated(1);
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().ablation.mode, AblationMode::Mean);
+    w.ablationActions()->restoreAllAction()->trigger();
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(w.workspace()->settings().ablation.empty());
+    EXPECT_TRUE(bar->isHidden());
+    ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    EXPECT_EQ(w.workspace()->shown()->baselineRun, nullptr);
+    w.workspace()->undoStack()->undo();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().ablation.heads, (std::vector<HeadRef>{{0, 3}, {1, 2}}));
+
+    // Back to the chapter's module: no head is off there, and the Heads menu is idle.
+    w.workspace()->useModuleOfTheChapter();
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(w.workspace()->settings().ablation.empty());
+    EXPECT_FALSE(toggle->isEnabled());
+}
