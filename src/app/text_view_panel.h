@@ -7,6 +7,7 @@
 #include <memory>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QPushButton;
 
@@ -23,6 +24,11 @@ class TextViewPanel : public QWidget {
     ~TextViewPanel() override;
     TextView* view() const { return view_; }
     QCheckBox* meanOfHeads() const { return mean_; }
+    // Model mode: what colours the tokens: the attention from the clicked token, each token's
+    // loss (the model's surprise at it), or how that loss changed when heads were switched off.
+    enum class Colouring { Attention, Loss, LossChange };
+    void setColouring(Colouring c);
+    Colouring colouring() const;
     // The newest weights have reached the view.
     bool isDrawn() const;
     void setFontScale(double scale);
@@ -39,7 +45,12 @@ class TextViewPanel : public QWidget {
   private:
     void saveWithDialog();
     Workspace* workspace_;
+    void showLosses();
     QCheckBox* mean_ = nullptr;
+    QComboBox* colouring_ = nullptr;
+    std::unique_ptr<LatestJob> lossJob_;
+    const void* lossRun_ = nullptr;  // the run (and baseline) whose losses the view shows
+    const void* lossBaseline_ = nullptr;
     QLabel* note_ = nullptr;
     QPushButton* save_ = nullptr;
     TextView* view_ = nullptr;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "teach/scaled_font.h"
 
@@ -122,14 +123,43 @@ float TextView::rowMaximum() const {
 }
 
 QColor TextView::fillOf(int key) const {
+    return fillFor(key, palette().color(QPalette::Base));
+}
+
+void TextView::setTokenValues(std::vector<double> values, bool diverging, const QString& caption) {
+    values_ = std::move(values);
+    diverging_ = diverging;
+    valuesCaption_ = caption;
+    relayout();
+}
+
+double TextView::valueOf(int token) const {
+    return token >= 0 && size_t(token) < values_.size() ? values_[size_t(token)]
+                                                        : std::numeric_limits<double>::quiet_NaN();
+}
+
+QColor TextView::fillFor(int key, const QColor& base) const {
+    if (!values_.empty()) {
+        double top = 0;
+        for (double v : values_)
+            if (std::isfinite(v))
+                top = std::max(top, std::abs(v));
+        const double v = valueOf(key);
+        if (!std::isfinite(v) || top <= 0)
+            return base;
+        // Red for a loss that rose (harder to predict), blue for one that fell.
+        const QColor ink = diverging_ && v > 0 ? QColor(0xb2, 0x18, 0x2b) : QColor(kAccent);
+        return blend(base, ink, std::abs(v) / top);
+    }
     const float top = rowMaximum();
-    const QColor base = palette().color(QPalette::Base);
     if (isHidden(key) || top <= 0)
         return base;
     return blend(base, QColor(kAccent), double(weightOf(key)) / double(top));
 }
 
 QString TextView::caption() const {
+    if (!values_.empty())
+        return valuesCaption_;
     if (weights_.empty() || query_ < 0)
         return tr("No attention weights to show yet.");
     const QString who = head_ >= 0 || headCount() == 1
@@ -224,20 +254,17 @@ void TextView::paintTo(QPainter& p, const QPalette& pal) const {
     p.setPen(pal.color(QPalette::WindowText));
     p.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, 10000),
                Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, caption());
-    const float top = rowMaximum();
     const QColor base = pal.color(QPalette::Base);
     for (size_t i = 0; i < boxes_.size(); ++i) {
         const int k = int(i);
         const QRect r = boxes_[i].rect;
-        const bool hidden = isHidden(k);
-        const QColor fill = hidden || top <= 0
-                                ? base
-                                : blend(base, QColor(kAccent), double(weightOf(k)) / double(top));
+        const bool hidden = values_.empty() ? isHidden(k) : !std::isfinite(valueOf(k));
+        const QColor fill = fillFor(k, base);
         p.setPen(hidden ? QPen(pal.color(QPalette::PlaceholderText), 1, Qt::DotLine)
                         : QPen(blend(base, pal.color(QPalette::Text), 0.25), 1));
         p.setBrush(fill);
         p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
-        if (k == query_) {
+        if (k == query_ && values_.empty()) {
             p.setPen(QPen(pal.color(QPalette::Highlight), 3));
             p.setBrush(Qt::NoBrush);
             p.drawRoundedRect(QRectF(r).adjusted(-1.5, -1.5, 1.5, 1.5), 5, 5);
@@ -298,6 +325,19 @@ void TextView::mouseMoveEvent(QMouseEvent* event) {
         return;
     }
     const QString key = tokens_.value(k).trimmed();
+    if (!values_.empty()) {
+        const double v = valueOf(k);
+        QToolTip::showText(
+            event->globalPosition().toPoint(),
+            !std::isfinite(v) ? tr("\u201c%1\u201d has no loss: nothing before it predicts it")
+                                    .arg(key)
+            : diverging_      ? tr("\u201c%1\u201d: %2%3 nats")
+                                    .arg(key, v >= 0 ? QStringLiteral("+") : QString())
+                                    .arg(v, 0, 'f', 3)
+                              : tr("\u201c%1\u201d: %2 nats").arg(key).arg(v, 0, 'f', 3),
+            this);
+        return;
+    }
     const QString text = isHidden(k) ? tr("\u201c%1\u201d is masked for this query").arg(key)
                                      : tr("\u201c%1\u201d gets %2 of \u201c%3\u201d's attention")
                                            .arg(key, QString::number(double(weightOf(k)), 'f', 3),

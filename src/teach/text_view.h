@@ -26,6 +26,13 @@ class TextView : public QWidget {
     int tokenCount() const { return int(tokens_.size()); }
     int headCount() const { return int(weights_.size()); }
 
+    // Instead of attention, one value per token (NaN: none, drawn uncoloured): 0 .. the largest
+    // in the attention colour (sequential), or -m .. m from blue through white to red
+    // (diverging), with the caption said above the text. Empty values: attention again.
+    void setTokenValues(std::vector<double> values, bool diverging, const QString& caption);
+    bool showsValues() const { return !values_.empty(); }
+    double valueOf(int token) const;
+
     void setQuery(int query);
     int query() const { return query_; }
     void setHead(int head);  // -1: the mean over the heads
@@ -76,6 +83,10 @@ class TextView : public QWidget {
     std::vector<std::vector<float>> weights_;
     QStringList tokens_;
     std::vector<uint8_t> hidden_;
+    std::vector<double> values_;
+    bool diverging_ = false;
+    QString valuesCaption_;
+    QColor fillFor(int key, const QColor& base) const;
     int query_ = -1;
     int head_ = -1;
     double fontScale_ = 1.0;

@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QMenu>
 #include <QUndoStack>
+#include <cmath>
 
 #include "app/ablation_actions.h"
 #include "app/app_test_util.h"
@@ -16,11 +17,13 @@
 #include "app/main_window.h"
 #include "app/overview_page.h"
 #include "app/prediction_panel.h"
+#include "app/text_view_panel.h"
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
 #include "teach/head_summaries.h"
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
+#include "teach/text_view.h"
 
 using namespace attn;
 using namespace attn::testing;
@@ -95,6 +98,23 @@ TEST(Ablation, ASwitchedOffHeadChangesThePredictionsAndTheLossBesideWhatTheyWere
     EXPECT_EQ(p->lossText().contains(QString::number(loss.lossBefore, 'f', 3)), true);
     EXPECT_EQ(QString::number(loss.lossBefore, 'f', 3),
               lossBefore.section(QLatin1Char(' '), 4, 4));
+
+    // The coloured text (Ctrl+7): each token's loss, then how it changed, from the same losses.
+    w.findChild<QAction*>(QStringLiteral("actionTextView"))->trigger();
+    TextViewPanel* text = w.textPanel();
+    ASSERT_TRUE(waitUntil([&] { return text->isVisible() && text->isDrawn(); }));
+    text->setColouring(TextViewPanel::Colouring::Loss);
+    ASSERT_TRUE(waitUntil([&] { return text->view()->showsValues(); }));
+    EXPECT_TRUE(std::isnan(text->view()->valueOf(0)));  // the first token predicts nothing
+    EXPECT_NEAR(text->view()->valueOf(5), loss.tokenLosses[4], 1e-9);
+    EXPECT_TRUE(text->view()->caption().startsWith(QStringLiteral("Each token's loss")));
+    text->setColouring(TextViewPanel::Colouring::LossChange);
+    ASSERT_TRUE(waitUntil([&] {
+        return text->view()->caption().contains(QStringLiteral("L1H2 was switched off"));
+    }));
+    EXPECT_NEAR(text->view()->valueOf(5), loss.tokenLosses[4] - loss.tokenLossesBefore[4], 1e-9);
+    text->setColouring(TextViewPanel::Colouring::Attention);
+    ASSERT_TRUE(waitUntil([&] { return !text->view()->showsValues(); }));
 
     // The head scores list marks it.
     HeadSummaries* scores = w.centrePages()->headScoresPage()->summaries();
