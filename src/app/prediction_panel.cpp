@@ -8,6 +8,7 @@
 
 #include "app/ablation_actions.h"
 #include "app/panel_helpers.h"
+#include "app/sampling_bar.h"
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
 #include "pipeline/model_request.h"
@@ -28,6 +29,8 @@ PredictionPanel::PredictionPanel(Workspace* workspace, QWidget* parent)
     panel_ = new NextTokensPanel(this);
     panel_->setObjectName(QStringLiteral("nextTokens"));
     v->addWidget(panel_);
+    sampling_ = new SamplingBar(workspace_, this);
+    v->addWidget(sampling_);
     note_ = new QLabel(this);
     note_->setObjectName(QStringLiteral("predictionNote"));
     note_->setWordWrap(true);

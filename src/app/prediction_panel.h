@@ -11,6 +11,7 @@ namespace attn {
 struct DecoderRun;
 class AblationBar;
 class NextTokensPanel;
+class SamplingBar;
 class Workspace;
 
 // The next-token top-k for the selected position (the last token, or the row of a clicked
@@ -22,6 +23,7 @@ class PredictionPanel : public QWidget {
     PredictionPanel(Workspace* workspace, QWidget* parent = nullptr);
     NextTokensPanel* panel() const { return panel_; }
     AblationBar* ablationBar() const { return ablationBar_; }
+    SamplingBar* samplingBar() const { return sampling_; }
     QString note() const;
 
   private:
@@ -31,6 +33,7 @@ class PredictionPanel : public QWidget {
     Workspace* workspace_;
     AblationBar* ablationBar_ = nullptr;
     NextTokensPanel* panel_ = nullptr;
+    SamplingBar* sampling_ = nullptr;
     QLabel* note_ = nullptr;
     const DecoderRun* shownRun_ = nullptr;
 };

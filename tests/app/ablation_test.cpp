@@ -17,9 +17,11 @@
 #include "app/main_window.h"
 #include "app/overview_page.h"
 #include "app/prediction_panel.h"
+#include "app/sampling_bar.h"
 #include "app/text_view_panel.h"
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
+#include "engine/generate.h"
 #include "teach/head_summaries.h"
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
@@ -157,4 +159,60 @@ TEST(Ablation, ASwitchedOffHeadChangesThePredictionsAndTheLossBesideWhatTheyWere
     ASSERT_TRUE(settle(w));
     EXPECT_TRUE(w.workspace()->settings().ablation.empty());
     EXPECT_FALSE(toggle->isEnabled());
+}
+
+// "Append sampled": the tokens generate() gives for the text, the seed and the settings, appended
+// undoably; the same seed gives them again; temperature 0 is the most probable each time.
+TEST(Sampling, AppendSampledAddsTheSeedsTokensAndTheSameSeedGivesThemAgain) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w));
+    SamplingBar* bar = w.predictionPanel()->samplingBar();
+    bar->setOptions(5, 0.8, 0, 1.0, 7);
+    const std::vector<int64_t> prompt = w.workspace()->shown()->modelRun->ids;
+    GenerateRequest g;
+    g.model = w.workspace()->shown()->modelRun->model;
+    g.ids = prompt;
+    g.maxNew = 5;
+    g.sampling = {0.8, 0, 1.0};
+    g.seed = 7;
+    const std::vector<int64_t> expected = generate(g).ids;
+
+    bar->appendSampled();
+    EXPECT_TRUE(bar->isGenerating());
+    ASSERT_TRUE(waitUntil([&] { return !bar->isGenerating(); }));
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    EXPECT_EQ(w.workspace()->shown()->modelRun->ids, expected);
+    EXPECT_EQ(w.workspace()->undoStack()->undoText(), QStringLiteral("Append 5 sampled tokens"));
+    EXPECT_EQ(bar->note(), QStringLiteral("Appended 5 tokens sampled at temperature 0.8, seed 7."));
+    const QString sampledText = w.workspace()->settings().text;
+
+    w.workspace()->undoStack()->undo();
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    EXPECT_EQ(w.workspace()->settings().text, kText);
+    bar->appendSampled();
+    ASSERT_TRUE(waitUntil([&] { return !bar->isGenerating(); }));
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().text, sampledText);
+
+    // Temperature 0: the greedy continuation, the top token each step.
+    w.workspace()->undoStack()->undo();
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    bar->setOptions(3, 0.0, 0, 1.0, 1);
+    bar->appendSampled();
+    ASSERT_TRUE(waitUntil([&] { return !bar->isGenerating(); }));
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    std::vector<int64_t> greedy = prompt;
+    for (int i = 0; i < 3; ++i) {
+        DecoderRequest r;
+        r.model = g.model;
+        r.ids = greedy;
+        const auto run = runDecoder(r);
+        greedy.push_back(nextTokens(*run, run->tokens() - 1, 1)[0].id);
+    }
+    EXPECT_EQ(w.workspace()->shown()->modelRun->ids, greedy);
 }
