@@ -5,6 +5,7 @@
 
 #include "app/export_actions.h"
 #include "app/head_scores_page.h"
+#include "app/logit_lens_page.h"
 #include "app/overview_page.h"
 #include "app/step_view.h"
 #include "app/workspace.h"
@@ -20,14 +21,17 @@ CentrePages::CentrePages(Workspace* workspace, StepView* steps, ExportActions* e
     setDocumentMode(true);
     overview_ = new OverviewPage(workspace_, this);
     scores_ = new HeadScoresPage(workspace_, this);
+    lens_ = new LogitLensPage(workspace_, this);
     addTab(steps_, tr("Layer steps"));
     addTab(overview_, tr("All layers"));
     addTab(scores_, tr("Head scores"));
+    addTab(lens_, tr("Logit lens"));
     setTabToolTip(0, tr("The selected layer's attention, step by step"));
     setTabToolTip(1, tr("Every layer and head at a glance (double-click a tile to open its "
                         "steps)"));
     setTabToolTip(2, tr("Scores that find previous-token heads, induction heads and attention "
                         "sinks"));
+    setTabToolTip(3, tr("What the model would predict after each layer, at every token"));
     auto openHead = [this] { setCurrentWidget(steps_); };
     connect(overview_, &OverviewPage::headOpened, this, openHead);
     connect(scores_, &HeadScoresPage::headOpened, this, openHead);
@@ -46,6 +50,7 @@ bool CentrePages::showPage(const QString& name) {
     QWidget* page = name == QLatin1String("steps")      ? static_cast<QWidget*>(steps_)
                     : name == QLatin1String("overview") ? static_cast<QWidget*>(overview_)
                     : name == QLatin1String("scores")   ? static_cast<QWidget*>(scores_)
+                    : name == QLatin1String("lens")     ? static_cast<QWidget*>(lens_)
                                                         : nullptr;
     if (!page)
         return false;

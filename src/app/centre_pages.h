@@ -9,6 +9,7 @@ namespace attn {
 
 class ExportActions;
 class HeadScoresPage;
+class LogitLensPage;
 class OverviewPage;
 class StepView;
 class Workspace;
@@ -20,7 +21,9 @@ class CentrePages : public QTabWidget {
                 QWidget* parent = nullptr);
     OverviewPage* overviewPage() const { return overview_; }
     HeadScoresPage* headScoresPage() const { return scores_; }
-    // Brings a page forward: "steps", "overview" or "scores" (the last two in model mode).
+    LogitLensPage* logitLensPage() const { return lens_; }
+    // Brings a page forward: "steps", "overview", "scores" or "lens" (the last three in model
+    // mode).
     // False for another name.
     bool showPage(const QString& name);
     // The model pages have drawn the shown result (no thumbnails or scores on their way).
@@ -34,6 +37,7 @@ class CentrePages : public QTabWidget {
     StepView* steps_;
     OverviewPage* overview_ = nullptr;
     HeadScoresPage* scores_ = nullptr;
+    LogitLensPage* lens_ = nullptr;
 };
 
 }  // namespace attn

@@ -104,6 +104,23 @@ QString scoresHtml() {
                               "after the previous occurrence of the current one."));
 }
 
+QString lensHtml() {
+    return QStringLiteral("<h3>%1</h3><p>%2</p><p>%3</p><p>%4</p>")
+        .arg(ExplainPanel::tr("Logit lens: what each layer would predict"),
+             ExplainPanel::tr(
+                 "Every block adds what it computes to the residual stream h. The model predicts "
+                 "the next token from the last one: <code>logits = final_norm(h) @ "
+                 "W_out.T</code>. The logit lens applies the same final norm and output head to "
+                 "h after each earlier block, as if the model stopped there."),
+             ExplainPanel::tr(
+                 "Each cell is the most probable token after the token at the top of its "
+                 "column, the darker the more probable; bold marks the text's own next token. "
+                 "Read a column downwards to see at which layer the prediction forms."),
+             ExplainPanel::tr(
+                 "On a repeated text, the copied token often wins only after the layer of the "
+                 "induction head: switch that head off (Heads menu) and watch it lose."));
+}
+
 // Where the settings' input vectors come from, for the `inputs` step's explanation.
 InputOrigin inputOrigin(const Settings& s) {
     switch (s.source) {
@@ -121,7 +138,9 @@ InputOrigin inputOrigin(const Settings& s) {
 
 void ExplainPanel::refresh() {
     if (workspace_->settings().modelMode() && page_ != QLatin1String("steps")) {
-        explanation_ = page_ == QLatin1String("overview") ? overviewHtml() : scoresHtml();
+        explanation_ = page_ == QLatin1String("overview") ? overviewHtml()
+                       : page_ == QLatin1String("lens")   ? lensHtml()
+                                                          : scoresHtml();
         derivation_.clear();
         browser_->setHtml(explanation_);
         return;

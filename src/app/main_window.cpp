@@ -25,6 +25,7 @@
 #include "app/explain_panel.h"
 #include "app/export_actions.h"
 #include "app/head_scores_page.h"
+#include "app/logit_lens_page.h"
 #include "app/help_actions.h"
 #include "app/input_panel.h"
 #include "app/language_actions.h"
@@ -123,6 +124,7 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
         const QWidget* page = pages_->currentWidget();
         explain_->setPage(page == pages_->overviewPage()     ? QStringLiteral("overview")
                           : page == pages_->headScoresPage() ? QStringLiteral("scores")
+                          : page == pages_->logitLensPage()  ? QStringLiteral("lens")
                                                              : QStringLiteral("steps"));
     });
     connect(explain_, &ExplainPanel::derivationShown, this, [this] {

@@ -7,6 +7,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QMenu>
+#include <QTableView>
 #include <QUndoStack>
 #include <cmath>
 
@@ -14,6 +15,7 @@
 #include "app/app_test_util.h"
 #include "app/centre_pages.h"
 #include "app/head_scores_page.h"
+#include "app/logit_lens_page.h"
 #include "app/main_window.h"
 #include "app/overview_page.h"
 #include "app/prediction_panel.h"
@@ -215,4 +217,35 @@ TEST(Sampling, AppendSampledAddsTheSeedsTokensAndTheSameSeedGivesThemAgain) {
         greedy.push_back(nextTokens(*run, run->tokens() - 1, 1)[0].id);
     }
     EXPECT_EQ(w.workspace()->shown()->modelRun->ids, greedy);
+}
+
+// The logit lens page: each layer's top token at every position is the engine's logitLens, the
+// last layer the model's own prediction; a click shows a cell's top 5.
+TEST(LogitLens, ThePageShowsEachLayersTopTokenAndACellsTopFive) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w));
+    ASSERT_TRUE(w.centrePages()->showPage(QStringLiteral("lens")));
+    LogitLensPage* page = w.centrePages()->logitLensPage();
+    ASSERT_TRUE(waitUntil([&] { return page->isDrawn(); }));
+    const DecoderRun& run = *w.workspace()->shown()->modelRun;
+    const LogitLens lens = logitLens(run, 5);
+    ASSERT_EQ(page->table()->model()->rowCount(), 2);
+    ASSERT_EQ(page->table()->model()->columnCount(), 8);
+    for (int l = 0; l < 2; ++l)
+        for (int i = 0; i < 8; ++i) {
+            EXPECT_EQ(page->topToken(l, i), visibleTokenText(lens[size_t(l)][size_t(i)][0].id,
+                                                             run.model.get()));
+            EXPECT_DOUBLE_EQ(page->topProbability(l, i), lens[size_t(l)][size_t(i)][0].probability);
+        }
+    EXPECT_EQ(lens[1][7][0].id, nextTokens(run, 7, 1)[0].id);
+    page->selectCell(1, 7);
+    EXPECT_TRUE(page->detailText().startsWith(QStringLiteral("After layer 1, at token 7 ")))
+        << page->detailText().toStdString();
+    EXPECT_EQ(page->detailText().count(QChar(0x201c)), 6);  // the token and its top 5
+    // A new text recomputes it.
+    change(w, [](Settings& s) { s.text = QStringLiteral("a b c d"); });
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(waitUntil([&] { return page->isDrawn(); }));
+    EXPECT_EQ(page->table()->model()->columnCount(), 4);
 }
