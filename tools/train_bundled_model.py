@@ -373,6 +373,9 @@ def main():
     ap.add_argument("--seed", type=int, default=123)
     ap.add_argument("--context-length", type=int, default=CONFIG["context_length"])
     ap.add_argument("--heads", type=int, default=CONFIG["n_heads"])
+    ap.add_argument("--layers", type=int, help="default 4 (both families)")
+    ap.add_argument("--name", help="the model's name in its metadata (default tiny-shakespeare or "
+                                   "tiny-shakespeare-llama)")
     ap.add_argument("--dropout", type=float,
                     help="dropout on the embeddings and the residual branches (default: the family's "
                          "config, CONFIG or LLAMA_CONFIG)")
@@ -418,6 +421,8 @@ def main():
     cfg = LLAMA_CONFIG if is_llama else CONFIG
     cfg["context_length"] = args.context_length
     cfg["n_heads"] = args.heads
+    if args.layers is not None:
+        cfg["n_layers"] = args.layers
     if args.dropout is not None:
         cfg["drop_rate"] = args.dropout
     cfg["att_drop_rate"] = args.attention_dropout
@@ -615,7 +620,7 @@ def main():
     # baseline_bigram_validation_loss and licence); the Llama file adds its key/value heads.
     # Its config.json says its architecture to a reader; these say it to a person.
     metadata = {
-        "name": "tiny-shakespeare-llama" if is_llama else "tiny-shakespeare",
+        "name": args.name or ("tiny-shakespeare-llama" if is_llama else "tiny-shakespeare"),
         "format": ("Hugging Face Llama names, config.json beside it; nn.Linear weights (out, in) used as "
                    "x @ W.T; lm_head tied to model.embed_tokens" if is_llama else
                    "Hugging Face GPT-2 names; Conv1D weights used as x @ W; lm_head tied to wte"),

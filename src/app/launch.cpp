@@ -32,13 +32,14 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
                  QStringLiteral("file")});
     p.addOption({QStringLiteral("page"),
                  QStringLiteral("With --model: open on the page <name>: steps (one layer step by "
-                                "step, the default), overview (every layer and head) or scores "
-                                "(the head scores)."),
+                                "step, the default), overview (every layer and head), scores "
+                                "(the head scores) or lens (the logit lens)."),
                  QStringLiteral("name")});
     p.addOption({QStringLiteral("lesson"),
                  QStringLiteral("Start a guided tour: chapter3 (the chapter-3 tour), "
-                                "trained-model (attention in the bundled trained model) or "
-                                "after-chapter3 (what changed in attention after chapter 3)."),
+                                "trained-model (attention in the bundled trained model), "
+                                "after-chapter3 (what changed in attention after chapter 3) or "
+                                "copying (how a model copies: its induction circuit)."),
                  QStringLiteral("name")});
     p.addOption({QStringLiteral("theme"),
                  QStringLiteral("system, light or dark: the window's theme for this run (View > "
@@ -104,9 +105,9 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     }
     if (p.isSet(QStringLiteral("page"))) {
         o.page = p.value(QStringLiteral("page"));
-        if (!QStringList{"steps", "overview", "scores"}.contains(o.page)) {
-            *error =
-                QStringLiteral("--page expects steps, overview or scores, got \"%1\".").arg(o.page);
+        if (!QStringList{"steps", "overview", "scores", "lens"}.contains(o.page)) {
+            *error = QStringLiteral("--page expects steps, overview, scores or lens, got \"%1\".")
+                         .arg(o.page);
             return false;
         }
         if (o.page != QLatin1String("steps") && !o.given.contains(QStringLiteral("model")) &&
@@ -119,9 +120,10 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     if (p.isSet(QStringLiteral("lesson"))) {
         o.lesson = p.value(QStringLiteral("lesson"));
         if (o.lesson != QLatin1String("chapter3") && o.lesson != QLatin1String("trained-model") &&
-            o.lesson != QLatin1String("after-chapter3")) {
+            o.lesson != QLatin1String("after-chapter3") && o.lesson != QLatin1String("copying")) {
             *error = QStringLiteral(
-                         "--lesson expects chapter3, trained-model or after-chapter3, got \"%1\".")
+                         "--lesson expects chapter3, trained-model, after-chapter3 or copying, "
+                         "got \"%1\".")
                          .arg(o.lesson);
             return false;
         }

@@ -359,6 +359,98 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
     return v;
 }
 
+// tools/check_bundled_model.py's circuit text: 16 of the training text's common whole-word
+// tokens picked at random (seed 7), said twice; each word one GPT-2 token.
+const char* const kCircuitWords =
+    " slaughter resolved pleasant whom bride always knowledge tongues bids night wherein them"
+    " dog hereafter fought died"
+    " slaughter resolved pleasant whom bride always knowledge tongues bids night wherein them"
+    " dog hereafter fought died";
+
+std::vector<LessonScreen> buildCopyingLesson() {
+    const HeadRef prev = copyingLessonPreviousTokenHead();
+    const HeadRef ind = copyingLessonInductionHead();
+    const QString prevName = QStringLiteral("L%1H%2").arg(prev.layer).arg(prev.head);
+    const QString indName = QStringLiteral("L%1H%2").arg(ind.layer).arg(ind.head);
+    const auto screen = [&](const QString& section, const QString& title, const QString& html,
+                            const char* page, const char* step, HeadRef head,
+                            std::vector<HeadRef> ablate = {}) {
+        LessonScreen s = modelScreen(section, title, html, page, step, int(head.layer),
+                                     int(head.head), LessonHead::Fixed, kCircuitWords);
+        s.model = copyingLessonModel();
+        s.ablate = std::move(ablate);
+        return s;
+    };
+    std::vector<LessonScreen> v;
+    v.push_back(screen(
+        Lesson::tr("Copying"), Lesson::tr("Sixteen random words, said twice"),
+        Lesson::tr(
+            "<p>The text is sixteen common words in a random order, then the same sixteen "
+            "again. Nothing about the first half predicts the next word: it is random. In the "
+            "second half every word is predictable, but only by <b>copying</b>: find where the "
+            "current word appeared before, and say the word that followed it.</p>"
+            "<p>This is head <b>%1</b>, an <b>induction head</b>. In the second half each row "
+            "puts its weight on the token <i>after</i> the earlier occurrence of its own token: "
+            "a bright stripe parallel to the diagonal, fifteen columns left of it (sixteen back, "
+            "one forward). In the first half it has nothing to find.</p>")
+            .arg(indName),
+        "steps", step_id::kWeights, ind));
+    v.push_back(screen(
+        Lesson::tr("Previous token"), Lesson::tr("The head that makes copying possible"),
+        Lesson::tr(
+            "<p>How does the induction head know which token came <i>after</i> the earlier "
+            "occurrence? A query can only match keys by what the keys hold. So an earlier layer "
+            "must first write into each position which token came <b>before</b> it.</p>"
+            "<p>That is this head, <b>%1</b> in layer %2: a <b>previous-token head</b>, its "
+            "weight on the stripe just below the diagonal. After it, the position of “bride” "
+            "in the first half also carries “whom”; the induction head's query at the second "
+            "“whom” looks for keys that carry “whom” as their previous token, and finds "
+            "“bride”. Two heads in two layers: a <b>circuit</b>.</p>")
+            .arg(prevName)
+            .arg(prev.layer),
+        "steps", step_id::kWeights, prev));
+    v.push_back(screen(
+        Lesson::tr("Switch it off"), Lesson::tr("Without the previous-token head"),
+        Lesson::tr(
+            "<p>Head %1 is now <b>switched off</b>: what it writes is replaced by zeros before "
+            "the output projection (the Heads menu, or right-click a head; the bar over the "
+            "predictions lists it). Everything after it is computed again.</p>"
+            "<p>The view shows the induction head %2 again. Its stripe has <b>faded</b>: without "
+            "the previous token written into each position it cannot find where to look. The "
+            "line under the next-token list shows the text's <b>loss</b> with the head off "
+            "beside the loss with every head on: it rose. The Text view (Ctrl+7) can colour each "
+            "token by how its loss changed: the second half turns red.</p>"
+            "<p>Press <b>Restore all</b> (or Ctrl+Shift+K) to switch it back on, and Ctrl+K to "
+            "switch it off again.</p>")
+            .arg(prevName, indName),
+        "steps", step_id::kWeights, ind, {prev}));
+    v.push_back(screen(
+        Lesson::tr("Logit lens"), Lesson::tr("The layer where the copy wins"),
+        Lesson::tr(
+            "<p>The <b>logit lens</b> reads the residual stream after each layer with the "
+            "model's own final norm and output head: what would the model predict if it "
+            "stopped there? Each column is a token of the text, each row a layer; bold cells "
+            "predict the text's real next token.</p>"
+            "<p>In the second half, look down a column: below layer %1 the lens guesses common "
+            "words; from the induction head's layer on, the copied word wins. Switch %2 off "
+            "(Ctrl+K on it, or from Head scores) and watch the bold cells go.</p>")
+            .arg(ind.layer)
+            .arg(prevName),
+        "lens", step_id::kWeights, ind));
+    v.push_back(screen(
+        Lesson::tr("Your turn"), Lesson::tr("Ask the model why"),
+        Lesson::tr(
+            "<p>Every head in <b>All layers</b> can be switched off from its context menu; the "
+            "predictions, the loss, the logit lens and every later layer follow. Try the other "
+            "heads: most change little. Try <i>mean</i> ablation (the bar over the "
+            "predictions): the head then writes its average instead of nothing, which separates "
+            "what a head says about <i>this</i> token from what it always adds.</p>"
+            "<p>Then type your own text with a repeat in it, a name that comes back, and see "
+            "whether the circuit finds it.</p>"),
+        "overview", step_id::kWeights, ind));
+    return v;
+}
+
 }  // namespace
 
 // Sizes small enough to read every number: the book's 3-d vectors, four heads of one number,
@@ -587,8 +679,31 @@ std::vector<LessonScreen> afterChapter3LessonOn(const QString& openModel) {
     return out;
 }
 
+QString copyingLessonModel() {
+    return trainedModelLessonModel();
+}
+
+HeadRef copyingLessonPreviousTokenHead() {
+    return {0, 1};
+}
+
+HeadRef copyingLessonInductionHead() {
+    return {2, 3};
+}
+
+QString copyingLessonText() {
+    return QString::fromUtf8(kCircuitWords);
+}
+
+const std::vector<LessonScreen>& copyingLesson() {
+    static const std::vector<LessonScreen> screens = buildCopyingLesson();
+    return screens;
+}
+
 const std::vector<LessonScreen>& lessonScreens(LessonKind kind) {
     switch (kind) {
+        case LessonKind::Copying:
+            return copyingLesson();
         case LessonKind::TrainedModel:
             return trainedModelLesson();
         case LessonKind::AfterChapter3:

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/ablation.h"
 #include "engine/config.h"
 
 class QLabel;
@@ -37,6 +38,8 @@ struct LessonScreen {
     int layer = 0;
     QString page = QStringLiteral("steps");
     LessonHead pick = LessonHead::Fixed;
+    // A trained model's screen: the heads it switches off (SPEC 10's ablation, to zero).
+    std::vector<HeadRef> ablate;
     // A module screen with `text` reads that text (chapter-2 embeddings) instead of the book's
     // six vectors; `positions` false leaves out the position embeddings.
     bool positions = true;
@@ -64,8 +67,20 @@ const std::vector<LessonScreen>& afterChapter3Lesson();
 // installation that does not ship it).
 std::vector<LessonScreen> afterChapter3LessonOn(const QString& openModel);
 
+// "How a model copies" (SPEC 10), on the bundled model's induction circuit: a repeated list of
+// random words, the induction head's stripe, the previous-token head below it, the stripe and the
+// loss with that head switched off, and the logit lens showing the layer at which the copied token
+// wins.
+const std::vector<LessonScreen>& copyingLesson();
+// The model copyingLesson runs on, and the heads of its circuit the screens name.
+QString copyingLessonModel();
+HeadRef copyingLessonPreviousTokenHead();
+HeadRef copyingLessonInductionHead();
+// The repeated random words the lesson reads (tools/check_bundled_model.py's circuit text).
+QString copyingLessonText();
+
 // The lessons, for the menu, the command line (--lesson) and the slides.
-enum class LessonKind { Chapter3, TrainedModel, AfterChapter3 };
+enum class LessonKind { Chapter3, TrainedModel, AfterChapter3, Copying };
 const std::vector<LessonScreen>& lessonScreens(LessonKind kind);
 
 // Back / Next, the screen's title and text and "3 / 12", for a dock beside the heatmap.

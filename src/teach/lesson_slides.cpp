@@ -69,6 +69,8 @@ Settings lessonScreenSettings(const LessonScreen& screen, const Settings& previo
         s.text = screen.text;
         s.layer = screen.layer;
     }
+    // Every screen says which heads are off (none, on most), so none stays off after it.
+    s.ablation = {screen.ablate, AblationMode::Zero};
     if (!screen.stepId.empty())
         s.step = QString::fromStdString(screen.stepId);
     s.head = std::max(0, screen.head);

@@ -230,7 +230,8 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     EXPECT_FALSE(parseLaunchOptions({"attention-lens", "--lesson", "chapter4"}, &lesson, &why));
     EXPECT_EQ(why,
               QStringLiteral(
-                  "--lesson expects chapter3, trained-model or after-chapter3, got \"chapter4\"."));
+                  "--lesson expects chapter3, trained-model, after-chapter3 or copying, got "
+                  "\"chapter4\"."));
     ASSERT_TRUE(parseLaunchOptions({"attention-lens", "--lesson", "trained-model"}, &lesson, &why));
     EXPECT_EQ(lesson.lesson, QStringLiteral("trained-model"));
     // A model that is neither a file nor a bundled model: one line, before any window.

@@ -253,3 +253,72 @@ TEST(ModelCli, RenderDrawsTheOverviewOfEveryLayerAndHead) {
         {"render", "--model", fixture("hf_tied_f32.safetensors"), "--text", kText, "--overview"},
         "Say where to draw the overview");
 }
+
+// SPEC 10 on the command line: the text's loss and each token's, heads switched off (the JSON
+// says which and how, and every number changes with them), the logit lens, and generate (greedy
+// = the top token each step, a seed gives one continuation); refusals are one line.
+TEST(ModelCli, LossAblationLogitLensAndGenerate) {
+    const QString f32 = fixture("hf_tied_f32.safetensors");
+    const QJsonObject plain = json(cli({"model", "--model", f32, "--text", kText, "--top-k", "1",
+                                        "--logit-lens", "2"}));
+    const QJsonArray losses = plain["token_losses"].toArray();
+    ASSERT_EQ(losses.size(), 6);  // 7 tokens predict 6
+    double sum = 0;
+    for (const QJsonValue& v : losses)
+        sum += v.toDouble();
+    EXPECT_NEAR(plain["loss"].toDouble(), sum / 6, 1e-12);
+    EXPECT_FALSE(plain.contains("ablated"));
+    const QJsonArray lens = plain["logit_lens"].toArray();
+    ASSERT_EQ(lens.size(), 2);                      // layers
+    ASSERT_EQ(lens[1].toArray().size(), 7);         // positions
+    ASSERT_EQ(lens[1].toArray()[6].toArray().size(), 2);  // the top 2
+    // The last layer's lens is the model's own prediction.
+    EXPECT_EQ(lens[1].toArray()[6].toArray()[0].toObject()["id"],
+              plain["next"].toArray()[0].toObject()["id"]);
+
+    const QJsonObject off = json(cli({"model", "--model", f32, "--text", kText, "--top-k", "1",
+                                      "--ablate", "0.1, 1.2", "--ablate-mode", "mean"}));
+    EXPECT_EQ(off["ablated"].toArray(), (QJsonArray{QJsonArray{0, 1}, QJsonArray{1, 2}}));
+    EXPECT_EQ(off["ablate_mode"].toString(), "mean");
+    EXPECT_NE(off["loss"].toDouble(), plain["loss"].toDouble());
+    // Layer 0's attention (the first 4 x 7 x 7 of the flat data) is computed before any
+    // switched-off head writes: unchanged; layer 1's reads what they wrote.
+    const QJsonArray a = plain["attention"].toObject()["data"].toArray();
+    const QJsonArray b = off["attention"].toObject()["data"].toArray();
+    ASSERT_EQ(a.size(), 2 * 4 * 7 * 7);
+    ASSERT_EQ(b.size(), a.size());
+    double layer0 = 0, layer1 = 0;
+    for (int i = 0; i < a.size(); ++i)
+        (i < 196 ? layer0 : layer1) += std::abs(a[i].toDouble() - b[i].toDouble());
+    EXPECT_EQ(layer0, 0.0);
+    EXPECT_GT(layer1, 1e-4);
+
+    const QJsonObject greedy = json(cli({"generate", "--model", f32, "--text", kText,
+                                         "--max-new", "1", "--temperature", "0"}));
+    EXPECT_EQ(greedy["generated"].toArray()[0].toObject()["id"],
+              plain["next"].toArray()[0].toObject()["id"]);
+    EXPECT_EQ(greedy["generated"].toArray()[0].toObject()["prob"].toDouble(), 1.0);
+    EXPECT_EQ(greedy["prompt_tokens"].toInt(), 7);
+    const QStringList sample = {"generate", "--model",       f32,  "--text",        kText,
+                                "--max-new", "6",            "--temperature", "1.2",
+                                "--top-k",   "20",           "--sample-seed", "5"};
+    const QJsonObject sampled = json(cli(sample));
+    EXPECT_EQ(sampled["ids"].toArray().size(), 13);
+    EXPECT_EQ(json(cli(sample))["ids"], sampled["ids"]);
+    const double p = sampled["generated"].toArray()[0].toObject()["prob"].toDouble();
+    EXPECT_GT(p, 0.0);
+    EXPECT_LE(p, 1.0);
+
+    expectRefused({"model", "--model", f32, "--text", kText, "--ablate", "2.0"},
+                  "Head 2.0 does not exist: the model has 2 layers (0 to 1) of 4 heads (0 to 3).");
+    expectRefused({"model", "--model", f32, "--text", kText, "--ablate", "1"},
+                  "--ablate expects heads as layer.head separated by commas");
+    expectRefused({"model", "--model", f32, "--text", kText, "--ablate-mode", "half"},
+                  "Unknown ablation mode \"half\"; use zero or mean");
+    expectRefused({"generate", "--model", f32, "--text", kText, "--max-new", "40"},
+                  "The prompt has 7 tokens and the model's context is 24, so at most 17 more fit");
+    expectRefused({"generate", "--model", f32, "--text", kText, "--temperature", "-1"},
+                  "The temperature must be 0");
+    expectRefused({"generate", "--model", f32, "--text", kText, "--top-p", "1.5"},
+                  "top-p must be above 0 and at most 1");
+}
