@@ -74,7 +74,7 @@ int renderCommand(const QStringList& args) {
             throw UserError("out", "Cannot draw into \"" + p.value("out").toStdString() +
                                        "\": use a .png, .svg or .pdf file.");
         const ModelRun m = modelFromOptions(in);
-        OverviewFigureOptions o = overviewFigureOptions(s, p.isSet("own-scale"));
+        OverviewFigureOptions o = overviewFigureOptions(s, p.isSet("own-scale"), m.run.get());
         o.scale = options.scale;
         exportOverviewFigure(m.run->thumbnails, o, p.value("out"));
         return 0;

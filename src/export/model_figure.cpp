@@ -92,6 +92,13 @@ QFont pixelFont(int pixels, bool bold = false) {
     return f;
 }
 
+// A layer's row label: its number, and its window when it is a sliding layer ("3 · w512").
+QString layerLabel(const OverviewFigureOptions& o, int64_t layer) {
+    const int64_t w = layer < int64_t(o.windows.size()) ? o.windows[size_t(layer)] : 0;
+    return w > 0 ? ModelFigureText::tr("%1 \u00b7 window %2").arg(layer).arg(w)
+                 : QString::number(layer);
+}
+
 int labelStep(double pitch, double needed) {
     int step = 1;
     while (step * pitch < needed)
@@ -130,7 +137,9 @@ FigureLayout layoutFigure(int64_t L, int64_t H, const OverviewFigureOptions& o) 
     f.headLabelsY = y + lm.ascent();
     y += lm.height() + 4;
 
-    const double numberW = lm.horizontalAdvance(QString::number(std::max(L, H) - 1));
+    double numberW = lm.horizontalAdvance(QString::number(std::max(L, H) - 1));
+    for (int64_t l = 0; l < L; ++l)
+        numberW = std::max(numberW, lm.horizontalAdvance(layerLabel(o, l)));
     f.layerTitleX = margin + lm.ascent();
     const double left = f.layerTitleX + lm.descent() + 8 + numberW + 6;
     f.grid = QPointF(left, y);
@@ -190,6 +199,18 @@ void paintOverview(QPainter& p, const Tensor& thumbs, const FigureLayout& f,
 
     const Tensor t = thumbs.contiguous();
     const int64_t L = f.layers, H = f.heads, P = t.size(2);
+    // Heads that share a key/value group stand together: every other group on a grey band,
+    // a line between groups (as the on-screen overview draws them).
+    const auto& groups = o.headGroups;
+    const bool grouped = int64_t(groups.size()) == H;
+    const double gridTop = f.grid.y() - f.gap, gridBottom = f.grid.y() + double(L) * f.pitch;
+    if (grouped)
+        for (int64_t h = 0; h < H; ++h) {
+            const double x = f.grid.x() + double(h) * f.pitch - f.gap / 2;
+            if (groups[size_t(h)] % 2 == 1)
+                p.fillRect(QRectF(x, gridTop, f.pitch, gridBottom - gridTop),
+                           QColor(0xee, 0xee, 0xee));
+        }
     const ColorTable table = colorTable(o.colormap);
     const bool upscale = f.tile >= double(P);
     for (int64_t l = 0; l < L; ++l) {
@@ -217,20 +238,47 @@ void paintOverview(QPainter& p, const Tensor& thumbs, const FigureLayout& f,
         }
     }
 
+    // Switched-off heads: crossed out in red.
+    for (const HeadRef& r : o.ablated) {
+        if (r.layer >= L || r.head >= H)
+            continue;
+        const QRectF tile(f.grid.x() + double(r.head) * f.pitch,
+                          f.grid.y() + double(r.layer) * f.pitch, f.tile, f.tile);
+        QColor veil(Qt::white);
+        veil.setAlphaF(0.55f);
+        p.fillRect(tile, veil);
+        p.setPen(QPen(QColor(0xd7, 0x30, 0x27), std::max(1.5, f.tile / 16)));
+        p.drawLine(tile.topLeft(), tile.bottomRight());
+        p.drawLine(tile.topRight(), tile.bottomLeft());
+    }
+    if (grouped)
+        for (int64_t h = 1; h < H; ++h)
+            if (groups[size_t(h)] != groups[size_t(h - 1)]) {
+                const double x = f.grid.x() + double(h) * f.pitch - f.gap / 2;
+                p.setPen(QPen(colors.frame, std::max(1.0, f.gap / 2)));
+                p.drawLine(QPointF(x, gridTop), QPointF(x, gridBottom));
+            }
+
     // Axis titles and labels.
     p.setFont(f.labelFont);
     const QFontMetricsF lm(f.labelFont);
     p.setPen(colors.text);
     const double gridW = double(H) * f.pitch - f.gap, gridH = double(L) * f.pitch - f.gap;
+    int groupCount = 0;
+    for (size_t h = 0; grouped && h < groups.size(); ++h)
+        groupCount = std::max(groupCount, groups[h] + 1);
     p.drawText(QRectF(f.grid.x(), f.headTitleY - lm.ascent(), gridW, lm.height()),
-               Qt::AlignHCenter | Qt::AlignTop, ModelFigureText::tr("head"));
+               Qt::AlignHCenter | Qt::AlignTop,
+               grouped ? ModelFigureText::tr("head (bands: the %1 key/value groups they share)")
+                             .arg(groupCount)
+                       : ModelFigureText::tr("head"));
     for (int64_t h = 0; h < H; h += f.colLabelStep)
         p.drawText(QRectF(f.grid.x() + double(h) * f.pitch - 20, f.headLabelsY - lm.ascent(),
                           f.tile + 40, lm.height()),
                    Qt::AlignHCenter | Qt::AlignTop, QString::number(h));
     for (int64_t l = 0; l < L; l += f.rowLabelStep)
         p.drawText(QRectF(0, f.grid.y() + double(l) * f.pitch, f.grid.x() - 6, f.tile),
-                   Qt::AlignRight | Qt::AlignVCenter, QString::number(l));
+                   Qt::AlignRight | Qt::AlignVCenter, layerLabel(o, l));
     p.save();
     p.translate(f.layerTitleX, f.grid.y() + gridH / 2);
     p.rotate(-90);
@@ -408,8 +456,17 @@ void exportOverviewFigure(const Tensor& thumbnails, const OverviewFigureOptions&
                             std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
-OverviewFigureOptions overviewFigureOptions(const Settings& settings, bool ownScale) {
+OverviewFigureOptions overviewFigureOptions(const Settings& settings, bool ownScale,
+                                            const DecoderRun* run) {
     OverviewFigureOptions o;
+    if (run) {
+        const DecoderArchitecture& a = run->model->arch;
+        if (a.keyValueHeads() < a.heads)
+            for (int64_t h = 0; h < a.heads; ++h)
+                o.headGroups.push_back(int(a.groupOfHead(h)));
+        o.windows = a.windows;
+        o.ablated = run->ablation.heads;
+    }
     o.title =
         QCoreApplication::translate("attn::ModelFigure", "%1: attention of every layer and head")
             .arg(QFileInfo(settings.modelFile).completeBaseName());

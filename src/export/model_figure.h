@@ -47,11 +47,19 @@ struct OverviewFigureOptions {
     // cells in all; beyond it each tile is an embedded image, so a 48 x 25 x 64 x 64 overview
     // stays a file of a few megabytes instead of hundreds.
     int64_t maxVectorCells = 200000;
+    // What the model's architecture adds to the picture, as the on-screen overview shows it:
+    // the key/value group each head reads (empty: every head its own), each layer's sliding
+    // window (0 or empty: full attention) and the switched-off heads (crossed out in red).
+    std::vector<int> headGroups;
+    std::vector<int64_t> windows;
+    std::vector<HeadRef> ablated;
 };
 
 // The figure of the settings' model and text: titled with the model file's name, the text as the
-// subtitle, the settings' colormap (viridis for "auto").
-OverviewFigureOptions overviewFigureOptions(const Settings& settings, bool ownScale);
+// subtitle, the settings' colormap (viridis for "auto"); with `run`, its model's key/value
+// groups and sliding windows and its switched-off heads.
+OverviewFigureOptions overviewFigureOptions(const Settings& settings, bool ownScale,
+                                            const DecoderRun* run = nullptr);
 
 // The figure's size in logical pixels for L x H tiles: square tiles, room for the title,
 // labels and colour bar.

@@ -192,3 +192,44 @@ TEST(ModelFigure, Screenshots) {
 
 }  // namespace
 }  // namespace attn
+
+namespace attn {
+namespace {
+
+// The exported overview shows what the screen shows of a model of today's families: heads that
+// share a key/value group on alternating bands with a line between groups, sliding layers
+// labelled with their window, switched-off heads crossed out in red.
+TEST(ModelFigure, GroupsWindowsAndSwitchedOffHeadsAreMarked) {
+    const auto run = figureRun();
+    OverviewFigureOptions o = overviewFigureOptions(Settings(), false, run.get());
+    EXPECT_TRUE(o.headGroups.empty());  // a GPT-2-style model: every head its own keys
+    o.scale = 1.0;
+    o.headGroups = {0, 0, 1, 1};
+    o.windows = {0, 4, 0};
+    o.ablated = {{1, 2}};
+    const QByteArray svg = renderOverviewBytes(run->thumbnails, o, ImageFormat::Svg);
+    EXPECT_TRUE(svg.contains("the 2 key/value groups they share")) << svg.left(400).toStdString();
+    EXPECT_TRUE(svg.contains("window 4"));
+    QImage image;
+    ASSERT_TRUE(image.loadFromData(renderOverviewBytes(run->thumbnails, o, ImageFormat::Png)));
+    // The red cross over layer 1's head 2: some pixels of exactly the "off" red.
+    int red = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            red += (image.pixel(x, y) & 0xffffff) == 0xd73027;
+    EXPECT_GT(red, 20);
+    OverviewFigureOptions plain = o;
+    plain.ablated.clear();
+    QImage without;
+    ASSERT_TRUE(
+        without.loadFromData(renderOverviewBytes(run->thumbnails, plain, ImageFormat::Png)));
+    int redWithout = 0;
+    for (int y = 0; y < without.height(); ++y)
+        for (int x = 0; x < without.width(); ++x)
+            redWithout += (without.pixel(x, y) & 0xffffff) == 0xd73027;
+    EXPECT_EQ(redWithout, 0);
+    image.save(testing::pngPath(QStringLiteral("overview_figure_groups.png")));
+}
+
+}  // namespace
+}  // namespace attn
