@@ -53,6 +53,104 @@
     </message>
 </context>
 <context>
+    <name>attn::AblationActions</name>
+    <message>
+        <source>L%1H%2</source>
+        <translation>L%1H%2</translation>
+    </message>
+    <message>
+        <source>&amp;Heads</source>
+        <translation>&amp;Köpfe</translation>
+    </message>
+    <message>
+        <source>Ctrl+K</source>
+        <translation>Ctrl+K</translation>
+    </message>
+    <message>
+        <source>Remove what the selected head writes, and see what changes</source>
+        <translation>Entfernt, was der gewählte Kopf schreibt, und zeigt, was sich ändert</translation>
+    </message>
+    <message>
+        <source>Switch every head back &amp;on</source>
+        <translation>Alle Köpfe wieder &amp;einschalten</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+K</source>
+        <translation>Ctrl+Shift+K</translation>
+    </message>
+    <message>
+        <source>A switched-off head writes &amp;zero</source>
+        <translation>Ein abgeschalteter Kopf schreibt &amp;null</translation>
+    </message>
+    <message>
+        <source>Its context vectors are replaced by 0 before the output projection</source>
+        <translation>Seine Kontextvektoren werden vor der Ausgabeprojektion durch 0 ersetzt</translation>
+    </message>
+    <message>
+        <source>A switched-off head writes its &amp;mean</source>
+        <translation>Ein abgeschalteter Kopf schreibt seinen &amp;Mittelwert</translation>
+    </message>
+    <message>
+        <source>Its context vectors are replaced by their mean over the text&apos;s positions: what it writes on average stays, what depends on the token goes</source>
+        <translation>Seine Kontextvektoren werden durch ihren Mittelwert über die Positionen des Textes ersetzt: Was er im Mittel schreibt, bleibt, was vom Token abhängt, fällt weg</translation>
+    </message>
+    <message>
+        <source>Switch the selected head &amp;off</source>
+        <translation>Gewählten Kopf &amp;abschalten</translation>
+    </message>
+    <message>
+        <source>Switch head %1 back &amp;on</source>
+        <translation>Kopf %1 wieder &amp;einschalten</translation>
+    </message>
+    <message>
+        <source>Switch head %1 &amp;off</source>
+        <translation>Kopf %1 &amp;abschalten</translation>
+    </message>
+    <message>
+        <source>Switch every head back on</source>
+        <translation>Alle Köpfe wieder einschalten</translation>
+    </message>
+</context>
+<context>
+    <name>attn::AblationBar</name>
+    <message>
+        <source>Switched off:</source>
+        <translation>Abgeschaltet:</translation>
+    </message>
+    <message>
+        <source>Heads whose output is removed; click one to switch it back on</source>
+        <translation>Köpfe, deren Ausgabe entfernt ist; ein Klick schaltet einen wieder ein</translation>
+    </message>
+    <message>
+        <source>write zero</source>
+        <translation>schreiben null</translation>
+    </message>
+    <message>
+        <source>write their mean</source>
+        <translation>schreiben ihren Mittelwert</translation>
+    </message>
+    <message>
+        <source>What a switched-off head writes: 0, or its mean over the text&apos;s positions</source>
+        <translation>Was ein abgeschalteter Kopf schreibt: 0 oder seinen Mittelwert über die Positionen des Textes</translation>
+    </message>
+    <message>
+        <source>Restore all</source>
+        <translation>Alle wieder an</translation>
+    </message>
+    <message>
+        <source>Switch every head back on (Ctrl+Shift+K)</source>
+        <translation>Alle Köpfe wieder einschalten (Ctrl+Shift+K)</translation>
+    </message>
+    <message>
+        <source>Switched off: %1</source>
+        <translation>Abgeschaltet: %1</translation>
+    </message>
+    <message>
+        <source>Switch head %1 back on</source>
+        <translation>Kopf %1 wieder einschalten</translation>
+    </message>
+</context>
+<context>
     <name>attn::CentrePages</name>
     <message>
         <source>Layer steps</source>
@@ -77,6 +175,14 @@
     <message>
         <source>Scores that find previous-token heads, induction heads and attention sinks</source>
         <translation>Scores, die Vorgänger-Köpfe, Induktionsköpfe und Attention-Senken finden</translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit-Lens</translation>
+    </message>
+    <message>
+        <source>What the model would predict after each layer, at every token</source>
+        <translation>Was das Modell nach jeder Schicht an jedem Token vorhersagen würde</translation>
     </message>
 </context>
 <context>
@@ -1418,6 +1524,22 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Click a cell of a map or a row of the list to select that head, and a column header to sort the list. The lesson&apos;s repeated random text adds an induction score: the weight on the token after the previous occurrence of the current one.</source>
         <translation>Ein Klick auf eine Zelle einer Karte oder eine Zeile der Liste wählt diesen Kopf, ein Klick auf einen Spaltenkopf sortiert die Liste. Der wiederholte Zufallstext der Lektion fügt einen Induktions-Score hinzu: das Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen.</translation>
     </message>
+    <message>
+        <source>Logit lens: what each layer would predict</source>
+        <translation>Logit-Lens: was jede Schicht vorhersagen würde</translation>
+    </message>
+    <message>
+        <source>Every block adds what it computes to the residual stream h. The model predicts the next token from the last one: &lt;code&gt;logits = final_norm(h) @ W_out.T&lt;/code&gt;. The logit lens applies the same final norm and output head to h after each earlier block, as if the model stopped there.</source>
+        <translation>Jeder Block addiert, was er berechnet, zum Residualstrom h. Das Modell sagt das nächste Token aus dem letzten vorher: &lt;code&gt;logits = final_norm(h) @ W_out.T&lt;/code&gt;. Die Logit-Lens wendet dieselbe letzte Normierung und denselben Ausgabekopf auf h nach jedem früheren Block an, als hörte das Modell dort auf.</translation>
+    </message>
+    <message>
+        <source>Each cell is the most probable token after the token at the top of its column, the darker the more probable; bold marks the text&apos;s own next token. Read a column downwards to see at which layer the prediction forms.</source>
+        <translation>Jede Zelle ist das wahrscheinlichste Token nach dem Token oben in ihrer Spalte, je dunkler, desto wahrscheinlicher; fett ist das tatsächlich folgende Token des Textes. Lesen Sie eine Spalte von oben nach unten, um zu sehen, in welcher Schicht die Vorhersage entsteht.</translation>
+    </message>
+    <message>
+        <source>On a repeated text, the copied token often wins only after the layer of the induction head: switch that head off (Heads menu) and watch it lose.</source>
+        <translation>Bei einem wiederholten Text gewinnt das kopierte Token oft erst nach der Schicht des Induktionskopfes: Schalten Sie diesen Kopf ab (Menü Köpfe) und sehen Sie, wie es verliert.</translation>
+    </message>
 </context>
 <context>
     <name>attn::ExportActions</name>
@@ -1965,6 +2087,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Here the first token is %1, the beginning-of-text token the model&apos;s tokenizer puts before every text: the first-token weight is the weight on it.</source>
         <translation>Hier ist das erste Token %1, das Textanfangs-Token, das der Tokenizer des Modells vor jeden Text setzt: Das Gewicht auf dem ersten Token ist das Gewicht darauf.</translation>
+    </message>
+    <message>
+        <source>%1 (off)</source>
+        <translation>%1 (aus)</translation>
+    </message>
+    <message>
+        <source>Switched off: what this head writes is removed</source>
+        <translation>Abgeschaltet: Was dieser Kopf schreibt, ist entfernt</translation>
     </message>
 </context>
 <context>
@@ -2664,6 +2794,62 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>&lt;p&gt;One layer of it, step by step: the strip above the heatmap now holds the rotation (&lt;b&gt;cos&lt;/b&gt;, &lt;b&gt;sin&lt;/b&gt;, &lt;b&gt;Q rotated&lt;/b&gt;, &lt;b&gt;K rotated&lt;/b&gt;) and the sharing (&lt;b&gt;share K V&lt;/b&gt;): each key/value group&apos;s keys, repeated for the query heads that read them. These are the real keys of the model, with its sizes in the Shapes panel; the PyTorch panel rebuilds the model from the same folder.&lt;/p&gt;&lt;p&gt;To explore a model you use, open its folder (config.json, model.safetensors, tokenizer.json) with &lt;b&gt;File &amp;gt; Open model folder...&lt;/b&gt; and start this lesson again: it ends on your model.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Eine seiner Schichten, Schritt für Schritt: Die Leiste über der Heatmap enthält jetzt die Drehung (&lt;b&gt;cos&lt;/b&gt;, &lt;b&gt;sin&lt;/b&gt;, &lt;b&gt;Q rotated&lt;/b&gt;, &lt;b&gt;K rotated&lt;/b&gt;) und das Teilen (&lt;b&gt;share K V&lt;/b&gt;): die Keys jeder Key/Value-Gruppe, wiederholt für die Query-Köpfe, die sie lesen. Das sind die echten Keys des Modells, mit seinen Größen im Formen-Panel; das PyTorch-Panel baut das Modell aus demselben Ordner nach.&lt;/p&gt;&lt;p&gt;Um ein Modell zu erkunden, das Sie verwenden, öffnen Sie seinen Ordner (config.json, model.safetensors, tokenizer.json) mit &lt;b&gt;Datei &amp;gt; Modellordner öffnen …&lt;/b&gt; und starten Sie diese Lektion erneut: Sie endet dann mit Ihrem Modell.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Copying</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sixteen random words, said twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The text is sixteen common words in a random order, then the same sixteen again. Nothing about the first half predicts the next word: it is random. In the second half every word is predictable, but only by &lt;b&gt;copying&lt;/b&gt;: find where the current word appeared before, and say the word that followed it.&lt;/p&gt;&lt;p&gt;This is head &lt;b&gt;%1&lt;/b&gt;, an &lt;b&gt;induction head&lt;/b&gt;. In the second half each row puts its weight on the token &lt;i&gt;after&lt;/i&gt; the earlier occurrence of its own token: a bright stripe parallel to the diagonal, fifteen columns left of it (sixteen back, one forward). In the first half it has nothing to find.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The head that makes copying possible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;How does the induction head know which token came &lt;i&gt;after&lt;/i&gt; the earlier occurrence? A query can only match keys by what the keys hold. So an earlier layer must first write into each position which token came &lt;b&gt;before&lt;/b&gt; it.&lt;/p&gt;&lt;p&gt;That is this head, &lt;b&gt;%1&lt;/b&gt; in layer %2: a &lt;b&gt;previous-token head&lt;/b&gt;, its weight on the stripe just below the diagonal. After it, the position of “bride” in the first half also carries “whom”; the induction head&apos;s query at the second “whom” looks for keys that carry “whom” as their previous token, and finds “bride”. Two heads in two layers: a &lt;b&gt;circuit&lt;/b&gt;.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch it off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without the previous-token head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Head %1 is now &lt;b&gt;switched off&lt;/b&gt;: what it writes is replaced by zeros before the output projection (the Heads menu, or right-click a head; the bar over the predictions lists it). Everything after it is computed again.&lt;/p&gt;&lt;p&gt;The view shows the induction head %2 again. Its stripe has &lt;b&gt;faded&lt;/b&gt;: without the previous token written into each position it cannot find where to look. The line under the next-token list shows the text&apos;s &lt;b&gt;loss&lt;/b&gt; with the head off beside the loss with every head on: it rose. The Text view (Ctrl+7) can colour each token by how its loss changed: the second half turns red.&lt;/p&gt;&lt;p&gt;Press &lt;b&gt;Restore all&lt;/b&gt; (or Ctrl+Shift+K) to switch it back on, and Ctrl+K to switch it off again.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit-Lens</translation>
+    </message>
+    <message>
+        <source>The layer where the copy wins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The &lt;b&gt;logit lens&lt;/b&gt; reads the residual stream after each layer with the model&apos;s own final norm and output head: what would the model predict if it stopped there? Each column is a token of the text, each row a layer; bold cells predict the text&apos;s real next token.&lt;/p&gt;&lt;p&gt;In the second half, look down a column: below layer %1 the lens guesses common words; from the induction head&apos;s layer on, the copied word wins. Switch %2 off (Ctrl+K on it, or from Head scores) and watch the bold cells go.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask the model why</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Every head in &lt;b&gt;All layers&lt;/b&gt; can be switched off from its context menu; the predictions, the loss, the logit lens and every later layer follow. Try the other heads: most change little. Try &lt;i&gt;mean&lt;/i&gt; ablation (the bar over the predictions): the head then writes its average instead of nothing, which separates what a head says about &lt;i&gt;this&lt;/i&gt; token from what it always adds.&lt;/p&gt;&lt;p&gt;Then type your own text with a repeat in it, a name that comes back, and see whether the circuit finds it.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attn::LessonDriver</name>
@@ -2739,6 +2925,18 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>After chapter 3</source>
         <translation>Nach Kapitel 3</translation>
     </message>
+    <message>
+        <source>How a model &amp;copies</source>
+        <translation>Wie ein Modell &amp;kopiert</translation>
+    </message>
+    <message>
+        <source>The induction circuit of %1: switch its previous-token head off and watch the copying stop</source>
+        <translation>Der Induktionsschaltkreis von %1: Schalten Sie seinen Vorgänger-Token-Kopf ab und sehen Sie, wie das Kopieren aufhört</translation>
+    </message>
+    <message>
+        <source>How a model copies</source>
+        <translation>Wie ein Modell kopiert</translation>
+    </message>
 </context>
 <context>
     <name>attn::LessonPanel</name>
@@ -2784,6 +2982,53 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>%1 · %2 / %3</source>
         <translation>%1 · %2 / %3</translation>
+    </message>
+</context>
+<context>
+    <name>attn::LogitLensPage</name>
+    <message>
+        <source>After layer %1, at token %2:</source>
+        <translation>Nach Schicht %1, bei Token %2:</translation>
+    </message>
+    <message>
+        <source>(bold: the text&apos;s own next token)</source>
+        <translation>(fett: das tatsächlich folgende Token des Textes)</translation>
+    </message>
+    <message>
+        <source>The last layer: the model&apos;s own prediction</source>
+        <translation>Die letzte Schicht: die Vorhersage des Modells selbst</translation>
+    </message>
+    <message>
+        <source>The residual stream after block %1, read by the final norm and the output head</source>
+        <translation>Der Residualstrom nach Block %1, gelesen mit der letzten Normierung und dem Ausgabekopf</translation>
+    </message>
+    <message>
+        <source>layer %1 (output)</source>
+        <translation>Schicht %1 (Ausgabe)</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>Token %1 “%2”: each cell below is the token predicted after it</source>
+        <translation>Token %1 „%2“: Jede Zelle darunter ist das danach vorhergesagte Token</translation>
+    </message>
+    <message>
+        <source>What the model would predict if it stopped after each layer: the final norm and output head applied to the residual stream. Each cell is the most probable next token after the token above it, darker when more probable; bold where it is the text&apos;s own next token. Click a cell for its top %1.</source>
+        <translation>Was das Modell vorhersagen würde, hörte es nach jeder Schicht auf: die letzte Normierung und der Ausgabekopf, angewandt auf den Residualstrom. Jede Zelle ist das wahrscheinlichste nächste Token nach dem Token darüber, dunkler, wenn wahrscheinlicher; fett, wo es das tatsächlich folgende Token des Textes ist. Ein Klick auf eine Zelle zeigt ihre %1 besten.</translation>
+    </message>
+    <message>
+        <source>Computing the logit lens…</source>
+        <translation>Die Logit-Lens wird berechnet …</translation>
+    </message>
+    <message>
+        <source>Click a cell for its top %1 tokens.</source>
+        <translation>Ein Klick auf eine Zelle zeigt ihre %1 wahrscheinlichsten Tokens.</translation>
+    </message>
+    <message>
+        <source>After layer %1, at token %2 “%3”: %4</source>
+        <translation>Nach Schicht %1, bei Token %2 „%3“: %4</translation>
     </message>
 </context>
 <context>
@@ -3070,6 +3315,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>unsupported image type &quot;%1&quot; (use .png, .svg or .pdf)</source>
         <translation>Bildtyp „%1“ wird nicht unterstützt (.png, .svg oder .pdf verwenden)</translation>
     </message>
+    <message>
+        <source>%1 · window %2</source>
+        <translation>%1 · Fenster %2</translation>
+    </message>
+    <message>
+        <source>head (bands: the %1 key/value groups they share)</source>
+        <translation>Kopf (Bänder: die %1 Key/Value-Gruppen, die sie teilen)</translation>
+    </message>
 </context>
 <context>
     <name>attn::ModelLoader</name>
@@ -3203,6 +3456,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>sliding window: each token sees itself and the %1 tokens before it</source>
         <translation>gleitendes Fenster: Jedes Token sieht sich selbst und die %1 Tokens davor</translation>
+    </message>
+    <message>
+        <source>switched off: what it writes is removed (its pattern is still shown)</source>
+        <translation>abgeschaltet: Was er schreibt, ist entfernt (sein Muster wird weiter gezeigt)</translation>
     </message>
 </context>
 <context>
@@ -3385,6 +3642,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>, vocabulary %1, %2</source>
         <translation>, Vokabular %1, %2</translation>
+    </message>
+    <message>
+        <source>Head %1.%2 does not exist: the model has %3 layers (0 to %4) of %5 heads (0 to %6).</source>
+        <translation>Kopf %1.%2 gibt es nicht: Das Modell hat %3 Schichten (0 bis %4) zu je %5 Köpfen (0 bis %6).</translation>
     </message>
 </context>
 <context>
@@ -3864,6 +4125,36 @@ Doppelklick hängt es an den Text an.</translation>
         <source>The text goes on with &quot;%1&quot;: p %2, rank %3.</source>
         <translation>Der Text geht weiter mit „%1“: p %2, Rang %3.</translation>
     </message>
+    <message>
+        <source>%1 (was %2)</source>
+        <translation>%1 (vorher %2)</translation>
+    </message>
+    <message>
+        <source>
+With every head switched on: %1</source>
+        <translation>
+Mit allen Köpfen eingeschaltet: %1</translation>
+    </message>
+    <message>
+        <source>The text&apos;s loss: the mean over its tokens of -ln p(the token | the tokens before it), in nats. Lower means the model found the text more predictable.</source>
+        <translation>Der Verlust des Textes: der Mittelwert über seine Tokens von -ln p(Token | Tokens davor), in Nats. Niedriger heißt, das Modell fand den Text vorhersagbarer.</translation>
+    </message>
+    <message>
+        <source>Loss on this text: computing…</source>
+        <translation>Verlust auf diesem Text: wird berechnet …</translation>
+    </message>
+    <message>
+        <source>Loss: one token predicts nothing; type more to see the text&apos;s loss.</source>
+        <translation>Verlust: Ein einzelnes Token sagt nichts vorher; tippen Sie weiter, um den Verlust des Textes zu sehen.</translation>
+    </message>
+    <message>
+        <source>Loss on this text: %1 nats per token</source>
+        <translation>Verlust auf diesem Text: %1 Nats pro Token</translation>
+    </message>
+    <message>
+        <source>%1 (with every head: %2, %3%4).</source>
+        <translation>%1 (mit allen Köpfen: %2, %3%4).</translation>
+    </message>
 </context>
 <context>
     <name>attn::OpenActions</name>
@@ -4057,6 +4348,85 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>The embeddings file holds %1 batch entries, so the batch size must be %1 (it is %2).</source>
         <translation>Die Embedding-Datei enthält %1 Batch-Einträge, also muss die Batch-Größe %1 sein (sie ist %2).</translation>
+    </message>
+</context>
+<context>
+    <name>attn::SamplingBar</name>
+    <message>
+        <source>How many tokens to generate</source>
+        <translation>Wie viele Tokens erzeugt werden</translation>
+    </message>
+    <message>
+        <source>Divides the logits before sampling: below 1 sharper, above 1 flatter; 0 always takes the most probable token</source>
+        <translation>Teilt die Logits vor dem Ziehen: unter 1 schärfer, über 1 flacher; 0 nimmt immer das wahrscheinlichste Token</translation>
+    </message>
+    <message>
+        <source>Sample only among the k most probable tokens; 0 = all of them</source>
+        <translation>Nur unter den k wahrscheinlichsten Tokens ziehen; 0 = alle</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>Sample only among the most probable tokens whose probabilities reach p together; 1 = all of them</source>
+        <translation>Nur unter den wahrscheinlichsten Tokens ziehen, deren Wahrscheinlichkeiten zusammen p erreichen; 1 = alle</translation>
+    </message>
+    <message>
+        <source>The random generator&apos;s seed: the same seed and settings give the same tokens</source>
+        <translation>Der Seed des Zufallsgenerators: gleicher Seed und gleiche Einstellungen ergeben dieselben Tokens</translation>
+    </message>
+    <message>
+        <source>Append sampled</source>
+        <translation>Gezogene anhängen</translation>
+    </message>
+    <message>
+        <source>Generate the tokens after the text, each drawn from the model&apos;s next-token probabilities, and add them to the text</source>
+        <translation>Erzeugt die Tokens nach dem Text, jedes aus den Wahrscheinlichkeiten des Modells für das nächste Token gezogen, und hängt sie an den Text an</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>Tokens</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Sampling cancelled; the text is as it was.</source>
+        <translation>Ziehen abgebrochen; der Text ist unverändert.</translation>
+    </message>
+    <message>
+        <source>Sampling 0 of %1 tokens…</source>
+        <translation>Ziehe 0 von %1 Tokens …</translation>
+    </message>
+    <message>
+        <source>Sampling %1 of %2 tokens…</source>
+        <translation>Ziehe %1 von %2 Tokens …</translation>
+    </message>
+    <message>
+        <source>Appended %1 tokens sampled at temperature %2, seed %3.</source>
+        <translation>%1 Tokens angehängt, gezogen bei Temperatur %2, Seed %3.</translation>
+    </message>
+    <message>
+        <source>Append %1 sampled tokens</source>
+        <translation>%1 gezogene Tokens anhängen</translation>
     </message>
 </context>
 <context>
@@ -4310,6 +4680,14 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>Token id %1 is not in GPT-2&apos;s vocabulary (ids 0 to %2).</source>
         <translation>Die Token-ID %1 gibt es im GPT-2-Vokabular nicht (IDs 0 bis %2).</translation>
+    </message>
+    <message>
+        <source>{} expects heads as layer.head separated by commas (e.g. 0.1,2.3), got &quot;%1&quot;</source>
+        <translation>{} erwartet Köpfe als Schicht.Kopf, durch Kommas getrennt (z. B. 0.1,2.3), erhalten: „%1“</translation>
+    </message>
+    <message>
+        <source>ablation mode</source>
+        <translation>Abschaltmodus</translation>
     </message>
 </context>
 <context>
@@ -4840,6 +5218,18 @@ Doppelklick hängt es an den Text an.</translation>
         <source>“%1” gets %2 of “%3”&apos;s attention</source>
         <translation>„%1“ bekommt %2 der Attention von „%3“</translation>
     </message>
+    <message>
+        <source>“%1” has no loss: nothing before it predicts it</source>
+        <translation>„%1“ hat keinen Verlust: Nichts davor sagt es vorher</translation>
+    </message>
+    <message>
+        <source>“%1”: %2%3 nats</source>
+        <translation>„%1“: %2%3 Nats</translation>
+    </message>
+    <message>
+        <source>“%1”: %2 nats</source>
+        <translation>„%1“: %2 Nats</translation>
+    </message>
 </context>
 <context>
     <name>attn::TextViewPanel</name>
@@ -4878,6 +5268,46 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>Showing &lt;b&gt;%1&lt;/b&gt;.</source>
         <translation>Gezeigt: &lt;b&gt;%1&lt;/b&gt;.</translation>
+    </message>
+    <message>
+        <source>Attention from the clicked token</source>
+        <translation>Aufmerksamkeit vom angeklickten Token</translation>
+    </message>
+    <message>
+        <source>Each token&apos;s loss (surprise)</source>
+        <translation>Verlust jedes Tokens (Überraschung)</translation>
+    </message>
+    <message>
+        <source>Change in loss (heads switched off)</source>
+        <translation>Änderung des Verlusts (Köpfe abgeschaltet)</translation>
+    </message>
+    <message>
+        <source>What colours the tokens. A token&apos;s loss is -ln p of it after the tokens before it: how surprised the model is by it</source>
+        <translation>Was die Tokens färbt. Der Verlust eines Tokens ist -ln p davon nach den Tokens davor: wie überrascht das Modell davon ist</translation>
+    </message>
+    <message>
+        <source>Computing each token&apos;s loss…</source>
+        <translation>Der Verlust jedes Tokens wird berechnet …</translation>
+    </message>
+    <message>
+        <source>L%1H%2</source>
+        <translation>L%1H%2</translation>
+    </message>
+    <message>
+        <source>Each token&apos;s loss: -ln p of it after the tokens before it, the model&apos;s surprise. Darkest: %1 nats; the text&apos;s mean: %2 nats. Hover a token for its number.</source>
+        <translation>Der Verlust jedes Tokens: -ln p davon nach den Tokens davor, die Überraschung des Modells. Am dunkelsten: %1 Nats; Mittel des Textes: %2 Nats. Zeigen Sie auf ein Token für seine Zahl.</translation>
+    </message>
+    <message>
+        <source>Showing the &lt;b&gt;change in each token&apos;s loss&lt;/b&gt;.</source>
+        <translation>Gezeigt wird die &lt;b&gt;Änderung des Verlusts jedes Tokens&lt;/b&gt;.</translation>
+    </message>
+    <message>
+        <source>Showing &lt;b&gt;each token&apos;s loss&lt;/b&gt;.</source>
+        <translation>Gezeigt wird &lt;b&gt;der Verlust jedes Tokens&lt;/b&gt;.</translation>
+    </message>
+    <message>
+        <source>How each token&apos;s loss changed with %1 switched off: red = the model finds it harder to predict, blue = easier. Strongest: %2 nats. Hover a token for its number.</source>
+        <translation>Wie sich der Verlust jedes Tokens mit abgeschaltetem %1 änderte: rot = das Modell sagt es schwerer vorher, blau = leichter. Stärkste Änderung: %2 Nats. Zeigen Sie auf ein Token für seine Zahl.</translation>
     </message>
 </context>
 <context>
@@ -5088,6 +5518,26 @@ Doppelklick hängt es an den Text an.</translation>
     <message>
         <source>The model %1 has changed since the session was saved; its current contents are used.</source>
         <translation>Das Modell %1 hat sich seit dem Speichern der Sitzung geändert; sein aktueller Inhalt wird verwendet.</translation>
+    </message>
+    <message>
+        <source>Switch head L%1H%2 off</source>
+        <translation>Kopf L%1H%2 abschalten</translation>
+    </message>
+    <message>
+        <source>Switch head L%1H%2 back on</source>
+        <translation>Kopf L%1H%2 wieder einschalten</translation>
+    </message>
+    <message>
+        <source>Switch every head back on</source>
+        <translation>Alle Köpfe wieder einschalten</translation>
+    </message>
+    <message>
+        <source>Switch heads off to their mean</source>
+        <translation>Köpfe auf ihren Mittelwert abschalten</translation>
+    </message>
+    <message>
+        <source>Switch heads off to zero</source>
+        <translation>Köpfe auf null abschalten</translation>
     </message>
 </context>
 </TS>

@@ -203,11 +203,10 @@ void TextViewPanel::showLosses() {
             for (const HeadRef& r : off)
                 heads << tr("L%1H%2").arg(r.layer).arg(r.head);
             const QString caption =
-                change ? tr("How each token's loss changed when %1 %2 switched off: red = the "
-                            "model finds it harder to predict, blue = easier. Strongest: %3 "
+                change ? tr("How each token's loss changed with %1 switched off: red = the "
+                            "model finds it harder to predict, blue = easier. Strongest: %2 "
                             "nats. Hover a token for its number.")
-                             .arg(heads.join(QStringLiteral(", ")),
-                                  off.size() == 1 ? tr("was") : tr("were"))
+                             .arg(heads.join(QStringLiteral(", ")))
                              .arg(top, 0, 'f', 2)
                        : tr("Each token's loss: -ln p of it after the tokens before it, the "
                             "model's surprise. Darkest: %1 nats; the text's mean: %2 nats. "

@@ -114,7 +114,7 @@ TEST(Ablation, ASwitchedOffHeadChangesThePredictionsAndTheLossBesideWhatTheyWere
     EXPECT_TRUE(text->view()->caption().startsWith(QStringLiteral("Each token's loss")));
     text->setColouring(TextViewPanel::Colouring::LossChange);
     ASSERT_TRUE(waitUntil([&] {
-        return text->view()->caption().contains(QStringLiteral("L1H2 was switched off"));
+        return text->view()->caption().contains(QStringLiteral("with L1H2 switched off"));
     }));
     EXPECT_NEAR(text->view()->valueOf(5), loss.tokenLosses[4] - loss.tokenLossesBefore[4], 1e-9);
     text->setColouring(TextViewPanel::Colouring::Attention);
