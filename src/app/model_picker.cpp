@@ -169,8 +169,12 @@ void ModelPicker::rebuild() {
     int current = 0;
     for (int i = 0; i < combo_->count(); ++i) {
         const QString id = combo_->itemData(i, Qt::UserRole + 1).toString();
-        if (s.modelMode() &&
-            (id == s.modelFile || (!id.isEmpty() && QFileInfo(id) == QFileInfo(s.modelFile))))
+        // A bundled model is its name; a file or folder is the same one by another path. Names
+        // are compared as text only: two paths that do not exist compare equal as QFileInfos,
+        // which showed tiny-shakespeare as tiny-shakespeare-llama.
+        const bool samePath = !id.isEmpty() && QFileInfo::exists(id) &&
+                              QFileInfo(id) == QFileInfo(s.modelFile);
+        if (s.modelMode() && (id == s.modelFile || samePath))
             current = i;
     }
     combo_->setCurrentIndex(current);

@@ -140,6 +140,10 @@ TEST(ModelMode, ThePickerSaysWhatTheBundledModelIsAndShowsItsMetadata) {
     ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
     ASSERT_NE(w.workspace()->model(), nullptr);
     ASSERT_TRUE(waitUntil([&] { return !origin->isHidden(); }));
+    // The picker names it, not the Llama listed after it (whose name it begins).
+    auto* picker = w.findChild<QComboBox*>(QStringLiteral("modelCombo"));
+    ASSERT_NE(picker, nullptr);
+    EXPECT_EQ(picker->currentText(), QStringLiteral("tiny-shakespeare (trained, ships with the app)"));
     const auto& metadata = w.workspace()->model()->metadata;
     const QString description = QString::fromStdString(metadata.at("description"));
     EXPECT_EQ(origin->text(),
