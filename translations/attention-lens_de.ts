@@ -4428,6 +4428,10 @@ Mit allen Köpfen eingeschaltet: %1</translation>
         <source>Append %1 sampled tokens</source>
         <translation>%1 gezogene Tokens anhängen</translation>
     </message>
+    <message>
+        <source>Sample a continuation</source>
+        <translation>Eine Fortsetzung ziehen</translation>
+    </message>
 </context>
 <context>
     <name>attn::ScaleBar</name>

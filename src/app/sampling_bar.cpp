@@ -83,16 +83,21 @@ SamplingBar::SamplingBar(Workspace* workspace, QWidget* parent)
         QWidget* control;
     } cells[] = {{tr("tokens"), count_}, {tr("temperature"), temperature_}, {tr("top-k"), topK_},
                  {tr("top-p"), topP_},   {tr("seed"), seed_}};
+    auto* title = new QLabel(tr("Sample a continuation"), this);
+    QFont bold = title->font();
+    bold.setBold(true);
+    title->setFont(bold);
+    g->addWidget(title, 0, 0, 1, 3);
     for (int i = 0; i < 5; ++i) {
         auto* label = new QLabel(cells[i].label, this);
         label->setBuddy(cells[i].control);
         label->setToolTip(cells[i].control->toolTip());
-        const int row = (i / 3) * 2, column = i % 3;
+        const int row = 1 + (i / 3) * 2, column = i % 3;
         g->addWidget(label, row, column);
         g->addWidget(cells[i].control, row + 1, column);
     }
-    g->addWidget(button_, 3, 2);
-    g->addWidget(note_, 4, 0, 1, 3);
+    g->addWidget(button_, 4, 2);
+    g->addWidget(note_, 5, 0, 1, 3);
     note_->hide();
     connect(button_, &QPushButton::clicked, this, &SamplingBar::appendSampled);
     job_->setErrorHandler([this](const QString& error) {
