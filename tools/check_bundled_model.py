@@ -420,9 +420,13 @@ def main():
     }
     if args.write_fixture:
         os.makedirs(os.path.dirname(args.fixture), exist_ok=True)
+        # The circuit's arrays on one line each (indented, they would be a number per line and
+        # most of the file).
+        circuit_json = json.dumps(fixture.pop("circuit"), ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(fixture, indent=1, ensure_ascii=False)
+        text = text[: text.rindex("}")].rstrip() + ',\n "circuit": ' + circuit_json + "\n}"
         with open(args.fixture, "w", encoding="utf-8") as f:
-            json.dump(fixture, f, indent=1, ensure_ascii=False)
-            f.write("\n")
+            f.write(text + "\n")
         print(f"wrote {args.fixture}")
     elif os.path.exists(args.fixture):
         with open(args.fixture, encoding="utf-8") as f:

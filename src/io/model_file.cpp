@@ -570,10 +570,13 @@ std::shared_ptr<const DecoderModel> withTokenizer(std::shared_ptr<const DecoderM
         return model;
     auto m = std::const_pointer_cast<DecoderModel>(model);
     m->tokenizer = loadTokenizer((folder / "tokenizer.json").string());
-    if (m->tokenizer->vocabSize() > m->arch.vocab)
+    // Only the BPE vocabulary must fit: an added token beyond the model (Gemma 3's
+    // <image_soft_token> in the text-only 270M) is refused if the text ever contains it
+    // (checkModelSettings names it), as Hugging Face would fail on its embedding.
+    if (m->tokenizer->modelVocabSize() > m->arch.vocab)
         throw UserError("tokenizer",
                         fileDisplayName(folder.string()) + ": its tokenizer.json has ids up to " +
-                            std::to_string(m->tokenizer->vocabSize() - 1) +
+                            std::to_string(m->tokenizer->modelVocabSize() - 1) +
                             ", beyond the model's vocabulary of " + std::to_string(m->arch.vocab) +
                             " (is it this model's tokenizer?)");
     return m;

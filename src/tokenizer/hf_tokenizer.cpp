@@ -786,6 +786,7 @@ struct HfTokenizer::Impl {
     std::vector<std::string> bytesById;          // what each id stands for
     std::vector<bool> specialById;
     int64_t size = 0;
+    int64_t modelSize = 0;  // one more than model.vocab's largest id (added tokens aside)
 
     int32_t lookup(std::string_view s) const { return vocab.find(s); }
 
@@ -964,6 +965,7 @@ void readModel(const object& root, HfTokenizer::Impl& m) {
         entries.emplace_back(key, id);
         m.size = std::max(m.size, id + 1);
     }
+    m.modelSize = m.size;
     m.strings.resize(size_t(m.size));
     for (const auto& [key, id] : entries) {
         if (!m.strings[size_t(id)].empty())
@@ -1213,6 +1215,10 @@ Token HfTokenizer::token(int64_t id) const {
 
 int64_t HfTokenizer::vocabSize() const {
     return impl_->size;
+}
+
+int64_t HfTokenizer::modelVocabSize() const {
+    return impl_->modelSize;
 }
 
 bool HfTokenizer::isSpecial(int64_t id) const {

@@ -50,6 +50,10 @@ class HfTokenizer {
     Token token(int64_t id) const;
     // One more than the largest id (added tokens included).
     int64_t vocabSize() const;
+    // One more than the largest id of the BPE model's own vocabulary (model.vocab), without the
+    // added tokens: Gemma 3's tokenizer adds <image_soft_token> as id 262,144 beyond the text
+    // model's 262,144 embeddings, and only that token, typed literally, reaches past them.
+    int64_t modelVocabSize() const;
     // True for an added token marked special (<bos>, <|endoftext|>, ...).
     bool isSpecial(int64_t id) const;
     // What the post-processor adds at the start with add_special_tokens (Gemma 3: <bos>), or -1.

@@ -13,6 +13,7 @@
 #include "io/model_config.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
+#include "tokenizer/hf_tokenizer.h"
 #include "io_test_util.h"
 
 #ifndef ATTN_FIXTURES_DIR
@@ -286,6 +287,39 @@ TEST(ModelContentSha256, AFolderHashesItsModelFilesByNameAndNoticesAChange) {
     CancelToken cancel;
     cancel.cancel();
     EXPECT_THROW(modelContentSha256(folder.string(), &cancel), Cancelled);
+}
+
+// Gemma 3's published tokenizer adds <image_soft_token> as id 262,144, one past the text-only
+// 270M's 262,144 embeddings: the folder opens (only that token, typed literally, would reach
+// past them, and the text's check names it). A tokenizer whose own BPE vocabulary is larger
+// than the model's is still another model's.
+TEST(ModelFolderErrors, AnAddedTokenBeyondTheModelIsAllowedABiggerVocabularyIsNot) {
+    test::TempDir dir;
+    const fs::path folder = fs::path(dir.path()) / "gemma";
+    fs::copy(fixture("gemma3"), folder);
+    const std::string json = readFileBytes((folder / "tokenizer.json").string());
+    const std::string added = "{\"id\": 3, \"content\": \"<unk>\"";
+    const size_t at = json.find(added);
+    ASSERT_NE(at, std::string::npos);
+    // One more added token, id 300, in a model of 300 ids (0 to 299).
+    std::string withImage = json;
+    withImage.insert(at, "{\"id\": 300, \"content\": \"<image_soft_token>\", \"single_word\": false, "
+                         "\"lstrip\": false, \"rstrip\": false, \"normalized\": false, "
+                         "\"special\": true}, ");
+    test::writeRaw((folder / "tokenizer.json").string(), withImage);
+    const auto model = loadDecoderModel(folder.string());
+    ASSERT_NE(model->tokenizer, nullptr);
+    EXPECT_EQ(model->tokenizer->vocabSize(), 301);
+    EXPECT_EQ(model->tokenizer->modelVocabSize(), 299);
+    // A BPE vocabulary entry with id 300 is beyond the model.
+    std::string bigger = json;
+    const size_t vocab = bigger.find("\"vocab\": {");
+    ASSERT_NE(vocab, std::string::npos);
+    bigger.insert(vocab + std::string("\"vocab\": {").size(), "\"zzzz\": 300, ");
+    test::writeRaw((folder / "tokenizer.json").string(), bigger);
+    expectError([&] { loadDecoderModel(folder.string()); }, "tokenizer",
+                "gemma: its tokenizer.json has ids up to 300, beyond the model's vocabulary of "
+                "300 (is it this model's tokenizer?)");
 }
 
 }  // namespace
