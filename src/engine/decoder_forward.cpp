@@ -794,6 +794,8 @@ DecoderBlockContext blockContext(const DecoderRun& run, int64_t layer, const Can
     ablateContext(run.ablation, layer, a.headSize(), context.mutableData(), T, a.queryWidth());
     c.attentionOutput = Tensor::uninitialized(Shape{T, d});
     runLinear(b.outProj, context.data(), T, c.attentionOutput.mutableData(), cancel);
+    c.attentionProjected =
+        b.postAttentionNorm.empty() ? c.attentionOutput : c.attentionOutput.clone();
     postNorm(a, b.postAttentionNorm, c.attentionOutput.mutableData(), T);
     c.residualMid = c.residualIn.clone();
     addInPlace(c.residualMid.mutableData(), c.attentionOutput.data(), T * d);

@@ -135,7 +135,8 @@ Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel
 struct DecoderBlockContext {
     Tensor residualIn;       // the block's input x
     Tensor norm1;            // LayerNorm1(x): the attention's input
-    Tensor attentionOutput;  // out_proj(MHA(norm1))
+    Tensor attentionProjected;  // out_proj(MHA(norm1)), switched-off heads removed
+    Tensor attentionOutput;     // the same after Gemma 3's post-attention norm (else equal)
     Tensor residualMid;      // x + attentionOutput
     Tensor norm2;            // LayerNorm2(residualMid)
     Tensor ffHidden;         // GELU(norm2 @ W1 + b1)

@@ -271,6 +271,52 @@ std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t
     return steps;
 }
 
+namespace {
+
+// The layer's switched-off heads in its chapter-3 steps: each head's own steps stay what it
+// computes (its weights, its context), and from `context` (the heads side by side) on its
+// columns are what the forward used (0, or their mean over the positions), so `output` is what
+// the block adds. The titles say so.
+void switchHeadsOff(Trace& trace, const DecoderRun& run, int layer,
+                    const DecoderBlockContext& block) {
+    QStringList off;
+    for (const HeadRef& r : run.ablation.heads)
+        if (r.layer == layer)
+            off << QString::number(r.head);
+    if (off.isEmpty())
+        return;
+    const int64_t hd = run.model->arch.headSize();
+    const bool mean = run.ablation.mode == AblationMode::Mean;
+    const QString note = mean ? Text::tr(" (head %1 switched off: its columns are its mean over "
+                                         "the positions)")
+                              : Text::tr(" (head %1 switched off: its columns are 0)");
+    for (Step& s : trace.steps) {
+        if (s.info.id == step_id::kContext) {
+            Tensor v = s.value.contiguous().clone();
+            const int64_t T = v.size(1), width = v.size(2);
+            float* x = v.mutableData();
+            for (const HeadRef& r : run.ablation.heads) {
+                if (r.layer != layer)
+                    continue;
+                for (int64_t c = r.head * hd; c < (r.head + 1) * hd && c < width; ++c) {
+                    double m = 0;
+                    for (int64_t i = 0; i < T && mean; ++i)
+                        m += x[i * width + c] / double(T);
+                    for (int64_t i = 0; i < T; ++i)
+                        x[i * width + c] = float(m);
+                }
+            }
+            s.value = v;
+            s.info.title += note.arg(off.join(QStringLiteral(", "))).toStdString();
+        } else if (s.info.id == step_id::kOutput) {
+            s.value = block.attentionProjected.contiguous().view(s.value.shape());
+            s.info.title += note.arg(off.join(QStringLiteral(", "))).toStdString();
+        }
+    }
+}
+
+}  // namespace
+
 TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
     TraceRun t = layerTraceRun(run, cancel);
     const DecoderBlockContext c = blockContext(*run.run, run.settings.layer, cancel);
@@ -288,6 +334,7 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
         return s;
     };
     Trace trace = *t.trace;
+    switchHeadsOff(trace, *run.run, run.settings.layer, c);
     std::vector<Step> steps;
     steps.push_back(step(step_id::kBlockInput,
                          Text::tr("The block's input: the residual stream, token embeddings plus "

@@ -322,3 +322,31 @@ TEST(ModelCli, LossAblationLogitLensAndGenerate) {
     expectRefused({"generate", "--model", f32, "--text", kText, "--top-p", "1.5"},
                   "top-p must be above 0 and at most 1");
 }
+
+// A layer with a switched-off head, step by step: the head's own weights stay what it computes,
+// its columns of `context` are what the forward used (0 here), and `output` is what the block
+// adds (x + attn = x + output), as the titles say.
+TEST(ModelCli, TheLayerStepsOfASwitchedOffHeadShowWhatTheBlockUses) {
+    const QString f32 = fixture("hf_tied_f32.safetensors");
+    QMap<QString, QJsonObject> steps;
+    for (const QJsonValue& v : json(cli({"trace", "--model", f32, "--text", kText, "--layer", "1",
+                                         "--ablate", "1.2"}))["steps"]
+                                   .toArray())
+        steps[v.toObject()["id"].toString()] = v.toObject();
+    const QJsonArray context = steps["context"]["data"].toArray();
+    ASSERT_EQ(context.size(), 7 * 32);  // (1, 7, 32): four heads of 8
+    for (int i = 0; i < 7; ++i)
+        for (int c = 0; c < 32; ++c) {
+            if (c >= 16 && c < 24)
+                EXPECT_EQ(context[i * 32 + c].toDouble(), 0.0);
+        }
+    EXPECT_NE(context[0].toDouble(), 0.0);  // head 0 still writes
+    EXPECT_TRUE(steps["context"]["title"].toString().endsWith("(head 2 switched off: its columns are 0)"))
+        << steps["context"]["title"].toString().toStdString();
+    const QJsonArray x = steps["block_input"]["data"].toArray();
+    const QJsonArray out = steps["output"]["data"].toArray();
+    const QJsonArray mid = steps["residual_after_attention"]["data"].toArray();
+    ASSERT_EQ(out.size(), x.size());
+    for (int k = 0; k < x.size(); ++k)
+        EXPECT_NEAR(mid[k].toDouble(), x[k].toDouble() + out[k].toDouble(), 1e-5) << k;
+}
