@@ -3647,6 +3647,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Head %1.%2 does not exist: the model has %3 layers (0 to %4) of %5 heads (0 to %6).</source>
         <translation>Kopf %1.%2 gibt es nicht: Das Modell hat %3 Schichten (0 bis %4) zu je %5 Köpfen (0 bis %6).</translation>
     </message>
+    <message>
+        <source> (head %1 switched off: its columns are its mean over the positions)</source>
+        <translation> (Kopf %1 abgeschaltet: Seine Spalten sind sein Mittelwert über die Positionen)</translation>
+    </message>
+    <message>
+        <source> (head %1 switched off: its columns are 0)</source>
+        <translation> (Kopf %1 abgeschaltet: Seine Spalten sind 0)</translation>
+    </message>
 </context>
 <context>
     <name>attn::ModulePanel</name>
