@@ -191,7 +191,9 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
     // checked once it is read (launchModelMismatch).
     std::optional<ValidationIssue> problem;
     const bool stepGiven = options.given.contains(QStringLiteral("step"));
-    if (stepGiven)
+    // A model's steps depend on its family (a Llama layer has RoPE's, a GPT-2 layer has not):
+    // they too are checked once it is read.
+    if (stepGiven && !model)
         problem = stepProblem(plan, state.settings.step);
     if (!problem && options.given.contains(QStringLiteral("head")) && !model) {
         if (stepGiven) {
@@ -209,7 +211,8 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
     return state;
 }
 
-QString launchModelMismatch(const DecoderArchitecture& arch, int layer, int head) {
+QString launchModelMismatch(const DecoderArchitecture& arch, int layer, int head,
+                            const QString& step, bool simpleMaskSteps) {
     // "--layer 4: the model has 4 layers (0 to 3); layer 4 does not exist."
     const auto lacks = [](const QString& what, int asked, int64_t count) {
         return QStringLiteral("--%1 %2: the model has %3 %1s (0 to %4); %1 %2 does not exist.")
@@ -222,6 +225,9 @@ QString launchModelMismatch(const DecoderArchitecture& arch, int layer, int head
         return lacks(QStringLiteral("layer"), layer, arch.layers);
     if (head >= arch.heads)
         return lacks(QStringLiteral("head"), head, arch.heads);
+    if (!step.isEmpty())
+        if (const auto problem = stepProblem(plannedModelSteps(arch, 1, simpleMaskSteps), step))
+            return QString::fromStdString(problem->message);
     return {};
 }
 

@@ -37,6 +37,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
 
 // Why a trained model lacks the --layer or --head a launch asked for (-1: not asked), in one
 // line; empty when it has both. Known only once the model has been read.
-QString launchModelMismatch(const DecoderArchitecture& arch, int layer, int head);
+QString launchModelMismatch(const DecoderArchitecture& arch, int layer, int head,
+                            const QString& step = {}, bool simpleMaskSteps = true);
 
 }  // namespace attn

@@ -115,14 +115,18 @@ int main(int argc, char** argv) {
         const int layer =
             options.given.contains(QStringLiteral("layer")) ? state.settings.layer : -1;
         const int head = options.given.contains(QStringLiteral("head")) ? state.settings.head : -1;
-        if (state.settings.modelMode() && (layer >= 0 || head >= 0)) {
+        const QString step =
+            options.given.contains(QStringLiteral("step")) ? state.settings.step : QString();
+        const bool simpleMask = state.settings.config.simpleMaskSteps;
+        if (state.settings.modelMode() && (layer >= 0 || head >= 0 || !step.isEmpty())) {
             auto check = std::make_shared<QMetaObject::Connection>();
             *check = QObject::connect(workspace, &attn::Workspace::resultApplied, &window, [=] {
                 const auto& model = workspace->model();
                 if (!model)
                     return;
                 QObject::disconnect(*check);
-                const QString why = attn::launchModelMismatch(model->arch, layer, head);
+                const QString why =
+                    attn::launchModelMismatch(model->arch, layer, head, step, simpleMask);
                 if (!why.isEmpty())
                     QApplication::exit(fail(why));
             });

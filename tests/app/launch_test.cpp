@@ -260,6 +260,22 @@ TEST(LaunchOptions, ATrainedModelsLayersAndHeadsAreCheckedAgainstTheModel) {
         QStringLiteral("--layer 4: the model has 4 layers (0 to 3); layer 4 does not exist."));
     EXPECT_EQ(launchModelMismatch(arch, 0, 7),
               QStringLiteral("--head 7: the model has 4 heads (0 to 3); head 7 does not exist."));
+    // The steps too are the model's: a Llama layer has RoPE's and its key/value groups', which a
+    // GPT-2 layer has not (before, the launch checked every model against GPT-2's steps).
+    EXPECT_TRUE(launched({"--model", "tiny-shakespeare-llama", "--text", "hi", "--step",
+                          "keys_repeated"},
+                         Settings(), &problem)
+                    .modelMode());
+    EXPECT_TRUE(problem.isEmpty()) << problem.toStdString();
+    DecoderArchitecture llama = arch;
+    llama.family = Family::Llama;
+    llama.kvHeads = 2;
+    llama.rope = true;
+    llama.dModel = 128;
+    EXPECT_EQ(launchModelMismatch(llama, 0, 0, QStringLiteral("keys_repeated")), QString());
+    arch.dModel = 128;
+    EXPECT_TRUE(launchModelMismatch(arch, 0, 0, QStringLiteral("keys_repeated"))
+                    .startsWith(QStringLiteral("This configuration has no step \"keys_repeated\"")));
 }
 
 TEST(LaunchOptions, ValuesAreKeptExactlyNothingIsAdjusted) {
