@@ -227,7 +227,6 @@ struct NextTokensPanel::Prediction {
     int64_t actualId = -1;  // the text's own next token, when the position is not the last
     double actualProbability = 0.0;
     int64_t actualRank = 0;  // 1 = most probable
-    std::optional<TextLoss> loss;  // when asked for (once per run)
 };
 
 struct NextTokensPanel::Kept {
@@ -237,7 +236,7 @@ struct NextTokensPanel::Kept {
 
 NextTokensPanel::Prediction NextTokensPanel::predict(const DecoderRun& run,
                                                      const DecoderRun* baseline, int position,
-                                                     bool withLoss, const CancelToken& cancel) {
+                                                     const CancelToken& cancel) {
     // One product with the output head for everything the panel says about the position.
     const Tensor logits = nextTokenLogits(run, position);
     throwIfCancelled(&cancel);
@@ -248,10 +247,7 @@ NextTokensPanel::Prediction NextTokensPanel::predict(const DecoderRun& run,
         for (const TokenProbability& t : p.top)
             p.before.push_back(std::exp(tokenLogProbability(was, t.id)));
     }
-    if (withLoss) {
-        p.loss = textLoss(run, baseline, &cancel);
-        throwIfCancelled(&cancel);
-    }
+
     if (position + 1 >= run.tokens())
         return p;
     p.actualId = run.ids[size_t(position) + 1];
@@ -261,7 +257,10 @@ NextTokensPanel::Prediction NextTokensPanel::predict(const DecoderRun& run,
 }
 
 NextTokensPanel::NextTokensPanel(QWidget* parent)
-    : QWidget(parent), job_(std::make_unique<LatestJob>()), kept_(std::make_unique<Kept>()) {
+    : QWidget(parent),
+      job_(std::make_unique<LatestJob>()),
+      lossJob_(std::make_unique<LatestJob>()),
+      kept_(std::make_unique<Kept>()) {
     heading_ = new QLabel(this);
     heading_->setTextFormat(Qt::PlainText);
     heading_->setWordWrap(true);
@@ -349,6 +348,7 @@ NextTokensPanel::NextTokensPanel(QWidget* parent)
         list_->setEnabled(true);
         updateButtons();
     });
+    lossJob_->setErrorHandler([this](const QString& error) { lossLabel_->setText(error); });
     clear();
 }
 
@@ -356,6 +356,7 @@ NextTokensPanel::~NextTokensPanel() = default;
 
 void NextTokensPanel::clear() {
     job_->cancel();
+    lossJob_->cancel();
     kept_->byPosition.clear();
     kept_->loss.reset();
     run_.reset();
@@ -387,6 +388,16 @@ void NextTokensPanel::setRun(std::shared_ptr<const DecoderRun> run,
         kept_->byPosition.clear();
         kept_->loss.reset();
         lossLabel_->setText(tr("Loss on this text: computing\u2026"));
+        // The loss multiplies every position by the output head (the predictions one): a job
+        // of its own, so the predictions do not wait for it.
+        lossJob_->run(
+            [run = run, baseline = baseline](const CancelToken& cancel) {
+                return textLoss(*run, baseline.get(), &cancel);
+            },
+            [this](const TextLoss& loss) {
+                kept_->loss = loss;
+                lossLabel_->setText(lossText(loss));
+            });
     }
     run_ = std::move(run);
     baseline_ = std::move(baseline);
@@ -430,15 +441,12 @@ void NextTokensPanel::request() {
         showPrediction(it->second);
         return;
     }
-    const bool withLoss = !kept_->loss.has_value();
     job_->run(
-        [run = run_, baseline = baseline_, position, withLoss](const CancelToken& cancel) {
-            return predict(*run, baseline.get(), position, withLoss, cancel);
+        [run = run_, baseline = baseline_, position](const CancelToken& cancel) {
+            return predict(*run, baseline.get(), position, cancel);
         },
         [this, position](const Prediction& p) {
             kept_->byPosition[position] = p;
-            if (p.loss)
-                kept_->loss = p.loss;
             showPrediction(p);
         });
 }
@@ -446,8 +454,6 @@ void NextTokensPanel::request() {
 void NextTokensPanel::showPrediction(const Prediction& p) {
     predictions_ = p.top;
     model_->setPredictions(p.top, p.actualId, run_->model.get(), p.before);
-    if (kept_->loss)
-        lossLabel_->setText(lossText(*kept_->loss));
     if (p.actualId >= 0)
         actual_ = tr("The text goes on with \"%1\": p %2, rank %3.")
                       .arg(visibleTokenText(p.actualId, run_->model.get()))

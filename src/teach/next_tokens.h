@@ -112,13 +112,14 @@ class NextTokensPanel : public QWidget {
     std::vector<TokenProbability> predictions_;
     QString actual_;
     std::unique_ptr<LatestJob> job_;
+    std::unique_ptr<LatestJob> lossJob_;
     // Each position's predictions for run_, kept while the run is the same (another layer or
     // step reuses it): going back to a position shows them at once.
     struct Prediction;
     struct Kept;
     std::unique_ptr<Kept> kept_;
     static Prediction predict(const DecoderRun& run, const DecoderRun* baseline, int position,
-                              bool withLoss, const CancelToken& cancel);
+                              const CancelToken& cancel);
     void showPrediction(const Prediction& p);
 };
 
