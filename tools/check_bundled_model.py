@@ -236,6 +236,9 @@ def main():
                                       "or tiny_shakespeare_llama_expected.json for the Llama folder")
     ap.add_argument("--write-fixture", action="store_true")
     ap.add_argument("--train-loss", action="store_true", help="also the full-vocabulary train loss (slow)")
+    ap.add_argument("--common", type=int, default=0,
+                    help="the induction test's random ids from the N most frequent training ids, as "
+                         "the model was trained with (train_bundled_model.py --common); 0: all")
     args = ap.parse_args()
     torch.set_num_threads(2)
     problems = []
@@ -346,7 +349,13 @@ def main():
     prev = common.previous_token_scores(w, sonnet, arch)
     excerpt = val[:excerpt_len]
     prev_val = common.previous_token_scores(w, excerpt, arch)
-    seqs = common.induction_sequences(seen, induction_n, INDUCTION_TRIALS, INDUCTION_SEED)
+    pool = seen
+    if args.common > 0:
+        counts = {}
+        for t in train:
+            counts[t] = counts.get(t, 0) + 1
+        pool = sorted(seen, key=lambda t: (-counts[t], t))[: args.common]
+    seqs = common.induction_sequences(pool, induction_n, INDUCTION_TRIALS, INDUCTION_SEED)
     ind = common.induction_scores(w, arch, seqs)
     print("\n" + table(prev, "previous-token, Sonnet 18"))
     print("\n" + table(prev_val, "previous-token, validation window"))
@@ -412,7 +421,8 @@ def main():
             "about": "[layer][head]: mean attention weight from position i to i-1 over positions i >= 1",
         },
         "induction_scores": [[round(v, 6) for v in row] for row in ind],
-        "induction": f"{INDUCTION_TRIALS} sequences of {induction_n} distinct random training-vocabulary ids repeated "
+        "induction": f"{INDUCTION_TRIALS} sequences of {induction_n} distinct random "
+                     f"{'training-vocabulary ids' if args.common <= 0 else f'ids of the {args.common} most frequent training ids'} repeated "
                      f"twice (torch.Generator seed {INDUCTION_SEED}, randperm); mean weight of positions n..2n-1 on "
                      "the token after the previous occurrence",
         "next_after_prompt": {"text": PROMPT, "ids": prompt_ids, "tokens": prompt_tokens, "top5": top5},

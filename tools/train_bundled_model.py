@@ -294,10 +294,11 @@ def compact_eval_loss(model, ids, gpt2_to_compact, unk, unseen_multiplicity, ctx
     return total / count
 
 
-def add_repeats(x, y, args, n_ids, gen):
+def add_repeats(x, y, args, pool, gen):
     """Writes a recurring span into a share of the rows of x (B, T), in place, with y = the
     targets (x shifted by one) kept consistent. The span of length L is placed at a and again at
-    b >= a + L; random-id spans leave their first copy's targets out of the loss (-100)."""
+    b >= a + L; random spans (ids drawn from `pool`, compact ids) leave their first copy's targets
+    out of the loss (-100)."""
     B, T = x.shape
     for r in range(B):
         if torch.rand((), generator=gen).item() >= args.repeat_share:
@@ -308,7 +309,7 @@ def add_repeats(x, y, args, n_ids, gen):
         row = torch.cat([x[r], y[r, -1:]])  # the T + 1 tokens of the window
         random_span = torch.rand((), generator=gen).item() < 0.5
         if random_span:
-            span = torch.randint(0, n_ids, (L,), generator=gen)
+            span = pool[torch.randint(0, len(pool), (L,), generator=gen)]
             row[a: a + L] = span
         else:
             span = row[a: a + L].clone()
@@ -404,6 +405,13 @@ def main():
                     help="share of training windows holding a repeated span (0 to 1)")
     ap.add_argument("--repeat-min", type=int, default=8, help="shortest repeated span, in tokens")
     ap.add_argument("--repeat-max", type=int, default=96, help="longest repeated span, in tokens")
+    # Random spans of common words: the induction test the issue sets is "a repeated sequence of
+    # random common words", and a head can only match tokens whose embeddings (and whose copy by
+    # a previous-token head, 32 numbers of a head) it tells apart, which the training text's
+    # rare tokens never trained. 0: every training id.
+    ap.add_argument("--common", type=int, default=0,
+                    help="draw random spans and the induction test's sequences from the N most "
+                         "frequent training ids (0: all)")
     ap.add_argument("--log-every", type=int, default=25)
     ap.add_argument("--eval-every", type=int, default=250)
     # One thread by default: a float sum's order depends on the thread count, so the shipped
@@ -464,7 +472,11 @@ def main():
         f"each such token is replaced by the unseen row with probability 0.5 (input and target)")
 
     sonnet = common.tokenize_file(args.cli, common.SONNET_PATH)[: cfg["context_length"]]
-    induction = common.induction_sequences(compact_to_gpt2, n=min(100, cfg["context_length"] // 2), trials=8, seed=args.seed)
+    # The most frequent training ids, most frequent first (compact ids and GPT-2 ids).
+    by_count = torch.argsort(counts, descending=True, stable=True)
+    pool = by_count[: args.common] if args.common > 0 else torch.arange(unk)
+    induction = common.induction_sequences([compact_to_gpt2[int(i)] for i in pool],
+                                           n=min(100, cfg["context_length"] // 2), trials=8, seed=args.seed)
 
     if is_llama:
         model = llama.Llama3Model(cfg, unk + 1, unseen_multiplicity)
@@ -576,7 +588,7 @@ def main():
         win = torch.where(replace, torch.full_like(win, unk), win)
         x, y = win[:, :-1], win[:, 1:].clone()
         if args.repeat_share > 0:
-            add_repeats(x, y, args, unk, data_gen)
+            add_repeats(x, y, args, pool, data_gen)
 
         for g in opt.param_groups:
             g["lr"] = lr_at(step) * g["lr_mult"]

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -146,6 +149,48 @@ TEST(LessonSlides, TheTrainedModelLessonRunsItsModel) {
                 << slides[i].heading.toStdString();
         }
     }
+}
+
+// "How a model copies" names the circuit its model has: the heads and the text are the ones
+// tools/check_bundled_model.py found and wrote into the model's fixture; the third screen
+// switches the previous-token head off and shows the induction head; every screen's slide runs.
+TEST(LessonSlides, TheCopyingLessonNamesTheCircuitItsModelHas) {
+    if (!bundledModelNames().contains(copyingLessonModel()))
+        GTEST_SKIP() << "this build has no bundled model";
+    QFile f(QStringLiteral(ATTN_FIXTURES_DIR "/model/") +
+            QString(copyingLessonModel()).replace(QLatin1Char('-'), QLatin1Char('_')) +
+            QStringLiteral("_expected.json"));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << f.fileName().toStdString();
+    const QJsonObject circuit =
+        QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("circuit")].toObject();
+    const auto head = [&](const char* key) {
+        const QJsonArray a = circuit[QLatin1String(key)].toArray();
+        return HeadRef{a[0].toInteger(), a[1].toInteger()};
+    };
+    const HeadRef prev = copyingLessonPreviousTokenHead(), ind = copyingLessonInductionHead();
+    EXPECT_EQ(prev, head("previous_token_head"));
+    EXPECT_EQ(ind, head("induction_head"));
+    EXPECT_EQ(copyingLessonText(), circuit[QStringLiteral("text")].toString());
+    const auto& screens = copyingLesson();
+    ASSERT_EQ(screens.size(), 5u);
+    for (const LessonScreen& s : screens) {
+        EXPECT_EQ(s.model, copyingLessonModel());
+        EXPECT_EQ(s.text, copyingLessonText());
+    }
+    EXPECT_EQ(screens[0].layer, ind.layer);
+    EXPECT_EQ(screens[0].head, ind.head);
+    EXPECT_EQ(screens[1].layer, prev.layer);
+    EXPECT_EQ(screens[1].head, prev.head);
+    EXPECT_EQ(screens[2].ablate, std::vector<HeadRef>{prev});
+    EXPECT_EQ(screens[2].head, ind.head);
+    EXPECT_EQ(screens[3].page, QStringLiteral("lens"));
+    // Only the third screen switches a head off: no head stays off after it.
+    EXPECT_TRUE(lessonScreenSettings(screens[3], lessonScreenSettings(screens[2], Settings()))
+                    .ablation.empty());
+    const std::vector<Slide> slides = lessonSlides(screens, Settings());
+    ASSERT_EQ(slides.size(), screens.size());
+    for (size_t i = 0; i < slides.size(); ++i)
+        EXPECT_FALSE(slides[i].figure.isEmpty()) << i;
 }
 
 TEST(Lesson, ScreensFormAValidSequence) {
