@@ -2796,35 +2796,35 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>Copying</source>
-        <translation type="unfinished"></translation>
+        <translation>Kopieren</translation>
     </message>
     <message>
         <source>Sixteen random words, said twice</source>
-        <translation type="unfinished"></translation>
+        <translation>Sechzehn zufällige Wörter, zweimal gesagt</translation>
     </message>
     <message>
         <source>&lt;p&gt;The text is sixteen common words in a random order, then the same sixteen again. Nothing about the first half predicts the next word: it is random. In the second half every word is predictable, but only by &lt;b&gt;copying&lt;/b&gt;: find where the current word appeared before, and say the word that followed it.&lt;/p&gt;&lt;p&gt;This is head &lt;b&gt;%1&lt;/b&gt;, an &lt;b&gt;induction head&lt;/b&gt;. In the second half each row puts its weight on the token &lt;i&gt;after&lt;/i&gt; the earlier occurrence of its own token: a bright stripe parallel to the diagonal, fifteen columns left of it (sixteen back, one forward). In the first half it has nothing to find.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Der Text besteht aus sechzehn häufigen Wörtern in zufälliger Reihenfolge, dann noch einmal denselben sechzehn. In der ersten Hälfte sagt nichts das nächste Wort vorher: Es ist zufällig. In der zweiten Hälfte ist jedes Wort vorhersagbar, aber nur durch &lt;b&gt;Kopieren&lt;/b&gt;: Finde, wo das aktuelle Wort schon einmal stand, und sage das Wort, das darauf folgte.&lt;/p&gt;&lt;p&gt;Dies ist Kopf &lt;b&gt;%1&lt;/b&gt;, ein &lt;b&gt;Induktionskopf&lt;/b&gt;. In der zweiten Hälfte legt jede Zeile ihr Gewicht auf das Token &lt;i&gt;nach&lt;/i&gt; dem früheren Vorkommen ihres eigenen Tokens: ein heller Streifen parallel zur Diagonale, fünfzehn Spalten links davon (sechzehn zurück, eins vor). In der ersten Hälfte findet er nichts.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>The head that makes copying possible</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Kopf, der Kopieren möglich macht</translation>
     </message>
     <message>
         <source>&lt;p&gt;How does the induction head know which token came &lt;i&gt;after&lt;/i&gt; the earlier occurrence? A query can only match keys by what the keys hold. So an earlier layer must first write into each position which token came &lt;b&gt;before&lt;/b&gt; it.&lt;/p&gt;&lt;p&gt;That is this head, &lt;b&gt;%1&lt;/b&gt; in layer %2: a &lt;b&gt;previous-token head&lt;/b&gt;, its weight on the stripe just below the diagonal. After it, the position of “bride” in the first half also carries “whom”; the induction head&apos;s query at the second “whom” looks for keys that carry “whom” as their previous token, and finds “bride”. Two heads in two layers: a &lt;b&gt;circuit&lt;/b&gt;.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Woher weiß der Induktionskopf, welches Token &lt;i&gt;nach&lt;/i&gt; dem früheren Vorkommen kam? Eine Query kann Keys nur nach dem vergleichen, was die Keys enthalten. Also muss eine frühere Schicht zuerst in jede Position schreiben, welches Token &lt;b&gt;davor&lt;/b&gt; stand.&lt;/p&gt;&lt;p&gt;Das ist dieser Kopf, &lt;b&gt;%1&lt;/b&gt; in Schicht %2: ein &lt;b&gt;Vorgänger-Token-Kopf&lt;/b&gt;, sein Gewicht auf dem Streifen direkt unter der Diagonale. Nach ihm trägt die Position von „bride“ in der ersten Hälfte auch „whom“; die Query des Induktionskopfes beim zweiten „whom“ sucht Keys, die „whom“ als Vorgänger tragen, und findet „bride“. Zwei Köpfe in zwei Schichten: ein &lt;b&gt;Schaltkreis&lt;/b&gt;.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Switch it off</source>
-        <translation type="unfinished"></translation>
+        <translation>Abschalten</translation>
     </message>
     <message>
         <source>Without the previous-token head</source>
-        <translation type="unfinished"></translation>
+        <translation>Ohne den Vorgänger-Token-Kopf</translation>
     </message>
     <message>
         <source>&lt;p&gt;Head %1 is now &lt;b&gt;switched off&lt;/b&gt;: what it writes is replaced by zeros before the output projection (the Heads menu, or right-click a head; the bar over the predictions lists it). Everything after it is computed again.&lt;/p&gt;&lt;p&gt;The view shows the induction head %2 again. Its stripe has &lt;b&gt;faded&lt;/b&gt;: without the previous token written into each position it cannot find where to look. The line under the next-token list shows the text&apos;s &lt;b&gt;loss&lt;/b&gt; with the head off beside the loss with every head on: it rose. The Text view (Ctrl+7) can colour each token by how its loss changed: the second half turns red.&lt;/p&gt;&lt;p&gt;Press &lt;b&gt;Restore all&lt;/b&gt; (or Ctrl+Shift+K) to switch it back on, and Ctrl+K to switch it off again.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Kopf %1 ist jetzt &lt;b&gt;abgeschaltet&lt;/b&gt;: Was er schreibt, wird vor der Ausgabeprojektion durch Nullen ersetzt (Menü Köpfe oder Rechtsklick auf einen Kopf; die Leiste über den Vorhersagen nennt ihn). Alles danach wird neu berechnet.&lt;/p&gt;&lt;p&gt;Die Ansicht zeigt wieder den Induktionskopf %2. Sein Streifen ist &lt;b&gt;verblasst&lt;/b&gt;: Ohne das in jede Position geschriebene Vorgänger-Token findet er nicht, wohin er schauen soll. Die Zeile unter der Liste der nächsten Tokens zeigt den &lt;b&gt;Verlust&lt;/b&gt; des Textes mit abgeschaltetem Kopf neben dem mit allen Köpfen: Er ist gestiegen. Die Textansicht (Ctrl+7) kann jedes Token danach färben, wie sich sein Verlust änderte: Die zweite Hälfte wird rot.&lt;/p&gt;&lt;p&gt;Drücken Sie &lt;b&gt;Alle wieder an&lt;/b&gt; (oder Ctrl+Shift+K), um ihn wieder einzuschalten, und Ctrl+K, um ihn erneut abzuschalten.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Logit lens</source>
@@ -2832,23 +2832,23 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>The layer where the copy wins</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Schicht, in der die Kopie gewinnt</translation>
     </message>
     <message>
         <source>&lt;p&gt;The &lt;b&gt;logit lens&lt;/b&gt; reads the residual stream after each layer with the model&apos;s own final norm and output head: what would the model predict if it stopped there? Each column is a token of the text, each row a layer; bold cells predict the text&apos;s real next token.&lt;/p&gt;&lt;p&gt;In the second half, look down a column: below layer %1 the lens guesses common words; from the induction head&apos;s layer on, the copied word wins. Switch %2 off (Ctrl+K on it, or from Head scores) and watch the bold cells go.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Die &lt;b&gt;Logit-Lens&lt;/b&gt; liest den Residualstrom nach jeder Schicht mit der letzten Normierung und dem Ausgabekopf des Modells: Was würde das Modell vorhersagen, hörte es dort auf? Jede Spalte ist ein Token des Textes, jede Zeile eine Schicht; fette Zellen sagen das tatsächlich folgende Token des Textes vorher.&lt;/p&gt;&lt;p&gt;Gehen Sie in der zweiten Hälfte eine Spalte hinunter: Unterhalb von Schicht %1 rät die Lens häufige Wörter; ab der Schicht des Induktionskopfes gewinnt das kopierte Wort. Schalten Sie %2 ab (Ctrl+K darauf oder über die Kopfwerte) und sehen Sie die fetten Zellen verschwinden.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Your turn</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetzt Sie</translation>
     </message>
     <message>
         <source>Ask the model why</source>
-        <translation type="unfinished"></translation>
+        <translation>Fragen Sie das Modell nach dem Warum</translation>
     </message>
     <message>
         <source>&lt;p&gt;Every head in &lt;b&gt;All layers&lt;/b&gt; can be switched off from its context menu; the predictions, the loss, the logit lens and every later layer follow. Try the other heads: most change little. Try &lt;i&gt;mean&lt;/i&gt; ablation (the bar over the predictions): the head then writes its average instead of nothing, which separates what a head says about &lt;i&gt;this&lt;/i&gt; token from what it always adds.&lt;/p&gt;&lt;p&gt;Then type your own text with a repeat in it, a name that comes back, and see whether the circuit finds it.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Jeder Kopf in &lt;b&gt;Alle Schichten&lt;/b&gt; lässt sich über sein Kontextmenü abschalten; die Vorhersagen, der Verlust, die Logit-Lens und jede spätere Schicht folgen. Probieren Sie die anderen Köpfe: Die meisten ändern wenig. Probieren Sie das Abschalten auf den &lt;i&gt;Mittelwert&lt;/i&gt; (die Leiste über den Vorhersagen): Der Kopf schreibt dann seinen Durchschnitt statt nichts, was trennt, was ein Kopf über &lt;i&gt;dieses&lt;/i&gt; Token sagt, von dem, was er immer hinzufügt.&lt;/p&gt;&lt;p&gt;Tippen Sie dann einen eigenen Text mit einer Wiederholung, etwa einem Namen, der wiederkehrt, und sehen Sie, ob der Schaltkreis sie findet.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
