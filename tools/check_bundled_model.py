@@ -90,11 +90,13 @@ def circuit_text(cli, train, decode):
 
 
 def circuit_checks(w, arch, cli, train, decode, seqs, prev, ind):
-    """What issue 27 asks of the circuit, from the shipped weights: the best previous-token head
-    (Sonnet 18) in a layer below the best induction head, and the induction score with that head
-    zero-ablated. Then the fixture's numbers: on the circuit text, with no head, that head zero-
-    and mean-ablated: the induction layer's attention, the loss and each token's, the next-token
-    top 5 and the logit lens's top 3; greedy generation from PROMPT."""
+    """The induction circuit (issue 27) as far as the shipped weights have one: the best
+    previous-token head (Sonnet 18) in a layer below the best induction head, and the induction
+    score with that head zero-ablated. Then the fixture's numbers for the app's ablation, loss,
+    logit lens and generation against PyTorch: on the circuit text (repeated random common
+    words), with no head, that head zero- and mean-ablated: the attention of the induction
+    head's layer, the loss and each token's, the next-token top 5 and the logit lens's top 3;
+    greedy generation from PROMPT."""
     L, H = len(prev), len(prev[0])
     ind_l, ind_h = max(((l, h) for l in range(1, L) for h in range(H)), key=lambda lh: ind[lh[0]][lh[1]])
     prev_l, prev_h = max(((l, h) for l in range(ind_l) for h in range(H)), key=lambda lh: prev[lh[0]][lh[1]])
@@ -145,7 +147,9 @@ def circuit_checks(w, arch, cli, train, decode, seqs, prev, ind):
         for _ in range(GREEDY_NEW):
             greedy.append(int(common.forward(w, torch.tensor([greedy]), arch)[0][0, -1].argmax()))
     return {
-        "about": "issue 27's circuit: previous_token_head and induction_head as [layer, head]; for each ablation "
+        "about": "the app's ablation, loss, logit lens and greedy generation against PyTorch (float64), and the "
+                 "induction circuit as far as the model has one (induction_score: below 3 x uniform attention's "
+                 "it has none): previous_token_head and induction_head as [layer, head]; for each ablation "
                  "of previous_token_head (none, zero, mean) on `text`: attention_layer is layer "
                  "induction_head[0]'s attention (H, T, T), induction_stripe its induction head's mean weight on "
                  "the token after the earlier occurrence over the second half, loss and token_losses in nats, "

@@ -2799,22 +2799,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Kopieren</translation>
     </message>
     <message>
-        <source>Sixteen random words, said twice</source>
-        <translation>Sechzehn zufällige Wörter, zweimal gesagt</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;The text is sixteen common words in a random order, then the same sixteen again. Nothing about the first half predicts the next word: it is random. In the second half every word is predictable, but only by &lt;b&gt;copying&lt;/b&gt;: find where the current word appeared before, and say the word that followed it.&lt;/p&gt;&lt;p&gt;This is head &lt;b&gt;%1&lt;/b&gt;, an &lt;b&gt;induction head&lt;/b&gt;. In the second half each row puts its weight on the token &lt;i&gt;after&lt;/i&gt; the earlier occurrence of its own token: a bright stripe parallel to the diagonal, fifteen columns left of it (sixteen back, one forward). In the first half it has nothing to find.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Der Text besteht aus sechzehn häufigen Wörtern in zufälliger Reihenfolge, dann noch einmal denselben sechzehn. In der ersten Hälfte sagt nichts das nächste Wort vorher: Es ist zufällig. In der zweiten Hälfte ist jedes Wort vorhersagbar, aber nur durch &lt;b&gt;Kopieren&lt;/b&gt;: Finde, wo das aktuelle Wort schon einmal stand, und sage das Wort, das darauf folgte.&lt;/p&gt;&lt;p&gt;Dies ist Kopf &lt;b&gt;%1&lt;/b&gt;, ein &lt;b&gt;Induktionskopf&lt;/b&gt;. In der zweiten Hälfte legt jede Zeile ihr Gewicht auf das Token &lt;i&gt;nach&lt;/i&gt; dem früheren Vorkommen ihres eigenen Tokens: ein heller Streifen parallel zur Diagonale, fünfzehn Spalten links davon (sechzehn zurück, eins vor). In der ersten Hälfte findet er nichts.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>The head that makes copying possible</source>
-        <translation>Der Kopf, der Kopieren möglich macht</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;How does the induction head know which token came &lt;i&gt;after&lt;/i&gt; the earlier occurrence? A query can only match keys by what the keys hold. So an earlier layer must first write into each position which token came &lt;b&gt;before&lt;/b&gt; it.&lt;/p&gt;&lt;p&gt;That is this head, &lt;b&gt;%1&lt;/b&gt; in layer %2: a &lt;b&gt;previous-token head&lt;/b&gt;, its weight on the stripe just below the diagonal. After it, the position of “bride” in the first half also carries “whom”; the induction head&apos;s query at the second “whom” looks for keys that carry “whom” as their previous token, and finds “bride”. Two heads in two layers: a &lt;b&gt;circuit&lt;/b&gt;.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Woher weiß der Induktionskopf, welches Token &lt;i&gt;nach&lt;/i&gt; dem früheren Vorkommen kam? Eine Query kann Keys nur nach dem vergleichen, was die Keys enthalten. Also muss eine frühere Schicht zuerst in jede Position schreiben, welches Token &lt;b&gt;davor&lt;/b&gt; stand.&lt;/p&gt;&lt;p&gt;Das ist dieser Kopf, &lt;b&gt;%1&lt;/b&gt; in Schicht %2: ein &lt;b&gt;Vorgänger-Token-Kopf&lt;/b&gt;, sein Gewicht auf dem Streifen direkt unter der Diagonale. Nach ihm trägt die Position von „bride“ in der ersten Hälfte auch „whom“; die Query des Induktionskopfes beim zweiten „whom“ sucht Keys, die „whom“ als Vorgänger tragen, und findet „bride“. Zwei Köpfe in zwei Schichten: ein &lt;b&gt;Schaltkreis&lt;/b&gt;.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Switch it off</source>
         <translation>Abschalten</translation>
     </message>
@@ -2823,32 +2807,64 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Ohne den Vorgänger-Token-Kopf</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Head %1 is now &lt;b&gt;switched off&lt;/b&gt;: what it writes is replaced by zeros before the output projection (the Heads menu, or right-click a head; the bar over the predictions lists it). Everything after it is computed again.&lt;/p&gt;&lt;p&gt;The view shows the induction head %2 again. Its stripe has &lt;b&gt;faded&lt;/b&gt;: without the previous token written into each position it cannot find where to look. The line under the next-token list shows the text&apos;s &lt;b&gt;loss&lt;/b&gt; with the head off beside the loss with every head on: it rose. The Text view (Ctrl+7) can colour each token by how its loss changed: the second half turns red.&lt;/p&gt;&lt;p&gt;Press &lt;b&gt;Restore all&lt;/b&gt; (or Ctrl+Shift+K) to switch it back on, and Ctrl+K to switch it off again.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Kopf %1 ist jetzt &lt;b&gt;abgeschaltet&lt;/b&gt;: Was er schreibt, wird vor der Ausgabeprojektion durch Nullen ersetzt (Menü Köpfe oder Rechtsklick auf einen Kopf; die Leiste über den Vorhersagen nennt ihn). Alles danach wird neu berechnet.&lt;/p&gt;&lt;p&gt;Die Ansicht zeigt wieder den Induktionskopf %2. Sein Streifen ist &lt;b&gt;verblasst&lt;/b&gt;: Ohne das in jede Position geschriebene Vorgänger-Token findet er nicht, wohin er schauen soll. Die Zeile unter der Liste der nächsten Tokens zeigt den &lt;b&gt;Verlust&lt;/b&gt; des Textes mit abgeschaltetem Kopf neben dem mit allen Köpfen: Er ist gestiegen. Die Textansicht (Ctrl+7) kann jedes Token danach färben, wie sich sein Verlust änderte: Die zweite Hälfte wird rot.&lt;/p&gt;&lt;p&gt;Drücken Sie &lt;b&gt;Alle wieder an&lt;/b&gt; (oder Ctrl+Shift+K), um ihn wieder einzuschalten, und Ctrl+K, um ihn erneut abzuschalten.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Logit lens</source>
         <translation>Logit-Lens</translation>
     </message>
     <message>
-        <source>The layer where the copy wins</source>
-        <translation>Die Schicht, in der die Kopie gewinnt</translation>
+        <source>A head</source>
+        <translation>Ein Kopf</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The &lt;b&gt;logit lens&lt;/b&gt; reads the residual stream after each layer with the model&apos;s own final norm and output head: what would the model predict if it stopped there? Each column is a token of the text, each row a layer; bold cells predict the text&apos;s real next token.&lt;/p&gt;&lt;p&gt;In the second half, look down a column: below layer %1 the lens guesses common words; from the induction head&apos;s layer on, the copied word wins. Switch %2 off (Ctrl+K on it, or from Head scores) and watch the bold cells go.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die &lt;b&gt;Logit-Lens&lt;/b&gt; liest den Residualstrom nach jeder Schicht mit der letzten Normierung und dem Ausgabekopf des Modells: Was würde das Modell vorhersagen, hörte es dort auf? Jede Spalte ist ein Token des Textes, jede Zeile eine Schicht; fette Zellen sagen das tatsächlich folgende Token des Textes vorher.&lt;/p&gt;&lt;p&gt;Gehen Sie in der zweiten Hälfte eine Spalte hinunter: Unterhalb von Schicht %1 rät die Lens häufige Wörter; ab der Schicht des Induktionskopfes gewinnt das kopierte Wort. Schalten Sie %2 ab (Ctrl+K darauf oder über die Kopf-Scores) und sehen Sie die fetten Zellen verschwinden.&lt;/p&gt;</translation>
+        <source>Where a head looks, and what it does</source>
+        <translation>Wohin ein Kopf schaut und was er bewirkt</translation>
     </message>
     <message>
-        <source>Your turn</source>
-        <translation>Jetzt Sie</translation>
+        <source>&lt;p&gt;The heatmaps show where each head &lt;i&gt;looks&lt;/i&gt;. They do not show what that looking &lt;i&gt;does&lt;/i&gt; for the prediction. To find out, switch the head off and see what changes: &lt;b&gt;ablation&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;This is head &lt;b&gt;%1&lt;/b&gt; of tiny-shakespeare on Sonnet 18: its previous-token head, most of each row&apos;s weight on the token just before. Under the next-token list, the line &lt;b&gt;Loss on this text&lt;/b&gt; says how surprised the model is by the sonnet, on average: the mean of -ln p(each token | the tokens before it), in nats.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Heatmaps zeigen, wohin jeder Kopf &lt;i&gt;schaut&lt;/i&gt;. Sie zeigen nicht, was dieses Schauen für die Vorhersage &lt;i&gt;bewirkt&lt;/i&gt;. Um das herauszufinden, schalten Sie den Kopf ab und sehen, was sich ändert: &lt;b&gt;Ablation&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Dies ist Kopf &lt;b&gt;%1&lt;/b&gt; von tiny-shakespeare auf Sonett 18: sein Vorgänger-Token-Kopf, der größte Teil jedes Zeilengewichts auf dem Token direkt davor. Unter der Liste der nächsten Tokens sagt die Zeile &lt;b&gt;Verlust auf diesem Text&lt;/b&gt;, wie überrascht das Modell im Mittel vom Sonett ist: der Mittelwert von -ln p(jedes Token | die Tokens davor), in Nats.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Ask the model why</source>
-        <translation>Fragen Sie das Modell nach dem Warum</translation>
+        <source>&lt;p&gt;Head %1 is now &lt;b&gt;switched off&lt;/b&gt;: what it writes is replaced by zeros before the output projection (Heads menu, Ctrl+K, or right-click a head). Every later layer is computed again; the head&apos;s own pattern is still drawn, crossed out.&lt;/p&gt;&lt;p&gt;The loss line now gives both numbers: the sonnet got harder to predict (from 7.98 to 8.11 nats per token), and each probability in the list says what it was. The &lt;b&gt;Text view&lt;/b&gt; (Ctrl+7, colour by &lt;i&gt;change in loss&lt;/i&gt;) shows where: red tokens were easier with the head on.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Restore all&lt;/b&gt; over the list (or Ctrl+Shift+K) switches it back on.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Kopf %1 ist jetzt &lt;b&gt;abgeschaltet&lt;/b&gt;: Was er schreibt, wird vor der Ausgabeprojektion durch Nullen ersetzt (Menü Köpfe, Ctrl+K oder Rechtsklick auf einen Kopf). Jede spätere Schicht wird neu berechnet; das Muster des Kopfes selbst wird weiter gezeichnet, durchgestrichen.&lt;/p&gt;&lt;p&gt;Die Verlustzeile nennt jetzt beide Zahlen: Das Sonett ist schwerer vorherzusagen (von 7,98 auf 8,11 Nats pro Token), und jede Wahrscheinlichkeit in der Liste sagt, was sie vorher war. Die &lt;b&gt;Textansicht&lt;/b&gt; (Ctrl+7, färben nach &lt;i&gt;Änderung des Verlusts&lt;/i&gt;) zeigt, wo: Rote Tokens waren mit eingeschaltetem Kopf leichter.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Alle wieder an&lt;/b&gt; über der Liste (oder Ctrl+Shift+K) schaltet ihn wieder ein.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Every head in &lt;b&gt;All layers&lt;/b&gt; can be switched off from its context menu; the predictions, the loss, the logit lens and every later layer follow. Try the other heads: most change little. Try &lt;i&gt;mean&lt;/i&gt; ablation (the bar over the predictions): the head then writes its average instead of nothing, which separates what a head says about &lt;i&gt;this&lt;/i&gt; token from what it always adds.&lt;/p&gt;&lt;p&gt;Then type your own text with a repeat in it, a name that comes back, and see whether the circuit finds it.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Jeder Kopf in &lt;b&gt;Alle Schichten&lt;/b&gt; lässt sich über sein Kontextmenü abschalten; die Vorhersagen, der Verlust, die Logit-Lens und jede spätere Schicht folgen. Probieren Sie die anderen Köpfe: Die meisten ändern wenig. Probieren Sie das Abschalten auf den &lt;i&gt;Mittelwert&lt;/i&gt; (die Leiste über den Vorhersagen): Der Kopf schreibt dann seinen Durchschnitt statt nichts, was trennt, was ein Kopf über &lt;i&gt;dieses&lt;/i&gt; Token sagt, von dem, was er immer hinzufügt.&lt;/p&gt;&lt;p&gt;Tippen Sie dann einen eigenen Text mit einer Wiederholung, etwa einem Namen, der wiederkehrt, und sehen Sie, ob der Schaltkreis sie findet.&lt;/p&gt;</translation>
+        <source>Most heads</source>
+        <translation>Die meisten Köpfe</translation>
+    </message>
+    <message>
+        <source>Not every head matters</source>
+        <translation>Nicht jeder Kopf zählt</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Now head %1 is off instead. It looks at the text as busily as any head, but the loss hardly moves (from 7.98 to 7.99 nats per token): for this text the model does not need it. Looking is not doing.&lt;/p&gt;&lt;p&gt;Try others: right-click a head in &lt;b&gt;All layers&lt;/b&gt; or &lt;b&gt;Head scores&lt;/b&gt;. &lt;i&gt;Mean&lt;/i&gt; ablation (the box beside the switched-off heads) lets a head write its average instead of nothing, which separates what it says about &lt;i&gt;this&lt;/i&gt; token from what it always adds.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Jetzt ist stattdessen Kopf %1 abgeschaltet. Er schaut so eifrig auf den Text wie jeder andere Kopf, aber der Verlust bewegt sich kaum (von 7,98 auf 7,99 Nats pro Token): Für diesen Text braucht das Modell ihn nicht. Schauen ist nicht Bewirken.&lt;/p&gt;&lt;p&gt;Probieren Sie andere: Rechtsklick auf einen Kopf in &lt;b&gt;Alle Schichten&lt;/b&gt; oder &lt;b&gt;Kopf-Scores&lt;/b&gt;. Das Abschalten auf den &lt;i&gt;Mittelwert&lt;/i&gt; (das Feld neben den abgeschalteten Köpfen) lässt einen Kopf seinen Durchschnitt statt nichts schreiben, was trennt, was er über &lt;i&gt;dieses&lt;/i&gt; Token sagt, von dem, was er immer hinzufügt.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Where the prediction forms</source>
+        <translation>Wo die Vorhersage entsteht</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The &lt;b&gt;logit lens&lt;/b&gt; reads the residual stream after each layer with the model&apos;s own final norm and output head: what would the model predict if it stopped there? Each column is a token of the sonnet, each row a layer; bold cells are the sonnet&apos;s real next token.&lt;/p&gt;&lt;p&gt;Read a column downwards: early layers guess a frequent token, later layers change their mind. Switch %1 off (Ctrl+K on it in the Layer steps) and compare.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die &lt;b&gt;Logit-Lens&lt;/b&gt; liest den Residualstrom nach jeder Schicht mit der letzten Normierung und dem Ausgabekopf des Modells: Was würde das Modell vorhersagen, hörte es dort auf? Jede Spalte ist ein Token des Sonetts, jede Zeile eine Schicht; fette Zellen sind das tatsächlich folgende Token des Sonetts.&lt;/p&gt;&lt;p&gt;Lesen Sie eine Spalte von oben nach unten: Frühe Schichten raten ein häufiges Token, spätere ändern ihre Meinung. Schalten Sie %1 ab (Ctrl+K darauf in den Schichtschritten) und vergleichen Sie.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>A model that cannot copy yet</source>
+        <translation>Ein Modell, das noch nicht kopieren kann</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Sixteen random common words, said twice. In the second half every word could be predicted by &lt;b&gt;copying&lt;/b&gt;: find the earlier occurrence of the current word and say the word after it. A head that does this is an &lt;b&gt;induction head&lt;/b&gt;; it reads what a previous-token head in an earlier layer wrote, a &lt;b&gt;circuit&lt;/b&gt; of two heads.&lt;/p&gt;&lt;p&gt;This model has the previous-token head but no induction head: the view shows its best one, with no stripe parallel to the diagonal. Colour the Text view by &lt;i&gt;each token&apos;s loss&lt;/i&gt;: the second half is as surprising as the first. Models trained on more text (GPT-2 small, Llama, Qwen, Gemma) have such heads; open one and look at its Head scores.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Sechzehn zufällige häufige Wörter, zweimal gesagt. In der zweiten Hälfte ließe sich jedes Wort durch &lt;b&gt;Kopieren&lt;/b&gt; vorhersagen: Finde das frühere Vorkommen des aktuellen Wortes und sage das Wort danach. Ein Kopf, der das tut, ist ein &lt;b&gt;Induktionskopf&lt;/b&gt;; er liest, was ein Vorgänger-Token-Kopf in einer früheren Schicht schrieb, ein &lt;b&gt;Schaltkreis&lt;/b&gt; aus zwei Köpfen.&lt;/p&gt;&lt;p&gt;Dieses Modell hat den Vorgänger-Token-Kopf, aber keinen Induktionskopf: Die Ansicht zeigt seinen besten, ohne Streifen parallel zur Diagonale. Färben Sie die Textansicht nach dem &lt;i&gt;Verlust jedes Tokens&lt;/i&gt;: Die zweite Hälfte ist so überraschend wie die erste. Modelle, die auf mehr Text trainiert wurden (GPT-2 small, Llama, Qwen, Gemma), haben solche Köpfe; öffnen Sie eines und sehen Sie seine Kopf-Scores an.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>Ziehen</translation>
+    </message>
+    <message>
+        <source>Writing with the model</source>
+        <translation>Mit dem Modell schreiben</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Sample a continuation&lt;/b&gt;, under the loss line, lets the model write: each token is drawn from its next-token probabilities. &lt;b&gt;Temperature&lt;/b&gt; below 1 sharpens them, above 1 flattens them; 0 always takes the most probable token. &lt;b&gt;Top-k&lt;/b&gt; and &lt;b&gt;top-p&lt;/b&gt; keep only the most probable tokens.&lt;/p&gt;&lt;p&gt;Set temperature 0.8 and seed 7 and press &lt;b&gt;Append sampled&lt;/b&gt;; undo (Ctrl+Z) and press it again: the same seed gives the same text. Then switch a head off and sample again.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Eine Fortsetzung ziehen&lt;/b&gt;, unter der Verlustzeile, lässt das Modell schreiben: Jedes Token wird aus seinen Wahrscheinlichkeiten für das nächste Token gezogen. &lt;b&gt;Temperatur&lt;/b&gt; unter 1 schärft sie, über 1 glättet sie; 0 nimmt immer das wahrscheinlichste Token. &lt;b&gt;Top-k&lt;/b&gt; und &lt;b&gt;Top-p&lt;/b&gt; behalten nur die wahrscheinlichsten Tokens.&lt;/p&gt;&lt;p&gt;Stellen Sie Temperatur 0,8 und Seed 7 ein und drücken Sie &lt;b&gt;Gezogene anhängen&lt;/b&gt;; machen Sie es rückgängig (Ctrl+Z) und drücken Sie erneut: Derselbe Seed ergibt denselben Text. Schalten Sie dann einen Kopf ab und ziehen Sie noch einmal.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2926,16 +2942,16 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Nach Kapitel 3</translation>
     </message>
     <message>
-        <source>How a model &amp;copies</source>
-        <translation>Wie ein Modell &amp;kopiert</translation>
+        <source>Asking a model &amp;why</source>
+        <translation>Ein Modell nach dem &amp;Warum fragen</translation>
     </message>
     <message>
-        <source>The induction circuit of %1: switch its previous-token head off and watch the copying stop</source>
-        <translation>Der Induktionsschaltkreis von %1: Schalten Sie seinen Vorgänger-Token-Kopf ab und sehen Sie, wie das Kopieren aufhört</translation>
+        <source>Switch heads of %1 off and see what they do: the loss, the logit lens, copying and sampling</source>
+        <translation>Köpfe von %1 abschalten und sehen, was sie bewirken: der Verlust, die Logit-Lens, Kopieren und Ziehen</translation>
     </message>
     <message>
-        <source>How a model copies</source>
-        <translation>Wie ein Modell kopiert</translation>
+        <source>Asking a model why</source>
+        <translation>Ein Modell nach dem Warum fragen</translation>
     </message>
 </context>
 <context>

@@ -39,7 +39,8 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
                  QStringLiteral("Start a guided tour: chapter3 (the chapter-3 tour), "
                                 "trained-model (attention in the bundled trained model), "
                                 "after-chapter3 (what changed in attention after chapter 3) or "
-                                "copying (how a model copies: its induction circuit)."),
+                                "why (asking a trained model why: heads switched off, the logit "
+                                "lens, sampling)."),
                  QStringLiteral("name")});
     p.addOption({QStringLiteral("theme"),
                  QStringLiteral("system, light or dark: the window's theme for this run (View > "
@@ -120,9 +121,9 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     if (p.isSet(QStringLiteral("lesson"))) {
         o.lesson = p.value(QStringLiteral("lesson"));
         if (o.lesson != QLatin1String("chapter3") && o.lesson != QLatin1String("trained-model") &&
-            o.lesson != QLatin1String("after-chapter3") && o.lesson != QLatin1String("copying")) {
+            o.lesson != QLatin1String("after-chapter3") && o.lesson != QLatin1String("why")) {
             *error = QStringLiteral(
-                         "--lesson expects chapter3, trained-model, after-chapter3 or copying, "
+                         "--lesson expects chapter3, trained-model, after-chapter3 or why, "
                          "got \"%1\".")
                          .arg(o.lesson);
             return false;

@@ -48,9 +48,9 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
            "latent of MLA, on small examples"));
     connect(afterChapter3_, &QAction::triggered, this,
             [this] { start(LessonKind::AfterChapter3); });
-    copying_ = new QAction(tr("How a model &copies"), this);
-    copying_->setObjectName(QStringLiteral("actionCopyingLesson"));
-    connect(copying_, &QAction::triggered, this, [this] { start(LessonKind::Copying); });
+    why_ = new QAction(tr("Asking a model &why"), this);
+    why_->setObjectName(QStringLiteral("actionWhyLesson"));
+    connect(why_, &QAction::triggered, this, [this] { start(LessonKind::Why); });
     next_ = new QAction(tr("&Next screen"), this);
     next_->setObjectName(QStringLiteral("actionLessonNext"));
     next_->setShortcut(QKeySequence(tr("Ctrl+]")));
@@ -84,14 +84,14 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
     const QString model = trainedModelLessonModel();
     const bool bundled = bundledModelNames().contains(model);
     trained_->setEnabled(bundled);
-    const bool circuit = bundledModelNames().contains(copyingLessonModel());
-    copying_->setEnabled(circuit);
-    copying_->setToolTip(circuit ? tr("The induction circuit of %1: switch its previous-token "
-                                      "head off and watch the copying stop")
-                                       .arg(copyingLessonModel())
+    const bool circuit = bundledModelNames().contains(whyLessonModel());
+    why_->setEnabled(circuit);
+    why_->setToolTip(circuit ? tr("Switch heads of %1 off and see what they do: the loss, the "
+                                      "logit lens, copying and sampling")
+                                       .arg(whyLessonModel())
                                  : tr("Needs the bundled model %1, which this installation "
                                       "does not have")
-                                       .arg(copyingLessonModel()));
+                                       .arg(whyLessonModel()));
     trained_->setToolTip(bundled ? tr("Previous-token and induction heads, the block around "
                                       "attention and the next-token prediction, on %1")
                                        .arg(model)
@@ -134,7 +134,7 @@ void LessonDriver::exportSlides(const QString& path) {
 void LessonDriver::start(LessonKind kind) {
     dock_->setWindowTitle(kind == LessonKind::TrainedModel    ? tr("Trained model tour")
                           : kind == LessonKind::AfterChapter3 ? tr("After chapter 3")
-                          : kind == LessonKind::Copying       ? tr("How a model copies")
+                          : kind == LessonKind::Why       ? tr("Asking a model why")
                                                               : tr("Chapter 3 tour"));
     dock_->show();
     dock_->raise();

@@ -38,7 +38,7 @@ class LessonDriver : public QObject {
     QAction* chapter3Action() const { return chapter3_; }
     QAction* trainedModelAction() const { return trained_; }
     QAction* afterChapter3Action() const { return afterChapter3_; }
-    QAction* copyingAction() const { return copying_; }
+    QAction* whyAction() const { return why_; }
     // Lesson > Next screen (Ctrl+]) and Previous screen (Ctrl+[): the panel's Next and Back,
     // enabled while a lesson is open.
     QAction* nextAction() const { return next_; }
@@ -67,7 +67,7 @@ class LessonDriver : public QObject {
     QAction* chapter3_ = nullptr;
     QAction* trained_ = nullptr;
     QAction* afterChapter3_ = nullptr;
-    QAction* copying_ = nullptr;
+    QAction* why_ = nullptr;
     QAction* next_ = nullptr;
     QAction* previous_ = nullptr;
     QAction* exportSlides_ = nullptr;

@@ -407,7 +407,7 @@ void MainWindow::createMenus() {
     lessonMenu->addAction(lessons_->chapter3Action());
     lessonMenu->addAction(lessons_->trainedModelAction());
     lessonMenu->addAction(lessons_->afterChapter3Action());
-    lessonMenu->addAction(lessons_->copyingAction());
+    lessonMenu->addAction(lessons_->whyAction());
     lessonMenu->addSeparator();
     lessonMenu->addAction(lessons_->nextAction());
     lessonMenu->addAction(lessons_->previousAction());

@@ -367,87 +367,94 @@ const char* const kCircuitWords =
     " slaughter resolved pleasant whom bride always knowledge tongues bids night wherein them"
     " dog hereafter fought died";
 
-std::vector<LessonScreen> buildCopyingLesson() {
-    const HeadRef prev = copyingLessonPreviousTokenHead();
-    const HeadRef ind = copyingLessonInductionHead();
+std::vector<LessonScreen> buildWhyLesson() {
+    const HeadRef prev = whyLessonPreviousTokenHead();
+    const HeadRef idle = whyLessonIdleHead();
     const QString prevName = QStringLiteral("L%1H%2").arg(prev.layer).arg(prev.head);
-    const QString indName = QStringLiteral("L%1H%2").arg(ind.layer).arg(ind.head);
+    const QString idleName = QStringLiteral("L%1H%2").arg(idle.layer).arg(idle.head);
     const auto screen = [&](const QString& section, const QString& title, const QString& html,
                             const char* page, const char* step, HeadRef head,
-                            std::vector<HeadRef> ablate = {}) {
+                            std::vector<HeadRef> ablate = {}, const char* text = kSonnet,
+                            LessonHead pick = LessonHead::Fixed) {
         LessonScreen s = modelScreen(section, title, html, page, step, int(head.layer),
-                                     int(head.head), LessonHead::Fixed, kCircuitWords);
-        s.model = copyingLessonModel();
+                                     int(head.head), pick, text);
+        s.model = whyLessonModel();
         s.ablate = std::move(ablate);
         return s;
     };
     std::vector<LessonScreen> v;
     v.push_back(screen(
-        Lesson::tr("Copying"), Lesson::tr("Sixteen random words, said twice"),
+        Lesson::tr("A head"), Lesson::tr("Where a head looks, and what it does"),
         Lesson::tr(
-            "<p>The text is sixteen common words in a random order, then the same sixteen "
-            "again. Nothing about the first half predicts the next word: it is random. In the "
-            "second half every word is predictable, but only by <b>copying</b>: find where the "
-            "current word appeared before, and say the word that followed it.</p>"
-            "<p>This is head <b>%1</b>, an <b>induction head</b>. In the second half each row "
-            "puts its weight on the token <i>after</i> the earlier occurrence of its own token: "
-            "a bright stripe parallel to the diagonal, fifteen columns left of it (sixteen back, "
-            "one forward). In the first half it has nothing to find.</p>")
-            .arg(indName),
-        "steps", step_id::kWeights, ind));
-    v.push_back(screen(
-        Lesson::tr("Previous token"), Lesson::tr("The head that makes copying possible"),
-        Lesson::tr(
-            "<p>How does the induction head know which token came <i>after</i> the earlier "
-            "occurrence? A query can only match keys by what the keys hold. So an earlier layer "
-            "must first write into each position which token came <b>before</b> it.</p>"
-            "<p>That is this head, <b>%1</b> in layer %2: a <b>previous-token head</b>, its "
-            "weight on the stripe just below the diagonal. After it, the position of “bride” "
-            "in the first half also carries “whom”; the induction head's query at the second "
-            "“whom” looks for keys that carry “whom” as their previous token, and finds "
-            "“bride”. Two heads in two layers: a <b>circuit</b>.</p>")
-            .arg(prevName)
-            .arg(prev.layer),
+            "<p>The heatmaps show where each head <i>looks</i>. They do not show what that "
+            "looking <i>does</i> for the prediction. To find out, switch the head off and see "
+            "what changes: <b>ablation</b>.</p>"
+            "<p>This is head <b>%1</b> of tiny-shakespeare on Sonnet 18: its previous-token head, "
+            "most of each row's weight on the token just before. Under the next-token list, the "
+            "line <b>Loss on this text</b> says how surprised the model is by the sonnet, on "
+            "average: the mean of -ln p(each token | the tokens before it), in nats.</p>")
+            .arg(prevName),
         "steps", step_id::kWeights, prev));
     v.push_back(screen(
         Lesson::tr("Switch it off"), Lesson::tr("Without the previous-token head"),
         Lesson::tr(
-            "<p>Head %1 is now <b>switched off</b>: what it writes is replaced by zeros before "
-            "the output projection (the Heads menu, or right-click a head; the bar over the "
-            "predictions lists it). Everything after it is computed again.</p>"
-            "<p>The view shows the induction head %2 again. Its stripe has <b>faded</b>: without "
-            "the previous token written into each position it cannot find where to look. The "
-            "line under the next-token list shows the text's <b>loss</b> with the head off "
-            "beside the loss with every head on: it rose. The Text view (Ctrl+7) can colour each "
-            "token by how its loss changed: the second half turns red.</p>"
-            "<p>Press <b>Restore all</b> (or Ctrl+Shift+K) to switch it back on, and Ctrl+K to "
-            "switch it off again.</p>")
-            .arg(prevName, indName),
-        "steps", step_id::kWeights, ind, {prev}));
+            "<p>Head %1 is now <b>switched off</b>: what it writes is replaced by zeros before the "
+            "output projection (Heads menu, Ctrl+K, or right-click a head). Every later layer "
+            "is computed again; the head's own pattern is still drawn, crossed out.</p>"
+            "<p>The loss line now gives both numbers: the sonnet got harder to predict (from "
+            "7.98 to 8.11 nats per token), and each probability in the list says what it was. "
+            "The <b>Text view</b> (Ctrl+7, colour by <i>change in loss</i>) shows where: red "
+            "tokens were easier with the head on.</p>"
+            "<p><b>Restore all</b> over the list (or Ctrl+Shift+K) switches it back on.</p>")
+            .arg(prevName),
+        "steps", step_id::kWeights, prev, {prev}));
     v.push_back(screen(
-        Lesson::tr("Logit lens"), Lesson::tr("The layer where the copy wins"),
+        Lesson::tr("Most heads"), Lesson::tr("Not every head matters"),
+        Lesson::tr(
+            "<p>Now head %1 is off instead. It looks at the text as busily as any head, but the "
+            "loss hardly moves (from 7.98 to 7.99 nats per token): for this text the model does "
+            "not need it. Looking is not doing.</p>"
+            "<p>Try others: right-click a head in <b>All layers</b> or <b>Head scores</b>. "
+            "<i>Mean</i> ablation (the box beside the switched-off heads) lets a head write its "
+            "average instead of nothing, which separates what it says about <i>this</i> token "
+            "from what it always adds.</p>")
+            .arg(idleName),
+        "overview", step_id::kWeights, idle, {idle}));
+    v.push_back(screen(
+        Lesson::tr("Logit lens"), Lesson::tr("Where the prediction forms"),
         Lesson::tr(
             "<p>The <b>logit lens</b> reads the residual stream after each layer with the "
             "model's own final norm and output head: what would the model predict if it "
-            "stopped there? Each column is a token of the text, each row a layer; bold cells "
-            "predict the text's real next token.</p>"
-            "<p>In the second half, look down a column: below layer %1 the lens guesses common "
-            "words; from the induction head's layer on, the copied word wins. Switch %2 off "
-            "(Ctrl+K on it, or from Head scores) and watch the bold cells go.</p>")
-            .arg(ind.layer)
+            "stopped there? Each column is a token of the sonnet, each row a layer; bold cells "
+            "are the sonnet's real next token.</p>"
+            "<p>Read a column downwards: early layers guess a frequent token, later layers "
+            "change their mind. Switch %1 off (Ctrl+K on it in the Layer steps) and compare.</p>")
             .arg(prevName),
-        "lens", step_id::kWeights, ind));
+        "lens", step_id::kWeights, prev));
     v.push_back(screen(
-        Lesson::tr("Your turn"), Lesson::tr("Ask the model why"),
+        Lesson::tr("Copying"), Lesson::tr("A model that cannot copy yet"),
         Lesson::tr(
-            "<p>Every head in <b>All layers</b> can be switched off from its context menu; the "
-            "predictions, the loss, the logit lens and every later layer follow. Try the other "
-            "heads: most change little. Try <i>mean</i> ablation (the bar over the "
-            "predictions): the head then writes its average instead of nothing, which separates "
-            "what a head says about <i>this</i> token from what it always adds.</p>"
-            "<p>Then type your own text with a repeat in it, a name that comes back, and see "
-            "whether the circuit finds it.</p>"),
-        "overview", step_id::kWeights, ind));
+            "<p>Sixteen random common words, said twice. In the second half every word could be "
+            "predicted by <b>copying</b>: find the earlier occurrence of the current word and say "
+            "the word after it. A head that does this is an <b>induction head</b>; it reads what "
+            "a previous-token head in an earlier layer wrote, a <b>circuit</b> of two heads.</p>"
+            "<p>This model has the previous-token head but no induction head: the view shows "
+            "its best one, with no stripe parallel to the diagonal. Colour the Text view by "
+            "<i>each token's loss</i>: the second half is as surprising as the first. Models "
+            "trained on more text (GPT-2 small, Llama, Qwen, Gemma) have such heads; open one "
+            "and look at its Head scores.</p>"),
+        "steps", step_id::kWeights, prev, {}, kCircuitWords, LessonHead::BestInduction));
+    v.push_back(screen(
+        Lesson::tr("Sampling"), Lesson::tr("Writing with the model"),
+        Lesson::tr(
+            "<p><b>Sample a continuation</b>, under the loss line, lets the model write: each "
+            "token is drawn from its next-token probabilities. <b>Temperature</b> below 1 "
+            "sharpens them, above 1 flattens them; 0 always takes the most probable token. "
+            "<b>Top-k</b> and <b>top-p</b> keep only the most probable tokens.</p>"
+            "<p>Set temperature 0.8 and seed 7 and press <b>Append sampled</b>; undo (Ctrl+Z) "
+            "and press it again: the same seed gives the same text. Then switch a head off and "
+            "sample again.</p>"),
+        "steps", step_id::kWeights, prev, {}, "ROMEO:"));
     return v;
 }
 
@@ -679,31 +686,34 @@ std::vector<LessonScreen> afterChapter3LessonOn(const QString& openModel) {
     return out;
 }
 
-QString copyingLessonModel() {
+QString whyLessonModel() {
     return trainedModelLessonModel();
 }
 
-HeadRef copyingLessonPreviousTokenHead() {
+// tiny-shakespeare's heads (docs/MODEL.md, tests/fixtures/model/tiny_shakespeare_expected.json):
+// layer 0 head 1 puts 0.64 of its weight on the previous token; layer 1 head 1 changes the
+// lesson's sonnet lines by 0.01 nats when switched off, L0H1 by 0.13 (tests/teach/lesson_test).
+HeadRef whyLessonPreviousTokenHead() {
     return {0, 1};
 }
 
-HeadRef copyingLessonInductionHead() {
-    return {2, 3};
+HeadRef whyLessonIdleHead() {
+    return {1, 1};
 }
 
-QString copyingLessonText() {
+QString whyLessonRepeatedText() {
     return QString::fromUtf8(kCircuitWords);
 }
 
-const std::vector<LessonScreen>& copyingLesson() {
-    static const std::vector<LessonScreen> screens = buildCopyingLesson();
+const std::vector<LessonScreen>& whyLesson() {
+    static const std::vector<LessonScreen> screens = buildWhyLesson();
     return screens;
 }
 
 const std::vector<LessonScreen>& lessonScreens(LessonKind kind) {
     switch (kind) {
-        case LessonKind::Copying:
-            return copyingLesson();
+        case LessonKind::Why:
+            return whyLesson();
         case LessonKind::TrainedModel:
             return trainedModelLesson();
         case LessonKind::AfterChapter3:

@@ -67,20 +67,19 @@ const std::vector<LessonScreen>& afterChapter3Lesson();
 // installation that does not ship it).
 std::vector<LessonScreen> afterChapter3LessonOn(const QString& openModel);
 
-// "How a model copies" (SPEC 10), on the bundled model's induction circuit: a repeated list of
-// random words, the induction head's stripe, the previous-token head below it, the stripe and the
-// loss with that head switched off, and the logit lens showing the layer at which the copied token
-// wins.
-const std::vector<LessonScreen>& copyingLesson();
-// The model copyingLesson runs on, and the heads of its circuit the screens name.
-QString copyingLessonModel();
-HeadRef copyingLessonPreviousTokenHead();
-HeadRef copyingLessonInductionHead();
-// The repeated random words the lesson reads (tools/check_bundled_model.py's circuit text).
-QString copyingLessonText();
+// "Asking a model why" (SPEC 10), on the bundled model: a head switched off and what that does
+// to the loss and the predictions, a head whose removal changes nothing, the logit lens, the
+// repeated words it cannot copy yet (it has no induction head), and sampling.
+const std::vector<LessonScreen>& whyLesson();
+// The model whyLesson runs on, the heads it switches off, and its repeated words
+// (tools/check_bundled_model.py's circuit text).
+QString whyLessonModel();
+HeadRef whyLessonPreviousTokenHead();
+HeadRef whyLessonIdleHead();
+QString whyLessonRepeatedText();
 
 // The lessons, for the menu, the command line (--lesson) and the slides.
-enum class LessonKind { Chapter3, TrainedModel, AfterChapter3, Copying };
+enum class LessonKind { Chapter3, TrainedModel, AfterChapter3, Why };
 const std::vector<LessonScreen>& lessonScreens(LessonKind kind);
 
 // Back / Next, the screen's title and text and "3 / 12", for a dock beside the heatmap.
