@@ -407,8 +407,7 @@ HeadSummaries::HeadSummaries(QWidget* parent)
         maps_[i] = new ScoreMap(i, mapsBox);
         maps_[i]->onClick = [this](int l, int h) { selectHead(l, h); };
         maps_[i]->onMenu = [this](int l, int h, const QPoint& at) {
-            selectHead(l, h);
-            emit headMenuRequested(l, h, at);
+            emit headMenuRequested(l, h, at);  // no selectHead: that would open the head's steps
         };
         maps_[i]->cellTip = [this, i](int l, int h) {
             return tr("Layer %1, head %2: %3 %4")
@@ -442,6 +441,7 @@ HeadSummaries::HeadSummaries(QWidget* parent)
            "select that head"));
     table_->setColumnHidden(int(HeadScoreColumn::Induction), true);
     table_->setContextMenuPolicy(Qt::CustomContextMenu);
+    table_->viewport()->installEventFilter(this);
     connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
         const QModelIndex index = table_->indexAt(pos);
         if (!index.isValid())
@@ -609,6 +609,11 @@ void HeadSummaries::showScores() {
 bool HeadSummaries::eventFilter(QObject* watched, QEvent* event) {
     if (watched == mapsBox_ && event->type() == QEvent::Resize)
         QTimer::singleShot(0, this, &HeadSummaries::fitMapsHeight);
+    // A right-click asks for a row's menu: it must not make the row current, which opens its
+    // head's steps (the context menu event comes all the same).
+    if (table_ && watched == table_->viewport() && event->type() == QEvent::MouseButtonPress &&
+        static_cast<QMouseEvent*>(event)->button() == Qt::RightButton)
+        return true;
     return QWidget::eventFilter(watched, event);
 }
 

@@ -230,7 +230,7 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     EXPECT_FALSE(parseLaunchOptions({"attention-lens", "--lesson", "chapter4"}, &lesson, &why));
     EXPECT_EQ(why,
               QStringLiteral(
-                  "--lesson expects chapter3, trained-model, after-chapter3 or copying, got "
+                  "--lesson expects chapter3, trained-model, after-chapter3 or why, got "
                   "\"chapter4\"."));
     ASSERT_TRUE(parseLaunchOptions({"attention-lens", "--lesson", "trained-model"}, &lesson, &why));
     EXPECT_EQ(lesson.lesson, QStringLiteral("trained-model"));

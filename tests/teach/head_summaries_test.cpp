@@ -4,6 +4,9 @@
 // dropped), and screenshots.
 
 #include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QContextMenuEvent>
 #include <QAbstractItemModel>
 #include <QHeaderView>
 #include <QLabel>
@@ -95,6 +98,31 @@ TEST(HeadSummaries, ClickingARowSelectsItsHead) {
     w.setCurrent(1, 2);
     EXPECT_EQ(selected.count(), 1);
     EXPECT_EQ(table->selectionModel()->currentIndex().row(), 0);  // (1, 2) is first by score
+}
+
+// A right-click asks for the row's menu (to switch the head off) without selecting it, which
+// would open its steps and leave the page the user is on.
+TEST(HeadSummaries, ARightClickAsksForTheRowsMenuWithoutSelectingIt) {
+    const auto run = testing::runModel(designedModel(), testing::sequentialIds(12, 64));
+    HeadSummaries w;
+    w.resize(900, 640);
+    w.setRun(run);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy selected(&w, &HeadSummaries::headSelected);
+    QSignalSpy menu(&w, &HeadSummaries::headMenuRequested);
+    QTableView* table = w.table();
+    const QRect row3 = table->visualRect(table->model()->index(3, 2));
+    QTest::mousePress(table->viewport(), Qt::RightButton, {}, row3.center());
+    QContextMenuEvent e(QContextMenuEvent::Mouse, row3.center(),
+                        table->viewport()->mapToGlobal(row3.center()));
+    QApplication::sendEvent(table->viewport(), &e);
+    QTest::mouseRelease(table->viewport(), Qt::RightButton, {}, row3.center());
+    EXPECT_EQ(selected.count(), 0);
+    ASSERT_EQ(menu.count(), 1);
+    const auto [l, h] = w.rowHead(3);
+    EXPECT_EQ(menu[0][0].toInt(), l);
+    EXPECT_EQ(menu[0][1].toInt(), h);
 }
 
 TEST(HeadSummaries, RunsWithoutAttentionComputeOffTheGuiThread) {
