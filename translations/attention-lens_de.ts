@@ -3336,8 +3336,8 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>%1 · Fenster %2</translation>
     </message>
     <message>
-        <source>head (bands: the %1 key/value groups they share)</source>
-        <translation>Kopf (Bänder: die %1 Key/Value-Gruppen, die sie teilen)</translation>
+        <source>head (lines part the %1 key/value groups they share)</source>
+        <translation>Kopf (Linien trennen die %1 Key/Value-Gruppen, die sie teilen)</translation>
     </message>
 </context>
 <context>

@@ -269,7 +269,7 @@ void paintOverview(QPainter& p, const Tensor& thumbs, const FigureLayout& f,
         groupCount = std::max(groupCount, groups[h] + 1);
     p.drawText(QRectF(f.grid.x(), f.headTitleY - lm.ascent(), gridW, lm.height()),
                Qt::AlignHCenter | Qt::AlignTop,
-               grouped ? ModelFigureText::tr("head (bands: the %1 key/value groups they share)")
+               grouped ? ModelFigureText::tr("head (lines part the %1 key/value groups they share)")
                              .arg(groupCount)
                        : ModelFigureText::tr("head"));
     for (int64_t h = 0; h < H; h += f.colLabelStep)
