@@ -478,6 +478,10 @@
         <source>Step &lt;b&gt;%1&lt;/b&gt;, %2: both cut the text into %3 tokens, but not the same ones, so B − A compares positions rather than tokens.%4</source>
         <translation>Schritt &lt;b&gt;%1&lt;/b&gt;, %2: Beide zerlegen den Text in %3 Tokens, aber nicht in dieselben, daher vergleicht B − A Positionen statt Tokens.%4</translation>
     </message>
+    <message>
+        <source>Step &lt;b&gt;%1&lt;/b&gt;, %2: the models&apos; tokenizers cut the text into %3 and %4 tokens, so both maps are shown on the %5 pieces of text both cut alike: a row is the query at a piece&apos;s last token, a column the weight on a piece&apos;s tokens summed. B − A is piece by piece.</source>
+        <translation>Schritt &lt;b&gt;%1&lt;/b&gt;, %2: Die Tokenizer der Modelle zerlegen den Text in %3 und %4 Tokens, daher stehen beide Karten auf den %5 Textstücken, die beide gleich zerlegen: Eine Zeile ist die Query am letzten Token eines Stücks, eine Spalte die Summe der Gewichte auf den Tokens eines Stücks. B − A ist Stück für Stück.</translation>
+    </message>
 </context>
 <context>
     <name>attn::CompareView</name>

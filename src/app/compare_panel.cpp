@@ -577,6 +577,29 @@ void ComparePanel::refresh() {
                           : head;
     const HeatmapData db =
         sliceStep(*b, rowLabels(other_->run), headB, s.batchIndex, tb.find(step_id::kMask));
+    // Two tokenizers that cut the text differently: a token x token map is compared on the
+    // pieces of text both share.
+    const InputTokens& inA = shown->run.input;
+    const InputTokens& inB = other_->run.input;
+    const size_t same = sharedRows(inA, inB);
+    if (p == Preset::TwoModels && !(same == inA.labels.size() && same == inB.labels.size())) {
+        if (const auto aligned = alignByText(da, inA.tokens, db, inB.tokens)) {
+            view_->setData(aligned->a, nameA, aligned->b, nameB);
+            const QString heads =
+                head == headB ? tr("head %1").arg(head)
+                              : tr("head %1 (A) and %2 (B)").arg(head).arg(headB);
+            setMessage(tr("Step <b>%1</b>, %2: the models' tokenizers cut the text into %3 and "
+                          "%4 tokens, so both maps are shown on the %5 pieces of text both cut "
+                          "alike: a row is the query at a piece's last token, a column the "
+                          "weight on a piece's tokens summed. B − A is piece by piece.")
+                           .arg(stepId, heads)
+                           .arg(inA.count())
+                           .arg(inB.count())
+                           .arg(aligned->pieces));
+            emit updated();
+            return;
+        }
+    }
     view_->setData(da, nameA, db, nameB);
     if (p == Preset::TwoSentences) {
         const QString words =

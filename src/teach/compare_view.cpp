@@ -7,10 +7,12 @@
 #include <QResizeEvent>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "engine/step_ids.h"
+#include "tokenizer/tokenizer.h"
 #include "export/heatmap_figure.h"
 
 namespace attn {
@@ -542,6 +544,95 @@ void CompareView::resizeEvent(QResizeEvent* event) {
     arrange(bestArrangement(event->size(), fontMetrics()));
     if (d_->hasData)
         rebuild();  // the shared cell size follows the new size
+}
+
+namespace {
+
+// Each token's end in the text's bytes.
+std::vector<size_t> tokenEnds(const std::vector<Token>& tokens) {
+    std::vector<size_t> ends;
+    size_t at = 0;
+    for (const Token& t : tokens)
+        ends.push_back(at += t.addedByTokenizer ? 0 : t.bytes.size());
+    return ends;
+}
+
+// The map of `d` over pieces: piece[i] is token i's piece, `last[p]` piece p's last token.
+HeatmapData aggregate(const HeatmapData& d, const std::vector<int>& piece,
+                      const std::vector<int>& last, const QStringList& labels) {
+    const int P = int(last.size());
+    HeatmapData out = d;
+    out.rows = out.cols = P;
+    out.values.assign(size_t(P) * size_t(P), 0.0f);
+    out.hidden.clear();
+    out.shownValues.clear();
+    out.quizHidden.clear();
+    std::vector<unsigned char> seen(size_t(P) * size_t(P), 0);
+    for (int p = 0; p < P; ++p) {
+        const int row = last[size_t(p)];
+        for (int j = 0; j < d.cols; ++j) {
+            if (d.isMasked(row, j))
+                continue;
+            const size_t cell = size_t(p) * size_t(P) + size_t(piece[size_t(j)]);
+            out.values[cell] += d.value(row, j);
+            seen[cell] = 1;
+        }
+    }
+    for (size_t c = 0; c < seen.size(); ++c)
+        if (!seen[c])
+            out.values[c] = -std::numeric_limits<float>::infinity();
+    out.rowLabels = out.colLabels = labels;
+    return out;
+}
+
+}  // namespace
+
+std::optional<AlignedMaps> alignByText(const HeatmapData& a, const std::vector<Token>& tokensA,
+                                       const HeatmapData& b, const std::vector<Token>& tokensB) {
+    const int ta = int(tokensA.size()), tb = int(tokensB.size());
+    if (a.rows != ta || a.cols != ta || b.rows != tb || b.cols != tb || ta == 0 || tb == 0)
+        return std::nullopt;
+    const std::vector<size_t> endsA = tokenEnds(tokensA), endsB = tokenEnds(tokensB);
+    if (endsA.back() != endsB.back() || endsA.back() == 0)
+        return std::nullopt;
+    std::string textA, textB;
+    for (const Token& t : tokensA)
+        textA += t.addedByTokenizer ? std::string() : t.bytes;
+    for (const Token& t : tokensB)
+        textB += t.addedByTokenizer ? std::string() : t.bytes;
+    if (textA != textB)
+        return std::nullopt;
+    // The boundaries both have, in order: each ends a piece.
+    std::vector<size_t> common;
+    for (size_t e : endsA)
+        if (e > 0 && std::binary_search(endsB.begin(), endsB.end(), e) &&
+            (common.empty() || common.back() != e))
+            common.push_back(e);
+    AlignedMaps out;
+    out.pieces = int(common.size());
+    QStringList labels;
+    size_t start = 0;
+    for (size_t end : common) {
+        labels << QString::fromUtf8(textA.data() + start, qsizetype(end - start)).trimmed();
+        start = end;
+    }
+    const auto pieces = [&](const std::vector<size_t>& ends, std::vector<int>* piece,
+                            std::vector<int>* last) {
+        last->assign(common.size(), -1);
+        for (size_t i = 0; i < ends.size(); ++i) {
+            const int p = int(std::lower_bound(common.begin(), common.end(), std::max<size_t>(
+                                                                                   ends[i], 1)) -
+                              common.begin());
+            piece->push_back(p);
+            (*last)[size_t(p)] = int(i);
+        }
+    };
+    std::vector<int> pieceA, lastA, pieceB, lastB;
+    pieces(endsA, &pieceA, &lastA);
+    pieces(endsB, &pieceB, &lastB);
+    out.a = aggregate(a, pieceA, lastA, labels);
+    out.b = aggregate(b, pieceB, lastB, labels);
+    return out;
 }
 
 }  // namespace attn

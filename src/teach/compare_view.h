@@ -7,8 +7,10 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "export/heatmap_data.h"
 
@@ -18,6 +20,22 @@ class QCustomPlot;
 class QLabel;
 
 namespace attn {
+
+struct Token;
+
+// Two token x token maps of one text cut into different tokens (two models' tokenizers), made
+// comparable: the text is split at every place where both tokenizations have a token boundary
+// (the coarsest pieces both share); each piece's row is the query at its last token (which has
+// seen the whole piece), each piece's column the weights on its tokens summed (so rows still
+// sum to 1). A piece no key of which the query may see is masked. Tokens with no text (a <bos>
+// the tokenizer adds) count with the first piece. Labels are the pieces' text. Empty when the
+// tokens' bytes are not the same text, or a map is not tokens x tokens.
+struct AlignedMaps {
+    HeatmapData a, b;
+    int pieces = 0;
+};
+std::optional<AlignedMaps> alignByText(const HeatmapData& a, const std::vector<Token>& tokensA,
+                                       const HeatmapData& b, const std::vector<Token>& tokensB);
 
 class CompareView : public QWidget {
     Q_OBJECT

@@ -15,10 +15,12 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <limits>
 
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
 #include "teach/compare_view.h"
+#include "tokenizer/tokenizer.h"
 #include "teach/derivation.h"
 #include "teach/explanations.h"
 #include "teach/presentation.h"
@@ -568,6 +570,64 @@ TEST(Presentation, FadeFrameAndPresentationLook) {
     window.resize(640, 460);
     EXPECT_TRUE(testing::savePng(&window, QStringLiteral("lesson_presentation.png")));
     mode.restore();
+}
+
+}  // namespace
+}  // namespace attn
+
+namespace attn {
+namespace {
+
+Token textToken(const char* bytes, bool added = false) {
+    Token t;
+    t.bytes = bytes;
+    t.display = bytes;
+    t.addedByTokenizer = added;
+    return t;
+}
+
+HeatmapData causalMap(const std::vector<std::vector<float>>& rows) {
+    HeatmapData d;
+    d.rows = d.cols = int(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i)
+        for (size_t j = 0; j < rows.size(); ++j)
+            d.values.push_back(j <= i ? rows[i][j] : -std::numeric_limits<float>::infinity());
+    return d;
+}
+
+// "Hello world" cut as Hel|lo| world (A, with a <bos> first) and Hello| wor|ld (B): the pieces
+// both share are "Hello" and " world"; a piece's row is the query at its last token, its column
+// the weights on its tokens summed; a piece the query may not see is masked.
+TEST(AlignByText, MapsOfTwoTokenizationsMeetOnThePiecesBothShare) {
+    const std::vector<Token> a = {textToken("<bos>", true), textToken("Hel"), textToken("lo"),
+                                  textToken(" world")};
+    const std::vector<Token> b = {textToken("Hello"), textToken(" wor"), textToken("ld")};
+    const HeatmapData da = causalMap({{1.0f, 0, 0, 0},
+                                      {0.5f, 0.5f, 0, 0},
+                                      {0.2f, 0.3f, 0.5f, 0},
+                                      {0.1f, 0.2f, 0.3f, 0.4f}});
+    const HeatmapData db = causalMap({{1.0f, 0, 0}, {0.6f, 0.4f, 0}, {0.5f, 0.3f, 0.2f}});
+    const auto aligned = alignByText(da, a, db, b);
+    ASSERT_TRUE(aligned);
+    EXPECT_EQ(aligned->pieces, 2);
+    EXPECT_EQ(aligned->a.rowLabels, (QStringList{"Hello", "world"}));
+    EXPECT_EQ(aligned->b.colLabels, aligned->a.colLabels);
+    // A: "Hello" is the query "lo" (row 2): <bos>, Hel and lo are the piece; " world" masked.
+    EXPECT_FLOAT_EQ(aligned->a.value(0, 0), 1.0f);
+    EXPECT_TRUE(aligned->a.isMasked(0, 1));
+    EXPECT_FLOAT_EQ(aligned->a.value(1, 0), 0.6f);
+    EXPECT_FLOAT_EQ(aligned->a.value(1, 1), 0.4f);
+    // B: "Hello" is its own row; " world" is the query "ld" over " wor" and "ld".
+    EXPECT_FLOAT_EQ(aligned->b.value(0, 0), 1.0f);
+    EXPECT_FLOAT_EQ(aligned->b.value(1, 0), 0.5f);
+    EXPECT_FLOAT_EQ(aligned->b.value(1, 1), 0.5f);
+    // Not the same text, or not tokens x tokens: nothing to align.
+    std::vector<Token> other = b;
+    other[2] = textToken("lds");
+    EXPECT_FALSE(alignByText(da, a, causalMap({{1, 0, 0}, {1, 0, 0}, {1, 0, 0}}), other));
+    HeatmapData wide = da;
+    wide.cols = 2;
+    EXPECT_FALSE(alignByText(wide, a, db, b));
 }
 
 }  // namespace
