@@ -9,6 +9,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <QTimer>
 #include <QWidget>
 #include <cstdint>
 #include <limits>
@@ -113,6 +114,8 @@ class NextTokensPanel : public QWidget {
     QString actual_;
     std::unique_ptr<LatestJob> job_;
     std::unique_ptr<LatestJob> lossJob_;
+    QTimer lossDelay_;  // starts lossJob_ once the run has stayed the same for kLossDelayMs
+    static constexpr int kLossDelayMs = 250;
     // Each position's predictions for run_, kept while the run is the same (another layer or
     // step reuses it): going back to a position shows them at once.
     struct Prediction;
