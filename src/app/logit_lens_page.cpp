@@ -3,8 +3,10 @@
 #include <QAbstractTableModel>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "app/panel_helpers.h"
@@ -141,6 +143,7 @@ LogitLensPage::LogitLensPage(Workspace* workspace, QWidget* parent)
     table_->setObjectName(QStringLiteral("logitLensTable"));
     table_->setModel(model_);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
@@ -186,10 +189,25 @@ void LogitLensPage::refresh() {
         [this](std::pair<LogitLens, std::shared_ptr<const DecoderRun>> result) {
             drawnRun_ = result.second.get();
             model_->setLens(std::move(result.first), std::move(result.second));
+            // A few layers share the page's height (taller cells read better on a projector);
+            // many keep their line each and scroll.
+            const int rows = std::max(1, model_->rowCount());
+            const int line = table_->fontMetrics().height() + 10;
+            const int fill = (table_->viewport()->height() - 4) / rows;
+            table_->verticalHeader()->setDefaultSectionSize(std::clamp(fill, line, 3 * line));
             detail_->setText(tr("Click a cell for its top %1 tokens.").arg(kTopK));
+            // The end of the text, where the newest token's prediction is, and the output layer.
             const int last = model_->columnCount() - 1;
             if (last >= 0)
-                table_->scrollTo(model_->index(model_->rowCount() - 1, last));
+                QMetaObject::invokeMethod(
+                    this,
+                    [this] {
+                        table_->horizontalScrollBar()->setValue(
+                            table_->horizontalScrollBar()->maximum());
+                        table_->verticalScrollBar()->setValue(
+                            table_->verticalScrollBar()->maximum());
+                    },
+                    Qt::QueuedConnection);
         });
 }
 
