@@ -71,9 +71,8 @@ AblationActions::AblationActions(Workspace* workspace, QWidget* window)
         modes_->addAction(a);
     }
     menu_->setToolTipsVisible(true);
-    connect(modes_, &QActionGroup::triggered, this, [this](QAction* a) {
-        workspace_->setAblationMode(AblationMode(a->data().toInt()));
-    });
+    connect(modes_, &QActionGroup::triggered, this,
+            [this](QAction* a) { workspace_->setAblationMode(AblationMode(a->data().toInt())); });
     connect(workspace_, &Workspace::settingsChanged, this, &AblationActions::update);
     connect(workspace_, &Workspace::modelChanged, this, &AblationActions::update);
     update();
@@ -84,10 +83,9 @@ void AblationActions::update() {
     const bool selected = selectedHead(workspace_, &l, &h);
     const HeadAblation& a = workspace_->settings().ablation;
     toggle_->setEnabled(selected);
-    toggle_->setText(!selected ? tr("Switch the selected head &off")
-                     : a.contains(l, h)
-                         ? tr("Switch head %1 back &on").arg(headName(l, h))
-                         : tr("Switch head %1 &off").arg(headName(l, h)));
+    toggle_->setText(!selected          ? tr("Switch the selected head &off")
+                     : a.contains(l, h) ? tr("Switch head %1 back &on").arg(headName(l, h))
+                                        : tr("Switch head %1 &off").arg(headName(l, h)));
     restoreAll_->setEnabled(!a.empty());
     const bool model = workspace_->settings().modelMode();
     for (QAction* m : modes_->actions()) {
@@ -100,9 +98,8 @@ void AblationActions::addHeadActions(QMenu* menu, int layer, int head) {
     if (!workspace_->settings().modelMode())
         return;
     const bool off = workspace_->settings().ablation.contains(layer, head);
-    QAction* toggle =
-        menu->addAction(off ? tr("Switch head %1 back &on").arg(headName(layer, head))
-                            : tr("Switch head %1 &off").arg(headName(layer, head)));
+    QAction* toggle = menu->addAction(off ? tr("Switch head %1 back &on").arg(headName(layer, head))
+                                          : tr("Switch head %1 &off").arg(headName(layer, head)));
     toggle->setObjectName(QStringLiteral("menuToggleHead"));
     connect(toggle, &QAction::triggered, workspace_,
             [w = workspace_, layer, head, off] { w->setHeadAblated(layer, head, !off); });

@@ -585,9 +585,8 @@ void ComparePanel::refresh() {
     if (p == Preset::TwoModels && !(same == inA.labels.size() && same == inB.labels.size())) {
         if (const auto aligned = alignByText(da, inA.tokens, db, inB.tokens)) {
             view_->setData(aligned->a, nameA, aligned->b, nameB);
-            const QString heads =
-                head == headB ? tr("head %1").arg(head)
-                              : tr("head %1 (A) and %2 (B)").arg(head).arg(headB);
+            const QString heads = head == headB ? tr("head %1").arg(head)
+                                                : tr("head %1 (A) and %2 (B)").arg(head).arg(headB);
             setMessage(tr("Step <b>%1</b>, %2: the models' tokenizers cut the text into %3 and "
                           "%4 tokens, so both maps are shown on the %5 pieces of text both cut "
                           "alike: a row is the query at a piece's last token, a column the "

@@ -509,7 +509,8 @@ bool ExportActions::exportOverview(const QString& path, bool ownScale) {
     const TraceOutcome* shown = workspace_->shown();
     const bool have = shown && shown->modelRun && workspace_->settings().modelMode();
     return writeData(path, have, [&] {
-        OverviewFigureOptions o = overviewFigureOptions(workspace_->settings(), ownScale, shown->modelRun.get());
+        OverviewFigureOptions o =
+            overviewFigureOptions(workspace_->settings(), ownScale, shown->modelRun.get());
         o.scale = QSettings().value(QLatin1String(kScaleKey), 2.0).toDouble();
         exportOverviewFigure(shown->modelRun->thumbnails, o, path);
     });

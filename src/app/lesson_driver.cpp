@@ -87,11 +87,11 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
     const bool circuit = bundledModelNames().contains(whyLessonModel());
     why_->setEnabled(circuit);
     why_->setToolTip(circuit ? tr("Switch heads of %1 off and see what they do: the loss, the "
-                                      "logit lens, copying and sampling")
-                                       .arg(whyLessonModel())
-                                 : tr("Needs the bundled model %1, which this installation "
-                                      "does not have")
-                                       .arg(whyLessonModel()));
+                                  "logit lens, copying and sampling")
+                                   .arg(whyLessonModel())
+                             : tr("Needs the bundled model %1, which this installation "
+                                  "does not have")
+                                   .arg(whyLessonModel()));
     trained_->setToolTip(bundled ? tr("Previous-token and induction heads, the block around "
                                       "attention and the next-token prediction, on %1")
                                        .arg(model)
@@ -134,7 +134,7 @@ void LessonDriver::exportSlides(const QString& path) {
 void LessonDriver::start(LessonKind kind) {
     dock_->setWindowTitle(kind == LessonKind::TrainedModel    ? tr("Trained model tour")
                           : kind == LessonKind::AfterChapter3 ? tr("After chapter 3")
-                          : kind == LessonKind::Why       ? tr("Asking a model why")
+                          : kind == LessonKind::Why           ? tr("Asking a model why")
                                                               : tr("Chapter 3 tour"));
     dock_->show();
     dock_->raise();

@@ -102,8 +102,9 @@ class LogitLensModel : public QAbstractTableModel {
             const bool last = section == rowCount() - 1;
             if (role == Qt::ToolTipRole)
                 return last ? LogitLensPage::tr("The last layer: the model's own prediction")
-                            : LogitLensPage::tr("The residual stream after block %1, read by "
-                                                "the final norm and the output head")
+                            : LogitLensPage::tr(
+                                  "The residual stream after block %1, read by "
+                                  "the final norm and the output head")
                                   .arg(section);
             return last ? LogitLensPage::tr("layer %1 (output)").arg(section)
                         : LogitLensPage::tr("layer %1").arg(section);
@@ -112,8 +113,9 @@ class LogitLensModel : public QAbstractTableModel {
             return {};
         const QString token = visibleTokenText(run_->ids[size_t(section)], run_->model.get());
         return role == Qt::ToolTipRole
-                   ? LogitLensPage::tr("Token %1 \u201c%2\u201d: each cell below is the token "
-                                       "predicted after it")
+                   ? LogitLensPage::tr(
+                         "Token %1 \u201c%2\u201d: each cell below is the token "
+                         "predicted after it")
                          .arg(section)
                          .arg(token)
                    : QStringLiteral("%1\n%2").arg(section).arg(token);
@@ -218,7 +220,8 @@ QString LogitLensPage::topToken(int layer, int position) const {
 double LogitLensPage::topProbability(int layer, int position) const {
     const LogitLens& lens = model_->lens();
     if (layer < 0 || size_t(layer) >= lens.size() || position < 0 ||
-        size_t(position) >= lens[size_t(layer)].size() || lens[size_t(layer)][size_t(position)].empty())
+        size_t(position) >= lens[size_t(layer)].size() ||
+        lens[size_t(layer)][size_t(position)].empty())
         return -1.0;
     return lens[size_t(layer)][size_t(position)][0].probability;
 }

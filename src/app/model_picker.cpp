@@ -172,8 +172,8 @@ void ModelPicker::rebuild() {
         // A bundled model is its name; a file or folder is the same one by another path. Names
         // are compared as text only: two paths that do not exist compare equal as QFileInfos,
         // which showed tiny-shakespeare as tiny-shakespeare-llama.
-        const bool samePath = !id.isEmpty() && QFileInfo::exists(id) &&
-                              QFileInfo(id) == QFileInfo(s.modelFile);
+        const bool samePath =
+            !id.isEmpty() && QFileInfo::exists(id) && QFileInfo(id) == QFileInfo(s.modelFile);
         if (s.modelMode() && (id == s.modelFile || samePath))
             current = i;
     }

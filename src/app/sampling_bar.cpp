@@ -66,8 +66,9 @@ SamplingBar::SamplingBar(Workspace* workspace, QWidget* parent)
     seed_->setObjectName(QStringLiteral("sampleSeed"));
     button_ = new QPushButton(tr("Append sampled"), this);
     button_->setObjectName(QStringLiteral("appendSampled"));
-    button_->setToolTip(tr("Generate the tokens after the text, each drawn from the model's "
-                           "next-token probabilities, and add them to the text"));
+    button_->setToolTip(
+        tr("Generate the tokens after the text, each drawn from the model's "
+           "next-token probabilities, and add them to the text"));
     note_ = new QLabel(this);
     note_->setObjectName(QStringLiteral("samplingNote"));
     note_->setWordWrap(true);
@@ -81,8 +82,11 @@ SamplingBar::SamplingBar(Workspace* workspace, QWidget* parent)
     const struct {
         QString label;
         QWidget* control;
-    } cells[] = {{tr("tokens"), count_}, {tr("temperature"), temperature_}, {tr("top-k"), topK_},
-                 {tr("top-p"), topP_},   {tr("seed"), seed_}};
+    } cells[] = {{tr("tokens"), count_},
+                 {tr("temperature"), temperature_},
+                 {tr("top-k"), topK_},
+                 {tr("top-p"), topP_},
+                 {tr("seed"), seed_}};
     auto* title = new QLabel(tr("Sample a continuation"), this);
     QFont bold = title->font();
     bold.setBold(true);
@@ -168,9 +172,8 @@ void SamplingBar::appendSampled() {
             SampledText out;
             g.progress = [&reports, total, note](const SampledToken&, int64_t done) {
                 reports.report([note, done, total] {
-                    note->setText(SamplingBar::tr("Sampling %1 of %2 tokens\u2026")
-                                      .arg(done)
-                                      .arg(total));
+                    note->setText(
+                        SamplingBar::tr("Sampling %1 of %2 tokens\u2026").arg(done).arg(total));
                 });
             };
             const Generated result = generate(g);
@@ -185,12 +188,13 @@ void SamplingBar::appendSampled() {
             out.count = int64_t(result.tokens.size());
             return out;
         },
-        [this, total, temperature = temperature_->value(), seed = seed_->value()](
-            const SampledText& out) {
+        [this, total, temperature = temperature_->value(),
+         seed = seed_->value()](const SampledText& out) {
             generating_ = false;
             Settings s = workspace_->settings();
             s.tokenIds = out.ids;
-            s.text = s.inputText() + QString::fromUtf8(out.bytes.data(), qsizetype(out.bytes.size()));
+            s.text =
+                s.inputText() + QString::fromUtf8(out.bytes.data(), qsizetype(out.bytes.size()));
             s.source = InputSource::Text;
             note_->setText(tr("Appended %1 tokens sampled at temperature %2, seed %3.")
                                .arg(total)

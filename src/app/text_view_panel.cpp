@@ -1,18 +1,18 @@
 #include "app/text_view_panel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QLabel>
 #include <QPushButton>
-#include <QComboBox>
-#include <QStandardItemModel>
 #include <QScrollArea>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include "app/panel_helpers.h"
 #include "app/workspace.h"
-#include "pipeline/latest_job.h"
 #include "engine/decoder_forward.h"
+#include "pipeline/latest_job.h"
 #include "teach/next_tokens.h"
 #include "teach/text_view.h"
 #include "teach/token_view.h"
@@ -192,10 +192,9 @@ void TextViewPanel::showLosses() {
             std::vector<double> values{std::numeric_limits<double>::quiet_NaN()};
             double top = 0;
             for (size_t i = 0; i < loss.tokenLosses.size(); ++i) {
-                const double v =
-                    change && i < loss.tokenLossesBefore.size()
-                        ? loss.tokenLosses[i] - loss.tokenLossesBefore[i]
-                        : loss.tokenLosses[i];
+                const double v = change && i < loss.tokenLossesBefore.size()
+                                     ? loss.tokenLosses[i] - loss.tokenLossesBefore[i]
+                                     : loss.tokenLosses[i];
                 values.push_back(v);
                 top = std::max(top, std::abs(v));
             }

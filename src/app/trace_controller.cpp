@@ -58,10 +58,9 @@ TraceOutcome processTraceJob(const TraceJob& job, const JobReports& reports,
         hooks.layers = [&](const DecoderLayerDone& done) {
             layerDone(LayerUpdate{gen, done.layer, done.layers, done.thumbnail});
         };
-        RequestResult result =
-            runRequest(Request{job.settings, job.files, job.model, job.previousRun,
-                               job.previousBaseline},
-                       hooks);
+        RequestResult result = runRequest(
+            Request{job.settings, job.files, job.model, job.previousRun, job.previousBaseline},
+            hooks);
         out.run = std::move(result.run);
         out.issues = std::move(result.issues);
         out.traceMs = result.traceMs;

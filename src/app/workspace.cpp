@@ -1,11 +1,11 @@
 #include "app/workspace.h"
 
 #include <QDateTime>
-#include <algorithm>
 #include <QFileInfo>
 #include <QTimer>
 #include <QUndoCommand>
 #include <QUndoStack>
+#include <algorithm>
 
 #include "app/model_loader.h"
 #include "app/trace_controller.h"

@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
         if (command == "render")
             return attn::cli::renderCommand(args);
         return fail("unknown command \"" + command +
-                    "\"; the commands are tokenize, model, generate, trace, render, export, pytorch, bench.");
+                    "\"; the commands are tokenize, model, generate, trace, render, export, "
+                    "pytorch, bench.");
     } catch (const attn::UserError& e) {
         return fail(e.what());
     } catch (const attn::Cancelled& e) {

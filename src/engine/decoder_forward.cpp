@@ -543,13 +543,12 @@ class Forward {
     static void checkAblation(const DecoderArchitecture& a, const HeadAblation& ablation) {
         for (const HeadRef& r : ablation.heads)
             if (r.layer < 0 || r.layer >= a.layers || r.head < 0 || r.head >= a.heads)
-                throw UserError("ablate", "Head " + std::to_string(r.layer) + "." +
-                                              std::to_string(r.head) +
-                                              " does not exist: the model has " +
-                                              std::to_string(a.layers) + " layers (0 to " +
-                                              std::to_string(a.layers - 1) + ") of " +
-                                              std::to_string(a.heads) + " heads (0 to " +
-                                              std::to_string(a.heads - 1) + ").");
+                throw UserError("ablate",
+                                "Head " + std::to_string(r.layer) + "." + std::to_string(r.head) +
+                                    " does not exist: the model has " + std::to_string(a.layers) +
+                                    " layers (0 to " + std::to_string(a.layers - 1) + ") of " +
+                                    std::to_string(a.heads) + " heads (0 to " +
+                                    std::to_string(a.heads - 1) + ").");
     }
 
     // Rows 0..reused-1 of every kept tensor, from a run of the same model on the same prefix.
@@ -1033,10 +1032,9 @@ LogitLens logitLens(const DecoderRun& run, int64_t k, const CancelToken* cancel)
     for (int64_t l = 0; l < L; ++l) {
         throwIfCancelled(cancel);
         // The last block's output through the final norm is what the run already holds.
-        const Tensor hidden =
-            l + 1 < L ? normRows(a, run.blockInputs.data() + (l + 1) * T * d, T, d,
-                                 m.finalNormScale, m.finalNormShift)
-                      : run.finalHidden;
+        const Tensor hidden = l + 1 < L ? normRows(a, run.blockInputs.data() + (l + 1) * T * d, T,
+                                                   d, m.finalNormScale, m.finalNormShift)
+                                        : run.finalHidden;
         auto& layer = out[static_cast<size_t>(l)];
         layer.resize(static_cast<size_t>(T));
         for (int64_t r0 = 0; r0 < T; r0 += kRows) {
@@ -1053,9 +1051,10 @@ LogitLens logitLens(const DecoderRun& run, int64_t k, const CancelToken* cancel)
 
 void checkSamplingOptions(const SamplingOptions& o) {
     if (!(o.temperature >= 0.0) || !std::isfinite(o.temperature))
-        throw UserError("temperature", "The temperature must be 0 (always the most probable "
-                                       "token) or more; 1 samples the model's own "
-                                       "probabilities.");
+        throw UserError("temperature",
+                        "The temperature must be 0 (always the most probable "
+                        "token) or more; 1 samples the model's own "
+                        "probabilities.");
     if (o.topK < 0)
         throw UserError("top-k", "top-k must be 0 (every token) or a whole number from 1.");
     if (!(o.topP > 0.0 && o.topP <= 1.0))

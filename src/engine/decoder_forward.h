@@ -133,15 +133,15 @@ Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel
 
 // The tensors around block `layer`'s attention, each (T, d) but ffHidden (T, ff_hidden).
 struct DecoderBlockContext {
-    Tensor residualIn;       // the block's input x
-    Tensor norm1;            // LayerNorm1(x): the attention's input
+    Tensor residualIn;          // the block's input x
+    Tensor norm1;               // LayerNorm1(x): the attention's input
     Tensor attentionProjected;  // out_proj(MHA(norm1)), switched-off heads removed
     Tensor attentionOutput;     // the same after Gemma 3's post-attention norm (else equal)
-    Tensor residualMid;      // x + attentionOutput
-    Tensor norm2;            // LayerNorm2(residualMid)
-    Tensor ffHidden;         // GELU(norm2 @ W1 + b1)
-    Tensor ffOutput;         // ffHidden @ W2 + b2
-    Tensor residualOut;      // residualMid + ffOutput: the next block's input
+    Tensor residualMid;         // x + attentionOutput
+    Tensor norm2;               // LayerNorm2(residualMid)
+    Tensor ffHidden;            // GELU(norm2 @ W1 + b1)
+    Tensor ffOutput;            // ffHidden @ W2 + b2
+    Tensor residualOut;         // residualMid + ffOutput: the next block's input
 };
 DecoderBlockContext blockContext(const DecoderRun& run, int64_t layer,
                                  const CancelToken* cancel = nullptr);

@@ -14,11 +14,12 @@ Generated generate(const GenerateRequest& request) {
     if (request.maxNew < 1)
         throw UserError("max-new", "Say how many tokens to generate: a whole number from 1.");
     if (prompt + request.maxNew > context)
-        throw UserError("max-new",
-                        "The prompt has " + std::to_string(prompt) + " tokens and the model's "
-                        "context is " + std::to_string(context) + ", so at most " +
-                            std::to_string(std::max<int64_t>(0, context - prompt)) +
-                            " more fit; generate fewer or shorten the text.");
+        throw UserError("max-new", "The prompt has " + std::to_string(prompt) +
+                                       " tokens and the model's "
+                                       "context is " +
+                                       std::to_string(context) + ", so at most " +
+                                       std::to_string(std::max<int64_t>(0, context - prompt)) +
+                                       " more fit; generate fewer or shorten the text.");
     TorchGenerator generator(request.seed);
     Generated out;
     out.ids = request.ids;
@@ -32,9 +33,8 @@ Generated generate(const GenerateRequest& request) {
         r.memoryBudgetBytes = request.memoryBudgetBytes;
         r.cancel = request.cancel;
         previous = runDecoder(r);
-        const SampledToken t =
-            sampleToken(nextTokenLogits(*previous, previous->tokens() - 1), request.sampling,
-                        generator);
+        const SampledToken t = sampleToken(nextTokenLogits(*previous, previous->tokens() - 1),
+                                           request.sampling, generator);
         out.ids.push_back(t.id);
         out.tokens.push_back(t);
         if (request.progress)

@@ -18,8 +18,8 @@ struct GenerateRequest {
     std::vector<int64_t> ids;  // the prompt: at least one token
     int64_t maxNew = 1;        // tokens to generate; prompt + maxNew must fit the context
     SamplingOptions sampling;
-    uint64_t seed = 123;     // torch.manual_seed-style: the generator's seed
-    HeadAblation ablation;   // heads switched off while generating
+    uint64_t seed = 123;    // torch.manual_seed-style: the generator's seed
+    HeadAblation ablation;  // heads switched off while generating
     uint64_t memoryBudgetBytes = uint64_t(2) << 30;
     const CancelToken* cancel = nullptr;
     // Called on the computing thread after each token, with it and how many are done.
@@ -27,8 +27,8 @@ struct GenerateRequest {
 };
 
 struct Generated {
-    std::vector<int64_t> ids;           // the prompt and the generated tokens
-    std::vector<SampledToken> tokens;   // the generated tokens, in order
+    std::vector<int64_t> ids;          // the prompt and the generated tokens
+    std::vector<SampledToken> tokens;  // the generated tokens, in order
 };
 
 // Throws UserError("max-new" | "temperature" | "top-k" | "top-p" | "input" | "ablate") before

@@ -287,8 +287,9 @@ void switchHeadsOff(Trace& trace, const DecoderRun& run, int layer,
         return;
     const int64_t hd = run.model->arch.headSize();
     const bool mean = run.ablation.mode == AblationMode::Mean;
-    const QString note = mean ? Text::tr(" (head %1 switched off: its columns are its mean over "
-                                         "the positions)")
+    const QString note = mean ? Text::tr(
+                                    " (head %1 switched off: its columns are its mean over "
+                                    "the positions)")
                               : Text::tr(" (head %1 switched off: its columns are 0)");
     for (Step& s : trace.steps) {
         if (s.info.id == step_id::kContext) {

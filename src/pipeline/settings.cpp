@@ -295,8 +295,9 @@ std::vector<SettingField> makeFields() {
          G::Module, false, GET(str(headListText(s.ablation.heads))), SET({
              const auto heads = parseHeadList(text(v).toStdString());
              if (!heads)
-                 return Text::tr("{} expects heads as layer.head separated by commas (e.g. "
-                                 "0.1,2.3), got \"%1\"")
+                 return Text::tr(
+                            "{} expects heads as layer.head separated by commas (e.g. "
+                            "0.1,2.3), got \"%1\"")
                      .arg(text(v));
              s.ablation.heads = *heads;
              return {};

@@ -12,8 +12,8 @@
 #include <limits>
 
 #include "engine/step_ids.h"
-#include "tokenizer/tokenizer.h"
 #include "export/heatmap_figure.h"
+#include "tokenizer/tokenizer.h"
 
 namespace attn {
 
@@ -620,9 +620,9 @@ std::optional<AlignedMaps> alignByText(const HeatmapData& a, const std::vector<T
                             std::vector<int>* last) {
         last->assign(common.size(), -1);
         for (size_t i = 0; i < ends.size(); ++i) {
-            const int p = int(std::lower_bound(common.begin(), common.end(), std::max<size_t>(
-                                                                                   ends[i], 1)) -
-                              common.begin());
+            const int p =
+                int(std::lower_bound(common.begin(), common.end(), std::max<size_t>(ends[i], 1)) -
+                    common.begin());
             piece->push_back(p);
             (*last)[size_t(p)] = int(i);
         }

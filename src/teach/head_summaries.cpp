@@ -1,7 +1,7 @@
 #include "teach/head_summaries.h"
 
-#include <QContextMenuEvent>
 #include <QAbstractTableModel>
+#include <QContextMenuEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QHelpEvent>
@@ -320,8 +320,7 @@ class HeadScoresModel : public QAbstractTableModel {
         const int column = index.column();
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
-        const bool off =
-            std::binary_search(ablated_.begin(), ablated_.end(), HeadRef{layer, head});
+        const bool off = std::binary_search(ablated_.begin(), ablated_.end(), HeadRef{layer, head});
         if (off && role == Qt::ForegroundRole)
             return QColor(0xd7, 0x30, 0x27);  // the overview's "off" red
         if (column <= int(HeadScoreColumn::Head)) {
@@ -329,7 +328,8 @@ class HeadScoresModel : public QAbstractTableModel {
             if (role == kSortRole)
                 return v;
             if (role == Qt::DisplayRole)
-                return off && column == 1 ? HeadSummaries::tr("%1 (off)").arg(v) : QString::number(v);
+                return off && column == 1 ? HeadSummaries::tr("%1 (off)").arg(v)
+                                          : QString::number(v);
             if (role == Qt::ToolTipRole && off)
                 return HeadSummaries::tr("Switched off: what this head writes is removed");
             return {};

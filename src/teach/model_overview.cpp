@@ -192,8 +192,8 @@ class OverviewGrid : public QAbstractScrollArea {
                   : (l = o_->currentLayer_, h = o_->currentHead_, l >= 0 && h >= 0)) {
             if (mouse)
                 o_->selectTile(l, h, true);
-            const QPoint at = mouse ? e->globalPos()
-                                    : viewport()->mapToGlobal(tileRect(l, h).center());
+            const QPoint at =
+                mouse ? e->globalPos() : viewport()->mapToGlobal(tileRect(l, h).center());
             emit o_->tileMenuRequested(l, h, at);
             e->accept();
             return;

@@ -135,8 +135,7 @@ class NextTokensModel : public QAbstractTableModel {
                     return texts_[index.row()];
                 if (size_t(index.row()) < before_.size())
                     return NextTokensPanel::tr("%1 (was %2)")
-                        .arg(percentText(t.probability),
-                             percentText(before_[size_t(index.row())]));
+                        .arg(percentText(t.probability), percentText(before_[size_t(index.row())]));
                 return percentText(t.probability);
             case Qt::UserRole:
                 return t.probability;
@@ -211,8 +210,7 @@ TextLoss textLoss(const DecoderRun& run, const DecoderRun* baseline, const Cance
             sum -= v;
             each->push_back(-v);
         }
-        return logp.empty() ? std::numeric_limits<double>::quiet_NaN()
-                            : sum / double(logp.size());
+        return logp.empty() ? std::numeric_limits<double>::quiet_NaN() : sum / double(logp.size());
     };
     TextLoss out;
     out.loss = mean(tokenLogProbabilities(run, cancel), &out.tokenLosses);
@@ -225,7 +223,7 @@ TextLoss textLoss(const DecoderRun& run, const DecoderRun* baseline, const Cance
 struct NextTokensPanel::Prediction {
     std::vector<TokenProbability> top;
     std::vector<double> before;  // with heads switched off: each top token's p with every head
-    int64_t actualId = -1;  // the text's own next token, when the position is not the last
+    int64_t actualId = -1;       // the text's own next token, when the position is not the last
     double actualProbability = 0.0;
     int64_t actualRank = 0;  // 1 = most probable
 };

@@ -329,12 +329,12 @@ void TextView::mouseMoveEvent(QMouseEvent* event) {
         const double v = valueOf(k);
         QToolTip::showText(
             event->globalPosition().toPoint(),
-            !std::isfinite(v) ? tr("\u201c%1\u201d has no loss: nothing before it predicts it")
-                                    .arg(key)
-            : diverging_      ? tr("\u201c%1\u201d: %2%3 nats")
-                                    .arg(key, v >= 0 ? QStringLiteral("+") : QString())
-                                    .arg(v, 0, 'f', 3)
-                              : tr("\u201c%1\u201d: %2 nats").arg(key).arg(v, 0, 'f', 3),
+            !std::isfinite(v)
+                ? tr("\u201c%1\u201d has no loss: nothing before it predicts it").arg(key)
+            : diverging_ ? tr("\u201c%1\u201d: %2%3 nats")
+                               .arg(key, v >= 0 ? QStringLiteral("+") : QString())
+                               .arg(v, 0, 'f', 3)
+                         : tr("\u201c%1\u201d: %2 nats").arg(key).arg(v, 0, 'f', 3),
             this);
         return;
     }

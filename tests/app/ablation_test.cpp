@@ -48,9 +48,8 @@ bool openModelWithText(MainWindow& w) {
 }
 
 bool predictionsIn(NextTokensPanel* p) {
-    return waitUntil([p] {
-        return !p->isComputing() && !p->predictions().empty() && !p->lossText().isEmpty();
-    });
+    return waitUntil(
+        [p] { return !p->isComputing() && !p->predictions().empty() && !p->lossText().isEmpty(); });
 }
 
 }  // namespace
@@ -63,7 +62,8 @@ TEST(Ablation, ASwitchedOffHeadChangesThePredictionsAndTheLossBesideWhatTheyWere
     ASSERT_TRUE(predictionsIn(p));
     const std::vector<TokenProbability> before = p->predictions();
     const QString lossBefore = p->lossText();
-    EXPECT_TRUE(lossBefore.startsWith(QStringLiteral("Loss on this text: "))) << lossBefore.toStdString();
+    EXPECT_TRUE(lossBefore.startsWith(QStringLiteral("Loss on this text: ")))
+        << lossBefore.toStdString();
     EXPECT_FALSE(lossBefore.contains(QStringLiteral("with every head")));
     AblationBar* bar = w.predictionPanel()->ablationBar();
     EXPECT_TRUE(bar->isHidden());
@@ -100,8 +100,7 @@ TEST(Ablation, ASwitchedOffHeadChangesThePredictionsAndTheLossBesideWhatTheyWere
     EXPECT_TRUE(p->lossText().contains(QStringLiteral("(with every head: ")));
     EXPECT_NE(loss.loss, loss.lossBefore);
     EXPECT_EQ(p->lossText().contains(QString::number(loss.lossBefore, 'f', 3)), true);
-    EXPECT_EQ(QString::number(loss.lossBefore, 'f', 3),
-              lossBefore.section(QLatin1Char(' '), 4, 4));
+    EXPECT_EQ(QString::number(loss.lossBefore, 'f', 3), lossBefore.section(QLatin1Char(' '), 4, 4));
 
     // The coloured text (Ctrl+7): each token's loss, then how it changed, from the same losses.
     w.findChild<QAction*>(QStringLiteral("actionTextView"))->trigger();
@@ -125,7 +124,8 @@ TEST(Ablation, ASwitchedOffHeadChangesThePredictionsAndTheLossBesideWhatTheyWere
     bool marked = false;
     for (int r = 0; r < scores->tableModel()->rowCount(); ++r)
         if (scores->rowHead(r) == std::pair<int, int>{1, 2})
-            marked = scores->tableModel()->index(r, 1).data().toString() == QStringLiteral("2 (off)");
+            marked =
+                scores->tableModel()->index(r, 1).data().toString() == QStringLiteral("2 (off)");
     EXPECT_TRUE(marked);
 
     // A second head from its context menu, then Restore all; undo brings them back.
@@ -234,8 +234,8 @@ TEST(LogitLens, ThePageShowsEachLayersTopTokenAndACellsTopFive) {
     ASSERT_EQ(page->table()->model()->columnCount(), 8);
     for (int l = 0; l < 2; ++l)
         for (int i = 0; i < 8; ++i) {
-            EXPECT_EQ(page->topToken(l, i), visibleTokenText(lens[size_t(l)][size_t(i)][0].id,
-                                                             run.model.get()));
+            EXPECT_EQ(page->topToken(l, i),
+                      visibleTokenText(lens[size_t(l)][size_t(i)][0].id, run.model.get()));
             EXPECT_DOUBLE_EQ(page->topProbability(l, i), lens[size_t(l)][size_t(i)][0].probability);
         }
     EXPECT_EQ(lens[1][7][0].id, nextTokens(run, 7, 1)[0].id);

@@ -148,8 +148,8 @@ TEST(Translation, GermanLoadsAndTheMenusAreGerman) {
     ASSERT_TRUE(installTranslations(QStringLiteral("de")));
     {
         MainWindow w(testOptions());
-        EXPECT_EQ(menuTitles(w),
-                  (QStringList{"&Datei", "&Bearbeiten", "&Ansicht", "&Köpfe", "&Lektion", "&Hilfe"}));
+        EXPECT_EQ(menuTitles(w), (QStringList{"&Datei", "&Bearbeiten", "&Ansicht", "&Köpfe",
+                                              "&Lektion", "&Hilfe"}));
         EXPECT_EQ(w.helpActions()->shortcutsAction()->text(), QStringLiteral("&Tastenkürzel"));
         EXPECT_EQ(w.helpActions()->userGuideAction()->text(), QStringLiteral("&Benutzerhandbuch"));
         EXPECT_EQ(w.themeActions()->action(Theme::Dark)->text(), QStringLiteral("&Dunkel"));
@@ -165,7 +165,8 @@ TEST(Translation, GermanLoadsAndTheMenusAreGerman) {
     }
     EXPECT_FALSE(installTranslations(QStringLiteral("en")));
     MainWindow english(testOptions());
-    EXPECT_EQ(menuTitles(english), (QStringList{"&File", "&Edit", "&View", "&Heads", "&Lesson", "&Help"}));
+    EXPECT_EQ(menuTitles(english),
+              (QStringList{"&File", "&Edit", "&View", "&Heads", "&Lesson", "&Help"}));
     EXPECT_EQ(QLocale().decimalPoint(), QStringLiteral("."));
 }
 

@@ -229,9 +229,8 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     LaunchOptions lesson;
     EXPECT_FALSE(parseLaunchOptions({"attention-lens", "--lesson", "chapter4"}, &lesson, &why));
     EXPECT_EQ(why,
-              QStringLiteral(
-                  "--lesson expects chapter3, trained-model, after-chapter3 or why, got "
-                  "\"chapter4\"."));
+              QStringLiteral("--lesson expects chapter3, trained-model, after-chapter3 or why, got "
+                             "\"chapter4\"."));
     ASSERT_TRUE(parseLaunchOptions({"attention-lens", "--lesson", "trained-model"}, &lesson, &why));
     EXPECT_EQ(lesson.lesson, QStringLiteral("trained-model"));
     // A model that is neither a file nor a bundled model: one line, before any window.
@@ -262,10 +261,10 @@ TEST(LaunchOptions, ATrainedModelsLayersAndHeadsAreCheckedAgainstTheModel) {
               QStringLiteral("--head 7: the model has 4 heads (0 to 3); head 7 does not exist."));
     // The steps too are the model's: a Llama layer has RoPE's and its key/value groups', which a
     // GPT-2 layer has not (before, the launch checked every model against GPT-2's steps).
-    EXPECT_TRUE(launched({"--model", "tiny-shakespeare-llama", "--text", "hi", "--step",
-                          "keys_repeated"},
-                         Settings(), &problem)
-                    .modelMode());
+    EXPECT_TRUE(
+        launched({"--model", "tiny-shakespeare-llama", "--text", "hi", "--step", "keys_repeated"},
+                 Settings(), &problem)
+            .modelMode());
     EXPECT_TRUE(problem.isEmpty()) << problem.toStdString();
     DecoderArchitecture llama = arch;
     llama.family = Family::Llama;
@@ -274,8 +273,9 @@ TEST(LaunchOptions, ATrainedModelsLayersAndHeadsAreCheckedAgainstTheModel) {
     llama.dModel = 128;
     EXPECT_EQ(launchModelMismatch(llama, 0, 0, QStringLiteral("keys_repeated")), QString());
     arch.dModel = 128;
-    EXPECT_TRUE(launchModelMismatch(arch, 0, 0, QStringLiteral("keys_repeated"))
-                    .startsWith(QStringLiteral("This configuration has no step \"keys_repeated\"")));
+    EXPECT_TRUE(
+        launchModelMismatch(arch, 0, 0, QStringLiteral("keys_repeated"))
+            .startsWith(QStringLiteral("This configuration has no step \"keys_repeated\"")));
 }
 
 TEST(LaunchOptions, ValuesAreKeptExactlyNothingIsAdjusted) {

@@ -143,7 +143,8 @@ TEST(ModelMode, ThePickerSaysWhatTheBundledModelIsAndShowsItsMetadata) {
     // The picker names it, not the Llama listed after it (whose name it begins).
     auto* picker = w.findChild<QComboBox*>(QStringLiteral("modelCombo"));
     ASSERT_NE(picker, nullptr);
-    EXPECT_EQ(picker->currentText(), QStringLiteral("tiny-shakespeare (trained, ships with the app)"));
+    EXPECT_EQ(picker->currentText(),
+              QStringLiteral("tiny-shakespeare (trained, ships with the app)"));
     const auto& metadata = w.workspace()->model()->metadata;
     const QString description = QString::fromStdString(metadata.at("description"));
     EXPECT_EQ(origin->text(),

@@ -259,8 +259,8 @@ TEST(ModelCli, RenderDrawsTheOverviewOfEveryLayerAndHead) {
 // = the top token each step, a seed gives one continuation); refusals are one line.
 TEST(ModelCli, LossAblationLogitLensAndGenerate) {
     const QString f32 = fixture("hf_tied_f32.safetensors");
-    const QJsonObject plain = json(cli({"model", "--model", f32, "--text", kText, "--top-k", "1",
-                                        "--logit-lens", "2"}));
+    const QJsonObject plain =
+        json(cli({"model", "--model", f32, "--text", kText, "--top-k", "1", "--logit-lens", "2"}));
     const QJsonArray losses = plain["token_losses"].toArray();
     ASSERT_EQ(losses.size(), 6);  // 7 tokens predict 6
     double sum = 0;
@@ -269,8 +269,8 @@ TEST(ModelCli, LossAblationLogitLensAndGenerate) {
     EXPECT_NEAR(plain["loss"].toDouble(), sum / 6, 1e-12);
     EXPECT_FALSE(plain.contains("ablated"));
     const QJsonArray lens = plain["logit_lens"].toArray();
-    ASSERT_EQ(lens.size(), 2);                      // layers
-    ASSERT_EQ(lens[1].toArray().size(), 7);         // positions
+    ASSERT_EQ(lens.size(), 2);                            // layers
+    ASSERT_EQ(lens[1].toArray().size(), 7);               // positions
     ASSERT_EQ(lens[1].toArray()[6].toArray().size(), 2);  // the top 2
     // The last layer's lens is the model's own prediction.
     EXPECT_EQ(lens[1].toArray()[6].toArray()[0].toObject()["id"],
@@ -293,15 +293,15 @@ TEST(ModelCli, LossAblationLogitLensAndGenerate) {
     EXPECT_EQ(layer0, 0.0);
     EXPECT_GT(layer1, 1e-4);
 
-    const QJsonObject greedy = json(cli({"generate", "--model", f32, "--text", kText,
-                                         "--max-new", "1", "--temperature", "0"}));
+    const QJsonObject greedy = json(
+        cli({"generate", "--model", f32, "--text", kText, "--max-new", "1", "--temperature", "0"}));
     EXPECT_EQ(greedy["generated"].toArray()[0].toObject()["id"],
               plain["next"].toArray()[0].toObject()["id"]);
     EXPECT_EQ(greedy["generated"].toArray()[0].toObject()["prob"].toDouble(), 1.0);
     EXPECT_EQ(greedy["prompt_tokens"].toInt(), 7);
-    const QStringList sample = {"generate", "--model",       f32,  "--text",        kText,
-                                "--max-new", "6",            "--temperature", "1.2",
-                                "--top-k",   "20",           "--sample-seed", "5"};
+    const QStringList sample = {
+        "generate",      "--model", f32,       "--text", kText,           "--max-new", "6",
+        "--temperature", "1.2",     "--top-k", "20",     "--sample-seed", "5"};
     const QJsonObject sampled = json(cli(sample));
     EXPECT_EQ(sampled["ids"].toArray().size(), 13);
     EXPECT_EQ(json(cli(sample))["ids"], sampled["ids"]);
@@ -341,7 +341,8 @@ TEST(ModelCli, TheLayerStepsOfASwitchedOffHeadShowWhatTheBlockUses) {
                 EXPECT_EQ(context[i * 32 + c].toDouble(), 0.0);
         }
     EXPECT_NE(context[0].toDouble(), 0.0);  // head 0 still writes
-    EXPECT_TRUE(steps["context"]["title"].toString().endsWith("(head 2 switched off: its columns are 0)"))
+    EXPECT_TRUE(
+        steps["context"]["title"].toString().endsWith("(head 2 switched off: its columns are 0)"))
         << steps["context"]["title"].toString().toStdString();
     const QJsonArray x = steps["block_input"]["data"].toArray();
     const QJsonArray out = steps["output"]["data"].toArray();

@@ -76,8 +76,7 @@ TEST(Ablation, MeanWritesTheHeadsAverageContext) {
     const auto model = noisyModel();
     const HeadAblation mean{{{0, 1}}, AblationMode::Mean};
     const auto one = testing::sequentialIds(1, model->arch.vocab);
-    EXPECT_LT(maxDiff(runWith(model, one, mean)->finalHidden,
-                      runWith(model, one, {})->finalHidden),
+    EXPECT_LT(maxDiff(runWith(model, one, mean)->finalHidden, runWith(model, one, {})->finalHidden),
               1e-6);
     const auto ids = testing::sequentialIds(10, model->arch.vocab);
     const auto m = runWith(model, ids, mean);
@@ -90,8 +89,8 @@ TEST(Ablation, MeanWritesTheHeadsAverageContext) {
 TEST(Ablation, TheBlockAroundAnAblatedLayerLeadsToTheNextBlocksInput) {
     const auto model = noisyModel();
     for (AblationMode mode : {AblationMode::Zero, AblationMode::Mean}) {
-        const auto r = runWith(model, testing::sequentialIds(9, model->arch.vocab),
-                               {{{0, 1}, {1, 3}}, mode});
+        const auto r =
+            runWith(model, testing::sequentialIds(9, model->arch.vocab), {{{0, 1}, {1, 3}}, mode});
         for (int64_t l = 0; l + 1 < model->arch.layers; ++l)
             EXPECT_LT(maxDiff(blockContext(*r, l).residualOut, r->blockInputs.select(0, l + 1)),
                       1e-5)
@@ -126,8 +125,9 @@ TEST(Ablation, RefusesAHeadTheModelHasNot) {
         FAIL() << "layer 3 of 3 accepted";
     } catch (const UserError& e) {
         EXPECT_EQ(e.field(), "ablate");
-        EXPECT_STREQ(e.what(),
-                     "Head 3.0 does not exist: the model has 3 layers (0 to 2) of 4 heads (0 to 3).");
+        EXPECT_STREQ(
+            e.what(),
+            "Head 3.0 does not exist: the model has 3 layers (0 to 2) of 4 heads (0 to 3).");
     }
     EXPECT_THROW(runWith(model, {1, 2}, {{{0, 4}}}), UserError);
 }
@@ -178,8 +178,8 @@ TEST(LogitLens, EachLayerIsTheOutputHeadOnThatBlocksOutput) {
     std::vector<double> logits(size_t(V), 0.0);
     for (int64_t v = 0; v < V; ++v)
         for (int64_t c = 0; c < d; ++c)
-            logits[size_t(v)] += (x[c] - mean) / std::sqrt(var + 1e-5) *
-                                 model->tokenEmbedding.data()[v * d + c];
+            logits[size_t(v)] +=
+                (x[c] - mean) / std::sqrt(var + 1e-5) * model->tokenEmbedding.data()[v * d + c];
     const int64_t best = std::max_element(logits.begin(), logits.end()) - logits.begin();
     EXPECT_EQ(lens[0][4][0].id, best);
 }
@@ -211,7 +211,7 @@ TEST(Sampling, DrawsFollowTheKeptProbabilities) {
     const std::vector<Case> cases = {
         {{1.0, 0, 1.0}, {0.5, 0.3, 0.15, 0.05}},
         {{1.0, 2, 1.0}, {0.625, 0.375, 0, 0}},
-        {{1.0, 0, 0.8}, {0.625, 0.375, 0, 0}},    // 0.5 + 0.3 reaches 0.8
+        {{1.0, 0, 0.8}, {0.625, 0.375, 0, 0}},  // 0.5 + 0.3 reaches 0.8
         {{1.0, 0, 0.81}, {0.5 / 0.95, 0.3 / 0.95, 0.15 / 0.95, 0}},
         {{0.5, 0, 1.0}, {0.25 / 0.365, 0.09 / 0.365, 0.0225 / 0.365, 0.0025 / 0.365}},
     };

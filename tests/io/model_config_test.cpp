@@ -13,8 +13,8 @@
 #include "io/model_config.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
-#include "tokenizer/hf_tokenizer.h"
 #include "io_test_util.h"
+#include "tokenizer/hf_tokenizer.h"
 
 #ifndef ATTN_FIXTURES_DIR
 #error "ATTN_FIXTURES_DIR must point at tests/fixtures"
@@ -303,9 +303,10 @@ TEST(ModelFolderErrors, AnAddedTokenBeyondTheModelIsAllowedABiggerVocabularyIsNo
     ASSERT_NE(at, std::string::npos);
     // One more added token, id 300, in a model of 300 ids (0 to 299).
     std::string withImage = json;
-    withImage.insert(at, "{\"id\": 300, \"content\": \"<image_soft_token>\", \"single_word\": false, "
-                         "\"lstrip\": false, \"rstrip\": false, \"normalized\": false, "
-                         "\"special\": true}, ");
+    withImage.insert(at,
+                     "{\"id\": 300, \"content\": \"<image_soft_token>\", \"single_word\": false, "
+                     "\"lstrip\": false, \"rstrip\": false, \"normalized\": false, "
+                     "\"special\": true}, ");
     test::writeRaw((folder / "tokenizer.json").string(), withImage);
     const auto model = loadDecoderModel(folder.string());
     ASSERT_NE(model->tokenizer, nullptr);

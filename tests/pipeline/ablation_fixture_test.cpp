@@ -23,9 +23,9 @@ namespace {
 const char* const kAblationFixtureModel = "tiny-shakespeare";
 
 QJsonObject circuitFixture() {
-    QString name = QString::fromLatin1(kAblationFixtureModel).replace(QLatin1Char('-'), QLatin1Char('_'));
-    QFile f(QStringLiteral(ATTN_FIXTURES_DIR "/model/") + name +
-            QStringLiteral("_expected.json"));
+    QString name =
+        QString::fromLatin1(kAblationFixtureModel).replace(QLatin1Char('-'), QLatin1Char('_'));
+    QFile f(QStringLiteral(ATTN_FIXTURES_DIR "/model/") + name + QStringLiteral("_expected.json"));
     EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << f.fileName().toStdString();
     return QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("circuit")].toObject();
 }
@@ -69,13 +69,14 @@ TEST_F(AblationFixture, TheTextIsTheRepeatedWordsAsTheModelReadsThem) {
     EXPECT_EQ(tokenIds(modelTokens(s, model_.get()).tokens), ids(fixture_["ids"]));
     const auto v = ids(fixture_["ids"]);
     ASSERT_EQ(v.size() % 2, 0u);
-    EXPECT_TRUE(std::equal(v.begin(), v.begin() + long(v.size() / 2), v.begin() + long(v.size() / 2)));
+    EXPECT_TRUE(
+        std::equal(v.begin(), v.begin() + long(v.size() / 2), v.begin() + long(v.size() / 2)));
 }
 
 TEST_F(AblationFixture, EachAblationGivesPyTorchsNumbers) {
     const HeadRef induction = head(fixture_["induction_head"]);
-    for (const QString mode : {QStringLiteral("none"), QStringLiteral("zero"),
-                               QStringLiteral("mean")}) {
+    for (const QString mode :
+         {QStringLiteral("none"), QStringLiteral("zero"), QStringLiteral("mean")}) {
         SCOPED_TRACE(mode.toStdString());
         const QJsonObject e = fixture_["ablation"].toObject()[mode].toObject();
         const auto r = run(mode);

@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <QAbstractItemModel>
 #include <QApplication>
 #include <QContextMenuEvent>
-#include <QAbstractItemModel>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>

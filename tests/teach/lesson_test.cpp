@@ -12,9 +12,9 @@
 #include <cmath>
 #include <set>
 
+#include "engine/decoder_forward.h"
 #include "export/heatmap_data.h"
 #include "pipeline/model_request.h"
-#include "engine/decoder_forward.h"
 #include "pipeline/run_request.h"
 #include "teach/explanations.h"
 #include "teach/lesson.h"
@@ -163,8 +163,9 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
     QFile f(QStringLiteral(ATTN_FIXTURES_DIR "/model/tiny_shakespeare_expected.json"));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << f.fileName().toStdString();
     const QJsonObject fixture = QJsonDocument::fromJson(f.readAll()).object();
-    const QJsonArray prevScores =
-        fixture[QStringLiteral("sonnet")].toObject()[QStringLiteral("previous_token_scores")].toArray();
+    const QJsonArray prevScores = fixture[QStringLiteral("sonnet")]
+                                      .toObject()[QStringLiteral("previous_token_scores")]
+                                      .toArray();
     const HeadRef prev = whyLessonPreviousTokenHead(), idle = whyLessonIdleHead();
     double best = 0;
     for (const QJsonValue& row : prevScores)
@@ -189,14 +190,13 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
     EXPECT_TRUE(screens[0].ablate.empty());
     EXPECT_EQ(screens[1].ablate, std::vector<HeadRef>{prev});
     EXPECT_EQ(screens[2].ablate, std::vector<HeadRef>{idle});
-    const double on = lossWith(screens[0]), off = lossWith(screens[1]), idleOff = lossWith(screens[2]);
-    EXPECT_TRUE(screens[1].html.contains(QStringLiteral("from %1 to %2 nats")
-                                             .arg(on, 0, 'f', 2)
-                                             .arg(off, 0, 'f', 2)))
+    const double on = lossWith(screens[0]), off = lossWith(screens[1]),
+                 idleOff = lossWith(screens[2]);
+    EXPECT_TRUE(screens[1].html.contains(
+        QStringLiteral("from %1 to %2 nats").arg(on, 0, 'f', 2).arg(off, 0, 'f', 2)))
         << on << " " << off;
-    EXPECT_TRUE(screens[2].html.contains(QStringLiteral("from %1 to %2 nats")
-                                             .arg(on, 0, 'f', 2)
-                                             .arg(idleOff, 0, 'f', 2)))
+    EXPECT_TRUE(screens[2].html.contains(
+        QStringLiteral("from %1 to %2 nats").arg(on, 0, 'f', 2).arg(idleOff, 0, 'f', 2)))
         << idleOff;
     EXPECT_GT(off - on, 0.1);
     EXPECT_LT(std::abs(idleOff - on), 0.02);

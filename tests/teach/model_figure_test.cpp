@@ -208,7 +208,8 @@ TEST(ModelFigure, GroupsWindowsAndSwitchedOffHeadsAreMarked) {
     o.windows = {0, 4, 0};
     o.ablated = {{1, 2}};
     const QByteArray svg = renderOverviewBytes(run->thumbnails, o, ImageFormat::Svg);
-    EXPECT_TRUE(svg.contains("lines part the 2 key/value groups they share")) << svg.left(400).toStdString();
+    EXPECT_TRUE(svg.contains("lines part the 2 key/value groups they share"))
+        << svg.left(400).toStdString();
     EXPECT_TRUE(svg.contains("window 4"));
     QImage image;
     ASSERT_TRUE(image.loadFromData(renderOverviewBytes(run->thumbnails, o, ImageFormat::Png)));

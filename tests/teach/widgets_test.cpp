@@ -20,13 +20,13 @@
 #include "export/heatmap_data.h"
 #include "export/heatmap_figure.h"
 #include "teach/compare_view.h"
-#include "tokenizer/tokenizer.h"
 #include "teach/derivation.h"
 #include "teach/explanations.h"
 #include "teach/presentation.h"
 #include "teach/pytorch_panel.h"
 #include "teach/token_view.h"
 #include "teach_test_util.h"
+#include "tokenizer/tokenizer.h"
 
 namespace attn {
 namespace {
@@ -602,10 +602,8 @@ TEST(AlignByText, MapsOfTwoTokenizationsMeetOnThePiecesBothShare) {
     const std::vector<Token> a = {textToken("<bos>", true), textToken("Hel"), textToken("lo"),
                                   textToken(" world")};
     const std::vector<Token> b = {textToken("Hello"), textToken(" wor"), textToken("ld")};
-    const HeatmapData da = causalMap({{1.0f, 0, 0, 0},
-                                      {0.5f, 0.5f, 0, 0},
-                                      {0.2f, 0.3f, 0.5f, 0},
-                                      {0.1f, 0.2f, 0.3f, 0.4f}});
+    const HeatmapData da = causalMap(
+        {{1.0f, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0.2f, 0.3f, 0.5f, 0}, {0.1f, 0.2f, 0.3f, 0.4f}});
     const HeatmapData db = causalMap({{1.0f, 0, 0}, {0.6f, 0.4f, 0}, {0.5f, 0.3f, 0.2f}});
     const auto aligned = alignByText(da, a, db, b);
     ASSERT_TRUE(aligned);
