@@ -59,11 +59,15 @@ size_t sharedRows(const InputTokens& a, const InputTokens& b) {
 // What the two models' maps of one text are: the same tokens (B − A cell by cell), as many
 // tokens cut differently (B − A compares positions, not tokens), or a different number of
 // tokens (side by side), with where the tokens part.
+// "head 2", or "head 2 (A) and 1 (B)" when B, another model, has fewer heads.
+QString headsText(int headA, int headB) {
+    return headA == headB ? ComparePanel::tr("head %1").arg(headA)
+                          : ComparePanel::tr("head %1 (A) and %2 (B)").arg(headA).arg(headB);
+}
+
 QString compareModelsMessage(const InputTokens& a, const InputTokens& b, const QString& stepId,
                              int headA, int headB, bool shapesMatch) {
-    const QString heads = headA == headB
-                              ? ComparePanel::tr("head %1").arg(headA)
-                              : ComparePanel::tr("head %1 (A) and %2 (B)").arg(headA).arg(headB);
+    const QString heads = headsText(headA, headB);
     const size_t same = sharedRows(a, b);
     const bool sameTokens = same == a.labels.size() && same == b.labels.size();
     if (sameTokens && shapesMatch)
@@ -585,8 +589,7 @@ void ComparePanel::refresh() {
     if (p == Preset::TwoModels && !(same == inA.labels.size() && same == inB.labels.size())) {
         if (const auto aligned = alignByText(da, inA.tokens, db, inB.tokens)) {
             view_->setData(aligned->a, nameA, aligned->b, nameB);
-            const QString heads = head == headB ? tr("head %1").arg(head)
-                                                : tr("head %1 (A) and %2 (B)").arg(head).arg(headB);
+            const QString heads = headsText(head, headB);
             setMessage(tr("Step <b>%1</b>, %2: the models' tokenizers cut the text into %3 and "
                           "%4 tokens, so both maps are shown on the %5 pieces of text both cut "
                           "alike: a row is the query at a piece's last token, a column the "
