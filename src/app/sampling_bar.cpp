@@ -111,6 +111,7 @@ SamplingBar::SamplingBar(Workspace* workspace, QWidget* parent)
         update();
     });
     connect(workspace_, &Workspace::resultApplied, this, &SamplingBar::update);
+    connect(workspace_, &Workspace::staleChanged, this, &SamplingBar::update);
     connect(workspace_, &Workspace::modelChanged, this, &SamplingBar::update);
     update();
 }
@@ -135,8 +136,9 @@ QString SamplingBar::note() const {
 
 void SamplingBar::update() {
     button_->setText(generating_ ? tr("Cancel") : tr("Append sampled"));
+    // It continues the text shown: not while a newer text is still being computed.
     button_->setEnabled(generating_ || (workspace_->model() && workspace_->shown() &&
-                                        workspace_->shown()->modelRun));
+                                        workspace_->shown()->modelRun && !workspace_->isStale()));
 }
 
 void SamplingBar::appendSampled() {
@@ -149,7 +151,7 @@ void SamplingBar::appendSampled() {
         return;
     }
     const TraceOutcome* shown = workspace_->shown();
-    if (!workspace_->model() || !shown || !shown->modelRun)
+    if (!workspace_->model() || !shown || !shown->modelRun || workspace_->isStale())
         return;
     GenerateRequest g;
     g.model = shown->modelRun->model;
