@@ -75,7 +75,7 @@ TEST_F(AblationFixture, TheTextIsTheRepeatedWordsAsTheModelReadsThem) {
 
 TEST_F(AblationFixture, EachAblationGivesPyTorchsNumbers) {
     const HeadRef induction = head(fixture_["induction_head"]);
-    for (const QString mode :
+    for (const QString& mode :
          {QStringLiteral("none"), QStringLiteral("zero"), QStringLiteral("mean")}) {
         SCOPED_TRACE(mode.toStdString());
         const QJsonObject e = fixture_["ablation"].toObject()[mode].toObject();
@@ -117,9 +117,10 @@ TEST_F(AblationFixture, EachAblationGivesPyTorchsNumbers) {
                 for (int k = 0; k < 3; ++k) {
                     const QJsonObject x = expected[int(l)][int(i)][k].toObject();
                     // Ranks 2 and 3 may swap where PyTorch's probabilities tie to 1e-6.
-                    if (k == 0)
+                    if (k == 0) {
                         EXPECT_EQ(lens[l][size_t(i)][size_t(k)].id, x["id"].toInteger())
                             << "layer " << l << " position " << i;
+                    }
                     EXPECT_NEAR(lens[l][size_t(i)][size_t(k)].probability, x["prob"].toDouble(),
                                 1e-4);
                 }
