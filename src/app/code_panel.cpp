@@ -54,7 +54,7 @@ void CodePanel::refresh() {
     try {
         const PyTorchListing listing =
             shown->modelRun ? pytorchModelListing(ModelRun{shown->run.settings, shown->run.input,
-                                                           shown->model, shown->modelRun})
+                                                           shown->model, shown->modelRun, shown->baselineRun})
                             : pytorchListing(shown->run, stepId);
         panel_->setCode(QString::fromStdString(listing.code));
         panel_->setCaption(

@@ -44,17 +44,17 @@ class TextViewPanel : public QWidget {
 
   private:
     void saveWithDialog();
-    Workspace* workspace_;
     void showLosses();
+    Workspace* workspace_;
     QCheckBox* mean_ = nullptr;
     QComboBox* colouring_ = nullptr;
-    std::unique_ptr<LatestJob> lossJob_;
-    const void* lossRun_ = nullptr;  // the run (and baseline) whose losses the view shows
-    const void* lossBaseline_ = nullptr;
     QLabel* note_ = nullptr;
     QPushButton* save_ = nullptr;
     TextView* view_ = nullptr;
     std::unique_ptr<LatestJob> job_;
+    std::unique_ptr<LatestJob> lossJob_;
+    const void* lossRun_ = nullptr;  // the run (and baseline) whose losses the view shows
+    const void* lossBaseline_ = nullptr;
     quint64 drawnGeneration_ = 0;  // the result whose weights the view holds
     quint64 askedGeneration_ = 0;
     int drawnBatch_ = -1;

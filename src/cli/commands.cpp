@@ -120,7 +120,7 @@ CliInput settingsFromOptions(const QCommandLineParser& parser) {
 }
 
 TraceRun traceFromOptions(const CliInput& in) {
-    Request r{in.settings, in.files, nullptr, nullptr};
+    Request r{in.settings, in.files, nullptr, nullptr, nullptr};
     if (in.settings.modelMode())
         r.model = modelOfOptions(in);
     return runRequestOrThrow(r).run;

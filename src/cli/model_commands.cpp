@@ -141,7 +141,7 @@ std::shared_ptr<const DecoderModel> modelOfOptions(const CliInput& in) {
 ModelRun modelFromOptions(const CliInput& in) {
     RequestHooks hooks;
     hooks.layerTrace = false;
-    return runRequestOrThrow(Request{in.settings, in.files, modelOfOptions(in), nullptr}, hooks)
+    return runRequestOrThrow(Request{in.settings, in.files, modelOfOptions(in), nullptr, nullptr}, hooks)
         .model;
 }
 
@@ -276,7 +276,7 @@ int generateCommand(const QStringList& args) {
     RequestHooks hooks;
     hooks.layerTrace = false;
     const ModelRun prompt =
-        runRequestOrThrow(Request{in.settings, in.files, modelOfOptions(in), nullptr}, hooks).model;
+        runRequestOrThrow(Request{in.settings, in.files, modelOfOptions(in), nullptr, nullptr}, hooks).model;
     g.model = prompt.model;
     g.ids = prompt.run->ids;
     g.ablation = in.settings.ablation;
@@ -318,7 +318,7 @@ int modelBench(const CliInput& in, int repeat) {
     // the next, so only one run's memory is held at a time.
     RequestHooks forwardOnly;
     forwardOnly.layerTrace = false;
-    const Request request{in.settings, in.files, model, nullptr};
+    const Request request{in.settings, in.files, model, nullptr, nullptr};
     int64_t tokens = 0;
     bool kept = false;
     {

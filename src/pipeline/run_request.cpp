@@ -158,7 +158,7 @@ RequestResult runRequestOrThrow(const Request& request, const RequestHooks& hook
 TraceRun runSettings(const Settings& settings, const InputFiles& files, const CancelToken* cancel) {
     RequestHooks hooks;
     hooks.cancel = cancel;
-    return runRequestOrThrow(Request{settings, files, nullptr, nullptr}, hooks).run;
+    return runRequestOrThrow(Request{settings, files, nullptr, nullptr, nullptr}, hooks).run;
 }
 
 std::vector<StepInfo> stepInfos(const Trace& trace) {

@@ -95,7 +95,7 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
             RequestHooks hooks;
             hooks.cancel = cancel;
             hooks.layerTrace = false;  // the layer may still change to the picked head's
-            ModelRun all = runRequestOrThrow(Request{s, {}, model, nullptr}, hooks).model;
+            ModelRun all = runRequestOrThrow(Request{s, {}, model, nullptr, nullptr}, hooks).model;
             if (screen.pick != LessonHead::Fixed) {
                 // The forward holds every layer: the picked one is traced from it.
                 const HeadPick best = pickHead(screen, *all.run);

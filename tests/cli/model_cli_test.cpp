@@ -176,7 +176,7 @@ TEST(ModelCli, TraceHasTheBlockAroundTheAttentionAsTheAppDoes) {
     s.source = attn::InputSource::Text;
     s.text = kText;
     const auto model = attn::loadModel(f32);
-    const attn::RequestResult app = attn::runRequestOrThrow({s, {}, model, nullptr});
+    const attn::RequestResult app = attn::runRequestOrThrow({s, {}, model, nullptr, nullptr});
     QStringList appIds;
     for (const attn::Step& step : app.run.trace->steps)
         appIds << QString::fromStdString(step.info.id);
@@ -336,10 +336,8 @@ TEST(ModelCli, TheLayerStepsOfASwitchedOffHeadShowWhatTheBlockUses) {
     const QJsonArray context = steps["context"]["data"].toArray();
     ASSERT_EQ(context.size(), 7 * 32);  // (1, 7, 32): four heads of 8
     for (int i = 0; i < 7; ++i)
-        for (int c = 0; c < 32; ++c) {
-            if (c >= 16 && c < 24)
-                EXPECT_EQ(context[i * 32 + c].toDouble(), 0.0);
-        }
+        for (int c = 16; c < 24; ++c)
+            EXPECT_EQ(context[i * 32 + c].toDouble(), 0.0) << i << " " << c;
     EXPECT_NE(context[0].toDouble(), 0.0);  // head 0 still writes
     EXPECT_TRUE(
         steps["context"]["title"].toString().endsWith("(head 2 switched off: its columns are 0)"))

@@ -180,7 +180,7 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
     const auto lossWith = [&](const LessonScreen& s) {
         Settings settings = lessonScreenSettings(s, Settings());
         const auto model = loadModel(s.model);
-        const RequestResult r = runRequestOrThrow({settings, {}, model, nullptr});
+        const RequestResult r = runRequestOrThrow({settings, {}, model, nullptr, nullptr});
         const std::vector<double> logp = tokenLogProbabilities(*r.model.run);
         double sum = 0;
         for (double v : logp)
