@@ -196,7 +196,6 @@ void causalAttention(const AttentionIo& io, const CancelToken* cancel) {
     throwIfCancelled(cancel);
 }
 
-// x += y over n values.
 // Replaces the context columns of layer `layer`'s ablated heads in rows 0..rows-1 (the whole
 // text for AblationMode::Mean, whose mean is over every position).
 void ablateContext(const HeadAblation& ablation, int64_t layer, int64_t hd, float* context,
@@ -219,6 +218,7 @@ void ablateContext(const HeadAblation& ablation, int64_t layer, int64_t hd, floa
     }
 }
 
+// x += y over n values.
 void addInPlace(float* x, const float* y, int64_t n) {
     Eigen::Map<Eigen::ArrayXf>(x, n) += Eigen::Map<const Eigen::ArrayXf>(y, n);
 }
@@ -785,14 +785,14 @@ DecoderBlockContext blockContext(const DecoderRun& run, int64_t layer, const Can
     const auto& rope = tables.of(a, layer);
     const Tensor q = blockQueries(a, b, c.norm1.data(), T, 0, rope, cancel);
     const LayerKeysValues kv = layerKeysValues(run, layer, c.norm1.data(), rope, cancel);
-    Tensor context = Tensor::uninitialized(Shape{T, a.queryWidth()});
+    c.context = Tensor::uninitialized(Shape{T, a.queryWidth()});
     AttentionIo io = layerIo(run, layer, q, kv);
-    io.context = context.mutableData();
+    io.context = c.context.mutableData();
     io.contextStride = a.queryWidth();
     causalAttention(io, cancel);
-    ablateContext(run.ablation, layer, a.headSize(), context.mutableData(), T, a.queryWidth());
+    ablateContext(run.ablation, layer, a.headSize(), c.context.mutableData(), T, a.queryWidth());
     c.attentionOutput = Tensor::uninitialized(Shape{T, d});
-    runLinear(b.outProj, context.data(), T, c.attentionOutput.mutableData(), cancel);
+    runLinear(b.outProj, c.context.data(), T, c.attentionOutput.mutableData(), cancel);
     c.attentionProjected =
         b.postAttentionNorm.empty() ? c.attentionOutput : c.attentionOutput.clone();
     postNorm(a, b.postAttentionNorm, c.attentionOutput.mutableData(), T);

@@ -135,6 +135,8 @@ Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel
 struct DecoderBlockContext {
     Tensor residualIn;          // the block's input x
     Tensor norm1;               // LayerNorm1(x): the attention's input
+    Tensor context;             // (T, heads * hd): the heads' context side by side, as out_proj
+                                // reads it (switched-off heads replaced)
     Tensor attentionProjected;  // out_proj(MHA(norm1)), switched-off heads removed
     Tensor attentionOutput;     // the same after Gemma 3's post-attention norm (else equal)
     Tensor residualMid;         // x + attentionOutput

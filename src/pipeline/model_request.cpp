@@ -274,9 +274,9 @@ std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t
 namespace {
 
 // The layer's switched-off heads in its chapter-3 steps: each head's own steps stay what it
-// computes (its weights, its context), and from `context` (the heads side by side) on its
-// columns are what the forward used (0, or their mean over the positions), so `output` is what
-// the block adds. The titles say so.
+// computes (its weights, its context), and `context` (the heads side by side) and `output` are
+// what the forward used (blockContext: the switched-off heads' columns 0, or their mean over
+// the positions), so `output` is what the block adds. The titles say so.
 void switchHeadsOff(Trace& trace, const DecoderRun& run, int layer,
                     const DecoderBlockContext& block) {
     QStringList off;
@@ -285,34 +285,19 @@ void switchHeadsOff(Trace& trace, const DecoderRun& run, int layer,
             off << QString::number(r.head);
     if (off.isEmpty())
         return;
-    const int64_t hd = run.model->arch.headSize();
-    const bool mean = run.ablation.mode == AblationMode::Mean;
-    const QString note = mean ? Text::tr(
-                                    " (head %1 switched off: its columns are its mean over "
-                                    "the positions)")
-                              : Text::tr(" (head %1 switched off: its columns are 0)");
+    const QString note = run.ablation.mode == AblationMode::Mean
+                             ? Text::tr(
+                                   " (head %1 switched off: its columns are its mean over "
+                                   "the positions)")
+                             : Text::tr(" (head %1 switched off: its columns are 0)");
     for (Step& s : trace.steps) {
-        if (s.info.id == step_id::kContext) {
-            Tensor v = s.value.contiguous().clone();
-            const int64_t T = v.size(1), width = v.size(2);
-            float* x = v.mutableData();
-            for (const HeadRef& r : run.ablation.heads) {
-                if (r.layer != layer)
-                    continue;
-                for (int64_t c = r.head * hd; c < (r.head + 1) * hd && c < width; ++c) {
-                    double m = 0;
-                    for (int64_t i = 0; i < T && mean; ++i)
-                        m += x[i * width + c] / double(T);
-                    for (int64_t i = 0; i < T; ++i)
-                        x[i * width + c] = float(m);
-                }
-            }
-            s.value = v;
-            s.info.title += note.arg(off.join(QStringLiteral(", "))).toStdString();
-        } else if (s.info.id == step_id::kOutput) {
-            s.value = block.attentionProjected.contiguous().view(s.value.shape());
-            s.info.title += note.arg(off.join(QStringLiteral(", "))).toStdString();
-        }
+        const Tensor* used = s.info.id == step_id::kContext  ? &block.context
+                             : s.info.id == step_id::kOutput ? &block.attentionProjected
+                                                             : nullptr;
+        if (!used)
+            continue;
+        s.value = used->contiguous().view(s.value.shape());
+        s.info.title += note.arg(off.join(QStringLiteral(", "))).toStdString();
     }
 }
 
