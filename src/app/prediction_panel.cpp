@@ -89,13 +89,10 @@ void PredictionPanel::append(qint64 tokenId) {
         return;
     }
     note_->hide();
-    Settings s = workspace_->settings();
-    // The text gets the token itself: its ids are kept, so the model reads what it generated.
-    s.tokenIds = tokenIds(workspace_->tokens().tokens);
-    s.tokenIds.push_back(tokenId);
-    s.text = s.inputText() + QString::fromStdString(t.bytes);  // the book's sentence, too
-    s.source = InputSource::Text;
-    workspace_->change(s, tr("Append \u201c%1\u201d").arg(visibleTokenText(t.display, false)));
+    std::vector<int64_t> ids = tokenIds(workspace_->tokens().tokens);
+    ids.push_back(tokenId);
+    workspace_->appendToText(std::move(ids), t.bytes,
+                             tr("Append \u201c%1\u201d").arg(visibleTokenText(t.display, false)));
 }
 
 }  // namespace attn

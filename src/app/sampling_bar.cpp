@@ -193,16 +193,12 @@ void SamplingBar::appendSampled() {
         [this, total, temperature = temperature_->value(),
          seed = seed_->value()](const SampledText& out) {
             generating_ = false;
-            Settings s = workspace_->settings();
-            s.tokenIds = out.ids;
-            s.text =
-                s.inputText() + QString::fromUtf8(out.bytes.data(), qsizetype(out.bytes.size()));
-            s.source = InputSource::Text;
             note_->setText(tr("Appended %1 tokens sampled at temperature %2, seed %3.")
                                .arg(total)
                                .arg(temperature)
                                .arg(seed));
-            workspace_->change(s, tr("Append %1 sampled tokens").arg(out.count));
+            workspace_->appendToText(out.ids, out.bytes,
+                                     tr("Append %1 sampled tokens").arg(out.count));
             update();
         });
 }

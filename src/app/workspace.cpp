@@ -442,6 +442,15 @@ void Workspace::useModuleOfTheChapter() {
     undo_->push(new SettingsCommand(this, before, next, tr("Use the chapter's module"), false));
 }
 
+void Workspace::appendToText(std::vector<int64_t> ids, const std::string& bytes,
+                             const QString& what) {
+    Settings s = state_.settings;
+    s.tokenIds = std::move(ids);
+    s.text = s.inputText() + QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
+    s.source = InputSource::Text;
+    change(s, what);
+}
+
 void Workspace::setHeadAblated(int layer, int head, bool off) {
     if (!state_.settings.modelMode() || layer < 0 || head < 0)
         return;

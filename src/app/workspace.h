@@ -89,6 +89,10 @@ class Workspace : public QObject {
     void cancelModelLoading();
     bool isLoadingModel() const;
     void useModuleOfTheChapter();
+    // Model mode: the text continued by the generated tokens' `bytes` (after the book's sentence
+    // too), undoably, with `ids` (the text's tokens and the new ones) kept as its tokens, so the
+    // model reads what it generated (Settings::tokenIds).
+    void appendToText(std::vector<int64_t> ids, const std::string& bytes, const QString& what);
     // Model mode, SPEC 10's ablation (undoable): switch head `head` of layer `layer` off (what
     // it writes is replaced, Settings::ablation) or back on; every head back on; how a head is
     // switched off (zero or its mean).
