@@ -99,9 +99,10 @@ QString scoresHtml() {
              ExplainPanel::tr("first token"),
              ExplainPanel::tr("the mean of w<sub>i0</sub>: high for an attention sink."),
              ExplainPanel::tr("Click a cell of a map or a row of the list to select that head, "
-                              "and a column header to sort the list. The lesson's repeated "
-                              "random text adds an induction score: the weight on the token "
-                              "after the previous occurrence of the current one."));
+                              "and a column header to sort the list. A text said twice (the "
+                              "lessons' repeated words, or any sentence typed twice) adds an "
+                              "induction score: the weight on the token after the previous "
+                              "occurrence of the current one."));
 }
 
 QString lensHtml() {

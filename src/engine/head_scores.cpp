@@ -88,12 +88,39 @@ std::vector<double> inductionScores(const Tensor& layerAttention, int64_t period
     return meanDiagonal(layerAttention, T - period, period - 1);
 }
 
+int64_t repeatPeriod(const std::vector<int64_t>& ids) {
+    const auto T = static_cast<int64_t>(ids.size());
+    if (T < 4 || T % 2 != 0 || !std::equal(ids.begin(), ids.begin() + T / 2, ids.begin() + T / 2))
+        return 0;
+    return T / 2;
+}
+
 HeadScores headScores(const DecoderRun& run, const CancelToken* cancel) {
     HeadScores s = runSummaries(run);
     if (s.empty())
         return s;
-    s.previousToken =
-        everyLayer(run, cancel, [](const Tensor& a) { return previousTokenScores(a); });
+    // One pass over the layers for both scores: without kept attention each layer is computed
+    // again, which is the cost.
+    const int64_t period = repeatPeriod(run.ids);
+    const std::vector<double> both = everyLayer(run, cancel, [period](const Tensor& a) {
+        std::vector<double> v = previousTokenScores(a);
+        if (period > 0) {
+            const std::vector<double> induction = inductionScores(a, period);
+            v.insert(v.end(), induction.begin(), induction.end());
+        }
+        return v;
+    });
+    const size_t H = static_cast<size_t>(s.heads);
+    const size_t per = period > 0 ? 2 * H : H;
+    s.previousToken.clear();
+    for (size_t l = 0; l < static_cast<size_t>(s.layers); ++l) {
+        const auto layer = both.begin() + static_cast<std::ptrdiff_t>(l * per);
+        s.previousToken.insert(s.previousToken.end(), layer,
+                               layer + static_cast<std::ptrdiff_t>(H));
+        if (period > 0)
+            s.induction.insert(s.induction.end(), layer + static_cast<std::ptrdiff_t>(H),
+                               layer + static_cast<std::ptrdiff_t>(2 * H));
+    }
     return s;
 }
 

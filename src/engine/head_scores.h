@@ -53,8 +53,11 @@ std::vector<double> previousTokenScores(const Tensor& layerAttention);
 // on i - period + 1. NaN when the text is shorter than 2 * period or period < 1.
 std::vector<double> inductionScores(const Tensor& layerAttention, int64_t period);
 
-// runSummaries plus every head's previous-token score, from run.attention when kept, else
-// recomputing each layer (layerAttention: costly, call it off the GUI thread). Cancellable.
+// The period of a text said twice: T / 2 when its ids are one half repeated (T >= 4), else 0.
+int64_t repeatPeriod(const std::vector<int64_t>& ids);
+// runSummaries plus every head's previous-token score and, for a text said twice
+// (repeatPeriod), every head's induction score, from run.attention when kept, else recomputing
+// each layer (layerAttention: costly, call it off the GUI thread). Cancellable.
 HeadScores headScores(const DecoderRun& run, const CancelToken* cancel = nullptr);
 // Every head's induction score (L * H, row-major) for a run of repeatedRandomTokens-like text.
 std::vector<double> runInductionScores(const DecoderRun& run, int64_t period,

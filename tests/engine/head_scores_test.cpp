@@ -170,6 +170,33 @@ TEST(HeadScores, RecomputedLayersGiveTheSameScores) {
     EXPECT_EQ(summaries.entropy, a.entropy);
 }
 
+// A text said twice gets induction scores with the others (the Head scores page shows them),
+// the same as runInductionScores with its half as the period, kept attention or not; any other
+// text gets none.
+TEST(HeadScores, ATextSaidTwiceGetsInductionScores) {
+    EXPECT_EQ(repeatPeriod({1, 2, 3, 1, 2, 3}), 3);
+    EXPECT_EQ(repeatPeriod({1, 2, 1, 3}), 0);
+    EXPECT_EQ(repeatPeriod({1, 1}), 0);  // too short to say which token came after
+    EXPECT_EQ(repeatPeriod({1, 2, 3, 1, 2}), 0);
+    const auto model = testing::patternModel(designedSpec());
+    std::vector<int64_t> ids = testing::sequentialIds(6, 64);
+    ids.insert(ids.end(), ids.begin(), ids.end());
+    for (const bool keep : {true, false}) {
+        SCOPED_TRACE(keep);
+        const auto run = testing::runModel(model, ids, keep);
+        const HeadScores s = headScores(*run);
+        const std::vector<double> expected = runInductionScores(*run, 6);
+        ASSERT_EQ(s.induction.size(), 8u);
+        for (size_t i = 0; i < expected.size(); ++i)
+            EXPECT_DOUBLE_EQ(s.induction[i], expected[i]) << i;
+        // The previous-token scores are still every layer's, beside them.
+        ASSERT_EQ(s.previousToken.size(), 8u);
+        EXPECT_GT(s.at(s.previousToken, 1, 2), 0.99);
+    }
+    EXPECT_TRUE(
+        headScores(*testing::runModel(model, testing::sequentialIds(12, 64))).induction.empty());
+}
+
 TEST(HeadScores, CancelledComputationThrows) {
     const auto model = testing::patternModel(designedSpec());
     const auto run = testing::runModel(model, testing::sequentialIds(8, 64), false);
