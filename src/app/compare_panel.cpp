@@ -19,6 +19,7 @@
 #include "pipeline/model_request.h"
 #include "pipeline/step_files.h"
 #include "teach/compare_view.h"
+#include "teach/lesson.h"
 
 namespace attn {
 
@@ -300,16 +301,22 @@ void ComparePanel::fillModelChoices() {
         modelB_->addItem(QFileInfo(current).fileName(), current);  // given by setSecondModel
     int i = modelChosen_ ? modelB_->findData(current) : -1;
     if (i < 0) {
-        // Offered first: a model that ships with the app other than A, else the chapter's
-        // module (or, when A is that module, the first model there is).
+        // Offered first: a model that ships with the app other than A, the two general ones
+        // (tiny-shakespeare, then its Llama twin) before tiny-circuit, which is there for one
+        // lesson; else the chapter's module.
         const QString a = workspace_->settings().modelFile;
+        QStringList order{trainedModelLessonModel(), modernModelLessonModel()};
+        for (const QString& name : bundled)
+            if (!order.contains(name))
+                order << name;
         i = 0;
-        for (int k = 1; k < modelB_->count(); ++k)
-            if (modelB_->itemData(k).toString() != a &&
-                bundled.contains(modelB_->itemData(k).toString())) {
+        for (const QString& name : order) {
+            const int k = modelB_->findData(name);
+            if (name != a && bundled.contains(name) && k > 0) {
                 i = k;
                 break;
             }
+        }
     }
     modelB_->setCurrentIndex(i);
 }
