@@ -16,8 +16,13 @@ the top-5 next tokens for the first line of Sonnet 18. It then runs the app's ow
 same weights (`attention-lens-cli model --model ...`) and compares its next-token probabilities
 and every attention weight with PyTorch's; for the Llama folder also the book's Llama3Model
 (tools/tiny_llama_model.py) loaded from the file. Without --write-fixture it also compares with
-the C++ tests' fixture (tests/fixtures/model/tiny_shakespeare_expected.json for the GPT-2 model;
-for the Llama one, tiny_shakespeare_llama_expected.json when it exists) and exits 1 on a mismatch.
+the C++ tests' fixture (tests/fixtures/model/<name>_expected.json: tiny_shakespeare_expected.json,
+tiny_circuit_expected.json; the Llama one's when it exists) and exits 1 on a mismatch.
+
+tiny-circuit, the model trained to copy (issue 27's induction circuit):
+
+    /usr/bin/python3 tools/check_bundled_model.py --model resources/models/tiny-circuit \
+        --common 500 --require-circuit [--write-fixture]
 
 Takes about a minute (two minutes with --train-loss). No network, CPU only.
 """
@@ -36,7 +41,6 @@ import tiny_gpt_common as common  # noqa: E402
 import tiny_llama_model as llama  # noqa: E402
 
 FIXTURE = os.path.join(common.REPO_ROOT, "tests", "fixtures", "model", "tiny_shakespeare_expected.json")
-LLAMA_FIXTURE = os.path.join(common.REPO_ROOT, "tests", "fixtures", "model", "tiny_shakespeare_llama_expected.json")
 PROMPT = "Shall I compare thee to a summer's day?"
 # The app-against-PyTorch comparison's text (any text would do; this one is in the plays).
 APP_PROMPT = "To be, or not to be, that is the question"
@@ -71,15 +75,16 @@ CIRCUIT_WORDS, CIRCUIT_SEED, CIRCUIT_POOL = 16, 7, 1500
 GREEDY_NEW = 12  # greedy generation's length in the fixture
 
 
-def circuit_text(cli, train, decode):
+def circuit_text(cli, train, decode, common_ids):
     """(text, ids): CIRCUIT_WORDS distinct common words, then the same words again; each word a
-    single GPT-2 token that the tokenizer gives back as itself inside the text."""
+    single GPT-2 token that the tokenizer gives back as itself inside the text. With common_ids
+    (a model trained to copy those ids, --common), only words among them."""
     counts = {}
     for t in train:
         counts[t] = counts.get(t, 0) + 1
     pool = [t for t, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
             if decode(t).startswith(" ") and decode(t)[1:].isalpha() and decode(t)[1:].islower()
-            and len(decode(t)) > 3][:CIRCUIT_POOL]
+            and len(decode(t)) > 3 and (common_ids is None or t in common_ids)][:CIRCUIT_POOL]
     g = torch.Generator().manual_seed(CIRCUIT_SEED)
     words = [pool[i] for i in torch.randperm(len(pool), generator=g)[:CIRCUIT_WORDS].tolist()]
     text = "".join(decode(t) for t in words + words)
@@ -89,7 +94,7 @@ def circuit_text(cli, train, decode):
     return text, ids
 
 
-def circuit_checks(w, arch, cli, train, decode, seqs, prev, ind):
+def circuit_checks(w, arch, cli, train, decode, seqs, prev, ind, common_ids):
     """The induction circuit (issue 27) as far as the shipped weights have one: the best
     previous-token head (Sonnet 18) in a layer below the best induction head, and the induction
     score with that head zero-ablated. Then the fixture's numbers for the app's ablation, loss,
@@ -105,7 +110,7 @@ def circuit_checks(w, arch, cli, train, decode, seqs, prev, ind):
           f"head L{ind_l}H{ind_h} ({ind[ind_l][ind_h]:.3f}); with L{prev_l}H{prev_h} zero-ablated the induction head "
           f"scores {ablated[ind_l][ind_h]:.3f} ({ablated[ind_l][ind_h] / max(ind[ind_l][ind_h], 1e-9):.0%} of it)")
     print("\n" + table(ablated, f"induction, L{prev_l}H{prev_h} zero-ablated"))
-    text, ids = circuit_text(cli, train, decode)
+    text, ids = circuit_text(cli, train, decode, common_ids)
     x = torch.tensor([ids])
     # The fixture's numbers in float64 from the stored weights: float32's own rounding in the
     # 50,257-way softmax moves a loss of 13 nats by 1e-4, as much as the tolerance, while the
@@ -236,10 +241,12 @@ def main():
                     help="the GPT-2 .safetensors (default) or the Llama model folder")
     ap.add_argument("--cli", default=common.DEFAULT_CLI)
     ap.add_argument("--corpus", default=common.DEFAULT_CORPUS)
-    ap.add_argument("--fixture", help="default tests/fixtures/model/tiny_shakespeare_expected.json, "
-                                      "or tiny_shakespeare_llama_expected.json for the Llama folder")
+    ap.add_argument("--fixture", help="default tests/fixtures/model/<the model's name, - as _>_expected.json "
+                                      "(tiny_shakespeare_expected.json, tiny_circuit_expected.json, ...)")
     ap.add_argument("--write-fixture", action="store_true")
     ap.add_argument("--train-loss", action="store_true", help="also the full-vocabulary train loss (slow)")
+    ap.add_argument("--require-circuit", action="store_true",
+                    help="a problem unless the model holds issue 27's induction circuit (tiny-circuit)")
     ap.add_argument("--common", type=int, default=0,
                     help="the induction test's random ids from the N most frequent training ids, as "
                          "the model was trained with (train_bundled_model.py --common); 0: all")
@@ -252,7 +259,8 @@ def main():
     w, meta, dtypes, arch, ctx, weights_file = common.read_model(args.model)
     is_llama = isinstance(arch, dict)
     if args.fixture is None:
-        args.fixture = LLAMA_FIXTURE if is_llama else FIXTURE
+        # tiny-shakespeare -> tiny_shakespeare_expected.json, and so on.
+        args.fixture = os.path.join(os.path.dirname(FIXTURE), meta["name"].replace("-", "_") + "_expected.json")
     emb_name = "model.embed_tokens.weight" if is_llama else "wte.weight"
     size = os.path.getsize(weights_file)
     heads = arch["num_attention_heads"] if is_llama else arch
@@ -369,7 +377,17 @@ def main():
     print("\n" + table(entropy, "entropy / uniform entropy, Sonnet 18"))
     if max(max(r) for r in prev) < 0.5:
         problems.append("no head has a previous-token score of 0.5 on Sonnet 18")
-    circuit = circuit_checks(w, arch, args.cli, train, decode, seqs, prev, ind)
+    circuit = circuit_checks(w, arch, args.cli, train, decode, seqs, prev, ind,
+                             set(pool) if args.common > 0 else None)
+    if args.require_circuit:
+        # Issue 27's test of a circuit: a previous-token head of at least 0.5 on Sonnet 18 below an
+        # induction head of at least 0.5 that loses at least half its score without it.
+        if circuit["previous_token_score"] < 0.5 or circuit["induction_score"] < 0.5:
+            problems.append(f"no circuit: previous-token head {circuit['previous_token_score']:.3f}, "
+                            f"induction head {circuit['induction_score']:.3f} (both must be at least 0.5)")
+        if circuit["induction_score_ablated"] > 0.5 * circuit["induction_score"]:
+            problems.append(f"switching the previous-token head off leaves the induction head "
+                            f"{circuit['induction_score_ablated']:.3f} of {circuit['induction_score']:.3f}")
 
     # --- The fixture for the C++ tests ------------------------------------------------------------
     with torch.no_grad():
@@ -387,7 +405,7 @@ def main():
     problems += compare_with_app(args.cli, args.model, w, arch, decode)
 
     if is_llama:
-        about = ("Expected numbers for resources/models/tiny-shakespeare-llama (config.json and model.safetensors), "
+        about = (f"Expected numbers for resources/models/{meta['name']} (config.json and model.safetensors), "
                  "written by tools/check_bundled_model.py --write-fixture: float32 forward of the stored float16 "
                  "weights, architecture from config.json. Losses are nats per token over the full 50,257-way softmax.")
         model_entry = {"family": "llama", "layers": L, "heads": heads, "kv_heads": arch["num_key_value_heads"],

@@ -353,17 +353,19 @@ def induction_sequences(vocab_ids, n, trials, seed):
 
 
 @torch.no_grad()
-def induction_scores(w, arch, seqs, ablate=None, ablate_mode="zero"):
+def induction_scores(w, arch, seqs, ablate=None, ablate_mode="zero", offset=1):
     """[layer][head]: for positions t in the second half (t = n + j), the mean attention weight on
     position j + 1, the token right after the previous occurrence of token t. Averaged over seqs.
     The first half's ids are distinct, so the previous occurrence is unique. With `ablate`, the
     same with those heads switched off (an induction head reads what a previous-token head
-    wrote, so switching that one off should take the induction head's stripe away)."""
+    wrote, so switching that one off should take the induction head's stripe away). `offset`
+    other than 1 scores another stripe: 0 the earlier occurrence itself, 2 the token after next
+    (for diagnosis)."""
     x = torch.tensor(seqs, dtype=torch.long)
     n = x.shape[1] // 2
     _, att = forward(w, x, arch, want_attention=True, logits_for="none", ablate=ablate, ablate_mode=ablate_mode)
     t = torch.arange(n, 2 * n)
-    return [[a[:, h, t, t - n + 1].mean().item() for h in range(a.shape[1])] for a in att]
+    return [[a[:, h, t, t - n + offset].mean().item() for h in range(a.shape[1])] for a in att]
 
 
 # ----------------------------------------------------------------------------------------------

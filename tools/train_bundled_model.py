@@ -247,6 +247,31 @@ def export_hf(model, compact_to_gpt2):
     return {k: v.contiguous() for k, v in out.items()}
 
 
+def import_hf(model, w, compact_to_gpt2):
+    """The reverse of export_hf, for a warm start (--init-from): a shipped GPT-2 file's weights
+    {HF name: tensor} into `model`, its first len(model.trf_blocks) blocks only. Each compact row
+    takes its id's row of wte; the shared unseen row takes the file's row for an id the text
+    never uses (all of those are that one row)."""
+    seen = set(compact_to_gpt2)
+    unseen_id = next(i for i in range(common.GPT2_VOCAB) if i not in seen)
+    sd = {"tok_emb.weight": torch.cat([w["wte.weight"][torch.tensor(compact_to_gpt2)],
+                                       w["wte.weight"][unseen_id: unseen_id + 1]]),
+          "pos_emb.weight": w["wpe.weight"],
+          "final_norm.scale": w["ln_f.weight"], "final_norm.shift": w["ln_f.bias"]}
+    for i in range(len(model.trf_blocks)):
+        b, h = f"trf_blocks.{i}.", f"h.{i}."
+        sd[b + "norm1.scale"], sd[b + "norm1.shift"] = w[h + "ln_1.weight"], w[h + "ln_1.bias"]
+        q, k, v = w[h + "attn.c_attn.weight"].chunk(3, dim=1)
+        qb, kb, vb = w[h + "attn.c_attn.bias"].chunk(3)
+        for m, weight, bias in (("W_query", q, qb), ("W_key", k, kb), ("W_value", v, vb)):
+            sd[b + f"att.{m}.weight"], sd[b + f"att.{m}.bias"] = weight.T, bias
+        sd[b + "att.out_proj.weight"], sd[b + "att.out_proj.bias"] = w[h + "attn.c_proj.weight"].T, w[h + "attn.c_proj.bias"]
+        sd[b + "norm2.scale"], sd[b + "norm2.shift"] = w[h + "ln_2.weight"], w[h + "ln_2.bias"]
+        sd[b + "ff.layers.0.weight"], sd[b + "ff.layers.0.bias"] = w[h + "mlp.c_fc.weight"].T, w[h + "mlp.c_fc.bias"]
+        sd[b + "ff.layers.2.weight"], sd[b + "ff.layers.2.bias"] = w[h + "mlp.c_proj.weight"].T, w[h + "mlp.c_proj.bias"]
+    model.load_state_dict({k: v.float().contiguous() for k, v in sd.items()}, strict=False)
+
+
 def round_f16(w):
     """The weights exactly as the shipped float16 file gives them back (as float32)."""
     return {k: v.half().float() for k, v in w.items()}
@@ -321,7 +346,36 @@ def add_repeats(x, y, args, pool, gen):
             y[r, : L - 1] = -100
 
 
-def describe(family, cfg, previous_token, induction, repeat_length):
+def copy_rows(n_rows, length, pool, gen):
+    """(x, y) of n_rows short rows of `length` random ids from `pool` (compact ids), each with one
+    span of 4 to length / 2 ids written twice (the second copy anywhere after the first). Only
+    the second copy's targets count (y = -100 elsewhere): nothing but copying predicts them."""
+    x = pool[torch.randint(0, len(pool), (n_rows, length + 1), generator=gen)]
+    y = torch.full((n_rows, length), -100, dtype=torch.long)
+    for r in range(n_rows):
+        L = int(torch.randint(4, length // 2 + 1, (), generator=gen))
+        a = int(torch.randint(0, length + 1 - 2 * L + 1, (), generator=gen))
+        b = int(torch.randint(a + L, length + 1 - L + 1, (), generator=gen))
+        x[r, b: b + L] = x[r, a: a + L]
+        y[r, b: b + L - 1] = x[r, b + 1: b + L]
+    return x[:, :-1], y
+
+
+def pool_logits(model, idx, pool):
+    """The model's logits for the ids of `pool` only: its forward pass with the tied output head
+    cut down to those rows. A copying row's targets are all pool ids, and a softmax over the
+    pool's 500 ids costs a 22nd of one over the 11,000 training ids; the text rows, which run the
+    full softmax, teach the model to keep the other ids down."""
+    if isinstance(model, GPTModel):
+        x = model.trf_blocks(model.drop_emb(model.tok_emb(idx) + model.pos_emb(torch.arange(idx.shape[1]))))
+    else:
+        x = model.drop_emb(model.tok_emb(idx))
+        for block in model.trf_blocks:
+            x = block(x, model.cos, model.sin)
+    return model.final_norm(x) @ model.tok_emb.weight[pool].T
+
+
+def describe(family, cfg, previous_token, induction, repeat_length, circuit=None):
     """The file's one-paragraph description, which the app shows under its model picker: the
     model's size and what its strongest heads do. A head counts as an induction head only when its
     score is at least three times uniform attention's on the same positions (the second copy's
@@ -337,10 +391,21 @@ def describe(family, cfg, previous_token, induction, repeat_length):
     if family == "llama":
         size = (f"A small Llama-architecture model for teaching: {cfg['n_layers']} layers of {cfg['n_heads']} "
                 f"query heads sharing {cfg['n_kv_groups']} key/value heads (grouped-query attention), RoPE, "
-                f"RMSNorm and SwiGLU, d_model {cfg['emb_dim']}, trained on Shakespeare's plays.")
+                f"RMSNorm and SwiGLU, d_model {cfg['emb_dim']}, trained on Shakespeare's plays"
+                + (" and on short rows of random common words with a stretch said twice, to learn to copy."
+                   if circuit else "."))
     else:
         size = (f"A small GPT-2-architecture model for teaching: {cfg['n_layers']} layers of {cfg['n_heads']} "
-                f"heads, d_model {cfg['emb_dim']}, trained on Shakespeare's plays.")
+                f"heads, d_model {cfg['emb_dim']}, trained on Shakespeare's plays"
+                + (" and on short rows of random common words with a stretch said twice, to learn to copy."
+                   if circuit else "."))
+    if circuit:
+        # A model trained to copy: its circuit, the previous-token head below the induction head
+        # and what switching it off leaves (evaluate()).
+        p_head, p_score, i_head, i_score, i_off = circuit
+        return (f"{size} Its previous-token head {p_head} (mean weight {p_score:.2f} on the token before, over "
+                f"Sonnet 18) feeds its induction head {i_head} ({i_score:.2f} on the token after the earlier "
+                f"copy, on a repeated sequence of random common words; {i_off:.2f} with {p_head} switched off).")
     text = (f"{size} Its strongest previous-token "
             f"head is {prev_head} (mean weight {prev_score:.2f} on the token before, over the whole of Sonnet 18, "
             f"which the plays do not contain). ")
@@ -383,6 +448,20 @@ def main():
     ap.add_argument("--attention-dropout", type=float, default=CONFIG["att_drop_rate"])
     ap.add_argument("--token-init-std", type=float, default=0.09,
                     help="standard deviation of the starting token embeddings (GPT-2: 0.02)")
+    # A Llama's layer 0 sees nothing but the token: RMSNorm(embedding) -> query and key. A head
+    # there can only attend by offset (RoPE) through a part of the query and key that is the same
+    # for every token, and random embeddings have none, so its previous-token heads form in later
+    # layers (tiny-shakespeare-llama: layers 2 and 3), too late to feed an induction head in a
+    # 2-layer model. One vector added to every row gives all tokens that shared part from the
+    # start; the tied output head adds the same logit to every id with it, which softmax ignores.
+    ap.add_argument("--token-init-shared", type=float, default=0.0,
+                    help="add one random vector of this standard deviation to every starting token "
+                         "embedding (0: none)")
+    # A warm start: a 2-layer model's layer 0 needs a previous-token head on text before an
+    # induction head in layer 1 can read it, and tiny-shakespeare's layer 0 has one (head 1,
+    # 0.64 on Sonnet 18) that took 3,600 steps to grow. Starting from its first layers keeps it.
+    ap.add_argument("--init-from", help="start from this shipped GPT-2 file's embeddings, final norm and "
+                                        "first --layers blocks (gpt2 only)")
     ap.add_argument("--pos-init-rms", type=float, default=0.15,
                     help="start the position embeddings as sinusoids of this RMS (0: GPT-2's "
                          "N(0, 0.02)); gpt2 only, the Llama model has RoPE instead")
@@ -412,6 +491,19 @@ def main():
     ap.add_argument("--common", type=int, default=0,
                     help="draw random spans and the induction test's sequences from the N most "
                          "frequent training ids (0: all)")
+    # Short rows of random common ids with a span said twice, beside each batch of text (a second
+    # forward pass; its mean loss is added to the text's). In a 256-token window one recurring
+    # span is a weak signal: before a head has learnt to find the earlier copy, attention spread
+    # over the window brings back a hundredth of it, and 2-layer probes sat on the uniform loss
+    # for thousands of steps. In 32-token rows the same spread brings back a tenth; there the
+    # copying loss fell from uniform to 0.2 nats within 2,000 steps (docs/MODEL.md).
+    ap.add_argument("--copy-rows", type=int, default=0, help="short copying rows per step (0: none)")
+    ap.add_argument("--copy-length", type=int, default=32, help="tokens in each copying row")
+    # Copying learnt on 32-token rows only finds an earlier copy up to 31 tokens back; RoPE turns
+    # query and key by their distance, and a match learnt at short distances need not hold at
+    # 100. A few rows as long as the context (spans up to half of it) teach the long distances.
+    ap.add_argument("--copy-long-rows", type=int, default=0,
+                    help="copying rows as long as the context, per step (0: none)")
     ap.add_argument("--log-every", type=int, default=25)
     ap.add_argument("--eval-every", type=int, default=250)
     # One thread by default: a float sum's order depends on the thread count, so the shipped
@@ -420,8 +512,12 @@ def main():
     ap.add_argument("--no-train-eval", action="store_true", help="skip the final full-vocabulary train loss (slow)")
     args = ap.parse_args()
     is_llama = args.family == "llama"
+    if args.out is None and args.name:  # resources/models/<name> (a folder for the Llama family)
+        args.out = os.path.join(common.REPO_ROOT, "resources", "models", args.name + ("" if is_llama else ".safetensors"))
     if args.out is None:
         args.out = common.DEFAULT_LLAMA_MODEL if is_llama else common.DEFAULT_MODEL
+    if args.log is None and args.name:  # tools/train_<name>.log
+        args.log = os.path.join(common.REPO_ROOT, "tools", f"train_{args.name.replace('-', '_')}.log")
     if args.log is None:
         args.log = os.path.join(common.REPO_ROOT, "tools", "train_bundled_llama.log" if is_llama else "train_bundled_model.log")
     if args.steps is None:
@@ -475,8 +571,12 @@ def main():
     # The most frequent training ids, most frequent first (compact ids and GPT-2 ids).
     by_count = torch.argsort(counts, descending=True, stable=True)
     pool = by_count[: args.common] if args.common > 0 else torch.arange(unk)
+    pool_index = torch.full((unk + 1,), -100, dtype=torch.long)
+    pool_index[pool] = torch.arange(len(pool))
     induction = common.induction_sequences([compact_to_gpt2[int(i)] for i in pool],
                                            n=min(100, cfg["context_length"] // 2), trials=8, seed=args.seed)
+    induction_short = common.induction_sequences([compact_to_gpt2[int(i)] for i in pool], n=16, trials=8,
+                                                 seed=args.seed)
 
     if is_llama:
         model = llama.Llama3Model(cfg, unk + 1, unseen_multiplicity)
@@ -517,6 +617,8 @@ def main():
     with torch.no_grad():
         if args.token_init_std > 0:
             nn.init.normal_(model.tok_emb.weight, mean=0.0, std=args.token_init_std)
+        if args.token_init_shared > 0:
+            model.tok_emb.weight += torch.randn(cfg["emb_dim"]) * args.token_init_shared
         if args.pos_init_rms > 0 and not is_llama:
             n_pairs = cfg["emb_dim"] // 2
             slowest = 2 * math.pi / (2 * cfg["context_length"])
@@ -526,6 +628,16 @@ def main():
             pe = torch.zeros(cfg["context_length"], cfg["emb_dim"])
             pe[:, 0::2], pe[:, 1::2] = torch.sin(angle), torch.cos(angle)
             model.pos_emb.weight.copy_(pe * args.pos_init_rms / pe.pow(2).mean().sqrt())
+    if args.init_from:
+        if is_llama:
+            sys.exit("--init-from is for --family gpt2")
+        start, _, _, start_heads, _, _ = common.read_model(args.init_from)
+        if start_heads != cfg["n_heads"]:
+            sys.exit(f"{args.init_from} has {start_heads} heads, this model {cfg['n_heads']}")
+        with torch.no_grad():
+            import_hf(model, start, compact_to_gpt2)
+        log(f"started from {args.init_from}: its token and position embeddings, final norm and first "
+            f"{cfg['n_layers']} blocks")
     n_params = sum(p.numel() for p in model.parameters())
     log(f"trainable parameters (compact vocabulary): {n_params}")
 
@@ -566,17 +678,33 @@ def main():
         ind = common.induction_scores(w, arch, induction)
         best = lambda s: max((v, f"L{l}H{h}") for l, row in enumerate(s) for h, v in enumerate(row))  # noqa: E731
         (pv, ph), (iv, ih) = best(prev), best(ind)
+        # The circuit test: the best induction head past layer 0, the best previous-token head in
+        # the layers below it, and the induction head's score again with that head off.
+        il, ihh = max(((l, h) for l in range(1, len(ind)) for h in range(len(ind[l]))), key=lambda lh: ind[lh[0]][lh[1]])
+        pl, phh = max(((l, h) for l in range(il) for h in range(len(prev[l]))), key=lambda lh: prev[lh[0]][lh[1]])
+        off = common.induction_scores(w, arch, induction, ablate=[(pl, phh)])[il][ihh]
+        # Where the best later-layer head of the copying rows' kind looks instead, if not at the
+        # token after the earlier copy: the earlier copy itself (offset n) or one further (n - 2).
+        shifted = common.induction_scores(w, arch, induction, offset=2)
+        same = common.induction_scores(w, arch, induction, offset=0)
+        short = common.induction_scores(w, arch, induction_short)
+        top = lambda s: max(v for row in s[1:] for v in row)  # noqa: E731
+        log(f"eval step {step:5d} | later layers' best weight on the earlier copy {top(same):.3f}, on the token "
+            f"after it {top(ind):.3f}, two after it {top(shifted):.3f}; on {len(induction_short[0]) // 2}-word "
+            f"repeats, after it {top(short):.3f}")
         log(f"eval step {step:5d} | val loss {vl:.4f} | best previous-token head {ph} {pv:.3f} "
-            f"| best induction head {ih} {iv:.3f}")
+            f"| best induction head {ih} {iv:.3f} | circuit: L{pl}H{phh} {prev[pl][phh]:.3f} below L{il}H{ihh} "
+            f"{ind[il][ihh]:.3f}, {off:.3f} with L{pl}H{phh} off")
         # For describe(): the best induction score past layer 0 (see there).
         later = max((v, f"L{l}H{h}") for l, row in enumerate(ind) if l > 0 for h, v in enumerate(row))
-        return (ph, pv), (later[1], later[0])
+        circuit = (f"L{pl}H{phh}", prev[pl][phh], f"L{il}H{ihh}", ind[il][ihh], off)
+        return (ph, pv), (later[1], later[0]), circuit
 
     ctx, B = cfg["context_length"], args.batch_size
     log(f"training: {args.steps} steps x {B} x {ctx} tokens = {args.steps * B * ctx} tokens "
         f"({args.steps * B * ctx / len(train):.2f} epochs)")
     model.train()
-    running, t_start = [], time.time()
+    running, running_copy, t_start = [], [], time.time()
     for step in range(args.steps):
         if step % args.eval_every == 0:
             evaluate(step)
@@ -594,20 +722,35 @@ def main():
             g["lr"] = lr_at(step) * g["lr_mult"]
         logits = model(x)
         loss = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1))
+        running.append(loss.item())
+        if args.copy_rows > 0:
+            copy_sum, copy_count = 0.0, 0
+            for n_rows, length in ((args.copy_rows, args.copy_length), (args.copy_long_rows, ctx)):
+                if n_rows == 0:
+                    continue
+                cx, cy = copy_rows(n_rows, length, pool, data_gen)
+                copy_logits = pool_logits(model, cx, pool)
+                cy = torch.where(cy >= 0, pool_index[cy.clamp(min=0)], cy)  # compact id -> place in pool
+                copy_sum = copy_sum + nn.functional.cross_entropy(
+                    copy_logits.reshape(-1, copy_logits.shape[-1]), cy.reshape(-1), reduction="sum")
+                copy_count += int((cy >= 0).sum())
+            copy_loss = copy_sum / copy_count
+            running_copy.append(copy_loss.item())
+            loss = loss + copy_loss
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
 
-        running.append(loss.item())
         if (step + 1) % args.log_every == 0:
             done = time.time() - t_start
             log(f"step {step + 1:5d}/{args.steps} | lr {lr_at(step):.2e} | train loss (mean of last "
                 f"{len(running)} batches, dropout on) {sum(running) / len(running):.4f} | "
+                f"{f'copying rows {sum(running_copy) / len(running_copy):.4f} | ' if running_copy else ''}"
                 f"{(step + 1) * B * ctx / done:.0f} tokens/s")
-            running = []
+            running, running_copy = [], []
     train_time = time.time() - t_start
-    (prev_head, prev_score), (ind_head, ind_score) = evaluate(args.steps)
+    (prev_head, prev_score), (ind_head, ind_score), circuit = evaluate(args.steps)
     log(f"training time {train_time / 60:.1f} min")
 
     # The shipped weights: float16. Every reported number is computed from them, through the
@@ -649,7 +792,11 @@ def main():
                               f"repeated for the other {unseen_multiplicity} GPT-2 ids)",
         "training_text": "tiny Shakespeare: about 40,000 lines of Shakespeare's plays (public domain), "
                          "the selection distributed with karpathy/char-rnn (data/tinyshakespeare/input.txt), "
-                         f"1,115,394 bytes, {len(ids)} GPT-2 tokens; trained on the first {len(train)} tokens",
+                         f"1,115,394 bytes, {len(ids)} GPT-2 tokens; trained on the first {len(train)} tokens"
+                         + (f"; and, beside each batch, {args.copy_rows} rows of {args.copy_length} and "
+                            f"{args.copy_long_rows} of {ctx} random ids of the {len(pool)} most frequent, each "
+                            f"with a span said twice (copying rows)"
+                            if args.copy_rows > 0 else ""),
         "validation_loss": f"{val_loss:.4f}",
         "validation_split": f"the last {len(val)} GPT-2 tokens of the text (10 %, contiguous), "
                             f"{n_val_targets} next-token targets in windows of {ctx}; nats per token, "
@@ -658,11 +805,12 @@ def main():
         "baseline_unigram_validation_loss": f"{uni:.4f}",
         "baseline_bigram_validation_loss": f"{bi:.4f}",
         "trained_on": time.strftime("%Y-%m-%d"),
-        "training": f"tools/train_bundled_model.py{' --family llama' if is_llama else ''}, seed {args.seed}, "
+        "training": f"tools/train_bundled_model.py {' '.join(sys.argv[1:]) or '(defaults)'}, seed {args.seed}, "
                     f"{args.steps} steps of {B} x {ctx} tokens, "
                     f"AdamW, {train_time / 60:.0f} min on {args.threads} CPU thread{'s' if args.threads != 1 else ''}",
         "licence": "CC0-1.0 (weights); the training text is public domain",
-        "description": describe(args.family, cfg, (prev_head, prev_score), (ind_head, ind_score), len(induction[0]) // 2),
+        "description": describe(args.family, cfg, (prev_head, prev_score), (ind_head, ind_score), len(induction[0]) // 2,
+                                circuit=circuit if args.copy_rows > 0 else None),
     }
     tensors = {k: v.numpy().astype(np.float16) for k, v in w16.items()}
     if is_llama:

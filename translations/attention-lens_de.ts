@@ -1525,10 +1525,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>das Mittel von w&lt;sub&gt;i0&lt;/sub&gt;: hoch bei einer Attention-Senke.</translation>
     </message>
     <message>
-        <source>Click a cell of a map or a row of the list to select that head, and a column header to sort the list. The lesson&apos;s repeated random text adds an induction score: the weight on the token after the previous occurrence of the current one.</source>
-        <translation>Ein Klick auf eine Zelle einer Karte oder eine Zeile der Liste wählt diesen Kopf, ein Klick auf einen Spaltenkopf sortiert die Liste. Der wiederholte Zufallstext der Lektion fügt einen Induktions-Score hinzu: das Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen.</translation>
-    </message>
-    <message>
         <source>Logit lens: what each layer would predict</source>
         <translation>Logit-Lens: was jede Schicht vorhersagen würde</translation>
     </message>
@@ -1543,6 +1539,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>On a repeated text, the copied token often wins only after the layer of the induction head: switch that head off (Heads menu) and watch it lose.</source>
         <translation>Bei einem wiederholten Text gewinnt das kopierte Token oft erst nach der Schicht des Induktionskopfes: Schalten Sie diesen Kopf ab (Menü Köpfe) und sehen Sie, wie es verliert.</translation>
+    </message>
+    <message>
+        <source>Click a cell of a map or a row of the list to select that head, and a column header to sort the list. A text said twice (the lessons&apos; repeated words, or any sentence typed twice) adds an induction score: the weight on the token after the previous occurrence of the current one.</source>
+        <translation>Ein Klick auf eine Zelle einer Karte oder eine Zeile der Liste wählt diesen Kopf, ein Klick auf einen Spaltenkopf sortiert die Liste. Ein zweimal gesagter Text (die wiederholten Wörter der Lektionen oder ein beliebiger zweimal getippter Satz) fügt einen Induktions-Score hinzu: das Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen.</translation>
     </message>
 </context>
 <context>
@@ -2855,10 +2855,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Ein Modell, das noch nicht kopieren kann</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Sixteen random common words, said twice. In the second half every word could be predicted by &lt;b&gt;copying&lt;/b&gt;: find the earlier occurrence of the current word and say the word after it. A head that does this is an &lt;b&gt;induction head&lt;/b&gt;; it reads what a previous-token head in an earlier layer wrote, a &lt;b&gt;circuit&lt;/b&gt; of two heads.&lt;/p&gt;&lt;p&gt;This model has the previous-token head but no induction head: the view shows its best one, with no stripe parallel to the diagonal. Colour the Text view by &lt;i&gt;each token&apos;s loss&lt;/i&gt;: the second half is as surprising as the first. Models trained on more text (GPT-2 small, Llama, Qwen, Gemma) have such heads; open one and look at its Head scores.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Sechzehn zufällige häufige Wörter, zweimal gesagt. In der zweiten Hälfte ließe sich jedes Wort durch &lt;b&gt;Kopieren&lt;/b&gt; vorhersagen: Finde das frühere Vorkommen des aktuellen Wortes und sage das Wort danach. Ein Kopf, der das tut, ist ein &lt;b&gt;Induktionskopf&lt;/b&gt;; er liest, was ein Vorgänger-Token-Kopf in einer früheren Schicht schrieb, ein &lt;b&gt;Schaltkreis&lt;/b&gt; aus zwei Köpfen.&lt;/p&gt;&lt;p&gt;Dieses Modell hat den Vorgänger-Token-Kopf, aber keinen Induktionskopf: Die Ansicht zeigt seinen besten, ohne Streifen parallel zur Diagonale. Färben Sie die Textansicht nach dem &lt;i&gt;Verlust jedes Tokens&lt;/i&gt;: Die zweite Hälfte ist so überraschend wie die erste. Modelle, die auf mehr Text trainiert wurden (GPT-2 small, Llama, Qwen, Gemma), haben solche Köpfe; öffnen Sie eines und sehen Sie seine Kopf-Scores an.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Sampling</source>
         <translation>Ziehen</translation>
     </message>
@@ -2869,6 +2865,46 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Sample a continuation&lt;/b&gt;, under the loss line, lets the model write: each token is drawn from its next-token probabilities. &lt;b&gt;Temperature&lt;/b&gt; below 1 sharpens them, above 1 flattens them; 0 always takes the most probable token. &lt;b&gt;Top-k&lt;/b&gt; and &lt;b&gt;top-p&lt;/b&gt; keep only the most probable tokens.&lt;/p&gt;&lt;p&gt;Set temperature 0.8 and seed 7 and press &lt;b&gt;Append sampled&lt;/b&gt;; undo (Ctrl+Z) and press it again: the same seed gives the same text. Then switch a head off and sample again.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Eine Fortsetzung ziehen&lt;/b&gt;, unter der Verlustzeile, lässt das Modell schreiben: Jedes Token wird aus seinen Wahrscheinlichkeiten für das nächste Token gezogen. &lt;b&gt;Temperatur&lt;/b&gt; unter 1 schärft sie, über 1 glättet sie; 0 nimmt immer das wahrscheinlichste Token. &lt;b&gt;Top-k&lt;/b&gt; und &lt;b&gt;Top-p&lt;/b&gt; behalten nur die wahrscheinlichsten Tokens.&lt;/p&gt;&lt;p&gt;Stellen Sie Temperatur 0,8 und Seed 7 ein und drücken Sie &lt;b&gt;Gezogene anhängen&lt;/b&gt;; machen Sie es rückgängig (Ctrl+Z) und drücken Sie erneut: Derselbe Seed ergibt denselben Text. Schalten Sie dann einen Kopf ab und ziehen Sie noch einmal.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Sixteen random common words, said twice. In the second half every word could be predicted by &lt;b&gt;copying&lt;/b&gt;: find the earlier occurrence of the current word and say the word after it. A head that does this is an &lt;b&gt;induction head&lt;/b&gt;; it reads what a previous-token head in an earlier layer wrote, a &lt;b&gt;circuit&lt;/b&gt; of two heads.&lt;/p&gt;&lt;p&gt;This model has the previous-token head but no induction head: the view shows its best one, with no stripe parallel to the diagonal. Colour the Text view by &lt;i&gt;each token&apos;s loss&lt;/i&gt;: the second half is as surprising as the first. The lesson &lt;b&gt;How a model copies&lt;/b&gt; shows the circuit in &lt;b&gt;tiny-circuit&lt;/b&gt;, a model trained to copy; models trained on more text (GPT-2 small, Llama, Qwen, Gemma) have such heads too.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Sechzehn zufällige häufige Wörter, zweimal gesagt. In der zweiten Hälfte ließe sich jedes Wort durch &lt;b&gt;Kopieren&lt;/b&gt; vorhersagen: Finde das frühere Vorkommen des aktuellen Wortes und sage das Wort danach. Ein Kopf, der das tut, ist ein &lt;b&gt;Induktionskopf&lt;/b&gt;; er liest, was ein Vorgänger-Token-Kopf in einer früheren Schicht schrieb, ein &lt;b&gt;Schaltkreis&lt;/b&gt; aus zwei Köpfen.&lt;/p&gt;&lt;p&gt;Dieses Modell hat den Vorgänger-Token-Kopf, aber keinen Induktionskopf: Die Ansicht zeigt seinen besten, ohne Streifen parallel zur Diagonale. Färben Sie die Textansicht nach dem &lt;i&gt;Verlust jedes Tokens&lt;/i&gt;: Die zweite Hälfte ist so überraschend wie die erste. Die Lektion &lt;b&gt;Wie ein Modell kopiert&lt;/b&gt; zeigt den Schaltkreis in &lt;b&gt;tiny-circuit&lt;/b&gt;, einem Modell, das auf Kopieren trainiert wurde; Modelle, die auf mehr Text trainiert wurden (GPT-2 small, Llama, Qwen, Gemma), haben solche Köpfe ebenfalls.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Words said twice</source>
+        <translation>Zweimal gesagte Wörter</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;tiny-circuit&lt;/b&gt; is a small GPT-2 (2 layers of 4 heads): the first two layers of tiny-shakespeare, trained further on Shakespeare&apos;s plays and on rows of random common words with a stretch said twice. The text here is sixteen common words, then the same sixteen again.&lt;/p&gt;&lt;p&gt;In the second half every word can be predicted by &lt;b&gt;copying&lt;/b&gt;: find where the current word stood before and say the word that followed it. Head &lt;b&gt;%1&lt;/b&gt; does exactly that. In its heatmap the rows of the second half light up on a stripe parallel to the diagonal, fifteen columns to the left of it: one step to the right of the earlier copy of the row&apos;s own word, on the word that came &lt;i&gt;after&lt;/i&gt; it. A head that does this is an &lt;b&gt;induction head&lt;/b&gt;; its score on this text is %2 (the mean weight on that stripe).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;tiny-circuit&lt;/b&gt; ist ein kleines GPT-2 (2 Schichten zu 4 Köpfen): die ersten beiden Schichten von tiny-shakespeare, weiter trainiert auf Shakespeares Stücken und auf Zeilen zufälliger häufiger Wörter, in denen ein Stück zweimal vorkommt. Der Text hier sind sechzehn häufige Wörter, dann dieselben sechzehn noch einmal.&lt;/p&gt;&lt;p&gt;In der zweiten Hälfte lässt sich jedes Wort durch &lt;b&gt;Kopieren&lt;/b&gt; vorhersagen: Finde, wo das aktuelle Wort vorher stand, und sage das Wort, das darauf folgte. Kopf &lt;b&gt;%1&lt;/b&gt; tut genau das. In seiner Heatmap leuchten die Zeilen der zweiten Hälfte auf einem Streifen parallel zur Diagonale, fünfzehn Spalten links von ihr: einen Schritt rechts von der früheren Kopie des eigenen Wortes der Zeile, auf dem Wort, das &lt;i&gt;danach&lt;/i&gt; kam. Ein Kopf, der das tut, ist ein &lt;b&gt;Induktionskopf&lt;/b&gt;; sein Score auf diesem Text ist %2 (das mittlere Gewicht auf diesem Streifen).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The head below it</source>
+        <translation>Der Kopf darunter</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;How does %1 know where the word after an earlier copy is? Not from the word itself: that position holds a different word. It needs a head in an earlier layer: head &lt;b&gt;%2&lt;/b&gt; here, a &lt;b&gt;previous-token head&lt;/b&gt;, with its weight just left of the diagonal. It writes &quot;the word before me was &lt;i&gt;heaven&lt;/i&gt;&quot; into each position.&lt;/p&gt;&lt;p&gt;%1&apos;s query at the second &lt;i&gt;heaven&lt;/i&gt; then matches the key that says &quot;the word before me was &lt;i&gt;heaven&lt;/i&gt;&quot;: the position right after the first &lt;i&gt;heaven&lt;/i&gt;, which holds &lt;i&gt;nothing&lt;/i&gt;. Its value there is the word to copy. Two heads in two layers working together: a &lt;b&gt;circuit&lt;/b&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Woher weiß %1, wo das Wort nach einer früheren Kopie steht? Nicht aus dem Wort selbst: An dieser Stelle steht ein anderes Wort. Dazu braucht er einen Kopf in einer früheren Schicht: hier Kopf &lt;b&gt;%2&lt;/b&gt;, einen &lt;b&gt;Vorgänger-Token-Kopf&lt;/b&gt;, mit seinem Gewicht direkt links der Diagonale. Er schreibt „das Wort vor mir war &lt;i&gt;heaven&lt;/i&gt;“ in jede Position.&lt;/p&gt;&lt;p&gt;Die Query von %1 beim zweiten &lt;i&gt;heaven&lt;/i&gt; passt dann zu dem Key, der sagt „das Wort vor mir war &lt;i&gt;heaven&lt;/i&gt;“: der Position direkt nach dem ersten &lt;i&gt;heaven&lt;/i&gt;, an der &lt;i&gt;nothing&lt;/i&gt; steht. Sein Value dort ist das zu kopierende Wort. Zwei Köpfe in zwei Schichten, die zusammenarbeiten: ein &lt;b&gt;Schaltkreis&lt;/b&gt;.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Head %1 is now &lt;b&gt;switched off&lt;/b&gt; (Heads menu, Ctrl+K, or right-click a head) and the view is back on %2. Its stripe fades: the weight on the word to copy falls from %3 to %4. Nothing in layer 1 tells it any more where an earlier word was followed by what.&lt;/p&gt;&lt;p&gt;The loss line under the next-token list says what that costs: from %5 to %6 nats per token. Open the &lt;b&gt;Text view&lt;/b&gt; (Ctrl+7) and colour it by &lt;i&gt;change in loss&lt;/i&gt;: the second half turns red. &lt;b&gt;Restore all&lt;/b&gt; (Ctrl+Shift+K) switches the head back on.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Kopf %1 ist jetzt &lt;b&gt;ausgeschaltet&lt;/b&gt; (Menü Köpfe, Strg+K, oder Rechtsklick auf einen Kopf), und die Ansicht zeigt wieder %2. Sein Streifen verblasst: Das Gewicht auf dem zu kopierenden Wort fällt von %3 auf %4. Nichts in Schicht 1 sagt ihm mehr, wo auf ein früheres Wort was folgte.&lt;/p&gt;&lt;p&gt;Die Verlustzeile unter der Liste der nächsten Tokens sagt, was das kostet: von %5 auf %6 Nats pro Token. Öffnen Sie die &lt;b&gt;Textansicht&lt;/b&gt; (Strg+7) und färben Sie sie nach der &lt;i&gt;Änderung des Verlusts&lt;/i&gt;: Die zweite Hälfte wird rot. &lt;b&gt;Alle wieder an&lt;/b&gt; (Strg+Umschalt+K) schaltet den Kopf wieder ein.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Where the copied word wins</source>
+        <translation>Wo das kopierte Wort gewinnt</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The &lt;b&gt;logit lens&lt;/b&gt; reads the residual stream after each layer with the model&apos;s final norm and output head. Each column is a token of the text, each row a layer; bold cells are the text&apos;s real next token.&lt;/p&gt;&lt;p&gt;In the second half, after layer 0 the top token is a guess from the current word alone. After layer 1, where %1 sits, the copied word is on top: that is the layer at which copying wins. Switch %2 off (Ctrl+K on it in the Layer steps) and look again.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die &lt;b&gt;Logit-Lens&lt;/b&gt; liest den Residualstrom nach jeder Schicht mit der finalen Normierung und dem Ausgabekopf des Modells. Jede Spalte ist ein Token des Textes, jede Zeile eine Schicht; fette Zellen sind das tatsächliche nächste Token des Textes.&lt;/p&gt;&lt;p&gt;In der zweiten Hälfte ist das oberste Token nach Schicht 0 eine Vermutung allein aus dem aktuellen Wort. Nach Schicht 1, in der %1 sitzt, steht das kopierte Wort oben: Das ist die Schicht, in der das Kopieren gewinnt. Schalten Sie %2 aus (Strg+K darauf in den Schichtschritten) und sehen Sie noch einmal hin.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Finding circuits in any model</source>
+        <translation>Schaltkreise in jedem Modell finden</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The &lt;b&gt;Head scores&lt;/b&gt; page ranks every head by its previous-token and induction scores on the text in the view. Here %1 leads the previous-token column and %2 the induction column.&lt;/p&gt;&lt;p&gt;Type any sentence twice and watch the same two heads light up. Then open a bigger model (GPT-2 small, Llama, Qwen, Gemma) and look for its induction heads the same way; they have many.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Seite &lt;b&gt;Kopf-Scores&lt;/b&gt; ordnet jeden Kopf nach seinem Vorgänger-Token- und Induktions-Score auf dem angezeigten Text. Hier führt %1 die Spalte Vorgänger-Token an und %2 die Spalte Induktion.&lt;/p&gt;&lt;p&gt;Tippen Sie einen beliebigen Satz zweimal und sehen Sie dieselben zwei Köpfe aufleuchten. Öffnen Sie dann ein größeres Modell (GPT-2 small, Llama, Qwen, Gemma) und suchen Sie seine Induktionsköpfe auf dieselbe Weise; sie haben viele.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2956,6 +2992,18 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Asking a model why</source>
         <translation>Ein Modell nach dem Warum fragen</translation>
+    </message>
+    <message>
+        <source>How a model &amp;copies</source>
+        <translation>Wie ein Modell &amp;kopiert</translation>
+    </message>
+    <message>
+        <source>The induction circuit of %1: a previous-token head feeding an induction head, switched off and on</source>
+        <translation>Der Induktions-Schaltkreis von %1: ein Vorgänger-Token-Kopf, der einen Induktionskopf speist, aus- und eingeschaltet</translation>
+    </message>
+    <message>
+        <source>How a model copies</source>
+        <translation>Wie ein Modell kopiert</translation>
     </message>
 </context>
 <context>

@@ -38,9 +38,10 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     p.addOption({QStringLiteral("lesson"),
                  QStringLiteral("Start a guided tour: chapter3 (the chapter-3 tour), "
                                 "trained-model (attention in the bundled trained model), "
-                                "after-chapter3 (what changed in attention after chapter 3) or "
+                                "after-chapter3 (what changed in attention after chapter 3), "
                                 "why (asking a trained model why: heads switched off, the logit "
-                                "lens, sampling)."),
+                                "lens, sampling) or copies (how a model copies: the induction "
+                                "circuit)."),
                  QStringLiteral("name")});
     p.addOption({QStringLiteral("theme"),
                  QStringLiteral("system, light or dark: the window's theme for this run (View > "
@@ -121,10 +122,11 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     if (p.isSet(QStringLiteral("lesson"))) {
         o.lesson = p.value(QStringLiteral("lesson"));
         if (o.lesson != QLatin1String("chapter3") && o.lesson != QLatin1String("trained-model") &&
-            o.lesson != QLatin1String("after-chapter3") && o.lesson != QLatin1String("why")) {
+            o.lesson != QLatin1String("after-chapter3") && o.lesson != QLatin1String("why") &&
+            o.lesson != QLatin1String("copies")) {
             *error = QStringLiteral(
-                         "--lesson expects chapter3, trained-model, after-chapter3 or why, "
-                         "got \"%1\".")
+                         "--lesson expects chapter3, trained-model, after-chapter3, why or "
+                         "copies, got \"%1\".")
                          .arg(o.lesson);
             return false;
         }

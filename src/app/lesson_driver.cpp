@@ -51,6 +51,9 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
     why_ = new QAction(tr("Asking a model &why"), this);
     why_->setObjectName(QStringLiteral("actionWhyLesson"));
     connect(why_, &QAction::triggered, this, [this] { start(LessonKind::Why); });
+    copies_ = new QAction(tr("How a model &copies"), this);
+    copies_->setObjectName(QStringLiteral("actionCopyLesson"));
+    connect(copies_, &QAction::triggered, this, [this] { start(LessonKind::Copies); });
     next_ = new QAction(tr("&Next screen"), this);
     next_->setObjectName(QStringLiteral("actionLessonNext"));
     next_->setShortcut(QKeySequence(tr("Ctrl+]")));
@@ -80,24 +83,24 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
     });
     slidesJob_ = std::make_unique<LatestJob>();
     pickJob_ = std::make_unique<LatestJob>();
-    // It runs on the bundled model: a build that does not ship it cannot start it.
-    const QString model = trainedModelLessonModel();
-    const bool bundled = bundledModelNames().contains(model);
-    trained_->setEnabled(bundled);
-    const bool circuit = bundledModelNames().contains(whyLessonModel());
-    why_->setEnabled(circuit);
-    why_->setToolTip(circuit ? tr("Switch heads of %1 off and see what they do: the loss, the "
-                                  "logit lens, copying and sampling")
-                                   .arg(whyLessonModel())
-                             : tr("Needs the bundled model %1, which this installation "
-                                  "does not have")
-                                   .arg(whyLessonModel()));
-    trained_->setToolTip(bundled ? tr("Previous-token and induction heads, the block around "
-                                      "attention and the next-token prediction, on %1")
-                                       .arg(model)
-                                 : tr("Needs the bundled model %1, which this installation "
-                                      "does not have")
-                                       .arg(model));
+    // A lesson that runs on a bundled model: a build that does not ship it cannot start it.
+    const auto onBundled = [](QAction* action, const QString& model, const QString& what) {
+        const bool bundled = bundledModelNames().contains(model);
+        action->setEnabled(bundled);
+        action->setToolTip(bundled ? what.arg(model)
+                                   : tr("Needs the bundled model %1, which this installation "
+                                        "does not have")
+                                         .arg(model));
+    };
+    onBundled(trained_, trainedModelLessonModel(),
+              tr("Previous-token and induction heads, the block around attention and the "
+                 "next-token prediction, on %1"));
+    onBundled(why_, whyLessonModel(),
+              tr("Switch heads of %1 off and see what they do: the loss, the logit lens, copying "
+                 "and sampling"));
+    onBundled(copies_, copyLessonModel(),
+              tr("The induction circuit of %1: a previous-token head feeding an induction head, "
+                 "switched off and on"));
 }
 
 LessonDriver::~LessonDriver() = default;
@@ -135,6 +138,7 @@ void LessonDriver::start(LessonKind kind) {
     dock_->setWindowTitle(kind == LessonKind::TrainedModel    ? tr("Trained model tour")
                           : kind == LessonKind::AfterChapter3 ? tr("After chapter 3")
                           : kind == LessonKind::Why           ? tr("Asking a model why")
+                          : kind == LessonKind::Copies        ? tr("How a model copies")
                                                               : tr("Chapter 3 tour"));
     dock_->show();
     dock_->raise();

@@ -34,11 +34,13 @@ class LessonDriver : public QObject {
     LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel* lesson, QDockWidget* dock,
                  std::function<double()> fontScale, QObject* parent = nullptr);
     ~LessonDriver() override;
-    // Lesson > Chapter 3 tour, Attention in a trained model and After chapter 3.
+    // Lesson > Chapter 3 tour, Attention in a trained model, After chapter 3, Asking a model why
+    // and How a model copies.
     QAction* chapter3Action() const { return chapter3_; }
     QAction* trainedModelAction() const { return trained_; }
     QAction* afterChapter3Action() const { return afterChapter3_; }
     QAction* whyAction() const { return why_; }
+    QAction* copyAction() const { return copies_; }
     // Lesson > Next screen (Ctrl+]) and Previous screen (Ctrl+[): the panel's Next and Back,
     // enabled while a lesson is open.
     QAction* nextAction() const { return next_; }
@@ -68,6 +70,7 @@ class LessonDriver : public QObject {
     QAction* trained_ = nullptr;
     QAction* afterChapter3_ = nullptr;
     QAction* why_ = nullptr;
+    QAction* copies_ = nullptr;
     QAction* next_ = nullptr;
     QAction* previous_ = nullptr;
     QAction* exportSlides_ = nullptr;

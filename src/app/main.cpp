@@ -138,6 +138,7 @@ int main(int argc, char** argv) {
             options.lesson == QLatin1String("trained-model")    ? attn::LessonKind::TrainedModel
             : options.lesson == QLatin1String("after-chapter3") ? attn::LessonKind::AfterChapter3
             : options.lesson == QLatin1String("why")            ? attn::LessonKind::Why
+            : options.lesson == QLatin1String("copies")         ? attn::LessonKind::Copies
                                                                 : attn::LessonKind::Chapter3);
     if (!options.page.isEmpty())
         window.showPage(options.page);

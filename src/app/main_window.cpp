@@ -408,6 +408,7 @@ void MainWindow::createMenus() {
     lessonMenu->addAction(lessons_->trainedModelAction());
     lessonMenu->addAction(lessons_->afterChapter3Action());
     lessonMenu->addAction(lessons_->whyAction());
+    lessonMenu->addAction(lessons_->copyAction());
     lessonMenu->addSeparator();
     lessonMenu->addAction(lessons_->nextAction());
     lessonMenu->addAction(lessons_->previousAction());

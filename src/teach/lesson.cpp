@@ -440,9 +440,10 @@ std::vector<LessonScreen> buildWhyLesson() {
             "a previous-token head in an earlier layer wrote, a <b>circuit</b> of two heads.</p>"
             "<p>This model has the previous-token head but no induction head: the view shows "
             "its best one, with no stripe parallel to the diagonal. Colour the Text view by "
-            "<i>each token's loss</i>: the second half is as surprising as the first. Models "
-            "trained on more text (GPT-2 small, Llama, Qwen, Gemma) have such heads; open one "
-            "and look at its Head scores.</p>"),
+            "<i>each token's loss</i>: the second half is as surprising as the first. The "
+            "lesson <b>How a model copies</b> shows the circuit in <b>tiny-circuit</b>, a model "
+            "trained to copy; models trained on more text (GPT-2 small, Llama, Qwen, Gemma) "
+            "have such heads too.</p>"),
         "steps", step_id::kWeights, prev, {}, kCircuitWords, LessonHead::BestInduction));
     v.push_back(screen(
         Lesson::tr("Sampling"), Lesson::tr("Writing with the model"),
@@ -455,6 +456,96 @@ std::vector<LessonScreen> buildWhyLesson() {
             "and press it again: the same seed gives the same text. Then switch a head off and "
             "sample again.</p>"),
         "steps", step_id::kWeights, prev, {}, "ROMEO:"));
+    return v;
+}
+
+// tools/check_bundled_model.py --common 500's circuit text for tiny-circuit: 16 whole-word
+// tokens among the 500 ids it learnt to copy, picked at random (seed 7), said twice.
+const char* const kCopyWords =
+    " their some news state heaven nothing home war should these mind hath cousin thy them must"
+    " their some news state heaven nothing home war should these mind hath cousin thy them must";
+
+std::vector<LessonScreen> buildCopyLesson() {
+    const HeadRef prev = copyLessonPreviousTokenHead();
+    const HeadRef ind = copyLessonInductionHead();
+    const QString prevName = QStringLiteral("L%1H%2").arg(prev.layer).arg(prev.head);
+    const QString indName = QStringLiteral("L%1H%2").arg(ind.layer).arg(ind.head);
+    const auto screen = [&](const QString& section, const QString& title, const QString& html,
+                            const char* page, HeadRef head, std::vector<HeadRef> ablate = {}) {
+        LessonScreen s = modelScreen(section, title, html, page, step_id::kWeights, int(head.layer),
+                                     int(head.head), LessonHead::Fixed, kCopyWords);
+        s.model = copyLessonModel();
+        s.ablate = std::move(ablate);
+        return s;
+    };
+    std::vector<LessonScreen> v;
+    v.push_back(screen(
+        Lesson::tr("Copying"), Lesson::tr("Words said twice"),
+        Lesson::tr(
+            "<p><b>tiny-circuit</b> is a small GPT-2 (2 layers of 4 heads): the first two "
+            "layers of tiny-shakespeare, trained further on Shakespeare's plays and on rows of "
+            "random common words with a stretch said twice. The text here is sixteen common "
+            "words, then the same sixteen again.</p>"
+            "<p>In the second half every word can be predicted by <b>copying</b>: find where the "
+            "current word stood before and say the word that followed it. Head <b>%1</b> does "
+            "exactly that. In its heatmap the rows of the second half light up on a stripe "
+            "parallel to the diagonal, fifteen columns to the left of it: one step to the "
+            "right of the earlier copy of the row's own word, on the word that came "
+            "<i>after</i> it. A head that does this is an <b>induction head</b>; its score on "
+            "this text is %2 (the mean weight on that stripe).</p>")
+            .arg(indName, QStringLiteral("0.95")),
+        "steps", ind));
+    v.push_back(screen(
+        Lesson::tr("Previous token"), Lesson::tr("The head below it"),
+        Lesson::tr(
+            "<p>How does %1 know where the word after an earlier copy is? Not from the word "
+            "itself: that position holds a different word. It needs a head in an earlier layer: "
+            "head <b>%2</b> here, a <b>previous-token head</b>, with its weight just left of the "
+            "diagonal. It writes \"the word before me was <i>heaven</i>\" into each position.</p>"
+            "<p>%1's query at the second <i>heaven</i> then matches the key that says \"the word "
+            "before me was <i>heaven</i>\": the position right after the first <i>heaven</i>, "
+            "which holds <i>nothing</i>. Its value there is the word to copy. Two heads in two "
+            "layers working together: a "
+            "<b>circuit</b>.</p>")
+            .arg(indName, prevName),
+        "steps", prev));
+    v.push_back(screen(
+        Lesson::tr("Switch it off"), Lesson::tr("Without the previous-token head"),
+        Lesson::tr(
+            "<p>Head %1 is now <b>switched off</b> (Heads menu, Ctrl+K, or right-click a head) "
+            "and the view is back on %2. Its stripe fades: the weight on the word to copy falls "
+            "from %3 to %4. Nothing in layer 1 tells it any more where an earlier word was "
+            "followed by what.</p>"
+            "<p>The loss line under the next-token list says what that costs: from %5 to %6 "
+            "nats per token. Open the <b>Text view</b> (Ctrl+7) and colour it by <i>change in "
+            "loss</i>: the second half turns red. <b>Restore all</b> (Ctrl+Shift+K) switches "
+            "the head back on.</p>")
+            .arg(prevName, indName, QStringLiteral("0.95"), QStringLiteral("0.10"),
+                 QStringLiteral("5.86"), QStringLiteral("10.71")),
+        "steps", ind, {prev}));
+    v.push_back(screen(
+        Lesson::tr("Logit lens"), Lesson::tr("Where the copied word wins"),
+        Lesson::tr(
+            "<p>The <b>logit lens</b> reads the residual stream after each layer with the "
+            "model's final norm and output head. Each column is a token of the text, each row a "
+            "layer; bold cells are the text's real next token.</p>"
+            "<p>In the second half, after layer 0 the top token is a guess from the current "
+            "word alone. After layer 1, where %1 sits, the copied word is on top: that is the "
+            "layer at which copying wins. Switch %2 off (Ctrl+K on it in the Layer steps) and "
+            "look again.</p>")
+            .arg(indName, prevName),
+        "lens", ind));
+    v.push_back(screen(
+        Lesson::tr("Head scores"), Lesson::tr("Finding circuits in any model"),
+        Lesson::tr(
+            "<p>The <b>Head scores</b> page ranks every head by its previous-token and induction "
+            "scores on the text in the view. Here %1 leads the previous-token column and %2 the "
+            "induction column.</p>"
+            "<p>Type any sentence twice and watch the same two heads light up. Then open a "
+            "bigger model (GPT-2 small, Llama, Qwen, Gemma) and look for its induction heads the "
+            "same way; they have many.</p>")
+            .arg(prevName, indName),
+        "scores", ind));
     return v;
 }
 
@@ -705,6 +796,31 @@ QString whyLessonRepeatedText() {
     return QString::fromUtf8(kCircuitWords);
 }
 
+QString copyLessonModel() {
+    return QStringLiteral("tiny-circuit");
+}
+
+// tiny-circuit's circuit (docs/MODEL.md, tests/fixtures/model/tiny_circuit_expected.json): layer
+// 0 head 1 puts 0.92 of its weight on the previous token of Sonnet 18 and feeds layer 1 head 2,
+// 0.92 on the token after the earlier copy; the lesson's numbers are checked against the app's
+// own run in tests/teach/lesson_test.cpp.
+HeadRef copyLessonPreviousTokenHead() {
+    return {0, 1};
+}
+
+HeadRef copyLessonInductionHead() {
+    return {1, 2};
+}
+
+QString copyLessonRepeatedText() {
+    return QString::fromUtf8(kCopyWords);
+}
+
+const std::vector<LessonScreen>& copyLesson() {
+    static const std::vector<LessonScreen> screens = buildCopyLesson();
+    return screens;
+}
+
 const std::vector<LessonScreen>& whyLesson() {
     static const std::vector<LessonScreen> screens = buildWhyLesson();
     return screens;
@@ -714,6 +830,8 @@ const std::vector<LessonScreen>& lessonScreens(LessonKind kind) {
     switch (kind) {
         case LessonKind::Why:
             return whyLesson();
+        case LessonKind::Copies:
+            return copyLesson();
         case LessonKind::TrainedModel:
             return trainedModelLesson();
         case LessonKind::AfterChapter3:

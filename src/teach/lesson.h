@@ -78,8 +78,19 @@ HeadRef whyLessonPreviousTokenHead();
 HeadRef whyLessonIdleHead();
 QString whyLessonRepeatedText();
 
+// "How a model copies" (SPEC 10), on the bundled tiny-circuit: random common words said twice,
+// the induction head's stripe, the previous-token head below it, the stripe fading and the loss
+// rising with that head switched off, the logit lens and the Head scores.
+const std::vector<LessonScreen>& copyLesson();
+// Its model, the two heads of its circuit and its text (tools/check_bundled_model.py's circuit
+// text for that model).
+QString copyLessonModel();
+HeadRef copyLessonPreviousTokenHead();
+HeadRef copyLessonInductionHead();
+QString copyLessonRepeatedText();
+
 // The lessons, for the menu, the command line (--lesson) and the slides.
-enum class LessonKind { Chapter3, TrainedModel, AfterChapter3, Why };
+enum class LessonKind { Chapter3, TrainedModel, AfterChapter3, Why, Copies };
 const std::vector<LessonScreen>& lessonScreens(LessonKind kind);
 
 // Back / Next, the screen's title and text and "3 / 12", for a dock beside the heatmap.

@@ -229,8 +229,9 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
     LaunchOptions lesson;
     EXPECT_FALSE(parseLaunchOptions({"attention-lens", "--lesson", "chapter4"}, &lesson, &why));
     EXPECT_EQ(why,
-              QStringLiteral("--lesson expects chapter3, trained-model, after-chapter3 or why, got "
-                             "\"chapter4\"."));
+              QStringLiteral(
+                  "--lesson expects chapter3, trained-model, after-chapter3, why or copies, got "
+                  "\"chapter4\"."));
     ASSERT_TRUE(parseLaunchOptions({"attention-lens", "--lesson", "trained-model"}, &lesson, &why));
     EXPECT_EQ(lesson.lesson, QStringLiteral("trained-model"));
     // A model that is neither a file nor a bundled model: one line, before any window.

@@ -1,15 +1,18 @@
-// SPEC 10 on the bundled model against the numbers tools/check_bundled_model.py computed in
-// PyTorch (float64) from the same file: on the repeated random common words, with no head, its
-// previous-token head zero-ablated and mean-ablated, the attention of the layer of its best
+// SPEC 10 on the bundled models against the numbers tools/check_bundled_model.py computed in
+// PyTorch (float64) from the same files: on the repeated random common words, with no head, the
+// previous-token head zero-ablated and mean-ablated, the attention of the layer of the best
 // induction-score head, the text's loss and each token's, the next-token top 5 and the logit
-// lens's top 3 agree to 1e-4; greedy generation is PyTorch's argmax decoding. (The model has no
-// induction head, docs/MODEL.md; the fixture's "circuit" holds what it has.)
+// lens's top 3 agree to 1e-4; greedy generation is PyTorch's argmax decoding. tiny-shakespeare
+// has no induction head (docs/MODEL.md; its fixture's "circuit" holds what it has); tiny-circuit
+// has the circuit, and switching its previous-token head off at least halves the induction
+// head's stripe.
 #include <gtest/gtest.h>
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 
 #include "engine/decoder_forward.h"
@@ -19,12 +22,9 @@
 namespace attn {
 namespace {
 
-// The bundled model and its fixture (tiny-shakespeare -> tiny_shakespeare_expected.json).
-const char* const kAblationFixtureModel = "tiny-shakespeare";
-
-QJsonObject circuitFixture() {
-    QString name =
-        QString::fromLatin1(kAblationFixtureModel).replace(QLatin1Char('-'), QLatin1Char('_'));
+// A bundled model's fixture (tiny-shakespeare -> tiny_shakespeare_expected.json).
+QJsonObject circuitFixture(const char* model) {
+    QString name = QString::fromLatin1(model).replace(QLatin1Char('-'), QLatin1Char('_'));
     QFile f(QStringLiteral(ATTN_FIXTURES_DIR "/model/") + name + QStringLiteral("_expected.json"));
     EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << f.fileName().toStdString();
     return QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("circuit")].toObject();
@@ -41,12 +41,12 @@ HeadRef head(const QJsonValue& v) {
     return {v.toArray()[0].toInteger(), v.toArray()[1].toInteger()};
 }
 
-class AblationFixture : public ::testing::Test {
+class AblationFixture : public ::testing::TestWithParam<const char*> {
   protected:
     void SetUp() override {
         qputenv("ATTN_MODEL_DIR", ATTN_MODELS_DIR);
-        model_ = loadModel(QString::fromLatin1(kAblationFixtureModel));
-        fixture_ = circuitFixture();
+        model_ = loadModel(QString::fromLatin1(GetParam()));
+        fixture_ = circuitFixture(GetParam());
         ASSERT_FALSE(fixture_.isEmpty());
     }
     std::shared_ptr<const DecoderRun> run(const QString& mode) {
@@ -62,7 +62,7 @@ class AblationFixture : public ::testing::Test {
     QJsonObject fixture_;
 };
 
-TEST_F(AblationFixture, TheTextIsTheRepeatedWordsAsTheModelReadsThem) {
+TEST_P(AblationFixture, TheTextIsTheRepeatedWordsAsTheModelReadsThem) {
     Settings s;
     s.source = InputSource::Text;
     s.text = fixture_["text"].toString();
@@ -73,7 +73,7 @@ TEST_F(AblationFixture, TheTextIsTheRepeatedWordsAsTheModelReadsThem) {
         std::equal(v.begin(), v.begin() + long(v.size() / 2), v.begin() + long(v.size() / 2)));
 }
 
-TEST_F(AblationFixture, EachAblationGivesPyTorchsNumbers) {
+TEST_P(AblationFixture, EachAblationGivesPyTorchsNumbers) {
     const HeadRef induction = head(fixture_["induction_head"]);
     for (const QString& mode :
          {QStringLiteral("none"), QStringLiteral("zero"), QStringLiteral("mean")}) {
@@ -127,7 +127,7 @@ TEST_F(AblationFixture, EachAblationGivesPyTorchsNumbers) {
     }
 }
 
-TEST_F(AblationFixture, GreedyGenerationIsPyTorchsArgmaxDecoding) {
+TEST_P(AblationFixture, GreedyGenerationIsPyTorchsArgmaxDecoding) {
     const QJsonObject g = fixture_["greedy"].toObject();
     const std::vector<int64_t> expected = ids(g["ids"]);
     GenerateRequest r;
@@ -137,6 +137,49 @@ TEST_F(AblationFixture, GreedyGenerationIsPyTorchsArgmaxDecoding) {
     r.sampling.temperature = 0.0;
     EXPECT_EQ(generate(r).ids, expected);
 }
+
+// Issue 27's circuit: a previous-token head (at least 0.5 on Sonnet 18) below an induction head
+// (at least 0.5 on repeated random common words) that the previous-token head feeds: switching
+// it off at least halves the induction head's stripe, in PyTorch's scores and in the app's
+// attention on the lesson's text.
+// (tiny-shakespeare has no induction head, docs/MODEL.md.)
+using CircuitFixture = AblationFixture;
+
+TEST_P(CircuitFixture, SwitchingThePreviousTokenHeadOffAtLeastHalvesTheInductionStripe) {
+    const HeadRef prev = head(fixture_["previous_token_head"]);
+    const HeadRef induction = head(fixture_["induction_head"]);
+    EXPECT_LT(prev.layer, induction.layer);
+    EXPECT_GE(fixture_["previous_token_score"].toDouble(), 0.5);
+    EXPECT_GE(fixture_["induction_score"].toDouble(), 0.5);
+    EXPECT_LE(fixture_["induction_score_ablated"].toDouble(),
+              fixture_["induction_score"].toDouble() / 2);
+    const auto stripe = [&](const DecoderRun& r) {
+        const Tensor att = layerAttention(r, induction.layer);
+        const int64_t T = r.tokens(), n = T / 2;
+        double sum = 0;
+        for (int64_t t = n; t < T; ++t)
+            sum += att.data()[(induction.head * T + t) * T + (t - n + 1)];
+        return sum / double(n);
+    };
+    const QJsonObject cases = fixture_["ablation"].toObject();
+    const double on = stripe(*run(QStringLiteral("none")));
+    const double off = stripe(*run(QStringLiteral("zero")));
+    EXPECT_NEAR(on, cases["none"].toObject()["induction_stripe"].toDouble(), 1e-4);
+    EXPECT_NEAR(off, cases["zero"].toObject()["induction_stripe"].toDouble(), 1e-4);
+    EXPECT_GE(on, 0.5);
+    EXPECT_LE(off, on / 2);
+}
+
+std::string paramName(const ::testing::TestParamInfo<const char*>& info) {
+    std::string name = info.param;
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(BundledModels, AblationFixture,
+                         ::testing::Values("tiny-shakespeare", "tiny-circuit"), paramName);
+INSTANTIATE_TEST_SUITE_P(BundledModels, CircuitFixture, ::testing::Values("tiny-circuit"),
+                         paramName);
 
 }  // namespace
 }  // namespace attn

@@ -78,7 +78,8 @@ TEST(ModelDescription, NamesTheFamilyTheSharedKeysAndTheSlidingLayers) {
 // tokenizer.json), trained on the same text; its file says its loss, below the bigram model's.
 TEST(BundledModels, TheLlamaIsAFolderOfTodaysFamily) {
     qputenv("ATTN_MODEL_DIR", ATTN_MODELS_DIR);
-    EXPECT_EQ(bundledModelNames(), (QStringList{"tiny-shakespeare", "tiny-shakespeare-llama"}));
+    EXPECT_EQ(bundledModelNames(),
+              (QStringList{"tiny-circuit", "tiny-shakespeare", "tiny-shakespeare-llama"}));
     EXPECT_TRUE(QFileInfo(modelFilePath(QStringLiteral("tiny-shakespeare-llama"))).isDir());
     const auto m = loadModel(QStringLiteral("tiny-shakespeare-llama"));
     EXPECT_EQ(m->arch.family, Family::Llama);
@@ -94,6 +95,28 @@ TEST(BundledModels, TheLlamaIsAFolderOfTodaysFamily) {
     EXPECT_LT(loss, bigram - 0.3);
     EXPECT_LE(QFileInfo(modelFilePath(QStringLiteral("tiny-shakespeare-llama")) +
                         QStringLiteral("/model.safetensors"))
+                  .size(),
+              16 * 1000 * 1000);
+}
+
+// The third bundled model holds issue 27's induction circuit (tests/pipeline/
+// ablation_fixture_test.cpp checks the circuit against PyTorch); it still models the plays
+// better than the bigram model, and its line under the picker says what it was trained for.
+TEST(BundledModels, TheCircuitModelSaysWhatItIsAndBeatsTheBigram) {
+    qputenv("ATTN_MODEL_DIR", ATTN_MODELS_DIR);
+    const auto m = loadModel(QStringLiteral("tiny-circuit"));
+    EXPECT_EQ(m->arch.layers, 2);
+    EXPECT_EQ(m->arch.heads, 4);
+    const double loss = std::stod(m->metadata.at("validation_loss"));
+    const double bigram = std::stod(m->metadata.at("baseline_bigram_validation_loss"));
+    EXPECT_LT(loss, bigram);
+    const QString description = QString::fromStdString(m->metadata.at("description"));
+    EXPECT_TRUE(description.contains(QStringLiteral("said twice"))) << description.toStdString();
+    EXPECT_TRUE(description.contains(QStringLiteral("induction head")))
+        << description.toStdString();
+    const QFileInfo file(modelFilePath(QStringLiteral("tiny-circuit")));
+    EXPECT_LE(QFileInfo(file.isDir() ? file.filePath() + QStringLiteral("/model.safetensors")
+                                     : file.filePath())
                   .size(),
               16 * 1000 * 1000);
 }

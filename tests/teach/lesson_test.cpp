@@ -9,10 +9,12 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
 #include "engine/decoder_forward.h"
+#include "engine/head_scores.h"
 #include "export/heatmap_data.h"
 #include "pipeline/model_request.h"
 #include "pipeline/run_request.h"
@@ -206,6 +208,108 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
     // No head stays off after the screens that switch one off.
     EXPECT_TRUE(lessonScreenSettings(screens[3], lessonScreenSettings(screens[2], Settings()))
                     .ablation.empty());
+    const std::vector<Slide> slides = lessonSlides(screens, Settings());
+    ASSERT_EQ(slides.size(), screens.size());
+    for (size_t i = 0; i < slides.size(); ++i)
+        EXPECT_FALSE(slides[i].figure.isEmpty()) << i;
+}
+
+// "How a model copies" runs on tiny-circuit's circuit as its fixture (PyTorch) finds it: the same
+// two heads and text, the induction stripe and the loss with and without the previous-token head
+// as the app computes them, written into the screens that state them.
+TEST(LessonSlides, TheCopyLessonSaysWhatIsTrueOfItsModel) {
+    if (!bundledModelNames().contains(copyLessonModel()))
+        GTEST_SKIP() << "this build has no tiny-circuit";
+    QFile f(QStringLiteral(ATTN_FIXTURES_DIR "/model/tiny_circuit_expected.json"));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << f.fileName().toStdString();
+    const QJsonObject circuit =
+        QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("circuit")].toObject();
+    const auto headAt = [&](const char* key) {
+        const QJsonArray a = circuit[QLatin1String(key)].toArray();
+        return HeadRef{a[0].toInteger(), a[1].toInteger()};
+    };
+    const HeadRef prev = copyLessonPreviousTokenHead(), ind = copyLessonInductionHead();
+    EXPECT_EQ(prev, headAt("previous_token_head"));
+    EXPECT_EQ(ind, headAt("induction_head"));
+    EXPECT_EQ(copyLessonRepeatedText(), circuit[QStringLiteral("text")].toString());
+
+    const auto& screens = copyLesson();
+    ASSERT_EQ(screens.size(), 5u);
+    for (size_t i = 0; i < screens.size(); ++i) {
+        EXPECT_EQ(screens[i].model, copyLessonModel()) << i;
+        EXPECT_EQ(screens[i].text, copyLessonRepeatedText()) << i;
+        EXPECT_EQ(screens[i].ablate, i == 2 ? std::vector<HeadRef>{prev} : std::vector<HeadRef>{})
+            << i;
+    }
+    EXPECT_EQ(screens[0].layer, ind.layer);
+    EXPECT_EQ(screens[0].head, ind.head);
+    EXPECT_EQ(screens[1].layer, prev.layer);
+    EXPECT_EQ(screens[1].head, prev.head);
+    EXPECT_EQ(screens[3].page, QStringLiteral("lens"));
+    EXPECT_EQ(screens[4].page, QStringLiteral("scores"));
+
+    // The app's own numbers for the screen's state: the loss and the induction head's mean weight
+    // on the token after the earlier copy of each second-half token.
+    struct Numbers {
+        double loss, stripe;
+    };
+    const auto numbers = [&](const LessonScreen& s) {
+        const Settings settings = lessonScreenSettings(s, Settings());
+        const RequestResult r =
+            runRequestOrThrow({settings, {}, loadModel(s.model), nullptr, nullptr});
+        const DecoderRun& run = *r.model.run;
+        const std::vector<double> logp = tokenLogProbabilities(run);
+        double loss = 0;
+        for (double v : logp)
+            loss -= v / double(logp.size());
+        const Tensor att = layerAttention(run, ind.layer);
+        const int64_t T = run.tokens(), n = T / 2;
+        double stripe = 0;
+        for (int64_t t = n; t < T; ++t)
+            stripe += att.data()[(ind.head * T + t) * T + (t - n + 1)] / double(n);
+        return Numbers{loss, stripe};
+    };
+    const Numbers on = numbers(screens[0]), off = numbers(screens[2]);
+    // The last screen's claim: on this text the two heads lead their columns of Head scores.
+    {
+        const RequestResult r = runRequestOrThrow({lessonScreenSettings(screens[4], Settings()),
+                                                   {},
+                                                   loadModel(copyLessonModel()),
+                                                   nullptr,
+                                                   nullptr});
+        const DecoderRun& run = *r.model.run;
+        const HeadScores scores = headScores(run);
+        const std::vector<double>& induction = scores.induction;  // the text is said twice
+        const auto best = [&](const std::vector<double>& v) {
+            const auto i = int64_t(std::max_element(v.begin(), v.end()) - v.begin());
+            return HeadRef{i / scores.heads, i % scores.heads};
+        };
+        EXPECT_EQ(best(scores.previousToken), prev);
+        EXPECT_EQ(best(induction), ind);
+        // The logit-lens screen's claim: in the second half the copied word is on top after
+        // layer 1, not after layer 0.
+        const LogitLens lens = logitLens(run, 1);
+        const std::vector<int64_t> ids = run.ids;
+        const int64_t T = run.tokens(), n = T / 2;
+        int after0 = 0, after1 = 0;
+        for (int64_t t = n; t + 1 < T; ++t) {
+            after0 += lens[0][size_t(t)][0].id == ids[size_t(t + 1)];
+            after1 += lens[1][size_t(t)][0].id == ids[size_t(t + 1)];
+        }
+        EXPECT_LE(after0, 1);
+        EXPECT_EQ(after1, n - 1);
+    }
+    const auto two = [](double v) { return QString::number(v, 'f', 2); };
+    EXPECT_TRUE(screens[0].html.contains(QStringLiteral("is %1").arg(two(on.stripe)))) << on.stripe;
+    EXPECT_TRUE(screens[2].html.contains(
+        QStringLiteral("from %1 to %2").arg(two(on.stripe), two(off.stripe))))
+        << off.stripe;
+    EXPECT_TRUE(screens[2].html.contains(
+        QStringLiteral("from %1 to %2 nats").arg(two(on.loss), two(off.loss))))
+        << on.loss << " " << off.loss;
+    EXPECT_GE(on.stripe, 0.5);
+    EXPECT_LE(off.stripe, on.stripe / 2);
+    EXPECT_GT(off.loss, on.loss + 0.5);
     const std::vector<Slide> slides = lessonSlides(screens, Settings());
     ASSERT_EQ(slides.size(), screens.size());
     for (size_t i = 0; i < slides.size(); ++i)
