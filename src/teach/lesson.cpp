@@ -492,8 +492,8 @@ std::vector<LessonScreen> buildCopyLesson() {
             "parallel to the diagonal, fifteen columns to the left of it: one step to the "
             "right of the earlier copy of the row's own word, on the word that came "
             "<i>after</i> it. A head that does this is an <b>induction head</b>; its score on "
-            "this text is %2 (the mean weight on that stripe).</p>")
-            .arg(indName, QStringLiteral("0.95")),
+            "this text is 0.95 (the mean weight on that stripe).</p>")
+            .arg(indName),
         "steps", ind));
     v.push_back(screen(
         Lesson::tr("Previous token"), Lesson::tr("The head below it"),
@@ -514,14 +514,13 @@ std::vector<LessonScreen> buildCopyLesson() {
         Lesson::tr(
             "<p>Head %1 is now <b>switched off</b> (Heads menu, Ctrl+K, or right-click a head) "
             "and the view is back on %2. Its stripe fades: the weight on the word to copy falls "
-            "from %3 to %4. Nothing in layer 1 tells it any more where an earlier word was "
+            "from 0.95 to 0.10. Nothing in layer 1 tells it any more where an earlier word was "
             "followed by what.</p>"
-            "<p>The loss line under the next-token list says what that costs: from %5 to %6 "
+            "<p>The loss line under the next-token list says what that costs: from 5.86 to 10.71 "
             "nats per token. Open the <b>Text view</b> (Ctrl+7) and colour it by <i>change in "
             "loss</i>: the second half turns red. <b>Restore all</b> (Ctrl+Shift+K) switches "
             "the head back on.</p>")
-            .arg(prevName, indName, QStringLiteral("0.95"), QStringLiteral("0.10"),
-                 QStringLiteral("5.86"), QStringLiteral("10.71")),
+            .arg(prevName, indName),
         "steps", ind, {prev}));
     v.push_back(screen(
         Lesson::tr("Logit lens"), Lesson::tr("Where the copied word wins"),
