@@ -2025,10 +2025,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Induktion</translation>
     </message>
     <message>
-        <source>On a random text repeated twice: mean weight on the token after the previous occurrence of the current one; near 1 for an induction head</source>
-        <translation>Auf einem zweimal wiederholten Zufallstext: mittleres Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen; nahe 1 bei einem Induktionskopf</translation>
-    </message>
-    <message>
         <source>computing…</source>
         <translation>wird berechnet …</translation>
     </message>
@@ -2069,10 +2065,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Zeilen sind Schichten, Spalten Köpfe. Voriges Token nahe 1: der Kopf schaut auf das Token direkt davor. Abstand nahe 1: das vorige Token; nahe 0: das Token selbst; groß: weit zurück. Niedrige Entropie: auf wenige Tokens konzentriert. Hohes Gewicht auf dem ersten Token: eine Attention-Senke.</translation>
     </message>
     <message>
-        <source>Induction (a random text repeated): near 1 for heads that look at the token after the previous occurrence of the current one.</source>
-        <translation>Induktion (wiederholter Zufallstext): nahe 1 bei Köpfen, die auf das Token nach dem vorigen Vorkommen des aktuellen schauen.</translation>
-    </message>
-    <message>
         <source>No model run yet.</source>
         <translation>Noch kein Modelllauf.</translation>
     </message>
@@ -2099,6 +2091,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Switched off: what this head writes is removed</source>
         <translation>Abgeschaltet: Was dieser Kopf schreibt, ist entfernt</translation>
+    </message>
+    <message>
+        <source>On a text said twice: mean weight on the token after the previous occurrence of the current one; near 1 for an induction head</source>
+        <translation>Auf einem zweimal gesagten Text: mittleres Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen; nahe 1 bei einem Induktionskopf</translation>
+    </message>
+    <message>
+        <source>Induction (the text is said twice): near 1 for heads that look at the token after the previous occurrence of the current one.</source>
+        <translation>Induktion (der Text steht zweimal da): nahe 1 bei Köpfen, die auf das Token nach dem vorigen Vorkommen des aktuellen schauen.</translation>
     </message>
 </context>
 <context>

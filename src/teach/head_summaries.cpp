@@ -63,8 +63,8 @@ const ScoreInfo kScoreInfo[] = {
      3},
     {QT_TRANSLATE_NOOP("attn::HeadSummaries", "induction"),
      QT_TRANSLATE_NOOP("attn::HeadSummaries",
-                       "On a random text repeated twice: mean weight on the token after the "
-                       "previous occurrence of the current one; near 1 for an induction head"),
+                       "On a text said twice: mean weight on the token after the previous "
+                       "occurrence of the current one; near 1 for an induction head"),
      3},
 };
 
@@ -403,8 +403,10 @@ HeadSummaries::HeadSummaries(QWidget* parent)
     mapsBox->installEventFilter(this);
     auto* mapsLayout = new QHBoxLayout(mapsBox);
     mapsLayout->setContentsMargins(0, 0, 0, 0);
-    for (int i = 0; i < 4; ++i) {
+    // The induction map (the last) is shown only with induction scores: for a text said twice.
+    for (int i = 0; i < kMaps; ++i) {
         maps_[i] = new ScoreMap(i, mapsBox);
+        maps_[i]->setObjectName(QStringLiteral("scoreMap%1").arg(i));
         maps_[i]->onClick = [this](int l, int h) { selectHead(l, h); };
         maps_[i]->onMenu = [this](int l, int h, const QPoint& at) {
             emit headMenuRequested(l, h, at);  // no selectHead: that would open the head's steps
@@ -419,6 +421,7 @@ HeadSummaries::HeadSummaries(QWidget* parent)
         };
         mapsLayout->addWidget(maps_[i]);
     }
+    maps_[kMaps - 1]->hide();
 
     model_ = new HeadScoresModel(this);
     proxy_ = new QSortFilterProxyModel(this);
@@ -488,13 +491,13 @@ QString HeadSummaries::legendText(bool withInduction) {
            "token just before. Distance near 1: the previous token; near 0: the token "
            "itself; large: far back. Low entropy: focused on a few tokens. High first-token "
            "weight: an attention sink.");
-    // The induction score is only measured on a repeated random text (the lesson's), so it is
+    // The induction score is only measured on a text said twice (headScores), so it is
     // explained only when its column is there.
     if (!withInduction)
         return scores;
     return scores + QLatin1Char(' ') +
-           tr("Induction (a random text repeated): near 1 for heads that look at the token after "
-              "the previous occurrence of the current one.");
+           tr("Induction (the text is said twice): near 1 for heads that look at the token "
+              "after the previous occurrence of the current one.");
 }
 
 void HeadSummaries::setAblated(std::vector<HeadRef> heads) {
@@ -576,6 +579,7 @@ void HeadSummaries::showScores() {
         m->setCurrent(currentLayer_, currentHead_);
         m->updateGeometry();
     }
+    maps_[kMaps - 1]->setVisible(!scores_.induction.empty());
     model_->setScores(scores_, computing_);
     fitMapsHeight();
     table_->setColumnHidden(int(HeadScoreColumn::Induction), scores_.induction.empty());
@@ -622,7 +626,8 @@ bool HeadSummaries::eventFilter(QObject* watched, QEvent* event) {
 void HeadSummaries::fitMapsHeight() {
     int h = 0;
     for (ScoreMap* m : maps_)
-        h = std::max(h, m->heightForCells(m->width()));
+        if (!m->isHidden())
+            h = std::max(h, m->heightForCells(m->width()));
     h = std::max(h, mapsBox_->minimumSizeHint().height());
     if (mapsBox_->maximumHeight() != h)
         mapsBox_->setMaximumHeight(h);

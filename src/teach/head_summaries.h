@@ -99,7 +99,9 @@ class HeadSummaries : public QWidget {
     QLabel* legend_ = nullptr;
     QLabel* best_ = nullptr;
     QWidget* mapsBox_ = nullptr;
-    ScoreMap* maps_[4] = {};
+    // previous token, entropy, distance, first token, induction (HeadScoreColumn's order).
+    static constexpr int kMaps = 5;
+    ScoreMap* maps_[kMaps] = {};
     QTableView* table_ = nullptr;
     HeadScoresModel* model_ = nullptr;
     QSortFilterProxyModel* proxy_ = nullptr;

@@ -367,20 +367,29 @@ const char* const kCircuitWords =
     " slaughter resolved pleasant whom bride always knowledge tongues bids night wherein them"
     " dog hereafter fought died";
 
+// "L0H1": how the lessons name a head.
+QString headName(HeadRef h) {
+    return QStringLiteral("L%1H%2").arg(h.layer).arg(h.head);
+}
+
+// A trained model's screen on `model` (not the trained-model lesson's) with `ablate` off.
+LessonScreen onModel(LessonScreen s, const QString& model, std::vector<HeadRef> ablate) {
+    s.model = model;
+    s.ablate = std::move(ablate);
+    return s;
+}
+
 std::vector<LessonScreen> buildWhyLesson() {
     const HeadRef prev = whyLessonPreviousTokenHead();
     const HeadRef idle = whyLessonIdleHead();
-    const QString prevName = QStringLiteral("L%1H%2").arg(prev.layer).arg(prev.head);
-    const QString idleName = QStringLiteral("L%1H%2").arg(idle.layer).arg(idle.head);
+    const QString prevName = headName(prev), idleName = headName(idle);
     const auto screen = [&](const QString& section, const QString& title, const QString& html,
                             const char* page, const char* step, HeadRef head,
                             std::vector<HeadRef> ablate = {}, const char* text = kSonnet,
                             LessonHead pick = LessonHead::Fixed) {
-        LessonScreen s = modelScreen(section, title, html, page, step, int(head.layer),
-                                     int(head.head), pick, text);
-        s.model = whyLessonModel();
-        s.ablate = std::move(ablate);
-        return s;
+        return onModel(modelScreen(section, title, html, page, step, int(head.layer),
+                                   int(head.head), pick, text),
+                       whyLessonModel(), std::move(ablate));
     };
     std::vector<LessonScreen> v;
     v.push_back(screen(
@@ -468,15 +477,12 @@ const char* const kCopyWords =
 std::vector<LessonScreen> buildCopyLesson() {
     const HeadRef prev = copyLessonPreviousTokenHead();
     const HeadRef ind = copyLessonInductionHead();
-    const QString prevName = QStringLiteral("L%1H%2").arg(prev.layer).arg(prev.head);
-    const QString indName = QStringLiteral("L%1H%2").arg(ind.layer).arg(ind.head);
+    const QString prevName = headName(prev), indName = headName(ind);
     const auto screen = [&](const QString& section, const QString& title, const QString& html,
                             const char* page, HeadRef head, std::vector<HeadRef> ablate = {}) {
-        LessonScreen s = modelScreen(section, title, html, page, step_id::kWeights, int(head.layer),
-                                     int(head.head), LessonHead::Fixed, kCopyWords);
-        s.model = copyLessonModel();
-        s.ablate = std::move(ablate);
-        return s;
+        return onModel(modelScreen(section, title, html, page, step_id::kWeights, int(head.layer),
+                                   int(head.head), LessonHead::Fixed, kCopyWords),
+                       copyLessonModel(), std::move(ablate));
     };
     std::vector<LessonScreen> v;
     v.push_back(screen(

@@ -175,6 +175,33 @@ TEST(HeadSummaries, InductionScoresShowAsAColumn) {
     EXPECT_EQ(w.tableModel()->rowCount(), 0);
 }
 
+// A run of a text said twice shows its induction scores by itself (column and map), which the
+// copy lesson's last screen points at; a run of any other text shows neither.
+TEST(HeadSummaries, ATextSaidTwiceShowsItsInductionScores) {
+    const auto model = designedModel();
+    const auto repeated = testing::runModel(model, repeatedRandomTokens(6, 64, 3));
+    HeadSummaries w;
+    w.resize(900, 640);
+    w.show();
+    w.setRun(repeated);
+    EXPECT_EQ(w.scores().induction, runInductionScores(*repeated, 6));
+    EXPECT_FALSE(w.table()->isColumnHidden(int(HeadScoreColumn::Induction)));
+    const auto visibleMaps = [&] {
+        int n = 0;
+        for (int i = 0; i < 5; ++i) {
+            const auto* map = w.findChild<QWidget*>(QStringLiteral("scoreMap%1").arg(i));
+            n += map && map->isVisible();
+        }
+        return n;
+    };
+    EXPECT_EQ(visibleMaps(), 5);
+    EXPECT_TRUE(testing::savePng(&w, QStringLiteral("head_summaries_said_twice.png")));
+    w.setRun(testing::runModel(model, testing::sequentialIds(12, 64)));
+    EXPECT_TRUE(w.scores().induction.empty());
+    EXPECT_TRUE(w.table()->isColumnHidden(int(HeadScoreColumn::Induction)));
+    EXPECT_EQ(visibleMaps(), 4);
+}
+
 TEST(HeadSummaries, Screenshots) {
     const auto run = testing::screenshotRun();
     HeadSummaries w;
