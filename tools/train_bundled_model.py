@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Train the small models that ship with Attention Lens: tiny-shakespeare (GPT-2) and tiny-shakespeare-llama.
+"""Train the small models that ship with Attention Lens: tiny-shakespeare (GPT-2), tiny-shakespeare-llama and tiny-circuit.
 
 Run by hand, never in CI (about 52 minutes on one core of the 2-core machine for the GPT-2
 model, 42 for the Llama one), with Debian's PyTorch and OpenBLAS (without libopenblas0-openmp,
@@ -9,6 +9,11 @@ torch falls back to the reference BLAS and every step is about 12 times slower):
     cmake --build build --target attention-lens-cli     # the tokenizer the app itself uses
     /usr/bin/python3 tools/train_bundled_model.py                  # GPT-2
     /usr/bin/python3 tools/train_bundled_model.py --family llama   # Llama
+    # tiny-circuit (14 min; the whole command is in its metadata and tools/train_tiny_circuit.log):
+    /usr/bin/python3 tools/train_bundled_model.py --layers 2 --name tiny-circuit \
+        --init-from resources/models/tiny-shakespeare.safetensors --steps 1000 --lr 1.5e-3 \
+        --min-lr 1.5e-4 --dropout 0 --attention-lr-mult 2 --common 500 --copy-rows 64 \
+        --copy-length 32 --copy-long-rows 4 --eval-every 250 --log-every 50
 
 `--family gpt2` (the default) writes resources/models/tiny-shakespeare.safetensors (Hugging Face
 GPT-2 names, float16) and tools/train_bundled_model.log. `--family llama` writes the Hugging Face
@@ -454,6 +459,7 @@ def main():
     # layers (tiny-shakespeare-llama: layers 2 and 3), too late to feed an induction head in a
     # 2-layer model. One vector added to every row gives all tokens that shared part from the
     # start; the tied output head adds the same logit to every id with it, which softmax ignores.
+    # Tried for tiny-circuit: no layer-0 previous-token head on text in 750 steps (docs/MODEL.md).
     ap.add_argument("--token-init-shared", type=float, default=0.0,
                     help="add one random vector of this standard deviation to every starting token "
                          "embedding (0: none)")
@@ -683,8 +689,9 @@ def main():
         il, ihh = max(((l, h) for l in range(1, len(ind)) for h in range(len(ind[l]))), key=lambda lh: ind[lh[0]][lh[1]])
         pl, phh = max(((l, h) for l in range(il) for h in range(len(prev[l]))), key=lambda lh: prev[lh[0]][lh[1]])
         off = common.induction_scores(w, arch, induction, ablate=[(pl, phh)])[il][ihh]
-        # Where the best later-layer head of the copying rows' kind looks instead, if not at the
-        # token after the earlier copy: the earlier copy itself (offset n) or one further (n - 2).
+        # Where the later layers look instead, if not at the token after the earlier copy: the
+        # earlier copy itself (t - n) or the token two after it (t - n + 2); and the stripe on
+        # short repeats (16 words), which a match learnt at short distances finds first.
         shifted = common.induction_scores(w, arch, induction, offset=2)
         same = common.induction_scores(w, arch, induction, offset=0)
         short = common.induction_scores(w, arch, induction_short)
