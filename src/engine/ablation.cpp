@@ -66,8 +66,15 @@ std::optional<std::vector<HeadRef>> parseHeadList(std::string_view text) {
 
 std::string headListText(const std::vector<HeadRef>& heads) {
     std::string s;
-    for (const HeadRef& r : heads)
-        s += (s.empty() ? "" : ",") + std::to_string(r.layer) + "." + std::to_string(r.head);
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on
+    // const char* + std::string&& here.
+    for (const HeadRef& r : heads) {
+        if (!s.empty())
+            s += ',';
+        s += std::to_string(r.layer);
+        s += '.';
+        s += std::to_string(r.head);
+    }
     return s;
 }
 
