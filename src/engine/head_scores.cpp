@@ -40,18 +40,19 @@ std::vector<double> meanDiagonal(const Tensor& layerAttention, int64_t firstRow,
     return out;
 }
 
-// One score per head of every layer: `perLayer` of layerAttention(run, l), L * H row-major.
+// Calls `perLayer` with layerAttention(run, l) for every layer l in order (each computed again
+// when the run kept no attention, which is the cost: one pass serves every score).
 template <class PerLayer>
-std::vector<double> everyLayer(const DecoderRun& run, const CancelToken* cancel,
-                               PerLayer perLayer) {
+void forEachLayer(const DecoderRun& run, const CancelToken* cancel, PerLayer perLayer) {
     const int64_t L = run.model ? run.model->arch.layers : 0;
-    std::vector<double> out;
     for (int64_t l = 0; l < L; ++l) {
         throwIfCancelled(cancel);
-        const std::vector<double> layer = perLayer(layerAttention(run, l, cancel));
-        out.insert(out.end(), layer.begin(), layer.end());
+        perLayer(layerAttention(run, l, cancel));
     }
-    return out;
+}
+
+void append(std::vector<double>& out, const std::vector<double>& layer) {
+    out.insert(out.end(), layer.begin(), layer.end());
 }
 
 }  // namespace
@@ -99,35 +100,21 @@ HeadScores headScores(const DecoderRun& run, const CancelToken* cancel) {
     HeadScores s = runSummaries(run);
     if (s.empty())
         return s;
-    // One pass over the layers for both scores: without kept attention each layer is computed
-    // again, which is the cost.
     const int64_t period = repeatPeriod(run.ids);
-    const std::vector<double> both = everyLayer(run, cancel, [period](const Tensor& a) {
-        std::vector<double> v = previousTokenScores(a);
-        if (period > 0) {
-            const std::vector<double> induction = inductionScores(a, period);
-            v.insert(v.end(), induction.begin(), induction.end());
-        }
-        return v;
-    });
-    const size_t H = static_cast<size_t>(s.heads);
-    const size_t per = period > 0 ? 2 * H : H;
     s.previousToken.clear();
-    for (size_t l = 0; l < static_cast<size_t>(s.layers); ++l) {
-        const auto layer = both.begin() + static_cast<std::ptrdiff_t>(l * per);
-        s.previousToken.insert(s.previousToken.end(), layer,
-                               layer + static_cast<std::ptrdiff_t>(H));
+    forEachLayer(run, cancel, [&](const Tensor& a) {
+        append(s.previousToken, previousTokenScores(a));
         if (period > 0)
-            s.induction.insert(s.induction.end(), layer + static_cast<std::ptrdiff_t>(H),
-                               layer + static_cast<std::ptrdiff_t>(2 * H));
-    }
+            append(s.induction, inductionScores(a, period));
+    });
     return s;
 }
 
 std::vector<double> runInductionScores(const DecoderRun& run, int64_t period,
                                        const CancelToken* cancel) {
-    return everyLayer(run, cancel,
-                      [period](const Tensor& a) { return inductionScores(a, period); });
+    std::vector<double> out;
+    forEachLayer(run, cancel, [&](const Tensor& a) { append(out, inductionScores(a, period)); });
+    return out;
 }
 
 HeadPick highestScore(const std::vector<double>& scores, int64_t heads) {
