@@ -8,6 +8,7 @@
 #include "pipeline/run_request.h"
 #include "pipeline/step_files.h"
 #include "pipeline/version.h"
+#include "teach/lesson.h"
 
 namespace attn {
 
@@ -121,9 +122,7 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     }
     if (p.isSet(QStringLiteral("lesson"))) {
         o.lesson = p.value(QStringLiteral("lesson"));
-        if (o.lesson != QLatin1String("chapter3") && o.lesson != QLatin1String("trained-model") &&
-            o.lesson != QLatin1String("after-chapter3") && o.lesson != QLatin1String("why") &&
-            o.lesson != QLatin1String("copies")) {
+        if (!lessonNamed(o.lesson)) {
             *error = QStringLiteral(
                          "--lesson expects chapter3, trained-model, after-chapter3, why or "
                          "copies, got \"%1\".")

@@ -134,12 +134,7 @@ int main(int argc, char** argv) {
     }
 
     if (!options.lesson.isEmpty())
-        window.startLesson(
-            options.lesson == QLatin1String("trained-model")    ? attn::LessonKind::TrainedModel
-            : options.lesson == QLatin1String("after-chapter3") ? attn::LessonKind::AfterChapter3
-            : options.lesson == QLatin1String("why")            ? attn::LessonKind::Why
-            : options.lesson == QLatin1String("copies")         ? attn::LessonKind::Copies
-                                                                : attn::LessonKind::Chapter3);
+        window.startLesson(*attn::lessonNamed(options.lesson));  // checked by parseLaunchOptions
     if (!options.page.isEmpty())
         window.showPage(options.page);
 

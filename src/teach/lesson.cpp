@@ -831,6 +831,20 @@ const std::vector<LessonScreen>& whyLesson() {
     return screens;
 }
 
+std::optional<LessonKind> lessonNamed(const QString& name) {
+    static const std::pair<const char*, LessonKind> kNames[] = {
+        {"chapter3", LessonKind::Chapter3},
+        {"trained-model", LessonKind::TrainedModel},
+        {"after-chapter3", LessonKind::AfterChapter3},
+        {"why", LessonKind::Why},
+        {"copies", LessonKind::Copies},
+    };
+    for (const auto& [n, kind] : kNames)
+        if (name == QLatin1String(n))
+            return kind;
+    return std::nullopt;
+}
+
 const std::vector<LessonScreen>& lessonScreens(LessonKind kind) {
     switch (kind) {
         case LessonKind::Why:

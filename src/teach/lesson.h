@@ -6,6 +6,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QWidget>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,9 @@ QString copyLessonRepeatedText();
 // The lessons, for the menu, the command line (--lesson) and the slides.
 enum class LessonKind { Chapter3, TrainedModel, AfterChapter3, Why, Copies };
 const std::vector<LessonScreen>& lessonScreens(LessonKind kind);
+// The lesson the command line names (--lesson): chapter3, trained-model, after-chapter3, why or
+// copies; nullopt for any other name.
+std::optional<LessonKind> lessonNamed(const QString& name);
 
 // Back / Next, the screen's title and text and "3 / 12", for a dock beside the heatmap.
 class LessonPanel : public QWidget {

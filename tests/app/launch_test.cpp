@@ -17,6 +17,7 @@
 
 #include "app/export_actions.h"
 #include "app/launch.h"
+#include "teach/lesson.h"
 #include "app/session.h"
 #include "app/session_actions.h"
 #include "app/step_view.h"
@@ -234,6 +235,8 @@ TEST(LaunchOptions, RejectsBadOptionsWithOneLine) {
                   "\"chapter4\"."));
     ASSERT_TRUE(parseLaunchOptions({"attention-lens", "--lesson", "trained-model"}, &lesson, &why));
     EXPECT_EQ(lesson.lesson, QStringLiteral("trained-model"));
+    ASSERT_TRUE(parseLaunchOptions({"attention-lens", "--lesson", "copies"}, &lesson, &why));
+    EXPECT_EQ(lessonNamed(lesson.lesson), LessonKind::Copies);
     // A model that is neither a file nor a bundled model: one line, before any window.
     launched({"--model", "no-such-model", "--text", "hi"}, Settings(), &problem);
     EXPECT_TRUE(problem.startsWith(QStringLiteral("No model file or folder no-such-model")))
