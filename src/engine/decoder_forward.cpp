@@ -14,6 +14,7 @@
 #include "engine/rng.h"
 #include "engine/rope.h"
 #include "engine/step_ids.h"
+#include "engine/weight_names.h"
 
 namespace attn {
 
@@ -897,18 +898,48 @@ Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel
     if (!trace.steps.empty() && trace.steps.front().info.id == step_id::kInputs) {
         StepInfo& info = trace.steps.front().info;
         const std::string n = std::to_string(layer);
-        const bool hf = m.names == WeightNames::HuggingFace;
-        if (a.family == Family::Gpt2) {
-            info.title = "Block " + n + "'s LayerNorm1 output: the input of its attention";
-            info.op = hf ? "h[" + n + "].ln_1(x)" : "trf_blocks[" + n + "].norm1(x)";
-        } else {
-            info.title = "Block " + n + "'s RMSNorm output: the input of its attention";
-            info.op = hf ? "model.layers[" + n + "].input_layernorm(x)"
-                         : (a.family == Family::Gemma3 ? "blocks[" + n + "].input_layernorm(x)"
-                                                       : "trf_blocks[" + n + "].norm1(x)");
-        }
+        info.source = StepSource::LayerInput;
+        info.title = a.norm == NormKind::LayerNorm
+                         ? "Block " + n + "'s LayerNorm1 output: the input of its attention"
+                         : "Block " + n + "'s RMSNorm output: the input of its attention";
     }
+    nameModelModules(trace, m, layer);
     return trace;
+}
+
+void nameModelModules(Trace& trace, const DecoderModel& m, int64_t layer) {
+    const WeightNameTable& t = weightNameTable(m.arch.family, m.names);
+    // The chapter-3 class's modules, as the plan writes them, and the model's own.
+    std::vector<std::pair<std::string, std::string>> modules = {
+        {"self.out_proj", t.module(layer, t.outProj)}};
+    if (!t.queryNorm.empty()) {
+        modules.push_back({"self.q_norm", t.module(layer, t.queryNorm)});
+        modules.push_back({"self.k_norm", t.module(layer, t.keyNorm)});
+    }
+    if (t.queryKeyValue.empty()) {
+        modules.push_back({"self.W_query", t.module(layer, t.query)});
+        modules.push_back({"self.W_key", t.module(layer, t.key)});
+        modules.push_back({"self.W_value", t.module(layer, t.value)});
+    }
+    // Hugging Face's GPT-2 makes the three in one product, split as GPT2Attention does.
+    const std::string fused = t.module(layer, t.queryKeyValue) + "(x).split(d_model, dim=2)";
+    for (Step& s : trace.steps) {
+        std::string& op = s.info.op;
+        if (s.info.id == step_id::kInputs && s.info.source == StepSource::LayerInput) {
+            op = t.module(layer, t.norm1) + "(x)";
+            continue;
+        }
+        if (!t.queryKeyValue.empty()) {
+            const std::pair<const char*, const char*> parts[] = {
+                {step_id::kQueries, "[0]"}, {step_id::kKeys, "[1]"}, {step_id::kValues, "[2]"}};
+            for (const auto& [id, index] : parts)
+                if (s.info.id == id)
+                    op = fused + index;
+        }
+        for (const auto& [from, to] : modules)
+            if (op.starts_with(from + "("))
+                op = to + op.substr(from.size());
+    }
 }
 
 Tensor nextTokenLogits(const DecoderRun& run, int64_t position) {

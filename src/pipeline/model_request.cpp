@@ -10,6 +10,7 @@
 
 #include "engine/embeddings.h"
 #include "engine/step_ids.h"
+#include "engine/weight_names.h"
 #include "io/model_file.h"
 
 namespace attn {
@@ -307,8 +308,8 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
     TraceRun t = layerTraceRun(run, cancel);
     const DecoderBlockContext c = blockContext(*run.run, run.settings.layer, cancel);
     const int64_t T = run.run->tokens();
-    auto step = [&](const char* id, const QString& title, const char* op, const Tensor& value,
-                    const char* width) {
+    auto step = [&](const char* id, const QString& title, const std::string& op,
+                    const Tensor& value, const char* width) {
         Step s;
         s.info.id = id;
         s.info.title = title.toStdString();
@@ -328,52 +329,68 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
                          "x", c.residualIn, "d_model"));
     for (const Step& s : trace.steps)
         steps.push_back(s);
-    // The block around attention as the model's family builds it (the book's code: chapter 4's
-    // GPTModel, llama3.py and qwen3.py's TransformerBlock, Gemma 3's four norms).
+    // The block around attention as the model's architecture builds it (the book's code:
+    // chapter 4's GPTModel, llama3.py and qwen3.py's TransformerBlock, Gemma 3's four norms),
+    // its modules named as the model names them (engine/weight_names.h).
     const DecoderArchitecture& a = run.model->arch;
-    const bool gemma = a.family == Family::Gemma3, gpt2 = a.family == Family::Gpt2;
+    const WeightNameTable& names = weightNameTable(a.family, run.model->names);
+    const int64_t layer = run.settings.layer;
+    auto call = [&](const std::string& part, const std::string& argument) {
+        return names.module(layer, part) + "(" + argument + ")";
+    };
+    // A sandwich norm (Gemma 3) around what a sublayer adds.
+    auto afterNorm = [&](const std::string& part, const std::string& inner) {
+        return part.empty() ? inner : call(part, inner);
+    };
+    const bool layerNorm = a.norm == NormKind::LayerNorm;
     steps.push_back(
         step(step_id::kResidualAfterAttention,
              Text::tr("The residual stream after attention: the input plus what attention adds"),
-             gemma ? "x = x + self.post_attention_layernorm(self.att(self.input_layernorm(x)))"
-                   : "x = x + self.att(self.norm1(x))",
+             "x = x + " +
+                 afterNorm(names.postAttentionNorm, call(names.attention, call(names.norm1, "x"))),
              c.residualMid, "d_model"));
     steps.push_back(
         step(step_id::kNorm2,
-             gpt2 ? Text::tr("LayerNorm 2: each token's vector scaled to mean 0, variance 1, "
-                             "then scale and shift")
-                  : Text::tr("RMSNorm before the feed-forward: each token's vector divided by "
-                             "its root mean square, then scaled"),
-             gpt2    ? "self.norm2(x)"
-             : gemma ? "self.pre_feedforward_layernorm(x)"
-                     : "self.norm2(x)",
-             c.norm2, "d_model"));
-    steps.push_back(step(
-        step_id::kFfHidden,
-        gpt2 ? Text::tr("Feed-forward, first layer and GELU: four times wider, one token at a "
-                        "time")
-        : gemma
-            ? Text::tr("Feed-forward, gated (GeGLU): GELU of one projection times another, one "
-                       "token at a time")
-            : Text::tr("Feed-forward, gated (SwiGLU): SiLU of one projection times another, one "
-                       "token at a time"),
-        gpt2    ? "GELU(self.ff.layers[0](norm2))"
-        : gemma ? "gelu(self.ff.fc1(x), approximate=\"tanh\") * self.ff.fc2(x)"
-                : "silu(self.ff.fc1(x)) * self.ff.fc2(x)",
-        c.ffHidden, "ff_hidden"));
+             layerNorm ? Text::tr("LayerNorm 2: each token's vector scaled to mean 0, variance 1, "
+                                  "then scale and shift")
+                       : Text::tr("RMSNorm before the feed-forward: each token's vector divided by "
+                                  "its root mean square, then scaled"),
+             call(names.norm2, "x"), c.norm2, "d_model"));
+    QString hiddenTitle;
+    std::string hiddenOp;
+    switch (a.feedForward) {
+        case FeedForwardKind::Gelu:
+            hiddenTitle = Text::tr(
+                "Feed-forward, first layer and GELU: four times wider, one token at a time");
+            hiddenOp = "gelu(" + call(names.up, "norm2") + ", approximate=\"tanh\")";
+            break;
+        case FeedForwardKind::GeGlu:
+            hiddenTitle = Text::tr(
+                "Feed-forward, gated (GeGLU): GELU of one projection times another, one token at "
+                "a time");
+            hiddenOp = "gelu(" + call(names.gate, "norm2") + ", approximate=\"tanh\") * " +
+                       call(names.up, "norm2");
+            break;
+        case FeedForwardKind::SwiGlu:
+            hiddenTitle = Text::tr(
+                "Feed-forward, gated (SwiGLU): SiLU of one projection times another, one token at "
+                "a time");
+            hiddenOp = "silu(" + call(names.gate, "norm2") + ") * " + call(names.up, "norm2");
+            break;
+    }
+    steps.push_back(step(step_id::kFfHidden, hiddenTitle, hiddenOp, c.ffHidden, "ff_hidden"));
     steps.push_back(step(step_id::kFfOutput,
-                         gemma ? Text::tr("Feed-forward, last layer back to d_model, then its "
-                                          "RMSNorm")
-                               : Text::tr("Feed-forward, second layer: back to d_model"),
-                         gpt2    ? "self.ff.layers[2](hidden)"
-                         : gemma ? "self.post_feedforward_layernorm(self.ff.fc3(hidden))"
-                                 : "self.ff.fc3(hidden)",
+                         names.postFeedForwardNorm.empty()
+                             ? Text::tr("Feed-forward, second layer: back to d_model")
+                             : Text::tr("Feed-forward, last layer back to d_model, then its "
+                                        "RMSNorm"),
+                         afterNorm(names.postFeedForwardNorm, call(names.down, "ff_hidden")),
                          c.ffOutput, "d_model"));
     steps.push_back(step(step_id::kBlockOutput,
                          Text::tr("The block's output: the residual stream plus the feed-forward, "
                                   "the next block's input"),
-                         gemma ? "x = x + self.post_feedforward_layernorm(self.ff(x))"
-                               : "x = x + self.ff(self.norm2(x))",
+                         "x = x + " + afterNorm(names.postFeedForwardNorm,
+                                                call(names.feedForward, call(names.norm2, "x"))),
                          c.residualOut, "d_model"));
     trace.steps = std::move(steps);
     t.trace = std::make_shared<const Trace>(std::move(trace));

@@ -1100,10 +1100,7 @@ QString explainCellHeading() {
 }
 
 bool isModelLayerInput(const StepInfo& s) {
-    // The engine names the LayerNorm in the step's PyTorch op: h[N].ln_1(x) (Hugging Face
-    // names) or trf_blocks[N].norm1(x) (the book's).
-    return s.id == step_id::kInputs &&
-           (s.op.find(".ln_1(") != std::string::npos || s.op.find(".norm1(") != std::string::npos);
+    return s.id == step_id::kInputs && s.source == StepSource::LayerInput;
 }
 
 QString stepCaption(const StepInfo& s) {

@@ -141,3 +141,19 @@ TEST(ExplainCli, OneLineForWhatDoesNotExist) {
     expectRefused(QStringList{"explain", "--all-steps", "--format", "html"} + kBook,
                   "use text or markdown");
 }
+
+// A model layer's `inputs` is its block's first norm, whatever the model names it: the step says
+// so as a fact (StepSource::LayerInput), so a Hugging Face Llama's input_layernorm is explained as
+// what attention reads, not as token plus position embeddings.
+TEST(ExplainCli, AModelLayersInputIsItsFirstNormInEveryNamingScheme) {
+    const QString families = QStringLiteral(ATTN_FIXTURES_DIR "/families/");
+    for (const QStringList& model : {QStringList{"--model", families + "llama"},
+                                     QStringList{"--model", families + "book_llama.pth", "--config",
+                                                 families + "book_llama.config.json"},
+                                     QStringList{"--model", "tiny-shakespeare"}}) {
+        const QString out =
+            text(cli(QStringList{"explain", "--step", "inputs", "--ids", "5,6,7"} + model));
+        EXPECT_TRUE(out.contains(QLatin1String("what attention reads"))) << out.toStdString();
+        EXPECT_FALSE(out.contains(QLatin1String("position embedding"))) << out.toStdString();
+    }
+}
