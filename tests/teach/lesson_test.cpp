@@ -41,6 +41,30 @@ TEST(Lesson, TheDropoutScreenSaysWhyItIsNotTheBooksPattern) {
     EXPECT_EQ(found, 1);
 }
 
+// A screen whose module is built with another seed than the screen before says so, naming both
+// seeds: the dropout screens switch from the causal screens' 789 to 123, and a student who
+// compares their kept weights with the causal weights two screens earlier is told why they
+// differ (issue #41).
+TEST(Lesson, AScreenThatChangesTheSeedNamesBothSeeds) {
+    const auto& screens = chapter3Lesson();
+    int changes = 0;
+    for (size_t i = 1; i < screens.size(); ++i) {
+        const uint64_t before = screens[i - 1].config.seed, now = screens[i].config.seed;
+        if (before == now)
+            continue;
+        ++changes;
+        SCOPED_TRACE(screens[i].title.toStdString());
+        EXPECT_TRUE(screens[i].html.contains(QStringLiteral("seed %1").arg(now)) ||
+                    screens[i].html.contains(QStringLiteral("manual_seed(%1)").arg(now)));
+        EXPECT_TRUE(screens[i].html.contains(QString::number(before)));
+    }
+    EXPECT_EQ(changes, 2);  // v2's 789, dropout's 123
+    for (const LessonScreen& s : chapter3Lesson()) {
+        if (s.stepId == "dropped_weights")
+            EXPECT_TRUE(s.html.contains(QStringLiteral("seed-789"))) << s.html.toStdString();
+    }
+}
+
 // Number of pages in a PDF Qt wrote: its /Type /Page objects (not /Pages).
 int pdfPages(const QByteArray& pdf) {
     return int(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") + pdf.count("/Type /Page "));
@@ -202,6 +226,52 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
         << idleOff;
     EXPECT_GT(off - on, 0.1);
     EXPECT_LT(std::abs(idleOff - on), 0.02);
+    // The sonnet as printed, line by line, as a student types it: with its line breaks made
+    // spaces the loss was 7.98 and switching L0H0 off lowered it by 1.41 nats, unexplained.
+    EXPECT_TRUE(screens[0].text.contains(QLatin1Char('\n')));
+    EXPECT_TRUE(screens[0].text.startsWith(QStringLiteral("Shall I compare thee")));
+    // "A few even lower the loss a little when switched off (L2H0: from 5.53 to 5.51)", and
+    // no head lowers it by much.
+    {
+        LessonScreen s = screens[2];
+        s.ablate = {HeadRef{2, 0}};
+        const double lowered = lossWith(s);
+        EXPECT_TRUE(screens[2].html.contains(
+            QStringLiteral("L2H0: from %1 to %2").arg(on, 0, 'f', 2).arg(lowered, 0, 'f', 2)))
+            << lowered;
+        EXPECT_LT(lowered, on);
+        for (int64_t l = 0; l < 4; ++l)
+            for (int64_t h = 0; h < 4; ++h) {
+                s.ablate = {HeadRef{l, h}};
+                EXPECT_GT(lossWith(s), on - 0.1) << l << "." << h;
+            }
+    }
+    // The first screen's head is the model's previous-token head on this text too.
+    {
+        const RequestResult r = runRequestOrThrow({lessonScreenSettings(screens[0], Settings()),
+                                                   {},
+                                                   loadModel(screens[0].model),
+                                                   nullptr,
+                                                   nullptr});
+        const HeadPick best = strongestPreviousTokenHead(headScores(*r.model.run));
+        EXPECT_EQ((HeadRef{best.layer, best.head}), prev);
+    }
+    // "Colour the Text view by each token's loss: the second half is no easier than the first."
+    {
+        const RequestResult r = runRequestOrThrow({lessonScreenSettings(screens[4], Settings()),
+                                                   {},
+                                                   loadModel(screens[4].model),
+                                                   nullptr,
+                                                   nullptr});
+        const std::vector<double> logp = tokenLogProbabilities(*r.model.run);
+        const size_t n = (logp.size() + 1) / 2;  // logp[i]: token i + 1
+        double first = 0, second = 0;
+        for (size_t i = 0; i + 1 < n; ++i)
+            first -= logp[i] / double(n - 1);
+        for (size_t i = n - 1; i < logp.size(); ++i)
+            second -= logp[i] / double(logp.size() - n + 1);
+        EXPECT_GE(second, first) << first << " " << second;
+    }
     EXPECT_EQ(screens[3].page, QStringLiteral("lens"));
     EXPECT_EQ(screens[4].text, whyLessonRepeatedText());
     EXPECT_EQ(screens[4].pick, LessonHead::BestInduction);
@@ -298,6 +368,34 @@ TEST(LessonSlides, TheCopyLessonSaysWhatIsTrueOfItsModel) {
         }
         EXPECT_LE(after0, 1);
         EXPECT_EQ(after1, n - 1);
+    }
+    // The last screen's warning, on the texts it names: written without a space first, the two
+    // halves differ in their first token and Head scores has no induction column; with it, the
+    // circuit's induction head copies that sentence weakly and another head leads.
+    {
+        const auto model = loadModel(copyLessonModel());
+        const auto scoresOf = [&](const char* text) {
+            Settings settings = lessonScreenSettings(screens[4], Settings());
+            settings.text = QString::fromUtf8(text);
+            const RequestResult r = runRequestOrThrow({settings, {}, model, nullptr, nullptr});
+            return headScores(*r.model.run);
+        };
+        EXPECT_TRUE(scoresOf("The cat sat. The cat sat.").induction.empty());
+        const HeadScores cat = scoresOf(" The cat sat on the mat. The cat sat on the mat.");
+        ASSERT_FALSE(cat.induction.empty());
+        const auto two = [](double v) { return QString::number(v, 'f', 2); };
+        const double indScore = cat.at(cat.induction, ind.layer, ind.head);
+        const HeadPick lead = highestScore(cat.induction, cat.heads);
+        EXPECT_TRUE(
+            screens[4].html.contains(QStringLiteral("L%1H%2 scores %3 and L%4H%5 leads with %6")
+                                         .arg(ind.layer)
+                                         .arg(ind.head)
+                                         .arg(two(indScore))
+                                         .arg(lead.layer)
+                                         .arg(lead.head)
+                                         .arg(two(lead.score))))
+            << indScore << " L" << lead.layer << "H" << lead.head << " " << lead.score;
+        EXPECT_FALSE(screens[4].html.contains(QStringLiteral("any sentence twice")));
     }
     const auto two = [](double v) { return QString::number(v, 'f', 2); };
     EXPECT_TRUE(screens[0].html.contains(QStringLiteral("is %1").arg(two(on.stripe)))) << on.stripe;
