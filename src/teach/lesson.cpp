@@ -2,11 +2,13 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -918,6 +920,7 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
     v->addWidget(text_, 1);
     v->addWidget(bar_);
     v->addLayout(nav);
+    text_->viewport()->installEventFilter(this);
     connect(back_, &QPushButton::clicked, this, &LessonPanel::back);
     connect(next_, &QPushButton::clicked, this, &LessonPanel::next);
     screens_ = chapter3Lesson();
@@ -944,14 +947,51 @@ QString LessonPanel::progressText() const {
 }
 
 void LessonPanel::setFontScale(double scale) {
+    scale_ = std::clamp(scale, 0.5, 4.0);
+    fitText();
+}
+
+void LessonPanel::applyScale(double scale) {
+    shownScale_ = scale;
     QFont f = font();
     if (f.pointSizeF() > 0)
-        f.setPointSizeF(QApplication::font().pointSizeF() * std::clamp(scale, 0.5, 4.0));
+        f.setPointSizeF(QApplication::font().pointSizeF() * scale);
     text_->setFont(f);
     QFont tf = f;
     tf.setPointSizeF(f.pointSizeF() * 1.35);
     tf.setBold(true);
     title_->setFont(tf);
+}
+
+bool LessonPanel::textFits() const {
+    const QWidget* view = text_->viewport();
+    QTextDocument* doc = text_->document();
+    doc->setTextWidth(view->width());
+    return doc->size().height() <= view->height() + 1;
+}
+
+void LessonPanel::fitText() {
+    if (fitting_)
+        return;
+    fitting_ = true;
+    // From the scale asked for down to the application's size in steps of 5 %: the largest
+    // that shows the whole text. Below it the box scrolls, as it does in the window.
+    const double floor = std::min(1.0, scale_);
+    double scale = scale_;
+    applyScale(scale);
+    if (text_->viewport()->height() > 0) {
+        while (scale > floor && !textFits()) {
+            scale = std::max(floor, scale - 0.05);
+            applyScale(scale);
+        }
+    }
+    fitting_ = false;
+}
+
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == text_->viewport() && event->type() == QEvent::Resize && !fitting_)
+        fitText();
+    return QWidget::eventFilter(watched, event);
 }
 
 void LessonPanel::setCurrentIndex(int index) {
@@ -999,6 +1039,7 @@ void LessonPanel::refresh() {
                 .arg(s.section, QString::fromStdString(variantClassName(s.config.variant))));
     title_->setText(s.title);
     text_->setHtml(s.html);
+    fitText();
     progress_->setText(progressText());
     bar_->setRange(0, std::max<int>(1, int(screens_.size())));
     bar_->setValue(any ? index_ + 1 : 0);

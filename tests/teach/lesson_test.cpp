@@ -1,13 +1,16 @@
 // The chapter-3 tour: every screen runs, shows a step its configuration has, in the book's order.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 
 #include <algorithm>
 #include <cmath>
@@ -60,8 +63,9 @@ TEST(Lesson, AScreenThatChangesTheSeedNamesBothSeeds) {
     }
     EXPECT_EQ(changes, 2);  // v2's 789, dropout's 123
     for (const LessonScreen& s : chapter3Lesson()) {
-        if (s.stepId == "dropped_weights")
+        if (s.stepId == "dropped_weights") {
             EXPECT_TRUE(s.html.contains(QStringLiteral("seed-789"))) << s.html.toStdString();
+        }
     }
 }
 
@@ -487,6 +491,39 @@ TEST(Lesson, PanelStepsThroughScreens) {
     panel.setCurrentIndex(11);
     panel.resize(460, 380);
     EXPECT_TRUE(testing::savePng(&panel, QStringLiteral("lesson_panel.png")));
+}
+
+// In presentation mode the lesson panel is about 330 x 700 pixels of a 1280 x 720 projector, its
+// text asked for 1.6 times larger: every screen of every lesson shows all its text without
+// scrolling (the dropout note and the trained-model texts were cut off after a few lines),
+// as large as fits and never smaller than the window's own text.
+TEST(Lesson, EveryScreensTextFitsThePresentationPanel) {
+    LessonPanel panel;
+    panel.resize(330, 700);
+    panel.show();
+    auto* text = panel.findChild<QTextBrowser*>();
+    ASSERT_NE(text, nullptr);
+    const double appPoints = QApplication::font().pointSizeF();
+    for (LessonKind kind : {LessonKind::Chapter3, LessonKind::TrainedModel,
+                            LessonKind::AfterChapter3, LessonKind::Why, LessonKind::Copies}) {
+        panel.setScreens(lessonScreens(kind));
+        panel.setFontScale(1.6);
+        double smallest = 1.6;
+        for (int i = 0; i < panel.count(); ++i) {
+            panel.setCurrentIndex(i);
+            QApplication::processEvents();
+            SCOPED_TRACE(panel.currentScreen().title.toStdString());
+            EXPECT_EQ(text->verticalScrollBar()->maximum(), 0);
+            EXPECT_GE(text->font().pointSizeF(), appPoints - 1e-6);
+            smallest = std::min(smallest, text->font().pointSizeF() / appPoints);
+        }
+        // Short screens keep the projector's size.
+        panel.setCurrentIndex(0);
+        EXPECT_GT(smallest, 0.99);
+    }
+    // In the window (scale 1) nothing shrinks: the box scrolls as before.
+    panel.setFontScale(1.0);
+    EXPECT_NEAR(text->font().pointSizeF(), appPoints, 1e-6);
 }
 
 // The After chapter 3 lesson ends on a trained model of today's family: the bundled Llama, or
