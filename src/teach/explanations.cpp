@@ -412,7 +412,8 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
                QLatin1Char(' ') +
                Explain::tr(
                    "Why pairs: a rotation turns a point in a plane, and a point in a plane has two "
-                   "numbers. So RoPE turns a head's numbers two by two, each pair at its own speed, "
+                   "numbers. So RoPE turns a head's numbers two by two, each pair at its own "
+                   "speed, "
                    "and the head size must be even.");
     if (id == step_id::kKeysRotated)
         return Explain::tr(
@@ -426,17 +427,15 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
                     ? Explain::tr(
                           "repeat_interleave(1, dim=1) lines the groups up with the query heads: "
                           "with one group per head, head h reads group h.")
-                    : x.perGroup == 2
-                          ? Explain::tr(
-                                "repeat_interleave(2, dim=1) lines the groups up with the query "
-                                "heads: heads 0 and 1 read group 0, heads 2 and 3 group 1, and "
-                                "so on.")
-                          : Explain::tr(
-                                "repeat_interleave(%1, dim=1) lines the groups up with the query "
-                                "heads: heads 0 to %2 read group 0, the next %1 heads group 1, "
-                                "and so on.")
-                                .arg(x.perGroup)
-                                .arg(x.perGroup - 1)) +
+                : x.perGroup == 2
+                    ? Explain::tr("repeat_interleave(2, dim=1) lines the groups up with the query "
+                                  "heads: heads 0 and 1 read group 0, heads 2 and 3 group 1, and "
+                                  "so on.")
+                    : Explain::tr("repeat_interleave(%1, dim=1) lines the groups up with the query "
+                                  "heads: heads 0 to %2 read group 0, the next %1 heads group 1, "
+                                  "and so on.")
+                          .arg(x.perGroup)
+                          .arg(x.perGroup - 1)) +
                QLatin1Char(' ') +
                Explain::tr(
                    "PyTorch copies the numbers here; the app shows a view, as fast attention "

@@ -356,7 +356,7 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "alone. Change the Layer box above the heatmap to follow the stream through the "
             "four blocks.</p>"),
         "steps", step_id::kBlockOutput, 0, 0));
-    v.push_back(modelScreen(
+    LessonScreen predicts = modelScreen(
         Lesson::tr("Next token"), Lesson::tr("What the model predicts"),
         Lesson::tr(
             "<p>After the last block the model turns each token's vector into scores for all "
@@ -368,7 +368,9 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "position and what the text really says.</p>"
             "<p><small>Presentation mode shows only the heatmap and this panel: press Esc to "
             "reach the list and Append, F11 to come back.</small></p>"),
-        "steps", step_id::kWeights, 3, 0));
+        "steps", step_id::kWeights, 3, 0);
+    predicts.predictions = true;
+    v.push_back(predicts);
     return v;
 }
 

@@ -44,6 +44,9 @@ struct LessonScreen {
     // A module screen with `text` reads that text (chapter-2 embeddings) instead of the book's
     // six vectors; `positions` false leaves out the position embeddings.
     bool positions = true;
+    // A trained model's screen whose text is about the next-token list beside the heatmap: its
+    // slide shows the list too.
+    bool predictions = false;
 };
 
 // Chapter 3, in the book's order and with the book's seeds.
