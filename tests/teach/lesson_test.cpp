@@ -307,9 +307,10 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
 
     const auto& screens = whyLesson();
     ASSERT_EQ(screens.size(), 6u);
+    const auto whyModel = loadModel(whyLessonModel());
     const auto lossWith = [&](const LessonScreen& s) {
         Settings settings = lessonScreenSettings(s, Settings());
-        const auto model = loadModel(s.model);
+        const auto& model = whyModel;
         const RequestResult r = runRequestOrThrow({settings, {}, model, nullptr, nullptr});
         const std::vector<double> logp = tokenLogProbabilities(*r.model.run);
         double sum = 0;
@@ -359,6 +360,32 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
                                                    nullptr});
         const HeadPick best = strongestPreviousTokenHead(headScores(*r.model.run));
         EXPECT_EQ((HeadRef{best.layer, best.head}), prev);
+    }
+    // The logit lens screen's counts: columns whose top token a later layer changes, and how
+    // often layer 0 and the last layer have the real next token on top.
+    {
+        const RequestResult r = runRequestOrThrow({lessonScreenSettings(screens[3], Settings()),
+                                                   {},
+                                                   loadModel(screens[3].model),
+                                                   nullptr,
+                                                   nullptr});
+        const DecoderRun& run = *r.model.run;
+        const LogitLens lens = logitLens(run, 1);
+        const int64_t T = run.tokens();
+        int changed = 0, right0 = 0, rightLast = 0;
+        for (int64_t t = 0; t < T; ++t) {
+            changed += lens.front()[size_t(t)][0].id != lens.back()[size_t(t)][0].id;
+            if (t + 1 < T) {
+                right0 += lens.front()[size_t(t)][0].id == run.ids[size_t(t + 1)];
+                rightLast += lens.back()[size_t(t)][0].id == run.ids[size_t(t + 1)];
+            }
+        }
+        EXPECT_TRUE(
+            screens[3].html.contains(QStringLiteral("in %1 of the %2 columns").arg(changed).arg(T)))
+            << changed << " of " << T;
+        EXPECT_EQ(right0, rightLast);
+        EXPECT_TRUE(screens[3].html.contains(QStringLiteral("(%1 times each)").arg(right0)))
+            << right0;
     }
     // "Colour the Text view by each token's loss: the second half is no easier than the first."
     {
