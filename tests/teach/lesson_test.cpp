@@ -273,6 +273,26 @@ TEST(LessonSlides, TheTrainedModelLessonRunsItsModel) {
         EXPECT_EQ(slides[i].figure.isEmpty(), !steps) << i;
         EXPECT_EQ(slides[i].heading.contains(QStringLiteral("(layer ")), steps) << i;
     }
+    // The induction screen: "its best induction score is only a little above what uniform
+    // attention would give" (the mean over the second half of 1 / (i + 1)).
+    for (const LessonScreen& screen : screens) {
+        if (screen.pick != LessonHead::BestInduction)
+            continue;
+        const RequestResult r = runRequestOrThrow({lessonScreenSettings(screen, Settings()),
+                                                   {},
+                                                   loadModel(screen.model),
+                                                   nullptr,
+                                                   nullptr});
+        const HeadScores scores = headScores(*r.model.run);
+        ASSERT_FALSE(scores.induction.empty());
+        const HeadPick best = highestScore(scores.induction, scores.heads);
+        const int64_t T = r.model.run->tokens(), n = T / 2;
+        double uniform = 0;
+        for (int64_t i = n; i < T; ++i)
+            uniform += 1.0 / double(i + 1) / double(n);
+        EXPECT_GT(best.score, uniform);
+        EXPECT_LT(best.score, 2 * uniform) << best.score << " " << uniform;
+    }
     // The previous-token screen: layer 0 head 1 (MODEL.md).
     for (size_t i = 0; i < screens.size(); ++i) {
         if (screens[i].pick == LessonHead::BestPreviousToken) {
