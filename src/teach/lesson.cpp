@@ -546,7 +546,9 @@ std::vector<LessonScreen> buildCopyLesson() {
             "followed by what.</p>"
             "<p>The loss line under the next-token list says what that costs: from 5.86 to 10.71 "
             "nats per token. Open the <b>Text view</b> (Ctrl+7) and colour it by <i>change in "
-            "loss</i>: the second half turns red. <b>Restore all</b> (Ctrl+Shift+K) switches "
+            "loss</i>: the second half turns red (15 of its 16 tokens; its first word, after the "
+            "last "
+            "word of the first half, cannot be copied). <b>Restore all</b> (Ctrl+Shift+K) switches "
             "the head back on.</p>")
             .arg(prevName, indName),
         "steps", ind, {prev}));

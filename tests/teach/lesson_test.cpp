@@ -556,6 +556,32 @@ TEST(LessonSlides, TheCopyLessonSaysWhatIsTrueOfItsModel) {
     EXPECT_TRUE(screens[2].html.contains(
         QStringLiteral("from %1 to %2 nats").arg(two(on.loss), two(off.loss))))
         << on.loss << " " << off.loss;
+    // "the second half turns red (15 of its 16 tokens ...)": the tokens of the second half
+    // whose loss rises with the previous-token head off.
+    {
+        const auto runOf = [&](const LessonScreen& s) {
+            return runRequestOrThrow({lessonScreenSettings(s, Settings()),
+                                      {},
+                                      loadModel(s.model),
+                                      nullptr,
+                                      nullptr})
+                .model;
+        };
+        const ModelRun off2 = runOf(screens[2]);
+        ASSERT_NE(off2.baseline, nullptr);
+        const TextLoss loss = textLoss(*off2.run, off2.baseline.get());
+        const size_t n = (loss.tokenLosses.size() + 1) / 2;  // tokenLosses[i]: token i + 1
+        int redder = 0;
+        for (size_t i = n - 1; i < loss.tokenLosses.size(); ++i)
+            redder += loss.tokenLosses[i] > loss.tokenLossesBefore[i];
+        EXPECT_TRUE(screens[2].html.contains(QStringLiteral("turns red (%1 of its %2 tokens")
+                                                 .arg(redder)
+                                                 .arg(loss.tokenLosses.size() - n + 1)))
+            << redder;
+        // The one that does not: the second half's first word, which nothing before it
+        // announces.
+        EXPECT_LE(loss.tokenLosses[n - 1], loss.tokenLossesBefore[n - 1]);
+    }
     EXPECT_GE(on.stripe, 0.5);
     EXPECT_LE(off.stripe, on.stripe / 2);
     EXPECT_GT(off.loss, on.loss + 0.5);
