@@ -89,8 +89,12 @@ QList<ShortcutEntry> widgetKeys() {
         {overview, ShortcutsDialog::tr("Larger tiles / smaller tiles"),
          keys({Qt::Key_Plus, Qt::Key_Minus})},
         {overview, ShortcutsDialog::tr("Fit the tiles to the view"), key(Qt::Key_0)},
-        {present, ShortcutsDialog::tr("Next step"), keys({Qt::Key_Space, Qt::Key_Right})},
+        {present, ShortcutsDialog::tr("Next step"), keys({Qt::Key_Right})},
         {present, ShortcutsDialog::tr("Previous step"), keys({Qt::Key_Left, Qt::Key_Backspace})},
+        {present, ShortcutsDialog::tr("Next lesson screen (else next step)"),
+         keys({Qt::Key_PageDown, Qt::Key_Space})},
+        {present, ShortcutsDialog::tr("Previous lesson screen (else previous step)"),
+         keys({Qt::Key_PageUp})},
         {present, ShortcutsDialog::tr("Leave presentation mode"), key(Qt::Key_Escape)},
     };
 }
