@@ -201,11 +201,21 @@ QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv) 
     const double zij = z[size_t(c.col)];
     const double num = std::isinf(zij) ? 0.0 : std::exp(zij - mx);
     QString s;
+    // The book's softmax first, then the shifted form the numbers below use, and why the
+    // shift is allowed: a student who knows exp(z) / Σ exp(z) must not meet an unexplained max.
     s += QStringLiteral(
-             "<p>w<sub>%1,%2</sub> = exp(z<sub>ij</sub> − max<sub>i</sub>) / Σ<sub>j</sub> "
+             "<p>w<sub>%1,%2</sub> = exp(z<sub>ij</sub>) / Σ<sub>j</sub> exp(z<sub>ij</sub>) = "
+             "exp(z<sub>ij</sub> − max<sub>i</sub>) / Σ<sub>j</sub> "
              "exp(z<sub>ij</sub> − max<sub>i</sub>)</p>")
              .arg(c.row)
              .arg(c.col);
+    s += QStringLiteral("<p>") +
+         Derive::tr(
+             "Subtracting the row's largest score, max<sub>i</sub> = %1, changes no weight "
+             "(exp(−max<sub>i</sub>) cancels above and below the line) but keeps exp from "
+             "overflowing; torch.softmax does the same.")
+             .arg(f4(mx)) +
+         QStringLiteral("</p>");
     if (std::isinf(zij) && zij < 0) {
         s += QStringLiteral("<p>") +
              Derive::tr(

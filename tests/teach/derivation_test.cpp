@@ -57,6 +57,20 @@ TEST(Derivation, WeightCellShowsNumeratorDenominatorAndRowSum) {
     EXPECT_HAS(html, QStringLiteral("Row &quot;journey&quot; sums to 1"));
 }
 
+// The book writes softmax as exp(z) / Σ exp(z); the derivation computes with the row's maximum
+// subtracted, so it shows both forms and says in one line why the shift changes nothing.
+TEST(Derivation, SoftmaxShowsTheBooksFormAndWhyTheMaximumIsSubtracted) {
+    const Trace t = bookTrace(bookConfig(Variant::Simplified));
+    const QString html = deriveCellHtml(t, bookTokenList(), "weights", -1, 0, 1, 0);
+    EXPECT_HAS(html, QStringLiteral("exp(z<sub>ij</sub>) / Σ<sub>j</sub> exp(z<sub>ij</sub>) = "
+                                    "exp(z<sub>ij</sub> − max<sub>i</sub>)"));
+    double mx = -1e30;
+    for (int j = 0; j < 6; ++j)
+        mx = std::max(mx, double(t.find("scores")->value.at({0, 1, j})));
+    EXPECT_HAS(html, QStringLiteral("max<sub>i</sub> = %1, changes no weight").arg(f4(mx)));
+    EXPECT_HAS(html, QStringLiteral("overflowing"));
+}
+
 TEST(Derivation, MaskedCellsSayMinusInfinityAndZero) {
     Config c = bookConfig(Variant::Causal, 789);
     const Trace t = bookTrace(c);
