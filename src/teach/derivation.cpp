@@ -125,7 +125,23 @@ struct Cell {
             return false;
         return j > i || (mask.kind == MaskKind::Window && j <= i - mask.window);
     }
+    // Simplified attention (section 3.3, softmax(x @ x.T) @ x) has no queries, keys or values:
+    // its text names the tokens alone.
     QString whyHidden(int64_t i, int64_t j) const {
+        if (simplified && j > i)
+            return Derive::tr(
+                       "%1 (position %2) comes after %3 (position %4): a token may not look "
+                       "ahead")
+                .arg(quoted(tokens, j))
+                .arg(j)
+                .arg(quoted(tokens, i))
+                .arg(i);
+        if (simplified)
+            return Derive::tr("%1 (position %2) is outside %3's window of the last %4 tokens")
+                .arg(quoted(tokens, j))
+                .arg(j)
+                .arg(quoted(tokens, i))
+                .arg(mask.window);
         if (j > i)
             return Derive::tr(
                        "the key %1 (position %2) comes after the query %3 (position %4): a "
@@ -155,6 +171,9 @@ struct Cell {
 };
 
 QString pairText(const Cell& c) {
+    if (c.simplified)
+        return Derive::tr("token %1 (row), token %2 (column)")
+            .arg(quoted(c.tokens, c.row), quoted(c.tokens, c.col));
     return Derive::tr("query %1, key %2").arg(quoted(c.tokens, c.row), quoted(c.tokens, c.col));
 }
 
@@ -218,9 +237,11 @@ QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv) 
          QStringLiteral("</p>");
     if (std::isinf(zij) && zij < 0) {
         s += QStringLiteral("<p>") +
-             Derive::tr(
-                 "z<sub>ij</sub> = <b>-inf</b> (masked: %1), and exp(−∞) = 0, so this weight is "
-                 "<b>0</b>: the key gets no attention at all.")
+             (c.simplified
+                  ? Derive::tr("z<sub>ij</sub> = <b>-inf</b> (masked: %1), and exp(−∞) = 0, so "
+                               "this weight is <b>0</b>: the token gets no attention at all.")
+                  : Derive::tr("z<sub>ij</sub> = <b>-inf</b> (masked: %1), and exp(−∞) = 0, so "
+                               "this weight is <b>0</b>: the key gets no attention at all."))
                  .arg(c.whyHidden(c.row, c.col)) +
              QStringLiteral("</p>");
     } else {
@@ -721,21 +742,26 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
             QStringLiteral("</p>");
     } else if (stepId == step_id::kScores) {
         html += QStringLiteral("<p>") + dotProduct(c) + QStringLiteral("</p>");
-        html += QStringLiteral("<p>") +
-                Derive::tr(
-                    "The dot product multiplies the query of %1 and the key of %2 component by "
-                    "component and adds the products.")
-                    .arg(quoted(tokens, i), quoted(tokens, j)) +
-                QStringLiteral("</p>");
+        html +=
+            QStringLiteral("<p>") +
+            (c.simplified
+                 ? Derive::tr("The dot product multiplies the embeddings of %1 and %2 component by "
+                              "component and adds the products: no weights, no queries or keys.")
+                 : Derive::tr("The dot product multiplies the query of %1 and the key of %2 "
+                              "component by component and adds the products."))
+                .arg(quoted(tokens, i), quoted(tokens, j)) +
+            QStringLiteral("</p>");
     } else if (stepId == step_id::kMask) {
         if (c.hidden(i, j))
             html += QStringLiteral("<p>") + Derive::tr("1 = hidden: %1.").arg(c.whyHidden(i, j)) +
                     QStringLiteral("</p>");
         else
-            html += QStringLiteral("<p>") +
-                    Derive::tr("0 = visible: the key %1 is at or before the query %2.")
-                        .arg(quoted(tokens, j), quoted(tokens, i)) +
-                    QStringLiteral("</p>");
+            html +=
+                QStringLiteral("<p>") +
+                (c.simplified ? Derive::tr("0 = visible: %1 is at or before %2.")
+                              : Derive::tr("0 = visible: the key %1 is at or before the query %2."))
+                    .arg(quoted(tokens, j), quoted(tokens, i)) +
+                QStringLiteral("</p>");
     } else if (stepId == step_id::kMaskedScores) {
         if (c.hidden(i, j))
             html += QStringLiteral("<p>") +
@@ -745,10 +771,14 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                         .arg(f4(c.at(step_id::kScores, c.tt(i, j))), c.whyHidden(i, j)) +
                     QStringLiteral("</p>");
         else
-            html += QStringLiteral("<p>") +
-                    Derive::tr("Unchanged: the key is visible, so masked_scores = scores = %1.")
-                        .arg(f4(value)) +
-                    QStringLiteral("</p>");
+            html +=
+                QStringLiteral("<p>") +
+                (c.simplified
+                     ? Derive::tr("Unchanged: the token is visible, so masked_scores = "
+                                  "scores = %1.")
+                     : Derive::tr("Unchanged: the key is visible, so masked_scores = scores = %1."))
+                    .arg(f4(value)) +
+                QStringLiteral("</p>");
     } else if (stepId == step_id::kScaledScores) {
         const std::string src =
             trace.find(step_id::kMaskedScores) ? step_id::kMaskedScores : step_id::kScores;

@@ -6,6 +6,7 @@
 
 #include "export/heatmap_data.h"
 #include "teach/derivation.h"
+#include "teach/explanations.h"
 #include "teach_test_util.h"
 
 namespace attn {
@@ -69,6 +70,38 @@ TEST(Derivation, SoftmaxShowsTheBooksFormAndWhyTheMaximumIsSubtracted) {
         mx = std::max(mx, double(t.find("scores")->value.at({0, 1, j})));
     EXPECT_HAS(html, QStringLiteral("max<sub>i</sub> = %1, changes no weight").arg(f4(mx)));
     EXPECT_HAS(html, QStringLiteral("overflowing"));
+}
+
+// Section 3.3's simplified attention is softmax(x @ x.T) @ x: no weights, so no queries, keys
+// or values. Its captions, step titles, explanations and every cell's derivation say "token"
+// and "input" instead (apart from the one sentence that says they are not there).
+TEST(Derivation, SimplifiedAttentionSpeaksOfTokensNotQueriesKeysOrValues) {
+    for (const MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
+        Config c = bookConfig(Variant::Simplified);
+        c.mask = MaskSpec{mask, 0};
+        const Trace t = bookTrace(c);
+        const QStringList tokens = bookTokenList();
+        for (const Step& s : t.steps) {
+            QStringList texts;
+            // The mask step's own caption, title and explanation are those of every masked
+            // module; its cells' derivations are this module's.
+            if (s.info.id != "mask")
+                texts << stepCaption(s.info) << QString::fromStdString(s.info.title)
+                      << explainStepHtml(t, s.info.id, InputOrigin::Book);
+            for (int row : {1, 4})
+                for (int col : {0, 2, 5})
+                    texts << deriveCellHtml(t, tokens, s.info.id, -1, 0, row, col);
+            for (QString text : texts) {
+                text.remove(QStringLiteral("no queries, keys or values"));
+                text.remove(QStringLiteral("no queries or keys"));
+                for (const char* word : {"quer", "key", "value"})
+                    EXPECT_FALSE(text.contains(QLatin1String(word), Qt::CaseInsensitive))
+                        << s.info.id << " says " << word << ": " << text.toStdString();
+            }
+        }
+    }
+    EXPECT_EQ(stepCaption(bookTrace(bookConfig(Variant::Simplified)).find("context")->info),
+              QStringLiteral("Context vectors: weighted sums of the inputs"));
 }
 
 TEST(Derivation, MaskedCellsSayMinusInfinityAndZero) {
