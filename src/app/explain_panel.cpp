@@ -97,7 +97,9 @@ QString scoresHtml() {
                               "far back the head looks, in tokens (1: the previous token, 0: "
                               "the token itself)."),
              ExplainPanel::tr("first token"),
-             ExplainPanel::tr("the mean of w<sub>i0</sub>: high for an attention sink."),
+             ExplainPanel::tr("the mean over i &ge; 1 of w<sub>i0</sub> (row 0 sees only the "
+                              "first token, so its weight there is always 1): high for an "
+                              "attention sink."),
              ExplainPanel::tr("Click a cell of a map or a row of the list to select that head, "
                               "and a column header to sort the list. A text said twice (the "
                               "lessons' repeated words, or any sentence typed twice) adds an "

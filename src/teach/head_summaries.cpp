@@ -58,8 +58,9 @@ const ScoreInfo kScoreInfo[] = {
      2},
     {QT_TRANSLATE_NOOP("attn::HeadSummaries", "first token"),
      QT_TRANSLATE_NOOP("attn::HeadSummaries",
-                       "Mean weight on the first token: high = an attention sink, where the "
-                       "head parks attention it does not need"),
+                       "Mean weight on the first token (rows 1 and on: row 0 sees only it): "
+                       "high = an attention sink, where the head parks attention it does not "
+                       "need"),
      3},
     {QT_TRANSLATE_NOOP("attn::HeadSummaries", "induction"),
      QT_TRANSLATE_NOOP("attn::HeadSummaries",
