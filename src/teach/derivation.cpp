@@ -633,8 +633,11 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
     QStringList ctx;
     if (hm.head >= 0)
         ctx << Derive::tr("head %1").arg(hm.head);
+    // Grouped-query attention: every step of a query head names the key/value group it reads.
     if (hm.head >= 0 && st->info.headAxisIsGroups())
         ctx << Derive::tr("key/value group %1").arg(hm.head / st->info.queryHeadsPerIndex());
+    else if (hm.head >= 0 && c.perGroup > 1)
+        ctx << Derive::tr("key/value group %1").arg(hm.head / c.perGroup);
     if (trace.config.batch > 1)
         ctx << Derive::tr("batch %1").arg(c.batch);
     html +=
@@ -742,6 +745,21 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
             QStringLiteral("</p>");
     } else if (stepId == step_id::kScores) {
         html += QStringLiteral("<p>") + dotProduct(c) + QStringLiteral("</p>");
+        if (c.perGroup > 1) {
+            const int64_t group = c.head / c.perGroup, first = group * c.perGroup;
+            html += QStringLiteral("<p>") +
+                    Derive::tr(
+                        "Head %1 reads the keys of key/value group ⌊%1 / %2⌋ = %3, which heads "
+                        "%4 to %5 share: k<sub>%6</sub> is that group's key of %7.")
+                        .arg(c.head)
+                        .arg(c.perGroup)
+                        .arg(group)
+                        .arg(first)
+                        .arg(first + c.perGroup - 1)
+                        .arg(j)
+                        .arg(quoted(tokens, j)) +
+                    QStringLiteral("</p>");
+        }
         html +=
             QStringLiteral("<p>") +
             (c.simplified

@@ -222,7 +222,8 @@ TEST(HeadGridAsync, ThumbnailsArriveWithoutBlocking) {
 
 // On a key/value group step there is one tile per query head; each caption names the group
 // its head reads (heads 2 and 3 share group 1 of grouped-query attention with 4 heads and 2
-// groups), and a narrow tile falls back to the head alone.
+// groups), on the module's other per-head steps too, and a narrow tile falls back to the head
+// alone.
 TEST(HeadGridAsync, GroupStepCaptionsNameTheGroup) {
     TraceRequest r;
     r.config.variant = Variant::GroupedQuery;
@@ -246,8 +247,20 @@ TEST(HeadGridAsync, GroupStepCaptionsNameTheGroup) {
         << grid.captionText(3).toStdString();
     EXPECT_EQ(grid.headData(3).values, grid.headData(2).values);  // one group, two heads
     EXPECT_NE(grid.headData(1).values, grid.headData(2).values);
-    // Another step's captions are the heads'.
-    grid.setStep(trace, "weights", {}, 0, Colormap::Viridis, ColorScale::Matrix);
+    // Every query-head step of the module names the group too: which keys and values a head's
+    // scores, weights and context read.
+    for (const char* step : {"queries_heads", "scores", "weights", "context_heads"}) {
+        grid.setStep(trace, step, {}, 0, Colormap::Viridis, ColorScale::Matrix);
+        ASSERT_TRUE(ready.wait(10000)) << step;
+        EXPECT_TRUE(grid.captionText(2) == QStringLiteral("head 2 · group 1") ||
+                    grid.captionText(2) == QStringLiteral("h2 · g1"))
+            << step << ": " << grid.captionText(2).toStdString();
+        EXPECT_TRUE(grid.captionText(1) == QStringLiteral("head 1 · group 0") ||
+                    grid.captionText(1) == QStringLiteral("h1 · g0"))
+            << step << ": " << grid.captionText(1).toStdString();
+    }
+    // Multi-head attention has one key/value set per head: the captions are the heads'.
+    grid.setStep(headTrace(4, 6, 1), "weights", {}, 0, Colormap::Viridis, ColorScale::Matrix);
     ASSERT_TRUE(ready.wait(10000));
     EXPECT_FALSE(grid.captionText(3).contains(QStringLiteral("g")));
 }

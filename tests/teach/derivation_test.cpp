@@ -104,6 +104,26 @@ TEST(Derivation, SimplifiedAttentionSpeaksOfTokensNotQueriesKeysOrValues) {
               QStringLiteral("Context vectors: weighted sums of the inputs"));
 }
 
+// Grouped-query attention (4 query heads, 2 key/value groups): a score of head 3 is its query
+// times a key of group 1, which heads 2 and 3 share; the derivation names the group, and so
+// does every other step of that head.
+TEST(Derivation, GroupedQueryScoresNameTheKeyGroup) {
+    const Trace t = bookTrace(bookConfig(Variant::GroupedQuery));
+    const QStringList tokens = bookTokenList();
+    const QString score = deriveCellHtml(t, tokens, "scores", 3, 0, 4, 2);
+    EXPECT_HAS(score, QStringLiteral("(head 3, key/value group 1)"));
+    EXPECT_HAS(score, QStringLiteral("Head 3 reads the keys of key/value group ⌊3 / 2⌋ = 1, "
+                                     "which heads 2 to 3 share"));
+    EXPECT_HAS(deriveCellHtml(t, tokens, "scores", 1, 0, 4, 2),
+               QStringLiteral("(head 1, key/value group 0)"));
+    EXPECT_HAS(deriveCellHtml(t, tokens, "weights", 2, 0, 4, 2),
+               QStringLiteral("(head 2, key/value group 1)"));
+    // Multi-head attention has a key per head: no group to name.
+    const QString mha =
+        deriveCellHtml(bookTrace(bookConfig(Variant::MultiHead)), tokens, "scores", 1, 0, 4, 2);
+    EXPECT_FALSE(mha.contains(QStringLiteral("group"))) << mha.toStdString();
+}
+
 TEST(Derivation, MaskedCellsSayMinusInfinityAndZero) {
     Config c = bookConfig(Variant::Causal, 789);
     const Trace t = bookTrace(c);
