@@ -105,6 +105,37 @@ TEST(HeatmapViewApi, NewDataDropsTheHoverHighlight) {
     EXPECT_EQ(visibleFrames(view.plot()), 1);
 }
 
+// A switched-off head's big map is veiled and crossed out in red, as its thumbnail is: the
+// cross runs through the diagonal's cells; back on, the cells are as before. The mark stays
+// when new data comes (another step of the same head).
+TEST(HeatmapViewApi, ASwitchedOffHeadIsVeiledAndCrossedOut) {
+    HeatmapView view;
+    view.setData(bookWeightsData());
+    showAt(view, QSize(640, 500));
+    view.plot()->replot();
+    const QPoint onDiagonal = view.cellRect(2, 2).center().toPoint();
+    const QColor before = view.plot()->toPixmap().toImage().pixelColor(onDiagonal);
+    EXPECT_FALSE(view.isSwitchedOff());
+    view.setSwitchedOff(true);
+    view.plot()->replot();
+    const auto marks = [&] {
+        int n = 0;
+        for (int i = 0; i < view.plot()->itemCount(); ++i)
+            n += view.plot()->item(i)->objectName() == QLatin1String("switchedOff");
+        return n;
+    };
+    EXPECT_EQ(marks(), 3);  // the veil and the cross's two lines
+    const QColor crossed = view.plot()->toPixmap().toImage().pixelColor(onDiagonal);
+    EXPECT_GT(crossed.red(), 180) << crossed.name().toStdString();
+    EXPECT_LT(crossed.green(), 90) << crossed.name().toStdString();
+    view.setData(bookWeightsData());
+    EXPECT_EQ(marks(), 3);
+    view.setSwitchedOff(false);
+    view.plot()->replot();
+    EXPECT_EQ(marks(), 0);
+    EXPECT_EQ(view.plot()->toPixmap().toImage().pixelColor(onDiagonal), before);
+}
+
 TEST(HeatmapViewApi, ClickingARowLabelReportsTheQueryToken) {
     HeatmapView view;
     view.setData(bookWeightsData());
