@@ -10,11 +10,13 @@
 #include <QVBoxLayout>
 
 #include "app/panel_helpers.h"
+#include "app/step_view.h"
 #include "app/trace_controller.h"
 #include "app/workspace.h"
 #include "engine/embeddings.h"
 #include "engine/step_ids.h"
 #include "export/heatmap_data.h"
+#include "export/heatmap_view.h"
 #include "pipeline/latest_job.h"
 #include "pipeline/pytorch_code.h"
 #include "pipeline/step_files.h"
@@ -48,6 +50,12 @@ ExplainPanel::ExplainPanel(Workspace* workspace, QWidget* parent)
         browser_->ensureCursorVisible();
         emit derivationShown();
     });
+    refresh();
+}
+
+void ExplainPanel::followQuiz(const StepView* view) {
+    quiz_ = view;
+    connect(view, &StepView::quizCellsChanged, this, &ExplainPanel::refresh);
     refresh();
 }
 
@@ -167,11 +175,16 @@ void ExplainPanel::refresh() {
     explanation_ = html;
     derivation_.clear();
     const Settings& s = workspace_->settings();
+    // The quiz's hidden cells, when the heatmap shows this step's matrix.
+    std::vector<unsigned char> quizHidden;
+    if (quiz_ && step && quiz_->quiz() != StepView::Quiz::Off &&
+        quiz_->heatmap()->data().stepId == QString::fromStdString(step->info.id))
+        quizHidden = quiz_->heatmap()->data().quizHidden;
     if (run && step && workspace_->selectedRow() >= 0)
-        derivation_ = deriveCellHtml(*run->trace, rowLabels(*run), step->info.id,
-                                     stepHeadCount(step->info) > 0 ? s.head : 0,
-                                     stepBatchCount(step->info) > 0 ? s.batchIndex : 0,
-                                     workspace_->selectedRow(), workspace_->selectedColumn());
+        derivation_ = deriveCellHtml(
+            *run->trace, rowLabels(*run), step->info.id, stepHeadCount(step->info) > 0 ? s.head : 0,
+            stepBatchCount(step->info) > 0 ? s.batchIndex : 0, workspace_->selectedRow(),
+            workspace_->selectedColumn(), quizHidden);
     QString full = explanation_;
     full += QStringLiteral("<h3>%1</h3>").arg(tr("Where this number comes from"));
     if (derivation_.isEmpty())

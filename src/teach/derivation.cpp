@@ -81,6 +81,15 @@ struct Cell {
     std::string qId = step_id::kQueriesHeads, kId = step_id::kKeysHeads,
                 vId = step_id::kValuesHeads;
     int64_t perGroup = 1;  // query heads per key/value group
+    // The quiz's hidden cells of the step's matrix (rows x quizCols), or null.
+    const std::vector<unsigned char>* quiz = nullptr;
+    int64_t quizCols = 0;
+    bool quizHides(int64_t i, int64_t j) const {
+        if (!quiz || j < 0 || j >= quizCols)
+            return false;
+        const size_t k = size_t(i * quizCols + j);
+        return k < quiz->size() && (*quiz)[k];
+    }
 
     const Step* step(const std::string& sid) const { return tr.find(sid); }
     float at(const std::string& sid, const Index& idx) const {
@@ -215,7 +224,8 @@ QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv) 
     for (int64_t j = 0; j < c.T; ++j) {
         const double e = std::isinf(z[size_t(j)]) ? 0.0 : std::exp(z[size_t(j)] - mx);
         den += e;
-        terms << f4(e);
+        // A term over the denominator is the weight a quiz still hides.
+        terms << (c.quizHides(c.row, j) ? QStringLiteral("?") : f4(e));
     }
     const double zij = z[size_t(c.col)];
     const double num = std::isinf(zij) ? 0.0 : std::exp(zij - mx);
@@ -267,7 +277,7 @@ QString rowSumText(const Cell& c, const std::string& id, const QString& sym,
     for (int64_t j = 0; j < c.T; ++j) {
         const double v = c.at(id, c.tt(c.row, j));
         sum += v;
-        terms << f4(v);
+        terms << (id == c.id && c.quizHides(c.row, j) ? QStringLiteral("?") : f4(v));
     }
     return QStringLiteral("<p>") +
            (sumsToOne
@@ -577,7 +587,8 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
 }  // namespace
 
 QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std::string& stepId,
-                       int head, int batch, int row, int col) {
+                       int head, int batch, int row, int col,
+                       const std::vector<unsigned char>& quizHidden) {
     const Step* st = trace.find(stepId);
     if (!st)
         return {};
@@ -616,6 +627,10 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
     c.batch = hm.batch;
     c.row = row;
     c.col = col;
+    if (!quizHidden.empty()) {
+        c.quiz = &quizHidden;
+        c.quizCols = hm.cols;
+    }
     const float value = hm.value(row, col);
     const QString id = QString::fromStdString(stepId);
     const QString b = QString::number(c.batch), h = QString::number(c.head);
@@ -649,6 +664,11 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                  hm.isMasked(row, col) && std::isfinite(value) ? f4(value) + Derive::tr(" (masked)")
                                                                : f4(value));
 
+    if (c.quizHides(row, col))
+        return QStringLiteral("<p><b>%1</b> — %2 = <b>?</b></p><p>%3</p>")
+            .arg(id.toHtmlEscaped(), where,
+                 Derive::tr("Hidden by the quiz: click the cell to reveal it and see where its "
+                            "number comes from."));
     const int64_t i = row, j = col;
     if (after) {
         const QString more = afterChapter3Cell(c, cfg, value);
