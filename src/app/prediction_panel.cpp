@@ -29,6 +29,7 @@ PredictionPanel::PredictionPanel(Workspace* workspace, QWidget* parent)
     panel_ = new NextTokensPanel(this);
     panel_->setObjectName(QStringLiteral("nextTokens"));
     v->addWidget(panel_);
+    followStale(workspace_, panel_);
     sampling_ = new SamplingBar(workspace_, this);
     v->addWidget(sampling_);
     note_ = new QLabel(this);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 #include "engine/config.h"
 #include "engine/half.h"
@@ -702,13 +703,18 @@ class Forward {
                 }
             }
             const int64_t lh = l * H + h;
-            for (const auto& [rows, mean] : {std::pair{&run.rowEntropy, &run.meanEntropy},
-                                             {&run.rowDistance, &run.meanDistance},
-                                             {&run.rowFirstWeight, &run.meanFirstWeight}}) {
+            // Row 0 sees only the first token: its weight there says nothing, so the first-token
+            // score starts at row 1.
+            for (const auto& [rows, mean, from] :
+                 {std::tuple{&run.rowEntropy, &run.meanEntropy, int64_t{0}},
+                  {&run.rowDistance, &run.meanDistance, int64_t{0}},
+                  {&run.rowFirstWeight, &run.meanFirstWeight, int64_t{1}}}) {
                 double sum = 0.0;
-                for (int64_t i = 0; i < T; ++i)
+                for (int64_t i = from; i < T; ++i)
                     sum += rows->data()[lh * T + i];
-                mean->mutableData()[lh] = static_cast<float>(sum / static_cast<double>(T));
+                mean->mutableData()[lh] =
+                    T > from ? static_cast<float>(sum / static_cast<double>(T - from))
+                             : std::numeric_limits<float>::quiet_NaN();
             }
         }
     }

@@ -80,7 +80,9 @@ struct DecoderRun {
     Tensor rowEntropy;      // (L, H, T): -sum_j w_ij ln w_ij, in nats
     Tensor rowDistance;     // (L, H, T): sum_j w_ij (i - j), in tokens
     Tensor rowFirstWeight;  // (L, H, T): w_i0, the weight on the first token
-    // The same averaged over the rows, (L, H): the layers x heads overview.
+    // The same averaged over the rows, (L, H): the layers x heads overview. The first-token
+    // weight leaves out row 0, whose only visible key is the first token (always 1 under a
+    // causal mask, no sign of a sink); NaN for a one-token text.
     Tensor meanEntropy, meanDistance, meanFirstWeight;
     // (L, H, P, P): each cell the mean of the visible weights (j <= i) in its block of rows and
     // columns, -inf where the block has none. Row and column i fall in cell i * P / T.

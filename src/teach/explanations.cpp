@@ -570,9 +570,9 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             return Explain::tr(
                        "How similar is each token to every other token? The dot product "
                        "of two embeddings is large when they point in the same direction. "
-                       "This simplified attention has no trainable weights: it compares "
-                       "the inputs directly, giving a %1 × %1 table, row = query token, "
-                       "column = key token.")
+                       "This simplified attention has no trainable weights, and so no "
+                       "queries, keys or values: it compares the inputs directly, giving a "
+                       "%1 × %1 table in which row i holds token i's score with every token.")
                 .arg(T);
         QString s = Explain::tr(
                         "Each query is compared with every key by a dot product: the "
@@ -906,9 +906,11 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
         const QString kName = x.simplified
                                   ? QStringLiteral("d_in")
                                   : (x.mha ? QStringLiteral("hd") : QStringLiteral("d_out"));
-        return Explain::tr(
-                   "%1 @ %1<sup>T</sup> → %2: the %3 = %4 axis is summed away; one score per "
-                   "(query, key) pair, %5 × %5")
+        return (x.simplified
+                    ? Explain::tr("%1 @ %1<sup>T</sup> → %2: the %3 = %4 axis is summed away; "
+                                  "one score per pair of tokens, %5 × %5")
+                    : Explain::tr("%1 @ %1<sup>T</sup> → %2: the %3 = %4 axis is summed away; "
+                                  "one score per (query, key) pair, %5 × %5"))
             .arg(from, to, kName)
             .arg(k)
             .arg(x.T);
@@ -929,7 +931,9 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
                 .arg(x.h)
                 .arg(x.hd)
                 .arg(x.dOut);
-        return Explain::tr("%1 @ %2 → %3: the key axis T = %4 is summed away")
+        return (x.simplified
+                    ? Explain::tr("%1 @ %2 → %3: the second token axis T = %4 is summed away")
+                    : Explain::tr("%1 @ %2 → %3: the key axis T = %4 is summed away"))
             .arg(from, src.size() > 1 ? shapeText(src[1]->shape) : QString(), to)
             .arg(x.T);
     }
@@ -1182,7 +1186,8 @@ QString stepCaption(const StepInfo& s) {
     if (id == step_id::kContextTransposed)
         return Explain::tr("Heads side by side again for each token");
     if (id == step_id::kContext)
-        return Explain::tr("Context vectors: weighted sums of the values");
+        return simplified ? Explain::tr("Context vectors: weighted sums of the inputs")
+                          : Explain::tr("Context vectors: weighted sums of the values");
     if (id == step_id::kOutput)
         return Explain::tr("The module's output");
     return s.title.empty() ? QString::fromStdString(id) : QString::fromStdString(s.title);

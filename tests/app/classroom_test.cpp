@@ -17,6 +17,7 @@
 #include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QUndoStack>
 #include <QWheelEvent>
 
@@ -365,6 +366,90 @@ TEST(Classroom, QuizHidesTheNumbersUntilRevealed) {
     EXPECT_EQ(view->quiz(), StepView::Quiz::Off);
     EXPECT_EQ(view->quizHiddenCells(), 0);
     EXPECT_TRUE(view->headGrid()->isVisible());
+}
+
+// A quiz gives no hidden answer away: revealing one cell explains it (in the Explain panel and,
+// projected, beside the map) without listing the row's other weights; the colour bar's range is
+// not told; the Text view does not colour the sentence by a hidden row; a click that moves a
+// row quiz to another row explains nothing of the still hidden cell it hit.
+TEST(Classroom, AQuizGivesNoHiddenAnswerAway) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    StepView* view = w.stepView();
+    HeatmapView* map = view->heatmap();
+    ASSERT_EQ(map->data().stepId, QStringLiteral("weights"));
+    const HeatmapData weights = map->data();
+    const auto f4 = [&](int r, int c) { return QString::number(weights.value(r, c), 'f', 4); };
+    view->setPresentation(true, 1.0);
+    child<QAction>(w, "actionQuizStep")->trigger();
+    emit map->cellClicked(3, 1, weights.value(3, 1));
+    ASSERT_FALSE(map->data().isQuizHidden(3, 1));
+    const QString explained = w.explainPanel()->derivationHtml();
+    auto* projected = w.findChild<QTextBrowser*>(QStringLiteral("presentationDerivation"));
+    ASSERT_NE(projected, nullptr);
+    // The row sum lists the revealed weight and the masked zeros, "?" for the hidden ones.
+    const QString rowSum =
+        QStringLiteral("= ? + %1 + ? + ? + 0.0000 + 0.0000 = <b>1.0000</b>").arg(f4(3, 1));
+    EXPECT_TRUE(explained.contains(rowSum)) << explained.toStdString();
+    EXPECT_TRUE(projected->toHtml().contains(QStringLiteral("? + %1 + ? + ?").arg(f4(3, 1))))
+        << projected->toPlainText().toStdString();
+    for (const int c : {0, 2, 3}) {
+        EXPECT_FALSE(explained.contains(f4(3, c))) << c;
+        EXPECT_FALSE(projected->toPlainText().contains(f4(3, c))) << c;
+    }
+    view->setPresentation(false, 1.0);
+
+    // The colour bar's ends read "?" while cells are hidden.
+    QCustomPlot* plot = map->plot();
+    plot->replot();
+    QStringList barLabels;
+    for (QCPAxisRect* r : plot->axisRects())
+        if (r != heatmapAxisRect(plot))
+            for (const QString& l : r->axis(QCPAxis::atRight)->tickVectorLabels())
+                barLabels << l;
+    EXPECT_EQ(barLabels, QStringList({"?", "?"}));
+    child<QAction>(w, "actionQuizReveal")->trigger();
+    child<QAction>(w, "actionQuizStep")->trigger();  // off
+    ASSERT_EQ(view->quiz(), StepView::Quiz::Off);
+
+    // A row quiz hides the last row, the Text view's query: the text stays uncoloured.
+    child<QAction>(w, "actionTextView")->trigger();
+    TextViewPanel* panel = w.textPanel();
+    ASSERT_TRUE(waitUntil([&] { return panel->isVisible() && panel->isDrawn(); }));
+    ASSERT_TRUE(waitUntil([&] { return panel->view()->tokenCount() == 6; }));
+    TextView* text = panel->view();
+    ASSERT_EQ(text->query(), 5);
+    // Withheld: no token coloured by the query's row.
+    const auto uncoloured = [text] {
+        for (int k = 0; k < text->tokenCount(); ++k)
+            if (text->fillOf(k) != text->palette().color(QPalette::Base))
+                return false;
+        return true;
+    };
+    EXPECT_NE(text->fillOf(0), text->palette().color(QPalette::Base));
+    w.workspace()->selectCell(-1, -1);  // no clicked cell: the row quiz takes the last row
+    child<QAction>(w, "actionQuizRow")->trigger();
+    ASSERT_TRUE(map->data().isQuizHidden(5, 0));
+    EXPECT_TRUE(uncoloured());
+    EXPECT_TRUE(text->caption().contains(QStringLiteral("quiz"))) << text->caption().toStdString();
+    // Another query's row is not hidden: clicking its token colours the text by it.
+    text->setQuery(2);
+    EXPECT_FALSE(uncoloured());
+    text->setQuery(5);
+
+    // A click on another row moves the quiz there: the cell it hit is hidden, so not explained.
+    emit map->cellClicked(2, 0, weights.value(2, 0));
+    ASSERT_TRUE(map->data().isQuizHidden(2, 0));
+    const QString moved = w.explainPanel()->derivationHtml();
+    EXPECT_TRUE(moved.contains(QStringLiteral("Hidden by the quiz"))) << moved.toStdString();
+    EXPECT_FALSE(moved.contains(f4(2, 0))) << moved.toStdString();
+    EXPECT_FALSE(uncoloured());  // row 5 is no longer the quiz's
+    text->setQuery(2);
+    EXPECT_TRUE(uncoloured());
+    child<QAction>(w, "actionQuizReveal")->trigger();
+    EXPECT_FALSE(uncoloured());
 }
 
 // The coloured text (Ctrl+7, the token view's second page): the sentence with each token's
