@@ -7,6 +7,7 @@
 #include "engine/weight_check.h"
 #include "io/file_io.h"
 #include "io/loaders.h"
+#include "pipeline/issue_text.h"
 
 namespace attn {
 
@@ -114,11 +115,12 @@ std::vector<ValidationIssue> checkSettings(const Settings& settings, const Input
                                            int64_t tokens) {
     const Config& c = settings.config;
     std::vector<ValidationIssue> issues = validate(c, tokens);
+    translateIssues(issues);  // the engine writes English; the GUI may speak another language
     if (tokens == 0 && settings.source == InputSource::Text)
         for (ValidationIssue& issue : issues)
             if (issue.field == "input")
-                issue.message =
-                    Text::tr("The text has no tokens: type a word or two.").toStdString();
+                issue = {issue.field,
+                         Text::tr("The text has no tokens: type a word or two.").toStdString()};
     auto add = [&](const char* field, const QString& message) {
         issues.push_back({field, message.toStdString()});
     };

@@ -7,9 +7,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <functional>
+#include <set>
 
 #include "engine/embeddings.h"
 #include "io/safetensors.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/options.h"
 #include "pipeline/pytorch_code.h"
 #include "pipeline/run_request.h"
@@ -247,6 +250,103 @@ TEST(Request, EveryProblemComesWithTheFieldOfItsControl) {
     const auto empty = checkSettings(text, {}, 0);
     ASSERT_EQ(empty.size(), 1u);
     EXPECT_EQ(empty[0].message, "The text has no tokens: type a word or two.");
+}
+
+// The engine writes its validation messages in English, piece by piece; the pipeline looks each
+// piece up as a translation. Every piece the engine writes must be one lupdate has seen (else
+// the German window shows it in English), and the pieces must make the engine's message.
+TEST(Request, EveryValidationMessageIsMadeOfTranslatablePieces) {
+    struct Case {
+        Config config;
+        int64_t tokens;
+    };
+    std::vector<Case> cases;
+    auto add = [&](Variant v, const std::function<void(Config&)>& edit, int64_t tokens = 6) {
+        Config c;
+        c.variant = v;
+        edit(c);
+        cases.push_back({c, tokens});
+    };
+    const int64_t huge = kMaxDimension + 1;
+    add(Variant::MultiHead,
+        [](Config& c) { c.dIn = c.dOut = c.batch = c.contextLength = c.heads = 0; });
+    add(Variant::MultiHead,
+        [&](Config& c) { c.dIn = c.dOut = c.batch = c.contextLength = c.heads = huge; });
+    add(Variant::MultiHead, [](Config& c) { c.heads = 3; });
+    add(Variant::GroupedQuery, [](Config& c) { c.kvGroups = 0; });
+    add(Variant::GroupedQuery, [](Config& c) {
+        c.dOut = 4;
+        c.heads = 4;
+        c.kvGroups = 3;
+    });
+    add(Variant::GroupedQuery, [](Config& c) {
+        c.heads = 1;
+        c.kvGroups = 2;
+    });
+    add(Variant::Latent, [](Config& c) { c.latentDim = -1; });
+    add(Variant::Rotary, [](Config& c) { c.headDim = -1; });
+    add(Variant::Rotary, [](Config& c) {
+        c.dIn = 8;
+        c.heads = 3;
+    });
+    add(Variant::Rotary, [](Config& c) {
+        c.dIn = 9;
+        c.heads = 2;
+    });
+    add(Variant::Rotary, [](Config& c) {
+        c.dIn = 3;
+        c.heads = 1;
+        c.ropeBase = 0.0;
+        c.qkvBias = true;
+    });
+    add(Variant::Rotary, [](Config& c) {
+        c.dIn = 4;
+        c.heads = 4;  // a head size of 1: "set head_dim to 2", no second choice
+    });
+    add(Variant::Causal, [](Config& c) {
+        c.mask = MaskSpec{MaskKind::Window, 0};
+        c.dropout = 1.5;
+    });
+    add(
+        Variant::MultiHead, [](Config&) {}, 0);
+    add(Variant::MultiHead, [](Config& c) { c.contextLength = 4; });
+    add(
+        Variant::MultiHead,
+        [](Config& c) {
+            c.dIn = 768;
+            c.dOut = 100000;
+            c.heads = 1;
+        },
+        10);
+    add(
+        Variant::MultiHead, [](Config& c) { c.contextLength = 200000; }, 100000);
+    add(Variant::Rotary, [](Config& c) {
+        c.dIn = 64;
+        c.heads = 4;
+        c.headDim = 1000000;
+    });
+    std::set<std::string> fields, formats;
+    for (const Case& k : cases) {
+        const std::vector<ValidationIssue> issues = validate(k.config, k.tokens);
+        EXPECT_FALSE(issues.empty()) << variantName(k.config.variant);
+        for (const ValidationIssue& i : issues) {
+            fields.insert(i.field);
+            ASSERT_FALSE(i.parts.empty()) << i.message;
+            EXPECT_EQ(formatMessage(i.parts), i.message);
+            // Without a translator the pipeline's text is the engine's, word for word.
+            EXPECT_EQ(issueText(i).toStdString(), i.message);
+            for (const MessagePart& p : i.parts) {
+                EXPECT_TRUE(isTranslatableFormat(p.format))
+                    << "not in issue_text.cpp: " << p.format;
+                formats.insert(p.format);
+            }
+        }
+    }
+    for (const char* f :
+         {"d_in", "d_out", "batch", "context_length", "heads", "kv_groups", "latent_dim",
+          "head_dim", "rope_base", "qkv_bias", "mask", "dropout", "input"})
+        EXPECT_TRUE(fields.count(f)) << f;
+    EXPECT_GE(formats.size(), 36u);
 }
 
 TEST(Request, EmbeddingsFilesSetDInAndBatchAndMustFit) {
