@@ -11,7 +11,7 @@ namespace {
 
 const char* const kContext = "attn::Validation";
 
-// Every format the engine's validate() writes (engine/config.cpp), as lupdate must see them to
+// Every format the engine's validate() and weight check write, as lupdate must see them to
 // put them in the .ts files. A format missing here still shows, in English; the pipeline test
 // checks that every format the engine writes is listed.
 const QSet<QByteArray>& formats() {
@@ -93,6 +93,31 @@ const QSet<QByteArray>& formats() {
         QT_TRANSLATE_NOOP("attn::Validation", " A text of at most %1 tokens fits."),
         QT_TRANSLATE_NOOP("attn::Validation", " At most %1 heads fit."),
         QT_TRANSLATE_NOOP("attn::Validation", " A head_dim of at most %1 fits."),
+        // A weights file that does not fit the module (engine/weight_check.cpp), after the
+        // file's name; its problems are joined by "; " and end with ".".
+        QT_TRANSLATE_NOOP("attn::Validation", "%1: "),
+        QT_TRANSLATE_NOOP("attn::Validation", "; "),
+        QT_TRANSLATE_NOOP("attn::Validation", "%1 has shape %2 but this model needs %3 %4"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "%1 has shape %2 but this model needs %3 (context_length, "
+                          "context_length)"),
+        QT_TRANSLATE_NOOP("attn::Validation", "; set context_length to %1 to match the file"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "%1 is not the causal mask torch.triu(torch.ones(%2, %2), "
+                          "diagonal=1): element [%3][%4] is %5, expected %6"),
+        QT_TRANSLATE_NOOP("attn::Validation", "missing %1"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          " (turn off qkv_bias if the module was built without biases)"),
+        QT_TRANSLATE_NOOP("attn::Validation", "unexpected %1"),
+        QT_TRANSLATE_NOOP("attn::Validation", " (%1 has no weights)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          " (the file has query/key/value biases: turn on qkv_bias)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          " (plain W_query, W_key, W_value belong to self-attention-v1)"),
+        QT_TRANSLATE_NOOP("attn::Validation", " (heads.N names belong to multi-head-wrapper)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          " (W_query.weight is an nn.Linear layer: choose self-attention, not "
+                          "self-attention-v1)"),
     };
     return all;
 }
@@ -113,6 +138,10 @@ QString localArgument(const std::string& arg) {
 
 bool isTranslatableFormat(const std::string& format) {
     return formats().contains(QByteArray::fromStdString(format));
+}
+
+QList<QByteArray> translatableFormats() {
+    return formats().values();
 }
 
 QString issueText(const ValidationIssue& issue) {

@@ -4,6 +4,8 @@
 // its English format (context "attn::Validation") and filled with the same arguments. Without
 // a translation the text is the engine's, word for word.
 
+#include <QByteArray>
+#include <QList>
 #include <QString>
 #include <string>
 #include <vector>
@@ -18,5 +20,7 @@ QString issueText(const ValidationIssue& issue);
 void translateIssues(std::vector<ValidationIssue>& issues);
 // True when `format` is one the engine writes and lupdate has seen (so it can be translated).
 bool isTranslatableFormat(const std::string& format);
+// Every such format (for checking that a translation has them all).
+QList<QByteArray> translatableFormats();
 
 }  // namespace attn

@@ -159,12 +159,17 @@ std::vector<ValidationIssue> checkSettings(const Settings& settings, const Input
         }
     }
     if (files.weights && variantHasWeights(c.variant)) {
-        const std::vector<std::string> problems = weightProblems(*files.weights, c);
+        const auto problems = weightProblemParts(*files.weights, c);
         if (!problems.empty()) {
-            std::string text = fileName(settings.weightsFile) + ": ";
-            for (size_t i = 0; i < problems.size(); ++i)
-                text += (i ? "; " : "") + problems[i];
-            issues.push_back({"weights", text + "."});
+            ValidationIssue issue{"weights", {}, {{"%1: ", {fileName(settings.weightsFile)}}}};
+            for (size_t i = 0; i < problems.size(); ++i) {
+                if (i)
+                    issue.parts.push_back({"; ", {}});
+                issue.parts.insert(issue.parts.end(), problems[i].begin(), problems[i].end());
+            }
+            issue.parts.push_back({".", {}});
+            issue.message = issueText(issue).toStdString();
+            issues.push_back(std::move(issue));
         }
     }
     return issues;

@@ -39,6 +39,7 @@
 #include "engine/trace.h"
 #include "export/heatmap_figure.h"
 #include "export/heatmap_view.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/version.h"
 #include "teach/lesson.h"
 #include "teach/step_strip.h"
@@ -274,6 +275,17 @@ TEST(Translation, TheGermanWindowLeavesNoEnglish) {
                   QStringLiteral("RoPE dreht Zahlenpaare, also muss die Kopfgröße gerade sein; sie "
                                  "ist 3 (d_in / heads). Setze head_dim auf 2 oder 4, oder schalte "
                                  "die Drehung aus."));
+
+        // Every piece of a validation message the engine writes has its German text (only
+        // punctuation and code read the same).
+        QStringList untranslated;
+        for (const QByteArray& f : translatableFormats()) {
+            const QString german = QCoreApplication::translate("attn::Validation", f.constData());
+            if (german == QString::fromUtf8(f) &&
+                !QStringList{"%1: ", "; ", ".", " (d_in / heads)"}.contains(german))
+                untranslated << german;
+        }
+        EXPECT_TRUE(untranslated.isEmpty()) << untranslated.join('|').toStdString();
 
         // F1 opens the German guide.
         EXPECT_EQ(userGuidePath(), QStringLiteral(":/docs/USER_GUIDE.de.md"));

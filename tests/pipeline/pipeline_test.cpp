@@ -349,6 +349,69 @@ TEST(Request, EveryValidationMessageIsMadeOfTranslatablePieces) {
     EXPECT_GE(formats.size(), 36u);
 }
 
+// A weights file that does not fit: the message under the weights is made of translatable
+// pieces too (file name, each problem with its hint, joined by "; ").
+TEST(Request, EveryWeightsProblemIsMadeOfTranslatablePieces) {
+    Settings s;
+    s.config.variant = Variant::Causal;
+    s.config.contextLength = 4;
+    s.weightsFile = QStringLiteral("/data/w.safetensors");
+    std::vector<std::pair<Config, WeightMap>> cases;
+    WeightMap wrong;  // a wrong shape, a missing key and a mask of the wrong size
+    wrong["W_query.weight"] = Tensor({4, 3});
+    wrong["W_key.weight"] = Tensor({2, 3});
+    wrong["mask"] = Tensor({6, 6});
+    cases.push_back({s.config, wrong});
+    WeightMap notTriu = wrong;  // a mask that is not the causal one; biases not asked for
+    notTriu["W_query.weight"] = Tensor({2, 3});
+    notTriu["W_value.weight"] = Tensor({2, 3});
+    notTriu["mask"] = Tensor({4, 4});
+    notTriu["W_query.bias"] = Tensor({2});
+    cases.push_back({s.config, notTriu});
+    Config biases = s.config;  // biases asked for, none in the file
+    biases.qkvBias = true;
+    WeightMap plain;
+    for (const char* m : {"W_query", "W_key", "W_value"})
+        plain[m] = Tensor({3, 2});
+    cases.push_back({biases, plain});  // also plain names: self-attention v1's
+    Config simplified = s.config;
+    simplified.variant = Variant::Simplified;
+    cases.push_back({simplified, plain});
+    Config wrapper = s.config;
+    wrapper.variant = Variant::MultiHeadWrapper;
+    wrapper.heads = 1;
+    WeightMap heads = plain;
+    heads["heads.7.W_query.weight"] = Tensor({2, 3});
+    cases.push_back({s.config, heads});
+    Config v1 = s.config;
+    v1.variant = Variant::SelfAttentionV1;
+    WeightMap linear;
+    for (const char* m : {"W_query.weight", "W_key.weight", "W_value.weight"})
+        linear[m] = Tensor({2, 3});
+    cases.push_back({v1, linear});
+    std::set<std::string> formats;
+    for (auto& [config, weights] : cases) {
+        InputFiles files;
+        files.weights = std::make_shared<const WeightMap>(weights);
+        Settings k = s;
+        k.config = config;
+        for (const ValidationIssue& i : checkSettings(k, files, 6)) {
+            if (i.field != "weights")
+                continue;
+            ASSERT_FALSE(i.parts.empty()) << i.message;
+            EXPECT_EQ(formatMessage(i.parts), i.message);
+            EXPECT_EQ(issueText(i).toStdString(), i.message);
+            EXPECT_EQ(i.message.rfind("w.safetensors: ", 0), 0u) << i.message;
+            for (const MessagePart& p : i.parts) {
+                EXPECT_TRUE(isTranslatableFormat(p.format))
+                    << "not in issue_text.cpp: " << p.format;
+                formats.insert(p.format);
+            }
+        }
+    }
+    EXPECT_GE(formats.size(), 12u);
+}
+
 TEST(Request, EmbeddingsFilesSetDInAndBatchAndMustFit) {
     Settings s;
     s.source = InputSource::File;
