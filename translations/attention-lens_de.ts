@@ -4429,6 +4429,10 @@ Mit allen Köpfen eingeschaltet: %1</translation>
         <source>The embeddings file holds %1 batch entries, so the batch size must be %1 (it is %2).</source>
         <translation>Die Embedding-Datei enthält %1 Batch-Einträge, also muss die Batch-Größe %1 sein (sie ist %2).</translation>
     </message>
+    <message>
+        <source>The model is not loaded yet.</source>
+        <translation>Das Modell ist noch nicht geladen.</translation>
+    </message>
 </context>
 <context>
     <name>attn::SamplingBar</name>
@@ -5818,6 +5822,62 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     <message>
         <source> A head_dim of at most %1 fits.</source>
         <translation> Ein head_dim von höchstens %1 passt.</translation>
+    </message>
+    <message>
+        <source>%1: </source>
+        <translation>%1: </translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
+        <source>%1 has shape %2 but this model needs %3 %4</source>
+        <translation>%1 hat die Form %2, aber dieses Modell braucht %3 %4</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2 but this model needs %3 (context_length, context_length)</source>
+        <translation>%1 hat die Form %2, aber dieses Modell braucht %3 (context_length, context_length)</translation>
+    </message>
+    <message>
+        <source>; set context_length to %1 to match the file</source>
+        <translation>; setze context_length auf %1, passend zur Datei</translation>
+    </message>
+    <message>
+        <source>%1 is not the causal mask torch.triu(torch.ones(%2, %2), diagonal=1): element [%3][%4] is %5, expected %6</source>
+        <translation>%1 ist nicht die kausale Maske torch.triu(torch.ones(%2, %2), diagonal=1): Element [%3][%4] ist %5, erwartet %6</translation>
+    </message>
+    <message>
+        <source>missing %1</source>
+        <translation>es fehlt %1</translation>
+    </message>
+    <message>
+        <source> (turn off qkv_bias if the module was built without biases)</source>
+        <translation> (schalte qkv_bias aus, wenn das Modul ohne Biases gebaut wurde)</translation>
+    </message>
+    <message>
+        <source>unexpected %1</source>
+        <translation>unerwartet: %1</translation>
+    </message>
+    <message>
+        <source> (%1 has no weights)</source>
+        <translation> (%1 hat keine Gewichte)</translation>
+    </message>
+    <message>
+        <source> (the file has query/key/value biases: turn on qkv_bias)</source>
+        <translation> (die Datei hat Query-, Key- und Value-Biases: schalte qkv_bias ein)</translation>
+    </message>
+    <message>
+        <source> (plain W_query, W_key, W_value belong to self-attention-v1)</source>
+        <translation> (einfache W_query, W_key, W_value gehören zu self-attention-v1)</translation>
+    </message>
+    <message>
+        <source> (heads.N names belong to multi-head-wrapper)</source>
+        <translation> (Namen heads.N gehören zu multi-head-wrapper)</translation>
+    </message>
+    <message>
+        <source> (W_query.weight is an nn.Linear layer: choose self-attention, not self-attention-v1)</source>
+        <translation> (W_query.weight ist eine nn.Linear-Schicht: wähle self-attention, nicht self-attention-v1)</translation>
     </message>
 </context>
 <context>
