@@ -612,6 +612,15 @@ TEST(Classroom, TooManyTokensShowAtTheContextLengthInView) {
                              "the text or raise the context length."));
     EXPECT_TRUE(w.fieldError(QStringLiteral("input")).isEmpty());
     EXPECT_TRUE(spin->property("attnError").toBool());
+    // The outline is drawn whole, just outside the field, not cut off by the field's cell.
+    const QRect around = spin->geometry().adjusted(-2, -2, 2, 2);
+    const QWidget* outline = nullptr;
+    for (const QWidget* o :
+         spin->parentWidget()->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        if (o != spin && o->isVisible() && o->geometry() == around)
+            outline = o;
+    ASSERT_TRUE(outline);
+    EXPECT_TRUE(spin->parentWidget()->rect().contains(outline->geometry()));
     EXPECT_EQ(w.status()->time()->text(),
               QStringLiteral("not computed (see the highlighted setting)"));
     EXPECT_TRUE(waitUntil([&] { return inView(spin) && inView(label); }, 5000))
