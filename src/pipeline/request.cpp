@@ -7,6 +7,7 @@
 #include "engine/weight_check.h"
 #include "io/file_io.h"
 #include "io/loaders.h"
+#include "pipeline/issue_text.h"
 
 namespace attn {
 
@@ -114,11 +115,12 @@ std::vector<ValidationIssue> checkSettings(const Settings& settings, const Input
                                            int64_t tokens) {
     const Config& c = settings.config;
     std::vector<ValidationIssue> issues = validate(c, tokens);
+    translateIssues(issues);  // the engine writes English; the GUI may speak another language
     if (tokens == 0 && settings.source == InputSource::Text)
         for (ValidationIssue& issue : issues)
             if (issue.field == "input")
-                issue.message =
-                    Text::tr("The text has no tokens: type a word or two.").toStdString();
+                issue = {issue.field,
+                         Text::tr("The text has no tokens: type a word or two.").toStdString()};
     auto add = [&](const char* field, const QString& message) {
         issues.push_back({field, message.toStdString()});
     };
@@ -157,12 +159,17 @@ std::vector<ValidationIssue> checkSettings(const Settings& settings, const Input
         }
     }
     if (files.weights && variantHasWeights(c.variant)) {
-        const std::vector<std::string> problems = weightProblems(*files.weights, c);
+        const auto problems = weightProblemParts(*files.weights, c);
         if (!problems.empty()) {
-            std::string text = fileName(settings.weightsFile) + ": ";
-            for (size_t i = 0; i < problems.size(); ++i)
-                text += (i ? "; " : "") + problems[i];
-            issues.push_back({"weights", text + "."});
+            ValidationIssue issue{"weights", {}, {{"%1: ", {fileName(settings.weightsFile)}}}};
+            for (size_t i = 0; i < problems.size(); ++i) {
+                if (i)
+                    issue.parts.push_back({"; ", {}});
+                issue.parts.insert(issue.parts.end(), problems[i].begin(), problems[i].end());
+            }
+            issue.parts.push_back({".", {}});
+            issue.message = issueText(issue).toStdString();
+            issues.push_back(std::move(issue));
         }
     }
     return issues;

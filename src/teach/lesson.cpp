@@ -1028,6 +1028,13 @@ void LessonPanel::restart() {
     setCurrentIndex(0);
 }
 
+// The module the header names: the book's class (SelfAttention_v1, CausalAttention, ...), code
+// in every language; simplified self-attention has no class, so its words are translated.
+static QString moduleName(Variant v) {
+    return v == Variant::Simplified ? LessonPanel::tr("simplified self-attention")
+                                    : QString::fromStdString(variantClassName(v));
+}
+
 void LessonPanel::refresh() {
     const bool any = !screens_.empty();
     const LessonScreen& s = currentScreen();
@@ -1038,12 +1045,10 @@ void LessonPanel::refresh() {
     else if (variantIsAfterChapter3(s.config.variant) || !s.section.front().isDigit())
         // After chapter 3 the sections are topics, not the book's numbers.
         section_->setText(
-            tr("After chapter 3: %1  ·  %2")
-                .arg(s.section, QString::fromStdString(variantClassName(s.config.variant))));
+            tr("After chapter 3: %1  ·  %2").arg(s.section, moduleName(s.config.variant)));
     else
         section_->setText(
-            tr("Chapter 3, section %1  ·  %2")
-                .arg(s.section, QString::fromStdString(variantClassName(s.config.variant))));
+            tr("Chapter 3, section %1  ·  %2").arg(s.section, moduleName(s.config.variant)));
     title_->setText(s.title);
     text_->setHtml(s.html);
     fitText();

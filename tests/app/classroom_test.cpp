@@ -10,8 +10,11 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabBar>
@@ -30,6 +33,7 @@
 #include "app/model_picker.h"
 #include "app/overview_page.h"
 #include "app/prediction_panel.h"
+#include "app/status_line.h"
 #include "app/step_view.h"
 #include "app/text_view_panel.h"
 #include "app/token_view_panel.h"
@@ -657,6 +661,61 @@ TEST(Classroom, TheFrameFitsTheScreenOnceFramed) {
     QCoreApplication::processEvents();
     EXPECT_TRUE(waitUntil([&] { return avail.contains(w.frameGeometry()); }, 5000));
     EXPECT_TRUE(w.statusBar()->isVisible());
+}
+
+// A text longer than the context length: the message sits under the context length, which is
+// outlined and scrolled into view with it. It was under the text box, scrolled off the column
+// at 1280 x 720, in English in the German window, and no control was outlined while the status
+// bar said "see the highlighted setting".
+TEST(Classroom, TooManyTokensShowAtTheContextLengthInView) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    change(w, [](Settings& s) { s.config.contextLength = 6; });  // the book's six tokens fit
+    ASSERT_TRUE(settle(w));
+    auto* scroll = child<QScrollArea>(w, "settingsScroll");
+    auto* spin = child<QSpinBox>(w, "context_lengthSpin");
+    auto* label = child<QLabel>(w, "error_context_length");
+    auto* text = child<QPlainTextEdit>(w, "textEdit");
+    const auto inView = [&](const QWidget* widget) {
+        const QRect r(widget->mapTo(scroll->viewport(), QPoint(0, 0)), widget->size());
+        return scroll->viewport()->rect().contains(r);
+    };
+    scroll->verticalScrollBar()->setValue(0);
+    // The column's top (the text box) is what shows; the context length is below it.
+    ASSERT_TRUE(inView(text));
+    ASSERT_FALSE(inView(spin));
+    // The user adds a word: seven tokens.
+    text->setFocus();
+    text->moveCursor(QTextCursor::End);
+    QTest::keyClicks(text, QStringLiteral(" again"));
+    ASSERT_TRUE(
+        waitUntil([&] { return !w.fieldError(QStringLiteral("context_length")).isEmpty(); }));
+    EXPECT_EQ(w.fieldError(QStringLiteral("context_length")),
+              QStringLiteral("The input has 7 tokens, more than the context length of 6. Shorten "
+                             "the text or raise the context length."));
+    EXPECT_TRUE(w.fieldError(QStringLiteral("input")).isEmpty());
+    EXPECT_TRUE(spin->property("attnError").toBool());
+    // The outline is drawn whole, just outside the field, not cut off by the field's cell.
+    const QRect around = spin->geometry().adjusted(-2, -2, 2, 2);
+    const QWidget* outline = nullptr;
+    for (const QWidget* o :
+         spin->parentWidget()->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        if (o != spin && o->isVisible() && o->geometry() == around)
+            outline = o;
+    ASSERT_TRUE(outline);
+    EXPECT_TRUE(spin->parentWidget()->rect().contains(outline->geometry()));
+    EXPECT_EQ(w.status()->time()->text(),
+              QStringLiteral("not computed (see the highlighted setting)"));
+    EXPECT_TRUE(waitUntil([&] { return inView(spin) && inView(label); }, 5000))
+        << "scrolled to " << scroll->verticalScrollBar()->value();
+    // Scrolled back up while the problem stays: the column is left where the user put it.
+    scroll->verticalScrollBar()->setValue(0);
+    QTest::keyClicks(text, QStringLiteral(" and"));
+    ASSERT_TRUE(settle(w));
+    QTest::qWait(50);
+    EXPECT_EQ(scroll->verticalScrollBar()->value(), 0);
 }
 
 // d_out = 100,000 is too large for the memory budget: the message names d_out and the value that
