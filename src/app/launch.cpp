@@ -177,8 +177,15 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
             return base;
         }
     }
-    const InputTokens tokens =
-        model ? modelTokens(state.settings, nullptr) : tokenizeInput(state.settings, state.files);
+    InputTokens tokens;
+    try {
+        // A text far beyond the context length is refused here, before it is tokenized whole.
+        tokens = model ? modelTokens(state.settings, nullptr)
+                       : tokenizeInput(state.settings, state.files);
+    } catch (const UserError& e) {
+        *error = QString::fromUtf8(e.what());
+        return base;
+    }
     const auto issues = model ? std::vector<ValidationIssue>{}
                               : checkSettings(state.settings, state.files, tokens.count());
     if (!issues.empty()) {
