@@ -17,7 +17,6 @@
 
 #include "app/export_actions.h"
 #include "app/launch.h"
-#include "teach/lesson.h"
 #include "app/session.h"
 #include "app/session_actions.h"
 #include "app/step_view.h"
@@ -25,6 +24,7 @@
 #include "engine/decoder_model.h"
 #include "export/heatmap_view.h"
 #include "io/safetensors.h"
+#include "teach/lesson.h"
 
 using namespace attn;
 using attn::testing::change;
@@ -485,6 +485,21 @@ TEST(Executable, ATrainedModelOpensOnItsOwnHeadsAndRefusesALayerItLacks) {
               QByteArray("attention-lens: --layer 4: the model has 4 layers (0 to 3); layer 4 does "
                          "not exist."));
     EXPECT_FALSE(QFile::exists(dir.filePath(QStringLiteral("layer4.png"))));
+}
+
+// A screenshot that cannot be taken says why, as the window does next to the text: here a
+// GPT-2 id beyond the vocabulary of a folder without tokenizer.json, not "the configuration
+// could not be computed".
+TEST(Executable, AScreenshotThatCannotBeTakenSaysWhy) {
+    QTemporaryDir dir;
+    const RunResult bad =
+        runApp({"--model", QStringLiteral(ATTN_FIXTURES_DIR "/families/llama"), "--text",
+                "The animal", "--screenshot", dir.filePath(QStringLiteral("shot.png"))});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.stderrText.contains(
+        "is beyond the model's vocabulary of 300 tokens. GPT-2's tokenizer cut the text"))
+        << bad.stderrText.toStdString();
+    EXPECT_FALSE(bad.stderrText.contains("could not be computed"));
 }
 
 TEST(Executable, BadOptionsExitTwoWithOneLine) {
