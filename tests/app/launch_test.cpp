@@ -502,6 +502,24 @@ TEST(Executable, AScreenshotThatCannotBeTakenSaysWhy) {
     EXPECT_FALSE(bad.stderrText.contains("could not be computed"));
 }
 
+// A text file far beyond a model's context: the launch does not tokenize it on the way to the
+// window, and the worker refuses it from its beginning.
+TEST(Executable, ATextFarBeyondTheModelsContextIsRefusedFromItsBeginning) {
+    QTemporaryDir dir;
+    QFile text(dir.filePath(QStringLiteral("long.txt")));
+    ASSERT_TRUE(text.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 200000; ++i)
+        text.write("the animal did not cross the street because it was too tired\n");
+    text.close();
+    const RunResult bad =
+        runApp({"--model", QStringLiteral(ATTN_FIXTURES_DIR "/families/qwen3"), "--text-file",
+                text.fileName(), "--screenshot", dir.filePath(QStringLiteral("shot.png"))});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.stderrText.contains(
+        "The text is too long for the context length of 64 tokens: its first 4.1 kB alone make"))
+        << bad.stderrText.toStdString();
+}
+
 TEST(Executable, BadOptionsExitTwoWithOneLine) {
     QTemporaryDir dir;
     for (const QStringList& args :
