@@ -122,19 +122,6 @@ QString lensHtml() {
                  "induction head: switch that head off (Heads menu) and watch it lose."));
 }
 
-// Where the settings' input vectors come from, for the `inputs` step's explanation.
-InputOrigin inputOrigin(const Settings& s) {
-    switch (s.source) {
-        case InputSource::Book:
-            return InputOrigin::Book;
-        case InputSource::File:
-            return InputOrigin::File;
-        case InputSource::Text:
-            break;
-    }
-    return s.positions ? InputOrigin::Embedded : InputOrigin::EmbeddedWithoutPositions;
-}
-
 }  // namespace
 
 void ExplainPanel::refresh() {
@@ -150,13 +137,13 @@ void ExplainPanel::refresh() {
     const Step* step = workspace_->shownStep();
     QString html;
     if (run && step) {
-        html = explainStepHtml(*run->trace, step->info.id, inputOrigin(run->settings));
+        html = explainStepHtml(*run->trace, step->info.id, inputOriginOf(run->settings));
     } else {
         // Before the first result: explain the step of the settings as planned.
         const Settings& s = workspace_->settings();
         if (validate(s.config, std::max<int64_t>(1, workspace_->tokens().count())).empty())
             html = explainStepHtml(s.config, std::max<int64_t>(1, workspace_->tokens().count()),
-                                   s.step.toStdString(), inputOrigin(s));
+                                   s.step.toStdString(), inputOriginOf(s));
     }
     // The explanation's grey subtitle, in a grey that reads on the palette (light or dark).
     html.replace(QStringLiteral("color:#555"),
@@ -171,7 +158,7 @@ void ExplainPanel::refresh() {
                                      stepBatchCount(step->info) > 0 ? s.batchIndex : 0,
                                      workspace_->selectedRow(), workspace_->selectedColumn());
     QString full = explanation_;
-    full += QStringLiteral("<h3>%1</h3>").arg(tr("Where this number comes from"));
+    full += QStringLiteral("<h3>%1</h3>").arg(explainCellHeading());
     if (derivation_.isEmpty())
         full +=
             QStringLiteral("<p><i>%1</i></p>")

@@ -402,6 +402,11 @@ int renderCommand(const QStringList&) {
     throw UserError("render",
                     "This build has no image export (it was built without the GUI libraries).");
 }
+
+int explainCommand(const QStringList&) {
+    throw UserError("explain",
+                    "This build has no teaching texts (it was built without the GUI libraries).");
+}
 #endif
 
 }  // namespace attn::cli

@@ -69,6 +69,7 @@ int traceCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int exportCommand(const QStringList& args);
 int pytorchCommand(const QStringList& args);
-int renderCommand(const QStringList& args);  // needs a QApplication (offscreen is fine)
+int renderCommand(const QStringList& args);   // needs a QApplication (offscreen is fine)
+int explainCommand(const QStringList& args);  // likewise (rich text is laid out to convert it)
 
 }  // namespace attn::cli

@@ -6,6 +6,7 @@
 
 #include "engine/step_ids.h"
 #include "engine/trace.h"
+#include "pipeline/settings.h"
 
 namespace attn {
 
@@ -412,7 +413,8 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
                QLatin1Char(' ') +
                Explain::tr(
                    "Why pairs: a rotation turns a point in a plane, and a point in a plane has two "
-                   "numbers. So RoPE turns a head's numbers two by two, each pair at its own speed, "
+                   "numbers. So RoPE turns a head's numbers two by two, each pair at its own "
+                   "speed, "
                    "and the head size must be even.");
     if (id == step_id::kKeysRotated)
         return Explain::tr(
@@ -426,17 +428,15 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
                     ? Explain::tr(
                           "repeat_interleave(1, dim=1) lines the groups up with the query heads: "
                           "with one group per head, head h reads group h.")
-                    : x.perGroup == 2
-                          ? Explain::tr(
-                                "repeat_interleave(2, dim=1) lines the groups up with the query "
-                                "heads: heads 0 and 1 read group 0, heads 2 and 3 group 1, and "
-                                "so on.")
-                          : Explain::tr(
-                                "repeat_interleave(%1, dim=1) lines the groups up with the query "
-                                "heads: heads 0 to %2 read group 0, the next %1 heads group 1, "
-                                "and so on.")
-                                .arg(x.perGroup)
-                                .arg(x.perGroup - 1)) +
+                : x.perGroup == 2
+                    ? Explain::tr("repeat_interleave(2, dim=1) lines the groups up with the query "
+                                  "heads: heads 0 and 1 read group 0, heads 2 and 3 group 1, and "
+                                  "so on.")
+                    : Explain::tr("repeat_interleave(%1, dim=1) lines the groups up with the query "
+                                  "heads: heads 0 to %2 read group 0, the next %1 heads group 1, "
+                                  "and so on.")
+                          .arg(x.perGroup)
+                          .arg(x.perGroup - 1)) +
                QLatin1Char(' ') +
                Explain::tr(
                    "PyTorch copies the numbers here; the app shows a view, as fast attention "
@@ -1081,6 +1081,22 @@ QString explainStepHtml(const Trace& trace, const std::string& stepId, InputOrig
     for (const Step& s : trace.steps)
         x.plan.push_back(s.info);
     return explain(x, st->info);
+}
+
+InputOrigin inputOriginOf(const Settings& s) {
+    switch (s.source) {
+        case InputSource::Book:
+            return InputOrigin::Book;
+        case InputSource::File:
+            return InputOrigin::File;
+        case InputSource::Text:
+            break;
+    }
+    return s.positions ? InputOrigin::Embedded : InputOrigin::EmbeddedWithoutPositions;
+}
+
+QString explainCellHeading() {
+    return Explain::tr("Where this number comes from");
 }
 
 bool isModelLayerInput(const StepInfo& s) {
