@@ -162,7 +162,11 @@ QString modelTokenizerName(const DecoderModel& model) {
 }
 
 QString modelTokenizerNote(const DecoderModel& model) {
-    if (model.tokenizer || model.arch.family == Family::Gpt2)
+    // GPT-2's tokenizer is the model's for a GPT-2 model, and for one whose file says it was
+    // trained on GPT-2's tokens (the bundled tiny-shakespeare-llama: "tokenizer": "gpt2").
+    const auto said = model.metadata.find("tokenizer");
+    if (model.tokenizer || model.arch.family == Family::Gpt2 ||
+        (said != model.metadata.end() && said->second == "gpt2"))
         return {};
     return Text::tr(
                "%1 is a %2 model without its tokenizer.json, so GPT-2's tokenizer cuts "
@@ -268,7 +272,7 @@ std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const 
                         .arg(QString::fromStdString(t.display))
                         .arg(t.id)
                         .arg(a.vocab) +
-                    (!model.tokenizer && a.family != Family::Gpt2
+                    (!modelTokenizerNote(model).isEmpty()
                          ? Text::tr(" GPT-2's tokenizer cut the text, since the model has no "
                                     "tokenizer.json.")
                          : QString()));

@@ -43,7 +43,8 @@ std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
 InputTokens modelTokens(const Settings& settings, const DecoderModel* model);
 // Which tokenizer cuts the text for `model`: "tokenizer.json" (its own) or "gpt2".
 QString modelTokenizerName(const DecoderModel& model);
-// Empty when the tokenizer is the model's (its tokenizer.json, or GPT-2's for a GPT-2 model);
+// Empty when the tokenizer is the model's (its tokenizer.json, or GPT-2's for a GPT-2 model or
+// a file whose metadata says "tokenizer": "gpt2");
 // else why GPT-2's stands in and what that means ("qwen3 has no tokenizer.json: GPT-2's
 // tokenizer cuts the text, ..."), for the app and the CLI to say.
 QString modelTokenizerNote(const DecoderModel& model);

@@ -206,6 +206,10 @@ TEST(FamilyCli, AFolderWithoutItsTokenizerSaysGpt2StandsIn) {
     const QJsonObject own = json(cli({"model", "--model", family("qwen3"), "--ids", "1,2,3"}));
     EXPECT_EQ(own["model"].toObject()["tokenizer"].toString(), "tokenizer.json");
     EXPECT_TRUE(own["model"].toObject()["tokenizer_is_the_models"].toBool(false));
+    // The bundled Llama was trained on GPT-2's tokens, as its file says: GPT-2's is its own.
+    const CliRun bundled = cli({"model", "--model", "tiny-shakespeare-llama", "--ids", "1,2,3"});
+    EXPECT_TRUE(json(bundled)["model"].toObject()["tokenizer_is_the_models"].toBool(false));
+    EXPECT_TRUE(bundled.err.isEmpty()) << bundled.err.toStdString();
     refusedInOneLine({"model", "--model", family("llama"), "--text", kSentence},
                      "is beyond the model's vocabulary of 300 tokens. GPT-2's tokenizer cut the "
                      "text, since the model has no tokenizer.json.");
