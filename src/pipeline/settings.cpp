@@ -156,14 +156,14 @@ QVariant idsText(const std::vector<int64_t>& ids) {
 QString ids(const QVariant& v, std::vector<int64_t>* out) {
     std::vector<int64_t> parsed;
     // Spaces (as sessions write them) or one comma (as --ids takes them) between the ids; an
-    // empty place between two commas ("1,,2") is a missing id, not nothing.
+    // empty place beside a comma ("1,,2", "1,2,") is a missing id, not nothing.
     static const QRegularExpression separators(QStringLiteral("\\s*,\\s*|\\s+"));
     const QString all = text(v).trimmed();
     for (const QString& part : all.isEmpty() ? QStringList() : all.split(separators)) {
         if (part.isEmpty())
             return Text::tr(
                        "{} expects token ids (whole numbers from 0) separated by commas or "
-                       "spaces, got an empty place between two commas in \"%1\"")
+                       "spaces; \"%1\" has a comma with no id before or after it")
                 .arg(all);
         bool ok = false;
         const qlonglong id = part.toLongLong(&ok);

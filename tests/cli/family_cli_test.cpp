@@ -227,7 +227,7 @@ TEST(FamilyCli, OptionsThatDoNotApplyAreRefused) {
     refusedInOneLine({"model", "--model", family("qwen3"), "--ids", "1,2", "--seed", "7"},
                      "--seed does not apply to a trained model (--model)");
     refusedInOneLine({"model", "--model", family("qwen3"), "--ids", "1,,2"},
-                     "an empty place between two commas in \"1,,2\"");
+                     "\"1,,2\" has a comma with no id before or after it");
     refusedInOneLine({"trace", "--text", "hi", "--layer", "1"},
                      "--layer is for a trained model: give the model with --model");
     refusedInOneLine({"model", "--model", family("qwen3"), "--ids", "5", "--position", "1"},
