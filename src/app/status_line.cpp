@@ -8,6 +8,7 @@
 #include <QTimer>
 
 #include "app/workspace.h"
+#include "pipeline/model_request.h"
 
 namespace attn {
 
@@ -114,7 +115,7 @@ void StatusLine::refresh() {
     if (s.modelMode()) {
         const auto& model = workspace_->model();
         module_->setText(model ? tr("%1, layer %2 (layers 0–%3), %4 heads")
-                                     .arg(QFileInfo(s.modelFile).completeBaseName())
+                                     .arg(modelName(s.modelFile))
                                      .arg(s.layer)
                                      .arg(model->arch.layers - 1)
                                      .arg(model->arch.heads)

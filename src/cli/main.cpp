@@ -92,24 +92,31 @@ int main(int argc, char** argv) {
     args.removeAt(1);  // the command; QCommandLineParser sees "attention-lens-cli --options"
 
     try {
+        int (*run)(const QStringList&) = nullptr;
         if (command == "tokenize")
-            return attn::cli::tokenizeCommand(args);
-        if (command == "model")
-            return attn::cli::modelCommand(args);
-        if (command == "generate")
-            return attn::cli::generateCommand(args);
-        if (command == "trace")
-            return attn::cli::traceCommand(args);
-        if (command == "bench")
-            return attn::cli::benchCommand(args);
-        if (command == "export")
-            return attn::cli::exportCommand(args);
-        if (command == "pytorch")
-            return attn::cli::pytorchCommand(args);
-        if (command == "render")
-            return attn::cli::renderCommand(args);
-        if (command == "explain")
-            return attn::cli::explainCommand(args);
+            run = attn::cli::tokenizeCommand;
+        else if (command == "model")
+            run = attn::cli::modelCommand;
+        else if (command == "generate")
+            run = attn::cli::generateCommand;
+        else if (command == "trace")
+            run = attn::cli::traceCommand;
+        else if (command == "bench")
+            run = attn::cli::benchCommand;
+        else if (command == "export")
+            run = attn::cli::exportCommand;
+        else if (command == "pytorch")
+            run = attn::cli::pytorchCommand;
+        else if (command == "render")
+            run = attn::cli::renderCommand;
+        else if (command == "explain")
+            run = attn::cli::explainCommand;
+        if (run) {
+            const int code = run(args);
+            for (const std::string& note : attn::cli::notes())
+                std::fprintf(stderr, "attention-lens-cli: note: %s\n", note.c_str());
+            return code;
+        }
         return fail("unknown command \"" + command +
                     "\"; the commands are tokenize, model, generate, trace, render, export, "
                     "pytorch, explain, bench.");

@@ -925,7 +925,7 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     p.bar = barScale(p.scaling);
     if (!o.compactColorBar)
         p.barTitle = colorBarTitle(data, p.scaling, o.colorBarLabel);
-    p.title = o.title.isEmpty() ? data.title : o.title;
+    p.title = o.titlePrefix + (o.title.isEmpty() ? data.title : o.title);
     p.subtitle = data.subtitle;
     if (o.showColorBar && !o.compactColorBar && data.maskedCount() > 0) {
         const bool negInf = std::any_of(data.values.begin(), data.values.end(), isMaskedValue);

@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
+#include <cstring>
 #include <optional>
 
 #include "engine/embeddings.h"
@@ -87,6 +88,17 @@ QString modelFilePath(const QString& nameOrPath) {
             .toStdString());
 }
 
+QString modelName(const QString& nameOrPath) {
+    const QFileInfo info(nameOrPath);
+    QString name = info.fileName();
+    if (info.isDir() || name.isEmpty())
+        return name.isEmpty() ? QDir(nameOrPath).dirName() : name;
+    for (const char* suffix : {".safetensors", ".pth", ".pt", ".bin"})
+        if (name.endsWith(QLatin1String(suffix), Qt::CaseInsensitive))
+            return name.left(name.size() - qsizetype(std::strlen(suffix)));
+    return name;
+}
+
 std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
                                               std::optional<int64_t> heads,
                                               const CancelToken* cancel,
@@ -105,9 +117,10 @@ std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
 
 namespace {
 
-// Appended tokens keep their ids while the text is still what they spell, as GPT-2's do
-// (Settings::tokenIds): the ids with the tokens the tokenizer adds around the text (its <bos>)
-// where `encoded` (the text's own tokens) has them; nothing when the text changed since.
+// Appended tokens keep their ids while the text is still what they spell (read as characters,
+// as the text box holds them), as GPT-2's do (Settings::tokenIds): the ids with the tokens the
+// tokenizer adds around the text (its <bos>) where `encoded` (the text's own tokens) has them;
+// nothing when the text changed since.
 std::optional<std::vector<Token>> keptTokens(const HfTokenizer& tokenizer,
                                              const std::vector<int64_t>& ids,
                                              const std::vector<Token>& encoded,
@@ -135,12 +148,56 @@ std::optional<std::vector<Token>> keptTokens(const HfTokenizer& tokenizer,
     } catch (const std::out_of_range&) {
         return std::nullopt;  // an id outside the vocabulary (an edited session)
     }
-    if (spelled != text)
+    // The text box holds characters: a byte token that is part of one shows as U+FFFD there,
+    // so the ids spell the text when their bytes read as characters the same way.
+    if (spelled != text && QString::fromUtf8(spelled.data(), qsizetype(spelled.size())) !=
+                               QString::fromUtf8(text.data(), qsizetype(text.size())))
         return std::nullopt;
     return kept;
 }
 
 }  // namespace
+
+QString modelTokenizerName(const DecoderModel& model) {
+    return model.tokenizer ? QStringLiteral("tokenizer.json") : QStringLiteral("gpt2");
+}
+
+QString modelTokenizerNote(const DecoderModel& model) {
+    // GPT-2's tokenizer is the model's for a GPT-2 model, and for one whose file says it was
+    // trained on GPT-2's tokens (the bundled tiny-shakespeare-llama: "tokenizer": "gpt2").
+    const auto said = model.metadata.find("tokenizer");
+    if (model.tokenizer || model.arch.family == Family::Gpt2 ||
+        (said != model.metadata.end() && said->second == "gpt2"))
+        return {};
+    return Text::tr(
+               "%1 is a %2 model without its tokenizer.json, so GPT-2's tokenizer cuts "
+               "the text: the ids are not the ones the model learned, and its predictions "
+               "say little. Put the model's tokenizer.json beside its config.json.")
+        .arg(QString::fromStdString(model.source),
+             QString::fromStdString(familyName(model.arch.family)));
+}
+
+int64_t maxTextBytesPerToken(const Settings& settings, const DecoderModel* model) {
+    if (settings.modelMode()) {
+        if (!model)
+            return -1;
+        return model->tokenizer ? model->tokenizer->maxTextBytesPerToken() : gpt2MaxTokenBytes();
+    }
+    switch (settings.tokenizer) {
+        case TokenizerKind::Gpt2:
+            return gpt2MaxTokenBytes();
+        case TokenizerKind::Chars:
+            return 4;  // one character, at most 4 bytes of UTF-8
+        default:
+            return -1;  // a word can be as long as the text
+    }
+}
+
+int64_t contextLengthOf(const Settings& settings, const DecoderModel* model) {
+    if (settings.modelMode())
+        return model ? model->arch.contextLength : 0;
+    return settings.config.contextLength;
+}
 
 Token modelToken(const DecoderModel* model, int64_t id) {
     return model && model->tokenizer ? model->tokenizer->token(id) : gpt2Token(id);
@@ -161,6 +218,9 @@ InputTokens modelTokens(const Settings& settings, const DecoderModel* model) {
         }
     } else if (own) {
         const std::string text = settings.inputText().toStdString();
+        refuseTextBeyondContext(
+            text, model->arch.contextLength, false,
+            [own](std::string_view prefix) { return int64_t(own->encode(prefix, true).size()); });
         in.tokens = own->encode(text, true);
         if (!settings.tokenIds.empty() && settings.source == InputSource::Text)
             if (auto kept = keptTokens(*own, settings.tokenIds, in.tokens, text))
@@ -168,6 +228,14 @@ InputTokens modelTokens(const Settings& settings, const DecoderModel* model) {
     } else {
         Settings gpt2 = settings;
         gpt2.tokenizer = TokenizerKind::Gpt2;  // a GPT-2 model reads GPT-2 tokens
+        if (model && settings.inputIds.empty()) {
+            const QByteArray utf8 = settings.inputText().toUtf8();
+            refuseTextBeyondContext(
+                std::string_view(utf8.constData(), size_t(utf8.size())), model->arch.contextLength,
+                false, [](std::string_view prefix) {
+                    return int64_t(tokenize(TokenizerKind::Gpt2, prefix).size());
+                });
+        }
         in.tokens = gpt2.textTokens();
     }
     for (const Token& t : in.tokens)
@@ -199,11 +267,16 @@ std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const 
                          .arg(a.contextLength));
     for (const Token& t : tokens.tokens)
         if (t.id >= a.vocab) {
-            add("input", Text::tr("The token \"%1\" (id %2) is beyond the model's vocabulary of "
-                                  "%3 tokens.")
-                             .arg(QString::fromStdString(t.display))
-                             .arg(t.id)
-                             .arg(a.vocab));
+            add("input",
+                Text::tr("The token \"%1\" (id %2) is beyond the model's vocabulary of "
+                         "%3 tokens.")
+                        .arg(QString::fromStdString(t.display))
+                        .arg(t.id)
+                        .arg(a.vocab) +
+                    (!modelTokenizerNote(model).isEmpty()
+                         ? Text::tr(" GPT-2's tokenizer cut the text, since the model has no "
+                                    "tokenizer.json.")
+                         : QString()));
             break;
         }
     if (settings.layer >= a.layers)

@@ -210,7 +210,7 @@ TEST(ModelCli, RefusalsAreOneLine) {
     expectRefused({"trace", "--model", f32, "--text", kText, "--layer", "5"},
                   "The model has 2 layers (0 to 1); layer 5 does not exist.");
     expectRefused({"model", "--model", f32, "--text", kText, "--tokenizer", "words"},
-                  "reads GPT-2 tokens: choose the GPT-2 tokenizer.");
+                  "--tokenizer does not apply to a trained model (--model)");
     expectRefused({"model", "--model", f32},
                   "Give the text with --text or --text-file, or token ids with --ids.");
     expectRefused({"model", "--model", f32, "--text", kText, "--heads", "3"}, "heads");
