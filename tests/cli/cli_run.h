@@ -24,4 +24,15 @@ inline CliRun cli(const QStringList& args) {
             p.readAllStandardError()};
 }
 
+// The CLI refused `args` as it must: exit 2, nothing on stdout, one line on stderr that holds
+// `message`.
+inline void expectRefused(const QStringList& args, const QString& message) {
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString();
+    EXPECT_TRUE(r.out.isEmpty());
+    EXPECT_EQ(r.err.count('\n'), 1) << r.err.toStdString();
+    EXPECT_TRUE(QString::fromUtf8(r.err).contains(message))
+        << r.err.toStdString() << "\nexpected: " << message.toStdString();
+}
+
 }  // namespace attn::test

@@ -14,6 +14,7 @@ namespace {
 
 using attn::test::cli;
 using attn::test::CliRun;
+using attn::test::expectRefused;
 
 QString text(const CliRun& r) {
     EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
@@ -21,14 +22,6 @@ QString text(const CliRun& r) {
     return QString::fromUtf8(r.out);
 }
 
-void expectRefused(const QStringList& args, const QString& message) {
-    const CliRun r = cli(args);
-    EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString();
-    EXPECT_TRUE(r.out.isEmpty());
-    EXPECT_EQ(r.err.count('\n'), 1) << r.err.toStdString();
-    EXPECT_TRUE(QString::fromUtf8(r.err).contains(message))
-        << r.err.toStdString() << "\nexpected: " << message.toStdString();
-}
 
 // The number a derivation's first line ends on: the cell's value ("weights — query "one", key
 // "journey" = 0.1964").

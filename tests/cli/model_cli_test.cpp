@@ -22,6 +22,7 @@ namespace {
 
 using attn::test::cli;
 using attn::test::CliRun;
+using attn::test::expectRefused;
 
 QString fixture(const char* name) {
     return QStringLiteral(ATTN_FIXTURES_DIR "/models/") + QLatin1String(name);
@@ -35,14 +36,6 @@ QJsonObject json(const CliRun& r) {
     return QJsonDocument::fromJson(r.out).object();
 }
 
-void expectRefused(const QStringList& args, const QString& message) {
-    const CliRun r = cli(args);
-    EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString();
-    EXPECT_TRUE(r.out.isEmpty());
-    EXPECT_EQ(r.err.count('\n'), 1) << r.err.toStdString();
-    EXPECT_TRUE(QString::fromUtf8(r.err).contains(message))
-        << r.err.toStdString() << "\nexpected: " << message.toStdString();
-}
 
 }  // namespace
 
