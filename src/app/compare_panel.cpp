@@ -394,6 +394,7 @@ void ComparePanel::setMessage(const QString& text) {
 void ComparePanel::refresh() {
     if (!onScreen(this))
         return;
+    view_->setDecimals(workspace_->settings().decimals);
     refreshControls();
     const TraceOutcome* shown = workspace_->shown();
     if (!shown) {

@@ -361,6 +361,19 @@ void MainWindow::createMenus() {
     QAction* values = view->addAction(tr("Show &values in cells"));
     values->setCheckable(true);
     connect(values, &QAction::toggled, workspace_, &Workspace::setShowValues);
+    // The book prints four decimals; two keep the numbers readable in small cells.
+    QMenu* decimals = view->addMenu(tr("&Decimals in cells"));
+    decimals->setObjectName(QStringLiteral("menuDecimals"));
+    auto* decimalGroup = new QActionGroup(this);
+    for (int n = kMinDecimals; n <= kMaxDecimals; ++n) {
+        QAction* a = decimals->addAction(QString::number(n));
+        a->setObjectName(QStringLiteral("actionDecimals%1").arg(n));
+        a->setCheckable(true);
+        a->setData(n);
+        decimalGroup->addAction(a);
+    }
+    connect(decimalGroup, &QActionGroup::triggered, this,
+            [this](QAction* a) { workspace_->setDecimals(a->data().toInt()); });
     QAction* focus = view->addAction(tr("&Focus on one query token"));
     focus->setCheckable(true);
     connect(focus, &QAction::toggled, stepView_, &StepView::setFocusRowVisible);
@@ -369,11 +382,13 @@ void MainWindow::createMenus() {
                     &HeatmapView::resetZoom)
         ->setObjectName(QStringLiteral("actionResetZoom"));
     createQuizMenu(view);
-    auto syncView = [this, group, values] {
+    auto syncView = [this, group, values, decimalGroup] {
         const Settings& s = workspace_->settings();
         for (QAction* a : group->actions())
             a->setChecked(a->data().toString() == s.colormap);
         values->setChecked(s.showValues);
+        for (QAction* a : decimalGroup->actions())
+            a->setChecked(a->data().toInt() == s.decimals);
     };
     connect(workspace_, &Workspace::settingsChanged, this, syncView);
     syncView();

@@ -311,6 +311,7 @@ void StepView::refresh() {
         scale_->setCurrentIndex(scale_->findData(int(s.colorScale)));
     }
     heatmap_->setShowValues(s.showValues);
+    heatmap_->setDecimals(s.decimals);
     heatmap_->setColorScale(s.colorScale);
     if (const auto cm = parseColormap(s.colormap.toStdString()))
         heatmap_->setColormap(*cm);

@@ -22,6 +22,7 @@ struct CompareView::Private {
     QString nameA, nameB;
     double tolerance = 1e-6;
     double fontScale = 1.0;
+    int decimals = 2;
     double maxDiff = 0.0;
     bool shared = true;
     std::pair<double, double> rangeA{0.0, 1.0}, rangeB{0.0, 1.0};
@@ -308,6 +309,14 @@ void CompareView::setFontScale(double scale) {
         rebuild();
 }
 
+void CompareView::setDecimals(int decimals) {
+    if (decimals == d_->decimals)
+        return;
+    d_->decimals = decimals;
+    if (d_->hasData)
+        rebuild();
+}
+
 void CompareView::setTolerance(double tol) {
     d_->tolerance = tol;
     if (d_->hasData)
@@ -419,6 +428,7 @@ void CompareView::rebuild() {
     base.colors = FigureColors::fromPalette(palette());
     d_->colors = base.colors;
     base.fontScale = 0.9 * d_->fontScale;
+    base.decimals = d_->decimals;
     // The summary says what the colours mean and that hatched cells are masked.
     base.compactColorBar = true;
     // B and the difference have A's rows: their labels would only repeat A's.
