@@ -242,9 +242,19 @@ void MainWindow::createDocks() {
                 return;
             if (onTop && compareWidth_ == 0) {
                 compareWidth_ = compare->width();
-                const int wanted = width() * 2 / 5;
+                // Under a lesson the maps share the column's height with the lesson's text: the
+                // column takes half the window (never more than the centre leaves: the window
+                // keeps its width), the maps three fifths of its height, the lesson (which
+                // scrolls) the rest.
+                QDockWidget* lesson = docks_.lesson;
+                const bool underLesson = lesson->isVisible() && !lesson->isFloating();
+                const int wanted = underLesson ? width() / 2 : width() * 2 / 5;
                 if (wanted > compareWidth_)
                     resizeDocks({compare}, {wanted}, Qt::Horizontal);
+                if (underLesson) {
+                    const int column = compare->height() + lesson->height();
+                    resizeDocks({compare, lesson}, {column * 3 / 5, column * 2 / 5}, Qt::Vertical);
+                }
             } else if (!onTop && compareWidth_ > 0) {
                 // Compare may still be a tab: the column keeps room for every tab's title.
                 const int back = std::max(compareWidth_, rightTabsWidth());

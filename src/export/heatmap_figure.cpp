@@ -492,10 +492,16 @@ class TokenTicker : public QCPAxisTickerText {
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
         return labelAt(int(std::lround(tick)));
     }
+    // Counted back from the last token when thinned: the last row is the query that predicts
+    // the next token, and where a one-word change at the end (the coreference pair) shows.
     QVector<double> createTickVector(double step, const QCPRange& range) override {
         QVector<double> ticks;
-        const double first = std::max(0.0, std::ceil(range.lower / step) * step);
-        for (double t = first; t <= range.upper && t < labels_.size(); t += step)
+        const double last = double(labels_.size() - 1);
+        const double lower = std::max(0.0, std::ceil(range.lower));
+        if (last < lower)
+            return ticks;
+        const double first = last - std::floor((last - lower) / step) * step;
+        for (double t = first; t <= range.upper + 1e-9 && t <= last; t += step)
             ticks.append(t);
         return ticks;
     }
@@ -740,7 +746,7 @@ BodyGeometry layoutBodyOnce(const FigureMetrics& m, const QRect& area) {
 
 // The cells below this many pixels would vanish under their labels (the compare view's small
 // figures collapsed to piles of labels): then the labels give way to the cells.
-constexpr double kLeastCell = 3.0;
+constexpr double kLeastCell = 2.0;
 
 // The body's layout: all the labels and titles when the cells keep room for their numbers
 // (or when nothing gains them it); in a tight area the axis and colour-bar titles and the
@@ -771,14 +777,14 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
 class FigureBody : public QCPLayout {
   public:
     FigureBody(const FigureMetrics& metrics, const QFont& barTitleFont, const QString& barTitle,
-               const QString& xTitle, const QString& yTitle)
+               const QString& xTitle, const QString& yTitle, int pad)
         : metrics_(metrics),
           barTitleFont_(barTitleFont),
           barTitle_(barTitle),
           xTitle_(xTitle),
           yTitle_(yTitle) {
         setAutoMargins(QCP::msNone);
-        setMargins(QMargins(kBodyPad, kBodyPad, kBodyPad, kBodyPad));
+        setMargins(QMargins(pad, pad, pad, pad));
     }
     ~FigureBody() override { clear(); }
 
@@ -985,8 +991,8 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     const double fs = o.fontScale > 0 ? o.fontScale : 1.0;
     p.fonts = figureFonts(data, fs);
     const bool positions = tokenLabelsWithPositions(data, o.positionsInLabels);
-    p.rowTicks = axisTickLabels(data.rowLabels, data.rowsAreTokens, positions);
-    p.colTicks = axisTickLabels(data.colLabels, data.colsAreTokens, positions);
+    p.rowTicks = axisTickLabels(data.rowLabels, data.rowsAreTokens, positions, o.labelChars);
+    p.colTicks = axisTickLabels(data.colLabels, data.colsAreTokens, positions, o.labelChars);
     p.rowTicksShown = o.showRowLabels && !(data.rows == 1 && data.rowLabels.value(0).isEmpty());
     p.scaling = colorScaling(data, o.colormap, o.colorScale, o.valueRange);
     p.bar = barScale(p.scaling);
@@ -1286,7 +1292,9 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
 
     auto* body = new FigureBody(p.metrics, p.fonts.barTitle, p.barTitle,
                                 o.showAxisTitles ? data.colAxis : QString(),
-                                o.showAxisTitles && o.showRowLabels ? data.rowAxis : QString());
+                                o.showAxisTitles && o.showRowLabels ? data.rowAxis : QString(),
+                                // Small figures side by side (compare) keep the pixels for cells.
+                                o.compactColorBar ? 2 : kBodyPad);
     plot->plotLayout()->addElement(row, 0, body);
     const int bodyRow = row++;
     auto* rect = new QCPAxisRect(plot, true);

@@ -51,7 +51,8 @@ struct FigureOptions {
     Colormap colormap = Colormap::Viridis;
     ColorScale colorScale = ColorScale::Matrix;
     LabelPositions positionsInLabels = LabelPositions::Auto;  // 3·the on token axes
-    bool showValues = true;                                   // numbers in the cells when they fit
+    int labelChars = 14;     // a token label longer than this is elided (displayLabel)
+    bool showValues = true;  // numbers in the cells when they fit
     int decimals = 2;  // the numbers' decimals (a matrix of whole numbers, such as a mask: none)
     bool showTitle = true;       // title and subtitle (op, shape) above the heatmap
     bool showColorBar = true;    // the colour bar beside the cells, with the masked-cells legend

@@ -45,6 +45,9 @@ struct CompareView::Private {
 
 namespace {
 
+// Below this height the view keeps its room for the maps (rebuild).
+constexpr int kCompactHeight = 420;
+
 // An empty plot, in the background colour of the figures around it.
 // Axes and the hatched cell background go too: a cleared view shows no ghost of the last map.
 void blank(QCustomPlot* plot, const QColor& background) {
@@ -282,6 +285,7 @@ void CompareView::clear() {
     }
     d_->badge->hide();
     d_->summary->setText(tr("Pick two steps or configurations to compare."));
+    d_->summary->show();
     // Nothing to compare: empty frames would look like maps that failed to draw.
     for (int k = 0; k < 3; ++k)
         d_->plots[k]->setVisible(false);
@@ -460,6 +464,16 @@ void CompareView::rebuild() {
     od.colormap = Colormap::Diverging;
     od.valueRange = std::make_pair(-r, r);
     od.colorBarLabel = tr("difference B − A");
+    // Three maps side by side in a short view (under a lesson at 1280 x 720): two colour bars
+    // took a third of the width the cells need for their labels. The maps keep it; the badge's
+    // tooltip says what the colours span.
+    const bool compact = height() > 0 && height() < kCompactHeight;
+    if (compact && d_->arrangement == Arrangement::Row && d_->shapesMatch) {
+        oa.showColorBar = ob.showColorBar = od.showColorBar = false;
+        // And the token labels short ("25·dar…" among many tokens), so the cells keep the
+        // width.
+        oa.labelChars = ob.labelChars = od.labelChars = d_->a.rows > 16 ? 4 : 8;
+    }
     od.showValues = !eq;  // near-zero noise is not worth printing
 
     const HeatmapData* data[3] = {&d_->a, &d_->b, &d_->diff};
@@ -516,10 +530,22 @@ void CompareView::rebuild() {
         notes << tr("Hatched cells are masked.");
     if (d_->shared && d_->shapesMatch)
         notes << tr("A and B share one colour scale.");
+    if (!od.showColorBar)
+        notes << tr("Colours: A and B from %1 to %2, B − A from %3 to %4.")
+                     .arg(QString::number(d_->rangeA.first, 'g', 3),
+                          QString::number(d_->rangeA.second, 'g', 3), QString::number(-r, 'g', 3),
+                          QString::number(r, 'g', 3));
     if (!notes.isEmpty())
         summary += QStringLiteral("<br><small>") + notes.join(QLatin1Char(' ')).toHtmlEscaped() +
                    QStringLiteral("</small>");
     d_->summary->setText(summary);
+    // Short of height (under a lesson at 1280 x 720) the maps keep it: the badge carries the
+    // verdict and the notes as its tooltip, the ops and shapes under the titles step aside.
+    const bool badge = d_->shapesMatch && std::isfinite(d_->maxDiff);
+    d_->summary->setVisible(!compact || !badge);
+    d_->badge->setToolTip(compact ? summary : QString());
+    for (QLabel* sub : d_->subtitles)
+        sub->setVisible(!compact);
 }
 
 void CompareView::updateCaptions() {

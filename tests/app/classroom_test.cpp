@@ -682,3 +682,68 @@ TEST(Classroom, TheRightColumnKeepsRoomForItsTabsAfterCompare) {
         EXPECT_GE(bar->tabRect(i).width(), bar->fontMetrics().horizontalAdvance(bar->tabText(i)))
             << bar->tabText(i).toStdString();
 }
+
+// Lesson > Attention in a trained model (41 tokens), then Compare (Ctrl+6) at 1280 x 720: the
+// three maps became diagonal piles of tick labels without cells, and the coreference pair got
+// 85 px maps whose changed last row had no label. The maps draw their cells with readable
+// labels (thinned from the last row back), and Compare never makes the window wider.
+TEST(Classroom, CompareDrawsItsMapsInsideALesson) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    for (const char* page : {"overview", "steps"}) {
+        SCOPED_TRACE(page);
+        w.showPage(QLatin1String(page));
+        QAction* compare = child<QAction>(w, "action_compareDock");
+        if (!w.comparePanel()->isVisible())
+            compare->trigger();
+        ComparePanel* c = w.comparePanel();
+        ASSERT_TRUE(waitUntil([&] { return c->isVisible(); }));
+        c->setPreset(ComparePanel::Preset::TwoLayers);
+        ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+        ASSERT_TRUE(waitUntil([&] { return c->view()->plotA()->isVisible(); }));
+        QCoreApplication::processEvents();
+        EXPECT_LE(w.width(), 1280);
+        EXPECT_LE(w.minimumSizeHint().width(), 1280);
+        ASSERT_TRUE(c->view()->shapesMatch()) << c->message().toStdString();
+        for (QCustomPlot* plot : {c->view()->plotA(), c->view()->plotB(), c->view()->plotDiff()}) {
+            plot->replot();
+            EXPECT_GE(heatmapCellRect(plot, 0, 0).width(), 2.0);
+            EXPECT_LE(heatmapCellRect(plot, 40, 40).right(), plot->width());
+        }
+        QCPAxis* rows = heatmapAxisRect(c->view()->plotA())->axis(QCPAxis::atLeft);
+        EXPECT_GE(rows->tickVectorLabels().size(), 2);
+        // Readable: neighbouring labels a line apart at least.
+        if (rows->tickVector().size() >= 2) {
+            const double gap = std::abs(rows->coordToPixel(rows->tickVector()[1]) -
+                                        rows->coordToPixel(rows->tickVector()[0]));
+            EXPECT_GE(gap, QFontMetricsF(rows->tickLabelFont()).height() - 0.5);
+        }
+    }
+    // The coreference pair: the last row, where the swapped word changes the weights, keeps
+    // its label in each map.
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The animal didn't cross the street because it was too tired");
+    });
+    ASSERT_TRUE(settle(w));
+    ComparePanel* c = w.comparePanel();
+    c->setPreset(ComparePanel::Preset::TwoSentences);
+    ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+    ASSERT_TRUE(c->view()->shapesMatch()) << c->message().toStdString();
+    QCoreApplication::processEvents();
+    const QStringList last = {QStringLiteral("tired"), QStringLiteral("wide")};
+    for (int k = 0; k < 2; ++k) {
+        QCustomPlot* plot = k == 0 ? c->view()->plotA() : c->view()->plotB();
+        plot->replot();
+        EXPECT_GE(heatmapCellRect(plot, 0, 0).width(), 5.0);
+        const auto labels = heatmapAxisRect(plot)->axis(QCPAxis::atLeft)->tickVectorLabels();
+        ASSERT_FALSE(labels.isEmpty());
+        EXPECT_TRUE(labels.last().endsWith(last[k])) << labels.last().toStdString();
+    }
+    EXPECT_LE(w.width(), 1280);
+}
