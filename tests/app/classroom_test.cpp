@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTemporaryDir>
@@ -746,4 +747,68 @@ TEST(Classroom, CompareDrawsItsMapsInsideALesson) {
         EXPECT_TRUE(labels.last().endsWith(last[k])) << labels.last().toStdString();
     }
     EXPECT_LE(w.width(), 1280);
+}
+
+// Compare on a trained model opened on the chapter's options (masking methods, d_out 768)
+// and B's layer and head could not be picked for another model. It opens on two layers, greys
+// out what would change the module, and B in another model takes a layer and head of its own.
+TEST(Classroom, CompareOnATrainedModelOffersWhatApplies) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The cat sat on the mat and the dog saw it");
+    });
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ComparePanel* c = w.comparePanel();
+    ASSERT_TRUE(waitUntil([&] { return c->isVisible() && !c->message().isEmpty(); }));
+    ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+    EXPECT_EQ(c->preset(), ComparePanel::Preset::TwoLayers);
+    EXPECT_TRUE(c->view()->captionText().contains(QStringLiteral("layer 1")))
+        << c->view()->captionText().toStdString();
+    auto* combo = c->findChild<QComboBox*>(QStringLiteral("comparePreset"));
+    ASSERT_NE(combo, nullptr);
+    auto* items = qobject_cast<QStandardItemModel*>(combo->model());
+    ASSERT_NE(items, nullptr);
+    EXPECT_FALSE(items->item(int(ComparePanel::Preset::DOut2Vs768))->isEnabled());
+    EXPECT_FALSE(items->item(int(ComparePanel::Preset::MaskNoneCausal))->isEnabled());
+    EXPECT_TRUE(items->item(int(ComparePanel::Preset::TwoModels))->isEnabled());
+    EXPECT_TRUE(items->item(int(ComparePanel::Preset::TwoHeads))->isEnabled());
+
+    // Another model: B's layer and head are offered, A's to start with.
+    change(w, [](Settings& s) {
+        s.layer = 1;
+        s.head = 2;
+    });
+    ASSERT_TRUE(settle(w));
+    c->setPreset(ComparePanel::Preset::TwoModels);
+    c->setSecondModel(QStringLiteral("tiny-shakespeare-llama"));
+    const auto settled = [&] {
+        return waitUntil(
+            [&] {
+                return !c->message().contains(QStringLiteral("Computing")) &&
+                       !c->message().contains(QStringLiteral("Reading"));
+            },
+            60000);
+    };
+    ASSERT_TRUE(settled()) << c->message().toStdString();
+    auto* layerB = c->findChild<QSpinBox*>(QStringLiteral("compareLayerB"));
+    auto* headB = c->findChild<QSpinBox*>(QStringLiteral("compareHeadB"));
+    ASSERT_TRUE(layerB && headB);
+    EXPECT_TRUE(layerB->isVisible());
+    EXPECT_TRUE(headB->isVisible());
+    EXPECT_EQ(layerB->value(), 1);
+    EXPECT_EQ(headB->value(), 2);
+    c->setSecondLayer(3);
+    c->setSecondHead(0);
+    ASSERT_TRUE(settled()) << c->message().toStdString();
+    EXPECT_TRUE(c->view()->captionText().contains(QStringLiteral("layer 3")))
+        << c->view()->captionText().toStdString();
+    EXPECT_TRUE(c->message().contains(QStringLiteral("head 2 (A) and 0 (B)")))
+        << c->message().toStdString();
 }
