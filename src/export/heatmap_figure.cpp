@@ -748,10 +748,10 @@ BodyGeometry layoutBodyOnce(const FigureMetrics& m, const QRect& area) {
 // figures collapsed to piles of labels): then the labels give way to the cells.
 constexpr double kLeastCell = 2.0;
 
-// The body's layout: all the labels and titles when the cells keep room for their numbers
-// (or when nothing gains them it); in a tight area the axis and colour-bar titles and the
-// masked-cells legend step aside when that lets the numbers show, and the token labels too
-// when the cells would otherwise vanish.
+// The body's layout: all the labels and titles when the cells keep room for their numbers;
+// in a tight area the axis and colour-bar titles and the masked-cells legend step aside when
+// that lets the numbers show or gives the cells a fifth more, and the token labels too when
+// the cells would otherwise vanish.
 BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     const BodyGeometry full = layoutBodyOnce(m, area);
     const bool wantNumbers = m.valueCell > 0 && full.cellW < m.valueCell;
@@ -762,8 +762,12 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     bare.legend = QSizeF();  // the hatch speaks for itself; the legend widened the bar's column
     BodyGeometry g = layoutBodyOnce(bare, area);
     g.titles = false;
+    // Bare when the numbers then show, or the cells grow by a fifth (a map beside Compare
+    // and above Focus's bars shrank to 70 px under its titles).
     if (g.cellW >= kLeastCell)
-        return (wantNumbers && g.cellW >= m.valueCell) || full.cellW < kLeastCell ? g : full;
+        return g.cellW >= m.valueCell || g.cellW >= 1.2 * full.cellW || full.cellW < kLeastCell
+                   ? g
+                   : full;
     bare.rowLabelWidth = bare.colLabelWidth = 0;
     g = layoutBodyOnce(bare, area);
     g.titles = false;

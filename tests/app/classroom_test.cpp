@@ -812,3 +812,32 @@ TEST(Classroom, CompareOnATrainedModelOffersWhatApplies) {
     EXPECT_TRUE(c->message().contains(QStringLiteral("head 2 (A) and 0 (B)")))
         << c->message().toStdString();
 }
+
+// Focus on one query token with Compare docked at 1280 x 720: the heatmap shrank to 70 px
+// above a strip of head thumbnails, under its titles. The heads go beside it and the titles
+// step aside, so twelve tokens keep cells of 10 px and more.
+TEST(Classroom, FocusWithCompareDockedKeepsTheHeatmap) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The animal didn't cross the street because it was too tired");
+    });
+    ASSERT_TRUE(settle(w));
+    w.showPage(QStringLiteral("steps"));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ASSERT_TRUE(waitUntil([&] { return w.comparePanel()->isVisible(); }));
+    w.stepView()->setFocusRowVisible(true);
+    ASSERT_TRUE(w.stepView()->isFocusRowVisible());
+    for (int i = 0; i < 5; ++i)
+        QCoreApplication::processEvents();
+    HeatmapView* map = w.stepView()->heatmap();
+    map->plot()->replot();
+    ASSERT_EQ(map->data().rows, 12);
+    EXPECT_GE(map->cellRect(0, 0).width(), 10.0)
+        << map->plot()->width() << "x" << map->plot()->height();
+}
