@@ -16,6 +16,7 @@
 #include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -840,4 +841,25 @@ TEST(Classroom, FocusWithCompareDockedKeepsTheHeatmap) {
     ASSERT_EQ(map->data().rows, 12);
     EXPECT_GE(map->cellRect(0, 0).width(), 10.0)
         << map->plot()->width() << "x" << map->plot()->height();
+}
+
+// The Shapes panel at 1280 x 720 on a trained model: step names ("residual_after_attention")
+// and shapes were cut. Both columns hold their longest text.
+TEST(Classroom, ShapesShowEveryStepNameAndShapeWhole) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_shapesDock")->trigger();
+    auto* table = child<QTableWidget>(w, "shapeTable");
+    ASSERT_TRUE(waitUntil([&] { return table->isVisible() && table->rowCount() > 20; }));
+    for (int col : {0, 1})
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QString text = table->item(r, col)->text();
+            EXPECT_LE(table->fontMetrics().horizontalAdvance(text) + 8, table->columnWidth(col))
+                << text.toStdString();
+        }
 }
