@@ -2,7 +2,7 @@
 # `man attention-lens-cli` lists every option of every command exactly as the program prints them.
 #   cmake -DCLI=<attention-lens-cli> -DBASE=<include file to extend> -DOUT=<file> -P this file
 # Each command's text is set as preformatted roff; help2man adds it to the page it makes.
-set(commands tokenize model trace render export pytorch bench)
+set(commands tokenize model generate trace render export pytorch explain bench)
 file(READ ${BASE} text)
 string(APPEND text "\n[COMMAND OPTIONS]\n")
 foreach(command IN LISTS commands)

@@ -3036,6 +3036,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>After chapter 3: %1  ·  %2</source>
         <translation>Nach Kapitel 3: %1  ·  %2</translation>
     </message>
+    <message>
+        <source>simplified self-attention</source>
+        <translation>vereinfachte Self-Attention</translation>
+    </message>
 </context>
 <context>
     <name>attn::LessonSlides</name>
@@ -3820,15 +3824,15 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>train</source>
-        <translation>train</translation>
+        <translation>Training</translation>
     </message>
     <message>
         <source>eval</source>
-        <translation>eval</translation>
+        <translation>Auswertung</translation>
     </message>
     <message>
         <source>train: dropout is applied, as in a freshly built PyTorch module; eval: no dropout</source>
-        <translation>train: Dropout wird angewandt, wie in einem frisch gebauten PyTorch-Modul; eval: kein Dropout</translation>
+        <translation>Training: Dropout wird angewandt, wie in einem frisch gebauten PyTorch-Modul (train); Auswertung: kein Dropout (eval)</translation>
     </message>
     <message>
         <source>&amp;Dropout</source>
@@ -4425,6 +4429,10 @@ Mit allen Köpfen eingeschaltet: %1</translation>
         <source>The embeddings file holds %1 batch entries, so the batch size must be %1 (it is %2).</source>
         <translation>Die Embedding-Datei enthält %1 Batch-Einträge, also muss die Batch-Größe %1 sein (sie ist %2).</translation>
     </message>
+    <message>
+        <source>The model is not loaded yet.</source>
+        <translation>Das Modell ist noch nicht geladen.</translation>
+    </message>
 </context>
 <context>
     <name>attn::SamplingBar</name>
@@ -4969,6 +4977,42 @@ Mit allen Köpfen eingeschaltet: %1</translation>
         <source>%1, layer %2 (layers 0–%3), %4 heads</source>
         <translation>%1, Schicht %2 (Schichten 0–%3), %4 Köpfe</translation>
     </message>
+    <message>
+        <source>simplified</source>
+        <translation>vereinfacht</translation>
+    </message>
+    <message>
+        <source>self-attention-v1</source>
+        <translation>Self-Attention v1</translation>
+    </message>
+    <message>
+        <source>self-attention</source>
+        <translation>Self-Attention v2</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>kausal</translation>
+    </message>
+    <message>
+        <source>multi-head-wrapper</source>
+        <translation>Multi-Head-Wrapper</translation>
+    </message>
+    <message>
+        <source>multi-head</source>
+        <translation>Multi-Head</translation>
+    </message>
+    <message>
+        <source>grouped-query</source>
+        <translation>Grouped-Query</translation>
+    </message>
+    <message>
+        <source>latent</source>
+        <translation>Latent</translation>
+    </message>
+    <message>
+        <source>rotary</source>
+        <translation>Rotary</translation>
+    </message>
 </context>
 <context>
     <name>attn::StepStrip</name>
@@ -5211,6 +5255,34 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     <message>
         <source>V per head</source>
         <translation>V je Kopf</translation>
+    </message>
+    <message>
+        <source>inputs</source>
+        <translation>Eingaben</translation>
+    </message>
+    <message>
+        <source>queries</source>
+        <translation>Queries</translation>
+    </message>
+    <message>
+        <source>keys</source>
+        <translation>Keys</translation>
+    </message>
+    <message>
+        <source>values</source>
+        <translation>Values</translation>
+    </message>
+    <message>
+        <source>latent</source>
+        <translation>Latent</translation>
+    </message>
+    <message>
+        <source>scores</source>
+        <translation>Scores</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>Gewichte</translation>
     </message>
 </context>
 <context>
@@ -5571,6 +5643,241 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     <message>
         <source>Attention Lens User Guide</source>
         <translation>Attention Lens – Benutzerhandbuch</translation>
+    </message>
+</context>
+<context>
+    <name>attn::Validation</name>
+    <message>
+        <source>d_in (the embedding size) must be at least 1 (it is %1).</source>
+        <translation>d_in (die Embedding-Größe) muss mindestens 1 sein (es ist %1).</translation>
+    </message>
+    <message>
+        <source>d_in (the embedding size) = %1 is too large; the limit is %2.</source>
+        <translation>d_in (die Embedding-Größe) = %1 ist zu groß; die Grenze ist %2.</translation>
+    </message>
+    <message>
+        <source>d_out (the output size) must be at least 1 (it is %1).</source>
+        <translation>d_out (die Ausgabegröße) muss mindestens 1 sein (es ist %1).</translation>
+    </message>
+    <message>
+        <source>d_out (the output size) = %1 is too large; the limit is %2.</source>
+        <translation>d_out (die Ausgabegröße) = %1 ist zu groß; die Grenze ist %2.</translation>
+    </message>
+    <message>
+        <source>The batch size must be at least 1 (it is %1).</source>
+        <translation>Die Batch-Größe muss mindestens 1 sein (sie ist %1).</translation>
+    </message>
+    <message>
+        <source>The batch size = %1 is too large; the limit is %2.</source>
+        <translation>Die Batch-Größe = %1 ist zu groß; die Grenze ist %2.</translation>
+    </message>
+    <message>
+        <source>The context length must be at least 1 (it is %1).</source>
+        <translation>Die Kontextlänge muss mindestens 1 sein (sie ist %1).</translation>
+    </message>
+    <message>
+        <source>The context length = %1 is too large; the limit is %2.</source>
+        <translation>Die Kontextlänge = %1 ist zu groß; die Grenze ist %2.</translation>
+    </message>
+    <message>
+        <source>The number of heads must be at least 1 (it is %1).</source>
+        <translation>Die Zahl der Köpfe muss mindestens 1 sein (sie ist %1).</translation>
+    </message>
+    <message>
+        <source>The number of heads = %1 is too large; the limit is %2.</source>
+        <translation>Die Zahl der Köpfe = %1 ist zu groß; die Grenze ist %2.</translation>
+    </message>
+    <message>
+        <source>d_out = %1 is not divisible by %2 heads, so the heads cannot share it equally. Valid head counts for d_out = %1: %3.</source>
+        <translation>d_out = %1 ist nicht durch %2 Köpfe teilbar, also können die Köpfe es nicht gleichmäßig aufteilen. Gültige Kopfzahlen für d_out = %1: %3.</translation>
+    </message>
+    <message>
+        <source>The number of key/value groups must be from 1 to %1 (it is %2).</source>
+        <translation>Die Zahl der Key-Value-Gruppen muss zwischen 1 und %1 liegen (sie ist %2).</translation>
+    </message>
+    <message>
+        <source>1 head cannot share %2 key/value groups equally: each group serves heads / groups query heads. Valid group counts for 1 head: %3.</source>
+        <translation>1 Kopf lässt sich nicht gleichmäßig auf %2 Key-Value-Gruppen verteilen: jede Gruppe bedient heads / groups Query-Köpfe. Gültige Gruppenzahlen für 1 Kopf: %3.</translation>
+    </message>
+    <message>
+        <source>%1 heads cannot share %2 key/value groups equally: each group serves heads / groups query heads. Valid group counts for %1 heads: %3.</source>
+        <translation>%1 Köpfe lassen sich nicht gleichmäßig auf %2 Key-Value-Gruppen verteilen: jede Gruppe bedient heads / groups Query-Köpfe. Gültige Gruppenzahlen für %1 Köpfe: %3.</translation>
+    </message>
+    <message>
+        <source>The latent size must be from 1 to %1, or 0 for the book&apos;s default max(16, d_out / 8) (it is %2).</source>
+        <translation>Die Latent-Größe muss zwischen 1 und %1 liegen, oder 0 für den Standardwert des Buchs max(16, d_out / 8) (sie ist %2).</translation>
+    </message>
+    <message>
+        <source>head_dim must be from 1 to %1, or 0 for d_in / heads (it is %2).</source>
+        <translation>head_dim muss zwischen 1 und %1 liegen, oder 0 für d_in / heads (es ist %2).</translation>
+    </message>
+    <message>
+        <source>d_in = %1 is not divisible by %2 heads, so head_dim cannot default to d_in / heads: set head_dim</source>
+        <translation>d_in = %1 ist nicht durch %2 Köpfe teilbar, also kann head_dim nicht von selbst d_in / heads sein: setze head_dim</translation>
+    </message>
+    <message>
+        <source> (an even number, such as 2 or 4)</source>
+        <translation> (eine gerade Zahl, etwa 2 oder 4)</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <translation>.</translation>
+    </message>
+    <message>
+        <source>, or pick heads from %1.</source>
+        <translation>, oder wähle die Köpfe aus %1.</translation>
+    </message>
+    <message>
+        <source>RoPE rotates pairs of numbers, so the head size must be even; it is %1</source>
+        <translation>RoPE dreht Zahlenpaare, also muss die Kopfgröße gerade sein; sie ist %1</translation>
+    </message>
+    <message>
+        <source> (d_in / heads)</source>
+        <translation> (d_in / heads)</translation>
+    </message>
+    <message>
+        <source>. Set head_dim to %1</source>
+        <translation>. Setze head_dim auf %1</translation>
+    </message>
+    <message>
+        <source> or %1</source>
+        <translation> oder %1</translation>
+    </message>
+    <message>
+        <source>, or switch the rotation off.</source>
+        <translation>, oder schalte die Drehung aus.</translation>
+    </message>
+    <message>
+        <source>The RoPE base must be a positive number, such as 10000 (Llama 2) or 1000000 (Qwen3).</source>
+        <translation>Die RoPE-Basis muss eine positive Zahl sein, etwa 10000 (Llama 2) oder 1000000 (Qwen3).</translation>
+    </message>
+    <message>
+        <source>Qwen3&apos;s GroupedQueryAttention (rotary) has no biases: switch the query, key and value bias off.</source>
+        <translation>Die GroupedQueryAttention von Qwen3 (rotary) hat keine Biases: schalte den Query-, Key- und Value-Bias aus.</translation>
+    </message>
+    <message>
+        <source>The window size K must be at least 1 (each token sees itself and the K-1 tokens before it); it is %1.</source>
+        <translation>Die Fenstergröße K muss mindestens 1 sein (jedes Token sieht sich selbst und die K-1 Tokens davor); sie ist %1.</translation>
+    </message>
+    <message>
+        <source>The dropout rate must be at least 0 and below 1 (it is %1); at 1 every attention weight would be dropped.</source>
+        <translation>Die Dropout-Rate muss mindestens 0 und kleiner als 1 sein (sie ist %1); bei 1 würde jedes Attention-Gewicht verworfen.</translation>
+    </message>
+    <message>
+        <source>There are no tokens: type some text or pick a preset.</source>
+        <translation>Es gibt keine Tokens: tippe einen Text ein oder wähle eine Vorlage.</translation>
+    </message>
+    <message>
+        <source>The input has %1 tokens, more than the context length of %2. Shorten the text or raise the context length.</source>
+        <translation>Die Eingabe hat %1 Tokens, mehr als die Kontextlänge von %2. Kürze den Text oder erhöhe die Kontextlänge.</translation>
+    </message>
+    <message>
+        <source>This configuration needs about %1 to keep every step, more than the budget of %2; </source>
+        <translation>Diese Konfiguration braucht etwa %1, um jeden Schritt zu behalten, mehr als das Budget von %2; </translation>
+    </message>
+    <message>
+        <source>d_out = %1 takes the most.</source>
+        <translation>d_out = %1 braucht am meisten.</translation>
+    </message>
+    <message>
+        <source>d_in = %1 takes the most.</source>
+        <translation>d_in = %1 braucht am meisten.</translation>
+    </message>
+    <message>
+        <source>the batch = %1 takes the most.</source>
+        <translation>der Batch = %1 braucht am meisten.</translation>
+    </message>
+    <message>
+        <source>the text&apos;s tokens = %1 takes the most.</source>
+        <translation>die Tokens des Textes = %1 brauchen am meisten.</translation>
+    </message>
+    <message>
+        <source>the heads = %1 takes the most.</source>
+        <translation>die Köpfe = %1 brauchen am meisten.</translation>
+    </message>
+    <message>
+        <source>head_dim = %1 takes the most.</source>
+        <translation>head_dim = %1 braucht am meisten.</translation>
+    </message>
+    <message>
+        <source> A d_out of at most %1 fits.</source>
+        <translation> Ein d_out von höchstens %1 passt.</translation>
+    </message>
+    <message>
+        <source> A d_in of at most %1 fits.</source>
+        <translation> Ein d_in von höchstens %1 passt.</translation>
+    </message>
+    <message>
+        <source> A batch of at most %1 fits.</source>
+        <translation> Ein Batch von höchstens %1 passt.</translation>
+    </message>
+    <message>
+        <source> A text of at most %1 tokens fits.</source>
+        <translation> Ein Text von höchstens %1 Tokens passt.</translation>
+    </message>
+    <message>
+        <source> At most %1 heads fit.</source>
+        <translation> Höchstens %1 Köpfe passen.</translation>
+    </message>
+    <message>
+        <source> A head_dim of at most %1 fits.</source>
+        <translation> Ein head_dim von höchstens %1 passt.</translation>
+    </message>
+    <message>
+        <source>%1: </source>
+        <translation>%1: </translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
+        <source>%1 has shape %2 but this model needs %3 %4</source>
+        <translation>%1 hat die Form %2, aber dieses Modell braucht %3 %4</translation>
+    </message>
+    <message>
+        <source>%1 has shape %2 but this model needs %3 (context_length, context_length)</source>
+        <translation>%1 hat die Form %2, aber dieses Modell braucht %3 (context_length, context_length)</translation>
+    </message>
+    <message>
+        <source>; set context_length to %1 to match the file</source>
+        <translation>; setze context_length auf %1, passend zur Datei</translation>
+    </message>
+    <message>
+        <source>%1 is not the causal mask torch.triu(torch.ones(%2, %2), diagonal=1): element [%3][%4] is %5, expected %6</source>
+        <translation>%1 ist nicht die kausale Maske torch.triu(torch.ones(%2, %2), diagonal=1): Element [%3][%4] ist %5, erwartet %6</translation>
+    </message>
+    <message>
+        <source>missing %1</source>
+        <translation>es fehlt %1</translation>
+    </message>
+    <message>
+        <source> (turn off qkv_bias if the module was built without biases)</source>
+        <translation> (schalte qkv_bias aus, wenn das Modul ohne Biases gebaut wurde)</translation>
+    </message>
+    <message>
+        <source>unexpected %1</source>
+        <translation>unerwartet: %1</translation>
+    </message>
+    <message>
+        <source> (%1 has no weights)</source>
+        <translation> (%1 hat keine Gewichte)</translation>
+    </message>
+    <message>
+        <source> (the file has query/key/value biases: turn on qkv_bias)</source>
+        <translation> (die Datei hat Query-, Key- und Value-Biases: schalte qkv_bias ein)</translation>
+    </message>
+    <message>
+        <source> (plain W_query, W_key, W_value belong to self-attention-v1)</source>
+        <translation> (einfache W_query, W_key, W_value gehören zu self-attention-v1)</translation>
+    </message>
+    <message>
+        <source> (heads.N names belong to multi-head-wrapper)</source>
+        <translation> (Namen heads.N gehören zu multi-head-wrapper)</translation>
+    </message>
+    <message>
+        <source> (W_query.weight is an nn.Linear layer: choose self-attention, not self-attention-v1)</source>
+        <translation> (W_query.weight ist eine nn.Linear-Schicht: wähle self-attention, nicht self-attention-v1)</translation>
     </message>
 </context>
 <context>

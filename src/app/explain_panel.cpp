@@ -10,11 +10,13 @@
 #include <QVBoxLayout>
 
 #include "app/panel_helpers.h"
+#include "app/step_view.h"
 #include "app/trace_controller.h"
 #include "app/workspace.h"
 #include "engine/embeddings.h"
 #include "engine/step_ids.h"
 #include "export/heatmap_data.h"
+#include "export/heatmap_view.h"
 #include "pipeline/latest_job.h"
 #include "pipeline/pytorch_code.h"
 #include "pipeline/step_files.h"
@@ -48,6 +50,12 @@ ExplainPanel::ExplainPanel(Workspace* workspace, QWidget* parent)
         browser_->ensureCursorVisible();
         emit derivationShown();
     });
+    refresh();
+}
+
+void ExplainPanel::followQuiz(const StepView* view) {
+    quiz_ = view;
+    connect(view, &StepView::quizCellsChanged, this, &ExplainPanel::refresh);
     refresh();
 }
 
@@ -97,7 +105,9 @@ QString scoresHtml() {
                               "far back the head looks, in tokens (1: the previous token, 0: "
                               "the token itself)."),
              ExplainPanel::tr("first token"),
-             ExplainPanel::tr("the mean of w<sub>i0</sub>: high for an attention sink."),
+             ExplainPanel::tr("the mean over i &ge; 1 of w<sub>i0</sub> (row 0 sees only the "
+                              "first token, so its weight there is always 1): high for an "
+                              "attention sink."),
              ExplainPanel::tr("Click a cell of a map or a row of the list to select that head, "
                               "and a column header to sort the list. A text said twice (the "
                               "lessons' repeated words, or any sentence typed twice) adds an "
@@ -122,19 +132,6 @@ QString lensHtml() {
                  "induction head: switch that head off (Heads menu) and watch it lose."));
 }
 
-// Where the settings' input vectors come from, for the `inputs` step's explanation.
-InputOrigin inputOrigin(const Settings& s) {
-    switch (s.source) {
-        case InputSource::Book:
-            return InputOrigin::Book;
-        case InputSource::File:
-            return InputOrigin::File;
-        case InputSource::Text:
-            break;
-    }
-    return s.positions ? InputOrigin::Embedded : InputOrigin::EmbeddedWithoutPositions;
-}
-
 }  // namespace
 
 void ExplainPanel::refresh() {
@@ -150,13 +147,13 @@ void ExplainPanel::refresh() {
     const Step* step = workspace_->shownStep();
     QString html;
     if (run && step) {
-        html = explainStepHtml(*run->trace, step->info.id, inputOrigin(run->settings));
+        html = explainStepHtml(*run->trace, step->info.id, inputOriginOf(run->settings));
     } else {
         // Before the first result: explain the step of the settings as planned.
         const Settings& s = workspace_->settings();
         if (validate(s.config, std::max<int64_t>(1, workspace_->tokens().count())).empty())
             html = explainStepHtml(s.config, std::max<int64_t>(1, workspace_->tokens().count()),
-                                   s.step.toStdString(), inputOrigin(s));
+                                   s.step.toStdString(), inputOriginOf(s));
     }
     // The explanation's grey subtitle, in a grey that reads on the palette (light or dark).
     html.replace(QStringLiteral("color:#555"),
@@ -165,13 +162,18 @@ void ExplainPanel::refresh() {
     explanation_ = html;
     derivation_.clear();
     const Settings& s = workspace_->settings();
+    // The quiz's hidden cells, when the heatmap shows this step's matrix.
+    std::vector<unsigned char> quizHidden;
+    if (quiz_ && step && quiz_->quiz() != StepView::Quiz::Off &&
+        quiz_->heatmap()->data().stepId == QString::fromStdString(step->info.id))
+        quizHidden = quiz_->heatmap()->data().quizHidden;
     if (run && step && workspace_->selectedRow() >= 0)
-        derivation_ = deriveCellHtml(*run->trace, rowLabels(*run), step->info.id,
-                                     stepHeadCount(step->info) > 0 ? s.head : 0,
-                                     stepBatchCount(step->info) > 0 ? s.batchIndex : 0,
-                                     workspace_->selectedRow(), workspace_->selectedColumn());
+        derivation_ = deriveCellHtml(
+            *run->trace, rowLabels(*run), step->info.id, stepHeadCount(step->info) > 0 ? s.head : 0,
+            stepBatchCount(step->info) > 0 ? s.batchIndex : 0, workspace_->selectedRow(),
+            workspace_->selectedColumn(), quizHidden);
     QString full = explanation_;
-    full += QStringLiteral("<h3>%1</h3>").arg(tr("Where this number comes from"));
+    full += QStringLiteral("<h3>%1</h3>").arg(explainCellHeading());
     if (derivation_.isEmpty())
         full +=
             QStringLiteral("<p><i>%1</i></p>")

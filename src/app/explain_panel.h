@@ -9,6 +9,7 @@ class QTextBrowser;
 
 namespace attn {
 
+class StepView;
 class Workspace;
 
 class ExplainPanel : public QWidget {
@@ -21,6 +22,9 @@ class ExplainPanel : public QWidget {
     // The centre page shown: "steps" explains the selected step and a clicked cell, "overview"
     // and "scores" (model mode) explain what those pages draw.
     void setPage(const QString& page);
+    // A clicked cell's derivation hides what the quiz of `view` still hides (the other cells of
+    // the row a softmax or a row sum would list).
+    void followQuiz(const StepView* view);
 
   signals:
     // A cell's derivation was just shown: the window brings this panel to the front.
@@ -30,6 +34,7 @@ class ExplainPanel : public QWidget {
     void refresh();
     Workspace* workspace_;
     QString page_ = QStringLiteral("steps");
+    const StepView* quiz_ = nullptr;
     QTextBrowser* browser_ = nullptr;
     QString explanation_;
     QString derivation_;

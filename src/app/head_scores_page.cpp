@@ -23,6 +23,7 @@ HeadScoresPage::HeadScoresPage(Workspace* workspace, QWidget* parent)
     summaries_ = new HeadSummaries(this);
     summaries_->setObjectName(QStringLiteral("headSummaries"));
     v->addWidget(summaries_);
+    followStale(workspace_, summaries_);
     connect(summaries_, &HeadSummaries::headSelected, this, [this](int layer, int head) {
         workspace_->selectLayer(layer);
         workspace_->selectHead(head);

@@ -6,7 +6,9 @@
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFile>
 #include <QHeaderView>
+#include <QLocale>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -89,8 +91,12 @@ QList<ShortcutEntry> widgetKeys() {
         {overview, ShortcutsDialog::tr("Larger tiles / smaller tiles"),
          keys({Qt::Key_Plus, Qt::Key_Minus})},
         {overview, ShortcutsDialog::tr("Fit the tiles to the view"), key(Qt::Key_0)},
-        {present, ShortcutsDialog::tr("Next step"), keys({Qt::Key_Space, Qt::Key_Right})},
+        {present, ShortcutsDialog::tr("Next step"), keys({Qt::Key_Right})},
         {present, ShortcutsDialog::tr("Previous step"), keys({Qt::Key_Left, Qt::Key_Backspace})},
+        {present, ShortcutsDialog::tr("Next lesson screen (else next step)"),
+         keys({Qt::Key_PageDown, Qt::Key_Space})},
+        {present, ShortcutsDialog::tr("Previous lesson screen (else previous step)"),
+         keys({Qt::Key_PageUp})},
         {present, ShortcutsDialog::tr("Leave presentation mode"), key(Qt::Key_Escape)},
     };
 }
@@ -174,12 +180,21 @@ ShortcutsDialog::ShortcutsDialog(const QMainWindow* window, QWidget* parent)
     fitDialogToScreen(this, QSize(list_->columnWidth(0) + 220, 640));
 }
 
+QString userGuidePath() {
+    // English is the source language; no other has a suffix-less guide.
+    const QString language = QLocale().name().section(QLatin1Char('_'), 0, 0);
+    const QString translated = QStringLiteral(":/docs/USER_GUIDE.%1.md").arg(language);
+    if (language != QLatin1String("en") && QFile::exists(translated))
+        return translated;
+    return QStringLiteral(":/docs/USER_GUIDE.md");
+}
+
 UserGuideDialog::UserGuideDialog(QWidget* parent)
     : QDialog(parent), browser_(new QTextBrowser(this)) {
     browser_->setOpenExternalLinks(true);
     // The guide and its images are resources (:/docs): images it names relative to itself load
     // from there, as they do beside the Markdown file in the repository.
-    browser_->setSource(QUrl(QStringLiteral("qrc:/docs/USER_GUIDE.md")),
+    browser_->setSource(QUrl(QLatin1String("qrc") + userGuidePath()),
                         QTextDocument::MarkdownResource);
     setUpCloseDialog(this, tr("Attention Lens User Guide"), browser_);
     fitDialogToScreen(this, QSize(browser_->fontMetrics().averageCharWidth() * 110, 800));

@@ -47,7 +47,12 @@ class ShortcutsDialog : public QDialog {
     QTreeWidget* list_;
 };
 
-// Help > User Guide: docs/USER_GUIDE.md rendered from the app's resources. Deleted when closed.
+// The user guide in the interface's language: docs/USER_GUIDE.<language>.md when the app ships
+// one for the language of QLocale() (which installTranslations sets), else the English
+// docs/USER_GUIDE.md. A resource path (":/docs/...").
+QString userGuidePath();
+
+// Help > User Guide: userGuidePath() rendered from the app's resources. Deleted when closed.
 class UserGuideDialog : public QDialog {
     Q_OBJECT
   public:

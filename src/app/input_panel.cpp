@@ -16,6 +16,7 @@
 #include "app/setting_controls.h"
 #include "app/token_chips.h"
 #include "app/workspace.h"
+#include "pipeline/model_request.h"
 #include "pipeline/options.h"
 #include "tokenizer/hf_tokenizer.h"
 
@@ -27,6 +28,12 @@ const char* const kBookPreset = "book";
 // The tokenizer combo's item for the model's own tokenizer (model mode only).
 const int kModelsTokenizer = -1;
 const char* const kCustomPreset = "custom";
+
+QString tokenizerTip() {
+    return InputPanel::tr(
+        "How the text becomes tokens: GPT-2's byte-pair encoding (as tiktoken), words and "
+        "punctuation, or single characters");
+}
 
 // The preset the settings are, by key ("custom" when none fits). The book's vectors are the
 // book example whatever module they go through (the lesson shows several).
@@ -81,9 +88,7 @@ InputPanel::InputPanel(Workspace* workspace, QWidget* parent)
     tokenizer_->addItem(tr("GPT-2 BPE"), int(TokenizerKind::Gpt2));
     tokenizer_->addItem(tr("Words"), int(TokenizerKind::Words));
     tokenizer_->addItem(tr("Characters"), int(TokenizerKind::Chars));
-    tokenizer_->setToolTip(
-        tr("How the text becomes tokens: GPT-2's byte-pair encoding (as tiktoken), words and "
-           "punctuation, or single characters"));
+    tokenizer_->setToolTip(tokenizerTip());
     form->addRow(tr("&Tokenizer"), tokenizer_);
     preset_ = new QComboBox(this);
     preset_->setObjectName(QStringLiteral("presetCombo"));
@@ -187,19 +192,27 @@ void InputPanel::fromSettings() {
     if (s.modelMode()) {
         const auto& model = workspace_->model();
         const HfTokenizer* own = model ? model->tokenizer.get() : nullptr;
-        tokenizer_->addItem(
-            own ? tr("The model's (tokenizer.json)") : tr("GPT-2 BPE (the model's)"),
-            kModelsTokenizer);
+        // GPT-2's tokenizer is the model's only for a GPT-2 model; for another family without
+        // its tokenizer.json it only stands in, and the control says so.
+        const QString standIn = model ? modelTokenizerNote(*model) : QString();
+        tokenizer_->addItem(own                 ? tr("The model's (tokenizer.json)")
+                            : standIn.isEmpty() ? tr("GPT-2 BPE (the model's)")
+                                                : tr("GPT-2 BPE (not the model's)"),
+                            kModelsTokenizer);
         tokenizer_->setItemData(
             tokenizer_->count() - 1,
             own ? tr("The model's own tokenizer, from its tokenizer.json (%1), with the special "
                      "tokens it adds")
                       .arg(QString::fromStdString(own->description()))
-                : tr("A GPT-2 model reads GPT-2 tokens"),
+            : standIn.isEmpty() ? tr("A GPT-2 model reads GPT-2 tokens")
+                                : standIn,
             Qt::ToolTipRole);
+        tokenizer_->setToolTip(
+            tokenizer_->itemData(tokenizer_->count() - 1, Qt::ToolTipRole).toString());
         tokenizer_->setCurrentIndex(tokenizer_->count() - 1);
     } else {
         tokenizer_->setCurrentIndex(tokenizer_->findData(int(s.tokenizer)));
+        tokenizer_->setToolTip(tokenizerTip());
     }
     preset_->setCurrentIndex(preset_->findData(presetOf(s)));
     const bool file = s.source == InputSource::File;

@@ -177,8 +177,17 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
             return base;
         }
     }
-    const InputTokens tokens =
-        model ? modelTokens(state.settings, nullptr) : tokenizeInput(state.settings, state.files);
+    InputTokens tokens;
+    try {
+        // A text far beyond the context length is refused here, before it is tokenized whole.
+        // A model's text is not tokenized here at all: its tokenizer is not read yet, and only
+        // the step names matter to the check below, not how many tokens there are.
+        if (!model)
+            tokens = tokenizeInput(state.settings, state.files);
+    } catch (const UserError& e) {
+        *error = QString::fromUtf8(e.what());
+        return base;
+    }
     const auto issues = model ? std::vector<ValidationIssue>{}
                               : checkSettings(state.settings, state.files, tokens.count());
     if (!issues.empty()) {

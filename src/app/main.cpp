@@ -155,7 +155,12 @@ int main(int argc, char** argv) {
                 poll->stop();
                 poll->deleteLater();
                 if (!workspace->shownRun()) {
-                    exitCode = fail(QStringLiteral("the configuration could not be computed"));
+                    // Why, as the window shows it next to its control (a token beyond the
+                    // model's vocabulary, a text beyond its context).
+                    const auto& issues = workspace->issues();
+                    exitCode = fail(issues.empty()
+                                        ? QStringLiteral("the configuration could not be computed")
+                                        : QString::fromStdString(issues.front().message));
                 } else {
                     QCoreApplication::processEvents();  // queued replots
                     QImageWriter writer(options.screenshot, "png");

@@ -85,6 +85,8 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
     stepView_ = new StepView(workspace_, this);
     exports_ = new ExportActions(workspace_, stepView_, this);
     sessions_ = new SessionActions(workspace_, this);
+    connect(sessions_, &SessionActions::windowGeometryOpened, this,
+            &MainWindow::restoreWindowGeometry);
     opens_ = new OpenActions(workspace_, this);
     auto* centre = new QWidget(this);
     auto* v = new QVBoxLayout(centre);
@@ -191,6 +193,9 @@ void MainWindow::createDocks() {
     code_ = new CodePanel(workspace_);
     compare_ = new ComparePanel(workspace_);
     text_ = new TextViewPanel(workspace_);
+    // A quiz's hidden cells stay hidden in the derivation and the coloured text.
+    explain_->followQuiz(stepView_);
+    text_->followQuiz(stepView_);
     lesson_ = new LessonPanel;
     lesson_->setObjectName(QStringLiteral("lessonPanel"));
     QDockWidget* shapes = makeDock(tr("Shapes"), QStringLiteral("shapesDock"), shapes_, this);
@@ -532,6 +537,33 @@ void MainWindow::fitToScreen() {
     decoration_ = decoration;
 }
 
+bool MainWindow::restoreWindowGeometry(const QByteArray& geometry) {
+    if (!restoreGeometry(geometry))
+        return false;
+    placed_ = true;
+    if (isVisible())
+        keepFrameOnScreen();
+    return true;
+}
+
+void MainWindow::keepFrameOnScreen() {
+    // Qt places a restored or moved window by its client area and the frame it knew then; on
+    // X11 the window manager's title bar arrives later, without a move or resize event, and
+    // sat above the screen (y = -20 at 1280 x 720). So the frame is checked now and again once
+    // the window manager has had time to frame the window. A window the user moves afterwards
+    // is left where it is put.
+    for (const int ms : {0, 150, 600, 1500})
+        QTimer::singleShot(ms, this, [this] {
+            if (!isVisible() || presentation_->isOn() ||
+                (windowState() &
+                 (Qt::WindowMaximized | Qt::WindowFullScreen | Qt::WindowMinimized)))
+                return;
+            const QScreen* screen = this->screen();
+            if (screen && !screen->availableGeometry().contains(frameGeometry()))
+                fitToScreen();
+        });
+}
+
 bool MainWindow::event(QEvent* event) {
     const bool handled = QMainWindow::event(event);
     const QEvent::Type type = event->type();
@@ -559,7 +591,7 @@ bool MainWindow::event(QEvent* event) {
 
 void MainWindow::restoreLayout() {
     QSettings s;
-    placed_ = restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    placed_ = restoreWindowGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
 }
 
@@ -575,6 +607,7 @@ void MainWindow::showEvent(QShowEvent* event) {
     if (presentation_->isOn())
         return;
     fitToScreen();
+    keepFrameOnScreen();
     if (!sized_) {
         // The side panels' first widths (a restored layout brings its own): the docks only take
         // sizes once the window has its own.

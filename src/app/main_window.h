@@ -99,6 +99,10 @@ class MainWindow : public QMainWindow {
     // bar and borders) counts: it fits the screen's available geometry, a desktop's panels
     // left out.
     void fitToScreen();
+    // Restores a saved geometry (a session's or the last run's) so that the whole frame, title
+    // bar included, lies on the screen's available area, whatever screen it was saved on.
+    // False when the data is not a geometry (nothing changes).
+    bool restoreWindowGeometry(const QByteArray& geometry);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -155,6 +159,9 @@ class MainWindow : public QMainWindow {
     int compareWidth_ = 0;  // the right column's width before Compare widened it
     QSize decoration_;      // the frame's extra size when the window was last fitted
     bool refitQueued_ = false;
+    // Checks again, a few times while the window manager frames the window, that the frame is
+    // on the screen: see keepFrameOnScreen().
+    void keepFrameOnScreen();
 };
 
 }  // namespace attn

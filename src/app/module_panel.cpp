@@ -99,10 +99,12 @@ CappedSpinBox* ModulePanel::sizeSpin(const QString& objectName, const QString& t
 
 QWidget* ModulePanel::addRow(const QString& label, QWidget* field, const QString& errorField,
                              const QList<QWidget*>& outlined) {
-    // The field and its error line share one cell, so a hidden error leaves no gap.
+    // The field and its error line share one cell, so a hidden error leaves no gap. The cell
+    // keeps 2 pixels around the field for the red outline drawn just outside it (with none,
+    // the cell cut off its top and left and only a line under the field was left).
     auto* cell = new QWidget(this);
     auto* v = new QVBoxLayout(cell);
-    v->setContentsMargins(0, 0, 0, 0);
+    v->setContentsMargins(2, 2, 2, 0);
     v->setSpacing(2);
     v->addWidget(field);
     if (!errorField.isEmpty()) {

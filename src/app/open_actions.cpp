@@ -6,6 +6,7 @@
 #include <QSettings>
 
 #include "app/workspace.h"
+#include "pipeline/model_request.h"
 #include "pipeline/options.h"
 
 namespace attn {
@@ -85,10 +86,24 @@ void OpenActions::askForConfig(const QString& file) {
 }
 
 void OpenActions::openText() {
-    const QString path = QFileDialog::getOpenFileName(dialogParent_, tr("Open text"), QString(),
-                                                      tr("Text files (*.txt);;All files (*)"));
+    const QString caption = tr("Open text");
+    const QString filter = tr("Text files (*.txt);;All files (*)");
+    const QString path =
+        fileHook_ ? fileHook_(caption, QString(), filter)
+                  : QFileDialog::getOpenFileName(dialogParent_, caption, QString(), filter);
     if (path.isEmpty())
         return;
+    // A file with more bytes than the context's tokens can stand for is refused by its size:
+    // reading it into the text box alone would keep the window busy for as long as it is big.
+    const QString tooLong = textFileBeyondContext(
+        path, QFileInfo(path).size(),
+        contextLengthOf(workspace_->settings(), workspace_->model().get()),
+        !workspace_->settings().modelMode(),
+        maxTextBytesPerToken(workspace_->settings(), workspace_->model().get()));
+    if (!tooLong.isEmpty()) {
+        emit fileError(QStringLiteral("input"), tooLong);
+        return;
+    }
     try {
         Settings s = workspace_->settings();
         s.text = readUtf8TextFile(path);

@@ -23,6 +23,7 @@ OverviewPage::OverviewPage(Workspace* workspace, QWidget* parent)
     overview_ = new ModelOverview(this);
     overview_->setObjectName(QStringLiteral("modelOverview"));
     v->addWidget(overview_, 1);
+    followStale(workspace_, overview_);
     // On a tile: what can be done to its head (switch it off), then Export; elsewhere Export.
     const auto showMenu = [this](int layer, int head, const QPoint& globalPos) {
         auto* menu = new QMenu(this);

@@ -1,5 +1,6 @@
 #include "app/panel_helpers.h"
 
+#include <QGraphicsColorizeEffect>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -11,6 +12,33 @@ namespace attn {
 
 bool onScreen(const QWidget* w) {
     return w->isVisible() && !w->visibleRegion().isEmpty();
+}
+
+void setStaleLook(QWidget* w, bool stale) {
+    if (stale == hasStaleLook(w))
+        return;
+    if (!stale) {
+        w->setGraphicsEffect(nullptr);  // deletes the effect
+        return;
+    }
+    // The heatmap's stale tint (HeatmapView::setStale): grey screened over the grey image.
+    const bool dark = w->palette().color(QPalette::Window).lightness() < 128;
+    auto* effect = new QGraphicsColorizeEffect;
+    effect->setObjectName(QStringLiteral("staleLook"));
+    effect->setColor(dark ? QColor(0x20, 0x20, 0x20) : QColor(0x80, 0x80, 0x80));
+    effect->setStrength(0.85);
+    w->setGraphicsEffect(effect);  // the widget owns it
+}
+
+bool hasStaleLook(const QWidget* w) {
+    const QGraphicsEffect* e = w->graphicsEffect();
+    return e && e->objectName() == QLatin1String("staleLook");
+}
+
+void followStale(const Workspace* workspace, QWidget* w) {
+    setStaleLook(w, workspace->isStale());
+    QObject::connect(workspace, &Workspace::staleChanged, w,
+                     [w](bool stale) { setStaleLook(w, stale); });
 }
 
 const DecoderRun* shownModelRun(const Workspace* w) {

@@ -14,6 +14,13 @@ class Workspace;
 // On screen: shown, and not a tab hidden behind another. Panels draw only then.
 bool onScreen(const QWidget* w);
 
+// A stale result (the settings cannot run, the last good result stays) looks stale wherever it
+// is shown, as the heatmap does: desaturated and pulled towards grey (a dark grey in a dark
+// palette). followStale keeps `w` so while the workspace is stale.
+void setStaleLook(QWidget* w, bool stale);
+bool hasStaleLook(const QWidget* w);
+void followStale(const Workspace* workspace, QWidget* w);
+
 // The shown result's model run in model mode, else null.
 const DecoderRun* shownModelRun(const Workspace* workspace);
 

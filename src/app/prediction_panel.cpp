@@ -29,6 +29,7 @@ PredictionPanel::PredictionPanel(Workspace* workspace, QWidget* parent)
     panel_ = new NextTokensPanel(this);
     panel_->setObjectName(QStringLiteral("nextTokens"));
     v->addWidget(panel_);
+    followStale(workspace_, panel_);
     sampling_ = new SamplingBar(workspace_, this);
     v->addWidget(sampling_);
     note_ = new QLabel(this);
@@ -80,15 +81,17 @@ void PredictionPanel::append(qint64 tokenId) {
         return;  // an id beyond the tokenizer's vocabulary has no text to add
     }
     if (t.partialUtf8) {
-        // The text box holds characters: a token that is a piece of one cannot be added alone.
+        // The text box holds characters: a token that is a piece of one shows as U+FFFD until
+        // the rest of the character follows, while the model reads the token itself (its id
+        // is kept, Settings::tokenIds).
         note_->setText(
-            tr("\u201c%1\u201d is only part of a character (bytes %2), so it cannot "
-               "be added to the text on its own.")
+            tr("\u201c%1\u201d is only part of a character (bytes %2): the text shows "
+               "\ufffd until the rest of it is appended; the model reads the token itself.")
                 .arg(visibleTokenText(t.display, true), QString::fromStdString(t.display)));
         note_->show();
-        return;
+    } else {
+        note_->hide();
     }
-    note_->hide();
     std::vector<int64_t> ids = tokenIds(workspace_->tokens().tokens);
     ids.push_back(tokenId);
     workspace_->appendToText(std::move(ids), t.bytes,

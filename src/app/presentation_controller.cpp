@@ -35,7 +35,12 @@ PresentationController::PresentationController(const Parts& parts, QObject* pare
         connect(s, &QShortcut::activated, this, slot);
         keys_ << s;
     };
-    key(QKeySequence(Qt::Key_Space), &PresentationController::next);
+    // A presenter's clicker sends PageDown and PageUp (some send Space): with a lesson open
+    // they move its screens, so text and heatmap stay together; the arrows and Backspace always
+    // walk the pipeline's steps.
+    key(QKeySequence(Qt::Key_Space), &PresentationController::forward);
+    key(QKeySequence(Qt::Key_PageDown), &PresentationController::forward);
+    key(QKeySequence(Qt::Key_PageUp), &PresentationController::backward);
     key(QKeySequence(Qt::Key_Right), &PresentationController::next);
     key(QKeySequence(Qt::Key_Left), &PresentationController::previous);
     key(QKeySequence(Qt::Key_Backspace), &PresentationController::previous);
@@ -105,6 +110,25 @@ void PresentationController::next() {
 
 void PresentationController::previous() {
     stepBy(-1);
+}
+
+bool PresentationController::lessonOpen() const {
+    return parts_.lesson && parts_.lessonDock && !parts_.lessonDock->isHidden() &&
+           parts_.lesson->count() > 0;
+}
+
+void PresentationController::forward() {
+    if (!lessonOpen())
+        next();
+    else if (parts_.lesson->currentIndex() + 1 < parts_.lesson->count())
+        parts_.lesson->next();  // the last screen stays up: no clicker press closes the lesson
+}
+
+void PresentationController::backward() {
+    if (lessonOpen())
+        parts_.lesson->back();
+    else
+        previous();
 }
 
 void PresentationController::stepBy(int delta) {

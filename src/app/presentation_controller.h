@@ -1,8 +1,9 @@
 #pragma once
 // Presentation mode (F11) for a classroom projector: full screen, the panels, menu and status bar
 // hidden, a high-contrast palette, larger text (one scale everywhere), the step's caption in
-// words, and keys to step through the pipeline (Space or Right, Left or Backspace; Esc leaves),
-// with masked scores fading into weights. The lesson panel stays when it was open.
+// words, and keys to step through the pipeline (Right, Left or Backspace; Space, PageDown and
+// PageUp too unless a lesson is open, whose screens they then move; Esc leaves), with masked
+// scores fading into weights. The lesson panel stays when it was open.
 
 #include <QByteArray>
 #include <QList>
@@ -37,8 +38,12 @@ class PresentationController : public QObject {
 
     void setOn(bool on);
     bool isOn() const { return on_; }
-    void next();
-    void previous();
+    void next();      // the pipeline's next step (Right)
+    void previous();  // its previous step (Left, Backspace)
+    // The clicker's keys (PageDown or Space, PageUp): the lesson's next or previous screen while
+    // a lesson is open, else the pipeline's next or previous step.
+    void forward();
+    void backward();
     bool isAnimating() const;
     // The window's layout without presentation mode (for settings and sessions while on).
     QByteArray normalState() const;
@@ -48,6 +53,7 @@ class PresentationController : public QObject {
 
   private:
     void stepBy(int delta);
+    bool lessonOpen() const;
 
     Parts parts_;
     bool on_ = false;

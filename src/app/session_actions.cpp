@@ -260,7 +260,7 @@ bool SessionActions::openSession(const QString& path) {
                      .arg(missing.join(QStringLiteral(", ")));
     workspace_->reset(sessionState(s, &notes));
     if (!s.windowGeometry.isEmpty())
-        window_->restoreGeometry(s.windowGeometry);
+        emit windowGeometryOpened(s.windowGeometry);
     if (!s.windowState.isEmpty())
         window_->restoreState(s.windowState);
     setSession(QFileInfo(path).absoluteFilePath());

@@ -65,6 +65,9 @@ class SessionActions : public QObject {
 
   signals:
     void sessionChanged();  // path or modified mark changed
+    // An opened session's window geometry, for the window to restore on this screen (the
+    // window state, the panels, is restored here after it).
+    void windowGeometryOpened(const QByteArray& geometry);
 
   private:
     void openInteractive();

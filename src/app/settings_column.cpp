@@ -6,6 +6,7 @@
 #include <QEvent>
 #include <QLabel>
 #include <QScrollBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app/input_panel.h"
@@ -49,6 +50,8 @@ SettingsColumn::SettingsColumn(Workspace* workspace, QWidget* parent)
     // As wide as the controls need (their minimum sizes) plus the scroll bar: never clipped.
     setMinimumWidth(content->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() +
                     4);
+    // After the panels' own connections: their error lines are shown when this runs.
+    connect(workspace_, &Workspace::resultApplied, this, &SettingsColumn::showNewProblems);
     connect(workspace_, &Workspace::settingsChanged, this, &SettingsColumn::refreshModelMode);
     connect(workspace_, &Workspace::modelChanged, this, &SettingsColumn::refreshModelMode);
     refreshModelMode();
@@ -76,6 +79,47 @@ bool SettingsColumn::eventFilter(QObject* watched, QEvent* event) {
 QString SettingsColumn::fieldError(const QString& field) const {
     return InputPanel::fields().contains(field) ? input_->fieldError(field)
                                                 : module_->fieldError(field);
+}
+
+void SettingsColumn::showNewProblems() {
+    QStringList fields;
+    for (const ValidationIssue& i : workspace_->issues())
+        fields << QString::fromStdString(i.field);
+    QStringList added;
+    for (const QString& f : fields)
+        if (!problemFields_.contains(f) && !added.contains(f))
+            added << f;
+    problemFields_ = fields;
+    if (added.isEmpty())
+        return;
+    // Once the error lines have their size: a line that wraps grows only when its layout runs.
+    QTimer::singleShot(0, this, [this, added] { revealProblems(added); });
+}
+
+void SettingsColumn::revealProblems(const QStringList& added) {
+    // The status bar says "see the highlighted setting": a problem that has just appeared is
+    // scrolled into view with its control, unless one of the new ones is already in view (the
+    // control being edited). Once only, so typing on does not pull the column about.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    const QRect view = viewport()->rect();
+    QWidget* target = nullptr;
+    for (const QString& f : added) {
+        auto* label = widget()->findChild<QLabel*>(QStringLiteral("error_") + f);
+        if (!label || !label->isVisibleTo(widget()))
+            label = widget()->findChild<QLabel*>(QStringLiteral("error_general"));
+        if (!label || !label->isVisibleTo(widget()))
+            continue;
+        // The error line and the control above it (they share a cell in the module panel).
+        QWidget* cell = label->parentWidget();
+        QWidget* shown = cell && cell != widget() && cell->height() < view.height() ? cell : label;
+        const QRect r(shown->mapTo(viewport(), QPoint(0, 0)), shown->size());
+        if (view.contains(r))
+            return;
+        if (!target)
+            target = shown;
+    }
+    if (target)
+        ensureWidgetVisible(target, 0, 8);
 }
 
 void SettingsColumn::refreshModelMode() {

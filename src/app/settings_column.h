@@ -4,6 +4,7 @@
 // control is ever squeezed below its size (the column scrolls instead).
 
 #include <QScrollArea>
+#include <QStringList>
 
 class QLabel;
 class QVBoxLayout;
@@ -32,6 +33,8 @@ class SettingsColumn : public QScrollArea {
 
   private:
     void refreshModelMode();
+    void showNewProblems();
+    void revealProblems(const QStringList& added);
 
     Workspace* workspace_;
     ModelPicker* picker_ = nullptr;
@@ -40,6 +43,7 @@ class SettingsColumn : public QScrollArea {
     PredictionPanel* predictions_ = nullptr;
     QVBoxLayout* column_ = nullptr;  // its last item is the spare-height stretch
     QLabel* predictionTitle_ = nullptr;
+    QStringList problemFields_;  // the fields with a message when the last result came
 };
 
 }  // namespace attn

@@ -8,14 +8,41 @@
 #include <QTimer>
 
 #include "app/workspace.h"
+#include "pipeline/model_request.h"
 
 namespace attn {
 
 namespace {
 
+// A variant as briefly as the status bar has room for, in the interface's language (the CLI's
+// --variant names in English).
+QString shortVariantName(Variant v) {
+    switch (v) {
+        case Variant::Simplified:
+            return StatusLine::tr("simplified");
+        case Variant::SelfAttentionV1:
+            return StatusLine::tr("self-attention-v1");
+        case Variant::SelfAttention:
+            return StatusLine::tr("self-attention");
+        case Variant::Causal:
+            return StatusLine::tr("causal");
+        case Variant::MultiHeadWrapper:
+            return StatusLine::tr("multi-head-wrapper");
+        case Variant::MultiHead:
+            return StatusLine::tr("multi-head");
+        case Variant::GroupedQuery:
+            return StatusLine::tr("grouped-query");
+        case Variant::Latent:
+            return StatusLine::tr("latent");
+        case Variant::Rotary:
+            return StatusLine::tr("rotary");
+    }
+    return QString::fromStdString(variantName(v));
+}
+
 // What the settings describe: "multi-head, 12 heads".
 QString describe(const Config& c) {
-    const QString variant = QString::fromStdString(variantName(c.variant));
+    const QString variant = shortVariantName(c.variant);
     if (!variantHasHeads(c.variant))
         return variant;
     return c.heads == 1 ? StatusLine::tr("%1, 1 head").arg(variant)
@@ -95,7 +122,7 @@ void StatusLine::refresh() {
     if (s.modelMode()) {
         const auto& model = workspace_->model();
         module_->setText(model ? tr("%1, layer %2 (layers 0–%3), %4 heads")
-                                     .arg(QFileInfo(s.modelFile).completeBaseName())
+                                     .arg(modelName(s.modelFile))
                                      .arg(s.layer)
                                      .arg(model->arch.layers - 1)
                                      .arg(model->arch.heads)

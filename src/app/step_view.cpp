@@ -227,8 +227,16 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
                 if (r.layer == s.layer)
                     off.push_back(int(r.head));
         heads_->setOffHeads(std::move(off));
+        // The big map of a switched-off query head is marked as its tile is (a group step's
+        // map is the keys or values other heads read too: not crossed out).
+        const Step* step = workspace_->shownStep();
+        const auto& m = workspace_->model();
+        heatmap_->setSwitchedOff(s.modelMode() && m && step && !step->info.headAxisIsGroups() &&
+                                 stepHeadCount(step->info) == m->arch.heads &&
+                                 s.ablation.contains(s.layer, s.head));
     };
     connect(workspace_, &Workspace::settingsChanged, this, markOffHeads);
+    connect(workspace_, &Workspace::resultApplied, this, markOffHeads);
     connect(heads_, &HeadGrid::tilesReady, this, markOffHeads);
     connect(batch_, &QSpinBox::valueChanged, workspace_, &Workspace::selectBatchEntry);
     connect(scale_, &QComboBox::activated, this,
@@ -265,6 +273,7 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     connect(workspace_, &Workspace::resultApplied, this, &StepView::refresh);
     connect(workspace_, &Workspace::tokensChanged, this, &StepView::refreshPipeline);
     connect(workspace_, &Workspace::staleChanged, heatmap_, &HeatmapView::setStale);
+    followStale(workspace_, heads_);  // the thumbnails of a stale result look stale too
     refresh();
 }
 
@@ -450,6 +459,7 @@ void StepView::applyQuiz() {
         }
     }
     heatmap_->setData(d);
+    emit quizCellsChanged();
 }
 
 void StepView::refreshSide() {
@@ -532,8 +542,9 @@ void StepView::refreshDerivation() {
     const int row = workspace_->selectedRow(), col = workspace_->selectedColumn();
     QString html;
     if (run && row >= 0)
-        html = deriveCellHtml(*run->trace, shown_->labels, shown_->stepId,
-                              std::max(0, shown_->head), std::max(0, shown_->batch), row, col);
+        html =
+            deriveCellHtml(*run->trace, shown_->labels, shown_->stepId, std::max(0, shown_->head),
+                           std::max(0, shown_->batch), row, col, heatmap_->data().quizHidden);
     derivation_->setHtml(html);
     derivation_->setVisible(!html.isEmpty());
 }

@@ -72,6 +72,9 @@ class StepView : public QWidget {
   signals:
     void focusRowVisibleChanged(bool on);
     void quizChanged(attn::StepView::Quiz quiz);
+    // The cells the quiz hides changed (a reveal, another step, row or quiz): what explains or
+    // colours by the shown matrix hides them too (heatmap()->data().quizHidden).
+    void quizCellsChanged();
 
   protected:
     void resizeEvent(QResizeEvent* event) override;

@@ -10,8 +10,10 @@
 #include <QVBoxLayout>
 
 #include "app/panel_helpers.h"
+#include "app/step_view.h"
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
+#include "export/heatmap_view.h"
 #include "pipeline/latest_job.h"
 #include "teach/next_tokens.h"
 #include "teach/text_view.h"
@@ -75,6 +77,28 @@ TextViewPanel::~TextViewPanel() = default;
 
 bool TextViewPanel::isDrawn() const {
     return !job_->busy() && drawnGeneration_ == askedGeneration_;
+}
+
+void TextViewPanel::followQuiz(const StepView* view) {
+    quiz_ = view;
+    connect(view, &StepView::quizCellsChanged, this, &TextViewPanel::refreshQuiz);
+    refreshQuiz();
+}
+
+void TextViewPanel::refreshQuiz() {
+    // A quiz on the matrix the text is coloured by (the shown weights): its rows with hidden
+    // cells are withheld, for every head and the mean (which the hidden head is part of).
+    std::vector<uint8_t> rows;
+    if (quiz_ && quiz_->quiz() != StepView::Quiz::Off) {
+        const HeatmapData& d = quiz_->heatmap()->data();
+        if (d.stepId == step_ && d.rows == view_->tokenCount() && d.cols == d.rows) {
+            rows.assign(size_t(d.rows), 0);
+            for (int r = 0; r < d.rows; ++r)
+                for (int c = 0; c < d.cols; ++c)
+                    rows[size_t(r)] = rows[size_t(r)] || d.isQuizHidden(r, c);
+        }
+    }
+    view_->setQuizRows(std::move(rows));
 }
 
 void TextViewPanel::setFontScale(double scale) {
@@ -167,6 +191,7 @@ void TextViewPanel::refresh() {
     view_->setHead(
         heads && mean_->isChecked() ? -1 : std::min(s.head, std::max(0, view_->headCount() - 1)));
     save_->setEnabled(view_->headCount() > 0);
+    refreshQuiz();
     note_->setText(view_->headCount() == 0
                        ? tr("This configuration has no attention weights to colour the text by.")
                        : tr("Showing <b>%1</b>.").arg(step_));

@@ -14,6 +14,7 @@ class QPushButton;
 namespace attn {
 
 class LatestJob;
+class StepView;
 class TextView;
 class Workspace;
 
@@ -32,6 +33,8 @@ class TextViewPanel : public QWidget {
     // The newest weights have reached the view.
     bool isDrawn() const;
     void setFontScale(double scale);
+    // The rows the quiz of `view` hides are not coloured by (TextView::setQuizRows).
+    void followQuiz(const StepView* view);
     // Writes the view as PNG or SVG (by the suffix), in print colours. False when it cannot.
     bool saveImage(const QString& path) const;
 
@@ -45,6 +48,8 @@ class TextViewPanel : public QWidget {
   private:
     void saveWithDialog();
     void showLosses();
+    void refreshQuiz();
+    const StepView* quiz_ = nullptr;
     Workspace* workspace_;
     QCheckBox* mean_ = nullptr;
     QComboBox* colouring_ = nullptr;

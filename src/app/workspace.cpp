@@ -451,8 +451,25 @@ void Workspace::useModuleOfTheChapter() {
 void Workspace::appendToText(std::vector<int64_t> ids, const std::string& bytes,
                              const QString& what) {
     Settings s = state_.settings;
+    QString text = s.inputText() + QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
+    // When the text's tokens are the ids continued, the new text is their bytes and the new
+    // ones read as characters together: a character the model spelled in byte tokens over
+    // two appends (its first byte U+FFFD until the rest came) comes out whole.
+    const std::vector<Token>& now = tokens_.tokens;
+    if (!now.empty() && ids.size() >= now.size() &&
+        std::equal(now.begin(), now.end(), ids.begin(),
+                   [](const Token& t, int64_t id) { return t.id == id; })) {
+        std::string spelled;
+        for (const Token& t : now)
+            if (!t.addedByTokenizer)
+                spelled += t.bytes;
+        if (QString::fromUtf8(spelled.data(), qsizetype(spelled.size())) == s.inputText()) {
+            spelled += bytes;
+            text = QString::fromUtf8(spelled.data(), qsizetype(spelled.size()));
+        }
+    }
     s.tokenIds = std::move(ids);
-    s.text = s.inputText() + QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
+    s.text = text;
     s.source = InputSource::Text;
     change(s, what);
 }

@@ -99,6 +99,25 @@ void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const cha
                                       "\"; options start with --.");
 }
 
+std::string tokenJsonText(const Token& token) {
+    if (!token.partialUtf8)
+        return token.display;
+    static const char* const digits = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char b : token.bytes) {
+        out += "<0x";
+        out += digits[b >> 4];
+        out += digits[b & 15];
+        out += '>';
+    }
+    return out;
+}
+
+std::vector<std::string>& notes() {
+    static std::vector<std::string> all;
+    return all;
+}
+
 int nonNegativeOption(const QCommandLineParser& p, const char* name, int fallback) {
     if (!p.isSet(name))
         return fallback;
@@ -144,7 +163,7 @@ std::string tokensJson(const std::vector<Token>& tokens) {
     for (size_t i = 0; i < tokens.size(); ++i) {
         if (i)
             out += ", ";
-        io::appendJsonString(out, tokens[i].display);
+        io::appendJsonString(out, tokenJsonText(tokens[i]));
     }
     out += "], \"token_bytes_hex\": [";
     for (size_t i = 0; i < tokens.size(); ++i) {
@@ -382,6 +401,11 @@ int pytorchCommand(const QStringList& args) {
 int renderCommand(const QStringList&) {
     throw UserError("render",
                     "This build has no image export (it was built without the GUI libraries).");
+}
+
+int explainCommand(const QStringList&) {
+    throw UserError("explain",
+                    "This build has no teaching texts (it was built without the GUI libraries).");
 }
 #endif
 

@@ -6,6 +6,7 @@
 #include <QVariantMap>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "pipeline/run_request.h"
 
@@ -51,6 +52,16 @@ int modelBench(const CliInput& in, int repeat);
 // that one run's memory is held at a time.
 std::string timedRunsJson(int repeat, const std::function<void()>& run);
 
+// A token's text in the CLI's JSON: its display text, except for a token that is only part
+// of a UTF-8 character, whose bytes are written as Hugging Face names byte tokens, "<0xEC>"
+// per byte ("<0xE6><0xB3>"): bare hex ("ec") would read as the text "ec".
+std::string tokenJsonText(const Token& token);
+
+// What a command that succeeded must still say (GPT-2's tokenizer standing in for a model's):
+// main() prints each as a line "attention-lens-cli: note: ..." on stderr after the output, and
+// never beside an error, which stays the one line.
+std::vector<std::string>& notes();
+
 int tokenizeCommand(const QStringList& args);
 int modelCommand(const QStringList& args);
 int generateCommand(const QStringList& args);
@@ -58,6 +69,7 @@ int traceCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int exportCommand(const QStringList& args);
 int pytorchCommand(const QStringList& args);
-int renderCommand(const QStringList& args);  // needs a QApplication (offscreen is fine)
+int renderCommand(const QStringList& args);   // needs a QApplication (offscreen is fine)
+int explainCommand(const QStringList& args);  // likewise (rich text is laid out to convert it)
 
 }  // namespace attn::cli

@@ -32,6 +32,7 @@ const char* kUsage =
     "  render     A step's heatmap as PNG, SVG or PDF (--all-steps DIR for every step)\n"
     "  export     A step as CSV, .npy or JSON, or every step as .npz\n"
     "  pytorch    Python code that rebuilds the same input and module in PyTorch\n"
+    "  explain    What the app's Explain panel says about a step and a cell (--all-steps: all)\n"
     "  bench      Median and min milliseconds of a full trace\n"
     "\n"
     "Options:\n"
@@ -73,10 +74,11 @@ int main(int argc, char** argv) {
     }
     const std::string command = argv[1];
     qInstallMessageHandler(quietQtMessages);
-    // render draws with QCustomPlot, which needs widgets; everything else stays windowless.
+    // render draws with QCustomPlot, which needs widgets, and explain lays out rich text;
+    // everything else stays windowless.
     std::unique_ptr<QCoreApplication> app;
 #ifdef ATTN_HAVE_EXPORT
-    if (command == "render") {
+    if (command == "render" || command == "explain") {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
         app = std::make_unique<QApplication>(argc, argv);
@@ -90,25 +92,34 @@ int main(int argc, char** argv) {
     args.removeAt(1);  // the command; QCommandLineParser sees "attention-lens-cli --options"
 
     try {
+        int (*run)(const QStringList&) = nullptr;
         if (command == "tokenize")
-            return attn::cli::tokenizeCommand(args);
-        if (command == "model")
-            return attn::cli::modelCommand(args);
-        if (command == "generate")
-            return attn::cli::generateCommand(args);
-        if (command == "trace")
-            return attn::cli::traceCommand(args);
-        if (command == "bench")
-            return attn::cli::benchCommand(args);
-        if (command == "export")
-            return attn::cli::exportCommand(args);
-        if (command == "pytorch")
-            return attn::cli::pytorchCommand(args);
-        if (command == "render")
-            return attn::cli::renderCommand(args);
+            run = attn::cli::tokenizeCommand;
+        else if (command == "model")
+            run = attn::cli::modelCommand;
+        else if (command == "generate")
+            run = attn::cli::generateCommand;
+        else if (command == "trace")
+            run = attn::cli::traceCommand;
+        else if (command == "bench")
+            run = attn::cli::benchCommand;
+        else if (command == "export")
+            run = attn::cli::exportCommand;
+        else if (command == "pytorch")
+            run = attn::cli::pytorchCommand;
+        else if (command == "render")
+            run = attn::cli::renderCommand;
+        else if (command == "explain")
+            run = attn::cli::explainCommand;
+        if (run) {
+            const int code = run(args);
+            for (const std::string& note : attn::cli::notes())
+                std::fprintf(stderr, "attention-lens-cli: note: %s\n", note.c_str());
+            return code;
+        }
         return fail("unknown command \"" + command +
                     "\"; the commands are tokenize, model, generate, trace, render, export, "
-                    "pytorch, bench.");
+                    "pytorch, explain, bench.");
     } catch (const attn::UserError& e) {
         return fail(e.what());
     } catch (const attn::Cancelled& e) {

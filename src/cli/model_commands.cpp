@@ -44,6 +44,12 @@ std::string modelJson(const DecoderModel& m) {
     io::appendJsonString(s, weightNamesName(m.names));
     s += ", \"dtype\": ";
     io::appendJsonString(s, m.dtype);
+    // Which tokenizer cut the text, and whether it is the model's own (GPT-2's stands in for a
+    // folder without tokenizer.json).
+    s += ", \"tokenizer\": ";
+    io::appendJsonString(s, modelTokenizerName(m).toStdString());
+    s += std::string(", \"tokenizer_is_the_models\": ") +
+         (modelTokenizerNote(m).isEmpty() ? "true" : "false");
     return s + "}";
 }
 
@@ -51,7 +57,7 @@ std::string modelJson(const DecoderModel& m) {
 // GPT-2's vocabulary.
 std::string tokenText(const DecoderModel& m, int64_t id) {
     try {
-        return modelToken(&m, id).display;
+        return tokenJsonText(modelToken(&m, id));
     } catch (const std::out_of_range&) {
         return "<id " + std::to_string(id) + ">";
     }
@@ -135,13 +141,29 @@ std::shared_ptr<const DecoderModel> modelOfOptions(const CliInput& in) {
     const std::optional<int64_t> heads = in.given.contains(QStringLiteral("heads"))
                                              ? std::optional<int64_t>(s.config.heads)
                                              : std::nullopt;
-    return loadModel(s.modelFile, heads, nullptr, {}, s.modelConfig);
+    std::shared_ptr<const DecoderModel> model =
+        loadModel(s.modelFile, heads, nullptr, {}, s.modelConfig);
+    // Only a GPT-2 file reads --heads (its tensors do not say how many); the other families
+    // take theirs from config.json, so --heads would be ignored.
+    if (heads && model->arch.family != Family::Gpt2)
+        throw UserError("heads", QStringLiteral("--heads does not apply to %1: a %2 model takes "
+                                                "its heads from its config.json (%3). Leave "
+                                                "--heads out.")
+                                     .arg(QString::fromStdString(model->source),
+                                          QString::fromStdString(familyName(model->arch.family)))
+                                     .arg(model->arch.heads)
+                                     .toStdString());
+    // Runs, but not silently: the JSON says it too ("tokenizer_is_the_models": false).
+    if (const QString note = modelTokenizerNote(*model); !note.isEmpty())
+        notes().push_back(note.toStdString());
+    return model;
 }
 
 ModelRun modelFromOptions(const CliInput& in) {
     RequestHooks hooks;
     hooks.layerTrace = false;
-    return runRequestOrThrow(Request{in.settings, in.files, modelOfOptions(in), nullptr, nullptr}, hooks)
+    return runRequestOrThrow(Request{in.settings, in.files, modelOfOptions(in), nullptr, nullptr},
+                             hooks)
         .model;
 }
 
@@ -174,14 +196,17 @@ int modelCommand(const QStringList& args) {
     const int position = nonNegativeOption(p, "position", int(T - 1));
     if (position >= T)
         throw UserError("position", "--position " + std::to_string(position) +
-                                        " is beyond the text's " + std::to_string(T) + " tokens.");
+                                        " is beyond the text's " +
+                                        (T == 1 ? std::string("only token (position 0).")
+                                                : std::to_string(T) + " tokens (positions 0 to " +
+                                                      std::to_string(T - 1) + ")."));
 
     const DecoderArchitecture& a = m.model->arch;
     std::string out = "{\"model\": " + modelJson(*m.model) + ", \"tokens\": [";
     for (size_t i = 0; i < m.input.tokens.size(); ++i) {
         if (i)
             out += ", ";
-        io::appendJsonString(out, m.input.tokens[i].display);
+        io::appendJsonString(out, tokenJsonText(m.input.tokens[i]));
     }
     out += "], \"ids\": [";
     for (size_t i = 0; i < m.input.tokens.size(); ++i)
@@ -276,7 +301,9 @@ int generateCommand(const QStringList& args) {
     RequestHooks hooks;
     hooks.layerTrace = false;
     const ModelRun prompt =
-        runRequestOrThrow(Request{in.settings, in.files, modelOfOptions(in), nullptr, nullptr}, hooks).model;
+        runRequestOrThrow(Request{in.settings, in.files, modelOfOptions(in), nullptr, nullptr},
+                          hooks)
+            .model;
     g.model = prompt.model;
     g.ids = prompt.run->ids;
     g.ablation = in.settings.ablation;

@@ -81,6 +81,11 @@ int renderCommand(const QStringList& args) {
         return 0;
     }
     const TraceRun run = traceFromOptions(in);
+    // A figure of a trained model's step says whose and which layer it is: without it, layer
+    // 0 of one model looks like layer 5 of another on a slide.
+    if (s.modelMode())
+        options.titlePrefix =
+            QStringLiteral("%1, layer %2: ").arg(modelName(s.modelFile)).arg(s.layer);
     const Trace& trace = *run.trace;
     const QStringList tokens = rowLabels(run);
     if (s.batchIndex >= trace.config.batch)

@@ -240,7 +240,29 @@ std::string formatBytes(uint64_t bytes) {
     return buf;
 }
 
+std::string formatMessage(const std::vector<MessagePart>& parts) {
+    std::string out;
+    for (const MessagePart& part : parts) {
+        const std::string& f = part.format;
+        for (size_t i = 0; i < f.size(); ++i) {
+            // %1 .. %9: the argument; anything else is text.
+            if (f[i] == '%' && i + 1 < f.size() && f[i + 1] >= '1' && f[i + 1] <= '9' &&
+                size_t(f[i + 1] - '1') < part.args.size()) {
+                out += part.args[size_t(f[i + 1] - '1')];
+                ++i;
+            } else {
+                out += f[i];
+            }
+        }
+    }
+    return out;
+}
+
 namespace {
+
+std::string num(int64_t v) {
+    return std::to_string(v);
+}
 
 // The size whose value makes a trace too large for its memory budget, so the message can sit at
 // that setting's control and say what would fit: of d_in, d_out, the heads, the batch and the
@@ -248,31 +270,33 @@ namespace {
 // others as they are (0 when even 1 does not).
 struct MemoryCulprit {
     const char* field;
-    std::string what;
+    const char* most;  // "d_out = %1 takes the most."
+    const char* fits;  // " A d_out of at most %1 fits."
     int64_t value = 0;
-    std::string fitsText;  // "A d_out of at most 5461 fits.", empty when even 1 does not
+    int64_t fitting = 0;
 };
 
 MemoryCulprit memoryCulprit(const Config& c, int64_t tokens) {
     struct Size {
         const char* field;
-        const char* what;
-        const char* before;  // the sentence around the largest value that fits
-        const char* after;
+        const char* most;
+        const char* fits;
         int64_t Config::*member;  // null: the tokens
     };
     std::vector<Size> sizes = {
-        {"d_out", "d_out", "A d_out of at most ", " fits.", &Config::dOut},
-        {"d_in", "d_in", "A d_in of at most ", " fits.", &Config::dIn},
-        {"batch", "the batch", "A batch of at most ", " fits.", &Config::batch},
-        {"input", "the text's tokens", "A text of at most ", " tokens fits.", nullptr}};
+        {"d_out", "d_out = %1 takes the most.", " A d_out of at most %1 fits.", &Config::dOut},
+        {"d_in", "d_in = %1 takes the most.", " A d_in of at most %1 fits.", &Config::dIn},
+        {"batch", "the batch = %1 takes the most.", " A batch of at most %1 fits.", &Config::batch},
+        {"input", "the text's tokens = %1 takes the most.", " A text of at most %1 tokens fits.",
+         nullptr}};
     if (!variantHasDOut(c.variant))
         sizes.erase(sizes.begin());  // no d_out: simplified's size is d_in's, rotary's heads'
     if (variantHasHeads(c.variant))
-        sizes.push_back({"heads", "the heads", "At most ", " heads fit.", &Config::heads});
-    if (c.variant == Variant::Rotary && c.headDim > 0)
         sizes.push_back(
-            {"head_dim", "head_dim", "A head_dim of at most ", " fits.", &Config::headDim});
+            {"heads", "the heads = %1 takes the most.", " At most %1 heads fit.", &Config::heads});
+    if (c.variant == Variant::Rotary && c.headDim > 0)
+        sizes.push_back({"head_dim", "head_dim = %1 takes the most.",
+                         " A head_dim of at most %1 fits.", &Config::headDim});
     const auto valueOf = [&](const Size& size) { return size.member ? c.*size.member : tokens; };
     const auto bytesWith = [&](const Size& size, int64_t v) {
         Config k = c;
@@ -295,7 +319,7 @@ MemoryCulprit memoryCulprit(const Config& c, int64_t tokens) {
             worst = &size;
         }
     }
-    MemoryCulprit m{worst->field, worst->what, valueOf(*worst), {}};
+    MemoryCulprit m{worst->field, worst->most, worst->fits, valueOf(*worst), 0};
     // The bytes grow with every size: the largest value that fits, by bisection.
     int64_t lo = 0, hi = m.value;
     while (lo < hi) {
@@ -305,164 +329,208 @@ MemoryCulprit memoryCulprit(const Config& c, int64_t tokens) {
         else
             hi = mid - 1;
     }
-    if (lo >= 1)
-        m.fitsText = worst->before + std::to_string(lo) + worst->after;
+    m.fitting = lo;
     return m;
 }
 
-}  // namespace
+// Collects the issues of one configuration; every message is made of parts (see MessagePart),
+// one format per wording, so a translation has a whole sentence or clause to translate.
+struct Issues {
+    std::vector<ValidationIssue> list;
+    void add(const char* field, std::vector<MessagePart> parts) {
+        std::string message = formatMessage(parts);
+        list.push_back({field, std::move(message), std::move(parts)});
+    }
+    void add(const char* field, const char* format, std::vector<std::string> args = {}) {
+        add(field, std::vector<MessagePart>{{format, std::move(args)}});
+    }
+};
 
-// The options of the variants after chapter 3 (section 9.1); `add` records an issue. False when
-// a size is unusable, so that nothing is estimated from it.
-template <typename Add>
-bool validateAfterChapter3(const Config& c, Add add) {
+// A size's two messages: below 1 and beyond kMaxDimension.
+struct SizeCheck {
+    const char* field;
+    const char* belowOne;  // "... must be at least 1 (it is %1)."
+    const char* tooLarge;  // "... = %1 is too large; the limit is %2."
+};
+
+bool checkSize(Issues& issues, const SizeCheck& size, int64_t v) {
+    if (v < 1) {
+        issues.add(size.field, size.belowOne, {num(v)});
+        return false;
+    }
+    if (v > kMaxDimension) {
+        issues.add(size.field, size.tooLarge, {num(v), num(kMaxDimension)});
+        return false;
+    }
+    return true;
+}
+
+// The options of the variants after chapter 3 (section 9.1). False when a size is unusable, so
+// that nothing is estimated from it.
+bool validateAfterChapter3(const Config& c, Issues& issues) {
     bool ok = true;
     const bool headsOk = c.heads >= 1 && c.heads <= kMaxDimension;
     if (variantHasKvGroups(c.variant)) {
         if (c.kvGroups < 1 || c.kvGroups > kMaxDimension) {
-            add("kv_groups", "The number of key/value groups must be from 1 to " +
-                                 std::to_string(kMaxDimension) + " (it is " +
-                                 std::to_string(c.kvGroups) + ").");
+            issues.add("kv_groups",
+                       "The number of key/value groups must be from 1 to %1 (it is %2).",
+                       {num(kMaxDimension), num(c.kvGroups)});
             ok = false;
         } else if (headsOk && c.heads % c.kvGroups != 0) {
-            add("kv_groups",
-                std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") + " cannot share " +
-                    std::to_string(c.kvGroups) +
-                    " key/value groups equally: each group serves heads / groups query heads. "
-                    "Valid group counts for " +
-                    std::to_string(c.heads) + (c.heads == 1 ? " head: " : " heads: ") +
-                    joinInts(validKvGroupCounts(c.heads)) + ".");
+            issues.add("kv_groups",
+                       c.heads == 1
+                           ? "1 head cannot share %2 key/value groups equally: each group serves "
+                             "heads / groups query heads. Valid group counts for 1 head: %3."
+                           : "%1 heads cannot share %2 key/value groups equally: each group "
+                             "serves heads / groups query heads. Valid group counts for %1 "
+                             "heads: %3.",
+                       {num(c.heads), num(c.kvGroups), joinInts(validKvGroupCounts(c.heads))});
             ok = false;
         }
     }
     if (c.variant == Variant::Latent && (c.latentDim < 0 || c.latentDim > kMaxDimension)) {
-        add("latent_dim", "The latent size must be from 1 to " + std::to_string(kMaxDimension) +
-                              ", or 0 for the book's default max(16, d_out / 8) (it is " +
-                              std::to_string(c.latentDim) + ").");
+        issues.add("latent_dim",
+                   "The latent size must be from 1 to %1, or 0 for the book's default max(16, "
+                   "d_out / 8) (it is %2).",
+                   {num(kMaxDimension), num(c.latentDim)});
         ok = false;
     }
     if (c.variant != Variant::Rotary)
         return ok;
     if (c.headDim < 0 || c.headDim > kMaxDimension) {
-        add("head_dim", "head_dim must be from 1 to " + std::to_string(kMaxDimension) +
-                            ", or 0 for d_in / heads (it is " + std::to_string(c.headDim) + ").");
+        issues.add("head_dim", "head_dim must be from 1 to %1, or 0 for d_in / heads (it is %2).",
+                   {num(kMaxDimension), num(c.headDim)});
         ok = false;
     } else if (c.headDim == 0 && headsOk && c.dIn >= 1 && c.dIn <= kMaxDimension &&
                c.dIn % c.heads != 0) {
         // Only head counts whose d_in / heads is a head size that works (even, with RoPE).
+        // One head divides every d_in, so the heads are always several here.
         std::vector<int64_t> heads;
         for (int64_t h : validHeadCounts(c.dIn))
             if (!c.rope || (c.dIn / h) % 2 == 0)
                 heads.push_back(h);
-        add("head_dim", "d_in = " + std::to_string(c.dIn) + " is not divisible by " +
-                            std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") +
-                            ", so head_dim cannot default to d_in / heads: set head_dim" +
-                            (c.rope ? " (an even number, such as 2 or 4)" : "") +
-                            (heads.empty() ? "."
-                                           : ", or pick heads from " + joinInts(heads) + "."));
+        std::vector<MessagePart> parts = {
+            {"d_in = %1 is not divisible by %2 heads, so head_dim cannot default to d_in / "
+             "heads: set head_dim",
+             {num(c.dIn), num(c.heads)}}};
+        if (c.rope)
+            parts.push_back({" (an even number, such as 2 or 4)", {}});
+        if (heads.empty())
+            parts.push_back({".", {}});
+        else
+            parts.push_back({", or pick heads from %1.", {joinInts(heads)}});
+        issues.add("head_dim", std::move(parts));
         ok = false;
     } else if (c.rope && headsOk && c.headSize() % 2 != 0) {
-        add("head_dim",
-            "RoPE rotates pairs of numbers, so the head size must be even; it is " +
-                std::to_string(c.headSize()) + (c.headDim == 0 ? " (d_in / heads)" : "") +
-                ". Set head_dim to " + std::to_string(c.headSize() - 1 > 0 ? c.headSize() - 1 : 2) +
-                (c.headSize() - 1 > 0 ? " or " + std::to_string(c.headSize() + 1) : std::string()) +
-                ", or switch the rotation off.");
+        const int64_t hs = c.headSize();
+        std::vector<MessagePart> parts = {
+            {"RoPE rotates pairs of numbers, so the head size must be even; it is %1", {num(hs)}}};
+        if (c.headDim == 0)
+            parts.push_back({" (d_in / heads)", {}});
+        parts.push_back({". Set head_dim to %1", {num(hs - 1 > 0 ? hs - 1 : 2)}});
+        if (hs - 1 > 0)
+            parts.push_back({" or %1", {num(hs + 1)}});
+        parts.push_back({", or switch the rotation off.", {}});
+        issues.add("head_dim", std::move(parts));
         ok = false;
     }
     if (!(c.ropeBase > 0.0) || !std::isfinite(c.ropeBase))
-        add("rope_base",
-            "The RoPE base must be a positive number, such as 10000 (Llama 2) or "
-            "1000000 (Qwen3).");
+        issues.add("rope_base",
+                   "The RoPE base must be a positive number, such as 10000 (Llama 2) or 1000000 "
+                   "(Qwen3).");
     if (c.qkvBias)
-        add("qkv_bias",
-            "Qwen3's GroupedQueryAttention (rotary) has no biases: switch the query, "
-            "key and value bias off.");
+        issues.add("qkv_bias",
+                   "Qwen3's GroupedQueryAttention (rotary) has no biases: switch the query, key "
+                   "and value bias off.");
     return ok;
 }
 
-std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
-    std::vector<ValidationIssue> issues;
-    auto add = [&](const char* field, std::string msg) {
-        issues.push_back({field, std::move(msg)});
-    };
+}  // namespace
 
+std::vector<ValidationIssue> validate(const Config& c, int64_t tokens) {
+    Issues issues;
     // Sizes are checked against a generous cap first, so that products below cannot overflow.
-    constexpr int64_t kMaxSize = kMaxDimension;
-    auto checkSize = [&](const char* field, const char* what, int64_t v) {
-        if (v < 1) {
-            add(field,
-                std::string(what) + " must be at least 1 (it is " + std::to_string(v) + ").");
-            return false;
-        }
-        if (v > kMaxSize) {
-            add(field, std::string(what) + " = " + std::to_string(v) +
-                           " is too large; the limit is " + std::to_string(kMaxSize) + ".");
-            return false;
-        }
-        return true;
-    };
-    bool sizesOk = checkSize("d_in", "d_in (the embedding size)", c.dIn);
+    bool sizesOk = checkSize(issues,
+                             {"d_in", "d_in (the embedding size) must be at least 1 (it is %1).",
+                              "d_in (the embedding size) = %1 is too large; the limit is %2."},
+                             c.dIn);
     if (variantHasDOut(c.variant))
-        sizesOk &= checkSize("d_out", "d_out (the output size)", c.dOut);
-    sizesOk &= checkSize("batch", "The batch size", c.batch);
-    sizesOk &= checkSize("context_length", "The context length", c.contextLength);
+        sizesOk &= checkSize(issues,
+                             {"d_out", "d_out (the output size) must be at least 1 (it is %1).",
+                              "d_out (the output size) = %1 is too large; the limit is %2."},
+                             c.dOut);
+    sizesOk &= checkSize(issues,
+                         {"batch", "The batch size must be at least 1 (it is %1).",
+                          "The batch size = %1 is too large; the limit is %2."},
+                         c.batch);
+    sizesOk &= checkSize(issues,
+                         {"context_length", "The context length must be at least 1 (it is %1).",
+                          "The context length = %1 is too large; the limit is %2."},
+                         c.contextLength);
     if (variantHasHeads(c.variant)) {
-        // Valid head counts are only listed for a d_out that passed its own check above.
+        // Valid head counts are only listed for a d_out that passed its own check above. One
+        // head divides every d_out, so the heads are always several here.
         const bool splitsDOut = c.variant == Variant::MultiHead ||
                                 c.variant == Variant::GroupedQuery || c.variant == Variant::Latent;
-        if (checkSize("heads", "The number of heads", c.heads) && splitsDOut && c.dOut >= 1 &&
-            c.dOut <= kMaxSize && c.dOut % c.heads != 0) {
+        if (checkSize(issues,
+                      {"heads", "The number of heads must be at least 1 (it is %1).",
+                       "The number of heads = %1 is too large; the limit is %2."},
+                      c.heads) &&
+            splitsDOut && c.dOut >= 1 && c.dOut <= kMaxDimension && c.dOut % c.heads != 0) {
             sizesOk = false;
-            add("heads",
-                "d_out = " + std::to_string(c.dOut) + " is not divisible by " +
-                    std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") +
-                    ", so the heads cannot share it equally. Valid head counts for d_out = " +
-                    std::to_string(c.dOut) + ": " + joinInts(validHeadCounts(c.dOut)) + ".");
+            issues.add("heads",
+                       "d_out = %1 is not divisible by %2 heads, so the heads cannot share it "
+                       "equally. Valid head counts for d_out = %1: %3.",
+                       {num(c.dOut), num(c.heads), joinInts(validHeadCounts(c.dOut))});
         }
         if (c.heads < 1)
             sizesOk = false;
     }
     if (variantIsAfterChapter3(c.variant))
-        sizesOk &= validateAfterChapter3(c, add);
+        sizesOk &= validateAfterChapter3(c, issues);
 
     const MaskSpec mask = c.effectiveMask();
     if (mask.kind == MaskKind::Window && mask.window < 1)
-        add("mask",
-            "The window size K must be at least 1 (each token sees itself and the K-1 "
-            "tokens before it); it is " +
-                std::to_string(mask.window) + ".");
+        issues.add("mask",
+                   "The window size K must be at least 1 (each token sees itself and the K-1 "
+                   "tokens before it); it is %1.",
+                   {num(mask.window)});
 
-    if (!(c.dropout >= 0.0 && c.dropout < 1.0))
-        add(
-            "dropout", "The dropout rate must be at least 0 and below 1 (it is " + [&] {
-                char b[32];
-                std::snprintf(b, sizeof b, "%g", c.dropout);
-                return std::string(b);
-            }() + "); at 1 every attention weight would be dropped.");
+    if (!(c.dropout >= 0.0 && c.dropout < 1.0)) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%g", c.dropout);
+        issues.add("dropout",
+                   "The dropout rate must be at least 0 and below 1 (it is %1); at 1 every "
+                   "attention weight would be dropped.",
+                   {b});
+    }
 
+    // Too many tokens is the context length's problem as much as the text's: the message sits
+    // at the context length's control, where raising it fixes it (the text box says how many
+    // tokens there are).
     if (tokens < 1)
-        add("input", "There are no tokens: type some text or pick a preset.");
+        issues.add("input", "There are no tokens: type some text or pick a preset.");
     else if (c.contextLength >= 1 && tokens > c.contextLength)
-        add("input", "The input has " + std::to_string(tokens) +
-                         " tokens, more than the context length of " +
-                         std::to_string(c.contextLength) +
-                         ". Shorten the text or raise the context length.");
+        issues.add("context_length",
+                   "The input has %1 tokens, more than the context length of %2. Shorten the "
+                   "text or raise the context length.",
+                   {num(tokens), num(c.contextLength)});
 
-    if (sizesOk && tokens >= 1 && tokens <= kMaxSize) {
+    if (sizesOk && tokens >= 1 && tokens <= kMaxDimension) {
         const uint64_t bytes = estimateTraceBytes(c, tokens);
         if (bytes > c.memoryBudgetBytes) {
             const MemoryCulprit m = memoryCulprit(c, tokens);
-            std::string msg = "This configuration needs about " + formatBytes(bytes) +
-                              " to keep every step, more than the budget of " +
-                              formatBytes(c.memoryBudgetBytes) + "; " + m.what + " = " +
-                              std::to_string(m.value) + " takes the most.";
-            if (!m.fitsText.empty())
-                msg += " " + m.fitsText;
-            add(m.field, msg);
+            std::vector<MessagePart> parts = {
+                {"This configuration needs about %1 to keep every step, more than the budget of "
+                 "%2; ",
+                 {formatBytes(bytes), formatBytes(c.memoryBudgetBytes)}},
+                {m.most, {num(m.value)}}};
+            if (m.fitting >= 1)
+                parts.push_back({m.fits, {num(m.fitting)}});
+            issues.add(m.field, std::move(parts));
         }
     }
-    return issues;
+    return std::move(issues.list);
 }
 
 }  // namespace attn

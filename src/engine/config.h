@@ -107,12 +107,27 @@ struct Config {
 // have: the products of sizes in the engine and its memory estimate stay far from overflow.
 constexpr int64_t kMaxDimension = int64_t(1) << 20;
 
+// A piece of a message in English with %1, %2, ... standing for its arguments (numbers and
+// lists, never words). The engine has no translations: a translated interface looks each piece
+// up by its `format` and fills in the same arguments, so every message reads in its language.
+struct MessagePart {
+    std::string format;
+    std::vector<std::string> args;
+};
+
+// The English text of `parts`: each format with its arguments filled in, joined as they come
+// (a piece carries its own leading space or punctuation).
+std::string formatMessage(const std::vector<MessagePart>& parts);
+
 // One problem with a configuration. `field` names the control it belongs to:
 // "d_in", "d_out", "heads", "kv_groups", "latent_dim", "head_dim", "rope_base", "qkv_bias",
 // "mask", "dropout", "batch", "context_length", "input", "memory", "weights", "embeddings".
+// `parts` is what `message` is made of (empty for a message given whole, e.g. one already
+// translated).
 struct ValidationIssue {
     std::string field;
     std::string message;
+    std::vector<MessagePart> parts = {};
 };
 
 // Every problem at once, empty when the configuration can run on `tokens` tokens.

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 #include "engine/config.h"
 #include "engine/half.h"
@@ -14,6 +15,7 @@
 #include "engine/rng.h"
 #include "engine/rope.h"
 #include "engine/step_ids.h"
+#include "engine/weight_names.h"
 
 namespace attn {
 
@@ -701,13 +703,18 @@ class Forward {
                 }
             }
             const int64_t lh = l * H + h;
-            for (const auto& [rows, mean] : {std::pair{&run.rowEntropy, &run.meanEntropy},
-                                             {&run.rowDistance, &run.meanDistance},
-                                             {&run.rowFirstWeight, &run.meanFirstWeight}}) {
+            // Row 0 sees only the first token: its weight there says nothing, so the first-token
+            // score starts at row 1.
+            for (const auto& [rows, mean, from] :
+                 {std::tuple{&run.rowEntropy, &run.meanEntropy, int64_t{0}},
+                  {&run.rowDistance, &run.meanDistance, int64_t{0}},
+                  {&run.rowFirstWeight, &run.meanFirstWeight, int64_t{1}}}) {
                 double sum = 0.0;
-                for (int64_t i = 0; i < T; ++i)
+                for (int64_t i = from; i < T; ++i)
                     sum += rows->data()[lh * T + i];
-                mean->mutableData()[lh] = static_cast<float>(sum / static_cast<double>(T));
+                mean->mutableData()[lh] =
+                    T > from ? static_cast<float>(sum / static_cast<double>(T - from))
+                             : std::numeric_limits<float>::quiet_NaN();
             }
         }
     }
@@ -897,18 +904,48 @@ Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel
     if (!trace.steps.empty() && trace.steps.front().info.id == step_id::kInputs) {
         StepInfo& info = trace.steps.front().info;
         const std::string n = std::to_string(layer);
-        const bool hf = m.names == WeightNames::HuggingFace;
-        if (a.family == Family::Gpt2) {
-            info.title = "Block " + n + "'s LayerNorm1 output: the input of its attention";
-            info.op = hf ? "h[" + n + "].ln_1(x)" : "trf_blocks[" + n + "].norm1(x)";
-        } else {
-            info.title = "Block " + n + "'s RMSNorm output: the input of its attention";
-            info.op = hf ? "model.layers[" + n + "].input_layernorm(x)"
-                         : (a.family == Family::Gemma3 ? "blocks[" + n + "].input_layernorm(x)"
-                                                       : "trf_blocks[" + n + "].norm1(x)");
-        }
+        info.source = StepSource::LayerInput;
+        info.title = a.norm == NormKind::LayerNorm
+                         ? "Block " + n + "'s LayerNorm1 output: the input of its attention"
+                         : "Block " + n + "'s RMSNorm output: the input of its attention";
     }
+    nameModelModules(trace, m, layer);
     return trace;
+}
+
+void nameModelModules(Trace& trace, const DecoderModel& m, int64_t layer) {
+    const WeightNameTable& t = weightNameTable(m.arch.family, m.names);
+    // The chapter-3 class's modules, as the plan writes them, and the model's own.
+    std::vector<std::pair<std::string, std::string>> modules = {
+        {"self.out_proj", t.module(layer, t.outProj)}};
+    if (!t.queryNorm.empty()) {
+        modules.push_back({"self.q_norm", t.module(layer, t.queryNorm)});
+        modules.push_back({"self.k_norm", t.module(layer, t.keyNorm)});
+    }
+    if (t.queryKeyValue.empty()) {
+        modules.push_back({"self.W_query", t.module(layer, t.query)});
+        modules.push_back({"self.W_key", t.module(layer, t.key)});
+        modules.push_back({"self.W_value", t.module(layer, t.value)});
+    }
+    // Hugging Face's GPT-2 makes the three in one product, split as GPT2Attention does.
+    const std::string fused = t.module(layer, t.queryKeyValue) + "(x).split(d_model, dim=2)";
+    for (Step& s : trace.steps) {
+        std::string& op = s.info.op;
+        if (s.info.id == step_id::kInputs && s.info.source == StepSource::LayerInput) {
+            op = t.module(layer, t.norm1) + "(x)";
+            continue;
+        }
+        if (!t.queryKeyValue.empty()) {
+            const std::pair<const char*, const char*> parts[] = {
+                {step_id::kQueries, "[0]"}, {step_id::kKeys, "[1]"}, {step_id::kValues, "[2]"}};
+            for (const auto& [id, index] : parts)
+                if (s.info.id == id)
+                    op = fused + index;
+        }
+        for (const auto& [from, to] : modules)
+            if (op.starts_with(from + "("))
+                op = to + op.substr(from.size());
+    }
 }
 
 Tensor nextTokenLogits(const DecoderRun& run, int64_t position) {

@@ -80,7 +80,9 @@ struct DecoderRun {
     Tensor rowEntropy;      // (L, H, T): -sum_j w_ij ln w_ij, in nats
     Tensor rowDistance;     // (L, H, T): sum_j w_ij (i - j), in tokens
     Tensor rowFirstWeight;  // (L, H, T): w_i0, the weight on the first token
-    // The same averaged over the rows, (L, H): the layers x heads overview.
+    // The same averaged over the rows, (L, H): the layers x heads overview. The first-token
+    // weight leaves out row 0, whose only visible key is the first token (always 1 under a
+    // causal mask, no sign of a sink); NaN for a one-token text.
     Tensor meanEntropy, meanDistance, meanFirstWeight;
     // (L, H, P, P): each cell the mean of the visible weights (j <= i) in its block of rows and
     // columns, -inf where the block has none. Row and column i fall in cell i * P / T.
@@ -128,8 +130,16 @@ Config layerTraceConfig(const DecoderArchitecture& arch, int64_t layer, int64_t 
 // steps (SPEC 9.1) of layerTraceConfig on the block's RMSNorm output, with the model's weights
 // (W_query, W_key, W_value, out_proj, q_norm/k_norm scaled as the model scales them), its
 // RMSNorm epsilon, RoPE scaling, Gemma's score scale and Qwen2's biases (ModelLayerExtras).
+// Its ops name the model's own modules (nameModelModules).
 Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel = nullptr,
                  ProgressFn progress = {}, const LayerTraceOptions& options = {});
+
+// One naming scheme per trace: the ops of block `layer`'s steps that call a module of the
+// chapter-3 class (self.W_query(x), self.q_norm(...), self.out_proj(context)) call the model's own
+// instead, by the names it was read with (engine/weight_names.h): model.layers[0].self_attn.q_proj
+// for a Hugging Face folder, trf_blocks[0].att.W_query for the book's classes, and Hugging Face
+// GPT-2's one c_attn split in three; the layer input is its first norm's module.
+void nameModelModules(Trace& trace, const DecoderModel& model, int64_t layer);
 
 // The tensors around block `layer`'s attention, each (T, d) but ffHidden (T, ff_hidden).
 struct DecoderBlockContext {

@@ -94,7 +94,12 @@ class Planner {
             scoresOp = "queries_heads @ keys_heads.transpose(2, 3)";
         else
             scoresOp = "queries @ keys.transpose(1, 2)";
-        add(step_id::kScores, "Attention scores: the dot product of every query with every key",
+        // Simplified attention (section 3.3) has no queries, keys or values: its titles name
+        // the inputs.
+        add(step_id::kScores,
+            v == Variant::Simplified
+                ? "Attention scores: the dot product of every input with every input"
+                : "Attention scores: the dot product of every query with every key",
             scoresOp, tt, StepKind::Scores);
 
         const std::string used = addAttentionSteps(tt);
@@ -119,7 +124,9 @@ class Planner {
             const std::string valuesName =
                 v == Variant::Simplified ? step_id::kInputs : step_id::kValues;
             add(step_id::kContext,
-                "Context vectors: each token's weighted sum of the value vectors",
+                v == Variant::Simplified
+                    ? "Context vectors: each token's weighted sum of the input vectors"
+                    : "Context vectors: each token's weighted sum of the value vectors",
                 used + " @ " + valuesName,
                 perHead({{"b", s_.b},
                          {"T", s_.T},

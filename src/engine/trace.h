@@ -29,6 +29,12 @@ enum class StepKind {
     DropoutMask  // token x token, 1 = kept, 0 = dropped
 };
 
+// Where a step comes from, as a fact the texts read (never guessed from the op).
+enum class StepSource {
+    Module,      // the attention module's own computation (chapter 3 and after)
+    LayerInput,  // a trained model's layer: `inputs` is its block's first norm, not embeddings
+};
+
 struct StepInfo {
     std::string id;
     std::string title;              // one line for a student
@@ -37,6 +43,7 @@ struct StepInfo {
     std::vector<std::string> dims;  // names, e.g. {"b", "h", "T", "T"}
     StepKind kind = StepKind::Projection;
     std::string viewOf;  // id of the step whose storage this one shares (a view: no copy)
+    StepSource source = StepSource::Module;
     // Query heads per index of a "G" (key/value group) axis: picking head h shows group
     // h / headsPerGroup, the group that head reads its keys and values from.
     int64_t headsPerGroup = 1;

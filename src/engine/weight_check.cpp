@@ -74,15 +74,17 @@ bool isMaskBuffer(const std::string& name, const Config& config) {
     return std::stoll(number) < config.heads;
 }
 
-std::string checkMask(const std::string& name, const Tensor& mask, const Config& config) {
+std::vector<MessagePart> checkMask(const std::string& name, const Tensor& mask,
+                                   const Config& config) {
     const int64_t n = config.contextLength;
     const Shape expected{n, n};
     if (mask.shape() != expected) {
-        std::string s = name + " has shape " + shapeToString(mask.shape()) +
-                        " but this model needs " + shapeToString(expected) +
-                        " (context_length, context_length)";
+        std::vector<MessagePart> s = {
+            {"%1 has shape %2 but this model needs %3 (context_length, context_length)",
+             {name, shapeToString(mask.shape()), shapeToString(expected)}}};
         if (mask.dim() == 2 && mask.size(0) == mask.size(1))
-            s += "; set context_length to " + std::to_string(mask.size(0)) + " to match the file";
+            s.push_back(
+                {"; set context_length to %1 to match the file", {std::to_string(mask.size(0))}});
         return s;
     }
     const Tensor c = mask.contiguous();
@@ -92,13 +94,14 @@ std::string checkMask(const std::string& name, const Tensor& mask, const Config&
             const float want = j > i ? 1.0f : 0.0f;
             const float got = p[i * n + j];
             if (got != want)
-                return name + " is not the causal mask torch.triu(torch.ones(" + std::to_string(n) +
-                       ", " + std::to_string(n) + "), diagonal=1): element [" + std::to_string(i) +
-                       "][" + std::to_string(j) + "] is " + formatFloat(got) + ", expected " +
-                       formatFloat(want);
+                return {
+                    {"%1 is not the causal mask torch.triu(torch.ones(%2, %2), diagonal=1): "
+                     "element [%3][%4] is %5, expected %6",
+                     {name, std::to_string(n), std::to_string(i), std::to_string(j),
+                      formatFloat(got), formatFloat(want)}}};
         }
     }
-    return "";
+    return {};
 }
 
 }  // namespace
@@ -113,6 +116,14 @@ std::optional<int64_t> maskBufferSize(const WeightMap& weights) {
 
 std::vector<std::string> weightProblems(const WeightMap& weights, const Config& config) {
     std::vector<std::string> problems;
+    for (const std::vector<MessagePart>& parts : weightProblemParts(weights, config))
+        problems.push_back(formatMessage(parts));
+    return problems;
+}
+
+std::vector<std::vector<MessagePart>> weightProblemParts(const WeightMap& weights,
+                                                         const Config& config) {
+    std::vector<std::vector<MessagePart>> problems;
     const auto expected = parameterShapes(config);
     std::set<std::string> expectedNames;
     std::vector<std::string> missing, unexpected;
@@ -124,9 +135,9 @@ std::vector<std::string> weightProblems(const WeightMap& weights, const Config& 
             continue;
         }
         if (it->second.shape() != shape)
-            problems.push_back(name + " has shape " + shapeToString(it->second.shape()) +
-                               " but this model needs " + shapeToString(shape) + " " +
-                               dimNames(name));
+            problems.push_back({{"%1 has shape %2 but this model needs %3 %4",
+                                 {name, shapeToString(it->second.shape()), shapeToString(shape),
+                                  dimNames(name)}}});
     }
     bool unexpectedBias = false, unexpectedV1 = false, unexpectedHeads = false,
          unexpectedLinear = false;
@@ -134,7 +145,7 @@ std::vector<std::string> weightProblems(const WeightMap& weights, const Config& 
         if (expectedNames.count(name))
             continue;
         if (isMaskBuffer(name, config)) {
-            std::string issue = checkMask(name, tensor, config);
+            std::vector<MessagePart> issue = checkMask(name, tensor, config);
             if (!issue.empty())
                 problems.push_back(issue);
             continue;
@@ -149,27 +160,29 @@ std::vector<std::string> weightProblems(const WeightMap& weights, const Config& 
                                               config.variant != Variant::MultiHeadWrapper);
     }
     if (!missing.empty()) {
-        std::string s = "missing " + join(missing, ", ");
+        std::vector<MessagePart> s = {{"missing %1", {join(missing, ", ")}}};
         bool onlyBiases = true;
         for (const std::string& m : missing)
             onlyBiases = onlyBiases && isQkvBias(m.substr(0, m.find(' ')));
         if (onlyBiases && config.qkvBias)
-            s += " (turn off qkv_bias if the module was built without biases)";
+            s.push_back({" (turn off qkv_bias if the module was built without biases)", {}});
         problems.insert(problems.begin(), s);
     }
     if (!unexpected.empty()) {
-        std::string s = "unexpected " + join(unexpected, ", ");
+        std::vector<MessagePart> s = {{"unexpected %1", {join(unexpected, ", ")}}};
         if (expected.empty())
-            s += " (" + variantName(config.variant) + " has no weights)";
+            s.push_back({" (%1 has no weights)", {variantName(config.variant)}});
         else if (unexpectedBias)
-            s += " (the file has query/key/value biases: turn on qkv_bias)";
+            s.push_back({" (the file has query/key/value biases: turn on qkv_bias)", {}});
         else if (unexpectedV1)
-            s += " (plain W_query, W_key, W_value belong to self-attention-v1)";
+            s.push_back({" (plain W_query, W_key, W_value belong to self-attention-v1)", {}});
         else if (unexpectedHeads)
-            s += " (heads.N names belong to multi-head-wrapper)";
+            s.push_back({" (heads.N names belong to multi-head-wrapper)", {}});
         else if (unexpectedLinear)
-            s += " (W_query.weight is an nn.Linear layer: choose self-attention, not "
-                 "self-attention-v1)";
+            s.push_back(
+                {" (W_query.weight is an nn.Linear layer: choose self-attention, not "
+                 "self-attention-v1)",
+                 {}});
         problems.insert(problems.begin() + (missing.empty() ? 0 : 1), s);
     }
     return problems;

@@ -17,6 +17,9 @@ namespace attn {
 // `heads.N.mask` buffer that is not triu(ones(context_length, context_length), 1). Empty when
 // the weights fit.
 std::vector<std::string> weightProblems(const WeightMap& weights, const Config& config);
+// The same problems as pieces (see MessagePart), for an interface that translates them.
+std::vector<std::vector<MessagePart>> weightProblemParts(const WeightMap& weights,
+                                                         const Config& config);
 // The size n of the n x n `mask` buffer a state_dict saved from the chapter's modules holds
 // (`mask`, or `heads.N.mask` for the wrapper); nullopt when the weights hold none.
 std::optional<int64_t> maskBufferSize(const WeightMap& weights);

@@ -119,8 +119,9 @@ struct HeadGrid::Private {
     int current = 0;
     int hover = -1;
     std::vector<int> off;  // switched-off heads, sorted
-    // On a key/value group step (one tile per query head): the query heads per group, so each
-    // caption names the group its head reads; 0 on any other step.
+    // The query heads per key/value group, so each caption names the group its head reads: on
+    // a key/value group step (one tile per query head), and on every query-head step of a
+    // module whose heads share groups (grouped-query attention); 0 on any other step.
     int64_t perGroup = 0;
     // A setStep's thumbnails are made on the thread pool and shown only if no setStep, setHeads
     // or clear came after it.
@@ -162,7 +163,16 @@ void HeadGrid::setStep(std::shared_ptr<const Trace> trace, const std::string& st
                        ColorScale scale) {
     const Step* step = trace ? trace->find(stepId) : nullptr;
     const int heads = step ? stepHeadCount(step->info) : 0;
-    d_->perGroup = step && step->info.headAxisIsGroups() ? step->info.queryHeadsPerIndex() : 0;
+    d_->perGroup = 0;
+    if (step && step->info.headAxisIsGroups()) {
+        d_->perGroup = step->info.queryHeadsPerIndex();
+    } else if (step && heads > 0) {
+        const Config& c = trace->config;
+        const int64_t groups = c.effectiveKvGroups();
+        if (variantHasKvGroups(c.variant) && groups > 0 && groups < heads &&
+            heads == c.effectiveHeads())
+            d_->perGroup = heads / groups;
+    }
     d_->chosen = colormap;
     d_->scale = scale;
     if (heads == 0) {

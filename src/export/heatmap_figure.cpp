@@ -1002,7 +1002,7 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     p.bar = barScale(p.scaling);
     if (!o.compactColorBar)
         p.barTitle = colorBarTitle(data, p.scaling, o.colorBarLabel);
-    p.title = o.title.isEmpty() ? data.title : o.title;
+    p.title = o.titlePrefix + (o.title.isEmpty() ? data.title : o.title);
     p.subtitle = data.subtitle;
     if (o.showColorBar && !o.compactColorBar && data.maskedCount() > 0) {
         const bool negInf = std::any_of(data.values.begin(), data.values.end(), isMaskedValue);
@@ -1053,6 +1053,20 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
         }
         if (!p.maskLegend.isEmpty())
             m.legend = MaskLegendElement::sizeFor(p.maskLegend, p.fonts.note);
+    }
+    // Numbers on the bar that would not be true, or would tell too much, are left off (the
+    // bar keeps the width its numbers take, so nothing moves): a fade between two steps blends
+    // their colours (shownValues set), so no value on the bar matches a cell's colour and
+    // number; a quiz hides cells, and the bar's ends would give away their range ("?" there).
+    const bool quiz =
+        std::find(data.quizHidden.begin(), data.quizHidden.end(), 1) != data.quizHidden.end();
+    if (quiz || !data.shownValues.empty()) {
+        auto* text = new QCPAxisTickerText;
+        if (quiz) {
+            text->addTick(p.bar.range.lower, QStringLiteral("?"));
+            text->addTick(p.bar.range.upper, QStringLiteral("?"));
+        }
+        p.bar.ticker.reset(text);
     }
     return p;
 }

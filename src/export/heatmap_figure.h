@@ -71,8 +71,11 @@ struct FigureOptions {
     double maxCellSize = 0;
     int width = 0;  // figure size in logical pixels; <= 0: suggestedFigureSize()
     int height = 0;
-    double scale = 2.0;        // PNG only: device pixels per logical pixel
-    QString title;             // replaces data.title when not empty
+    double scale = 2.0;  // PNG only: device pixels per logical pixel
+    QString title;       // replaces data.title when not empty
+    // Put before the title (data's or the one above): whose step it is, for a figure of a
+    // trained model ("qwen3-0.6b, layer 5: "); a whole folder of steps shares it.
+    QString titlePrefix;
     bool vectorCells = false;  // each cell its own rectangle (SVG/PDF) instead of one bitmap
     double fontScale = 1.0;    // presentation mode: bigger text
     // Presentation mode on a wide screen: square cells may be up to this many times wider

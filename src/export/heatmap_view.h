@@ -43,6 +43,10 @@ class HeatmapView : public QWidget {
     bool showTitle() const;
     void setStale(bool stale);  // greyed, with a "stale" label: the last good result
     bool isStale() const;
+    // A switched-off head's pattern (model mode's ablation): veiled and crossed out in red, as
+    // its thumbnail and tile are; it still looks, it no longer says anything.
+    void setSwitchedOff(bool off);
+    bool isSwitchedOff() const;
     void setFontScale(double scale);  // presentation mode: bigger labels and numbers
     double fontScale() const;
     // Presentation mode: wider cells and numbers as large as they allow

@@ -22,6 +22,7 @@
 #include "export/heatmap_figure.h"
 #include "io/file_io.h"
 #include "io/npy.h"
+#include "pipeline/model_request.h"
 
 namespace attn {
 
@@ -469,7 +470,7 @@ OverviewFigureOptions overviewFigureOptions(const Settings& settings, bool ownSc
     }
     o.title =
         QCoreApplication::translate("attn::ModelFigure", "%1: attention of every layer and head")
-            .arg(QFileInfo(settings.modelFile).completeBaseName());
+            .arg(modelName(settings.modelFile));
     o.subtitle = settings.inputText().simplified();
     o.ownScale = ownScale;
     if (const auto cm = parseColormap(settings.colormap.toStdString()))

@@ -2,6 +2,7 @@
 #include <set>
 
 #include "engine/config.h"
+#include "engine/weight_names.h"
 #include "io/model_config.h"
 #include "io/model_file.h"
 
@@ -33,22 +34,26 @@ class FamilyReader {
             byName_.emplace(name.substr(prefix.size()), &stored);
         }
         const DecoderArchitecture& a = config_.arch;
-        const bool hf = byName_.count("model.embed_tokens.weight") > 0;
-        const bool book = byName_.count("tok_emb.weight") > 0;
+        const WeightNameTable& hfTable = weightNameTable(a.family, WeightNames::HuggingFace);
+        const WeightNameTable& bookTable = weightNameTable(a.family, WeightNames::Book);
+        const bool hf = byName_.count(hfTable.tokenEmbedding) > 0;
+        const bool book = byName_.count(bookTable.tokenEmbedding) > 0;
         if (!hf && !book)
-            fail(source_, "it has neither " + prefix +
-                              "model.embed_tokens.weight (Hugging Face's "
-                              "names) nor tok_emb.weight (the book's), so it is not a " +
-                              config_.modelType + " model as its config says");
+            fail(source_, "it has neither " + prefix + hfTable.tokenEmbedding +
+                              " (Hugging Face's names) nor " + bookTable.tokenEmbedding +
+                              " (the book's), so it is not a " + config_.modelType +
+                              " model as its config says");
+        table_ = hf ? &hfTable : &bookTable;
         auto model = std::make_shared<DecoderModel>();
         model->arch = a;
         model->names = hf ? WeightNames::HuggingFace : WeightNames::Book;
         model->headsSource = HeadsSource::Config;
         model->source = source_;
         model->metadata = file_.metadata;
-        const std::string emb = hf ? "model.embed_tokens.weight" : "tok_emb.weight";
-        const std::string finalNorm = hf ? "model.norm.weight" : bookNorm("final_norm");
-        const std::string head = hf ? "lm_head.weight" : "out_head.weight";
+        const WeightNameTable& t = *table_;
+        const std::string& emb = t.tokenEmbedding;
+        const std::string finalNorm = t.finalNorm + "." + t.normScale;
+        const std::string& head = t.outHead;
         const int64_t d = a.dModel;
         expect(emb, {a.vocab, d}, "(vocab_size, hidden_size)");
         expect(finalNorm, {d}, "(hidden_size,)");
@@ -61,7 +66,7 @@ class FamilyReader {
         model->arch.tiedHead = !separateHead;
         std::vector<BlockNames> blocks;
         for (int64_t l = 0; l < a.layers; ++l) {
-            blocks.push_back(hf ? hfNames(l) : bookNames(l));
+            blocks.push_back(blockNames(l));
             expectBlock(blocks.back());
         }
         for (const auto& [name, stored] : byName_)
@@ -107,62 +112,28 @@ class FamilyReader {
     }
 
   private:
-    // The book's Llama 3 uses nn.RMSNorm (".weight"); its Qwen3 and Gemma 3 their own (".scale").
-    std::string bookNorm(const std::string& base) const {
-        return byName_.count(base + ".weight") ? base + ".weight" : base + ".scale";
-    }
-
-    BlockNames hfNames(int64_t l) const {
-        const DecoderArchitecture& a = config_.arch;
-        const std::string p = "model.layers." + std::to_string(l) + ".";
+    // Block l's tensor names: a linear's as a prefix of "weight" and "bias", a norm's whole; ""
+    // for a part the family has not.
+    BlockNames blockNames(int64_t l) const {
+        const WeightNameTable& t = *table_;
+        auto norm = [&](const std::string& part) {
+            return part.empty() ? std::string() : t.tensor(l, part, t.normScale);
+        };
+        auto linear = [&](const std::string& part) { return t.blockPrefix(l) + part + "."; };
         BlockNames n;
-        n.norm1 = p + "input_layernorm.weight";
-        n.query = p + "self_attn.q_proj.";
-        n.key = p + "self_attn.k_proj.";
-        n.value = p + "self_attn.v_proj.";
-        n.outProj = p + "self_attn.o_proj.";
-        if (a.qkNorm) {
-            n.queryNorm = p + "self_attn.q_norm.weight";
-            n.keyNorm = p + "self_attn.k_norm.weight";
-        }
-        if (a.sandwichNorms) {
-            n.postAttentionNorm = p + "post_attention_layernorm.weight";
-            n.norm2 = p + "pre_feedforward_layernorm.weight";
-            n.postFeedForwardNorm = p + "post_feedforward_layernorm.weight";
-        } else {
-            n.norm2 = p + "post_attention_layernorm.weight";
-        }
-        n.gate = p + "mlp.gate_proj.";
-        n.up = p + "mlp.up_proj.";
-        n.down = p + "mlp.down_proj.";
-        return n;
-    }
-
-    BlockNames bookNames(int64_t l) const {
-        const DecoderArchitecture& a = config_.arch;
-        const bool gemma = a.family == Family::Gemma3;
-        const std::string p = (gemma ? "blocks." : "trf_blocks.") + std::to_string(l) + ".";
-        BlockNames n;
-        n.query = p + "att.W_query.";
-        n.key = p + "att.W_key.";
-        n.value = p + "att.W_value.";
-        n.outProj = p + "att.out_proj.";
-        if (a.qkNorm) {
-            n.queryNorm = bookNorm(p + "att.q_norm");
-            n.keyNorm = bookNorm(p + "att.k_norm");
-        }
-        if (gemma) {
-            n.norm1 = bookNorm(p + "input_layernorm");
-            n.postAttentionNorm = bookNorm(p + "post_attention_layernorm");
-            n.norm2 = bookNorm(p + "pre_feedforward_layernorm");
-            n.postFeedForwardNorm = bookNorm(p + "post_feedforward_layernorm");
-        } else {
-            n.norm1 = bookNorm(p + "norm1");
-            n.norm2 = bookNorm(p + "norm2");
-        }
-        n.gate = p + "ff.fc1.";
-        n.up = p + "ff.fc2.";
-        n.down = p + "ff.fc3.";
+        n.norm1 = norm(t.norm1);
+        n.query = linear(t.query);
+        n.key = linear(t.key);
+        n.value = linear(t.value);
+        n.outProj = linear(t.outProj);
+        n.queryNorm = norm(t.queryNorm);
+        n.keyNorm = norm(t.keyNorm);
+        n.postAttentionNorm = norm(t.postAttentionNorm);
+        n.norm2 = norm(t.norm2);
+        n.postFeedForwardNorm = norm(t.postFeedForwardNorm);
+        n.gate = linear(t.gate);
+        n.up = linear(t.up);
+        n.down = linear(t.down);
         return n;
     }
 
@@ -196,8 +167,10 @@ class FamilyReader {
     }
 
     bool ignored(const std::string& name) const {
-        // Older checkpoints save RoPE's inverse frequencies, which the config defines anyway.
-        return name.ends_with(".rotary_emb.inv_freq");
+        for (const std::string& suffix : table_->ignoredSuffixes)
+            if (name.ends_with(suffix))
+                return true;
+        return false;
     }
 
     void expect(const std::string& name, const Shape& shape, const std::string& dims) {
@@ -275,6 +248,7 @@ class FamilyReader {
     const ModelConfig& config_;
     const std::string& source_;
     const ModelLoadOptions& options_;
+    const WeightNameTable* table_ = nullptr;  // the scheme the file's names follow
     std::map<std::string, const StoredTensor*> byName_;
     std::set<std::string> expected_;
     std::set<std::string> dtypes_;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "engine/config.h"
+#include "engine/weight_names.h"
 #include "io/file_io.h"
 #include "io/json_reader.h"
 #include "io/model_config.h"
@@ -42,29 +43,19 @@ int64_t blockIndex(const std::string& name, const std::string& prefix, std::stri
     return n;
 }
 
-// The state_dict names of one naming scheme. Hugging Face's GPT-2 keeps q, k and v in one
-// Conv1D c_attn (d, 3d); the book's GPTModel has three nn.Linear.
+// A GPT-2 state_dict's naming scheme (its names: engine/weight_names.h) and how messages call
+// it. Hugging Face's GPT-2 keeps q, k and v in one Conv1D c_attn (d, 3d); the book's GPTModel
+// has three nn.Linear.
 struct Scheme {
     WeightNames names;
     std::string label;
-    std::string tokenEmbedding, positionEmbedding, finalScale, finalShift, head, blockPrefix;
-    std::vector<std::string> ignoredInBlock;  // buffers a state_dict holds but a model ignores
+    const WeightNameTable& table() const { return weightNameTable(Family::Gpt2, names); }
+    std::string finalScale() const { return table().finalNorm + "." + table().normScale; }
+    std::string finalShift() const { return table().finalNorm + "." + table().normShift; }
 };
 
-const Scheme kHuggingFace{WeightNames::HuggingFace,
-                          "a Hugging Face GPT-2 state_dict",
-                          "wte.weight",
-                          "wpe.weight",
-                          "ln_f.weight",
-                          "ln_f.bias",
-                          "lm_head.weight",
-                          "h.",
-                          {"attn.bias", "attn.masked_bias"}};
-const Scheme kBook{WeightNames::Book,  "the book's GPTModel state_dict",
-                   "tok_emb.weight",   "pos_emb.weight",
-                   "final_norm.scale", "final_norm.shift",
-                   "out_head.weight",  "trf_blocks.",
-                   {"att.mask"}};
+const Scheme kHuggingFace{WeightNames::HuggingFace, "a Hugging Face GPT-2 state_dict"};
+const Scheme kBook{WeightNames::Book, "the book's GPTModel state_dict"};
 
 class ModelReader {
   public:
@@ -74,9 +65,9 @@ class ModelReader {
 
     std::shared_ptr<const DecoderModel> read() {
         index();
-        const Scheme& s = *scheme_;
+        const WeightNameTable& s = scheme_->table();
         auto model = std::make_shared<DecoderModel>();
-        model->names = s.names;
+        model->names = scheme_->names;
         model->source = source_;
         DecoderArchitecture& a = model->arch;
         readSizes(a);
@@ -89,15 +80,16 @@ class ModelReader {
         for (int64_t l = 0; l < a.layers; ++l)
             for (const BlockEntry& e : blockEntries(a))
                 expect(blockName(l, e.suffix), e.shape, e.dims);
-        expect(s.finalScale, {d}, "(d_model,)");
-        expect(s.finalShift, {d}, "(d_model,)");
+        expect(scheme_->finalScale(), {d}, "(d_model,)");
+        expect(scheme_->finalShift(), {d}, "(d_model,)");
         if (!a.tiedHead)
-            expect(s.head, {a.vocab, d}, "(vocabulary, d_model)");
+            expect(s.outHead, {a.vocab, d}, "(vocabulary, d_model)");
         for (const auto& [name, stored] : byName_)
             if (!expected_.count(name) && !ignored(name))
                 fail(source_, "it holds " + name + " (shape " + shapeToString(stored->shape) +
-                                  "), which " + s.label + " does not have; " + s.label +
-                                  " has only " + nameSummary(a) + ". Is it a GPT-2 model?");
+                                  "), which " + scheme_->label + " does not have; " +
+                                  scheme_->label + " has only " + nameSummary(a) +
+                                  ". Is it a GPT-2 model?");
 
         const int total = static_cast<int>(a.layers) + 2;
         int done = 0;
@@ -114,9 +106,9 @@ class ModelReader {
             model->blocks.push_back(readBlock(l, a));
             step("block " + std::to_string(l));
         }
-        model->finalNormScale = convert(s.finalScale);
-        model->finalNormShift = convert(s.finalShift);
-        model->outHead.weight = a.tiedHead ? model->tokenEmbedding : convert(s.head);
+        model->finalNormScale = convert(scheme_->finalScale());
+        model->finalNormShift = convert(scheme_->finalShift());
+        model->outHead.weight = a.tiedHead ? model->tokenEmbedding : convert(s.outHead);
         std::string dtype;
         for (const std::string& t : dtypes_)
             dtype += (dtype.empty() ? "" : "+") + t;
@@ -139,12 +131,14 @@ class ModelReader {
                                   " twice (with and without the \"transformer.\" "
                                   "prefix); a state_dict names each tensor once");
         }
-        const bool hf = byName_.count(kHuggingFace.tokenEmbedding);
-        const bool book = byName_.count(kBook.tokenEmbedding);
+        const std::string& hfEmbedding = kHuggingFace.table().tokenEmbedding;
+        const std::string& bookEmbedding = kBook.table().tokenEmbedding;
+        const bool hf = byName_.count(hfEmbedding);
+        const bool book = byName_.count(bookEmbedding);
         if (hf && book)
-            fail(source_,
-                 "it holds both wte.weight (Hugging Face GPT-2) and tok_emb.weight (the "
-                 "book's GPTModel); a model file holds one model");
+            fail(source_, "it holds both " + hfEmbedding + " (Hugging Face GPT-2) and " +
+                              bookEmbedding +
+                              " (the book's GPTModel); a model file holds one model");
         if (!hf && !book) {
             std::string some;
             size_t n = 0;
@@ -160,8 +154,8 @@ class ModelReader {
                                     "Llama, Qwen or Gemma model, which need their config.json: "
                                     "give the model's folder, or its config.json with --config");
             fail(source_,
-                 "it is not a GPT-2 model: it has neither wte.weight (Hugging Face GPT-2) nor "
-                 "tok_emb.weight (the book's GPTModel)" +
+                 "it is not a GPT-2 model: it has neither " + hfEmbedding +
+                     " (Hugging Face GPT-2) nor " + bookEmbedding + " (the book's GPTModel)" +
                      (some.empty() ? std::string(" and holds no tensors at all")
                                    : "; it holds " + some + (byName_.size() > 3 ? ", ..." : "")) +
                      ".");
@@ -175,7 +169,7 @@ class ModelReader {
     }
 
     std::string blockName(int64_t layer, const std::string& suffix) const {
-        return scheme_->blockPrefix + std::to_string(layer) + "." + suffix;
+        return scheme_->table().blockPrefix(layer) + suffix;
     }
 
     // A size-defining tensor: present and 2-D, or an error naming it and what it should be.
@@ -190,13 +184,13 @@ class ModelReader {
     }
 
     void readSizes(DecoderArchitecture& a) {
-        const Scheme& s = *scheme_;
+        const WeightNameTable& s = scheme_->table();
         const StoredTensor& tok = matrix(s.tokenEmbedding, "(vocabulary, d_model)");
         a.vocab = tok.shape[0];
         a.dModel = tok.shape[1];
-        if (!find(s.positionEmbedding) && s.names == WeightNames::Book)
-            throw UserError("config", source_ +
-                                          ": it has no pos_emb.weight, so it is not the book's "
+        if (!find(s.positionEmbedding) && scheme_->names == WeightNames::Book)
+            throw UserError("config", source_ + ": it has no " + s.positionEmbedding +
+                                          ", so it is not the book's "
                                           "GPTModel; a Llama3Model, Qwen3Model or Gemma3Model "
                                           "state_dict needs its config.json (--config)");
         const StoredTensor& pos = matrix(s.positionEmbedding, "(context_length, d_model)");
@@ -208,27 +202,28 @@ class ModelReader {
         a.layers = 0;
         std::string rest;
         for (const auto& [name, stored] : byName_) {
-            const int64_t n = blockIndex(name, s.blockPrefix, &rest);
+            const int64_t n = blockIndex(name, s.blocks + ".", &rest);
             if (n >= 0)
                 a.layers = std::max(a.layers, n + 1);
         }
         if (a.layers == 0)
-            fail(source_, "it has no transformer blocks: no " + s.blockPrefix + "0.* tensors");
-        const bool hf = s.names == WeightNames::HuggingFace;
-        const std::string ffName = blockName(0, hf ? "mlp.c_fc.weight" : "ff.layers.0.weight");
+            fail(source_, "it has no transformer blocks: no " + s.blockPrefix(0) + "* tensors");
+        const std::string ffName = blockName(0, s.up + ".weight");
         const StoredTensor& ff =
-            matrix(ffName, hf ? "(d_model, ff_hidden)" : "(ff_hidden, d_model)");
-        a.ffHidden = ff.shape[hf ? 1 : 0];
+            matrix(ffName, s.inputMajor ? "(d_model, ff_hidden)" : "(ff_hidden, d_model)");
+        a.ffHidden = ff.shape[s.inputMajor ? 1 : 0];
         if (a.ffHidden < 1)
             fail(source_, ffName + " has shape " + shapeToString(ff.shape) +
                               ", which leaves the feed-forward layer no hidden units");
-        a.qkvBias = find(blockName(0, hf ? "attn.c_attn.bias" : "att.W_query.bias")) != nullptr;
+        a.qkvBias =
+            find(blockName(0, (s.queryKeyValue.empty() ? s.query : s.queryKeyValue) + ".bias")) !=
+            nullptr;
         // A head saved tied (the same storage as the token embedding) is the embedding.
-        const StoredTensor* head = find(s.head);
+        const StoredTensor* head = find(s.outHead);
         a.tiedHead = !head || (head->data == tok.data && head->shape == tok.shape &&
                                head->dtype == tok.dtype && head->strides == tok.strides);
         if (head && a.tiedHead)
-            expected_.insert(s.head);
+            expected_.insert(s.outHead);
         sizes_ = "d_model = " + std::to_string(a.dModel) +
                  " and vocabulary = " + std::to_string(a.vocab) + " come from " + s.tokenEmbedding +
                  ", context length " + std::to_string(a.contextLength) + " from " +
@@ -293,59 +288,54 @@ class ModelReader {
         std::string dims;
     };
 
+    // Every tensor of a block, in the scheme's layout: Conv1D's (in, out) or nn.Linear's (out, in).
     std::vector<BlockEntry> blockEntries(const DecoderArchitecture& a) const {
+        const WeightNameTable& t = scheme_->table();
         const int64_t d = a.dModel, F = a.ffHidden;
         std::vector<BlockEntry> e;
-        if (scheme_->names == WeightNames::HuggingFace) {
-            e = {{"ln_1.weight", {d}, "(d_model,)"},
-                 {"ln_1.bias", {d}, "(d_model,)"},
-                 {"attn.c_attn.weight", {d, 3 * d}, "(d_model, 3 * d_model)"},
-                 {"attn.c_proj.weight", {d, d}, "(d_model, d_model)"},
-                 {"attn.c_proj.bias", {d}, "(d_model,)"},
-                 {"ln_2.weight", {d}, "(d_model,)"},
-                 {"ln_2.bias", {d}, "(d_model,)"},
-                 {"mlp.c_fc.weight", {d, F}, "(d_model, ff_hidden)"},
-                 {"mlp.c_fc.bias", {F}, "(ff_hidden,)"},
-                 {"mlp.c_proj.weight", {F, d}, "(ff_hidden, d_model)"},
-                 {"mlp.c_proj.bias", {d}, "(d_model,)"}};
-            if (a.qkvBias)
-                e.push_back({"attn.c_attn.bias", {3 * d}, "(3 * d_model,)"});
-        } else {
-            e = {{"norm1.scale", {d}, "(d_model,)"},
-                 {"norm1.shift", {d}, "(d_model,)"},
-                 {"att.W_query.weight", {d, d}, "(d_model, d_model)"},
-                 {"att.W_key.weight", {d, d}, "(d_model, d_model)"},
-                 {"att.W_value.weight", {d, d}, "(d_model, d_model)"},
-                 {"att.out_proj.weight", {d, d}, "(d_model, d_model)"},
-                 {"att.out_proj.bias", {d}, "(d_model,)"},
-                 {"norm2.scale", {d}, "(d_model,)"},
-                 {"norm2.shift", {d}, "(d_model,)"},
-                 {"ff.layers.0.weight", {F, d}, "(ff_hidden, d_model)"},
-                 {"ff.layers.0.bias", {F}, "(ff_hidden,)"},
-                 {"ff.layers.2.weight", {d, F}, "(d_model, ff_hidden)"},
-                 {"ff.layers.2.bias", {d}, "(d_model,)"}};
-            if (a.qkvBias)
-                for (const char* m : {"att.W_query.bias", "att.W_key.bias", "att.W_value.bias"})
-                    e.push_back({m, {d}, "(d_model,)"});
-        }
+        auto norm = [&](const std::string& part) {
+            e.push_back({part + "." + t.normScale, {d}, "(d_model,)"});
+            e.push_back({part + "." + t.normShift, {d}, "(d_model,)"});
+        };
+        // A linear of `in` to `out` features, named in d_model/ff_hidden terms. (Built by
+        // append: GCC 12 warns falsely (-Wrestrict) on "(" + std::string(...).)
+        auto linear = [&](const std::string& part, int64_t in, int64_t out, const char* inName,
+                          const char* outName, bool bias) {
+            std::string dims = "(";
+            dims.append(t.inputMajor ? inName : outName).append(", ");
+            dims.append(t.inputMajor ? outName : inName).append(")");
+            e.push_back({part + ".weight", t.inputMajor ? Shape{in, out} : Shape{out, in}, dims});
+            if (bias)
+                e.push_back({part + ".bias", {out}, std::string("(").append(outName).append(",)")});
+        };
+        norm(t.norm1);
+        if (!t.queryKeyValue.empty())
+            linear(t.queryKeyValue, d, 3 * d, "d_model", "3 * d_model", a.qkvBias);
+        else
+            for (const std::string* part : {&t.query, &t.key, &t.value})
+                linear(*part, d, d, "d_model", "d_model", a.qkvBias);
+        linear(t.outProj, d, d, "d_model", "d_model", true);
+        norm(t.norm2);
+        linear(t.up, d, F, "d_model", "ff_hidden", true);
+        linear(t.down, F, d, "ff_hidden", "d_model", true);
         return e;
     }
 
     std::string nameSummary(const DecoderArchitecture& a) const {
-        const Scheme& s = *scheme_;
+        const WeightNameTable& s = scheme_->table();
         std::string blockNames;
         for (const BlockEntry& e : blockEntries(a))
             blockNames += (blockNames.empty() ? "" : ", ") + e.suffix;
-        return s.tokenEmbedding + ", " + s.positionEmbedding + ", " + s.blockPrefix + "N.{" +
-               blockNames + "} for N = 0.." + std::to_string(a.layers - 1) + ", " + s.finalScale +
-               ", " + s.finalShift + " and " + s.head;
+        return s.tokenEmbedding + ", " + s.positionEmbedding + ", " + s.blocks + ".N.{" +
+               blockNames + "} for N = 0.." + std::to_string(a.layers - 1) + ", " +
+               scheme_->finalScale() + ", " + scheme_->finalShift() + " and " + s.outHead;
     }
 
     bool ignored(const std::string& name) const {
         std::string rest;
-        if (blockIndex(name, scheme_->blockPrefix, &rest) < 0)
+        if (blockIndex(name, scheme_->table().blocks + ".", &rest) < 0)
             return false;
-        for (const std::string& b : scheme_->ignoredInBlock)
+        for (const std::string& b : scheme_->table().ignoredInBlock)
             if (rest == b)
                 return true;
         return false;
@@ -387,16 +377,22 @@ class ModelReader {
     }
 
     DecoderBlock readBlock(int64_t layer, const DecoderArchitecture& a) {
-        auto n = [&](const std::string& suffix) { return blockName(layer, suffix); };
+        const WeightNameTable& t = scheme_->table();
+        auto n = [&](const std::string& part, const std::string& parameter) {
+            return blockName(layer, part + "." + parameter);
+        };
+        auto linearPart = [&](const std::string& part, bool bias) {
+            return linear(n(part, "weight"), bias ? n(part, "bias") : "", t.inputMajor);
+        };
         DecoderBlock b;
         const int64_t d = a.dModel;
-        if (scheme_->names == WeightNames::HuggingFace) {
-            b.norm1Scale = convert(n("ln_1.weight"));
-            b.norm1Shift = convert(n("ln_1.bias"));
+        b.norm1Scale = convert(n(t.norm1, t.normScale));
+        b.norm1Shift = convert(n(t.norm1, t.normShift));
+        if (!t.queryKeyValue.empty()) {
             // c_attn (d, 3d) = [W_q | W_k | W_v] by columns: each a (d, d) view, kept in place.
-            const Tensor qkv = convert(n("attn.c_attn.weight")).view({d, 3, d});
+            const Tensor qkv = convert(n(t.queryKeyValue, "weight")).view({d, 3, d});
             const Tensor qkvBias =
-                a.qkvBias ? convert(n("attn.c_attn.bias")).view({3, d}) : Tensor();
+                a.qkvBias ? convert(n(t.queryKeyValue, "bias")).view({3, d}) : Tensor();
             DecoderLinear* parts[] = {&b.query, &b.key, &b.value};
             for (int64_t k = 0; k < 3; ++k) {
                 parts[k]->weight = qkv.select(1, k);
@@ -404,27 +400,16 @@ class ModelReader {
                     parts[k]->bias = qkvBias.select(0, k);
                 parts[k]->inputMajor = true;
             }
-            b.outProj = linear(n("attn.c_proj.weight"), n("attn.c_proj.bias"), true);
-            b.norm2Scale = convert(n("ln_2.weight"));
-            b.norm2Shift = convert(n("ln_2.bias"));
-            b.ffIn = linear(n("mlp.c_fc.weight"), n("mlp.c_fc.bias"), true);
-            b.ffOut = linear(n("mlp.c_proj.weight"), n("mlp.c_proj.bias"), true);
         } else {
-            b.norm1Scale = convert(n("norm1.scale"));
-            b.norm1Shift = convert(n("norm1.shift"));
-            auto qkv = [&](const std::string& m) {
-                return linear(n("att." + m + ".weight"), a.qkvBias ? n("att." + m + ".bias") : "",
-                              false);
-            };
-            b.query = qkv("W_query");
-            b.key = qkv("W_key");
-            b.value = qkv("W_value");
-            b.outProj = linear(n("att.out_proj.weight"), n("att.out_proj.bias"), false);
-            b.norm2Scale = convert(n("norm2.scale"));
-            b.norm2Shift = convert(n("norm2.shift"));
-            b.ffIn = linear(n("ff.layers.0.weight"), n("ff.layers.0.bias"), false);
-            b.ffOut = linear(n("ff.layers.2.weight"), n("ff.layers.2.bias"), false);
+            b.query = linearPart(t.query, a.qkvBias);
+            b.key = linearPart(t.key, a.qkvBias);
+            b.value = linearPart(t.value, a.qkvBias);
         }
+        b.outProj = linearPart(t.outProj, true);
+        b.norm2Scale = convert(n(t.norm2, t.normScale));
+        b.norm2Shift = convert(n(t.norm2, t.normShift));
+        b.ffIn = linearPart(t.up, true);
+        b.ffOut = linearPart(t.down, true);
         return b;
     }
 

@@ -6,10 +6,12 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
+#include <cstring>
 #include <optional>
 
 #include "engine/embeddings.h"
 #include "engine/step_ids.h"
+#include "engine/weight_names.h"
 #include "io/model_file.h"
 
 namespace attn {
@@ -86,6 +88,17 @@ QString modelFilePath(const QString& nameOrPath) {
             .toStdString());
 }
 
+QString modelName(const QString& nameOrPath) {
+    const QFileInfo info(nameOrPath);
+    QString name = info.fileName();
+    if (info.isDir() || name.isEmpty())
+        return name.isEmpty() ? QDir(nameOrPath).dirName() : name;
+    for (const char* suffix : {".safetensors", ".pth", ".pt", ".bin"})
+        if (name.endsWith(QLatin1String(suffix), Qt::CaseInsensitive))
+            return name.left(name.size() - qsizetype(std::strlen(suffix)));
+    return name;
+}
+
 std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
                                               std::optional<int64_t> heads,
                                               const CancelToken* cancel,
@@ -104,9 +117,10 @@ std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
 
 namespace {
 
-// Appended tokens keep their ids while the text is still what they spell, as GPT-2's do
-// (Settings::tokenIds): the ids with the tokens the tokenizer adds around the text (its <bos>)
-// where `encoded` (the text's own tokens) has them; nothing when the text changed since.
+// Appended tokens keep their ids while the text is still what they spell (read as characters,
+// as the text box holds them), as GPT-2's do (Settings::tokenIds): the ids with the tokens the
+// tokenizer adds around the text (its <bos>) where `encoded` (the text's own tokens) has them;
+// nothing when the text changed since.
 std::optional<std::vector<Token>> keptTokens(const HfTokenizer& tokenizer,
                                              const std::vector<int64_t>& ids,
                                              const std::vector<Token>& encoded,
@@ -134,12 +148,56 @@ std::optional<std::vector<Token>> keptTokens(const HfTokenizer& tokenizer,
     } catch (const std::out_of_range&) {
         return std::nullopt;  // an id outside the vocabulary (an edited session)
     }
-    if (spelled != text)
+    // The text box holds characters: a byte token that is part of one shows as U+FFFD there,
+    // so the ids spell the text when their bytes read as characters the same way.
+    if (spelled != text && QString::fromUtf8(spelled.data(), qsizetype(spelled.size())) !=
+                               QString::fromUtf8(text.data(), qsizetype(text.size())))
         return std::nullopt;
     return kept;
 }
 
 }  // namespace
+
+QString modelTokenizerName(const DecoderModel& model) {
+    return model.tokenizer ? QStringLiteral("tokenizer.json") : QStringLiteral("gpt2");
+}
+
+QString modelTokenizerNote(const DecoderModel& model) {
+    // GPT-2's tokenizer is the model's for a GPT-2 model, and for one whose file says it was
+    // trained on GPT-2's tokens (the bundled tiny-shakespeare-llama: "tokenizer": "gpt2").
+    const auto said = model.metadata.find("tokenizer");
+    if (model.tokenizer || model.arch.family == Family::Gpt2 ||
+        (said != model.metadata.end() && said->second == "gpt2"))
+        return {};
+    return Text::tr(
+               "%1 is a %2 model without its tokenizer.json, so GPT-2's tokenizer cuts "
+               "the text: the ids are not the ones the model learned, and its predictions "
+               "say little. Put the model's tokenizer.json beside its config.json.")
+        .arg(QString::fromStdString(model.source),
+             QString::fromStdString(familyName(model.arch.family)));
+}
+
+int64_t maxTextBytesPerToken(const Settings& settings, const DecoderModel* model) {
+    if (settings.modelMode()) {
+        if (!model)
+            return -1;
+        return model->tokenizer ? model->tokenizer->maxTextBytesPerToken() : gpt2MaxTokenBytes();
+    }
+    switch (settings.tokenizer) {
+        case TokenizerKind::Gpt2:
+            return gpt2MaxTokenBytes();
+        case TokenizerKind::Chars:
+            return 4;  // one character, at most 4 bytes of UTF-8
+        default:
+            return -1;  // a word can be as long as the text
+    }
+}
+
+int64_t contextLengthOf(const Settings& settings, const DecoderModel* model) {
+    if (settings.modelMode())
+        return model ? model->arch.contextLength : 0;
+    return settings.config.contextLength;
+}
 
 Token modelToken(const DecoderModel* model, int64_t id) {
     return model && model->tokenizer ? model->tokenizer->token(id) : gpt2Token(id);
@@ -160,6 +218,9 @@ InputTokens modelTokens(const Settings& settings, const DecoderModel* model) {
         }
     } else if (own) {
         const std::string text = settings.inputText().toStdString();
+        refuseTextBeyondContext(
+            text, model->arch.contextLength, false,
+            [own](std::string_view prefix) { return int64_t(own->encode(prefix, true).size()); });
         in.tokens = own->encode(text, true);
         if (!settings.tokenIds.empty() && settings.source == InputSource::Text)
             if (auto kept = keptTokens(*own, settings.tokenIds, in.tokens, text))
@@ -167,6 +228,14 @@ InputTokens modelTokens(const Settings& settings, const DecoderModel* model) {
     } else {
         Settings gpt2 = settings;
         gpt2.tokenizer = TokenizerKind::Gpt2;  // a GPT-2 model reads GPT-2 tokens
+        if (model && settings.inputIds.empty()) {
+            const QByteArray utf8 = settings.inputText().toUtf8();
+            refuseTextBeyondContext(
+                std::string_view(utf8.constData(), size_t(utf8.size())), model->arch.contextLength,
+                false, [](std::string_view prefix) {
+                    return int64_t(tokenize(TokenizerKind::Gpt2, prefix).size());
+                });
+        }
         in.tokens = gpt2.textTokens();
     }
     for (const Token& t : in.tokens)
@@ -198,11 +267,16 @@ std::vector<ValidationIssue> checkModelSettings(const Settings& settings, const 
                          .arg(a.contextLength));
     for (const Token& t : tokens.tokens)
         if (t.id >= a.vocab) {
-            add("input", Text::tr("The token \"%1\" (id %2) is beyond the model's vocabulary of "
-                                  "%3 tokens.")
-                             .arg(QString::fromStdString(t.display))
-                             .arg(t.id)
-                             .arg(a.vocab));
+            add("input",
+                Text::tr("The token \"%1\" (id %2) is beyond the model's vocabulary of "
+                         "%3 tokens.")
+                        .arg(QString::fromStdString(t.display))
+                        .arg(t.id)
+                        .arg(a.vocab) +
+                    (!modelTokenizerNote(model).isEmpty()
+                         ? Text::tr(" GPT-2's tokenizer cut the text, since the model has no "
+                                    "tokenizer.json.")
+                         : QString()));
             break;
         }
     if (settings.layer >= a.layers)
@@ -307,8 +381,8 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
     TraceRun t = layerTraceRun(run, cancel);
     const DecoderBlockContext c = blockContext(*run.run, run.settings.layer, cancel);
     const int64_t T = run.run->tokens();
-    auto step = [&](const char* id, const QString& title, const char* op, const Tensor& value,
-                    const char* width) {
+    auto step = [&](const char* id, const QString& title, const std::string& op,
+                    const Tensor& value, const char* width) {
         Step s;
         s.info.id = id;
         s.info.title = title.toStdString();
@@ -328,52 +402,68 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
                          "x", c.residualIn, "d_model"));
     for (const Step& s : trace.steps)
         steps.push_back(s);
-    // The block around attention as the model's family builds it (the book's code: chapter 4's
-    // GPTModel, llama3.py and qwen3.py's TransformerBlock, Gemma 3's four norms).
+    // The block around attention as the model's architecture builds it (the book's code:
+    // chapter 4's GPTModel, llama3.py and qwen3.py's TransformerBlock, Gemma 3's four norms),
+    // its modules named as the model names them (engine/weight_names.h).
     const DecoderArchitecture& a = run.model->arch;
-    const bool gemma = a.family == Family::Gemma3, gpt2 = a.family == Family::Gpt2;
+    const WeightNameTable& names = weightNameTable(a.family, run.model->names);
+    const int64_t layer = run.settings.layer;
+    auto call = [&](const std::string& part, const std::string& argument) {
+        return names.module(layer, part) + "(" + argument + ")";
+    };
+    // A sandwich norm (Gemma 3) around what a sublayer adds.
+    auto afterNorm = [&](const std::string& part, const std::string& inner) {
+        return part.empty() ? inner : call(part, inner);
+    };
+    const bool layerNorm = a.norm == NormKind::LayerNorm;
     steps.push_back(
         step(step_id::kResidualAfterAttention,
              Text::tr("The residual stream after attention: the input plus what attention adds"),
-             gemma ? "x = x + self.post_attention_layernorm(self.att(self.input_layernorm(x)))"
-                   : "x = x + self.att(self.norm1(x))",
+             "x = x + " +
+                 afterNorm(names.postAttentionNorm, call(names.attention, call(names.norm1, "x"))),
              c.residualMid, "d_model"));
     steps.push_back(
         step(step_id::kNorm2,
-             gpt2 ? Text::tr("LayerNorm 2: each token's vector scaled to mean 0, variance 1, "
-                             "then scale and shift")
-                  : Text::tr("RMSNorm before the feed-forward: each token's vector divided by "
-                             "its root mean square, then scaled"),
-             gpt2    ? "self.norm2(x)"
-             : gemma ? "self.pre_feedforward_layernorm(x)"
-                     : "self.norm2(x)",
-             c.norm2, "d_model"));
-    steps.push_back(step(
-        step_id::kFfHidden,
-        gpt2 ? Text::tr("Feed-forward, first layer and GELU: four times wider, one token at a "
-                        "time")
-        : gemma
-            ? Text::tr("Feed-forward, gated (GeGLU): GELU of one projection times another, one "
-                       "token at a time")
-            : Text::tr("Feed-forward, gated (SwiGLU): SiLU of one projection times another, one "
-                       "token at a time"),
-        gpt2    ? "GELU(self.ff.layers[0](norm2))"
-        : gemma ? "gelu(self.ff.fc1(x), approximate=\"tanh\") * self.ff.fc2(x)"
-                : "silu(self.ff.fc1(x)) * self.ff.fc2(x)",
-        c.ffHidden, "ff_hidden"));
+             layerNorm ? Text::tr("LayerNorm 2: each token's vector scaled to mean 0, variance 1, "
+                                  "then scale and shift")
+                       : Text::tr("RMSNorm before the feed-forward: each token's vector divided by "
+                                  "its root mean square, then scaled"),
+             call(names.norm2, "x"), c.norm2, "d_model"));
+    QString hiddenTitle;
+    std::string hiddenOp;
+    switch (a.feedForward) {
+        case FeedForwardKind::Gelu:
+            hiddenTitle = Text::tr(
+                "Feed-forward, first layer and GELU: four times wider, one token at a time");
+            hiddenOp = "gelu(" + call(names.up, "norm2") + ", approximate=\"tanh\")";
+            break;
+        case FeedForwardKind::GeGlu:
+            hiddenTitle = Text::tr(
+                "Feed-forward, gated (GeGLU): GELU of one projection times another, one token at "
+                "a time");
+            hiddenOp = "gelu(" + call(names.gate, "norm2") + ", approximate=\"tanh\") * " +
+                       call(names.up, "norm2");
+            break;
+        case FeedForwardKind::SwiGlu:
+            hiddenTitle = Text::tr(
+                "Feed-forward, gated (SwiGLU): SiLU of one projection times another, one token at "
+                "a time");
+            hiddenOp = "silu(" + call(names.gate, "norm2") + ") * " + call(names.up, "norm2");
+            break;
+    }
+    steps.push_back(step(step_id::kFfHidden, hiddenTitle, hiddenOp, c.ffHidden, "ff_hidden"));
     steps.push_back(step(step_id::kFfOutput,
-                         gemma ? Text::tr("Feed-forward, last layer back to d_model, then its "
-                                          "RMSNorm")
-                               : Text::tr("Feed-forward, second layer: back to d_model"),
-                         gpt2    ? "self.ff.layers[2](hidden)"
-                         : gemma ? "self.post_feedforward_layernorm(self.ff.fc3(hidden))"
-                                 : "self.ff.fc3(hidden)",
+                         names.postFeedForwardNorm.empty()
+                             ? Text::tr("Feed-forward, second layer: back to d_model")
+                             : Text::tr("Feed-forward, last layer back to d_model, then its "
+                                        "RMSNorm"),
+                         afterNorm(names.postFeedForwardNorm, call(names.down, "ff_hidden")),
                          c.ffOutput, "d_model"));
     steps.push_back(step(step_id::kBlockOutput,
                          Text::tr("The block's output: the residual stream plus the feed-forward, "
                                   "the next block's input"),
-                         gemma ? "x = x + self.post_feedforward_layernorm(self.ff(x))"
-                               : "x = x + self.ff(self.norm2(x))",
+                         "x = x + " + afterNorm(names.postFeedForwardNorm,
+                                                call(names.feedForward, call(names.norm2, "x"))),
                          c.residualOut, "d_model"));
     trace.steps = std::move(steps);
     t.trace = std::make_shared<const Trace>(std::move(trace));

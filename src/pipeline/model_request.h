@@ -23,6 +23,11 @@ QString bundledModelDirectory();
 // UserError("model", ...) for a name that is neither a file, a folder nor a bundled model.
 QString modelFilePath(const QString& nameOrPath);
 
+// The name a model goes by in titles and the status line: a bundled model's name, a folder's
+// name, or a file's name without its extension ("qwen3-0.6b" for the folder qwen3-0.6b and
+// for qwen3-0.6b.safetensors; QFileInfo::completeBaseName would cut the folder at its dot).
+QString modelName(const QString& nameOrPath);
+
 // Reads a model (UserError("model"/"heads"/"tokenizer", ...), Cancelled). `heads` overrides a
 // GPT-2 file's; `configPath` gives a single weights file its config.json.
 using ModelLoadProgress = std::function<void(int done, int total, const QString& what)>;
@@ -36,6 +41,18 @@ std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
 // adds, Gemma 3's <bos>) when it has one, else GPT-2's (also when the model is not read yet);
 // of the typed text or the book's sentence, or the ids given (Settings::inputIds).
 InputTokens modelTokens(const Settings& settings, const DecoderModel* model);
+// Which tokenizer cuts the text for `model`: "tokenizer.json" (its own) or "gpt2".
+QString modelTokenizerName(const DecoderModel& model);
+// Empty when the tokenizer is the model's (its tokenizer.json, or GPT-2's for a GPT-2 model or
+// a file whose metadata says "tokenizer": "gpt2");
+// else why GPT-2's stands in and what that means ("qwen3 has no tokenizer.json: GPT-2's
+// tokenizer cuts the text, ..."), for the app and the CLI to say.
+QString modelTokenizerNote(const DecoderModel& model);
+// The most bytes of text one token of the settings' tokenizer (the model's, in model mode) stands
+// for, -1 when there is no such bound (words, HfTokenizer::maxTextBytesPerToken), and the
+// context length it must fit: what File > Open text checks a file's size against.
+int64_t maxTextBytesPerToken(const Settings& settings, const DecoderModel* model);
+int64_t contextLengthOf(const Settings& settings, const DecoderModel* model);
 // The token `id` is for `model`: its own tokenizer's, else GPT-2's (also without a model).
 // Throws std::out_of_range beyond that tokenizer's vocabulary.
 Token modelToken(const DecoderModel* model, int64_t id);

@@ -101,6 +101,15 @@ QVariantMap givenSettings(const QCommandLineParser& p) {
     if (inputs > 1)
         bad("input",
             Text::tr("Give only one input: --preset book, --text, --text-file or --embeddings."));
+    if (isSet("ids") && inputs > 0) {
+        const char* other = isSet("text")         ? "--text"
+                            : isSet("text-file")  ? "--text-file"
+                            : isSet("embeddings") ? "--embeddings"
+                                                  : "--preset book";
+        bad("ids", Text::tr("--ids are the tokens themselves, so %1 would not be read: give "
+                            "either the token ids or the text.")
+                       .arg(QLatin1String(other)));
+    }
     if (isSet("text-file"))
         given.insert(QStringLiteral("text"),
                      readUtf8TextFile(p.value(QStringLiteral("text-file"))));
@@ -116,7 +125,40 @@ QVariantMap givenSettings(const QCommandLineParser& p) {
             bad(f.key, settingProblem(problem, QStringLiteral("--") + QLatin1String(f.option)));
         given.insert(QLatin1String(f.key), value);
     }
+    checkGivenSettingsApply(given);
     return given;
+}
+
+void checkGivenSettingsApply(const QVariantMap& given) {
+    const auto has = [&](const char* key) { return given.contains(QLatin1String(key)); };
+    if (has("model")) {
+        // A trained model brings its module, weights, embeddings and tokenizer: the chapter-3
+        // module's settings mean nothing to it. (--heads may name a GPT-2 file's head count,
+        // which the file itself may not say; whether it applies is known once it is read.)
+        static const char* const moduleOnly[] = {
+            "tokenizer",    "embedding_seed", "positions", "embeddings_file",
+            "weights_file", "variant",        "d_in",      "d_out",
+            "kv_groups",    "latent_dim",     "head_dim",  "qk_norm",
+            "rope_base",    "rope",           "mask",      "dropout",
+            "mode",         "dropout_rng",    "seed",      "qkv_bias",
+            "batch",        "context_length"};
+        for (const char* key : moduleOnly)
+            if (has(key))
+                bad(key, Text::tr("--%1 does not apply to a trained model (--model): its file "
+                                  "decides its attention, weights and tokenizer. Leave --%1 out.")
+                             .arg(optionNameOf(QLatin1String(key))));
+        const QString preset = given.value(QStringLiteral("preset")).toString();
+        if (!preset.isEmpty() && preset != QLatin1String("book"))
+            bad("input", Text::tr("--preset %1 sets the chapter-3 module's sizes, which a trained "
+                                  "model (--model) does not use. Leave --preset out.")
+                             .arg(preset));
+    } else {
+        for (const char* key : {"model_config", "layer", "ablate", "ablate_mode"})
+            if (has(key))
+                bad(key, Text::tr("--%1 is for a trained model: give the model with --model, or "
+                                  "leave --%1 out.")
+                             .arg(optionNameOf(QLatin1String(key))));
+    }
 }
 
 Settings applyGivenSettings(const Settings& base, const QVariantMap& given) {

@@ -37,6 +37,11 @@ void addSettingOptions(QCommandLineParser& parser, std::initializer_list<Setting
 // size or book). --text-file is read here: its text arrives under "text". Options not given are
 // not in the map. Throws UserError naming the option and what it accepts.
 QVariantMap givenSettings(const QCommandLineParser& parser);
+// Throws UserError for given settings that would be ignored, since an option never silently
+// does nothing: the chapter-3 module's options (--variant, --seed, --tokenizer, a GPT-2
+// --preset, ...) with --model, and --config, --layer, --ablate, --ablate-mode without it.
+// givenSettings calls it; --ids with a text is refused there too.
+void checkGivenSettingsApply(const QVariantMap& given);
 
 // `base` with the given settings applied, and only those, by the rules a user expects:
 // - --preset book is an input: the book's six vectors (d_in 3); a GPT-2 preset sets the module

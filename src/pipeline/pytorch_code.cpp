@@ -7,6 +7,7 @@
 
 #include "engine/embeddings.h"
 #include "engine/step_ids.h"
+#include "engine/weight_names.h"
 #include "io/text_format.h"
 
 namespace attn {
@@ -849,49 +850,27 @@ struct FamilyNames {
 };
 
 FamilyNames familyNames(const DecoderModel& m) {
-    const bool hf = m.names == WeightNames::HuggingFace;
-    const bool gemma = m.arch.family == Family::Gemma3;
-    FamilyNames n;
-    if (hf) {
-        n = {"model.embed_tokens.weight",
-             "model.layers.{n}.",
-             "input_layernorm.weight",
-             "self_attn.q_proj",
-             "self_attn.k_proj",
-             "self_attn.v_proj",
-             "self_attn.o_proj",
-             "self_attn.q_norm.weight",
-             "self_attn.k_norm.weight",
-             "post_attention_layernorm.weight",
-             gemma ? "pre_feedforward_layernorm.weight" : "post_attention_layernorm.weight",
-             "mlp.gate_proj",
-             "mlp.up_proj",
-             "mlp.down_proj",
-             "post_feedforward_layernorm.weight",
-             "model.norm.weight",
-             "lm_head.weight"};
-        return n;
-    }
-    // The book's load_weights_into_* names: Llama 3's nn.RMSNorm has .weight, the others .scale.
-    const std::string norm = m.arch.family == Family::Llama ? ".weight" : ".scale";
-    n = {"tok_emb.weight",
-         gemma ? "blocks.{n}." : "trf_blocks.{n}.",
-         gemma ? "input_layernorm.scale" : "norm1" + norm,
-         "att.W_query",
-         "att.W_key",
-         "att.W_value",
-         "att.out_proj",
-         "att.q_norm.scale",
-         "att.k_norm.scale",
-         "post_attention_layernorm.scale",
-         gemma ? "pre_feedforward_layernorm.scale" : "norm2" + norm,
-         "ff.fc1",
-         "ff.fc2",
-         "ff.fc3",
-         "post_feedforward_layernorm.scale",
-         "final_norm" + norm,
-         "out_head.weight"};
-    return n;
+    const WeightNameTable& t = weightNameTable(m.arch.family, m.names);
+    auto norm = [&](const std::string& part) {
+        return part.empty() ? std::string() : part + "." + t.normScale;
+    };
+    return {t.tokenEmbedding,
+            t.blocks + ".{n}.",
+            norm(t.norm1),
+            t.query,
+            t.key,
+            t.value,
+            t.outProj,
+            norm(t.queryNorm),
+            norm(t.keyNorm),
+            norm(t.postAttentionNorm),
+            norm(t.norm2),
+            t.gate,
+            t.up,
+            t.down,
+            norm(t.postFeedForwardNorm),
+            norm(t.finalNorm),
+            t.outHead};
 }
 
 // The forward of a Llama, Qwen2, Qwen3 or Gemma 3 model written out as the book's classes
@@ -1093,32 +1072,35 @@ PyTorchListing pytorchModelListing(const ModelRun& run) {
     for (size_t i = 0; i < run.input.tokens.size(); ++i)
         s += (i ? ", " : "") + std::to_string(run.input.tokens[i].id);
     s += "])  # the text's GPT-2 tokens\nT = len(ids)\n\n\n";
-    // Names of the weights, Hugging Face's (Conv1D: x @ W) or the book's (nn.Linear: x @ W.T).
-    if (hf) {
+    // The weights by their names in the file (engine/weight_names.h): Hugging Face's Conv1D
+    // computes x @ W, the book's nn.Linear x @ W.T.
+    const WeightNameTable& t = weightNameTable(Family::Gpt2, m.names);
+    auto q = [](const std::string& name) { return "\"" + name + "\""; };
+    if (t.inputMajor)
         s += "def linear(x, name):  # Conv1D: x @ W + b\n"
-             "    return x @ state[name + \".weight\"] + state[name + \".bias\"]\n\n\n"
-             "def norm(x, name):\n"
-             "    return F.layer_norm(x, (d_model,), state[name + \".weight\"], state[name + "
-             "\".bias\"], eps=1e-5)\n\n\n"
-             "x = state[\"wte.weight\"][ids] + state[\"wpe.weight\"][:T]\n"
-             "for n in range(layers):\n"
-             "    b = f\"h.{n}.\"\n"
-             "    h = norm(x, b + \"ln_1\")\n"
-             "    q, k, v = linear(h, b + \"attn.c_attn\").split(d_model, dim=-1)\n";
-    } else {
+             "    return x @ state[name + \".weight\"] + state[name + \".bias\"]\n\n\n";
+    else
         s += "def linear(x, name):  # nn.Linear: x @ W.T (+ b)\n"
              "    y = x @ state[name + \".weight\"].T\n"
-             "    return y + state[name + \".bias\"] if name + \".bias\" in state else y\n\n\n"
-             "def norm(x, name):\n"
-             "    return F.layer_norm(x, (d_model,), state[name + \".scale\"], state[name + "
-             "\".shift\"], eps=1e-5)\n\n\n"
-             "x = state[\"tok_emb.weight\"][ids] + state[\"pos_emb.weight\"][:T]\n"
-             "for n in range(layers):\n"
-             "    b = f\"trf_blocks.{n}.\"\n"
-             "    h = norm(x, b + \"norm1\")\n"
-             "    q, k, v = (linear(h, b + \"att.\" + w) for w in (\"W_query\", \"W_key\", "
-             "\"W_value\"))\n";
-    }
+             "    return y + state[name + \".bias\"] if name + \".bias\" in state else y\n\n\n";
+    s += "def norm(x, name):\n"
+         "    return F.layer_norm(x, (d_model,), state[name + " +
+         q("." + t.normScale) + "], state[name + " + q("." + t.normShift) +
+         "], eps=1e-5)\n\n\n"
+         "x = state[" +
+         q(t.tokenEmbedding) + "][ids] + state[" + q(t.positionEmbedding) +
+         "][:T]\n"
+         "for n in range(layers):\n"
+         "    b = f\"" +
+         t.blocks +
+         ".{n}.\"\n"
+         "    h = norm(x, b + " +
+         q(t.norm1) + ")\n";
+    if (!t.queryKeyValue.empty())
+        s += "    q, k, v = linear(h, b + " + q(t.queryKeyValue) + ").split(d_model, dim=-1)\n";
+    else
+        s += "    q, k, v = (linear(h, b + w) for w in (" + q(t.query) + ", " + q(t.key) + ", " +
+             q(t.value) + "))\n";
     s += "    q, k, v = (t.view(T, heads, head_dim).transpose(0, 1) for t in (q, k, v))\n"
          "    scores = q @ k.transpose(1, 2)\n"
          "    scores = scores.masked_fill(torch.triu(torch.ones(T, T), diagonal=1).bool(), "
@@ -1128,21 +1110,21 @@ PyTorchListing pytorchModelListing(const ModelRun& run) {
          std::to_string(layer) +
          ":\n"
          "        attention = weights\n"
-         "    context = (weights @ v).transpose(0, 1).contiguous().view(T, d_model)\n";
-    if (hf)
-        s += "    x = x + linear(context, b + \"attn.c_proj\")\n"
-             "    h = norm(x, b + \"ln_2\")\n"
-             "    x = x + linear(F.gelu(linear(h, b + \"mlp.c_fc\"), approximate=\"tanh\"), b + "
-             "\"mlp.c_proj\")\n"
-             "x = norm(x, \"ln_f\")\n"
-             "head = state.get(\"lm_head.weight\", state[\"wte.weight\"])\n";
-    else
-        s += "    x = x + linear(context, b + \"att.out_proj\")\n"
-             "    h = norm(x, b + \"norm2\")\n"
-             "    x = x + linear(F.gelu(linear(h, b + \"ff.layers.0\"), approximate=\"tanh\"), b + "
-             "\"ff.layers.2\")\n"
-             "x = norm(x, \"final_norm\")\n"
-             "head = state.get(\"out_head.weight\", state[\"tok_emb.weight\"])\n";
+         "    context = (weights @ v).transpose(0, 1).contiguous().view(T, d_model)\n"
+         "    x = x + linear(context, b + " +
+         q(t.outProj) +
+         ")\n"
+         "    h = norm(x, b + " +
+         q(t.norm2) +
+         ")\n"
+         "    x = x + linear(F.gelu(linear(h, b + " +
+         q(t.up) + "), approximate=\"tanh\"), b + " + q(t.down) +
+         ")\n"
+         "x = norm(x, " +
+         q(t.finalNorm) +
+         ")\n"
+         "head = state.get(" +
+         q(t.outHead) + ", state[" + q(t.tokenEmbedding) + "])\n";
     s += modelListingEnd(layer);
     listing.code = std::move(s);
     return listing;

@@ -2,11 +2,14 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QLocale>
+#include <algorithm>
 
 #include "engine/embeddings.h"
 #include "engine/weight_check.h"
 #include "io/file_io.h"
 #include "io/loaders.h"
+#include "pipeline/issue_text.h"
 
 namespace attn {
 
@@ -83,6 +86,62 @@ GivenSizes givenSizes(const Settings& before, const QVariantMap& given) {
     return g;
 }
 
+void refuseTextBeyondContext(std::string_view text, int64_t contextLength, bool contextIsSetting,
+                             const std::function<int64_t(std::string_view)>& countTokens) {
+    if (contextLength < 1)
+        return;
+    const auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+    for (size_t length = size_t(std::max<int64_t>(4096, contextLength * 8)); length < text.size();
+         length *= 4) {
+        // A space with a word on either side starts a pre-token in every pre-tokenizer the
+        // tokenizers use (GPT-2's and Llama 3's regexes, Metaspace): the beginning's tokens are
+        // the whole text's up to there. Within a few KB of `length`, else the next length.
+        size_t cut = length;
+        const size_t stop = std::min(text.size() - 1, length + 4096);
+        while (cut < stop && !(text[cut] == ' ' && !space(text[cut - 1]) && !space(text[cut + 1])))
+            ++cut;
+        if (cut >= stop)
+            continue;
+        const int64_t n = countTokens(text.substr(0, cut));
+        // A tokenizer without a pre-tokenizer (BPE over the whole stretch) may merge across the
+        // cut: a margin for that, far below the factor of 4 between two beginnings.
+        if (n - 2 - n / 64 > contextLength) {
+            const QLocale c = QLocale::c();
+            throw UserError(
+                "input",
+                Text::tr("The text is too long for the context length of %1 tokens: "
+                         "its first %2 alone make %3 tokens, and the whole text is "
+                         "%4. %5")
+                    .arg(c.toString(qlonglong(contextLength)))
+                    .arg(c.formattedDataSize(qint64(cut), 1, QLocale::DataSizeSIFormat))
+                    .arg(c.toString(qlonglong(n)))
+                    .arg(c.formattedDataSize(qint64(text.size()), 1, QLocale::DataSizeSIFormat))
+                    .arg(contextIsSetting ? Text::tr("Shorten the text or raise the context "
+                                                     "length.")
+                                          : Text::tr("Shorten the text."))
+                    .toStdString());
+        }
+    }
+}
+
+QString textFileBeyondContext(const QString& path, int64_t bytes, int64_t contextLength,
+                              bool contextIsSetting, int64_t maxBytesPerToken) {
+    if (maxBytesPerToken < 1 || contextLength < 1 || bytes <= contextLength * maxBytesPerToken)
+        return {};
+    const QLocale c = QLocale::c();
+    return Text::tr(
+               "%1 is %2, too long for the context length of %3 tokens: a token stands for "
+               "at most %4 bytes, so at most %5 of text fit. %6")
+        .arg(QFileInfo(path).fileName())
+        .arg(c.formattedDataSize(qint64(bytes), 1, QLocale::DataSizeSIFormat))
+        .arg(c.toString(qlonglong(contextLength)))
+        .arg(maxBytesPerToken)
+        .arg(c.formattedDataSize(qint64(contextLength * maxBytesPerToken), 1,
+                                 QLocale::DataSizeSIFormat))
+        .arg(contextIsSetting ? Text::tr("Open a shorter text or raise the context length.")
+                              : Text::tr("Open a shorter text."));
+}
+
 InputTokens tokenizeInput(const Settings& settings, const InputFiles& files) {
     InputTokens in;
     switch (settings.source) {
@@ -94,6 +153,14 @@ InputTokens tokenizeInput(const Settings& settings, const InputFiles& files) {
                 in.tokens.clear();
             break;
         case InputSource::Text: {
+            if (settings.inputIds.empty()) {
+                const QByteArray utf8 = settings.text.toUtf8();
+                refuseTextBeyondContext(std::string_view(utf8.constData(), size_t(utf8.size())),
+                                        settings.config.contextLength, true,
+                                        [kind = settings.tokenizer](std::string_view prefix) {
+                                            return int64_t(tokenize(kind, prefix).size());
+                                        });
+            }
             in.tokens = settings.textTokens();
             for (const Token& t : in.tokens)
                 in.labels.push_back(t.display);
@@ -114,11 +181,12 @@ std::vector<ValidationIssue> checkSettings(const Settings& settings, const Input
                                            int64_t tokens) {
     const Config& c = settings.config;
     std::vector<ValidationIssue> issues = validate(c, tokens);
+    translateIssues(issues);  // the engine writes English; the GUI may speak another language
     if (tokens == 0 && settings.source == InputSource::Text)
         for (ValidationIssue& issue : issues)
             if (issue.field == "input")
-                issue.message =
-                    Text::tr("The text has no tokens: type a word or two.").toStdString();
+                issue = {issue.field,
+                         Text::tr("The text has no tokens: type a word or two.").toStdString()};
     auto add = [&](const char* field, const QString& message) {
         issues.push_back({field, message.toStdString()});
     };
@@ -157,12 +225,17 @@ std::vector<ValidationIssue> checkSettings(const Settings& settings, const Input
         }
     }
     if (files.weights && variantHasWeights(c.variant)) {
-        const std::vector<std::string> problems = weightProblems(*files.weights, c);
+        const auto problems = weightProblemParts(*files.weights, c);
         if (!problems.empty()) {
-            std::string text = fileName(settings.weightsFile) + ": ";
-            for (size_t i = 0; i < problems.size(); ++i)
-                text += (i ? "; " : "") + problems[i];
-            issues.push_back({"weights", text + "."});
+            ValidationIssue issue{"weights", {}, {{"%1: ", {fileName(settings.weightsFile)}}}};
+            for (size_t i = 0; i < problems.size(); ++i) {
+                if (i)
+                    issue.parts.push_back({"; ", {}});
+                issue.parts.insert(issue.parts.end(), problems[i].begin(), problems[i].end());
+            }
+            issue.parts.push_back({".", {}});
+            issue.message = issueText(issue).toStdString();
+            issues.push_back(std::move(issue));
         }
     }
     return issues;

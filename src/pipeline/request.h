@@ -5,6 +5,7 @@
 
 #include <QStringList>
 #include <QVariantMap>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,7 +55,26 @@ struct InputTokens {
     std::vector<std::string> labels;  // one per row of x
     int64_t count() const { return int64_t(labels.size()); }
 };
+// Throws UserError("input", ...) when the typed text, with context length checked: a text
+// that surely has more tokens than the context length is refused (textBeyondContext) before
+// the whole of it is tokenized.
 InputTokens tokenizeInput(const Settings& settings, const InputFiles& files);
+
+// Throws UserError("input") when `text` surely has more than `contextLength` tokens, found
+// without tokenizing all of it: `countTokens` counts the tokens of ever longer beginnings of the
+// text (8 bytes per token of the context, then 4 times more each time), each cut at a space
+// between two words, where a tokenizer's pre-tokenizer cuts too, until one alone has more
+// tokens than the context. A 31 MB text meets a context of 1,024 GPT-2 tokens after its first
+// 8 KB. A text that might fit is left to be tokenized whole (at most a third more work).
+// `contextIsSetting`: the chapter-3 module's context length, which the user may raise (the
+// message says so), not a model's.
+void refuseTextBeyondContext(std::string_view text, int64_t contextLength, bool contextIsSetting,
+                             const std::function<int64_t(std::string_view)>& countTokens);
+// The text of a text file of `bytes` bytes has more than `contextLength` tokens when it has
+// more than maxBytesPerToken (the most a token stands for; -1: no bound) times as many bytes:
+// then the file is refused before it is read (QString() when it may fit).
+QString textFileBeyondContext(const QString& path, int64_t bytes, int64_t contextLength,
+                              bool contextIsSetting, int64_t maxBytesPerToken);
 
 // Every problem with running `settings` on `tokens` tokens, each with the field of the control
 // it belongs to: the module's validation, no tokens, the book's 3-d vectors, an embeddings file

@@ -1,5 +1,6 @@
 #include "pipeline/run_request.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <algorithm>
 
@@ -90,7 +91,9 @@ std::shared_ptr<const DecoderRun> baselineRun(const Request& request, const Mode
 void runModelMode(const Request& request, const RequestHooks& hooks, RequestResult& out) {
     const Settings& s = request.settings;
     if (!request.model) {
-        out.issues.push_back({"model", "The model is not loaded yet."});
+        out.issues.push_back(
+            {"model", QCoreApplication::translate("attn::Request", "The model is not loaded yet.")
+                          .toStdString()});
         return;
     }
     ModelRun& m = out.model;

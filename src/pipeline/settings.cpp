@@ -155,9 +155,16 @@ QVariant idsText(const std::vector<int64_t>& ids) {
 
 QString ids(const QVariant& v, std::vector<int64_t>* out) {
     std::vector<int64_t> parsed;
-    // Spaces (as sessions write them) or commas (as --ids takes them) between the ids.
-    static const QRegularExpression separators(QStringLiteral("[ ,]+"));
-    for (const QString& part : text(v).split(separators, Qt::SkipEmptyParts)) {
+    // Spaces (as sessions write them) or one comma (as --ids takes them) between the ids; an
+    // empty place beside a comma ("1,,2", "1,2,") is a missing id, not nothing.
+    static const QRegularExpression separators(QStringLiteral("\\s*,\\s*|\\s+"));
+    const QString all = text(v).trimmed();
+    for (const QString& part : all.isEmpty() ? QStringList() : all.split(separators)) {
+        if (part.isEmpty())
+            return Text::tr(
+                       "{} expects token ids (whole numbers from 0) separated by commas or "
+                       "spaces; \"%1\" has a comma with no id before or after it")
+                .arg(all);
         bool ok = false;
         const qlonglong id = part.toLongLong(&ok);
         if (!ok || id < 0)
@@ -419,7 +426,10 @@ std::vector<Token> Settings::textTokens() const {
     const std::string_view bytes(utf8.constData(), size_t(utf8.size()));
     if (!tokenIds.empty() && tokenizer == TokenizerKind::Gpt2 && source == InputSource::Text) {
         try {
-            if (gpt2Decode(tokenIds) == bytes) {
+            // As characters: a byte token that is part of one is U+FFFD in the text box.
+            const std::string decoded = gpt2Decode(tokenIds);
+            if (decoded == bytes ||
+                QString::fromUtf8(decoded.data(), qsizetype(decoded.size())) == inputText()) {
                 std::vector<Token> tokens;
                 tokens.reserve(tokenIds.size());
                 for (int64_t id : tokenIds)

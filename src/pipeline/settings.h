@@ -40,9 +40,11 @@ struct Settings {
     // What goes in.
     InputSource source = InputSource::Book;
     QString text;  // the typed text, kept while the book example or a file is shown
-    // The GPT-2 ids Append built the text from, token by token. While they decode to exactly
-    // the text (and the tokenizer is GPT-2's) they are its tokens: tokenizing it again could
-    // merge what the model generated (two appended line breaks would become one token, 628).
+    // The ids Append built the text from, token by token (GPT-2's, or with a model its own
+    // tokenizer's). While they decode to the text (and the tokenizer is GPT-2's or the model's)
+    // they are its tokens: tokenizing it again could merge what the model generated (two
+    // appended line breaks would become one token, 628) or lose a byte token that is part of a
+    // character (the text shows U+FFFD for it, and the ids are compared as characters too).
     // Any other text is tokenized as usual (textTokens).
     std::vector<int64_t> tokenIds;
     // Token ids given instead of text (the CLI's --ids): when there are any, they are the

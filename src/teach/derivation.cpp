@@ -81,6 +81,15 @@ struct Cell {
     std::string qId = step_id::kQueriesHeads, kId = step_id::kKeysHeads,
                 vId = step_id::kValuesHeads;
     int64_t perGroup = 1;  // query heads per key/value group
+    // The quiz's hidden cells of the step's matrix (rows x quizCols), or null.
+    const std::vector<unsigned char>* quiz = nullptr;
+    int64_t quizCols = 0;
+    bool quizHides(int64_t i, int64_t j) const {
+        if (!quiz || j < 0 || j >= quizCols)
+            return false;
+        const size_t k = size_t(i * quizCols + j);
+        return k < quiz->size() && (*quiz)[k];
+    }
 
     const Step* step(const std::string& sid) const { return tr.find(sid); }
     float at(const std::string& sid, const Index& idx) const {
@@ -125,7 +134,23 @@ struct Cell {
             return false;
         return j > i || (mask.kind == MaskKind::Window && j <= i - mask.window);
     }
+    // Simplified attention (section 3.3, softmax(x @ x.T) @ x) has no queries, keys or values:
+    // its text names the tokens alone.
     QString whyHidden(int64_t i, int64_t j) const {
+        if (simplified && j > i)
+            return Derive::tr(
+                       "%1 (position %2) comes after %3 (position %4): a token may not look "
+                       "ahead")
+                .arg(quoted(tokens, j))
+                .arg(j)
+                .arg(quoted(tokens, i))
+                .arg(i);
+        if (simplified)
+            return Derive::tr("%1 (position %2) is outside %3's window of the last %4 tokens")
+                .arg(quoted(tokens, j))
+                .arg(j)
+                .arg(quoted(tokens, i))
+                .arg(mask.window);
         if (j > i)
             return Derive::tr(
                        "the key %1 (position %2) comes after the query %3 (position %4): a "
@@ -155,6 +180,9 @@ struct Cell {
 };
 
 QString pairText(const Cell& c) {
+    if (c.simplified)
+        return Derive::tr("token %1 (row), token %2 (column)")
+            .arg(quoted(c.tokens, c.row), quoted(c.tokens, c.col));
     return Derive::tr("query %1, key %2").arg(quoted(c.tokens, c.row), quoted(c.tokens, c.col));
 }
 
@@ -196,21 +224,34 @@ QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv) 
     for (int64_t j = 0; j < c.T; ++j) {
         const double e = std::isinf(z[size_t(j)]) ? 0.0 : std::exp(z[size_t(j)] - mx);
         den += e;
-        terms << f4(e);
+        // A term over the denominator is the weight a quiz still hides.
+        terms << (c.quizHides(c.row, j) ? QStringLiteral("?") : f4(e));
     }
     const double zij = z[size_t(c.col)];
     const double num = std::isinf(zij) ? 0.0 : std::exp(zij - mx);
     QString s;
+    // The book's softmax first, then the shifted form the numbers below use, and why the
+    // shift is allowed: a student who knows exp(z) / Σ exp(z) must not meet an unexplained max.
     s += QStringLiteral(
-             "<p>w<sub>%1,%2</sub> = exp(z<sub>ij</sub> − max<sub>i</sub>) / Σ<sub>j</sub> "
+             "<p>w<sub>%1,%2</sub> = exp(z<sub>ij</sub>) / Σ<sub>j</sub> exp(z<sub>ij</sub>) = "
+             "exp(z<sub>ij</sub> − max<sub>i</sub>) / Σ<sub>j</sub> "
              "exp(z<sub>ij</sub> − max<sub>i</sub>)</p>")
              .arg(c.row)
              .arg(c.col);
+    s += QStringLiteral("<p>") +
+         Derive::tr(
+             "Subtracting the row's largest score, max<sub>i</sub> = %1, changes no weight "
+             "(exp(−max<sub>i</sub>) cancels above and below the line) but keeps exp from "
+             "overflowing; torch.softmax does the same.")
+             .arg(f4(mx)) +
+         QStringLiteral("</p>");
     if (std::isinf(zij) && zij < 0) {
         s += QStringLiteral("<p>") +
-             Derive::tr(
-                 "z<sub>ij</sub> = <b>-inf</b> (masked: %1), and exp(−∞) = 0, so this weight is "
-                 "<b>0</b>: the key gets no attention at all.")
+             (c.simplified
+                  ? Derive::tr("z<sub>ij</sub> = <b>-inf</b> (masked: %1), and exp(−∞) = 0, so "
+                               "this weight is <b>0</b>: the token gets no attention at all.")
+                  : Derive::tr("z<sub>ij</sub> = <b>-inf</b> (masked: %1), and exp(−∞) = 0, so "
+                               "this weight is <b>0</b>: the key gets no attention at all."))
                  .arg(c.whyHidden(c.row, c.col)) +
              QStringLiteral("</p>");
     } else {
@@ -236,7 +277,7 @@ QString rowSumText(const Cell& c, const std::string& id, const QString& sym,
     for (int64_t j = 0; j < c.T; ++j) {
         const double v = c.at(id, c.tt(c.row, j));
         sum += v;
-        terms << f4(v);
+        terms << (id == c.id && c.quizHides(c.row, j) ? QStringLiteral("?") : f4(v));
     }
     return QStringLiteral("<p>") +
            (sumsToOne
@@ -546,7 +587,8 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
 }  // namespace
 
 QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std::string& stepId,
-                       int head, int batch, int row, int col) {
+                       int head, int batch, int row, int col,
+                       const std::vector<unsigned char>& quizHidden) {
     const Step* st = trace.find(stepId);
     if (!st)
         return {};
@@ -585,6 +627,10 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
     c.batch = hm.batch;
     c.row = row;
     c.col = col;
+    if (!quizHidden.empty()) {
+        c.quiz = &quizHidden;
+        c.quizCols = hm.cols;
+    }
     const float value = hm.value(row, col);
     const QString id = QString::fromStdString(stepId);
     const QString b = QString::number(c.batch), h = QString::number(c.head);
@@ -602,8 +648,11 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
     QStringList ctx;
     if (hm.head >= 0)
         ctx << Derive::tr("head %1").arg(hm.head);
+    // Grouped-query attention: every step of a query head names the key/value group it reads.
     if (hm.head >= 0 && st->info.headAxisIsGroups())
         ctx << Derive::tr("key/value group %1").arg(hm.head / st->info.queryHeadsPerIndex());
+    else if (hm.head >= 0 && c.perGroup > 1)
+        ctx << Derive::tr("key/value group %1").arg(hm.head / c.perGroup);
     if (trace.config.batch > 1)
         ctx << Derive::tr("batch %1").arg(c.batch);
     html +=
@@ -615,6 +664,11 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                  hm.isMasked(row, col) && std::isfinite(value) ? f4(value) + Derive::tr(" (masked)")
                                                                : f4(value));
 
+    if (c.quizHides(row, col))
+        return QStringLiteral("<p><b>%1</b> — %2 = <b>?</b></p><p>%3</p>")
+            .arg(id.toHtmlEscaped(), where,
+                 Derive::tr("Hidden by the quiz: click the cell to reveal it and see where its "
+                            "number comes from."));
     const int64_t i = row, j = col;
     if (after) {
         const QString more = afterChapter3Cell(c, cfg, value);
@@ -711,21 +765,41 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
             QStringLiteral("</p>");
     } else if (stepId == step_id::kScores) {
         html += QStringLiteral("<p>") + dotProduct(c) + QStringLiteral("</p>");
-        html += QStringLiteral("<p>") +
-                Derive::tr(
-                    "The dot product multiplies the query of %1 and the key of %2 component by "
-                    "component and adds the products.")
-                    .arg(quoted(tokens, i), quoted(tokens, j)) +
-                QStringLiteral("</p>");
+        if (c.perGroup > 1) {
+            const int64_t group = c.head / c.perGroup, first = group * c.perGroup;
+            html += QStringLiteral("<p>") +
+                    Derive::tr(
+                        "Head %1 reads the keys of key/value group ⌊%1 / %2⌋ = %3, which heads "
+                        "%4 to %5 share: k<sub>%6</sub> is that group's key of %7.")
+                        .arg(c.head)
+                        .arg(c.perGroup)
+                        .arg(group)
+                        .arg(first)
+                        .arg(first + c.perGroup - 1)
+                        .arg(j)
+                        .arg(quoted(tokens, j)) +
+                    QStringLiteral("</p>");
+        }
+        html +=
+            QStringLiteral("<p>") +
+            (c.simplified
+                 ? Derive::tr("The dot product multiplies the embeddings of %1 and %2 component by "
+                              "component and adds the products: no weights, no queries or keys.")
+                 : Derive::tr("The dot product multiplies the query of %1 and the key of %2 "
+                              "component by component and adds the products."))
+                .arg(quoted(tokens, i), quoted(tokens, j)) +
+            QStringLiteral("</p>");
     } else if (stepId == step_id::kMask) {
         if (c.hidden(i, j))
             html += QStringLiteral("<p>") + Derive::tr("1 = hidden: %1.").arg(c.whyHidden(i, j)) +
                     QStringLiteral("</p>");
         else
-            html += QStringLiteral("<p>") +
-                    Derive::tr("0 = visible: the key %1 is at or before the query %2.")
-                        .arg(quoted(tokens, j), quoted(tokens, i)) +
-                    QStringLiteral("</p>");
+            html +=
+                QStringLiteral("<p>") +
+                (c.simplified ? Derive::tr("0 = visible: %1 is at or before %2.")
+                              : Derive::tr("0 = visible: the key %1 is at or before the query %2."))
+                    .arg(quoted(tokens, j), quoted(tokens, i)) +
+                QStringLiteral("</p>");
     } else if (stepId == step_id::kMaskedScores) {
         if (c.hidden(i, j))
             html += QStringLiteral("<p>") +
@@ -735,10 +809,14 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
                         .arg(f4(c.at(step_id::kScores, c.tt(i, j))), c.whyHidden(i, j)) +
                     QStringLiteral("</p>");
         else
-            html += QStringLiteral("<p>") +
-                    Derive::tr("Unchanged: the key is visible, so masked_scores = scores = %1.")
-                        .arg(f4(value)) +
-                    QStringLiteral("</p>");
+            html +=
+                QStringLiteral("<p>") +
+                (c.simplified
+                     ? Derive::tr("Unchanged: the token is visible, so masked_scores = "
+                                  "scores = %1.")
+                     : Derive::tr("Unchanged: the key is visible, so masked_scores = scores = %1."))
+                    .arg(f4(value)) +
+                QStringLiteral("</p>");
     } else if (stepId == step_id::kScaledScores) {
         const std::string src =
             trace.find(step_id::kMaskedScores) ? step_id::kMaskedScores : step_id::kScores;

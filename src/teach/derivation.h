@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 #include <string>
+#include <vector>
 
 namespace attn {
 
@@ -15,8 +16,13 @@ struct Trace;
 // Examples: a score as q_i · k_j with every product; a weight as exp(z − max) / Σ exp with the
 // row's denominator and row sum; a masked cell's -inf and why; a context element as Σ_j w_ij v_j.
 // `tokens` label the token axes (quoted in the text). Empty for a cell outside the step.
+// `quizHidden` (rows x cols of that matrix, HeatmapData::quizHidden) are the cells a quiz still
+// hides: their numbers print as "?" wherever the derivation would list them (a row's sum, the
+// softmax's terms), and a hidden cell itself is not derived, so explaining one revealed cell
+// never gives the others away.
 QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std::string& stepId,
-                       int head, int batch, int row, int col);
+                       int head, int batch, int row, int col,
+                       const std::vector<unsigned char>& quizHidden = {});
 
 // At most this many terms of a sum are listed; longer sums end in "… (d terms)".
 constexpr int kDerivationMaxTerms = 8;

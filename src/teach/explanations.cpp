@@ -6,6 +6,7 @@
 
 #include "engine/step_ids.h"
 #include "engine/trace.h"
+#include "pipeline/settings.h"
 
 namespace attn {
 
@@ -412,7 +413,8 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
                QLatin1Char(' ') +
                Explain::tr(
                    "Why pairs: a rotation turns a point in a plane, and a point in a plane has two "
-                   "numbers. So RoPE turns a head's numbers two by two, each pair at its own speed, "
+                   "numbers. So RoPE turns a head's numbers two by two, each pair at its own "
+                   "speed, "
                    "and the head size must be even.");
     if (id == step_id::kKeysRotated)
         return Explain::tr(
@@ -426,17 +428,15 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
                     ? Explain::tr(
                           "repeat_interleave(1, dim=1) lines the groups up with the query heads: "
                           "with one group per head, head h reads group h.")
-                    : x.perGroup == 2
-                          ? Explain::tr(
-                                "repeat_interleave(2, dim=1) lines the groups up with the query "
-                                "heads: heads 0 and 1 read group 0, heads 2 and 3 group 1, and "
-                                "so on.")
-                          : Explain::tr(
-                                "repeat_interleave(%1, dim=1) lines the groups up with the query "
-                                "heads: heads 0 to %2 read group 0, the next %1 heads group 1, "
-                                "and so on.")
-                                .arg(x.perGroup)
-                                .arg(x.perGroup - 1)) +
+                : x.perGroup == 2
+                    ? Explain::tr("repeat_interleave(2, dim=1) lines the groups up with the query "
+                                  "heads: heads 0 and 1 read group 0, heads 2 and 3 group 1, and "
+                                  "so on.")
+                    : Explain::tr("repeat_interleave(%1, dim=1) lines the groups up with the query "
+                                  "heads: heads 0 to %2 read group 0, the next %1 heads group 1, "
+                                  "and so on.")
+                          .arg(x.perGroup)
+                          .arg(x.perGroup - 1)) +
                QLatin1Char(' ') +
                Explain::tr(
                    "PyTorch copies the numbers here; the app shows a view, as fast attention "
@@ -570,9 +570,9 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             return Explain::tr(
                        "How similar is each token to every other token? The dot product "
                        "of two embeddings is large when they point in the same direction. "
-                       "This simplified attention has no trainable weights: it compares "
-                       "the inputs directly, giving a %1 × %1 table, row = query token, "
-                       "column = key token.")
+                       "This simplified attention has no trainable weights, and so no "
+                       "queries, keys or values: it compares the inputs directly, giving a "
+                       "%1 × %1 table in which row i holds token i's score with every token.")
                 .arg(T);
         QString s = Explain::tr(
                         "Each query is compared with every key by a dot product: the "
@@ -906,9 +906,11 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
         const QString kName = x.simplified
                                   ? QStringLiteral("d_in")
                                   : (x.mha ? QStringLiteral("hd") : QStringLiteral("d_out"));
-        return Explain::tr(
-                   "%1 @ %1<sup>T</sup> → %2: the %3 = %4 axis is summed away; one score per "
-                   "(query, key) pair, %5 × %5")
+        return (x.simplified
+                    ? Explain::tr("%1 @ %1<sup>T</sup> → %2: the %3 = %4 axis is summed away; "
+                                  "one score per pair of tokens, %5 × %5")
+                    : Explain::tr("%1 @ %1<sup>T</sup> → %2: the %3 = %4 axis is summed away; "
+                                  "one score per (query, key) pair, %5 × %5"))
             .arg(from, to, kName)
             .arg(k)
             .arg(x.T);
@@ -929,7 +931,9 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
                 .arg(x.h)
                 .arg(x.hd)
                 .arg(x.dOut);
-        return Explain::tr("%1 @ %2 → %3: the key axis T = %4 is summed away")
+        return (x.simplified
+                    ? Explain::tr("%1 @ %2 → %3: the second token axis T = %4 is summed away")
+                    : Explain::tr("%1 @ %2 → %3: the key axis T = %4 is summed away"))
             .arg(from, src.size() > 1 ? shapeText(src[1]->shape) : QString(), to)
             .arg(x.T);
     }
@@ -1083,11 +1087,24 @@ QString explainStepHtml(const Trace& trace, const std::string& stepId, InputOrig
     return explain(x, st->info);
 }
 
+InputOrigin inputOriginOf(const Settings& s) {
+    switch (s.source) {
+        case InputSource::Book:
+            return InputOrigin::Book;
+        case InputSource::File:
+            return InputOrigin::File;
+        case InputSource::Text:
+            break;
+    }
+    return s.positions ? InputOrigin::Embedded : InputOrigin::EmbeddedWithoutPositions;
+}
+
+QString explainCellHeading() {
+    return Explain::tr("Where this number comes from");
+}
+
 bool isModelLayerInput(const StepInfo& s) {
-    // The engine names the LayerNorm in the step's PyTorch op: h[N].ln_1(x) (Hugging Face
-    // names) or trf_blocks[N].norm1(x) (the book's).
-    return s.id == step_id::kInputs &&
-           (s.op.find(".ln_1(") != std::string::npos || s.op.find(".norm1(") != std::string::npos);
+    return s.id == step_id::kInputs && s.source == StepSource::LayerInput;
 }
 
 QString stepCaption(const StepInfo& s) {
@@ -1169,7 +1186,8 @@ QString stepCaption(const StepInfo& s) {
     if (id == step_id::kContextTransposed)
         return Explain::tr("Heads side by side again for each token");
     if (id == step_id::kContext)
-        return Explain::tr("Context vectors: weighted sums of the values");
+        return simplified ? Explain::tr("Context vectors: weighted sums of the inputs")
+                          : Explain::tr("Context vectors: weighted sums of the values");
     if (id == step_id::kOutput)
         return Explain::tr("The module's output");
     return s.title.empty() ? QString::fromStdString(id) : QString::fromStdString(s.title);

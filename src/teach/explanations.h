@@ -9,12 +9,19 @@
 namespace attn {
 
 struct Config;
+struct Settings;
 struct StepInfo;
 struct Trace;
 
 // Where the input vectors x come from, which `inputs` explains: the chapter-2 embedding layers
 // (token + position, or token alone), the book's six given vectors, or a loaded file.
 enum class InputOrigin { Embedded, EmbeddedWithoutPositions, Book, File };
+// Where `settings` take their input vectors from.
+InputOrigin inputOriginOf(const Settings& settings);
+
+// The heading above a clicked cell's derivation (deriveCellHtml), in the Explain panel and in
+// `attention-lens-cli explain --cell`.
+QString explainCellHeading();
 
 // Rich text (HTML) for one step of `trace`: a short heading, what and why, the formula with
 // <sub>/<sup>, and the shape change, e.g. "(1, 6, 2) → (1, 2, 6, 1): split d_out = 2 into

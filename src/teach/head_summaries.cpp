@@ -58,8 +58,9 @@ const ScoreInfo kScoreInfo[] = {
      2},
     {QT_TRANSLATE_NOOP("attn::HeadSummaries", "first token"),
      QT_TRANSLATE_NOOP("attn::HeadSummaries",
-                       "Mean weight on the first token: high = an attention sink, where the "
-                       "head parks attention it does not need"),
+                       "Mean weight on the first token (rows 1 and on: row 0 sees only it): "
+                       "high = an attention sink, where the head parks attention it does not "
+                       "need"),
      3},
     {QT_TRANSLATE_NOOP("attn::HeadSummaries", "induction"),
      QT_TRANSLATE_NOOP("attn::HeadSummaries",
@@ -646,8 +647,13 @@ void HeadSummaries::setCurrent(int layer, int head) {
     } else {
         const QModelIndex source = model_->index(int(scores_.index(layer, head)), 0);
         const QModelIndex shown = proxy_->mapFromSource(source);
+        // A current index set from outside never scrolls the list: a visible view would scroll
+        // to it at once, a hidden one (the page behind another) when it is shown, so the page
+        // would open past its top rows, the strongest heads. Keys and clicks still scroll.
+        table_->setAutoScroll(false);
         table_->selectionModel()->setCurrentIndex(
             shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table_->setAutoScroll(true);
     }
     selecting_ = false;
 }

@@ -2,11 +2,13 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -115,7 +117,8 @@ std::vector<LessonScreen> build() {
         QStringLiteral("3.4.2"), Lesson::tr("SelfAttention_v2 with nn.Linear"),
         Lesson::tr("<p><code>SelfAttention_v2</code> uses <code>nn.Linear</code> layers instead of "
                    "raw matrices: same computation, better initial weights. The book uses "
-                   "<code>torch.manual_seed(789)</code> here, so the numbers differ from v1.</p>"),
+                   "<code>torch.manual_seed(789)</code> here, so the numbers differ from v1 "
+                   "(seed 123).</p>"),
         v2, step_id::kWeights));
 
     Config causal = makeConfig(Variant::Causal, 789);
@@ -157,11 +160,14 @@ std::vector<LessonScreen> build() {
     v.push_back(screen(
         QStringLiteral("3.5.2"), Lesson::tr("Dropout: which weights are kept"),
         Lesson::tr("<p>While training, dropout randomly drops attention weights so the model does "
-                   "not depend on a few connections. With p = 0.5 (seed 123) about half of them "
-                   "are dropped; 1 = kept.</p>"
-                   "<p><small>Not the book's printed pattern: the book calls "
-                   "<code>torch.manual_seed(123)</code> right before "
-                   "<code>dropout(example)</code>, while here <code>CausalAttention</code> is "
+                   "not depend on a few connections. With p = 0.5 about half of them are "
+                   "dropped; 1 = kept.</p>"
+                   "<p><b>New seed:</b> from here on the module is <code>CausalAttention</code> "
+                   "built with seed 123, as in section 3.5.3, so its weights are not the seed-789 "
+                   "weights of the causal screens before.</p>"
+                   "<p><small>Not the book's printed pattern either: the book drops the seed-789 "
+                   "weights and calls <code>torch.manual_seed(123)</code> right before "
+                   "<code>dropout(...)</code>, while here <code>CausalAttention</code> is "
                    "built after it and its three Linear layers draw random numbers first, so "
                    "dropout takes a later part of the same random stream. The rule is the "
                    "same.</small></p>"),
@@ -171,7 +177,8 @@ std::vector<LessonScreen> build() {
         Lesson::tr(
             "<p>Dropped weights become 0 and kept ones are multiplied by 1/(1 − 0.5) = 2, so "
             "on average the weights keep their size. At inference time (eval mode) dropout is "
-            "off.</p>"),
+            "off.</p><p>The kept weights are those of seed 123, not of the seed-789 screens "
+            "before.</p>"),
         drop, step_id::kDroppedWeights));
 
     Config ca = makeConfig(Variant::Causal, 123, 2);
@@ -237,6 +244,12 @@ std::vector<LessonScreen> build() {
 const char* const kSonnet =
     "Shall I compare thee to a summer's day? Thou art more lovely and more temperate: Rough "
     "winds do shake the darling buds of May, And summer's lease hath all too short a date;";
+// The same lines as the sonnet is printed, one per line: the text a student types or pastes.
+// The lesson that quotes the loss reads this one; with the line breaks made spaces the model,
+// trained on lines of verse, is surprised by a text it never sees (7.98 nats instead of 5.53).
+const char* const kSonnetLines =
+    "Shall I compare thee to a summer's day?\nThou art more lovely and more temperate:\nRough "
+    "winds do shake the darling buds of May,\nAnd summer's lease hath all too short a date;";
 // Ten words the plays use often, each one GPT-2 token, said twice: the second half can be
 // predicted by copying what followed each word the first time.
 const char* const kRepeatedWords =
@@ -343,7 +356,7 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "alone. Change the Layer box above the heatmap to follow the stream through the "
             "four blocks.</p>"),
         "steps", step_id::kBlockOutput, 0, 0));
-    v.push_back(modelScreen(
+    LessonScreen predicts = modelScreen(
         Lesson::tr("Next token"), Lesson::tr("What the model predicts"),
         Lesson::tr(
             "<p>After the last block the model turns each token's vector into scores for all "
@@ -355,7 +368,9 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "position and what the text really says.</p>"
             "<p><small>Presentation mode shows only the heatmap and this panel: press Esc to "
             "reach the list and Append, F11 to come back.</small></p>"),
-        "steps", step_id::kWeights, 3, 0));
+        "steps", step_id::kWeights, 3, 0);
+    predicts.predictions = true;
+    v.push_back(predicts);
     return v;
 }
 
@@ -385,7 +400,7 @@ std::vector<LessonScreen> buildWhyLesson() {
     const QString prevName = headName(prev), idleName = headName(idle);
     const auto screen = [&](const QString& section, const QString& title, const QString& html,
                             const char* page, const char* step, HeadRef head,
-                            std::vector<HeadRef> ablate = {}, const char* text = kSonnet,
+                            std::vector<HeadRef> ablate = {}, const char* text = kSonnetLines,
                             LessonHead pick = LessonHead::Fixed) {
         return onModel(modelScreen(section, title, html, page, step, int(head.layer),
                                    int(head.head), pick, text),
@@ -398,8 +413,9 @@ std::vector<LessonScreen> buildWhyLesson() {
             "<p>The heatmaps show where each head <i>looks</i>. They do not show what that "
             "looking <i>does</i> for the prediction. To find out, switch the head off and see "
             "what changes: <b>ablation</b>.</p>"
-            "<p>This is head <b>%1</b> of tiny-shakespeare on Sonnet 18: its previous-token head, "
-            "most of each row's weight on the token just before. Under the next-token list, the "
+            "<p>This is head <b>%1</b> of tiny-shakespeare on the first four lines of Sonnet 18, "
+            "as printed: its previous-token head, most of each row's weight on the token just "
+            "before. Under the next-token list, the "
             "line <b>Loss on this text</b> says how surprised the model is by the sonnet, on "
             "average: the mean of -ln p(each token | the tokens before it), in nats.</p>")
             .arg(prevName),
@@ -411,7 +427,7 @@ std::vector<LessonScreen> buildWhyLesson() {
             "output projection (Heads menu, Ctrl+K, or right-click a head). Every later layer "
             "is computed again; the head's own pattern is still drawn, crossed out.</p>"
             "<p>The loss line now gives both numbers: the sonnet got harder to predict (from "
-            "7.98 to 8.11 nats per token), and each probability in the list says what it was. "
+            "5.53 to 5.64 nats per token), and each probability in the list says what it was. "
             "The <b>Text view</b> (Ctrl+7, colour by <i>change in loss</i>) shows where: red "
             "tokens were easier with the head on.</p>"
             "<p><b>Restore all</b> over the list (or Ctrl+Shift+K) switches it back on.</p>")
@@ -421,9 +437,12 @@ std::vector<LessonScreen> buildWhyLesson() {
         Lesson::tr("Most heads"), Lesson::tr("Not every head matters"),
         Lesson::tr(
             "<p>Now head %1 is off instead. It looks at the text as busily as any head, but the "
-            "loss hardly moves (from 7.98 to 7.99 nats per token): for this text the model does "
+            "loss hardly moves (from 5.53 to 5.53 nats per token): for this text the model does "
             "not need it. Looking is not doing.</p>"
-            "<p>Try others: right-click a head in <b>All layers</b> or <b>Head scores</b>. "
+            "<p>Try others: right-click a head in <b>All layers</b> or <b>Head scores</b>. A few "
+            "even lower the loss a little when switched off (L2H0: from 5.53 to 5.51): a head "
+            "learnt what helps on the plays on average, and on one text it can push the wrong "
+            "way. "
             "<i>Mean</i> ablation (the box beside the switched-off heads) lets a head write its "
             "average instead of nothing, which separates what it says about <i>this</i> token "
             "from what it always adds.</p>")
@@ -436,8 +455,11 @@ std::vector<LessonScreen> buildWhyLesson() {
             "model's own final norm and output head: what would the model predict if it "
             "stopped there? Each column is a token of the sonnet, each row a layer; bold cells "
             "are the sonnet's real next token.</p>"
-            "<p>Read a column downwards: early layers guess a frequent token, later layers "
-            "change their mind. Switch %1 off (Ctrl+K on it in the Layer steps) and compare.</p>")
+            "<p>Read a column downwards: after layer 0 the guess is often a frequent token (a "
+            "line break, a comma, <i>thy</i>); in 16 of the 46 columns a later layer changes it. "
+            "On this short text the last layer has the real next token on top no more often "
+            "than layer 0 (9 times each): the sonnet is hard for so small a model. Switch %1 "
+            "off (Ctrl+K on it in the Layer steps) and compare.</p>")
             .arg(prevName),
         "lens", step_id::kWeights, prev));
     v.push_back(screen(
@@ -449,7 +471,7 @@ std::vector<LessonScreen> buildWhyLesson() {
             "a previous-token head in an earlier layer wrote, a <b>circuit</b> of two heads.</p>"
             "<p>This model has the previous-token head but no induction head: the view shows "
             "its best one, with no stripe parallel to the diagonal. Colour the Text view by "
-            "<i>each token's loss</i>: the second half is as surprising as the first. The "
+            "<i>each token's loss</i>: the second half is no easier than the first. The "
             "lesson <b>How a model copies</b> shows the circuit in <b>tiny-circuit</b>, a model "
             "trained to copy; models trained on more text (GPT-2 small, Llama, Qwen, Gemma) "
             "have such heads too.</p>"),
@@ -524,7 +546,9 @@ std::vector<LessonScreen> buildCopyLesson() {
             "followed by what.</p>"
             "<p>The loss line under the next-token list says what that costs: from 5.86 to 10.71 "
             "nats per token. Open the <b>Text view</b> (Ctrl+7) and colour it by <i>change in "
-            "loss</i>: the second half turns red. <b>Restore all</b> (Ctrl+Shift+K) switches "
+            "loss</i>: the second half turns red (15 of its 16 tokens; its first word, after the "
+            "last "
+            "word of the first half, cannot be copied). <b>Restore all</b> (Ctrl+Shift+K) switches "
             "the head back on.</p>")
             .arg(prevName, indName),
         "steps", ind, {prev}));
@@ -534,9 +558,10 @@ std::vector<LessonScreen> buildCopyLesson() {
             "<p>The <b>logit lens</b> reads the residual stream after each layer with the "
             "model's final norm and output head. Each column is a token of the text, each row a "
             "layer; bold cells are the text's real next token.</p>"
-            "<p>In the second half, after layer 0 the top token is a guess from the current "
-            "word alone. After layer 1, where %1 sits, the copied word is on top: that is the "
-            "layer at which copying wins. Switch %2 off (Ctrl+K on it in the Layer steps) and "
+            "<p>In the second half, after layer 0 the copied word is almost never on top: no "
+            "head in layer 0 can find the earlier copy of a word. After layer 1, where %1 sits, "
+            "the copied word is on top at every position: that is the layer at which copying "
+            "wins. Switch %2 off (Ctrl+K on it in the Layer steps) and "
             "look again.</p>")
             .arg(indName, prevName),
         "lens", ind));
@@ -546,9 +571,13 @@ std::vector<LessonScreen> buildCopyLesson() {
             "<p>The <b>Head scores</b> page ranks every head by its previous-token and induction "
             "scores on the text in the view. Here %1 leads the previous-token column and %2 the "
             "induction column.</p>"
-            "<p>Type any sentence twice and watch the same two heads light up. Then open a "
-            "bigger model (GPT-2 small, Llama, Qwen, Gemma) and look for its induction heads the "
-            "same way; they have many.</p>")
+            "<p>Your own text said twice gets an induction column only when its second half "
+            "repeats the first token for token: in <i>The cat sat. The cat sat.</i> the first "
+            "<i>The</i> has no space before it and is another token than the second, so type a "
+            "space first. And tiny-circuit copies well only the common words it was trained to "
+            "copy: on <i> The cat sat on the mat.</i> said twice %2 scores 0.25 and L1H0 leads "
+            "with 0.48. Bigger models (GPT-2 small, Llama, Qwen, Gemma) copy any text; look for "
+            "their induction heads the same way.</p>")
             .arg(prevName, indName),
         "scores", ind));
     return v;
@@ -898,6 +927,7 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
     v->addWidget(text_, 1);
     v->addWidget(bar_);
     v->addLayout(nav);
+    text_->viewport()->installEventFilter(this);
     connect(back_, &QPushButton::clicked, this, &LessonPanel::back);
     connect(next_, &QPushButton::clicked, this, &LessonPanel::next);
     screens_ = chapter3Lesson();
@@ -924,14 +954,51 @@ QString LessonPanel::progressText() const {
 }
 
 void LessonPanel::setFontScale(double scale) {
+    scale_ = std::clamp(scale, 0.5, 4.0);
+    fitText();
+}
+
+void LessonPanel::applyScale(double scale) {
+    shownScale_ = scale;
     QFont f = font();
     if (f.pointSizeF() > 0)
-        f.setPointSizeF(QApplication::font().pointSizeF() * std::clamp(scale, 0.5, 4.0));
+        f.setPointSizeF(QApplication::font().pointSizeF() * scale);
     text_->setFont(f);
     QFont tf = f;
     tf.setPointSizeF(f.pointSizeF() * 1.35);
     tf.setBold(true);
     title_->setFont(tf);
+}
+
+bool LessonPanel::textFits() const {
+    const QWidget* view = text_->viewport();
+    QTextDocument* doc = text_->document();
+    doc->setTextWidth(view->width());
+    return doc->size().height() <= view->height() + 1;
+}
+
+void LessonPanel::fitText() {
+    if (fitting_)
+        return;
+    fitting_ = true;
+    // From the scale asked for down to the application's size in steps of 5 %: the largest
+    // that shows the whole text. Below it the box scrolls, as it does in the window.
+    const double floor = std::min(1.0, scale_);
+    double scale = scale_;
+    applyScale(scale);
+    if (text_->viewport()->height() > 0) {
+        while (scale > floor && !textFits()) {
+            scale = std::max(floor, scale - 0.05);
+            applyScale(scale);
+        }
+    }
+    fitting_ = false;
+}
+
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == text_->viewport() && event->type() == QEvent::Resize && !fitting_)
+        fitText();
+    return QWidget::eventFilter(watched, event);
 }
 
 void LessonPanel::setCurrentIndex(int index) {
@@ -961,6 +1028,13 @@ void LessonPanel::restart() {
     setCurrentIndex(0);
 }
 
+// The module the header names: the book's class (SelfAttention_v1, CausalAttention, ...), code
+// in every language; simplified self-attention has no class, so its words are translated.
+static QString moduleName(Variant v) {
+    return v == Variant::Simplified ? LessonPanel::tr("simplified self-attention")
+                                    : QString::fromStdString(variantClassName(v));
+}
+
 void LessonPanel::refresh() {
     const bool any = !screens_.empty();
     const LessonScreen& s = currentScreen();
@@ -971,14 +1045,13 @@ void LessonPanel::refresh() {
     else if (variantIsAfterChapter3(s.config.variant) || !s.section.front().isDigit())
         // After chapter 3 the sections are topics, not the book's numbers.
         section_->setText(
-            tr("After chapter 3: %1  ·  %2")
-                .arg(s.section, QString::fromStdString(variantClassName(s.config.variant))));
+            tr("After chapter 3: %1  ·  %2").arg(s.section, moduleName(s.config.variant)));
     else
         section_->setText(
-            tr("Chapter 3, section %1  ·  %2")
-                .arg(s.section, QString::fromStdString(variantClassName(s.config.variant))));
+            tr("Chapter 3, section %1  ·  %2").arg(s.section, moduleName(s.config.variant)));
     title_->setText(s.title);
     text_->setHtml(s.html);
+    fitText();
     progress_->setText(progressText());
     bar_->setRange(0, std::max<int>(1, int(screens_.size())));
     bar_->setValue(any ? index_ + 1 : 0);

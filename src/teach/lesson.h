@@ -44,6 +44,9 @@ struct LessonScreen {
     // A module screen with `text` reads that text (chapter-2 embeddings) instead of the book's
     // six vectors; `positions` false leaves out the position embeddings.
     bool positions = true;
+    // A trained model's screen whose text is about the next-token list beside the heatmap: its
+    // slide shows the list too.
+    bool predictions = false;
 };
 
 // Chapter 3, in the book's order and with the book's seeds.
@@ -108,7 +111,13 @@ class LessonPanel : public QWidget {
     int currentIndex() const { return index_; }
     const LessonScreen& currentScreen() const;
     QString progressText() const;  // "3 / 12"
+    // Text `scale` times the application's (presentation mode: kPresentationFontScale). A
+    // screen's text that does not fit its box at that size is set smaller, down to the
+    // application's size, so a projected lesson shows all of it without scrolling.
     void setFontScale(double scale);
+    double fontScale() const { return scale_; }
+    double shownFontScale() const { return shownScale_; }  // after fitting the text
+    bool textFits() const;  // the whole text is in view, nothing to scroll
 
   public slots:
     void setCurrentIndex(int index);  // emits screenChanged
@@ -121,9 +130,17 @@ class LessonPanel : public QWidget {
     void indexChanged(int index);
     void finished();  // Next on the last screen
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void refresh();
+    void fitText();
+    void applyScale(double scale);
     std::vector<LessonScreen> screens_;
+    double scale_ = 1.0;
+    double shownScale_ = 1.0;
+    bool fitting_ = false;
     int index_ = 0;
     QLabel* section_ = nullptr;
     QLabel* title_ = nullptr;

@@ -87,7 +87,18 @@ QString visibleTokenText(const std::string& display, bool partialUtf8) {
     s.replace(QLatin1Char('\n'), QChar(0x21B5));
     s.replace(QLatin1Char('\r'), QStringLiteral("\\r"));
     s.replace(QLatin1Char('\t'), QChar(0x2192));
-    return s;
+    // Every other control character (a model's vocabulary has them: \x00 to \x1f, DEL, C1)
+    // draws as an empty box or nothing at all: written as its escape, "\x1b".
+    QString out;
+    out.reserve(s.size());
+    for (const QChar c : s) {
+        const ushort u = c.unicode();
+        if (u < 0x20 || (u >= 0x7f && u < 0xa0))
+            out += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out;
 }
 
 QString visibleTokenText(int64_t id, const DecoderModel* model) {
@@ -297,7 +308,8 @@ NextTokensPanel::NextTokensPanel(QWidget* parent)
         tr("The most probable next tokens: click to select, double-click to "
            "append to the text"));
     connect(list_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        if (index.isValid() && !isComputing() && size_t(index.row()) < predictions_.size())
+        if (index.isValid() && !isComputing() && atLastPosition() &&
+            size_t(index.row()) < predictions_.size())
             emit appendRequested(predictions_[size_t(index.row())].id);
     });
     connect(list_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -377,6 +389,7 @@ void NextTokensPanel::clear() {
     baseline_.reset();
     lossLabel_->clear();
     position_ = -1;
+    appendTopPending_ = false;
     predictions_.clear();
     actual_.clear();
     model_->setPredictions({}, -1, nullptr);
@@ -409,6 +422,8 @@ void NextTokensPanel::setRun(std::shared_ptr<const DecoderRun> run,
         lossJob_->cancel();
         lossDelay_.start();
     }
+    if (run != run_)
+        appendTopPending_ = false;  // asked of another text
     run_ = std::move(run);
     baseline_ = std::move(baseline);
     // Following the end of the text as it grows is what typing wants; a position picked in
@@ -424,6 +439,11 @@ void NextTokensPanel::setRun(std::shared_ptr<const DecoderRun> run,
 }
 
 void NextTokensPanel::setPosition(int position) {
+    appendTopPending_ = false;  // the user went on reading: nothing is appended behind her back
+    moveTo(position);
+}
+
+void NextTokensPanel::moveTo(int position) {
     if (!run_)
         return;
     const int T = int(run_->tokens());
@@ -473,6 +493,10 @@ void NextTokensPanel::showPrediction(const Prediction& p) {
     list_->setEnabled(true);
     heading_->setText(headingText());
     updateButtons();
+    if (appendTopPending_ && atLastPosition() && !predictions_.empty()) {
+        appendTopPending_ = false;
+        emit appendRequested(predictions_.front().id);
+    }
 }
 
 QString NextTokensPanel::lossText() const {
@@ -525,21 +549,49 @@ void NextTokensPanel::selectRow(int row) {
         list_->selectRow(row);
 }
 
+bool NextTokensPanel::atLastPosition() const {
+    return run_ && position_ == int(run_->tokens()) - 1;
+}
+
 void NextTokensPanel::appendTop() {
+    if (!run_)
+        return;
+    if (!atLastPosition()) {
+        // The list is about a position inside the text; the text goes on after its end.
+        appendTopPending_ = true;
+        moveTo(-1);
+        return;
+    }
     if (!isComputing() && !predictions_.empty())
         emit appendRequested(predictions_.front().id);
 }
 
 void NextTokensPanel::appendSelected() {
     const int row = selectedRow();
-    if (!isComputing() && row >= 0 && size_t(row) < predictions_.size())
+    if (!isComputing() && atLastPosition() && row >= 0 && size_t(row) < predictions_.size())
         emit appendRequested(predictions_[size_t(row)].id);
 }
 
 void NextTokensPanel::updateButtons() {
     const bool ready = !isComputing() && !predictions_.empty();
-    appendTopButton_->setEnabled(ready);
-    appendSelectedButton_->setEnabled(ready && selectedRow() >= 0);
+    // A button that loses the keyboard focus as it is disabled hands it to the next control
+    // in the tab order, and the scroll area around the panel scrolls to show that one (the
+    // sampling bar's spin box): the buttons jumped away from under the pointer. The panel
+    // itself takes the focus instead, where nothing moves.
+    const auto setEnabled = [this](QPushButton* button, bool on) {
+        if (!on && button->hasFocus())
+            setFocus(Qt::OtherFocusReason);
+        button->setEnabled(on);
+    };
+    setEnabled(appendTopButton_, run_ && (ready || !atLastPosition()));
+    setEnabled(appendSelectedButton_, ready && atLastPosition() && selectedRow() >= 0);
+    appendSelectedButton_->setToolTip(
+        atLastPosition() || !run_
+            ? tr("Add the token selected in the list to the text")
+            : tr("The list shows what the model predicts after token %1, inside the text; "
+                 "Append continues the text after its last token (position %2).")
+                  .arg(position_)
+                  .arg(run_->tokens() - 1));
     heading_->setText(headingText());
 }
 

@@ -29,7 +29,8 @@ namespace attn {
 class LatestJob;
 class NextTokensModel;
 
-// A token's text as the panel shows it: spaces as ·, newlines as ↵, tabs as →, a token that is
+// A token's text as the panel shows it: spaces as ·, newlines as ↵, tabs as →, a carriage
+// return as \r and any other control character as its escape ("\x1b"), a token that is
 // only part of a UTF-8 character as its bytes in hex in angle brackets ("‹e4 bd›"), and "#id"
 // for an id outside the vocabulary. The token is `model`'s (its own tokenizer's, else GPT-2's).
 QString visibleTokenText(int64_t id, const DecoderModel* model = nullptr);
@@ -85,7 +86,11 @@ class NextTokensPanel : public QWidget {
     QString lossText() const;
     static QString lossText(const TextLoss& loss);
 
-    // Emit appendRequested for the top token or the selected row (nothing when there is none).
+    // Emit appendRequested for the most probable token after the text's last position, or for
+    // the selected row of the last position's list (nothing when there is none). Append
+    // continues the text: with another position picked (to read its predictions) the top
+    // token waits for the last position's prediction, and Append selected is off, since its
+    // list is about the middle of the text.
     void appendTop();
     void appendSelected();
 
@@ -97,6 +102,8 @@ class NextTokensPanel : public QWidget {
   private:
     void request();
     void updateButtons();
+    void moveTo(int position);
+    bool atLastPosition() const;
 
     QLabel* heading_ = nullptr;
     QSpinBox* positionBox_ = nullptr;
@@ -110,6 +117,9 @@ class NextTokensPanel : public QWidget {
     std::shared_ptr<const DecoderRun> run_;
     std::shared_ptr<const DecoderRun> baseline_;
     int position_ = -1;
+    // Append top token was asked for while another position was shown: the last position's top
+    // token is appended as soon as its prediction is in.
+    bool appendTopPending_ = false;
     std::vector<TokenProbability> predictions_;
     QString actual_;
     std::unique_ptr<LatestJob> job_;

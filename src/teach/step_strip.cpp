@@ -169,7 +169,19 @@ QString StepStrip::stageKeyOf(const QString& id) {
 QString StepStrip::chipLabel(const QString& id) {
     // Inside a stage the caption already says what happens, so the chip names the result as
     // briefly as a projector needs: the three projections by name, the head reshapes by matrix.
+    // Every step of a trace has a label here, so each chip reads in the interface's language;
+    // the English label is the step's id (queries, scores, ...), which the tooltip shows.
     static const QHash<QString, const char*> labels = {
+        {QString::fromLatin1(step_id::kInputs), QT_TRANSLATE_NOOP("attn::StepStrip", "inputs")},
+        {QString::fromLatin1(step_id::kQueries), QT_TRANSLATE_NOOP("attn::StepStrip", "queries")},
+        {QString::fromLatin1(step_id::kKeys), QT_TRANSLATE_NOOP("attn::StepStrip", "keys")},
+        {QString::fromLatin1(step_id::kValues), QT_TRANSLATE_NOOP("attn::StepStrip", "values")},
+        {QString::fromLatin1(step_id::kLatent), QT_TRANSLATE_NOOP("attn::StepStrip", "latent")},
+        {QString::fromLatin1(step_id::kScores), QT_TRANSLATE_NOOP("attn::StepStrip", "scores")},
+        {QString::fromLatin1(step_id::kMask), QT_TRANSLATE_NOOP("attn::StepStrip", "mask")},
+        {QString::fromLatin1(step_id::kWeights), QT_TRANSLATE_NOOP("attn::StepStrip", "weights")},
+        {QString::fromLatin1(step_id::kContext), QT_TRANSLATE_NOOP("attn::StepStrip", "context")},
+        {QString::fromLatin1(step_id::kOutput), QT_TRANSLATE_NOOP("attn::StepStrip", "output")},
         {QString::fromLatin1(step_id::kQueriesSplit),
          QT_TRANSLATE_NOOP("attn::StepStrip", "Q split")},
         {QString::fromLatin1(step_id::kKeysSplit), QT_TRANSLATE_NOOP("attn::StepStrip", "K split")},

@@ -102,9 +102,21 @@ bool TextView::isHidden(int key) const {
     return hidden_[size_t(query_) * size_t(T) + size_t(key)] != 0;
 }
 
+void TextView::setQuizRows(std::vector<uint8_t> rows) {
+    if (rows == quizRows_)
+        return;
+    quizRows_ = std::move(rows);
+    relayout();
+}
+
+bool TextView::isWithheld() const {
+    return values_.empty() && query_ >= 0 && size_t(query_) < quizRows_.size() &&
+           quizRows_[size_t(query_)];
+}
+
 float TextView::weightOf(int key) const {
     const int T = tokenCount();
-    if (weights_.empty() || query_ < 0 || key < 0 || key >= T || isHidden(key))
+    if (weights_.empty() || query_ < 0 || key < 0 || key >= T || isHidden(key) || isWithheld())
         return 0.0f;
     const size_t i = size_t(query_) * size_t(T) + size_t(key);
     if (head_ >= 0)
@@ -162,6 +174,10 @@ QString TextView::caption() const {
         return valuesCaption_;
     if (weights_.empty() || query_ < 0)
         return tr("No attention weights to show yet.");
+    if (isWithheld())
+        return tr("A quiz hides the weights of \u201c%1\u201d (token %2): reveal its row in the "
+                  "heatmap to colour the text by it, or click another token.")
+            .arg(tokens_.value(query_).trimmed(), QString::number(query_));
     const QString who = head_ >= 0 || headCount() == 1
                             ? tr("head %1").arg(std::max(0, head_))
                             : tr("the mean of the %1 heads").arg(headCount());
@@ -336,6 +352,11 @@ void TextView::mouseMoveEvent(QMouseEvent* event) {
                                .arg(v, 0, 'f', 3)
                          : tr("\u201c%1\u201d: %2 nats").arg(key).arg(v, 0, 'f', 3),
             this);
+        return;
+    }
+    if (isWithheld()) {
+        QToolTip::showText(event->globalPosition().toPoint(),
+                           tr("\u201c%1\u201d: hidden by the quiz").arg(key), this);
         return;
     }
     const QString text = isHidden(k) ? tr("\u201c%1\u201d is masked for this query").arg(key)

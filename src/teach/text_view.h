@@ -33,13 +33,19 @@ class TextView : public QWidget {
     bool showsValues() const { return !values_.empty(); }
     double valueOf(int token) const;
 
+    // The queries whose rows a quiz hides (one flag per token; empty: none): with such a query
+    // the text stays uncoloured and the caption says why, so the text never gives the answer.
+    void setQuizRows(std::vector<uint8_t> rows);
+    bool isWithheld() const;  // the query's row is hidden by the quiz
+
     void setQuery(int query);
     int query() const { return query_; }
     void setHead(int head);  // -1: the mean over the heads
     int head() const { return head_; }
     void setFontScale(double scale);
 
-    // The weight key `key` gets from the query (of the head shown, or the mean); 0 if hidden.
+    // The weight key `key` gets from the query (of the head shown, or the mean); 0 if hidden, or
+    // withheld by a quiz.
     float weightOf(int key) const;
     bool isHidden(int key) const;
     // The row's strongest visible weight: the colour scale's top.
@@ -83,6 +89,7 @@ class TextView : public QWidget {
     std::vector<std::vector<float>> weights_;
     QStringList tokens_;
     std::vector<uint8_t> hidden_;
+    std::vector<uint8_t> quizRows_;
     std::vector<double> values_;
     bool diverging_ = false;
     QString valuesCaption_;

@@ -1217,6 +1217,18 @@ int64_t HfTokenizer::vocabSize() const {
     return impl_->size;
 }
 
+int64_t HfTokenizer::maxTextBytesPerToken() const {
+    if (impl_->fuseUnk)
+        return -1;
+    for (const AddedToken& t : impl_->added)
+        if (t.lstrip || t.rstrip)
+            return -1;
+    size_t longest = 1;
+    for (const std::string& b : impl_->bytesById)
+        longest = std::max(longest, b.size());
+    return int64_t(longest) * (impl_->normalizer ? 4 : 1);
+}
+
 int64_t HfTokenizer::modelVocabSize() const {
     return impl_->modelSize;
 }

@@ -58,6 +58,12 @@ class HfTokenizer {
     bool isSpecial(int64_t id) const;
     // What the post-processor adds at the start with add_special_tokens (Gemma 3: <bos>), or -1.
     int64_t addedAtStart() const;
+    // The most bytes of text one token can stand for, so that a text of more bytes than
+    // maxTextBytesPerToken() x n has more than n tokens: the longest token's bytes, times 4
+    // when a normalizer runs (NFKC makes a 3-byte fullwidth letter 1 byte). -1 when no such
+    // bound holds: fuse_unk fuses any run of unknown characters into one token, and an added
+    // token that strips the whitespace beside it takes any run of it.
+    int64_t maxTextBytesPerToken() const;
     // "bpe, byte-level" or "bpe, byte fallback": what kind of tokenizer the file defines.
     std::string description() const;
 

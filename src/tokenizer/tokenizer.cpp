@@ -1,5 +1,6 @@
 #include "tokenizer/tokenizer.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -164,8 +165,8 @@ Token gpt2Token(int64_t id) {
     const gpt2::Vocabulary& vocab = gpt2::vocabulary();
     if (id < 0 || id >= vocab.size())
         throw std::out_of_range("GPT-2 token id " + std::to_string(id) +
-                                " is outside the vocabulary (0.." + std::to_string(vocab.size() - 1) +
-                                ")");
+                                " is outside the vocabulary (0.." +
+                                std::to_string(vocab.size() - 1) + ")");
     return gpt2TokenOf(vocab, static_cast<int32_t>(id));
 }
 
@@ -185,6 +186,17 @@ std::string gpt2Decode(const std::vector<int64_t>& ids) {
 
 int64_t gpt2VocabSize() {
     return gpt2::kVocabSize;
+}
+
+int64_t gpt2MaxTokenBytes() {
+    static const int64_t longest = [] {
+        const gpt2::Vocabulary& vocab = gpt2::vocabulary();
+        size_t most = 1;
+        for (int32_t id = 0; id < int32_t(vocab.size()); ++id)
+            most = std::max(most, vocab.bytes(id).size());
+        return int64_t(most);
+    }();
+    return longest;
 }
 
 void gpt2Preload() {

@@ -49,6 +49,9 @@ std::vector<int64_t> tokenIds(const std::vector<Token>& tokens);
 // an id outside the vocabulary.
 std::string gpt2Decode(const std::vector<int64_t>& ids);
 int64_t gpt2VocabSize();  // 50257
+// The most bytes of text one GPT-2 token stands for (its longest token's bytes): a text of more
+// bytes than this x n has more than n GPT-2 tokens.
+int64_t gpt2MaxTokenBytes();
 // The GPT-2 token of an id, shown as tokenize() shows it (hex for a part of a character).
 // Throws std::out_of_range for an id outside the vocabulary.
 Token gpt2Token(int64_t id);

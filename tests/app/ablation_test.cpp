@@ -4,9 +4,12 @@
 // and kept by sessions.
 #include <gtest/gtest.h>
 
+#include <qcustomplot.h>
 #include <QAction>
 #include <QComboBox>
+#include <QGraphicsColorizeEffect>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QTableView>
 #include <QUndoStack>
 #include <cmath>
@@ -15,15 +18,19 @@
 #include "app/app_test_util.h"
 #include "app/centre_pages.h"
 #include "app/head_scores_page.h"
+#include "app/input_panel.h"
 #include "app/logit_lens_page.h"
 #include "app/main_window.h"
 #include "app/overview_page.h"
 #include "app/prediction_panel.h"
 #include "app/sampling_bar.h"
+#include "app/step_view.h"
 #include "app/text_view_panel.h"
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
 #include "engine/generate.h"
+#include "export/head_grid.h"
+#include "export/heatmap_view.h"
 #include "teach/head_summaries.h"
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
@@ -33,6 +40,19 @@ using namespace attn;
 using namespace attn::testing;
 
 namespace {
+
+// The big map's red cross: the lines drawn over its cells (QCPItemLine, none otherwise).
+int crossLines(HeatmapView* map) {
+    int n = 0;
+    for (int i = 0; i < map->plot()->itemCount(); ++i)
+        n += qobject_cast<QCPItemLine*>(map->plot()->item(i)) != nullptr;
+    return n;
+}
+
+// The stale look: the grey colorize effect the main map has too.
+bool looksStale(const QWidget* w) {
+    return qobject_cast<QGraphicsColorizeEffect*>(w->graphicsEffect()) != nullptr;
+}
 
 const QString kText = QStringLiteral("a b c d a b c d");
 
@@ -161,6 +181,66 @@ TEST(Ablation, ASwitchedOffHeadChangesThePredictionsAndTheLossBesideWhatTheyWere
     ASSERT_TRUE(settle(w));
     EXPECT_TRUE(w.workspace()->settings().ablation.empty());
     EXPECT_FALSE(toggle->isEnabled());
+}
+
+// The user guide: a switched-off head's pattern "is still drawn, veiled and crossed out in
+// red" — the big heatmap too, not only its thumbnail and its tile; another head's map is not.
+TEST(Ablation, ASwitchedOffHeadsBigMapIsCrossedOutAsItsThumbnailIs) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w));
+    w.workspace()->selectLayer(1);
+    w.workspace()->selectHead(2);
+    w.workspace()->selectStep(QStringLiteral("weights"));
+    ASSERT_TRUE(settle(w));
+    HeatmapView* map = w.stepView()->heatmap();
+    EXPECT_EQ(crossLines(map), 0);
+    w.ablationActions()->toggleAction()->trigger();
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(waitUntil([&] { return w.isSettled(); }));
+    ASSERT_TRUE(waitUntil([&] { return w.stepView()->headGrid()->isHeadOff(2); }));
+    EXPECT_EQ(crossLines(map), 2);
+    w.workspace()->selectStep(QStringLiteral("scores"));
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(crossLines(map), 2);
+    w.workspace()->selectHead(1);
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(crossLines(map), 0);
+    w.workspace()->selectHead(2);
+    w.workspace()->selectLayer(0);  // the same head in another layer is on
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(crossLines(map), 0);
+    w.workspace()->selectLayer(1);
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(crossLines(map), 2);
+    w.ablationActions()->restoreAllAction()->trigger();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(crossLines(map), 0);
+}
+
+// A stale result must look stale wherever it is shown, as the main map does: the head
+// thumbnails, All layers, Head scores and the next-token list grey out with it while the text
+// cannot run, and come back in colour with the next result.
+TEST(Ablation, AStaleModelResultLooksStaleInEveryView) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w));
+    const std::vector<QWidget*> views{
+        w.stepView()->headGrid(), w.centrePages()->overviewPage()->overview(),
+        w.centrePages()->headScoresPage()->summaries(), w.predictionPanel()->panel()};
+    for (QWidget* v : views)
+        EXPECT_FALSE(looksStale(v)) << v->metaObject()->className();
+    w.inputPanel()->textEdit()->clear();
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(w.workspace()->isStale());
+    EXPECT_TRUE(w.stepView()->heatmap()->isStale());
+    for (QWidget* v : views)
+        EXPECT_TRUE(looksStale(v)) << v->metaObject()->className();
+    w.inputPanel()->textEdit()->setPlainText(kText);
+    ASSERT_TRUE(settle(w));
+    ASSERT_FALSE(w.workspace()->isStale());
+    for (QWidget* v : views)
+        EXPECT_FALSE(looksStale(v)) << v->metaObject()->className();
 }
 
 // "Append sampled": the tokens generate() gives for the text, the seed and the settings, appended

@@ -10,8 +10,11 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStatusBar>
@@ -19,6 +22,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QUndoStack>
 #include <QWheelEvent>
 
@@ -31,6 +35,7 @@
 #include "app/model_picker.h"
 #include "app/overview_page.h"
 #include "app/prediction_panel.h"
+#include "app/status_line.h"
 #include "app/step_view.h"
 #include "app/text_view_panel.h"
 #include "app/token_view_panel.h"
@@ -369,6 +374,90 @@ TEST(Classroom, QuizHidesTheNumbersUntilRevealed) {
     EXPECT_TRUE(view->headGrid()->isVisible());
 }
 
+// A quiz gives no hidden answer away: revealing one cell explains it (in the Explain panel and,
+// projected, beside the map) without listing the row's other weights; the colour bar's range is
+// not told; the Text view does not colour the sentence by a hidden row; a click that moves a
+// row quiz to another row explains nothing of the still hidden cell it hit.
+TEST(Classroom, AQuizGivesNoHiddenAnswerAway) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    StepView* view = w.stepView();
+    HeatmapView* map = view->heatmap();
+    ASSERT_EQ(map->data().stepId, QStringLiteral("weights"));
+    const HeatmapData weights = map->data();
+    const auto f4 = [&](int r, int c) { return QString::number(weights.value(r, c), 'f', 4); };
+    view->setPresentation(true, 1.0);
+    child<QAction>(w, "actionQuizStep")->trigger();
+    emit map->cellClicked(3, 1, weights.value(3, 1));
+    ASSERT_FALSE(map->data().isQuizHidden(3, 1));
+    const QString explained = w.explainPanel()->derivationHtml();
+    auto* projected = w.findChild<QTextBrowser*>(QStringLiteral("presentationDerivation"));
+    ASSERT_NE(projected, nullptr);
+    // The row sum lists the revealed weight and the masked zeros, "?" for the hidden ones.
+    const QString rowSum =
+        QStringLiteral("= ? + %1 + ? + ? + 0.0000 + 0.0000 = <b>1.0000</b>").arg(f4(3, 1));
+    EXPECT_TRUE(explained.contains(rowSum)) << explained.toStdString();
+    EXPECT_TRUE(projected->toHtml().contains(QStringLiteral("? + %1 + ? + ?").arg(f4(3, 1))))
+        << projected->toPlainText().toStdString();
+    for (const int c : {0, 2, 3}) {
+        EXPECT_FALSE(explained.contains(f4(3, c))) << c;
+        EXPECT_FALSE(projected->toPlainText().contains(f4(3, c))) << c;
+    }
+    view->setPresentation(false, 1.0);
+
+    // The colour bar's ends read "?" while cells are hidden.
+    QCustomPlot* plot = map->plot();
+    plot->replot();
+    QStringList barLabels;
+    for (QCPAxisRect* r : plot->axisRects())
+        if (r != heatmapAxisRect(plot))
+            for (const QString& l : r->axis(QCPAxis::atRight)->tickVectorLabels())
+                barLabels << l;
+    EXPECT_EQ(barLabels, QStringList({"?", "?"}));
+    child<QAction>(w, "actionQuizReveal")->trigger();
+    child<QAction>(w, "actionQuizStep")->trigger();  // off
+    ASSERT_EQ(view->quiz(), StepView::Quiz::Off);
+
+    // A row quiz hides the last row, the Text view's query: the text stays uncoloured.
+    child<QAction>(w, "actionTextView")->trigger();
+    TextViewPanel* panel = w.textPanel();
+    ASSERT_TRUE(waitUntil([&] { return panel->isVisible() && panel->isDrawn(); }));
+    ASSERT_TRUE(waitUntil([&] { return panel->view()->tokenCount() == 6; }));
+    TextView* text = panel->view();
+    ASSERT_EQ(text->query(), 5);
+    // Withheld: no token coloured by the query's row.
+    const auto uncoloured = [text] {
+        for (int k = 0; k < text->tokenCount(); ++k)
+            if (text->fillOf(k) != text->palette().color(QPalette::Base))
+                return false;
+        return true;
+    };
+    EXPECT_NE(text->fillOf(0), text->palette().color(QPalette::Base));
+    w.workspace()->selectCell(-1, -1);  // no clicked cell: the row quiz takes the last row
+    child<QAction>(w, "actionQuizRow")->trigger();
+    ASSERT_TRUE(map->data().isQuizHidden(5, 0));
+    EXPECT_TRUE(uncoloured());
+    EXPECT_TRUE(text->caption().contains(QStringLiteral("quiz"))) << text->caption().toStdString();
+    // Another query's row is not hidden: clicking its token colours the text by it.
+    text->setQuery(2);
+    EXPECT_FALSE(uncoloured());
+    text->setQuery(5);
+
+    // A click on another row moves the quiz there: the cell it hit is hidden, so not explained.
+    emit map->cellClicked(2, 0, weights.value(2, 0));
+    ASSERT_TRUE(map->data().isQuizHidden(2, 0));
+    const QString moved = w.explainPanel()->derivationHtml();
+    EXPECT_TRUE(moved.contains(QStringLiteral("Hidden by the quiz"))) << moved.toStdString();
+    EXPECT_FALSE(moved.contains(f4(2, 0))) << moved.toStdString();
+    EXPECT_FALSE(uncoloured());  // row 5 is no longer the quiz's
+    text->setQuery(2);
+    EXPECT_TRUE(uncoloured());
+    child<QAction>(w, "actionQuizReveal")->trigger();
+    EXPECT_FALSE(uncoloured());
+}
+
 // The coloured text (Ctrl+7, the token view's second page): the sentence with each token's
 // background the attention it gets from the clicked token, one head or the mean, saved as PNG
 // and SVG for slides.
@@ -574,6 +663,61 @@ TEST(Classroom, TheFrameFitsTheScreenOnceFramed) {
     QCoreApplication::processEvents();
     EXPECT_TRUE(waitUntil([&] { return avail.contains(w.frameGeometry()); }, 5000));
     EXPECT_TRUE(w.statusBar()->isVisible());
+}
+
+// A text longer than the context length: the message sits under the context length, which is
+// outlined and scrolled into view with it. It was under the text box, scrolled off the column
+// at 1280 x 720, in English in the German window, and no control was outlined while the status
+// bar said "see the highlighted setting".
+TEST(Classroom, TooManyTokensShowAtTheContextLengthInView) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    change(w, [](Settings& s) { s.config.contextLength = 6; });  // the book's six tokens fit
+    ASSERT_TRUE(settle(w));
+    auto* scroll = child<QScrollArea>(w, "settingsScroll");
+    auto* spin = child<QSpinBox>(w, "context_lengthSpin");
+    auto* label = child<QLabel>(w, "error_context_length");
+    auto* text = child<QPlainTextEdit>(w, "textEdit");
+    const auto inView = [&](const QWidget* widget) {
+        const QRect r(widget->mapTo(scroll->viewport(), QPoint(0, 0)), widget->size());
+        return scroll->viewport()->rect().contains(r);
+    };
+    scroll->verticalScrollBar()->setValue(0);
+    // The column's top (the text box) is what shows; the context length is below it.
+    ASSERT_TRUE(inView(text));
+    ASSERT_FALSE(inView(spin));
+    // The user adds a word: seven tokens.
+    text->setFocus();
+    text->moveCursor(QTextCursor::End);
+    QTest::keyClicks(text, QStringLiteral(" again"));
+    ASSERT_TRUE(
+        waitUntil([&] { return !w.fieldError(QStringLiteral("context_length")).isEmpty(); }));
+    EXPECT_EQ(w.fieldError(QStringLiteral("context_length")),
+              QStringLiteral("The input has 7 tokens, more than the context length of 6. Shorten "
+                             "the text or raise the context length."));
+    EXPECT_TRUE(w.fieldError(QStringLiteral("input")).isEmpty());
+    EXPECT_TRUE(spin->property("attnError").toBool());
+    // The outline is drawn whole, just outside the field, not cut off by the field's cell.
+    const QRect around = spin->geometry().adjusted(-2, -2, 2, 2);
+    const QWidget* outline = nullptr;
+    for (const QWidget* o :
+         spin->parentWidget()->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        if (o != spin && o->isVisible() && o->geometry() == around)
+            outline = o;
+    ASSERT_TRUE(outline);
+    EXPECT_TRUE(spin->parentWidget()->rect().contains(outline->geometry()));
+    EXPECT_EQ(w.status()->time()->text(),
+              QStringLiteral("not computed (see the highlighted setting)"));
+    EXPECT_TRUE(waitUntil([&] { return inView(spin) && inView(label); }, 5000))
+        << "scrolled to " << scroll->verticalScrollBar()->value();
+    // Scrolled back up while the problem stays: the column is left where the user put it.
+    scroll->verticalScrollBar()->setValue(0);
+    QTest::keyClicks(text, QStringLiteral(" and"));
+    ASSERT_TRUE(settle(w));
+    QTest::qWait(50);
+    EXPECT_EQ(scroll->verticalScrollBar()->value(), 0);
 }
 
 // d_out = 100,000 is too large for the memory budget: the message names d_out and the value that

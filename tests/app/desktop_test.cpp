@@ -11,7 +11,9 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProcess>
@@ -22,19 +24,25 @@
 #include <QStyle>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <functional>
 
 #include "app/help_actions.h"
 #include "app/help_dialogs.h"
 #include "app/language_actions.h"
 #include "app/launch.h"
 #include "app/main_window.h"
+#include "app/status_line.h"
 #include "app/step_view.h"
 #include "app/theme_actions.h"
 #include "app_test_util.h"
 #include "common/run_program.h"
+#include "engine/trace.h"
 #include "export/heatmap_figure.h"
 #include "export/heatmap_view.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/version.h"
+#include "teach/lesson.h"
+#include "teach/step_strip.h"
 
 using namespace attn;
 using attn::testing::runProgram;
@@ -168,6 +176,132 @@ TEST(Translation, GermanLoadsAndTheMenusAreGerman) {
     EXPECT_EQ(menuTitles(english),
               (QStringList{"&File", "&Edit", "&View", "&Heads", "&Lesson", "&Help"}));
     EXPECT_EQ(QLocale().decimalPoint(), QStringLiteral("."));
+}
+
+// The German window, chosen as a user does (View > Language > Deutsch, applied at the next
+// start): no English left on a pipeline chip, in the status line, the dropout mode, the tour's
+// header, a validation message under a control, or in the guide F1 opens.
+TEST(Translation, TheGermanWindowLeavesNoEnglish) {
+    // Every chip of chapter 3's variants and the ones after it, in English first.
+    EXPECT_FALSE(installTranslations(QStringLiteral("en")));
+    QStringList ids;
+    for (Variant v : allVariants()) {
+        Config c;
+        c.variant = v;
+        c.mask = MaskSpec{MaskKind::Causal, 0};
+        c.dropout = 0.5;
+        c.heads = 2;
+        c.dOut = 4;
+        c.kvGroups = 1;
+        for (const StepInfo& step : planSteps(c, 6))
+            if (!ids.contains(QString::fromStdString(step.id)))
+                ids << QString::fromStdString(step.id);
+    }
+    QMap<QString, QString> english;
+    for (const QString& id : ids)
+        english[id] = StepStrip::chipLabel(id);
+    {
+        MainWindow chooser(testOptions());
+        chooser.languageActions()->action(QStringLiteral("de"))->trigger();
+    }
+    ASSERT_TRUE(installTranslations(rememberedLanguage()));
+    // Symbols and formulas read the same in both languages; a word must not.
+    const QStringList symbols = {QStringLiteral("\u00d7 tril"), QStringLiteral("cos"),
+                                 QStringLiteral("sin")};
+    QStringList english_left;
+    for (const QString& id : ids)
+        if (StepStrip::chipLabel(id) == english[id] && !symbols.contains(english[id]))
+            english_left << id + QStringLiteral(": ") + english[id];
+    EXPECT_TRUE(english_left.isEmpty()) << english_left.join(QStringLiteral(", ")).toStdString();
+    EXPECT_EQ(StepStrip::chipLabel(QStringLiteral("inputs")), QStringLiteral("Eingaben"));
+    EXPECT_EQ(StepStrip::chipLabel(QStringLiteral("scores")), QStringLiteral("Scores"));
+    EXPECT_EQ(StepStrip::chipLabel(QStringLiteral("weights")), QStringLiteral("Gewichte"));
+    EXPECT_EQ(StepStrip::chipLabel(QStringLiteral("context")), QStringLiteral("Kontext"));
+    EXPECT_EQ(StepStrip::chipLabel(QStringLiteral("output")), QStringLiteral("Ausgabe"));
+    {
+        MainWindow w(testOptions());
+        w.show();
+        ASSERT_TRUE(settle(w));
+        EXPECT_EQ(w.status()->module()->text(), QStringLiteral("Multi-Head, 2 Köpfe"));
+        auto* mode = w.findChild<QComboBox*>(QStringLiteral("modeCombo"));
+        ASSERT_TRUE(mode);
+        EXPECT_EQ(mode->itemText(0), QStringLiteral("Training"));
+        EXPECT_EQ(mode->itemText(1), QStringLiteral("Auswertung"));
+
+        // The tour's header on simplified self-attention.
+        w.startLesson(LessonKind::Chapter3);
+        LessonPanel* lesson = w.lessonPanel();
+        for (int i = 0; i < lesson->count(); ++i)
+            if (lesson->screens()[size_t(i)].config.variant == Variant::Simplified) {
+                lesson->setCurrentIndex(i);
+                break;
+            }
+        QString header;
+        for (const QLabel* l : lesson->findChildren<QLabel*>())
+            if (l->text().startsWith(QStringLiteral("Kapitel 3")))
+                header = l->text();
+        EXPECT_TRUE(header.endsWith(QStringLiteral("vereinfachte Self-Attention")))
+            << header.toStdString();
+        ASSERT_TRUE(settle(w));
+
+        // Validation messages the engine writes, under their controls.
+        const auto edit = [&](const std::function<void(Settings&)>& e) {
+            Settings s;  // the book example
+            e(s);
+            w.workspace()->change(s, QStringLiteral("test"));
+            return settle(w);
+        };
+        ASSERT_TRUE(edit([](Settings& s) { s.config.heads = 3; }));
+        EXPECT_EQ(w.fieldError(QStringLiteral("heads")),
+                  QStringLiteral("d_out = 2 ist nicht durch 3 Köpfe teilbar, also können die Köpfe "
+                                 "es nicht gleichmäßig aufteilen. Gültige Kopfzahlen für d_out = "
+                                 "2: 1, 2."));
+        EXPECT_EQ(w.status()->time()->text(),
+                  QStringLiteral("nicht berechnet (siehe die markierte Einstellung)"));
+        ASSERT_TRUE(edit([](Settings& s) { s.config.contextLength = 4; }));
+        EXPECT_EQ(w.fieldError(QStringLiteral("context_length")),
+                  QStringLiteral("Die Eingabe hat 6 Tokens, mehr als die Kontextlänge von 4. "
+                                 "Kürze den Text oder erhöhe die Kontextlänge."));
+        ASSERT_TRUE(edit([](Settings& s) { s.config.dropout = 1.5; }));
+        EXPECT_EQ(w.fieldError(QStringLiteral("dropout")),
+                  QStringLiteral("Die Dropout-Rate muss mindestens 0 und kleiner als 1 sein (sie "
+                                 "ist 1,5); bei 1 würde jedes Attention-Gewicht verworfen."));
+        ASSERT_TRUE(edit([](Settings& s) {
+            s.config.variant = Variant::Rotary;
+            s.config.heads = 1;
+            s.config.kvGroups = 1;
+        }));
+        EXPECT_EQ(w.fieldError(QStringLiteral("head_dim")),
+                  QStringLiteral("RoPE dreht Zahlenpaare, also muss die Kopfgröße gerade sein; sie "
+                                 "ist 3 (d_in / heads). Setze head_dim auf 2 oder 4, oder schalte "
+                                 "die Drehung aus."));
+
+        // Every piece of a validation message the engine writes has its German text (only
+        // punctuation and code read the same).
+        QStringList untranslated;
+        for (const QByteArray& f : translatableFormats()) {
+            const QString german = QCoreApplication::translate("attn::Validation", f.constData());
+            if (german == QString::fromUtf8(f) &&
+                !QStringList{"%1: ", "; ", ".", " (d_in / heads)"}.contains(german))
+                untranslated << german;
+        }
+        EXPECT_TRUE(untranslated.isEmpty()) << untranslated.join('|').toStdString();
+
+        // F1 opens the German guide.
+        EXPECT_EQ(userGuidePath(), QStringLiteral(":/docs/USER_GUIDE.de.md"));
+        w.helpActions()->userGuideAction()->trigger();
+        UserGuideDialog* guide = w.helpActions()->userGuideDialog();
+        ASSERT_TRUE(guide);
+        const QString text = guide->browser()->toPlainText();
+        EXPECT_TRUE(text.startsWith(QStringLiteral("Attention Lens: Benutzerhandbuch")))
+            << text.left(80).toStdString();
+        EXPECT_TRUE(text.contains(QStringLiteral("Menüs und Tastenkürzel")));
+        EXPECT_FALSE(text.contains(QStringLiteral("Menus and shortcuts")));
+        guide->close();
+    }
+    EXPECT_FALSE(installTranslations(QStringLiteral("en")));
+    EXPECT_EQ(userGuidePath(), QStringLiteral(":/docs/USER_GUIDE.md"));
+    rememberLanguage(QStringLiteral("system"));
 }
 
 // Runs only as the child of SystemLocaleGermanGivesAGermanWindow, in the environment it sets.

@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 #include <QApplication>
 #include <QComboBox>
+#include <QDataStream>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -28,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QWindow>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -36,6 +38,7 @@
 
 #include "app/export_actions.h"
 #include "app/input_panel.h"
+#include "app/session.h"
 #include "app/session_actions.h"
 #include "app/step_view.h"
 #include "app_test_util.h"
@@ -180,6 +183,57 @@ TEST(Sessions, RoundTripThroughTheWindowGivesTheSameView) {
     EXPECT_EQ(w2.stepView()->heatmap()->data().head, 2);
     EXPECT_EQ(w2.stepView()->heatmap()->data().batch, 1);
     EXPECT_EQ(SessionActions::recentSessions().value(0), QFileInfo(path).absoluteFilePath());
+}
+
+// A session's window geometry is restored with the whole frame, title bar included, on the
+// screen's available area (the test screen is 1280 x 720), saved at 1280 x 720, at 1366 x 768,
+// by a platform without a frame or above the screen. Qt places a restored window by its client
+// area and the frame it knows then; on X11 the title bar arrived later, without a move event,
+// and sat at y = -20, off the screen.
+TEST(Sessions, AnOpenedSessionKeepsTheWholeFrameOnTheScreen) {
+    // What QWidget::saveGeometry() writes (format 3): frame, normal geometry, screen number,
+    // maximized, full screen, the screen's width, geometry.
+    const auto geometry = [](QRect frame, QRect client, int screenWidth) {
+        QByteArray bytes;
+        QDataStream out(&bytes, QIODevice::WriteOnly);
+        out.setVersion(QDataStream::Qt_4_0);
+        out << quint32(0x1D9D0CB) << quint16(3) << quint16(0) << frame << client << qint32(0)
+            << quint8(0) << quint8(0) << qint32(screenWidth) << client;
+        return bytes;
+    };
+    const struct {
+        const char* what;
+        QByteArray geometry;
+    } saved[] = {
+        {"filling 1280 x 720, framed", geometry({0, 0, 1280, 720}, {1, 20, 1278, 695}, 1280)},
+        {"filling 1366 x 768, framed", geometry({0, 0, 1366, 768}, {1, 20, 1364, 743}, 1366)},
+        {"at the top left, no frame", geometry({0, 0, 1000, 600}, {0, 0, 1000, 600}, 1280)},
+        {"above the screen", geometry({100, -20, 1000, 600}, {101, 0, 998, 579}, 1280)},
+    };
+    QTemporaryDir dir;
+    MainWindow source(testOptions());
+    const QString path = dir.filePath(QStringLiteral("lesson.attnlens"));
+    ASSERT_TRUE(source.sessions()->saveSessionTo(path));
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    const QRect avail = w.screen()->availableGeometry();
+    for (const auto& s : saved) {
+        SCOPED_TRACE(s.what);
+        Session session = readSession(path, nullptr);
+        session.windowGeometry = s.geometry;
+        writeSession(path, session);
+        ASSERT_TRUE(w.sessions()->openSession(path));
+        // What X11 makes of it: Qt placed the client area by the frame it knew, and the window
+        // manager's title bar, arriving later, sits above the screen (y = -20 at 1280 x 720).
+        w.windowHandle()->setFramePosition(QPoint(w.frameGeometry().x(), avail.top() - 20));
+        ASSERT_TRUE(settle(w));
+        // The frame is checked again while a window manager frames the window: within 2 s.
+        EXPECT_TRUE(
+            attn::testing::waitUntil([&] { return avail.contains(w.frameGeometry()); }, 2500))
+            << w.frameGeometry().x() << "," << w.frameGeometry().y() << " "
+            << w.frameGeometry().width() << "x" << w.frameGeometry().height();
+    }
 }
 
 TEST(Sessions, ClosingWithUnsavedChangesAsksAndCancelKeepsTheWindowOpen) {

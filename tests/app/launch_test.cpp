@@ -17,7 +17,6 @@
 
 #include "app/export_actions.h"
 #include "app/launch.h"
-#include "teach/lesson.h"
 #include "app/session.h"
 #include "app/session_actions.h"
 #include "app/step_view.h"
@@ -25,6 +24,7 @@
 #include "engine/decoder_model.h"
 #include "export/heatmap_view.h"
 #include "io/safetensors.h"
+#include "teach/lesson.h"
 
 using namespace attn;
 using attn::testing::change;
@@ -485,6 +485,39 @@ TEST(Executable, ATrainedModelOpensOnItsOwnHeadsAndRefusesALayerItLacks) {
               QByteArray("attention-lens: --layer 4: the model has 4 layers (0 to 3); layer 4 does "
                          "not exist."));
     EXPECT_FALSE(QFile::exists(dir.filePath(QStringLiteral("layer4.png"))));
+}
+
+// A screenshot that cannot be taken says why, as the window does next to the text: here a
+// GPT-2 id beyond the vocabulary of a folder without tokenizer.json, not "the configuration
+// could not be computed".
+TEST(Executable, AScreenshotThatCannotBeTakenSaysWhy) {
+    QTemporaryDir dir;
+    const RunResult bad =
+        runApp({"--model", QStringLiteral(ATTN_FIXTURES_DIR "/families/llama"), "--text",
+                "The animal", "--screenshot", dir.filePath(QStringLiteral("shot.png"))});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.stderrText.contains(
+        "is beyond the model's vocabulary of 300 tokens. GPT-2's tokenizer cut the text"))
+        << bad.stderrText.toStdString();
+    EXPECT_FALSE(bad.stderrText.contains("could not be computed"));
+}
+
+// A text file far beyond a model's context: the launch does not tokenize it on the way to the
+// window, and the worker refuses it from its beginning.
+TEST(Executable, ATextFarBeyondTheModelsContextIsRefusedFromItsBeginning) {
+    QTemporaryDir dir;
+    QFile text(dir.filePath(QStringLiteral("long.txt")));
+    ASSERT_TRUE(text.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 200000; ++i)
+        text.write("the animal did not cross the street because it was too tired\n");
+    text.close();
+    const RunResult bad =
+        runApp({"--model", QStringLiteral(ATTN_FIXTURES_DIR "/families/qwen3"), "--text-file",
+                text.fileName(), "--screenshot", dir.filePath(QStringLiteral("shot.png"))});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.stderrText.contains(
+        "The text is too long for the context length of 64 tokens: its first 4.1 kB alone make"))
+        << bad.stderrText.toStdString();
 }
 
 TEST(Executable, BadOptionsExitTwoWithOneLine) {

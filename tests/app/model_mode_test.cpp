@@ -4,6 +4,8 @@
 #include <QComboBox>
 #include <QTextBrowser>
 
+#include <QAction>
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -13,6 +15,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 
 #include "app/app_test_util.h"
@@ -639,4 +642,147 @@ TEST(ModelMode, AFamilysNextTokenIsItsOwnTokenAndAppendingKeepsItsId) {
     EXPECT_EQ(modelRun(w)->ids, after);
     EXPECT_EQ(w.workspace()->settings().text.toStdString(),
               "a b" + model.tokenizer->token(top).bytes);
+}
+
+namespace {
+
+// The id of the token that is the single byte `b` (a piece of a character) in `tokenizer`.
+int64_t byteToken(const HfTokenizer& tokenizer, unsigned char b) {
+    for (int64_t id = 0; id < tokenizer.vocabSize(); ++id)
+        if (tokenizer.token(id).bytes == std::string(1, char(b)))
+            return id;
+    return -1;
+}
+
+}  // namespace
+
+// A byte token the model generated (a piece of a character) is appended and kept: the text
+// shows U+FFFD until the rest of the character comes, the run reads the ids themselves, and a
+// saved session brings them back; re-tokenizing "\ufffd" would give other tokens.
+TEST(ModelMode, AppendedByteTokensKeepTheirIdsInTheRunAndTheSession) {
+    QTemporaryDir dir;
+    const QString folder = copyFolder(familyFixture("qwen3"), dir);
+    const QString session = dir.filePath(QStringLiteral("bytes.attnlens"));
+    std::vector<int64_t> expected;
+    {
+        MainWindow w(testOptions());
+        w.show();
+        ASSERT_TRUE(settle(w));
+        w.workspace()->openModel(folder);
+        ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }));
+        change(w, [](Settings& s) {
+            s.source = InputSource::Text;
+            s.text = QStringLiteral("The animal");
+        });
+        ASSERT_TRUE(settle(w) && waitUntil([&] { return w.isSettled(); }));
+        const HfTokenizer& tokenizer = *w.workspace()->model()->tokenizer;
+        const int64_t first = byteToken(tokenizer, 0xC3), second = byteToken(tokenizer, 0xA9);
+        ASSERT_GE(first, 0);
+        ASSERT_GE(second, 0);
+        ASSERT_TRUE(tokenizer.token(first).partialUtf8);
+        ASSERT_NE(modelRun(w), nullptr);
+        expected = modelRun(w)->ids;
+        NextTokensPanel* panel = w.predictionPanel()->panel();
+        emit panel->appendRequested(first);  // as Append selected on that row does
+        ASSERT_TRUE(settle(w) && waitUntil([&] { return w.isSettled(); }));
+        expected.push_back(first);
+        ASSERT_NE(modelRun(w), nullptr);
+        EXPECT_EQ(modelRun(w)->ids, expected);
+        EXPECT_EQ(w.workspace()->tokens().count(), qsizetype(expected.size()));
+        EXPECT_EQ(w.workspace()->settings().text, QStringLiteral("The animal\ufffd"));
+        EXPECT_TRUE(w.predictionPanel()->note().contains(QStringLiteral("part of a character")))
+            << w.predictionPanel()->note().toStdString();
+        // The character's second byte: the text shows it whole, the ids stay the two bytes.
+        emit panel->appendRequested(second);
+        ASSERT_TRUE(settle(w) && waitUntil([&] { return w.isSettled(); }));
+        expected.push_back(second);
+        EXPECT_EQ(modelRun(w)->ids, expected);
+        EXPECT_EQ(w.workspace()->settings().text, QStringLiteral("The animal\u00e9"));
+        ASSERT_TRUE(w.sessions()->saveSessionTo(session));
+    }
+    MainWindow w(testOptions());
+    ASSERT_TRUE(w.sessions()->openSession(session));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }));
+    ASSERT_TRUE(settle(w) && waitUntil([&] { return w.isSettled(); }));
+    ASSERT_NE(modelRun(w), nullptr);
+    EXPECT_EQ(modelRun(w)->ids, expected);
+}
+
+// A folder without tokenizer.json is read with GPT-2's tokenizer, and the window says so: the
+// tokenizer control does not call it the model's, and a GPT-2 id beyond the model's vocabulary
+// says that is why.
+TEST(ModelMode, AFolderWithoutItsTokenizerSaysGpt2StandsIn) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(familyFixture("llama"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The animal");
+    });
+    ASSERT_TRUE(settle(w));
+    auto* tokenizer = w.findChild<QComboBox*>(QStringLiteral("tokenizerCombo"));
+    EXPECT_EQ(tokenizer->currentText(), QStringLiteral("GPT-2 BPE (not the model's)"));
+    EXPECT_TRUE(tokenizer->toolTip().contains(QStringLiteral("without its tokenizer.json")))
+        << tokenizer->toolTip().toStdString();
+    EXPECT_TRUE(w.workspace()
+                    ->issue(QStringLiteral("input"))
+                    .contains(QStringLiteral("beyond the model's vocabulary of 300 tokens. "
+                                             "GPT-2's tokenizer cut the text, since the model "
+                                             "has no tokenizer.json.")))
+        << w.workspace()->issue(QStringLiteral("input")).toStdString();
+    // A GPT-2 model's tokenizer is GPT-2's own.
+    w.workspace()->openModel(fixture("hf_tied_f32.safetensors"));
+    ASSERT_TRUE(waitUntil([&] {
+        return w.workspace()->model() && w.workspace()->model()->arch.family == Family::Gpt2;
+    }));
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(tokenizer->currentText(), QStringLiteral("GPT-2 BPE (the model's)"));
+}
+
+// A text file far longer than the model's context is refused by its size before it is read
+// (reading 31 MB into the text box kept the window busy for a minute); a long typed text is
+// refused by the worker after tokenizing its beginning.
+TEST(ModelMode, ATextFarBeyondTheContextIsRefusedCheaply) {
+    QTemporaryDir dir;
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(familyFixture("qwen3"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The animal");
+    });
+    ASSERT_TRUE(settle(w));
+    QFile file(dir.filePath(QStringLiteral("long.txt")));
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 20000; ++i)
+        file.write("the animal was too tired\n");
+    file.close();
+    w.opens()->setFileHook(
+        [&](const QString&, const QString&, const QString&) { return file.fileName(); });
+    // Today's main asks with a file dialog of its own: closed, so the test ends either way.
+    QTimer::singleShot(3000, [] {
+        if (QWidget* modal = QApplication::activeModalWidget())
+            modal->close();
+    });
+    w.opens()->openTextAction()->trigger();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().text, QStringLiteral("The animal"));
+    EXPECT_TRUE(w.fieldError(QStringLiteral("input"))
+                    .contains(QStringLiteral("long.txt is 500.0 kB, too long for the context "
+                                             "length of 64 tokens")))
+        << w.fieldError(QStringLiteral("input")).toStdString();
+
+    change(w, [](Settings& s) {
+        s.text = QStringLiteral("the animal was too tired ").repeated(4000);
+    });
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(w.workspace()
+                    ->issue(QStringLiteral("input"))
+                    .contains(QStringLiteral("The text is too long for the context length of 64 "
+                                             "tokens: its first 4.1 kB alone make")))
+        << w.workspace()->issue(QStringLiteral("input")).toStdString();
 }

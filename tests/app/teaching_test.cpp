@@ -480,6 +480,56 @@ TEST(Teaching, PresentationKeysStepAndEscapeLeaves) {
     EXPECT_EQ(step(), QStringLiteral("masked_scores"));
 }
 
+// A presenter's clicker sends PageDown and PageUp (some Space): with a lesson open in
+// presentation mode they move the lesson's screens, the heatmap following its text; the arrows
+// still walk the steps. The last screen stays up (no press closes the lesson); without a lesson
+// the clicker walks the steps (issue #41: they moved the step and left the lesson text behind).
+TEST(Teaching, ClickerKeysMoveTheLessonScreensInPresentationMode) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&w));
+    w.startLesson();
+    ASSERT_TRUE(settle(w));
+    QAction* presentation = w.findChild<QAction*>(QStringLiteral("actionPresentation"));
+    presentation->setChecked(true);
+    LessonPanel* lesson = w.lessonPanel();
+    HeatmapView* heatmap = w.stepView()->heatmap();
+    auto step = [&] { return w.workspace()->settings().step.toStdString(); };
+    ASSERT_EQ(lesson->currentIndex(), 0);
+    QTest::keyClick(heatmap, Qt::Key_PageDown);
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(lesson->currentIndex(), 1);
+    EXPECT_EQ(step(), lesson->currentScreen().stepId);
+    QTest::keyClick(heatmap, Qt::Key_Space);
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(lesson->currentIndex(), 2);
+    EXPECT_EQ(step(), lesson->currentScreen().stepId);
+    QTest::keyClick(heatmap, Qt::Key_PageUp);
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(lesson->currentIndex(), 1);
+    EXPECT_EQ(step(), lesson->currentScreen().stepId);
+    // The arrows walk the steps, the lesson screen stays.
+    QTest::keyClick(heatmap, Qt::Key_Right);
+    EXPECT_EQ(lesson->currentIndex(), 1);
+    EXPECT_NE(step(), lesson->currentScreen().stepId);
+    lesson->setCurrentIndex(lesson->count() - 1);
+    ASSERT_TRUE(settle(w));
+    QTest::keyClick(heatmap, Qt::Key_PageDown);
+    EXPECT_EQ(lesson->currentIndex(), lesson->count() - 1);
+    EXPECT_TRUE(dock(w, "lessonDock")->isVisible());
+    // Without a lesson, the clicker walks the steps.
+    dock(w, "lessonDock")->hide();
+    w.workspace()->selectStep(QStringLiteral("scaled_scores"));
+    const std::string before = step();
+    QTest::keyClick(heatmap, Qt::Key_PageDown);
+    EXPECT_NE(step(), before);
+    QTest::keyClick(heatmap, Qt::Key_PageUp);
+    EXPECT_EQ(step(), before);
+    presentation->setChecked(false);
+}
+
 // The After chapter 3 lesson's last screens run a trained model of today's family: the bundled
 // Llama (its All layers page with the key/value groups, then its shared keys step by step), or
 // the Llama, Qwen or Gemma model the user had open when the lesson began.

@@ -54,7 +54,9 @@ TEST(BadInput, EmptyAndWhitespaceText) {
 TEST(BadInput, VeryLongText) {
     QTemporaryDir dir;
     const QString path = writeFile(dir, "long.txt", QByteArray("lorem ipsum ").repeated(10000));
-    expectExit2({"trace", "--text-file", path}, "more than the context length of 1024");
+    // Refused from its beginning, without tokenizing all 120 KB.
+    expectExit2({"trace", "--text-file", path},
+                "The text is too long for the context length of 1024 tokens: its first");
     const Result tok = runCli({"tokenize", "--text-file", path});
     ASSERT_EQ(tok.exitCode, 0);
     // "lorem ipsum " is 5 GPT-2 tokens ("l", "orem", " ipsum", " " merging into the next " l").
@@ -98,7 +100,8 @@ TEST(BadInput, HugeConfigurations) {
     expectExit2({"trace", "--text", QString("x ").repeated(1000), "--d-in", "64", "--d-out", "1024",
                  "--heads", "1024", "--context-length", "2048"},
                 "This configuration needs about");
-    expectExit2({"trace", "--heads", "99999999999999999999"}, "--heads expects a whole number from 1");
+    expectExit2({"trace", "--heads", "99999999999999999999"},
+                "--heads expects a whole number from 1");
 }
 
 TEST(BadInput, MalformedEmbeddingFiles) {

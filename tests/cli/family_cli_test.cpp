@@ -4,6 +4,7 @@
 // small byte-level and SentencePiece-style files whose ids Hugging Face's tokenizers gave.
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -177,4 +178,113 @@ TEST(FamilyCli, ALayersTraceAndListingAreTheFamilys) {
     EXPECT_TRUE(code.contains("k = k.repeat_interleave(heads // kv_heads, dim=0)"));
     EXPECT_TRUE(code.contains("heads, kv_heads, head_dim, d_model = 4, 2, 16, 32"));
     EXPECT_TRUE(code.contains("if n == 1:"));
+}
+
+namespace {
+
+void refusedInOneLine(const QStringList& args, const QString& message) {
+    const CliRun r = cli(args);
+    EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString();
+    EXPECT_EQ(r.err.count('\n'), 1) << r.err.toStdString();
+    EXPECT_TRUE(QString::fromUtf8(r.err).contains(message))
+        << r.err.toStdString() << "\nexpected: " << message.toStdString();
+}
+
+}  // namespace
+
+// A folder without tokenizer.json runs on GPT-2's tokenizer, and says so: the JSON names the
+// tokenizer, stderr has a note, and ids beyond the vocabulary are said to be that.
+TEST(FamilyCli, AFolderWithoutItsTokenizerSaysGpt2StandsIn) {
+    const CliRun r = cli({"model", "--model", family("llama"), "--ids", "1,2,3"});
+    const QJsonObject model = json(r)["model"].toObject();
+    EXPECT_EQ(model["tokenizer"].toString(), "gpt2");
+    EXPECT_FALSE(model["tokenizer_is_the_models"].toBool(true));
+    EXPECT_TRUE(
+        r.err.contains("note: llama is a llama model without its tokenizer.json, so "
+                       "GPT-2's tokenizer cuts the text"))
+        << r.err.toStdString();
+    const QJsonObject own = json(cli({"model", "--model", family("qwen3"), "--ids", "1,2,3"}));
+    EXPECT_EQ(own["model"].toObject()["tokenizer"].toString(), "tokenizer.json");
+    EXPECT_TRUE(own["model"].toObject()["tokenizer_is_the_models"].toBool(false));
+    // The bundled Llama was trained on GPT-2's tokens, as its file says: GPT-2's is its own.
+    const CliRun bundled = cli({"model", "--model", "tiny-shakespeare-llama", "--ids", "1,2,3"});
+    EXPECT_TRUE(json(bundled)["model"].toObject()["tokenizer_is_the_models"].toBool(false));
+    EXPECT_TRUE(bundled.err.isEmpty()) << bundled.err.toStdString();
+    refusedInOneLine({"model", "--model", family("llama"), "--text", kSentence},
+                     "is beyond the model's vocabulary of 300 tokens. GPT-2's tokenizer cut the "
+                     "text, since the model has no tokenizer.json.");
+}
+
+// Options that would be ignored are refused, each in one line.
+TEST(FamilyCli, OptionsThatDoNotApplyAreRefused) {
+    refusedInOneLine({"model", "--model", family("qwen3"), "--text", kSentence, "--ids", "1,2"},
+                     "--ids are the tokens themselves, so --text would not be read");
+    refusedInOneLine({"model", "--model", family("qwen3"), "--ids", "1,2", "--heads", "2"},
+                     "--heads does not apply to qwen3: a qwen3 model takes its heads from its "
+                     "config.json (4). Leave --heads out.");
+    refusedInOneLine({"model", "--model", family("qwen3"), "--ids", "1,2", "--variant", "causal"},
+                     "--variant does not apply to a trained model (--model)");
+    refusedInOneLine({"model", "--model", family("qwen3"), "--ids", "1,2", "--seed", "7"},
+                     "--seed does not apply to a trained model (--model)");
+    refusedInOneLine({"model", "--model", family("qwen3"), "--ids", "1,,2"},
+                     "\"1,,2\" has a comma with no id before or after it");
+    refusedInOneLine({"trace", "--text", "hi", "--layer", "1"},
+                     "--layer is for a trained model: give the model with --model");
+    refusedInOneLine({"model", "--model", family("qwen3"), "--ids", "5", "--position", "1"},
+                     "--position 1 is beyond the text's only token (position 0).");
+}
+
+// A token that is only part of a character is written as Hugging Face names byte tokens,
+// "<0xE2>", never as bare hex ("e2"), which would read as the text "e2".
+TEST(FamilyCli, AByteTokenIsNamedByItsBytes) {
+    const QJsonObject t = json(cli({"tokenize", "--tokenizer", family("qwen3"), "--text",
+                                    QStringLiteral("\u20ac"), "--no-special-tokens"}));
+    const QJsonArray hex = t["token_bytes_hex"].toArray();
+    ASSERT_EQ(hex.size(), 3);  // E2 82 AC, one byte token each
+    EXPECT_EQ(t["tokens"].toArray(), (QJsonArray{"<0xE2>", "<0x82>", "<0xAC>"}));
+    const QString id = QString::number(t["ids"].toArray().first().toInt());
+    const QJsonObject m = json(cli({"model", "--model", family("qwen3"), "--ids", id}));
+    EXPECT_EQ(m["tokens"].toArray(), QJsonArray{"<0xE2>"});
+}
+
+// A figure of a model's step names the model (a folder's whole name, dots and all) and layer.
+TEST(FamilyCli, RenderNamesTheModelAndLayer) {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("qwen3-0.6b");
+    ASSERT_TRUE(QDir().mkpath(folder));
+    for (const char* f : {"config.json", "model.safetensors", "tokenizer.json"})
+        ASSERT_TRUE(QFile::copy(family("qwen3/") + f, folder + "/" + f));
+    const QString step = dir.filePath("weights.svg");
+    const CliRun r = cli({"render", "--model", folder, "--text", "the animal", "--layer", "1",
+                          "--step", "weights", "--out", step});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile svg(step);
+    ASSERT_TRUE(svg.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(svg.readAll().contains("qwen3-0.6b, layer 1: weights"));
+    const QString overview = dir.filePath("overview.svg");
+    ASSERT_EQ(
+        cli({"render", "--model", folder, "--text", "the animal", "--overview", "--out", overview})
+            .exitCode,
+        0);
+    QFile all(overview);
+    ASSERT_TRUE(all.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(all.readAll().contains("qwen3-0.6b: attention of every layer and head"));
+}
+
+// A text far beyond the context length is refused after its first few KB are tokenized, not
+// after all of it (8 MB took seconds and gigabytes).
+TEST(FamilyCli, ATextFarBeyondTheContextIsRefusedFromItsBeginning) {
+    QTemporaryDir dir;
+    QFile text(dir.filePath("long.txt"));
+    ASSERT_TRUE(text.open(QIODevice::WriteOnly));
+    const QByteArray line = "the animal did not cross the street because it was too tired\n";
+    for (int i = 0; i < 8 * 1024 * 1024 / line.size(); ++i)
+        text.write(line);
+    text.close();
+    refusedInOneLine({"model", "--model", family("qwen3"), "--text-file", text.fileName()},
+                     "The text is too long for the context length of 64 tokens: its first 4.1 kB "
+                     "alone make");
+    refusedInOneLine({"trace", "--text-file", text.fileName()},
+                     "and the whole text is 8.4 MB. Shorten the text or raise the context "
+                     "length.");
 }

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "io/npy.h"
 #include "pipeline/run_request.h"
@@ -209,7 +210,7 @@ TEST(ModelCli, RefusalsAreOneLine) {
     expectRefused({"trace", "--model", f32, "--text", kText, "--layer", "5"},
                   "The model has 2 layers (0 to 1); layer 5 does not exist.");
     expectRefused({"model", "--model", f32, "--text", kText, "--tokenizer", "words"},
-                  "reads GPT-2 tokens: choose the GPT-2 tokenizer.");
+                  "--tokenizer does not apply to a trained model (--model)");
     expectRefused({"model", "--model", f32},
                   "Give the text with --text or --text-file, or token ids with --ids.");
     expectRefused({"model", "--model", f32, "--text", kText, "--heads", "3"}, "heads");
@@ -348,4 +349,53 @@ TEST(ModelCli, TheLayerStepsOfASwitchedOffHeadShowWhatTheBlockUses) {
     ASSERT_EQ(out.size(), x.size());
     for (int k = 0; k < x.size(); ++k)
         EXPECT_NEAR(mid[k].toDouble(), x[k].toDouble() + out[k].toDouble(), 1e-5) << k;
+}
+
+// One naming scheme per trace: a model layer's ops call the model's own modules, by the names it
+// was read with, from its first norm to the block's output.
+TEST(ModelCli, ALayersOpsNameTheModelsOwnModules) {
+    auto ops = [](const QStringList& args) {
+        const CliRun r = cli(QStringList{"trace"} + args);
+        EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+        std::map<QString, QString> byId;
+        for (const QJsonValue& s : QJsonDocument::fromJson(r.out).object()["steps"].toArray())
+            byId[s.toObject()["id"].toString()] = s.toObject()["op"].toString();
+        return byId;
+    };
+    const QString families = QStringLiteral(ATTN_FIXTURES_DIR "/families/");
+    auto llama = ops({"--model", families + "llama", "--layer", "1", "--ids", "5,6,7"});
+    EXPECT_EQ(llama["inputs"], "model.layers[1].input_layernorm(x)");
+    EXPECT_EQ(llama["queries"], "model.layers[1].self_attn.q_proj(x)");
+    EXPECT_EQ(llama["values"], "model.layers[1].self_attn.v_proj(x)");
+    EXPECT_EQ(llama["output"], "model.layers[1].self_attn.o_proj(context)");
+    EXPECT_EQ(llama["residual_after_attention"],
+              "x = x + model.layers[1].self_attn(model.layers[1].input_layernorm(x))");
+    EXPECT_EQ(llama["norm2"], "model.layers[1].post_attention_layernorm(x)");
+    EXPECT_EQ(llama["ff_hidden"],
+              "silu(model.layers[1].mlp.gate_proj(norm2)) * model.layers[1].mlp.up_proj(norm2)");
+    EXPECT_EQ(llama["ff_output"], "model.layers[1].mlp.down_proj(ff_hidden)");
+
+    auto qwen = ops({"--model", families + "qwen3", "--ids", "5,6,7"});
+    EXPECT_EQ(qwen["queries_normed"].left(33), "model.layers[0].self_attn.q_norm(");
+
+    auto gemma = ops({"--model", families + "gemma3", "--ids", "5,6,7"});
+    EXPECT_EQ(gemma["ff_output"],
+              "model.layers[0].post_feedforward_layernorm("
+              "model.layers[0].mlp.down_proj(ff_hidden))");
+
+    auto book = ops({"--model", families + "book_gemma3.pth", "--config",
+                     families + "book_gemma3.config.json", "--ids", "5,6,7"});
+    EXPECT_EQ(book["inputs"], "blocks[0].input_layernorm(x)");
+    EXPECT_EQ(book["queries"], "blocks[0].att.W_query(x)");
+    EXPECT_EQ(book["norm2"], "blocks[0].pre_feedforward_layernorm(x)");
+
+    // Hugging Face's GPT-2 makes the queries, keys and values in one product and splits it.
+    auto gpt2 = ops({"--model", fixture("hf_tied_f32.safetensors"), "--text", kText});
+    EXPECT_EQ(gpt2["inputs"], "h[0].ln_1(x)");
+    EXPECT_EQ(gpt2["keys"], "h[0].attn.c_attn(x).split(d_model, dim=2)[1]");
+    EXPECT_EQ(gpt2["output"], "h[0].attn.c_proj(context)");
+    EXPECT_EQ(gpt2["ff_hidden"], "gelu(h[0].mlp.c_fc(norm2), approximate=\"tanh\")");
+    auto bookGpt2 = ops({"--model", fixture("book_nobias.safetensors"), "--text", kText});
+    EXPECT_EQ(bookGpt2["queries"], "trf_blocks[0].att.W_query(x)");
+    EXPECT_EQ(bookGpt2["block_output"], "x = x + trf_blocks[0].ff(trf_blocks[0].norm2(x))");
 }

@@ -149,6 +149,28 @@ TEST(HeadScores, DesignedModelShowsItsPreviousTokenHead) {
     EXPECT_NEAR(s.at(s.previousToken, 0, 0), even / 11, 1e-6);
 }
 
+// Row 0 sees only the first token, so its weight there is always 1 under a causal mask: the
+// first-token score is the mean over rows 1..T-1. A head that looks at itself scores 0, not 1/T.
+TEST(HeadScores, TheFirstTokenScoreLeavesOutRowZero) {
+    const auto model = testing::patternModel(designedSpec());
+    const int64_t T = 12;
+    const auto run = testing::runModel(model, testing::sequentialIds(T, 64));
+    ASSERT_TRUE(run->attentionKept());
+    const HeadScores s = headScores(*run);
+    for (int64_t l = 0; l < 2; ++l)
+        for (int64_t h = 0; h < 4; ++h) {
+            double sum = 0;
+            for (int64_t i = 1; i < T; ++i)
+                sum += run->attention.at({l, h, i, 0});
+            EXPECT_NEAR(s.at(s.firstWeight, l, h), sum / double(T - 1), 1e-6) << l << "," << h;
+        }
+    EXPECT_LT(s.at(s.firstWeight, 1, 0), 0.01);  // the head on its own token
+    EXPECT_GT(s.at(s.firstWeight, 0, 1), 0.99);  // the head on the first token
+    // One token: no row but row 0, no score.
+    const HeadScores one = headScores(*testing::runModel(model, testing::sequentialIds(1, 64)));
+    EXPECT_TRUE(std::isnan(one.at(one.firstWeight, 0, 1)));
+}
+
 TEST(HeadScores, RecomputedLayersGiveTheSameScores) {
     const auto model = testing::patternModel(designedSpec());
     const auto kept = testing::runModel(model, testing::sequentialIds(10, 64), true);

@@ -101,7 +101,8 @@ TEST(Validation, AfterChapter3Options) {
     big.heads = 4;
     big.headDim = 1000000;
     const std::string m = onlyMessage(big, 6, "head_dim");
-    EXPECT_NE(m.find("head_dim = 1000000 takes the most. A head_dim of at most "), std::string::npos)
+    EXPECT_NE(m.find("head_dim = 1000000 takes the most. A head_dim of at most "),
+              std::string::npos)
         << m;
     c = Config{};
     c.variant = Variant::Latent;
@@ -123,11 +124,14 @@ TEST(Validation, SizesMustBePositive) {
     EXPECT_EQ(onlyMessage(c, 6, "heads"), "The number of heads must be at least 1 (it is 0).");
 }
 
+// Too many tokens is said at the context length's control, where raising it fixes it (it was
+// said under the text, off screen at 1280 x 720, with the context length not outlined).
 TEST(Validation, TooManyTokens) {
     Config c;
     c.contextLength = 4;
+    EXPECT_EQ(onlyMessage(c, 6, "input"), "");
     EXPECT_EQ(
-        onlyMessage(c, 6, "input"),
+        onlyMessage(c, 6, "context_length"),
         "The input has 6 tokens, more than the context length of 4. Shorten the text or raise "
         "the context length.");
     EXPECT_EQ(onlyMessage(c, 0, "input"), "There are no tokens: type some text or pick a preset.");

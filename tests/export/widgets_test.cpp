@@ -105,6 +105,37 @@ TEST(HeatmapViewApi, NewDataDropsTheHoverHighlight) {
     EXPECT_EQ(visibleFrames(view.plot()), 1);
 }
 
+// A switched-off head's big map is veiled and crossed out in red, as its thumbnail is: the
+// cross runs through the diagonal's cells; back on, the cells are as before. The mark stays
+// when new data comes (another step of the same head).
+TEST(HeatmapViewApi, ASwitchedOffHeadIsVeiledAndCrossedOut) {
+    HeatmapView view;
+    view.setData(bookWeightsData());
+    showAt(view, QSize(640, 500));
+    view.plot()->replot();
+    const QPoint onDiagonal = view.cellRect(2, 2).center().toPoint();
+    const QColor before = view.plot()->toPixmap().toImage().pixelColor(onDiagonal);
+    EXPECT_FALSE(view.isSwitchedOff());
+    view.setSwitchedOff(true);
+    view.plot()->replot();
+    const auto marks = [&] {
+        int n = 0;
+        for (int i = 0; i < view.plot()->itemCount(); ++i)
+            n += view.plot()->item(i)->objectName() == QLatin1String("switchedOff");
+        return n;
+    };
+    EXPECT_EQ(marks(), 3);  // the veil and the cross's two lines
+    const QColor crossed = view.plot()->toPixmap().toImage().pixelColor(onDiagonal);
+    EXPECT_GT(crossed.red(), 180) << crossed.name().toStdString();
+    EXPECT_LT(crossed.green(), 90) << crossed.name().toStdString();
+    view.setData(bookWeightsData());
+    EXPECT_EQ(marks(), 3);
+    view.setSwitchedOff(false);
+    view.plot()->replot();
+    EXPECT_EQ(marks(), 0);
+    EXPECT_EQ(view.plot()->toPixmap().toImage().pixelColor(onDiagonal), before);
+}
+
 TEST(HeatmapViewApi, ClickingARowLabelReportsTheQueryToken) {
     HeatmapView view;
     view.setData(bookWeightsData());
@@ -222,7 +253,8 @@ TEST(HeadGridAsync, ThumbnailsArriveWithoutBlocking) {
 
 // On a key/value group step there is one tile per query head; each caption names the group
 // its head reads (heads 2 and 3 share group 1 of grouped-query attention with 4 heads and 2
-// groups), and a narrow tile falls back to the head alone.
+// groups), on the module's other per-head steps too, and a narrow tile falls back to the head
+// alone.
 TEST(HeadGridAsync, GroupStepCaptionsNameTheGroup) {
     TraceRequest r;
     r.config.variant = Variant::GroupedQuery;
@@ -246,8 +278,20 @@ TEST(HeadGridAsync, GroupStepCaptionsNameTheGroup) {
         << grid.captionText(3).toStdString();
     EXPECT_EQ(grid.headData(3).values, grid.headData(2).values);  // one group, two heads
     EXPECT_NE(grid.headData(1).values, grid.headData(2).values);
-    // Another step's captions are the heads'.
-    grid.setStep(trace, "weights", {}, 0, Colormap::Viridis, ColorScale::Matrix);
+    // Every query-head step of the module names the group too: which keys and values a head's
+    // scores, weights and context read.
+    for (const char* step : {"queries_heads", "scores", "weights", "context_heads"}) {
+        grid.setStep(trace, step, {}, 0, Colormap::Viridis, ColorScale::Matrix);
+        ASSERT_TRUE(ready.wait(10000)) << step;
+        EXPECT_TRUE(grid.captionText(2) == QStringLiteral("head 2 · group 1") ||
+                    grid.captionText(2) == QStringLiteral("h2 · g1"))
+            << step << ": " << grid.captionText(2).toStdString();
+        EXPECT_TRUE(grid.captionText(1) == QStringLiteral("head 1 · group 0") ||
+                    grid.captionText(1) == QStringLiteral("h1 · g0"))
+            << step << ": " << grid.captionText(1).toStdString();
+    }
+    // Multi-head attention has one key/value set per head: the captions are the heads'.
+    grid.setStep(headTrace(4, 6, 1), "weights", {}, 0, Colormap::Viridis, ColorScale::Matrix);
     ASSERT_TRUE(ready.wait(10000));
     EXPECT_FALSE(grid.captionText(3).contains(QStringLiteral("g")));
 }

@@ -216,8 +216,8 @@ TEST(ModelFileErrors, NamesTheTensorAndWhatWasExpected) {
                 "m.safetensors: it holds h.0.mlp.c_fc.weight2 (shape (2,)), which a Hugging Face "
                 "GPT-2 state_dict does not have; a Hugging Face GPT-2 state_dict has only "
                 "wte.weight, wpe.weight, h.N.{ln_1.weight, ln_1.bias, attn.c_attn.weight, "
-                "attn.c_proj.weight, attn.c_proj.bias, ln_2.weight, ln_2.bias, mlp.c_fc.weight, "
-                "mlp.c_fc.bias, mlp.c_proj.weight, mlp.c_proj.bias, attn.c_attn.bias} for N = "
+                "attn.c_attn.bias, attn.c_proj.weight, attn.c_proj.bias, ln_2.weight, ln_2.bias, "
+                "mlp.c_fc.weight, mlp.c_fc.bias, mlp.c_proj.weight, mlp.c_proj.bias} for N = "
                 "0..1, ln_f.weight, ln_f.bias and lm_head.weight. Is it a GPT-2 model?");
 
     w = test::hfWeights({});

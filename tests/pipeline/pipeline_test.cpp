@@ -7,9 +7,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <functional>
+#include <set>
 
 #include "engine/embeddings.h"
 #include "io/safetensors.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/options.h"
 #include "pipeline/pytorch_code.h"
 #include "pipeline/run_request.h"
@@ -247,6 +250,166 @@ TEST(Request, EveryProblemComesWithTheFieldOfItsControl) {
     const auto empty = checkSettings(text, {}, 0);
     ASSERT_EQ(empty.size(), 1u);
     EXPECT_EQ(empty[0].message, "The text has no tokens: type a word or two.");
+}
+
+// The engine writes its validation messages in English, piece by piece; the pipeline looks each
+// piece up as a translation. Every piece the engine writes must be one lupdate has seen (else
+// the German window shows it in English), and the pieces must make the engine's message.
+TEST(Request, EveryValidationMessageIsMadeOfTranslatablePieces) {
+    struct Case {
+        Config config;
+        int64_t tokens;
+    };
+    std::vector<Case> cases;
+    auto add = [&](Variant v, const std::function<void(Config&)>& edit, int64_t tokens = 6) {
+        Config c;
+        c.variant = v;
+        edit(c);
+        cases.push_back({c, tokens});
+    };
+    const int64_t huge = kMaxDimension + 1;
+    add(Variant::MultiHead,
+        [](Config& c) { c.dIn = c.dOut = c.batch = c.contextLength = c.heads = 0; });
+    add(Variant::MultiHead,
+        [&](Config& c) { c.dIn = c.dOut = c.batch = c.contextLength = c.heads = huge; });
+    add(Variant::MultiHead, [](Config& c) { c.heads = 3; });
+    add(Variant::GroupedQuery, [](Config& c) { c.kvGroups = 0; });
+    add(Variant::GroupedQuery, [](Config& c) {
+        c.dOut = 4;
+        c.heads = 4;
+        c.kvGroups = 3;
+    });
+    add(Variant::GroupedQuery, [](Config& c) {
+        c.heads = 1;
+        c.kvGroups = 2;
+    });
+    add(Variant::Latent, [](Config& c) { c.latentDim = -1; });
+    add(Variant::Rotary, [](Config& c) { c.headDim = -1; });
+    add(Variant::Rotary, [](Config& c) {
+        c.dIn = 8;
+        c.heads = 3;
+    });
+    add(Variant::Rotary, [](Config& c) {
+        c.dIn = 9;
+        c.heads = 2;
+    });
+    add(Variant::Rotary, [](Config& c) {
+        c.dIn = 3;
+        c.heads = 1;
+        c.ropeBase = 0.0;
+        c.qkvBias = true;
+    });
+    add(Variant::Rotary, [](Config& c) {
+        c.dIn = 4;
+        c.heads = 4;  // a head size of 1: "set head_dim to 2", no second choice
+    });
+    add(Variant::Causal, [](Config& c) {
+        c.mask = MaskSpec{MaskKind::Window, 0};
+        c.dropout = 1.5;
+    });
+    add(
+        Variant::MultiHead, [](Config&) {}, 0);
+    add(Variant::MultiHead, [](Config& c) { c.contextLength = 4; });
+    add(
+        Variant::MultiHead,
+        [](Config& c) {
+            c.dIn = 768;
+            c.dOut = 100000;
+            c.heads = 1;
+        },
+        10);
+    add(
+        Variant::MultiHead, [](Config& c) { c.contextLength = 200000; }, 100000);
+    add(Variant::Rotary, [](Config& c) {
+        c.dIn = 64;
+        c.heads = 4;
+        c.headDim = 1000000;
+    });
+    std::set<std::string> fields, formats;
+    for (const Case& k : cases) {
+        const std::vector<ValidationIssue> issues = validate(k.config, k.tokens);
+        EXPECT_FALSE(issues.empty()) << variantName(k.config.variant);
+        for (const ValidationIssue& i : issues) {
+            fields.insert(i.field);
+            ASSERT_FALSE(i.parts.empty()) << i.message;
+            EXPECT_EQ(formatMessage(i.parts), i.message);
+            // Without a translator the pipeline's text is the engine's, word for word.
+            EXPECT_EQ(issueText(i).toStdString(), i.message);
+            for (const MessagePart& p : i.parts) {
+                EXPECT_TRUE(isTranslatableFormat(p.format))
+                    << "not in issue_text.cpp: " << p.format;
+                formats.insert(p.format);
+            }
+        }
+    }
+    for (const char* f :
+         {"d_in", "d_out", "batch", "context_length", "heads", "kv_groups", "latent_dim",
+          "head_dim", "rope_base", "qkv_bias", "mask", "dropout", "input"})
+        EXPECT_TRUE(fields.count(f)) << f;
+    EXPECT_GE(formats.size(), 36u);
+}
+
+// A weights file that does not fit: the message under the weights is made of translatable
+// pieces too (file name, each problem with its hint, joined by "; ").
+TEST(Request, EveryWeightsProblemIsMadeOfTranslatablePieces) {
+    Settings s;
+    s.config.variant = Variant::Causal;
+    s.config.contextLength = 4;
+    s.weightsFile = QStringLiteral("/data/w.safetensors");
+    std::vector<std::pair<Config, WeightMap>> cases;
+    WeightMap wrong;  // a wrong shape, a missing key and a mask of the wrong size
+    wrong["W_query.weight"] = Tensor({4, 3});
+    wrong["W_key.weight"] = Tensor({2, 3});
+    wrong["mask"] = Tensor({6, 6});
+    cases.push_back({s.config, wrong});
+    WeightMap notTriu = wrong;  // a mask that is not the causal one; biases not asked for
+    notTriu["W_query.weight"] = Tensor({2, 3});
+    notTriu["W_value.weight"] = Tensor({2, 3});
+    notTriu["mask"] = Tensor({4, 4});
+    notTriu["W_query.bias"] = Tensor({2});
+    cases.push_back({s.config, notTriu});
+    Config biases = s.config;  // biases asked for, none in the file
+    biases.qkvBias = true;
+    WeightMap plain;
+    for (const char* m : {"W_query", "W_key", "W_value"})
+        plain[m] = Tensor({3, 2});
+    cases.push_back({biases, plain});  // also plain names: self-attention v1's
+    Config simplified = s.config;
+    simplified.variant = Variant::Simplified;
+    cases.push_back({simplified, plain});
+    Config wrapper = s.config;
+    wrapper.variant = Variant::MultiHeadWrapper;
+    wrapper.heads = 1;
+    WeightMap heads = plain;
+    heads["heads.7.W_query.weight"] = Tensor({2, 3});
+    cases.push_back({s.config, heads});
+    Config v1 = s.config;
+    v1.variant = Variant::SelfAttentionV1;
+    WeightMap linear;
+    for (const char* m : {"W_query.weight", "W_key.weight", "W_value.weight"})
+        linear[m] = Tensor({2, 3});
+    cases.push_back({v1, linear});
+    std::set<std::string> formats;
+    for (auto& [config, weights] : cases) {
+        InputFiles files;
+        files.weights = std::make_shared<const WeightMap>(weights);
+        Settings k = s;
+        k.config = config;
+        for (const ValidationIssue& i : checkSettings(k, files, 6)) {
+            if (i.field != "weights")
+                continue;
+            ASSERT_FALSE(i.parts.empty()) << i.message;
+            EXPECT_EQ(formatMessage(i.parts), i.message);
+            EXPECT_EQ(issueText(i).toStdString(), i.message);
+            EXPECT_EQ(i.message.rfind("w.safetensors: ", 0), 0u) << i.message;
+            for (const MessagePart& p : i.parts) {
+                EXPECT_TRUE(isTranslatableFormat(p.format))
+                    << "not in issue_text.cpp: " << p.format;
+                formats.insert(p.format);
+            }
+        }
+    }
+    EXPECT_GE(formats.size(), 12u);
 }
 
 TEST(Request, EmbeddingsFilesSetDInAndBatchAndMustFit) {

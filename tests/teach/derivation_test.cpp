@@ -6,6 +6,7 @@
 
 #include "export/heatmap_data.h"
 #include "teach/derivation.h"
+#include "teach/explanations.h"
 #include "teach_test_util.h"
 
 namespace attn {
@@ -55,6 +56,72 @@ TEST(Derivation, WeightCellShowsNumeratorDenominatorAndRowSum) {
     EXPECT_EQ(f4(num / den), f4(t.find("weights")->value.at({0, 1, 0})));
     EXPECT_HAS(html, QStringLiteral("= <b>1.0000</b>"));  // the row sum
     EXPECT_HAS(html, QStringLiteral("Row &quot;journey&quot; sums to 1"));
+}
+
+// The book writes softmax as exp(z) / Σ exp(z); the derivation computes with the row's maximum
+// subtracted, so it shows both forms and says in one line why the shift changes nothing.
+TEST(Derivation, SoftmaxShowsTheBooksFormAndWhyTheMaximumIsSubtracted) {
+    const Trace t = bookTrace(bookConfig(Variant::Simplified));
+    const QString html = deriveCellHtml(t, bookTokenList(), "weights", -1, 0, 1, 0);
+    EXPECT_HAS(html, QStringLiteral("exp(z<sub>ij</sub>) / Σ<sub>j</sub> exp(z<sub>ij</sub>) = "
+                                    "exp(z<sub>ij</sub> − max<sub>i</sub>)"));
+    double mx = -1e30;
+    for (int j = 0; j < 6; ++j)
+        mx = std::max(mx, double(t.find("scores")->value.at({0, 1, j})));
+    EXPECT_HAS(html, QStringLiteral("max<sub>i</sub> = %1, changes no weight").arg(f4(mx)));
+    EXPECT_HAS(html, QStringLiteral("overflowing"));
+}
+
+// Section 3.3's simplified attention is softmax(x @ x.T) @ x: no weights, so no queries, keys
+// or values. Its captions, step titles, explanations and every cell's derivation say "token"
+// and "input" instead (apart from the one sentence that says they are not there).
+TEST(Derivation, SimplifiedAttentionSpeaksOfTokensNotQueriesKeysOrValues) {
+    for (const MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
+        Config c = bookConfig(Variant::Simplified);
+        c.mask = MaskSpec{mask, 0};
+        const Trace t = bookTrace(c);
+        const QStringList tokens = bookTokenList();
+        for (const Step& s : t.steps) {
+            QStringList texts;
+            // The mask step's own caption, title and explanation are those of every masked
+            // module; its cells' derivations are this module's.
+            if (s.info.id != "mask")
+                texts << stepCaption(s.info) << QString::fromStdString(s.info.title)
+                      << explainStepHtml(t, s.info.id, InputOrigin::Book);
+            for (int row : {1, 4})
+                for (int col : {0, 2, 5})
+                    texts << deriveCellHtml(t, tokens, s.info.id, -1, 0, row, col);
+            for (QString text : texts) {
+                text.remove(QStringLiteral("no queries, keys or values"));
+                text.remove(QStringLiteral("no queries or keys"));
+                for (const char* word : {"quer", "key", "value"})
+                    EXPECT_FALSE(text.contains(QLatin1String(word), Qt::CaseInsensitive))
+                        << s.info.id << " says " << word << ": " << text.toStdString();
+            }
+        }
+    }
+    EXPECT_EQ(stepCaption(bookTrace(bookConfig(Variant::Simplified)).find("context")->info),
+              QStringLiteral("Context vectors: weighted sums of the inputs"));
+}
+
+// Grouped-query attention (4 query heads, 2 key/value groups): a score of head 3 is its query
+// times a key of group 1, which heads 2 and 3 share; the derivation names the group, and so
+// does every other step of that head.
+TEST(Derivation, GroupedQueryScoresNameTheKeyGroup) {
+    const Trace t = bookTrace(bookConfig(Variant::GroupedQuery));
+    const QStringList tokens = bookTokenList();
+    const QString score = deriveCellHtml(t, tokens, "scores", 3, 0, 4, 2);
+    EXPECT_HAS(score, QStringLiteral("(head 3, key/value group 1)"));
+    EXPECT_HAS(score, QStringLiteral("Head 3 reads the keys of key/value group ⌊3 / 2⌋ = 1, "
+                                     "which heads 2 to 3 share"));
+    EXPECT_HAS(deriveCellHtml(t, tokens, "scores", 1, 0, 4, 2),
+               QStringLiteral("(head 1, key/value group 0)"));
+    EXPECT_HAS(deriveCellHtml(t, tokens, "weights", 2, 0, 4, 2),
+               QStringLiteral("(head 2, key/value group 1)"));
+    // Multi-head attention has a key per head: no group to name.
+    const QString mha =
+        deriveCellHtml(bookTrace(bookConfig(Variant::MultiHead)), tokens, "scores", 1, 0, 4, 2);
+    EXPECT_FALSE(mha.contains(QStringLiteral("group"))) << mha.toStdString();
 }
 
 TEST(Derivation, MaskedCellsSayMinusInfinityAndZero) {

@@ -256,5 +256,33 @@ TEST(HeadSummaries, Gpt2XlScreenshot) {
     EXPECT_TRUE(table->viewport()->rect().contains(shown.center()));
 }
 
+// The Head scores page is hidden behind another centre page while results come in, and each
+// one sets the current head: when the page is opened, its list is at its top, the strongest
+// heads, not scrolled down to the head set while it was hidden.
+TEST(HeadSummaries, AListOpenedAfterItsHeadWasSetStartsAtItsTop) {
+    HeadScores s;
+    s.layers = 48;
+    s.heads = 25;
+    for (int l = 0; l < 48; ++l)
+        for (int h = 0; h < 25; ++h) {
+            s.previousToken.push_back(h / 24.0);
+            s.entropy.push_back(1.0);
+            s.distance.push_back(1.0);
+            s.firstWeight.push_back(l / 47.0);
+        }
+    HeadSummaries w;
+    w.resize(960, 720);
+    w.setScores(s);
+    w.setCurrent(30, 10);  // hidden: the window shows another page
+    QTableView* table = w.table();
+    ASSERT_GT(table->currentIndex().row(), 100);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    QApplication::processEvents();
+    EXPECT_EQ(table->verticalScrollBar()->value(), 0);
+    EXPECT_EQ(w.rowHead(table->rowAt(0)).second, 24);  // the first row shown: the strongest
+    EXPECT_EQ(w.rowHead(table->currentIndex().row()), std::make_pair(30, 10));
+}
+
 }  // namespace
 }  // namespace attn

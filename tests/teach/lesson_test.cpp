@@ -1,13 +1,16 @@
 // The chapter-3 tour: every screen runs, shows a step its configuration has, in the book's order.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +24,7 @@
 #include "teach/explanations.h"
 #include "teach/lesson.h"
 #include "teach/lesson_slides.h"
+#include "teach/next_tokens.h"
 #include "teach_test_util.h"
 #include "tokenizer/tokenizer.h"
 
@@ -39,6 +43,31 @@ TEST(Lesson, TheDropoutScreenSaysWhyItIsNotTheBooksPattern) {
             EXPECT_TRUE(s.html.contains(QStringLiteral("torch.manual_seed(123)")));
         }
     EXPECT_EQ(found, 1);
+}
+
+// A screen whose module is built with another seed than the screen before says so, naming both
+// seeds: the dropout screens switch from the causal screens' 789 to 123, and a student who
+// compares their kept weights with the causal weights two screens earlier is told why they
+// differ (issue #41).
+TEST(Lesson, AScreenThatChangesTheSeedNamesBothSeeds) {
+    const auto& screens = chapter3Lesson();
+    int changes = 0;
+    for (size_t i = 1; i < screens.size(); ++i) {
+        const uint64_t before = screens[i - 1].config.seed, now = screens[i].config.seed;
+        if (before == now)
+            continue;
+        ++changes;
+        SCOPED_TRACE(screens[i].title.toStdString());
+        EXPECT_TRUE(screens[i].html.contains(QStringLiteral("seed %1").arg(now)) ||
+                    screens[i].html.contains(QStringLiteral("manual_seed(%1)").arg(now)));
+        EXPECT_TRUE(screens[i].html.contains(QString::number(before)));
+    }
+    EXPECT_EQ(changes, 2);  // v2's 789, dropout's 123
+    for (const LessonScreen& s : chapter3Lesson()) {
+        if (s.stepId == "dropped_weights") {
+            EXPECT_TRUE(s.html.contains(QStringLiteral("seed-789"))) << s.html.toStdString();
+        }
+    }
 }
 
 // Number of pages in a PDF Qt wrote: its /Type /Page objects (not /Pages).
@@ -77,6 +106,99 @@ TEST(LessonSlides, OnePagePerScreenWithItsHeatmap) {
                  UserError);
 }
 
+// Every lesson as PDF slides, each page what its screen shows (issue #41: the trained-model
+// screens of All layers, Head scores, Logit lens and Next token all got one head's weights, and
+// long texts were cut mid-sentence): a step's heatmap on a Layer steps screen, the overview of
+// every head on All layers, the scores table on Head scores, the lens table on Logit lens, the
+// next-token list beside the heatmap where the text is about it, the loss line the screens
+// quote, and all of each screen's text at a size that fits. The PDFs are written beside the
+// test's pictures to look at page by page.
+TEST(LessonSlides, EverySlideShowsWhatItsScreenShowsWithAllItsText) {
+    const std::pair<LessonKind, const char*> lessons[] = {
+        {LessonKind::Chapter3, "chapter3"},
+        {LessonKind::TrainedModel, "trained-model"},
+        {LessonKind::AfterChapter3, "after-chapter3"},
+        {LessonKind::Why, "why"},
+        {LessonKind::Copies, "copies"}};
+    for (const auto& [kind, name] : lessons) {
+        SCOPED_TRACE(name);
+        const std::vector<LessonScreen>& screens = lessonScreens(kind);
+        bool bundled = true;
+        for (const LessonScreen& screen : screens)
+            bundled =
+                bundled && (screen.model.isEmpty() || bundledModelNames().contains(screen.model));
+        if (!bundled)
+            continue;
+        const std::vector<Slide> slides = lessonSlides(screens, Settings());
+        ASSERT_EQ(slides.size(), screens.size());
+        for (size_t i = 0; i < slides.size(); ++i) {
+            const LessonScreen& screen = screens[i];
+            const Slide& slide = slides[i];
+            SCOPED_TRACE(screen.title.toStdString());
+            EXPECT_GE(slideTextPixelSize(slide.html), 12);
+            EXPECT_EQ(slide.html, screen.html);
+            if (screen.model.isEmpty()) {
+                EXPECT_FALSE(slide.figure.isEmpty());
+                EXPECT_TRUE(slide.caption.isEmpty());
+                continue;
+            }
+            const auto model = loadModel(screen.model);
+            const int64_t L = model->arch.layers, H = model->arch.heads;
+            EXPECT_TRUE(slide.caption.startsWith(QStringLiteral("Loss on this text: ")))
+                << slide.caption.toStdString();
+            EXPECT_EQ(slide.caption.contains(QStringLiteral("with every head")),
+                      !screen.ablate.empty());
+            if (screen.page == QLatin1String("overview")) {
+                EXPECT_TRUE(slide.figure.isEmpty());
+                EXPECT_TRUE(slide.table.isEmpty());
+                ASSERT_FALSE(slide.overview.empty());
+                EXPECT_EQ(slide.overview.shape()[0], L);
+                EXPECT_EQ(slide.overview.shape()[1], H);
+            } else if (screen.page == QLatin1String("scores")) {
+                EXPECT_TRUE(slide.figure.isEmpty());
+                EXPECT_TRUE(slide.overview.empty());
+                EXPECT_TRUE(slide.table.contains(QStringLiteral("previous-token score")));
+                EXPECT_TRUE(slide.table.contains(QStringLiteral("L%1H%2").arg(L - 1).arg(H - 1)));
+                // The text said twice gets its induction column, as on the page.
+                const std::vector<Token> tokens =
+                    tokenize(TokenizerKind::Gpt2, screen.text.toStdString());
+                std::vector<int64_t> ids;
+                for (const Token& t : tokens)
+                    ids.push_back(t.id);
+                EXPECT_EQ(slide.table.contains(QStringLiteral("induction score")),
+                          repeatPeriod(ids) > 0);
+            } else if (screen.page == QLatin1String("lens")) {
+                EXPECT_TRUE(slide.figure.isEmpty());
+                EXPECT_TRUE(slide.overview.empty());
+                for (int64_t l = 0; l < L; ++l)
+                    EXPECT_TRUE(slide.table.contains(QStringLiteral("after layer %1").arg(l)));
+                EXPECT_TRUE(slide.table.contains(QStringLiteral("<b>")));  // a real next token
+            } else {
+                EXPECT_EQ(screen.page, QStringLiteral("steps"));
+                ASSERT_FALSE(slide.figure.isEmpty());
+                EXPECT_EQ(slide.figure.stepId.toStdString(), screen.stepId);
+                EXPECT_EQ(slide.table.isEmpty(), !screen.predictions);
+            }
+            if (screen.predictions) {
+                // The list's first entry is the model's most probable next token.
+                Settings settings = lessonScreenSettings(screen, Settings());
+                const RequestResult r = runRequestOrThrow({settings, {}, model, nullptr, nullptr});
+                const auto top = nextTokens(*r.model.run, r.model.run->tokens() - 1, 1);
+                ASSERT_EQ(top.size(), 1u);
+                EXPECT_TRUE(
+                    slide.table.contains(visibleTokenText(top[0].id, model.get()).toHtmlEscaped()));
+            }
+        }
+        const QString path = testing::pngPath(QStringLiteral("slides-%1.pdf").arg(name));
+        writeSlidesPdf(slides, QString::fromLatin1(name), path);
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+        EXPECT_EQ(pdfPages(f.readAll()), int(screens.size()));
+    }
+    // The trained-model lesson says which of its screens is about the next-token list.
+    EXPECT_TRUE(trainedModelLesson().back().predictions);
+}
+
 // The third lesson: every screen computes what it names (slides run each screen as the window
 // does), and its claims hold for its numbers: one group for four heads, half of multi-head
 // attention's cache with two, and on eight identical tokens RoPE's scores repeat along each
@@ -89,6 +211,10 @@ TEST(LessonSlides, TheAfterChapter3LessonShowsWhatItSays) {
     std::set<Variant> variants;
     for (size_t i = 0; i < slides.size(); ++i) {
         SCOPED_TRACE(screens[i].title.toStdString());
+        if (screens[i].page == QLatin1String("overview")) {
+            EXPECT_FALSE(slides[i].overview.empty());
+            continue;
+        }
         EXPECT_FALSE(slides[i].figure.isEmpty());
         EXPECT_EQ(slides[i].figure.stepId.toStdString(), screens[i].stepId);
         variants.insert(screens[i].config.variant);
@@ -142,8 +268,30 @@ TEST(LessonSlides, TheTrainedModelLessonRunsItsModel) {
     const std::vector<Slide> slides = lessonSlides(screens, Settings());
     ASSERT_EQ(slides.size(), screens.size());
     for (size_t i = 0; i < slides.size(); ++i) {
-        EXPECT_FALSE(slides[i].figure.isEmpty()) << i;
-        EXPECT_TRUE(slides[i].heading.contains(QStringLiteral("(layer "))) << i;
+        // A head's heatmap, named in the heading, only where the screen shows one.
+        const bool steps = screens[i].page == QLatin1String("steps");
+        EXPECT_EQ(slides[i].figure.isEmpty(), !steps) << i;
+        EXPECT_EQ(slides[i].heading.contains(QStringLiteral("(layer ")), steps) << i;
+    }
+    // The induction screen: "its best induction score is only a little above what uniform
+    // attention would give" (the mean over the second half of 1 / (i + 1)).
+    for (const LessonScreen& screen : screens) {
+        if (screen.pick != LessonHead::BestInduction)
+            continue;
+        const RequestResult r = runRequestOrThrow({lessonScreenSettings(screen, Settings()),
+                                                   {},
+                                                   loadModel(screen.model),
+                                                   nullptr,
+                                                   nullptr});
+        const HeadScores scores = headScores(*r.model.run);
+        ASSERT_FALSE(scores.induction.empty());
+        const HeadPick best = highestScore(scores.induction, scores.heads);
+        const int64_t T = r.model.run->tokens(), n = T / 2;
+        double uniform = 0;
+        for (int64_t i = n; i < T; ++i)
+            uniform += 1.0 / double(i + 1) / double(n);
+        EXPECT_GT(best.score, uniform);
+        EXPECT_LT(best.score, 2 * uniform) << best.score << " " << uniform;
     }
     // The previous-token screen: layer 0 head 1 (MODEL.md).
     for (size_t i = 0; i < screens.size(); ++i) {
@@ -179,9 +327,10 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
 
     const auto& screens = whyLesson();
     ASSERT_EQ(screens.size(), 6u);
+    const auto whyModel = loadModel(whyLessonModel());
     const auto lossWith = [&](const LessonScreen& s) {
         Settings settings = lessonScreenSettings(s, Settings());
-        const auto model = loadModel(s.model);
+        const auto& model = whyModel;
         const RequestResult r = runRequestOrThrow({settings, {}, model, nullptr, nullptr});
         const std::vector<double> logp = tokenLogProbabilities(*r.model.run);
         double sum = 0;
@@ -202,6 +351,78 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
         << idleOff;
     EXPECT_GT(off - on, 0.1);
     EXPECT_LT(std::abs(idleOff - on), 0.02);
+    // The sonnet as printed, line by line, as a student types it: with its line breaks made
+    // spaces the loss was 7.98 and switching L0H0 off lowered it by 1.41 nats, unexplained.
+    EXPECT_TRUE(screens[0].text.contains(QLatin1Char('\n')));
+    EXPECT_TRUE(screens[0].text.startsWith(QStringLiteral("Shall I compare thee")));
+    // "A few even lower the loss a little when switched off (L2H0: from 5.53 to 5.51)", and
+    // no head lowers it by much.
+    {
+        LessonScreen s = screens[2];
+        s.ablate = {HeadRef{2, 0}};
+        const double lowered = lossWith(s);
+        EXPECT_TRUE(screens[2].html.contains(
+            QStringLiteral("L2H0: from %1 to %2").arg(on, 0, 'f', 2).arg(lowered, 0, 'f', 2)))
+            << lowered;
+        EXPECT_LT(lowered, on);
+        for (int64_t l = 0; l < 4; ++l)
+            for (int64_t h = 0; h < 4; ++h) {
+                s.ablate = {HeadRef{l, h}};
+                EXPECT_GT(lossWith(s), on - 0.1) << l << "." << h;
+            }
+    }
+    // The first screen's head is the model's previous-token head on this text too.
+    {
+        const RequestResult r = runRequestOrThrow({lessonScreenSettings(screens[0], Settings()),
+                                                   {},
+                                                   loadModel(screens[0].model),
+                                                   nullptr,
+                                                   nullptr});
+        const HeadPick best = strongestPreviousTokenHead(headScores(*r.model.run));
+        EXPECT_EQ((HeadRef{best.layer, best.head}), prev);
+    }
+    // The logit lens screen's counts: columns whose top token a later layer changes, and how
+    // often layer 0 and the last layer have the real next token on top.
+    {
+        const RequestResult r = runRequestOrThrow({lessonScreenSettings(screens[3], Settings()),
+                                                   {},
+                                                   loadModel(screens[3].model),
+                                                   nullptr,
+                                                   nullptr});
+        const DecoderRun& run = *r.model.run;
+        const LogitLens lens = logitLens(run, 1);
+        const int64_t T = run.tokens();
+        int changed = 0, right0 = 0, rightLast = 0;
+        for (int64_t t = 0; t < T; ++t) {
+            changed += lens.front()[size_t(t)][0].id != lens.back()[size_t(t)][0].id;
+            if (t + 1 < T) {
+                right0 += lens.front()[size_t(t)][0].id == run.ids[size_t(t + 1)];
+                rightLast += lens.back()[size_t(t)][0].id == run.ids[size_t(t + 1)];
+            }
+        }
+        EXPECT_TRUE(
+            screens[3].html.contains(QStringLiteral("in %1 of the %2 columns").arg(changed).arg(T)))
+            << changed << " of " << T;
+        EXPECT_EQ(right0, rightLast);
+        EXPECT_TRUE(screens[3].html.contains(QStringLiteral("(%1 times each)").arg(right0)))
+            << right0;
+    }
+    // "Colour the Text view by each token's loss: the second half is no easier than the first."
+    {
+        const RequestResult r = runRequestOrThrow({lessonScreenSettings(screens[4], Settings()),
+                                                   {},
+                                                   loadModel(screens[4].model),
+                                                   nullptr,
+                                                   nullptr});
+        const std::vector<double> logp = tokenLogProbabilities(*r.model.run);
+        const size_t n = (logp.size() + 1) / 2;  // logp[i]: token i + 1
+        double first = 0, second = 0;
+        for (size_t i = 0; i + 1 < n; ++i)
+            first -= logp[i] / double(n - 1);
+        for (size_t i = n - 1; i < logp.size(); ++i)
+            second -= logp[i] / double(logp.size() - n + 1);
+        EXPECT_GE(second, first) << first << " " << second;
+    }
     EXPECT_EQ(screens[3].page, QStringLiteral("lens"));
     EXPECT_EQ(screens[4].text, whyLessonRepeatedText());
     EXPECT_EQ(screens[4].pick, LessonHead::BestInduction);
@@ -211,7 +432,7 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
     const std::vector<Slide> slides = lessonSlides(screens, Settings());
     ASSERT_EQ(slides.size(), screens.size());
     for (size_t i = 0; i < slides.size(); ++i)
-        EXPECT_FALSE(slides[i].figure.isEmpty()) << i;
+        EXPECT_EQ(slides[i].figure.isEmpty(), screens[i].page != QLatin1String("steps")) << i;
 }
 
 // "How a model copies" runs on tiny-circuit's circuit as its fixture (PyTorch) finds it: the same
@@ -299,6 +520,34 @@ TEST(LessonSlides, TheCopyLessonSaysWhatIsTrueOfItsModel) {
         EXPECT_LE(after0, 1);
         EXPECT_EQ(after1, n - 1);
     }
+    // The last screen's warning, on the texts it names: written without a space first, the two
+    // halves differ in their first token and Head scores has no induction column; with it, the
+    // circuit's induction head copies that sentence weakly and another head leads.
+    {
+        const auto model = loadModel(copyLessonModel());
+        const auto scoresOf = [&](const char* text) {
+            Settings settings = lessonScreenSettings(screens[4], Settings());
+            settings.text = QString::fromUtf8(text);
+            const RequestResult r = runRequestOrThrow({settings, {}, model, nullptr, nullptr});
+            return headScores(*r.model.run);
+        };
+        EXPECT_TRUE(scoresOf("The cat sat. The cat sat.").induction.empty());
+        const HeadScores cat = scoresOf(" The cat sat on the mat. The cat sat on the mat.");
+        ASSERT_FALSE(cat.induction.empty());
+        const auto two = [](double v) { return QString::number(v, 'f', 2); };
+        const double indScore = cat.at(cat.induction, ind.layer, ind.head);
+        const HeadPick lead = highestScore(cat.induction, cat.heads);
+        EXPECT_TRUE(
+            screens[4].html.contains(QStringLiteral("L%1H%2 scores %3 and L%4H%5 leads with %6")
+                                         .arg(ind.layer)
+                                         .arg(ind.head)
+                                         .arg(two(indScore))
+                                         .arg(lead.layer)
+                                         .arg(lead.head)
+                                         .arg(two(lead.score))))
+            << indScore << " L" << lead.layer << "H" << lead.head << " " << lead.score;
+        EXPECT_FALSE(screens[4].html.contains(QStringLiteral("any sentence twice")));
+    }
     const auto two = [](double v) { return QString::number(v, 'f', 2); };
     EXPECT_TRUE(screens[0].html.contains(QStringLiteral("is %1").arg(two(on.stripe)))) << on.stripe;
     EXPECT_TRUE(screens[2].html.contains(
@@ -307,13 +556,39 @@ TEST(LessonSlides, TheCopyLessonSaysWhatIsTrueOfItsModel) {
     EXPECT_TRUE(screens[2].html.contains(
         QStringLiteral("from %1 to %2 nats").arg(two(on.loss), two(off.loss))))
         << on.loss << " " << off.loss;
+    // "the second half turns red (15 of its 16 tokens ...)": the tokens of the second half
+    // whose loss rises with the previous-token head off.
+    {
+        const auto runOf = [&](const LessonScreen& s) {
+            return runRequestOrThrow({lessonScreenSettings(s, Settings()),
+                                      {},
+                                      loadModel(s.model),
+                                      nullptr,
+                                      nullptr})
+                .model;
+        };
+        const ModelRun off2 = runOf(screens[2]);
+        ASSERT_NE(off2.baseline, nullptr);
+        const TextLoss loss = textLoss(*off2.run, off2.baseline.get());
+        const size_t n = (loss.tokenLosses.size() + 1) / 2;  // tokenLosses[i]: token i + 1
+        int redder = 0;
+        for (size_t i = n - 1; i < loss.tokenLosses.size(); ++i)
+            redder += loss.tokenLosses[i] > loss.tokenLossesBefore[i];
+        EXPECT_TRUE(screens[2].html.contains(QStringLiteral("turns red (%1 of its %2 tokens")
+                                                 .arg(redder)
+                                                 .arg(loss.tokenLosses.size() - n + 1)))
+            << redder;
+        // The one that does not: the second half's first word, which nothing before it
+        // announces.
+        EXPECT_LE(loss.tokenLosses[n - 1], loss.tokenLossesBefore[n - 1]);
+    }
     EXPECT_GE(on.stripe, 0.5);
     EXPECT_LE(off.stripe, on.stripe / 2);
     EXPECT_GT(off.loss, on.loss + 0.5);
     const std::vector<Slide> slides = lessonSlides(screens, Settings());
     ASSERT_EQ(slides.size(), screens.size());
     for (size_t i = 0; i < slides.size(); ++i)
-        EXPECT_FALSE(slides[i].figure.isEmpty()) << i;
+        EXPECT_EQ(slides[i].figure.isEmpty(), screens[i].page != QLatin1String("steps")) << i;
 }
 
 TEST(Lesson, ScreensFormAValidSequence) {
@@ -389,6 +664,39 @@ TEST(Lesson, PanelStepsThroughScreens) {
     panel.setCurrentIndex(11);
     panel.resize(460, 380);
     EXPECT_TRUE(testing::savePng(&panel, QStringLiteral("lesson_panel.png")));
+}
+
+// In presentation mode the lesson panel is about 330 x 700 pixels of a 1280 x 720 projector, its
+// text asked for 1.6 times larger: every screen of every lesson shows all its text without
+// scrolling (the dropout note and the trained-model texts were cut off after a few lines),
+// as large as fits and never smaller than the window's own text.
+TEST(Lesson, EveryScreensTextFitsThePresentationPanel) {
+    LessonPanel panel;
+    panel.resize(330, 700);
+    panel.show();
+    auto* text = panel.findChild<QTextBrowser*>();
+    ASSERT_NE(text, nullptr);
+    const double appPoints = QApplication::font().pointSizeF();
+    for (LessonKind kind : {LessonKind::Chapter3, LessonKind::TrainedModel,
+                            LessonKind::AfterChapter3, LessonKind::Why, LessonKind::Copies}) {
+        panel.setScreens(lessonScreens(kind));
+        panel.setFontScale(1.6);
+        double smallest = 1.6;
+        for (int i = 0; i < panel.count(); ++i) {
+            panel.setCurrentIndex(i);
+            QApplication::processEvents();
+            SCOPED_TRACE(panel.currentScreen().title.toStdString());
+            EXPECT_EQ(text->verticalScrollBar()->maximum(), 0);
+            EXPECT_GE(text->font().pointSizeF(), appPoints - 1e-6);
+            smallest = std::min(smallest, text->font().pointSizeF() / appPoints);
+        }
+        // Short screens keep the projector's size.
+        panel.setCurrentIndex(0);
+        EXPECT_GT(smallest, 0.99);
+    }
+    // In the window (scale 1) nothing shrinks: the box scrolls as before.
+    panel.setFontScale(1.0);
+    EXPECT_NEAR(text->font().pointSizeF(), appPoints, 1e-6);
 }
 
 // The After chapter 3 lesson ends on a trained model of today's family: the bundled Llama, or

@@ -4,10 +4,15 @@
 
 #include <gtest/gtest.h>
 #include <QAbstractItemModel>
+#include <QApplication>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTest>
+#include <QVBoxLayout>
 
 #include "engine/model_test_util.h"
 #include "teach/next_tokens.h"
@@ -178,6 +183,105 @@ TEST(NextTokensPanel, TokenTextIsVisible) {
     EXPECT_EQ(visibleTokenText(std::string("e4 bd"), true), QStringLiteral("\u2039e4 bd\u203a"));
     EXPECT_EQ(visibleTokenText(std::string("\tx  y"), false),
               QStringLiteral("\u2192x\u00b7\u00b7y"));
+}
+
+// Append continues the text: with a position inside the text picked (a clicked heatmap row, to
+// read what the model predicted there), Append top token still appends the most probable token
+// after the last one, and Append selected, whose list is about the middle, is off.
+TEST(NextTokensPanel, AppendContinuesTheTextWhicheverPositionIsPicked) {
+    const auto run = someRun();
+    const int64_t lastTop = nextTokens(*run, 11, 1).front().id;
+    int inside = 0;
+    while (inside < 11 && nextTokens(*run, inside, 1).front().id == lastTop)
+        ++inside;
+    ASSERT_LT(inside, 11) << "every position predicts the same token";
+    NextTokensPanel w;
+    QSignalSpy append(&w, &NextTokensPanel::appendRequested);
+    w.setRun(run);
+    w.setPosition(inside);
+    QTRY_VERIFY(!w.isComputing());
+    ASSERT_NE(w.predictions().front().id, lastTop);
+    auto* appendSelected = [&] {
+        for (QPushButton* b : w.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Append selected"))
+                return b;
+        return static_cast<QPushButton*>(nullptr);
+    }();
+    ASSERT_NE(appendSelected, nullptr);
+    w.selectRow(0);
+    EXPECT_FALSE(appendSelected->isEnabled());
+    EXPECT_TRUE(appendSelected->toolTip().contains(QStringLiteral("after its last token")));
+    w.appendSelected();
+    EXPECT_EQ(append.count(), 0);
+
+    w.appendTop();
+    QTRY_COMPARE(append.count(), 1);
+    EXPECT_EQ(append[0][0].value<int64_t>(), lastTop);
+    EXPECT_EQ(w.position(), 11);  // the prediction shown is the one appended
+    // Picking another position meanwhile drops an append that waits for the last one.
+    w.setRun(someRun(13));
+    w.setPosition(inside);
+    QTRY_VERIFY(!w.isComputing());
+    w.appendTop();
+    EXPECT_EQ(w.position(), 12);
+    w.setPosition(inside);
+    QTRY_VERIFY(!w.isComputing());
+    w.setPosition(12);
+    QTRY_VERIFY(!w.isComputing());
+    EXPECT_EQ(append.count(), 1);
+}
+
+// The Append buttons stay under the pointer: a button disabled while the next prediction
+// computes hands the focus to the panel, not to the next control in the tab order, which the
+// scroll area around would scroll into view (the sampling bar's spin box at 1280x720).
+TEST(NextTokensPanel, AButtonDisabledWhileComputingKeepsTheScrollAreaStill) {
+    QWidget window;
+    auto* outer = new QVBoxLayout(&window);
+    auto* area = new QScrollArea(&window);
+    area->setWidgetResizable(true);
+    outer->addWidget(area);
+    auto* content = new QWidget;
+    auto* column = new QVBoxLayout(content);
+    auto* panel = new NextTokensPanel(content);
+    panel->setMinimumHeight(420);
+    column->addWidget(panel);
+    auto* below = new QSpinBox(content);  // under the fold, next in the tab order
+    column->addWidget(below);
+    area->setWidget(content);
+    window.resize(420, 300);
+    window.show();
+    QApplication::setActiveWindow(&window);
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    panel->setRun(someRun());
+    QTRY_VERIFY(!panel->isComputing());
+    QPushButton* top = nullptr;
+    for (QPushButton* b : panel->findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Append top token"))
+            top = b;
+    ASSERT_NE(top, nullptr);
+    area->ensureWidgetVisible(top);
+    const int scrolled = area->verticalScrollBar()->value();
+    const QPoint at = top->mapTo(&window, QPoint(0, 0));
+    QTest::mouseClick(top, Qt::LeftButton);
+    ASSERT_TRUE(top->hasFocus());
+    panel->setRun(someRun(13));  // what Append brings: a new run, computing
+    EXPECT_TRUE(panel->isComputing());
+    EXPECT_FALSE(below->hasFocus());
+    EXPECT_EQ(area->verticalScrollBar()->value(), scrolled);
+    QTRY_VERIFY(!panel->isComputing());
+    EXPECT_EQ(top->mapTo(&window, QPoint(0, 0)), at);
+    EXPECT_TRUE(top->isEnabled());
+}
+
+TEST(NextTokensPanel, ControlCharactersAreWrittenAsEscapes) {
+    EXPECT_EQ(visibleTokenText(std::string("a\x1b"
+                                           "b\x7f\x01"),
+                               false),
+              QStringLiteral("a\\x1bb\\x7f\\x01"));
+    EXPECT_EQ(visibleTokenText(std::string("\xc2\x85"), false),
+              QStringLiteral("\\x85"));  // NEL, C1
+    EXPECT_EQ(visibleTokenText(std::string("\t x\n"), false),
+              QStringLiteral("\u2192\u00b7x\u21b5"));
 }
 
 }  // namespace

@@ -329,6 +329,59 @@ TEST(Presentation, FadeFromScaledScoresToWeights) {
     EXPECT_FALSE(anim.setEndpoints(from, other));
 }
 
+namespace {
+
+// The colour bar's tick labels as drawn: the bar is the figure's axis rect besides the cells'.
+QStringList colourBarLabels(const HeatmapData& data) {
+    QCustomPlot plot;
+    plot.resize(640, 480);
+    FigureOptions o;
+    o.colormap = defaultColormapFor(data);
+    drawHeatmap(&plot, data, o);
+    plot.replot();
+    for (QCPAxisRect* r : plot.axisRects())
+        if (r != heatmapAxisRect(&plot)) {
+            QStringList out;
+            for (const QString& l : r->axis(QCPAxis::atRight)->tickVectorLabels())
+                if (!l.isEmpty())
+                    out << l;
+            return out;
+        }
+    return {"no colour bar"};
+}
+
+}  // namespace
+
+// From scores to weights the colours blend while every printed number is one end's: the colour
+// bar then has no numbers (any would contradict a cell's colour or its number), and each end
+// has its own.
+TEST(Presentation, TheColourBarHasNoNumbersWhileTheColoursBlend) {
+    const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
+    const QStringList tokens = bookTokenList();
+    const Step* mask = t.find("mask");
+    const HeatmapData from = sliceStep(*t.find("scaled_scores"), tokens, 0, 0, mask);
+    const HeatmapData to = sliceStep(*t.find("weights"), tokens, 0, 0, mask);
+    EXPECT_GE(colourBarLabels(from).size(), 3);
+    EXPECT_GE(colourBarLabels(to).size(), 3);
+    for (const double at : {0.1, 0.3, 0.7, 0.9})
+        EXPECT_EQ(colourBarLabels(CellFadeAnimator::interpolate(from, to, at)), QStringList())
+            << at;
+}
+
+// A quiz hides cells: the colour bar's ends would tell their range (the largest score), so
+// they read "?" until every cell is revealed.
+TEST(Presentation, AQuizHidesTheColourBarsRange) {
+    const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
+    const HeatmapData scores = sliceStep(*t.find("scores"), bookTokenList(), 0, 0);
+    ASSERT_GE(colourBarLabels(scores).size(), 3);
+    HeatmapData quiz = scores;
+    quiz.quizHidden.assign(quiz.values.size(), 1);
+    quiz.quizHidden[7] = 0;  // one cell revealed
+    EXPECT_EQ(colourBarLabels(quiz), QStringList({"?", "?"}));
+    quiz.quizHidden.assign(quiz.values.size(), 0);  // all revealed
+    EXPECT_EQ(colourBarLabels(quiz), colourBarLabels(scores));
+}
+
 TEST(Presentation, PaletteAndFontComeAndGo) {
     const QPalette p = presentationPalette();
     EXPECT_EQ(p.color(QPalette::Text), QColor(Qt::black));

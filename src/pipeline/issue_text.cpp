@@ -1,0 +1,175 @@
+#include "pipeline/issue_text.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+#include <QRegularExpression>
+#include <QSet>
+
+namespace attn {
+
+namespace {
+
+const char* const kContext = "attn::Validation";
+
+// Every format the engine's validate() and weight check write, as lupdate must see them to
+// put them in the .ts files. A format missing here still shows, in English; the pipeline test
+// checks that every format the engine writes is listed.
+const QSet<QByteArray>& formats() {
+    static const QSet<QByteArray> all = {
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "d_in (the embedding size) must be at least 1 (it is %1)."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "d_in (the embedding size) = %1 is too large; the limit is %2."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "d_out (the output size) must be at least 1 (it is %1)."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "d_out (the output size) = %1 is too large; the limit is %2."),
+        QT_TRANSLATE_NOOP("attn::Validation", "The batch size must be at least 1 (it is %1)."),
+        QT_TRANSLATE_NOOP("attn::Validation", "The batch size = %1 is too large; the limit is %2."),
+        QT_TRANSLATE_NOOP("attn::Validation", "The context length must be at least 1 (it is %1)."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "The context length = %1 is too large; the limit is %2."),
+        QT_TRANSLATE_NOOP("attn::Validation", "The number of heads must be at least 1 (it is %1)."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "The number of heads = %1 is too large; the limit is %2."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "d_out = %1 is not divisible by %2 heads, so the heads cannot share "
+                          "it equally. Valid head counts for d_out = %1: %3."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "The number of key/value groups must be from 1 to %1 (it is %2)."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "1 head cannot share %2 key/value groups equally: each group serves "
+                          "heads / groups query heads. Valid group counts for 1 head: %3."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "%1 heads cannot share %2 key/value groups equally: each group serves "
+                          "heads / groups query heads. Valid group counts for %1 heads: %3."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "The latent size must be from 1 to %1, or 0 for the book's default "
+                          "max(16, d_out / 8) (it is %2)."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "head_dim must be from 1 to %1, or 0 for d_in / heads (it is %2)."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "d_in = %1 is not divisible by %2 heads, so head_dim cannot default "
+                          "to d_in / heads: set head_dim"),
+        QT_TRANSLATE_NOOP("attn::Validation", " (an even number, such as 2 or 4)"),
+        QT_TRANSLATE_NOOP("attn::Validation", "."),
+        QT_TRANSLATE_NOOP("attn::Validation", ", or pick heads from %1."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "RoPE rotates pairs of numbers, so the head size must be even; it is "
+                          "%1"),
+        QT_TRANSLATE_NOOP("attn::Validation", " (d_in / heads)"),
+        QT_TRANSLATE_NOOP("attn::Validation", ". Set head_dim to %1"),
+        QT_TRANSLATE_NOOP("attn::Validation", " or %1"),
+        QT_TRANSLATE_NOOP("attn::Validation", ", or switch the rotation off."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "The RoPE base must be a positive number, such as 10000 (Llama 2) or "
+                          "1000000 (Qwen3)."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "Qwen3's GroupedQueryAttention (rotary) has no biases: switch the "
+                          "query, key and value bias off."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "The window size K must be at least 1 (each token sees itself and the "
+                          "K-1 tokens before it); it is %1."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "The dropout rate must be at least 0 and below 1 (it is %1); at 1 "
+                          "every attention weight would be dropped."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "There are no tokens: type some text or pick a preset."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "The input has %1 tokens, more than the context length of %2. Shorten "
+                          "the text or raise the context length."),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "This configuration needs about %1 to keep every step, more than the "
+                          "budget of %2; "),
+        QT_TRANSLATE_NOOP("attn::Validation", "d_out = %1 takes the most."),
+        QT_TRANSLATE_NOOP("attn::Validation", "d_in = %1 takes the most."),
+        QT_TRANSLATE_NOOP("attn::Validation", "the batch = %1 takes the most."),
+        QT_TRANSLATE_NOOP("attn::Validation", "the text's tokens = %1 takes the most."),
+        QT_TRANSLATE_NOOP("attn::Validation", "the heads = %1 takes the most."),
+        QT_TRANSLATE_NOOP("attn::Validation", "head_dim = %1 takes the most."),
+        QT_TRANSLATE_NOOP("attn::Validation", " A d_out of at most %1 fits."),
+        QT_TRANSLATE_NOOP("attn::Validation", " A d_in of at most %1 fits."),
+        QT_TRANSLATE_NOOP("attn::Validation", " A batch of at most %1 fits."),
+        QT_TRANSLATE_NOOP("attn::Validation", " A text of at most %1 tokens fits."),
+        QT_TRANSLATE_NOOP("attn::Validation", " At most %1 heads fit."),
+        QT_TRANSLATE_NOOP("attn::Validation", " A head_dim of at most %1 fits."),
+        // A weights file that does not fit the module (engine/weight_check.cpp), after the
+        // file's name; its problems are joined by "; " and end with ".".
+        QT_TRANSLATE_NOOP("attn::Validation", "%1: "),
+        QT_TRANSLATE_NOOP("attn::Validation", "; "),
+        QT_TRANSLATE_NOOP("attn::Validation", "%1 has shape %2 but this model needs %3 %4"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "%1 has shape %2 but this model needs %3 (context_length, "
+                          "context_length)"),
+        QT_TRANSLATE_NOOP("attn::Validation", "; set context_length to %1 to match the file"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "%1 is not the causal mask torch.triu(torch.ones(%2, %2), "
+                          "diagonal=1): element [%3][%4] is %5, expected %6"),
+        QT_TRANSLATE_NOOP("attn::Validation", "missing %1"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          " (turn off qkv_bias if the module was built without biases)"),
+        QT_TRANSLATE_NOOP("attn::Validation", "unexpected %1"),
+        QT_TRANSLATE_NOOP("attn::Validation", " (%1 has no weights)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          " (the file has query/key/value biases: turn on qkv_bias)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          " (plain W_query, W_key, W_value belong to self-attention-v1)"),
+        QT_TRANSLATE_NOOP("attn::Validation", " (heads.N names belong to multi-head-wrapper)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          " (W_query.weight is an nn.Linear layer: choose self-attention, not "
+                          "self-attention-v1)"),
+    };
+    return all;
+}
+
+// An argument as the language writes numbers: "1.5 GiB" and "0.25" take the locale's decimal
+// point. Whole numbers and lists of them stay as they are (no group separators: "50257"
+// reads the same in both languages, and a size is typed back without them).
+QString localArgument(const std::string& arg) {
+    QString a = QString::fromStdString(arg);
+    static const QRegularExpression decimal(QStringLiteral("^-?\\d+\\.\\d+( \\S+)?$"));
+    const QString point = QLocale().decimalPoint();
+    if (point != QLatin1String(".") && decimal.match(a).hasMatch())
+        a.replace(QLatin1Char('.'), point);
+    return a;
+}
+
+}  // namespace
+
+bool isTranslatableFormat(const std::string& format) {
+    return formats().contains(QByteArray::fromStdString(format));
+}
+
+QList<QByteArray> translatableFormats() {
+    return formats().values();
+}
+
+QString issueText(const ValidationIssue& issue) {
+    if (issue.parts.empty())
+        return QString::fromStdString(issue.message);
+    QString out;
+    for (const MessagePart& part : issue.parts) {
+        const QString f = QCoreApplication::translate(kContext, part.format.c_str());
+        // %1 .. %9 as the engine fills them (QString::arg would also take %10 and renumber).
+        for (qsizetype i = 0; i < f.size(); ++i) {
+            const QChar c = f[i];
+            if (c == QLatin1Char('%') && i + 1 < f.size() && f[i + 1] >= QLatin1Char('1') &&
+                f[i + 1] <= QLatin1Char('9') &&
+                size_t(f[i + 1].unicode() - '1') < part.args.size()) {
+                out += localArgument(part.args[size_t(f[i + 1].unicode() - '1')]);
+                ++i;
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out;
+}
+
+void translateIssues(std::vector<ValidationIssue>& issues) {
+    for (ValidationIssue& issue : issues)
+        if (!issue.parts.empty())
+            issue.message = issueText(issue).toStdString();
+}
+
+}  // namespace attn
