@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include "app/model_loader.h"
@@ -205,6 +206,7 @@ ComparePanel::ComparePanel(Workspace* workspace, QWidget* parent)
         refresh();
     });
     connect(presetCombo_, &QComboBox::currentIndexChanged, this, &ComparePanel::refresh);
+    connect(presetCombo_, &QComboBox::activated, this, [this] { presetChosen_ = true; });
     connect(workspace_, &Workspace::settingsChanged, this, &ComparePanel::refresh);
     connect(workspace_, &Workspace::resultApplied, this, &ComparePanel::refresh);
 }
@@ -216,6 +218,7 @@ void ComparePanel::showEvent(QShowEvent* event) {
 }
 
 void ComparePanel::setPreset(Preset preset) {
+    presetChosen_ = true;
     if (presetCombo_->currentIndex() != int(preset))
         presetCombo_->setCurrentIndex(int(preset));  // refreshes
     else
@@ -265,7 +268,8 @@ QString ComparePanel::requestKey() const {
         key += QLatin1Char('/') + QString::number(layerB_->value());
     if (preset() == Preset::TwoModels)
         key += QLatin1Char('/') + secondModel() + QLatin1Char('/') +
-               QString::number(quintptr(otherModel_.get()));
+               QString::number(quintptr(otherModel_.get())) + QLatin1Char('/') +
+               QString::number(layerB_->value());
     return key;
 }
 
@@ -321,18 +325,77 @@ void ComparePanel::fillModelChoices() {
     modelB_->setCurrentIndex(i);
 }
 
+namespace {
+
+// The presets that change the module's options: a trained model runs as it was trained.
+bool changesTheModule(ComparePanel::Preset p) {
+    using P = ComparePanel::Preset;
+    return p == P::MaskNoneCausal || p == P::WrapperVsMultiHead || p == P::DOut2Vs768 ||
+           p == P::GroupsVsMultiHead || p == P::GroupsVsMultiQuery || p == P::RopeOnOff;
+}
+
+}  // namespace
+
+int ComparePanel::modelBLayers() const {
+    if (secondModel().isEmpty())
+        return 1;  // the chapter-3 module
+    return otherModel_ ? int(otherModel_->arch.layers) : -1;
+}
+
+int ComparePanel::modelBHeads() const {
+    if (secondModel().isEmpty())
+        return int(workspace_->settings().config.heads);
+    return otherModel_ ? int(otherModel_->arch.heads) : -1;
+}
+
 void ComparePanel::refreshControls() {
-    const Preset p = preset();
     const Settings& s = workspace_->settings();
-    modelLabel_->setVisible(p == Preset::TwoModels);
-    modelB_->setVisible(p == Preset::TwoModels);
-    if (p == Preset::TwoModels)
+    // A trained model offers what applies to it; the chapter's options are greyed out.
+    if (auto* items = qobject_cast<QStandardItemModel*>(presetCombo_->model()))
+        for (int i = 0; i < items->rowCount(); ++i)
+            if (changesTheModule(Preset(i)))
+                items->item(i)->setEnabled(!s.modelMode());
+    {
+        const Preset now = preset();
+        Preset wanted = now;
+        if (!presetChosen_)
+            wanted = s.modelMode() ? Preset::TwoLayers : Preset::MaskingMethods;
+        else if (s.modelMode() && changesTheModule(now))
+            wanted = Preset::TwoLayers;
+        if (wanted != now) {
+            const QSignalBlocker block(presetCombo_);
+            presetCombo_->setCurrentIndex(int(wanted));
+        }
+    }
+    const Preset p = preset();
+    const bool twoModels = p == Preset::TwoModels;
+    modelLabel_->setVisible(twoModels);
+    modelB_->setVisible(twoModels);
+    if (twoModels)
         fillModelChoices();  // the recent models may have changed
     textB_->setVisible(p == Preset::TwoSentences);
-    headLabel_->setVisible(p == Preset::TwoHeads);
-    headB_->setVisible(p == Preset::TwoHeads);
-    layerLabel_->setVisible(p == Preset::TwoLayers);
-    layerB_->setVisible(p == Preset::TwoLayers);
+    headLabel_->setVisible(p == Preset::TwoHeads || twoModels);
+    headB_->setVisible(p == Preset::TwoHeads || twoModels);
+    layerLabel_->setVisible(p == Preset::TwoLayers || twoModels);
+    layerB_->setVisible(p == Preset::TwoLayers || twoModels);
+    if (twoModels) {
+        // B's layer and head in B's model, A's to start with (or B's last where B has fewer).
+        const int layers = modelBLayers(), heads = modelBHeads();
+        const QSignalBlocker blockLayer(layerB_), blockHead(headB_);
+        layerB_->setRange(0, std::max(0, layers - 1));
+        layerB_->setEnabled(layers > 1);
+        headB_->setRange(0, std::max(0, heads - 1));
+        headB_->setEnabled(heads > 1);
+        const QString key = secondModel() + QLatin1Char('/') + QString::number(layers) +
+                            QLatin1Char('/') + QString::number(heads);
+        if (defaultsFor_ != key && layers > 0 && heads > 0) {
+            defaultsFor_ = key;
+            layerB_->setValue(std::clamp(s.layer, 0, layers - 1));
+            headB_->setValue(std::clamp(s.head, 0, heads - 1));
+        }
+        return;
+    }
+    defaultsFor_.clear();
     if (p == Preset::TwoSentences && !textEdited_) {
         // Offered anew for each text until the user types one of their own.
         const QSignalBlocker block(textB_);
@@ -394,6 +457,7 @@ void ComparePanel::setMessage(const QString& text) {
 void ComparePanel::refresh() {
     if (!onScreen(this))
         return;
+    view_->setDecimals(workspace_->settings().decimals);
     refreshControls();
     const TraceOutcome* shown = workspace_->shown();
     if (!shown) {
@@ -584,7 +648,7 @@ void ComparePanel::refresh() {
     const HeatmapData da = sliceStep(*a, labels, head, s.batchIndex, t.find(step_id::kMask));
     // Another model may have fewer heads: B shows its last one then.
     const int headB = p == Preset::TwoModels
-                          ? std::clamp(head, 0, std::max(1, stepHeadCount(b->info)) - 1)
+                          ? std::clamp(headB_->value(), 0, std::max(1, stepHeadCount(b->info)) - 1)
                           : head;
     const HeatmapData db =
         sliceStep(*b, rowLabels(other_->run), headB, s.batchIndex, tb.find(step_id::kMask));
@@ -729,7 +793,7 @@ void ComparePanel::submit() {
             job.settings.inputIds.clear();
             if (otherModel_)
                 job.settings.layer =
-                    std::clamp(job.settings.layer, 0, int(otherModel_->arch.layers) - 1);
+                    std::clamp(layerB_->value(), 0, int(otherModel_->arch.layers) - 1);
             break;
     }
     forGeneration_ = shown->generation;

@@ -49,7 +49,10 @@ class ComparePanel : public QWidget {
     Preset preset() const;
     QString message() const;
     TraceController* controller() const { return controller_; }
-    // B's sentence, head and layer for TwoSentences, TwoHeads and TwoLayers.
+    // B's sentence, head and layer for TwoSentences, TwoHeads and TwoLayers; B's layer and head
+    // also for TwoModels (A's to start with). A trained model offers only the presets that
+    // apply to it (another sentence, head, layer or model, and the masking methods): Compare
+    // opens on two layers there unless the user picked another.
     void setSecondText(const QString& text);
     QString secondText() const;
     void setSecondHead(int head);
@@ -100,7 +103,12 @@ class ComparePanel : public QWidget {
     quint64 forGeneration_ = 0;  // the workspace's result the comparison was made for
     QString forKey_;             // and the preset, sentence and layer B was run for
     bool waiting_ = false;
-    bool textEdited_ = false;  // the user typed B's sentence: it is no longer offered anew
+    bool textEdited_ = false;    // the user typed B's sentence: it is no longer offered anew
+    bool presetChosen_ = false;  // the user picked the preset: kept while it applies
+    QString defaultsFor_;        // the B model whose layer and head were set to A's
+    // B's layer and head in the range of B's model (TwoModels); -1 when B has no such count.
+    int modelBLayers() const;
+    int modelBHeads() const;
 };
 
 }  // namespace attn

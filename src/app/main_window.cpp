@@ -247,9 +247,19 @@ void MainWindow::createDocks() {
                 return;
             if (onTop && compareWidth_ == 0) {
                 compareWidth_ = compare->width();
-                const int wanted = width() * 2 / 5;
+                // Under a lesson the maps share the column's height with the lesson's text: the
+                // column takes half the window (never more than the centre leaves: the window
+                // keeps its width), the maps three fifths of its height, the lesson (which
+                // scrolls) the rest.
+                QDockWidget* lesson = docks_.lesson;
+                const bool underLesson = lesson->isVisible() && !lesson->isFloating();
+                const int wanted = underLesson ? width() / 2 : width() * 2 / 5;
                 if (wanted > compareWidth_)
                     resizeDocks({compare}, {wanted}, Qt::Horizontal);
+                if (underLesson) {
+                    const int column = compare->height() + lesson->height();
+                    resizeDocks({compare, lesson}, {column * 3 / 5, column * 2 / 5}, Qt::Vertical);
+                }
             } else if (!onTop && compareWidth_ > 0) {
                 // Compare may still be a tab: the column keeps room for every tab's title.
                 const int back = std::max(compareWidth_, rightTabsWidth());
@@ -366,6 +376,19 @@ void MainWindow::createMenus() {
     QAction* values = view->addAction(tr("Show &values in cells"));
     values->setCheckable(true);
     connect(values, &QAction::toggled, workspace_, &Workspace::setShowValues);
+    // The book prints four decimals; two keep the numbers readable in small cells.
+    QMenu* decimals = view->addMenu(tr("&Decimals in cells"));
+    decimals->setObjectName(QStringLiteral("menuDecimals"));
+    auto* decimalGroup = new QActionGroup(this);
+    for (int n = kMinDecimals; n <= kMaxDecimals; ++n) {
+        QAction* a = decimals->addAction(QString::number(n));
+        a->setObjectName(QStringLiteral("actionDecimals%1").arg(n));
+        a->setCheckable(true);
+        a->setData(n);
+        decimalGroup->addAction(a);
+    }
+    connect(decimalGroup, &QActionGroup::triggered, this,
+            [this](QAction* a) { workspace_->setDecimals(a->data().toInt()); });
     QAction* focus = view->addAction(tr("&Focus on one query token"));
     focus->setCheckable(true);
     connect(focus, &QAction::toggled, stepView_, &StepView::setFocusRowVisible);
@@ -374,11 +397,13 @@ void MainWindow::createMenus() {
                     &HeatmapView::resetZoom)
         ->setObjectName(QStringLiteral("actionResetZoom"));
     createQuizMenu(view);
-    auto syncView = [this, group, values] {
+    auto syncView = [this, group, values, decimalGroup] {
         const Settings& s = workspace_->settings();
         for (QAction* a : group->actions())
             a->setChecked(a->data().toString() == s.colormap);
         values->setChecked(s.showValues);
+        for (QAction* a : decimalGroup->actions())
+            a->setChecked(a->data().toInt() == s.decimals);
     };
     connect(workspace_, &Workspace::settingsChanged, this, syncView);
     syncView();

@@ -151,6 +151,17 @@ void ShapesPanel::fill(const std::vector<StepInfo>& steps) {
         set(2, QString::fromStdString(s.op), QString::fromStdString(s.op));
         table_->item(r, 2)->setFont(mono);
     }
+    // A step's name and shape are read whole: their columns widen to a longer one (a trained
+    // model's "residual_after_attention", "(b=1, T=12, d_ff=512)" were cut at 1280 x 720),
+    // never narrow, so the columns do not jump between steps; the op takes what is left and
+    // scrolls.
+    const QFontMetrics fm = table_->fontMetrics();
+    for (int col : {0, 1}) {
+        int widest = table_->columnWidth(col);
+        for (int r = 0; r < table_->rowCount(); ++r)
+            widest = std::max(widest, fm.horizontalAdvance(table_->item(r, col)->text()) + 16);
+        table_->setColumnWidth(col, widest);
+    }
     if (!steps.empty())
         summary_->setText(
             tr("<b>%1</b> %2 &rarr; <b>%3</b> %4")

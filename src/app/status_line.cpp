@@ -71,6 +71,13 @@ StatusLine::StatusLine(Workspace* workspace, QStatusBar* bar)
     bar->addWidget(tokens_);
     bar->addWidget(module_);
     bar->addWidget(time_);
+    // A temporary message takes the labels' place. QStatusBar hides them only when they are
+    // visible then: a message shown before the window (a session opened at start) or while
+    // the bar was hidden (presentation mode) was painted over them.
+    connect(bar, &QStatusBar::messageChanged, this, [this](const QString& message) {
+        for (QLabel* label : {tokens_, module_, time_})
+            label->setVisible(message.isEmpty());
+    });
     bar->addPermanentWidget(progress_);
     bar->addPermanentWidget(cancel_);
 

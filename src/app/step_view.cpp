@@ -4,6 +4,7 @@
 
 #include <QBoxLayout>
 #include <QComboBox>
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -180,6 +181,7 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     focus_ = new FocusRowView(this);
     focus_->setObjectName(QStringLiteral("focusRowView"));
     focus_->hide();
+    focus_->installEventFilter(this);
     v->addWidget(focus_);
 
     hover_ = new QLabel(this);
@@ -320,6 +322,7 @@ void StepView::refresh() {
         scale_->setCurrentIndex(scale_->findData(int(s.colorScale)));
     }
     heatmap_->setShowValues(s.showValues);
+    heatmap_->setDecimals(s.decimals);
     heatmap_->setColorScale(s.colorScale);
     if (const auto cm = parseColormap(s.colormap.toStdString()))
         heatmap_->setColormap(*cm);
@@ -567,11 +570,25 @@ void StepView::placeHeads(bool beside) {
     headsBeside_ = beside;
 }
 
-void StepView::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    const bool beside = width() >= height() * 9 / 10;
+void StepView::choosePlacement() {
+    // The height the heatmap and the heads share: without the focus row's bars, which took it
+    // (beside Compare the map shrank to 70 px above a strip of thumbnails).
+    const int room = height() - (isFocusRowVisible() ? focus_->height() : 0);
+    const bool beside = width() >= room * 9 / 10;
     if (beside != headsBeside_)
         placeHeads(beside);
+}
+
+bool StepView::eventFilter(QObject* watched, QEvent* event) {
+    // The bars take height from the heatmap as they are laid out: the heads may go beside it.
+    if (watched == focus_ && (event->type() == QEvent::Resize || event->type() == QEvent::Hide))
+        choosePlacement();
+    return QWidget::eventFilter(watched, event);
+}
+
+void StepView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    choosePlacement();
     fitBar();
 }
 

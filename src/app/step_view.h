@@ -78,9 +78,11 @@ class StepView : public QWidget {
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     void placeHeads(bool beside);
+    void choosePlacement();  // the heads beside the heatmap or under it, for the room
     void refresh();
     void refreshPipeline();
     void refreshSelectors(const class Step* step);

@@ -254,6 +254,12 @@ void Workspace::setShowValues(bool on) {
     updateView(s);
 }
 
+void Workspace::setDecimals(int decimals) {
+    Settings s = state_.settings;
+    s.decimals = std::clamp(decimals, kMinDecimals, kMaxDecimals);
+    updateView(s);
+}
+
 void Workspace::setColorScale(ColorScale scale) {
     Settings s = state_.settings;
     s.colorScale = scale;

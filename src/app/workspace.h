@@ -63,6 +63,7 @@ class Workspace : public QObject {
     void selectBatchEntry(int index);
     void setColormap(const QString& name);  // "auto" or a colormapName()
     void setShowValues(bool on);
+    void setDecimals(int decimals);  // clamped to kMinDecimals .. kMaxDecimals
     void setColorScale(ColorScale scale);
     // The heatmap cell the user clicked (whose derivation the Explain panel shows), row and
     // column of the shown step's matrix; (-1, -1) for none. Forgotten when the matrix changes.

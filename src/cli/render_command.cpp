@@ -52,6 +52,7 @@ int renderCommand(const QStringList& args) {
     const Settings& s = in.settings;
     FigureOptions options;
     options.showValues = s.showValues;
+    options.decimals = s.decimals;
     options.colorScale = s.colorScale;
     options.showTitle = !p.isSet("no-title");
     options.width = nonNegativeOption(p, "width", 0);

@@ -342,12 +342,17 @@ QString formatCellValue(float v, int decimals) {
     return QString::number(double(v), 'f', decimals);
 }
 
-QString formatExactValue(float v) {
+QString formatExactValue(float v, int decimals) {
     if (std::isnan(v))
         return QStringLiteral("nan");
     if (std::isinf(v))
         return v < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");
-    return QString::number(double(v), 'g', 6);
+    if (std::abs(double(v)) >= 1e6)
+        return QString::number(double(v), 'g', 6);
+    const double scale = std::pow(10.0, decimals);
+    if (std::round(std::abs(double(v)) * scale) == 0)
+        return QString::number(0.0, 'f', decimals);  // no "-0.0000"
+    return QString::number(double(v), 'f', decimals);
 }
 
 QString displayLabel(const QString& label, int maxChars) {
@@ -424,7 +429,7 @@ QString tooltipAxis(const QStringList& labels, int i, bool tokens) {
 
 }  // namespace
 
-QString cellToolTip(const HeatmapData& data, int row, int col) {
+QString cellToolTip(const HeatmapData& data, int row, int col, int decimals) {
     if (row < 0 || col < 0 || row >= data.rows || col >= data.cols)
         return {};
     const QString rowText = tooltipAxis(data.rowLabels, row, data.rowsAreTokens);
@@ -433,9 +438,12 @@ QString cellToolTip(const HeatmapData& data, int row, int col) {
         return HeatmapText::tr("row %1, col %2 = ? (a quiz: click the cell to reveal it)")
             .arg(rowText, colText);
     const float v = data.value(row, col);
+    // A mask holds whole numbers, as its cells print them.
+    if (data.kind == StepKind::Mask || data.kind == StepKind::DropoutMask)
+        decimals = 0;
     if (data.isMasked(row, col) && !isNegInf(v)) {
         return HeatmapText::tr("row %1, col %2 = %3 (masked: this key is hidden from this query)")
-            .arg(rowText, colText, formatExactValue(v));
+            .arg(rowText, colText, formatExactValue(v, decimals));
     }
     if (isNegInf(v)) {
         if (data.colsAreTokens)
@@ -445,7 +453,8 @@ QString cellToolTip(const HeatmapData& data, int row, int col) {
                 .arg(rowText, colText);
         return HeatmapText::tr("row %1, col %2 = masked (-inf)").arg(rowText, colText);
     }
-    return HeatmapText::tr("row %1, col %2 = %3").arg(rowText, colText, formatExactValue(v));
+    return HeatmapText::tr("row %1, col %2 = %3")
+        .arg(rowText, colText, formatExactValue(v, decimals));
 }
 
 HeatmapData sliceStep(const Step& step, const QStringList& tokens, int head, int batch,

@@ -126,8 +126,9 @@ std::vector<float> colorPositions(const HeatmapData& data, const ColorScaling& s
 
 // A cell value as the figure writes it inside the cell: "0.55", "-1.23", "1.2e+03", "-inf".
 QString formatCellValue(float v, int decimals = 2);
-// The full-precision value for tooltips and the status line: "0.551712", "-inf".
-QString formatExactValue(float v);
+// The value for tooltips and the hover line, every kind alike with `decimals` decimals (the
+// book's 4 by default): "0.5517", "1.5000", "-inf"; 1e6 and beyond in exponent form.
+QString formatExactValue(float v, int decimals = 4);
 // A token as a label shows it: trimmed of the spaces GPT-2 tokens carry (" journey" ->
 // "journey"), whitespace-only tokens made visible (space ·, newline ↵, tab ⇥, carriage return
 // ␍), an empty token as ∅, so a label is never blank; longer than maxChars: elided with …. Hex
@@ -144,8 +145,9 @@ bool tokenLabelsWithPositions(const HeatmapData& data, LabelPositions positions)
 QStringList axisTickLabels(const QStringList& labels, bool tokenAxis, bool withPositions,
                            int maxChars = 14);
 
-// What hovering the cell says, naming positions: `row 3 "the", col 1 "cat" = 0.551712`
-// (feature axes by index: `col 1`); masked cells explain the mask. Empty outside the data.
-QString cellToolTip(const HeatmapData& data, int row, int col);
+// What hovering the cell says, naming positions: `row 3 "the", col 1 "cat" = 0.5517`
+// (feature axes by index: `col 1`), the value by formatExactValue(v, decimals); masked cells
+// explain the mask. Empty outside the data.
+QString cellToolTip(const HeatmapData& data, int row, int col, int decimals = 4);
 
 }  // namespace attn

@@ -225,8 +225,9 @@ QColor positionColor(Shared& s, double t) {
 }
 
 // The font size the numbers of cells cw x ch pixels are drawn at: the largest that leaves a
-// little room around the widest number and fits the height, capped at 16 px (x font scale);
-// 0 below kMinCellValuePixels.
+// little room around the widest number and fits the height, capped at 16 px (x font scale) or
+// at a third of the cell, whichever is larger, so big cells (a 12-token map on a large screen)
+// get digits to match instead of 12 px digits in 130 px cells; 0 below kMinCellValuePixels.
 int valuePixelSize(const Shared& s, double cw, double ch) {
     if (!s.showValues || s.widestValues.isEmpty() || cw <= 0 || ch <= 0)
         return 0;
@@ -241,7 +242,7 @@ int valuePixelSize(const Shared& s, double cw, double ch) {
         widestAt100 = std::max(widestAt100, QFontMetricsF(f).horizontalAdvance(t));
     if (widestAt100 <= 0)
         return 0;
-    const double cap = s.largeValues ? 200.0 : 16.0 * s.fontScale;
+    const double cap = s.largeValues ? 200.0 : std::max(16.0 * s.fontScale, std::min(cw, ch) / 3.0);
     int px = int(std::floor(std::min({room * 100.0 / widestAt100, ch * 0.62, cap})));
     // Hinting makes small sizes a little wider than proportional: check the real width.
     for (; px >= kMinCellValuePixels; --px) {
@@ -359,6 +360,7 @@ class CellValuesItem : public CellsItem {
   public:
     using CellsItem::CellsItem;
 
+    const HeatmapData& data() const { return s_->data; }
     int pixelSize() const {
         const QCPAxis* x = rect_->axis(QCPAxis::atBottom);
         const QCPAxis* y = rect_->axis(QCPAxis::atLeft);
@@ -366,6 +368,17 @@ class CellValuesItem : public CellsItem {
             return 0;
         return valuePixelSize(*s_, std::abs(x->coordToPixel(1) - x->coordToPixel(0)),
                               std::abs(y->coordToPixel(1) - y->coordToPixel(0)));
+    }
+
+    // What cell (r, c) prints: "-inf" on a masked score, nothing on a hidden weight.
+    QString textAt(int r, int c) const {
+        const HeatmapData& d = s_->data;
+        const float v = d.value(r, c);
+        if (isMaskedValue(v))
+            return formatCellValue(v, s_->decimals);
+        if (d.isMasked(r, c))
+            return {};
+        return formatCellValue(d.shownValue(r, c), s_->decimals);
     }
 
   protected:
@@ -391,7 +404,7 @@ class CellValuesItem : public CellsItem {
                 const float v = d.value(r, c);
                 if (isMaskedValue(v)) {
                     // A clean patch behind the text so the hatch lines do not cross it.
-                    const QString text = formatCellValue(v, s_->decimals);
+                    const QString text = textAt(r, c);
                     const double tw = fm.horizontalAdvance(text) + px * 0.5;
                     const double th = fm.height();
                     const QRectF box(cr.center().x() - tw / 2, cr.center().y() - th / 2, tw, th);
@@ -406,8 +419,7 @@ class CellValuesItem : public CellsItem {
                     continue;  // hidden by the mask: the hatch says it all
                 const float t = s_->positions[size_t(r) * size_t(d.cols) + size_t(c)];
                 painter->setPen(textColorOn(positionColor(*s_, t)));
-                painter->drawText(cr, Qt::AlignCenter,
-                                  formatCellValue(d.shownValue(r, c), s_->decimals));
+                painter->drawText(cr, Qt::AlignCenter, textAt(r, c));
             }
         }
         painter->restore();
@@ -480,10 +492,16 @@ class TokenTicker : public QCPAxisTickerText {
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
         return labelAt(int(std::lround(tick)));
     }
+    // Counted back from the last token when thinned: the last row is the query that predicts
+    // the next token, and where a one-word change at the end (the coreference pair) shows.
     QVector<double> createTickVector(double step, const QCPRange& range) override {
         QVector<double> ticks;
-        const double first = std::max(0.0, std::ceil(range.lower / step) * step);
-        for (double t = first; t <= range.upper && t < labels_.size(); t += step)
+        const double last = double(labels_.size() - 1);
+        const double lower = std::max(0.0, std::ceil(range.lower));
+        if (last < lower)
+            return ticks;
+        const double first = last - std::floor((last - lower) / step) * step;
+        for (double t = first; t <= range.upper + 1e-9 && t <= last; t += step)
             ticks.append(t);
         return ticks;
     }
@@ -556,6 +574,7 @@ struct FigureMetrics {
     double maxCell = 0;    // FigureOptions::maxCellSize
     double maxAspect = 1;  // FigureOptions::maxCellAspect
     bool colsAreTokens = false;
+    double valueCell = 0;  // the least cell side that holds the numbers (0: none drawn)
 };
 
 // Where the cells and the colour bar go in an area of the figure.
@@ -566,29 +585,34 @@ struct BodyGeometry {
     QMargins barMargins;
     QRect legend;
     double cellW = 0, cellH = 0;
-    bool rotateColumns = false;
+    int turn = 0;                         // the column labels' angle: 0 (upright), 45 or 90 degrees
+    bool titles = true;                   // the axis and colour-bar titles are drawn
+    bool tickLabels = true;               // the token labels are drawn
     double colExtent = 1, rowExtent = 1;  // pixels a tick label needs along its axis
 };
 
-double columnLabelsHeight(const FigureMetrics& m, bool rotated) {
+double columnLabelsHeight(const FigureMetrics& m, int turn) {
     if (m.colLabelWidth <= 0)
         return 0;
-    return rotated ? (m.colLabelWidth + m.tickLine) * kSin45 : m.tickLine;
+    if (turn == 90)
+        return m.colLabelWidth;
+    return turn == 45 ? (m.colLabelWidth + m.tickLine) * kSin45 : m.tickLine;
 }
 
 // The room around the cells for ticks, tick labels and titles. Upright column labels need a
-// line; at 45 degrees their diagonal, which also reaches left of the first cell.
-QMargins cellsMargins(const FigureMetrics& m, bool rotated, double cellW) {
+// line; at 45 degrees their diagonal, which also reaches left of the first cell; at 90 degrees
+// their length.
+QMargins cellsMargins(const FigureMetrics& m, int turn, double cellW) {
     double left = kEdge;
     if (m.rowLabelWidth > 0)
         left = kTickOut + kTickLabelPad + m.rowLabelWidth + kAxisPad;
     if (m.yTitle > 0)
         left += kTitlePad + m.yTitle;
-    if (rotated)
-        left = std::max(left, columnLabelsHeight(m, true) - cellW / 2 + kEdge);
+    if (turn == 45)
+        left = std::max(left, columnLabelsHeight(m, 45) - cellW / 2 + kEdge);
     double bottom = kEdge;
     if (m.colLabelWidth > 0)
-        bottom = kTickOut + kTickLabelPad + columnLabelsHeight(m, rotated) + kAxisPad;
+        bottom = kTickOut + kTickLabelPad + columnLabelsHeight(m, turn) + kAxisPad;
     if (m.xTitle > 0)
         bottom += kTitlePad + m.xTitle;
     if (!m.legend.isEmpty())
@@ -646,19 +670,19 @@ VerticalExtent verticalExtent(const FigureMetrics& m, const QMargins& mg, double
     return e;
 }
 
-BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
+BodyGeometry layoutBodyOnce(const FigureMetrics& m, const QRect& area) {
     BodyGeometry g;
     const int barW = barOuterWidth(m);
     QMargins mg;
-    for (bool rotated : {false, true}) {
+    for (int turn : {0, 45, 90}) {
         // The margins without the first column label's reach, which depends on the cell width.
-        mg = cellsMargins(m, rotated, 1e9);
+        mg = cellsMargins(m, turn, 1e9);
         const double widthLeft = area.width() - mg.right() - barW;  // margin and cells
         double cw = (widthLeft - mg.left()) / m.cols;
-        if (rotated) {
+        if (turn == 45) {
             // A turned label reaches left of its cell's centre by its diagonal: the first one
             // may need more than the row labels leave.
-            const double reach = columnLabelsHeight(m, true) + kEdge;
+            const double reach = columnLabelsHeight(m, 45) + kEdge;
             cw = std::min(cw, (widthLeft - reach) / (m.cols - 0.5));
         }
         double ch = (area.height() - mg.top() - mg.bottom()) / m.rows;
@@ -674,16 +698,24 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
         ch = wholePixels(std::max(ch, 0.0));
         g.cellW = cw;
         g.cellH = ch;
-        g.rotateColumns = rotated;
-        // Token labels too wide for their cells are turned so every token keeps its label;
-        // numbers (feature indices) stay upright and are thinned: every 50th index says as much.
-        if (rotated || m.colLabelWidth <= cw - kLabelGap || !m.colsAreTokens)
+        g.turn = turn;
+        // Token labels too wide for their cells are turned so every token keeps its label: at
+        // 45 degrees while a cell holds a label's height along the diagonal, else upright on
+        // their side (90 degrees), which packs them closest. Numbers (feature indices) stay
+        // upright and are thinned: every 50th index says as much.
+        if (turn == 90 || !m.colsAreTokens)
+            break;
+        if (turn == 0 && m.colLabelWidth <= cw - kLabelGap)
+            break;
+        if (turn == 45 && cw * kSin45 >= m.tickLine + 1)
             break;
     }
-    if (g.rotateColumns)
-        mg = cellsMargins(m, true, g.cellW);
+    if (g.turn == 45)
+        mg = cellsMargins(m, 45, g.cellW);
     g.cellsMargins = mg;
-    g.colExtent = g.rotateColumns ? m.tickLine / kSin45 : m.colLabelWidth + kLabelGap;
+    g.colExtent = g.turn == 45   ? m.tickLine / kSin45
+                  : g.turn == 90 ? m.tickLine + 1
+                                 : m.colLabelWidth + kLabelGap;
     g.rowExtent = m.tickLine + 1;
 
     const int innerW = std::max(1, int(std::lround(g.cellW * m.cols)));
@@ -712,15 +744,51 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     return g;
 }
 
+// The cells below this many pixels would vanish under their labels (the compare view's small
+// figures collapsed to piles of labels): then the labels give way to the cells.
+constexpr double kLeastCell = 2.0;
+
+// The body's layout: all the labels and titles when the cells keep room for their numbers;
+// in a tight area the axis and colour-bar titles and the masked-cells legend step aside when
+// that lets the numbers show or gives the cells a fifth more, and the token labels too when
+// the cells would otherwise vanish.
+BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
+    const BodyGeometry full = layoutBodyOnce(m, area);
+    const bool wantNumbers = m.valueCell > 0 && full.cellW < m.valueCell;
+    if (!wantNumbers && full.cellW >= kLeastCell)
+        return full;
+    FigureMetrics bare = m;
+    bare.xTitle = bare.yTitle = bare.barTitle = bare.barTitleLength = 0;
+    bare.legend = QSizeF();  // the hatch speaks for itself; the legend widened the bar's column
+    BodyGeometry g = layoutBodyOnce(bare, area);
+    g.titles = false;
+    // Bare when the numbers then show, or the cells grow by a fifth (a map beside Compare
+    // and above Focus's bars shrank to 70 px under its titles).
+    if (g.cellW >= kLeastCell)
+        return g.cellW >= m.valueCell || g.cellW >= 1.2 * full.cellW || full.cellW < kLeastCell
+                   ? g
+                   : full;
+    bare.rowLabelWidth = bare.colLabelWidth = 0;
+    g = layoutBodyOnce(bare, area);
+    g.titles = false;
+    g.tickLabels = false;
+    return g;
+}
+
 // The cells, the colour bar and the masked-cells legend, placed by layoutBody at every layout.
 // Sets the tick labels up for the cell size it chose and makes the ticks again, so one replot is
 // always consistent.
 class FigureBody : public QCPLayout {
   public:
-    FigureBody(const FigureMetrics& metrics, const QFont& barTitleFont, const QString& barTitle)
-        : metrics_(metrics), barTitleFont_(barTitleFont), barTitle_(barTitle) {
+    FigureBody(const FigureMetrics& metrics, const QFont& barTitleFont, const QString& barTitle,
+               const QString& xTitle, const QString& yTitle, int pad)
+        : metrics_(metrics),
+          barTitleFont_(barTitleFont),
+          barTitle_(barTitle),
+          xTitle_(xTitle),
+          yTitle_(yTitle) {
         setAutoMargins(QCP::msNone);
-        setMargins(QMargins(kBodyPad, kBodyPad, kBodyPad, kBodyPad));
+        setMargins(QMargins(pad, pad, pad, pad));
     }
     ~FigureBody() override { clear(); }
 
@@ -774,7 +842,11 @@ class FigureBody : public QCPLayout {
         cells_->setOuterRect(g.cellsOuter);
         QCPAxis* x = cells_->axis(QCPAxis::atBottom);
         QCPAxis* y = cells_->axis(QCPAxis::atLeft);
-        x->setTickLabelRotation(g.rotateColumns ? -45.0 : 0.0);
+        x->setTickLabelRotation(-double(g.turn));
+        x->setLabel(g.titles ? xTitle_ : QString());
+        y->setLabel(g.titles ? yTitle_ : QString());
+        x->setTickLabels(g.tickLabels);
+        y->setTickLabels(g.tickLabels);
         if (auto* t = dynamic_cast<TokenTicker*>(x->ticker().data()))
             t->setLabelExtent(g.colExtent);
         if (auto* t = dynamic_cast<TokenTicker*>(y->ticker().data()))
@@ -785,8 +857,10 @@ class FigureBody : public QCPLayout {
             bar_->setMargins(g.barMargins);
             bar_->setOuterRect(g.barOuter);
             // A title longer than the bar is elided rather than drawn past its ends.
-            const QString title = QFontMetricsF(barTitleFont_)
-                                      .elidedText(barTitle_, Qt::ElideRight, bar_->rect().height());
+            const QString title =
+                g.titles ? QFontMetricsF(barTitleFont_)
+                               .elidedText(barTitle_, Qt::ElideRight, bar_->rect().height())
+                         : QString();
             QCPAxis* barAxis = bar_->axis(QCPAxis::atRight);
             barAxis->setLabel(title);
             // About one value label per 2.5 lines of bar: a short bar gets fewer.
@@ -796,14 +870,17 @@ class FigureBody : public QCPLayout {
                     std::clamp(int(g.barOuter.height() / (2.5 * metrics_.tickLine)), 2, 6));
             bar_->update(upPreparation);
         }
-        if (legend_)
+        if (legend_) {
+            legend_->setVisible(!g.legend.isEmpty());
             legend_->setOuterRect(g.legend);
+        }
     }
 
   private:
     FigureMetrics metrics_;
     QFont barTitleFont_;
     QString barTitle_;
+    QString xTitle_, yTitle_;
     std::vector<QCPLayoutElement*> children_;
     QCPAxisRect* cells_ = nullptr;
     QCPAxisRect* bar_ = nullptr;
@@ -918,8 +995,8 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     const double fs = o.fontScale > 0 ? o.fontScale : 1.0;
     p.fonts = figureFonts(data, fs);
     const bool positions = tokenLabelsWithPositions(data, o.positionsInLabels);
-    p.rowTicks = axisTickLabels(data.rowLabels, data.rowsAreTokens, positions);
-    p.colTicks = axisTickLabels(data.colLabels, data.colsAreTokens, positions);
+    p.rowTicks = axisTickLabels(data.rowLabels, data.rowsAreTokens, positions, o.labelChars);
+    p.colTicks = axisTickLabels(data.colLabels, data.colsAreTokens, positions, o.labelChars);
     p.rowTicksShown = o.showRowLabels && !(data.rows == 1 && data.rowLabels.value(0).isEmpty());
     p.scaling = colorScaling(data, o.colormap, o.colorScale, o.valueRange);
     p.bar = barScale(p.scaling);
@@ -936,7 +1013,7 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     for (float v : data.values)
         if (std::isfinite(v) && v != std::round(v))
             integral = false;
-    p.decimals = integral ? 0 : 2;
+    p.decimals = integral ? 0 : std::clamp(o.decimals, 0, 6);
     if (o.showValues) {
         HeatmapData printed;
         printed.values = data.shownValues.empty() ? data.values : data.shownValues;
@@ -953,6 +1030,12 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     m.tickLine = QFontMetrics(p.fonts.tick).height();
     m.rowLabelWidth = p.rowTicksShown ? widestText(p.fonts.tick, p.rowTicks) : 0;
     m.colLabelWidth = widestText(p.fonts.tick, p.colTicks);
+    if (!p.widestValues.isEmpty()) {
+        // valuePixelSize: a tenth of the cell on each side, the text 0.62 of its height.
+        QFont f = p.fonts.values;
+        f.setPixelSize(kMinCellValuePixels);
+        m.valueCell = std::max(widestText(f, p.widestValues) / 0.8, kMinCellValuePixels / 0.62) + 1;
+    }
     m.xTitle = o.showAxisTitles ? textHeight(p.fonts.axisTitle, data.colAxis) : 0;
     m.yTitle =
         o.showRowLabels && o.showAxisTitles ? textHeight(p.fonts.axisTitle, data.rowAxis) : 0;
@@ -1091,8 +1174,8 @@ QSize suggestedFigureSize(const HeatmapData& data, const FigureOptions& o) {
         cw = suggestedCell(p, m.cols, fs);
         ch = suggestedCell(p, m.rows, fs);
     }
-    const bool rotated = m.colLabelWidth > cw - kLabelGap;
-    const QMargins mg = cellsMargins(m, rotated, cw);
+    const int turn = m.colLabelWidth > cw - kLabelGap ? 45 : 0;
+    const QMargins mg = cellsMargins(m, turn, cw);
     const double cellsW = cw * m.cols, cellsH = ch * m.rows;
     const double barH = m.colorBar ? barHeight(m, cellsH, 1e9) : 0;
     const VerticalExtent ext = verticalExtent(m, mg, cellsH, barH);
@@ -1173,6 +1256,19 @@ int cellValuePixelSize(QCustomPlot* plot) {
     return 0;
 }
 
+QString heatmapCellText(QCustomPlot* plot, int row, int col) {
+    if (!plot)
+        return {};
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (const auto* values = dynamic_cast<const CellValuesItem*>(plot->item(i))) {
+            const HeatmapData& d = values->data();
+            if (row < 0 || col < 0 || row >= d.rows || col >= d.cols || values->pixelSize() == 0)
+                return {};
+            return values->textAt(row, col);
+        }
+    return {};
+}
+
 void resetHeatmapRange(QCustomPlot* plot, const HeatmapData& data) {
     QCPAxisRect* rect = heatmapAxisRect(plot);
     if (!rect)
@@ -1212,7 +1308,11 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
         }
     }
 
-    auto* body = new FigureBody(p.metrics, p.fonts.barTitle, p.barTitle);
+    auto* body = new FigureBody(p.metrics, p.fonts.barTitle, p.barTitle,
+                                o.showAxisTitles ? data.colAxis : QString(),
+                                o.showAxisTitles && o.showRowLabels ? data.rowAxis : QString(),
+                                // Small figures side by side (compare) keep the pixels for cells.
+                                o.compactColorBar ? 2 : kBodyPad);
     plot->plotLayout()->addElement(row, 0, body);
     const int bodyRow = row++;
     auto* rect = new QCPAxisRect(plot, true);

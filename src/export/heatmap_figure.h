@@ -51,7 +51,9 @@ struct FigureOptions {
     Colormap colormap = Colormap::Viridis;
     ColorScale colorScale = ColorScale::Matrix;
     LabelPositions positionsInLabels = LabelPositions::Auto;  // 3·the on token axes
-    bool showValues = true;                                   // numbers in the cells when they fit
+    int labelChars = 14;     // a token label longer than this is elided (displayLabel)
+    bool showValues = true;  // numbers in the cells when they fit
+    int decimals = 2;  // the numbers' decimals (a matrix of whole numbers, such as a mask: none)
     bool showTitle = true;       // title and subtitle (op, shape) above the heatmap
     bool showColorBar = true;    // the colour bar beside the cells, with the masked-cells legend
     bool showRowLabels = true;   // row tick labels and title (off beside a figure that has them)
@@ -121,6 +123,9 @@ int heatmapRowLabelAt(QCustomPlot* plot, const HeatmapData& data, QPointF pixel)
 // The pixel size of the numbers in the cells in the current layout and zoom; 0 when they are
 // not drawn (switched off, or cells too small for kMinCellValuePixels).
 int cellValuePixelSize(QCustomPlot* plot);
+// The number a cell of a figure prints in the current layout ("0.55", "-inf"); empty when the
+// numbers are not drawn, the cell is masked without a value to print, or outside the data.
+QString heatmapCellText(QCustomPlot* plot, int row, int col);
 // Shows every cell again (undoes zoom and pan).
 void resetHeatmapRange(QCustomPlot* plot, const HeatmapData& data);
 

@@ -26,6 +26,7 @@ struct HeatmapView::Private {
     ColorScale colorScale = ColorScale::Matrix;
     LabelPositions labelPositions = LabelPositions::Auto;
     bool showValues = true;
+    int decimals = 2;
     bool showTitle = false;
     bool stale = false;
     bool switchedOff = false;
@@ -337,6 +338,17 @@ bool HeatmapView::showValues() const {
     return d_->showValues;
 }
 
+void HeatmapView::setDecimals(int decimals) {
+    if (decimals == d_->decimals)
+        return;
+    d_->decimals = decimals;
+    redraw();
+}
+
+int HeatmapView::decimals() const {
+    return d_->decimals;
+}
+
 void HeatmapView::setShowTitle(bool on) {
     if (on == d_->showTitle)
         return;
@@ -413,6 +425,7 @@ FigureOptions HeatmapView::figureOptions() const {
     o.colorScale = d_->colorScale;
     o.positionsInLabels = d_->labelPositions;
     o.showValues = d_->showValues;
+    o.decimals = d_->decimals;
     o.showTitle = true;
     o.fontScale = d_->fontScale;
     return o;
@@ -460,7 +473,7 @@ QCustomPlot* HeatmapView::plot() const {
 }
 
 QString HeatmapView::toolTipForCell(int row, int col) const {
-    return cellToolTip(d_->data, row, col);
+    return cellToolTip(d_->data, row, col, std::max(4, d_->decimals));
 }
 
 bool HeatmapView::cellAt(const QPoint& plotPos, int* row, int* col) const {
@@ -477,6 +490,10 @@ QRectF HeatmapView::cellRect(int row, int col) const {
 
 int HeatmapView::valueFontPixelSize() const {
     return cellValuePixelSize(d_->plot);
+}
+
+QString HeatmapView::cellText(int row, int col) const {
+    return heatmapCellText(d_->plot, row, col);
 }
 
 }  // namespace attn

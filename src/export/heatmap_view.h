@@ -33,6 +33,10 @@ class HeatmapView : public QWidget {
     LabelPositions labelPositions() const;
     void setShowValues(bool on);  // numbers in the cells when they fit
     bool showValues() const;
+    // The decimals the cells print (FigureOptions::decimals); hovering shows at least the
+    // book's four.
+    void setDecimals(int decimals);
+    int decimals() const;
     // The title and op above the cells; off by default (the window shows them in a caption
     // row). Exports keep their title whatever this says.
     void setShowTitle(bool on);
@@ -62,7 +66,7 @@ class HeatmapView : public QWidget {
     FigureOptions figureOptions() const;
     // The colours the figure is drawn in on screen: from the widget's palette.
     FigureColors figureColors() const;
-    // What hovering the cell shows, e.g. `row 1 "journey", col 0 "Your" = 0.551712`.
+    // What hovering the cell shows, e.g. `row 1 "journey", col 0 "Your" = 0.5517`.
     QString toolTipForCell(int row, int col) const;
     // The cell under a point in plot() coordinates; false outside the cells.
     bool cellAt(const QPoint& plotPos, int* row, int* col) const;
@@ -72,6 +76,8 @@ class HeatmapView : public QWidget {
     QRectF cellRect(int row, int col) const;
     // The pixel size the numbers in the cells are drawn at now; 0 when they are not drawn.
     int valueFontPixelSize() const;
+    // The number a cell prints now ("0.55"); empty when the numbers are not drawn.
+    QString cellText(int row, int col) const;
 
   signals:
     void cellHovered(int row, int col, float value);  // (-1, -1, NaN) on leaving the cells

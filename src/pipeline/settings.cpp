@@ -337,6 +337,18 @@ std::vector<SettingField> makeFields() {
          })},
         {"show_values", "no-values", nullptr, "Do not write the values in the cells.", G::View,
          true, GET(s.showValues), SET(return boolean(v, &s.showValues);)},
+        {"decimals", "decimals", "n",
+         "Decimals the cells print, 1 to 4 (default 2; the book prints 4).", G::View, false,
+         GET(s.decimals), SET({
+             int n = 0;
+             if (!count(v, &n).isEmpty() || n < kMinDecimals || n > kMaxDecimals)
+                 return Text::tr("{} expects a whole number from %1 to %2, got \"%3\"")
+                     .arg(kMinDecimals)
+                     .arg(kMaxDecimals)
+                     .arg(text(v));
+             s.decimals = n;
+             return {};
+         })},
         {"color_scale", "color-scale", "scale",
          "matrix (default: one scale for the matrix), row (each row its own range) or log.",
          G::View, false, GET(str(colorScaleName(s.colorScale))),

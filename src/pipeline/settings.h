@@ -32,6 +32,10 @@ enum class InputSource {
 std::string inputSourceName(InputSource s);  // "book", "text", "file"
 std::optional<InputSource> parseInputSource(std::string_view s);
 
+// The decimals a cell may print (Settings::decimals).
+inline constexpr int kMinDecimals = 1;
+inline constexpr int kMaxDecimals = 4;
+
 struct Settings {
     // What goes in.
     InputSource source = InputSource::Book;
@@ -70,6 +74,9 @@ struct Settings {
     int batchIndex = 0;
     QString colormap = QStringLiteral("auto");  // "auto" (by step) or a colormapName()
     bool showValues = true;
+    // Decimals the cells print (kMinDecimals to kMaxDecimals; the book prints 4); whole-number
+    // matrices (masks) print none.
+    int decimals = 2;
     ColorScale colorScale = ColorScale::Matrix;
 
     Settings();

@@ -22,6 +22,7 @@ struct CompareView::Private {
     QString nameA, nameB;
     double tolerance = 1e-6;
     double fontScale = 1.0;
+    int decimals = 2;
     double maxDiff = 0.0;
     bool shared = true;
     std::pair<double, double> rangeA{0.0, 1.0}, rangeB{0.0, 1.0};
@@ -43,6 +44,9 @@ struct CompareView::Private {
 };
 
 namespace {
+
+// Below this height the view keeps its room for the maps (rebuild).
+constexpr int kCompactHeight = 420;
 
 // An empty plot, in the background colour of the figures around it.
 // Axes and the hatched cell background go too: a cleared view shows no ghost of the last map.
@@ -281,6 +285,7 @@ void CompareView::clear() {
     }
     d_->badge->hide();
     d_->summary->setText(tr("Pick two steps or configurations to compare."));
+    d_->summary->show();
     // Nothing to compare: empty frames would look like maps that failed to draw.
     for (int k = 0; k < 3; ++k)
         d_->plots[k]->setVisible(false);
@@ -304,6 +309,14 @@ void CompareView::setFontScale(double scale) {
     d_->summary->setFont(scaled(1.0, false));
     d_->badge->setFont(scaled(1.0, true));
     d_->separate->setFont(scaled(1.0, false));
+    if (d_->hasData)
+        rebuild();
+}
+
+void CompareView::setDecimals(int decimals) {
+    if (decimals == d_->decimals)
+        return;
+    d_->decimals = decimals;
     if (d_->hasData)
         rebuild();
 }
@@ -419,6 +432,7 @@ void CompareView::rebuild() {
     base.colors = FigureColors::fromPalette(palette());
     d_->colors = base.colors;
     base.fontScale = 0.9 * d_->fontScale;
+    base.decimals = d_->decimals;
     // The summary says what the colours mean and that hatched cells are masked.
     base.compactColorBar = true;
     // B and the difference have A's rows: their labels would only repeat A's.
@@ -450,6 +464,16 @@ void CompareView::rebuild() {
     od.colormap = Colormap::Diverging;
     od.valueRange = std::make_pair(-r, r);
     od.colorBarLabel = tr("difference B − A");
+    // Three maps side by side in a short view (under a lesson at 1280 x 720): two colour bars
+    // took a third of the width the cells need for their labels. The maps keep it; the badge's
+    // tooltip says what the colours span.
+    const bool compact = height() > 0 && height() < kCompactHeight;
+    if (compact && d_->arrangement == Arrangement::Row && d_->shapesMatch) {
+        oa.showColorBar = ob.showColorBar = od.showColorBar = false;
+        // And the token labels short ("25·dar…" among many tokens), so the cells keep the
+        // width.
+        oa.labelChars = ob.labelChars = od.labelChars = d_->a.rows > 16 ? 4 : 8;
+    }
     od.showValues = !eq;  // near-zero noise is not worth printing
 
     const HeatmapData* data[3] = {&d_->a, &d_->b, &d_->diff};
@@ -506,10 +530,22 @@ void CompareView::rebuild() {
         notes << tr("Hatched cells are masked.");
     if (d_->shared && d_->shapesMatch)
         notes << tr("A and B share one colour scale.");
+    if (!od.showColorBar)
+        notes << tr("Colours: A and B from %1 to %2, B − A from %3 to %4.")
+                     .arg(QString::number(d_->rangeA.first, 'g', 3),
+                          QString::number(d_->rangeA.second, 'g', 3), QString::number(-r, 'g', 3),
+                          QString::number(r, 'g', 3));
     if (!notes.isEmpty())
         summary += QStringLiteral("<br><small>") + notes.join(QLatin1Char(' ')).toHtmlEscaped() +
                    QStringLiteral("</small>");
     d_->summary->setText(summary);
+    // Short of height (under a lesson at 1280 x 720) the maps keep it: the badge carries the
+    // verdict and the notes as its tooltip, the ops and shapes under the titles step aside.
+    const bool badge = d_->shapesMatch && std::isfinite(d_->maxDiff);
+    d_->summary->setVisible(!compact || !badge);
+    d_->badge->setToolTip(compact ? summary : QString());
+    for (QLabel* sub : d_->subtitles)
+        sub->setVisible(!compact);
 }
 
 void CompareView::updateCaptions() {

@@ -53,7 +53,8 @@ class CompareView : public QWidget {
                   const std::string& stepB, int head = 0, int batch = 0);
     void clear();
     void setFontScale(double scale);
-    void setTolerance(double tol);  // default 1e-6
+    void setTolerance(double tol);   // default 1e-6
+    void setDecimals(int decimals);  // the numbers in the cells (FigureOptions::decimals)
     // One colormap and value range for A and B (the default; the range spans both), or each
     // its own (more contrast in each, colours not comparable). Also a check box in the view.
     void setSharedColorScale(bool shared);

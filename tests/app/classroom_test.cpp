@@ -16,8 +16,10 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -825,4 +827,183 @@ TEST(Classroom, TheRightColumnKeepsRoomForItsTabsAfterCompare) {
     for (int i = 0; i < bar->count(); ++i)
         EXPECT_GE(bar->tabRect(i).width(), bar->fontMetrics().horizontalAdvance(bar->tabText(i)))
             << bar->tabText(i).toStdString();
+}
+
+// Lesson > Attention in a trained model (41 tokens), then Compare (Ctrl+6) at 1280 x 720: the
+// three maps became diagonal piles of tick labels without cells, and the coreference pair got
+// 85 px maps whose changed last row had no label. The maps draw their cells with readable
+// labels (thinned from the last row back), and Compare never makes the window wider.
+TEST(Classroom, CompareDrawsItsMapsInsideALesson) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    for (const char* page : {"overview", "steps"}) {
+        SCOPED_TRACE(page);
+        w.showPage(QLatin1String(page));
+        QAction* compare = child<QAction>(w, "action_compareDock");
+        if (!w.comparePanel()->isVisible())
+            compare->trigger();
+        ComparePanel* c = w.comparePanel();
+        ASSERT_TRUE(waitUntil([&] { return c->isVisible(); }));
+        c->setPreset(ComparePanel::Preset::TwoLayers);
+        ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+        ASSERT_TRUE(waitUntil([&] { return c->view()->plotA()->isVisible(); }));
+        QCoreApplication::processEvents();
+        EXPECT_LE(w.width(), 1280);
+        EXPECT_LE(w.minimumSizeHint().width(), 1280);
+        ASSERT_TRUE(c->view()->shapesMatch()) << c->message().toStdString();
+        for (QCustomPlot* plot : {c->view()->plotA(), c->view()->plotB(), c->view()->plotDiff()}) {
+            plot->replot();
+            EXPECT_GE(heatmapCellRect(plot, 0, 0).width(), 2.0);
+            EXPECT_LE(heatmapCellRect(plot, 40, 40).right(), plot->width());
+        }
+        QCPAxis* rows = heatmapAxisRect(c->view()->plotA())->axis(QCPAxis::atLeft);
+        EXPECT_GE(rows->tickVectorLabels().size(), 2);
+        // Readable: neighbouring labels a line apart at least.
+        if (rows->tickVector().size() >= 2) {
+            const double gap = std::abs(rows->coordToPixel(rows->tickVector()[1]) -
+                                        rows->coordToPixel(rows->tickVector()[0]));
+            EXPECT_GE(gap, QFontMetricsF(rows->tickLabelFont()).height() - 0.5);
+        }
+    }
+    // The coreference pair: the last row, where the swapped word changes the weights, keeps
+    // its label in each map.
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The animal didn't cross the street because it was too tired");
+    });
+    ASSERT_TRUE(settle(w));
+    ComparePanel* c = w.comparePanel();
+    c->setPreset(ComparePanel::Preset::TwoSentences);
+    ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+    ASSERT_TRUE(c->view()->shapesMatch()) << c->message().toStdString();
+    QCoreApplication::processEvents();
+    const QStringList last = {QStringLiteral("tired"), QStringLiteral("wide")};
+    for (int k = 0; k < 2; ++k) {
+        QCustomPlot* plot = k == 0 ? c->view()->plotA() : c->view()->plotB();
+        plot->replot();
+        EXPECT_GE(heatmapCellRect(plot, 0, 0).width(), 5.0);
+        const auto labels = heatmapAxisRect(plot)->axis(QCPAxis::atLeft)->tickVectorLabels();
+        ASSERT_FALSE(labels.isEmpty());
+        EXPECT_TRUE(labels.last().endsWith(last[k])) << labels.last().toStdString();
+    }
+    EXPECT_LE(w.width(), 1280);
+}
+
+// Compare on a trained model opened on the chapter's options (masking methods, d_out 768)
+// and B's layer and head could not be picked for another model. It opens on two layers, greys
+// out what would change the module, and B in another model takes a layer and head of its own.
+TEST(Classroom, CompareOnATrainedModelOffersWhatApplies) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The cat sat on the mat and the dog saw it");
+    });
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ComparePanel* c = w.comparePanel();
+    ASSERT_TRUE(waitUntil([&] { return c->isVisible() && !c->message().isEmpty(); }));
+    ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+    EXPECT_EQ(c->preset(), ComparePanel::Preset::TwoLayers);
+    EXPECT_TRUE(c->view()->captionText().contains(QStringLiteral("layer 1")))
+        << c->view()->captionText().toStdString();
+    auto* combo = c->findChild<QComboBox*>(QStringLiteral("comparePreset"));
+    ASSERT_NE(combo, nullptr);
+    auto* items = qobject_cast<QStandardItemModel*>(combo->model());
+    ASSERT_NE(items, nullptr);
+    EXPECT_FALSE(items->item(int(ComparePanel::Preset::DOut2Vs768))->isEnabled());
+    EXPECT_FALSE(items->item(int(ComparePanel::Preset::MaskNoneCausal))->isEnabled());
+    EXPECT_TRUE(items->item(int(ComparePanel::Preset::TwoModels))->isEnabled());
+    EXPECT_TRUE(items->item(int(ComparePanel::Preset::TwoHeads))->isEnabled());
+
+    // Another model: B's layer and head are offered, A's to start with.
+    change(w, [](Settings& s) {
+        s.layer = 1;
+        s.head = 2;
+    });
+    ASSERT_TRUE(settle(w));
+    c->setPreset(ComparePanel::Preset::TwoModels);
+    c->setSecondModel(QStringLiteral("tiny-shakespeare-llama"));
+    const auto settled = [&] {
+        return waitUntil(
+            [&] {
+                return !c->message().contains(QStringLiteral("Computing")) &&
+                       !c->message().contains(QStringLiteral("Reading"));
+            },
+            60000);
+    };
+    ASSERT_TRUE(settled()) << c->message().toStdString();
+    auto* layerB = c->findChild<QSpinBox*>(QStringLiteral("compareLayerB"));
+    auto* headB = c->findChild<QSpinBox*>(QStringLiteral("compareHeadB"));
+    ASSERT_TRUE(layerB && headB);
+    EXPECT_TRUE(layerB->isVisible());
+    EXPECT_TRUE(headB->isVisible());
+    EXPECT_EQ(layerB->value(), 1);
+    EXPECT_EQ(headB->value(), 2);
+    c->setSecondLayer(3);
+    c->setSecondHead(0);
+    ASSERT_TRUE(settled()) << c->message().toStdString();
+    EXPECT_TRUE(c->view()->captionText().contains(QStringLiteral("layer 3")))
+        << c->view()->captionText().toStdString();
+    EXPECT_TRUE(c->message().contains(QStringLiteral("head 2 (A) and 0 (B)")))
+        << c->message().toStdString();
+}
+
+// Focus on one query token with Compare docked at 1280 x 720: the heatmap shrank to 70 px
+// above a strip of head thumbnails, under its titles. The heads go beside it and the titles
+// step aside, so twelve tokens keep cells of 10 px and more.
+TEST(Classroom, FocusWithCompareDockedKeepsTheHeatmap) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The animal didn't cross the street because it was too tired");
+    });
+    ASSERT_TRUE(settle(w));
+    w.showPage(QStringLiteral("steps"));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ASSERT_TRUE(waitUntil([&] { return w.comparePanel()->isVisible(); }));
+    w.stepView()->setFocusRowVisible(true);
+    ASSERT_TRUE(w.stepView()->isFocusRowVisible());
+    for (int i = 0; i < 5; ++i)
+        QCoreApplication::processEvents();
+    HeatmapView* map = w.stepView()->heatmap();
+    map->plot()->replot();
+    ASSERT_EQ(map->data().rows, 12);
+    EXPECT_GE(map->cellRect(0, 0).width(), 10.0)
+        << map->plot()->width() << "x" << map->plot()->height();
+}
+
+// The Shapes panel at 1280 x 720 on a trained model: step names ("residual_after_attention")
+// and shapes were cut. Both columns hold their longest text.
+TEST(Classroom, ShapesShowEveryStepNameAndShapeWhole) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_shapesDock")->trigger();
+    auto* table = child<QTableWidget>(w, "shapeTable");
+    ASSERT_TRUE(waitUntil([&] { return table->isVisible() && table->rowCount() > 20; }));
+    for (int col : {0, 1})
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QString text = table->item(r, col)->text();
+            EXPECT_LE(table->fontMetrics().horizontalAdvance(text) + 8, table->columnWidth(col))
+                << text.toStdString();
+        }
 }

@@ -17,6 +17,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTest>
 #include <QTimer>
@@ -570,4 +571,31 @@ TEST(MainWindow, TypingAtGpt2SmallSizesKeepsTheEventLoopRunningWhileTheWorkerCom
     EXPECT_GT(ticksWhileBusy, 0) << "no event was handled while the worker computed";
     EXPECT_TRUE(shown(w).settings.text.endsWith(QStringLiteral("aaaaaaaaaaaaaaa")));
     EXPECT_EQ(shown(w).settings.text.size(), text.size() + 15);
+}
+
+// A message in the status bar ("Saved ...", a session's title) takes the place of the token
+// count and the module: shown before the window was (a session opened at start) it was painted
+// over them, both readable as neither.
+TEST(MainWindow, AStatusMessageTakesThePlaceOfTheStatusLabels) {
+    MainWindow w(testOptions());
+    w.statusBar()->showMessage(QStringLiteral("Saved lesson.attnlens"), 60000);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    auto* tokens = w.findChild<QLabel*>(QStringLiteral("tokensStatus"));
+    auto* module = w.findChild<QLabel*>(QStringLiteral("moduleStatus"));
+    ASSERT_TRUE(tokens && module);
+    QCoreApplication::processEvents();
+    EXPECT_FALSE(tokens->isVisible());
+    EXPECT_FALSE(module->isVisible());
+    w.statusBar()->clearMessage();
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(tokens->isVisible());
+    EXPECT_TRUE(module->isVisible());
+    // And a message while the window shows.
+    w.statusBar()->showMessage(QStringLiteral("Exported weights.png"), 60000);
+    QCoreApplication::processEvents();
+    EXPECT_FALSE(tokens->isVisible());
+    w.statusBar()->clearMessage();
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(tokens->isVisible());
 }

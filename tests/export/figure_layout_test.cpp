@@ -161,10 +161,12 @@ TEST(FigureLayout, LabelsAreLeftOutOnlyWhereTheyWouldOverlap) {
         const double rowGap =
             std::abs(y->coordToPixel(y->tickVector()[1]) - y->coordToPixel(y->tickVector()[0]));
         EXPECT_GE(rowGap, line);
-        EXPECT_EQ(x->tickLabelRotation(), -45.0);
+        // Cells too narrow for every label at 45 degrees: the labels stand on their side,
+        // where they pack closest.
+        EXPECT_EQ(x->tickLabelRotation(), -90.0);
         const double colGap =
             std::abs(x->coordToPixel(x->tickVector()[1]) - x->coordToPixel(x->tickVector()[0]));
-        EXPECT_GE(colGap * 0.7071, QFontMetricsF(x->tickLabelFont()).height() - 0.5);
+        EXPECT_GE(colGap, QFontMetricsF(x->tickLabelFont()).height() - 0.5);
         // Not thinned more than needed: half the step would overlap.
         EXPECT_LT(rowGap / 2, line + 1);
         EXPECT_TRUE(savePng(f.image, "weights200_640x500.png"));
@@ -355,7 +357,9 @@ TEST(FigureLayout, PresentationModeScalesTheTextUp) {
         heatmapAxisRect(view.plot())->axis(QCPAxis::atLeft)->tickLabelFont().pointSizeF();
     view.setFontScale(1.6);
     view.plot()->replot();
-    EXPECT_GT(view.valueFontPixelSize(), normal);
+    // The digits follow the cells, which the larger labels make a little smaller; never below
+    // 16 px x the font scale.
+    EXPECT_GE(view.valueFontPixelSize(), std::min(normal, 25));
     EXPECT_GE(view.valueFontPixelSize(), 20);
     EXPECT_NEAR(heatmapAxisRect(view.plot())->axis(QCPAxis::atLeft)->tickLabelFont().pointSizeF(),
                 1.6 * tickNormal, 0.01);
@@ -407,4 +411,32 @@ TEST(FigureLayout, ZoomingInRevealsLabelsAndNumbers) {
     EXPECT_EQ(y->tickVector().size(), 10);
     EXPECT_EQ(x->tickVector().size(), 10);
     EXPECT_TRUE(savePng(&view, "weights200_zoomed.png"));
+}
+
+// Twelve tokens of a trained model in the heatmap's area at 1280 x 720 (about 440 x 420) and
+// at 1920 x 1080 (about 1100 x 800): the cells fill the area, every key and query keeps its
+// label, the numbers are drawn, and in big cells the digits grow with them (12 px digits in
+// 130 px cells were unreadable from the back of a room).
+TEST(FigureLayout, TwelveTokensFillTheAreaWithDigitsToMatch) {
+    const HeatmapData d = tokenWeights(12);
+    for (const QSize size : {QSize(440, 420), QSize(1100, 800)}) {
+        SCOPED_TRACE(size.width());
+        HeatmapView view;
+        view.setData(d);
+        showAt(view, size);
+        const QRectF cell = view.cellRect(0, 0);
+        // At 440 x 420 the axis titles and the legend step aside: the cells take 300 px
+        // (240 before, too small for their numbers).
+        EXPECT_GE(cell.width() * 12, size.width() * 0.65);
+        EXPECT_GE(view.valueFontPixelSize(), kMinCellValuePixels);
+        EXPECT_GE(view.valueFontPixelSize(), std::floor(cell.height() / 3) - 1);
+        EXPECT_FALSE(view.cellText(11, 0).isEmpty());
+        // Every key keeps its label (every other one was dropped at 45 degrees).
+        QCPAxis* x = heatmapAxisRect(view.plot())->axis(QCPAxis::atBottom);
+        QCPAxis* y = heatmapAxisRect(view.plot())->axis(QCPAxis::atLeft);
+        EXPECT_EQ(x->tickVectorLabels().size(), 12);
+        EXPECT_EQ(y->tickVectorLabels().size(), 12);
+        EXPECT_TRUE(savePng(
+            &view, QStringLiteral("weights12_%1x%2.png").arg(size.width()).arg(size.height())));
+    }
 }

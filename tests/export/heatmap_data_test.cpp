@@ -171,8 +171,10 @@ TEST(SliceStep, MissingTokensFallBackToIndices) {
 
 TEST(CellText, ToolTipsNameRowColumnAndExactValue) {
     const HeatmapData d = sliceStep(weightsStep(), bookTokens(), 0, 0);
-    EXPECT_EQ(cellToolTip(d, 1, 0), "row 1 \"journey\", col 0 \"Your\" = 0.551712");
-    EXPECT_EQ(cellToolTip(d, 0, 0), "row 0 \"Your\", col 0 \"Your\" = 1");
+    // Every value with the book's four decimals: weights, scores and projections alike.
+    EXPECT_EQ(cellToolTip(d, 1, 0), "row 1 \"journey\", col 0 \"Your\" = 0.5517");
+    EXPECT_EQ(cellToolTip(d, 0, 0), "row 0 \"Your\", col 0 \"Your\" = 1.0000");
+    EXPECT_EQ(cellToolTip(d, 1, 0, 2), "row 1 \"journey\", col 0 \"Your\" = 0.55");
     EXPECT_EQ(cellToolTip(d, 6, 0), "");
 
     const Step scores =
@@ -185,20 +187,25 @@ TEST(CellText, ToolTipsNameRowColumnAndExactValue) {
     const Step mask = maskStep();
     const HeatmapData w = sliceStep(weightsStep(), bookTokens(), 0, 0, &mask);
     EXPECT_EQ(cellToolTip(w, 0, 1),
-              "row 0 \"Your\", col 1 \"journey\" = 0 (masked: this key is hidden from this query)");
+              "row 0 \"Your\", col 1 \"journey\" = 0.0000 (masked: this key is hidden from this "
+              "query)");
+    // A mask holds whole numbers: no decimals.
+    EXPECT_EQ(cellToolTip(sliceStep(mask, bookTokens(), 0, 0), 0, 1),
+              "row 0 \"Your\", col 1 \"journey\" = 1");
 
     const Step q = makeStep("queries", StepKind::Projection, {"b", "T", "d_out"}, {1, 2, 2},
                             {0.5f, -1.25f, 2, 3});
-    EXPECT_EQ(cellToolTip(sliceStep(q, {"a", "b"}, 0, 0), 0, 1), "row 0 \"a\", col 1 = -1.25");
+    EXPECT_EQ(cellToolTip(sliceStep(q, {"a", "b"}, 0, 0), 0, 1), "row 0 \"a\", col 1 = -1.2500");
     // Repeated tokens are told apart by position; GPT-2's leading space is shown in the quotes.
     const Step rep =
         makeStep("weights", StepKind::Weights, {"T", "T"}, {3, 3}, std::vector<float>(9, 1.0f / 3));
     const HeatmapData r = sliceStep(rep, {"the", " cat", " the"}, 0, 0);
-    EXPECT_EQ(cellToolTip(r, 2, 1), "row 2 \" the\", col 1 \" cat\" = 0.333333");
+    EXPECT_EQ(cellToolTip(r, 2, 1), "row 2 \" the\", col 1 \" cat\" = 0.3333");
     // A merged feature axis says which head and feature a column is.
     const Step split = makeStep("queries_split", StepKind::Projection, {"b", "T", "h", "hd"},
                                 {1, 1, 2, 2}, {1, 2, 3, 4});
-    EXPECT_EQ(cellToolTip(sliceStep(split, {"x"}, 0, 0), 0, 2), "row 0 \"x\", col 2 (1.0) = 3");
+    EXPECT_EQ(cellToolTip(sliceStep(split, {"x"}, 0, 0), 0, 2),
+              "row 0 \"x\", col 2 (1.0) = 3.0000");
 }
 
 TEST(CellText, ValueFormatting) {
@@ -208,7 +215,11 @@ TEST(CellText, ValueFormatting) {
     EXPECT_EQ(formatCellValue(kNegInf), "-inf");
     EXPECT_EQ(formatCellValue(12345.f), "1.23e+04");
     EXPECT_EQ(formatCellValue(1.0f, 0), "1");
-    EXPECT_EQ(formatExactValue(0.551712f), "0.551712");
+    EXPECT_EQ(formatExactValue(0.551712f), "0.5517");
+    EXPECT_EQ(formatExactValue(1.5f), "1.5000");  // a score keeps its zeros
+    EXPECT_EQ(formatExactValue(-0.00001f), "0.0000");
+    EXPECT_EQ(formatExactValue(0.551712f, 3), "0.552");
+    EXPECT_EQ(formatExactValue(2.5e6f), "2.5e+06");
     EXPECT_EQ(displayLabel(" journey"), "journey");
     // Whitespace-only tokens stay visible; a label is never blank.
     EXPECT_EQ(displayLabel(" "), QString(QChar(0x00B7)));

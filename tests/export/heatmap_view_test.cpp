@@ -43,10 +43,10 @@ std::pair<int, int> lightnessRange(const QImage& img, const QRect& r) {
 TEST(HeatmapView, ToolTipTextForCells) {
     HeatmapView view;
     view.setData(bookWeightsData());
-    EXPECT_EQ(view.toolTipForCell(1, 0), "row 1 \"journey\", col 0 \"Your\" = 0.551712");
+    EXPECT_EQ(view.toolTipForCell(1, 0), "row 1 \"journey\", col 0 \"Your\" = 0.5517");
     EXPECT_EQ(view.toolTipForCell(0, 1),
-              "row 0 \"Your\", col 1 \"journey\" = 0 (masked: this key is hidden from this "
-              "query)");
+              "row 0 \"Your\", col 1 \"journey\" = 0.0000 (masked: this key is hidden from "
+              "this query)");
     EXPECT_EQ(view.toolTipForCell(9, 9), "");
     EXPECT_EQ(view.data().rows, 6);
 }
@@ -305,4 +305,19 @@ TEST(HeadGrid, MaskedCellsAndFramesFollowTheDarkPalette) {
     const QColor frame(img.pixel(t.left() - 2, t.top() + t.width() / 2));
     EXPECT_GT(frame.lightness(), 0x2b + 40);
     EXPECT_LT(frame.lightness(), 130);
+}
+
+// The cells print two decimals unless asked for more (View > Decimals in cells: the book
+// prints four); hovering shows at least the book's four, whatever the step.
+TEST(HeatmapView, CellsPrintTheChosenDecimals) {
+    HeatmapView view;
+    view.setData(bookWeightsData());
+    showAt(view, QSize(700, 560));
+    EXPECT_EQ(view.cellText(1, 0), QStringLiteral("0.55"));
+    view.setDecimals(4);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(view.figureOptions().decimals, 4);
+    EXPECT_EQ(view.cellText(1, 0), QStringLiteral("0.5517"));
+    EXPECT_EQ(view.cellText(1, 1), QStringLiteral("0.4483"));
+    EXPECT_TRUE(view.toolTipForCell(1, 0).endsWith(QStringLiteral("= 0.5517")));
 }

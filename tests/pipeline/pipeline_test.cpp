@@ -86,6 +86,7 @@ TEST(SettingsCodec, EveryFieldRoundTripsThroughAMapAndJson) {
     s.batchIndex = 1;
     s.colormap = QStringLiteral("magma");
     s.showValues = false;
+    s.decimals = 4;
     s.colorScale = ColorScale::Log;
 
     QStringList missing;
@@ -154,6 +155,10 @@ TEST(SettingsCodec, ValuesOutsideWhatTheEngineTakesAreRefusedNotClamped) {
               "rotary.");
     EXPECT_EQ(problem({{"colormap", "jet"}}),
               "Unknown colormap \"jet\"; use auto, viridis, magma, cividis or diverging.");
+    // The cells print 1 to 4 decimals (the book's four at most).
+    EXPECT_EQ(problem({{"decimals", 7}}),
+              "\"decimals\" expects a whole number from 1 to 4, got \"7\".");
+    EXPECT_EQ(settingsFromMap({{"decimals", "3"}}, Settings()).decimals, 3);
     // QSettings hands back text: the same values read from text.
     const Settings s =
         settingsFromMap({{"d_out", "768"}, {"qkv_bias", "true"}, {"dropout", "0.5"}}, Settings());
