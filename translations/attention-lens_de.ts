@@ -29,7 +29,7 @@
     </message>
     <message>
         <source>%1 was saved by a newer Attention Lens (session version %2; this one reads up to %3). Update the app to open it.</source>
-        <translation>%1 wurde von einem neueren Attention Lens gespeichert (Sitzungsversion %2; dieses liest bis %3). Aktualisieren Sie die App, um sie zu öffnen.</translation>
+        <translation>%1 wurde von einem neueren Attention Lens gespeichert (Sitzungsversion %2; dieses liest bis %3). Aktualisiere die App, um sie zu öffnen.</translation>
     </message>
     <message>
         <source>the input is a file but no embeddings file is named</source>
@@ -139,7 +139,7 @@
     </message>
     <message>
         <source>Switch every head back on (Ctrl+Shift+K)</source>
-        <translation>Alle Köpfe wieder einschalten (Ctrl+Shift+K)</translation>
+        <translation>Alle Köpfe wieder einschalten (Strg+Umschalt+K)</translation>
     </message>
     <message>
         <source>Switched off: %1</source>
@@ -236,7 +236,7 @@
     </message>
     <message>
         <source>This configuration has no mask, so there is only one way to get the weights. Choose a causal or window mask (e.g. the causal attention variant) to compare the chapter&apos;s two masking methods.</source>
-        <translation>Diese Konfiguration hat keine Maske, also gibt es nur einen Weg zu den Gewichten. Wählen Sie eine kausale oder eine Fenstermaske (z. B. die Variante Causal Attention), um die zwei Maskierungsmethoden des Kapitels zu vergleichen.</translation>
+        <translation>Diese Konfiguration hat keine Maske, also gibt es nur einen Weg zu den Gewichten. Wähle eine kausale oder eine Fenstermaske (z. B. die Variante Causal Attention), um die zwei Maskierungsmethoden des Kapitels zu vergleichen.</translation>
     </message>
     <message>
         <source>Section 3.5.1: masking with -inf before softmax (&lt;b&gt;weights&lt;/b&gt;) and the simple method (softmax, zero the hidden weights, renormalise the rows: &lt;b&gt;weights_renormalized&lt;/b&gt;) give the same weights.</source>
@@ -268,7 +268,7 @@
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; exists in only one of the two configurations (%2 / %3). Pick a step both have, e.g. &lt;b&gt;weights&lt;/b&gt;.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; gibt es nur in einer der beiden Konfigurationen (%2 / %3). Wählen Sie einen Schritt, den beide haben, z. B. &lt;b&gt;weights&lt;/b&gt;.</translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; gibt es nur in einer der beiden Konfigurationen (%2 / %3). Wähle einen Schritt, den beide haben, z. B. &lt;b&gt;weights&lt;/b&gt;.</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; has a different shape in the two configurations (A %2 × %3, B %4 × %5), so there is no cell-by-cell difference. Steps over tokens × tokens, such as &lt;b&gt;weights&lt;/b&gt;, can be compared.</source>
@@ -320,7 +320,7 @@
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; is not split into heads. Pick a step with one picture per head, such as &lt;b&gt;weights&lt;/b&gt;, in a configuration with two or more heads.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; ist nicht in Köpfe geteilt. Wählen Sie einen Schritt mit einem Bild je Kopf, etwa &lt;b&gt;weights&lt;/b&gt;, in einer Konfiguration mit zwei oder mehr Köpfen.</translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; ist nicht in Köpfe geteilt. Wähle einen Schritt mit einem Bild je Kopf, etwa &lt;b&gt;weights&lt;/b&gt;, in einer Konfiguration mit zwei oder mehr Köpfen.</translation>
     </message>
     <message>
         <source>head %1</source>
@@ -328,7 +328,7 @@
     </message>
     <message>
         <source>A and B are both head %1: pick another head for B.</source>
-        <translation>A und B sind beide Kopf %1: wählen Sie für B einen anderen Kopf.</translation>
+        <translation>A und B sind beide Kopf %1: wähle für B einen anderen Kopf.</translation>
     </message>
     <message>
         <source>Step &lt;b&gt;%1&lt;/b&gt;: head %2 and head %3 on the same input, B − A cell by cell.</source>
@@ -336,11 +336,11 @@
     </message>
     <message>
         <source>A trained model runs as it was trained, so its options cannot be changed. Compare its masking methods, two sentences, two heads or two layers; choose the chapter-3 module to compare masks, modes or seeds.</source>
-        <translation>Ein trainiertes Modell läuft, wie es trainiert wurde, seine Optionen lassen sich also nicht ändern. Vergleichen Sie seine Maskierungsmethoden, zwei Sätze, zwei Köpfe oder zwei Schichten; wählen Sie das Modul aus Kapitel 3, um Masken, Modi oder Seeds zu vergleichen.</translation>
+        <translation>Ein trainiertes Modell läuft, wie es trainiert wurde, seine Optionen lassen sich also nicht ändern. Vergleiche seine Maskierungsmethoden, zwei Sätze, zwei Köpfe oder zwei Schichten; wähle das Modul aus Kapitel 3, um Masken, Modi oder Seeds zu vergleichen.</translation>
     </message>
     <message>
         <source>The chapter-3 module is one layer. Open a trained model (the Model picker) to compare two of its layers.</source>
-        <translation>Das Modul aus Kapitel 3 ist eine Schicht. Öffnen Sie ein trainiertes Modell (Modellauswahl), um zwei seiner Schichten zu vergleichen.</translation>
+        <translation>Das Modul aus Kapitel 3 ist eine Schicht. Öffne ein trainiertes Modell (Modellauswahl), um zwei seiner Schichten zu vergleichen.</translation>
     </message>
     <message>
         <source>sentence A</source>
@@ -388,11 +388,11 @@
     </message>
     <message>
         <source>Only grouped-query and rotary attention share keys and values among heads. Pick one of them (After chapter 3 in the Variant list) to compare its key/value groups with one per head or one for all.</source>
-        <translation>Nur Grouped-Query- und Rotary-Attention teilen Keys und Values zwischen Köpfen. Wählen Sie eine davon (Nach Kapitel 3 in der Liste Variante), um ihre Key-Value-Gruppen mit einer je Kopf oder einer für alle zu vergleichen.</translation>
+        <translation>Nur Grouped-Query- und Rotary-Attention teilen Keys und Values zwischen Köpfen. Wähle eine davon (Nach Kapitel 3 in der Liste Variante), um ihre Key-Value-Gruppen mit einer je Kopf oder einer für alle zu vergleichen.</translation>
     </message>
     <message>
         <source>Only rotary attention turns queries and keys by their position. Pick Rotary (RoPE, Qwen3) in the Variant list to compare it with and without the rotation.</source>
-        <translation>Nur Rotary-Attention dreht Queries und Keys nach ihrer Position. Wählen Sie Rotary (RoPE, Qwen3) in der Liste Variante, um sie mit und ohne Drehung zu vergleichen.</translation>
+        <translation>Nur Rotary-Attention dreht Queries und Keys nach ihrer Position. Wähle Rotary (RoPE, Qwen3) in der Liste Variante, um sie mit und ohne Drehung zu vergleichen.</translation>
     </message>
     <message>
         <source>1 key/value group (multi-query)</source>
@@ -452,7 +452,7 @@
     </message>
     <message>
         <source>B is what A shows (%1): pick another model for B.</source>
-        <translation>B ist, was A zeigt (%1): Wählen Sie für B ein anderes Modell.</translation>
+        <translation>B ist, was A zeigt (%1): Wähle für B ein anderes Modell.</translation>
     </message>
     <message>
         <source>the chapter-3 module</source>
@@ -509,7 +509,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>Pick two steps or configurations to compare.</source>
-        <translation>Wählen Sie zwei Schritte oder Konfigurationen zum Vergleichen.</translation>
+        <translation>Wähle zwei Schritte oder Konfigurationen zum Vergleichen.</translation>
     </message>
     <message>
         <source>A (%1) is %2 × %3 and B (%4) is %5 × %6: they cannot be compared cell by cell.</source>
@@ -558,6 +558,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>A and B share one colour scale.</source>
         <translation>A und B teilen eine Farbskala.</translation>
+    </message>
+    <message>
+        <source>Colours: A and B from %1 to %2, B − A from %3 to %4.</source>
+        <translation>Farben: A und B von %1 bis %2, B − A von %3 bis %4.</translation>
     </message>
 </context>
 <context>
@@ -834,6 +838,46 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>key/value group %1</source>
         <translation>Key-Value-Gruppe %1</translation>
     </message>
+    <message>
+        <source>%1 (position %2) comes after %3 (position %4): a token may not look ahead</source>
+        <translation>%1 (Position %2) kommt nach %3 (Position %4): ein Token darf nicht vorausschauen</translation>
+    </message>
+    <message>
+        <source>%1 (position %2) is outside %3&apos;s window of the last %4 tokens</source>
+        <translation>%1 (Position %2) liegt außerhalb des Fensters von %3 aus den letzten %4 Token</translation>
+    </message>
+    <message>
+        <source>token %1 (row), token %2 (column)</source>
+        <translation>Token %1 (Zeile), Token %2 (Spalte)</translation>
+    </message>
+    <message>
+        <source>Subtracting the row&apos;s largest score, max&lt;sub&gt;i&lt;/sub&gt; = %1, changes no weight (exp(−max&lt;sub&gt;i&lt;/sub&gt;) cancels above and below the line) but keeps exp from overflowing; torch.softmax does the same.</source>
+        <translation>Das Abziehen des größten Scores der Zeile, max&lt;sub&gt;i&lt;/sub&gt; = %1, ändert kein Gewicht (exp(−max&lt;sub&gt;i&lt;/sub&gt;) kürzt sich über und unter dem Bruchstrich weg), verhindert aber, dass exp überläuft; torch.softmax macht es genauso.</translation>
+    </message>
+    <message>
+        <source>z&lt;sub&gt;ij&lt;/sub&gt; = &lt;b&gt;-inf&lt;/b&gt; (masked: %1), and exp(−∞) = 0, so this weight is &lt;b&gt;0&lt;/b&gt;: the token gets no attention at all.</source>
+        <translation>z&lt;sub&gt;ij&lt;/sub&gt; = &lt;b&gt;-inf&lt;/b&gt; (maskiert: %1), und exp(−∞) = 0, also ist dieses Gewicht &lt;b&gt;0&lt;/b&gt;: Das Token bekommt überhaupt keine Aufmerksamkeit.</translation>
+    </message>
+    <message>
+        <source>Hidden by the quiz: click the cell to reveal it and see where its number comes from.</source>
+        <translation>Vom Quiz verdeckt: Klicke auf die Zelle, um sie aufzudecken und zu sehen, woher ihre Zahl kommt.</translation>
+    </message>
+    <message>
+        <source>Head %1 reads the keys of key/value group ⌊%1 / %2⌋ = %3, which heads %4 to %5 share: k&lt;sub&gt;%6&lt;/sub&gt; is that group&apos;s key of %7.</source>
+        <translation>Kopf %1 liest die Keys der Key-Value-Gruppe ⌊%1 / %2⌋ = %3, die sich die Köpfe %4 bis %5 teilen: k&lt;sub&gt;%6&lt;/sub&gt; ist der Key dieser Gruppe für %7.</translation>
+    </message>
+    <message>
+        <source>The dot product multiplies the embeddings of %1 and %2 component by component and adds the products: no weights, no queries or keys.</source>
+        <translation>Das Skalarprodukt multipliziert die Embeddings von %1 und %2 Komponente für Komponente und addiert die Produkte: keine Gewichte, keine Queries oder Keys.</translation>
+    </message>
+    <message>
+        <source>0 = visible: %1 is at or before %2.</source>
+        <translation>0 = sichtbar: %1 steht bei oder vor %2.</translation>
+    </message>
+    <message>
+        <source>Unchanged: the token is visible, so masked_scores = scores = %1.</source>
+        <translation>Unverändert: das Token ist sichtbar, also masked_scores = scores = %1.</translation>
+    </message>
 </context>
 <context>
     <name>attn::Explain</name>
@@ -892,10 +936,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Swapping the token and head axes (transpose(1, 2)) groups the numbers by head: each head now holds a T × hd matrix of its own %1 and can do attention independently of the others, all in one batched matrix multiplication.</source>
         <translation>Das Vertauschen der Token- und Kopf-Achse (transpose(1, 2)) gruppiert die Zahlen nach Kopf: jeder Kopf hat nun seine eigene T × hd-Matrix der %1 und kann Attention unabhängig von den anderen berechnen, alles in einer gebündelten Matrixmultiplikation.</translation>
-    </message>
-    <message>
-        <source>How similar is each token to every other token? The dot product of two embeddings is large when they point in the same direction. This simplified attention has no trainable weights: it compares the inputs directly, giving a %1 × %1 table, row = query token, column = key token.</source>
-        <translation>Wie ähnlich ist jedes Token jedem anderen? Das Skalarprodukt zweier Embeddings ist groß, wenn sie in dieselbe Richtung zeigen. Diese vereinfachte Attention hat keine trainierbaren Gewichte: sie vergleicht die Eingaben direkt und ergibt eine %1 × %1-Tabelle, Zeile = Query-Token, Spalte = Key-Token.</translation>
     </message>
     <message>
         <source>Each query is compared with every key by a dot product: the larger the score, the more the query token is interested in the key token. Row i holds token i&apos;s scores for all %1 tokens.</source>
@@ -1067,7 +1107,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>One picture per head: pick the head above or in the head grid.</source>
-        <translation>Ein Bild je Kopf: wählen Sie den Kopf oben oder im Kopfraster.</translation>
+        <translation>Ein Bild je Kopf: wähle den Kopf oben oder im Kopfraster.</translation>
     </message>
     <message>
         <source>Each token is a vector of numbers: its embedding</source>
@@ -1439,7 +1479,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>Here the latent (%1 numbers) is no smaller than the keys and values it replaces (2 × d_out = %2), so it saves nothing: the book&apos;s default of at least 16 is meant for real sizes (d_out 4,096: a latent of 512). Set the latent size below %2 to see the saving.</source>
-        <translation>Hier ist der Latent-Vektor (%1 Zahlen) nicht kleiner als die Keys und Values, die er ersetzt (2 × d_out = %2), er spart also nichts: Der Standardwert des Buchs von mindestens 16 ist für echte Größen gedacht (d_out 4.096: ein Latent-Vektor von 512). Setzen Sie die Latent-Größe unter %2, um die Ersparnis zu sehen.</translation>
+        <translation>Hier ist der Latent-Vektor (%1 Zahlen) nicht kleiner als die Keys und Values, die er ersetzt (2 × d_out = %2), er spart also nichts: Der Standardwert des Buchs von mindestens 16 ist für echte Größen gedacht (d_out 4.096: ein Latent-Vektor von 512). Setze die Latent-Größe unter %2, um die Ersparnis zu sehen.</translation>
     </message>
     <message>
         <source>repeat_interleave(1, dim=1) lines the groups up with the query heads: with one group per head, head h reads group h.</source>
@@ -1457,16 +1497,32 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>PyTorch copies the numbers here; the app shows a view, as fast attention kernels do, since heads of one group read the same %1.</source>
         <translation>PyTorch kopiert die Zahlen hier; die App zeigt eine View, wie es schnelle Attention-Kernels tun, denn die Köpfe einer Gruppe lesen dieselben %1.</translation>
     </message>
-</context>
-<context>
-    <name>attn::ExplainPanel</name>
+    <message>
+        <source>How similar is each token to every other token? The dot product of two embeddings is large when they point in the same direction. This simplified attention has no trainable weights, and so no queries, keys or values: it compares the inputs directly, giving a %1 × %1 table in which row i holds token i&apos;s score with every token.</source>
+        <translation>Wie ähnlich ist jedes Token jedem anderen? Das Skalarprodukt zweier Embeddings ist groß, wenn sie in dieselbe Richtung zeigen. Diese vereinfachte Attention hat keine trainierbaren Gewichte und daher keine Queries, Keys oder Values: Sie vergleicht die Eingaben direkt und ergibt eine %1 × %1-Tabelle, deren Zeile i den Score von Token i mit jedem Token enthält.</translation>
+    </message>
+    <message>
+        <source>%1 @ %1&lt;sup&gt;T&lt;/sup&gt; → %2: the %3 = %4 axis is summed away; one score per pair of tokens, %5 × %5</source>
+        <translation>%1 @ %1&lt;sup&gt;T&lt;/sup&gt; → %2: über die Achse %3 = %4 wird summiert; ein Score je Token-Paar, %5 × %5</translation>
+    </message>
+    <message>
+        <source>%1 @ %2 → %3: the second token axis T = %4 is summed away</source>
+        <translation>%1 @ %2 → %3: über die zweite Token-Achse T = %4 wird summiert</translation>
+    </message>
     <message>
         <source>Where this number comes from</source>
         <translation>Woher diese Zahl kommt</translation>
     </message>
     <message>
+        <source>Context vectors: weighted sums of the inputs</source>
+        <translation>Kontextvektoren: gewichtete Summen der Eingaben</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ExplainPanel</name>
+    <message>
         <source>Click a cell of the heatmap to see the arithmetic behind its number.</source>
-        <translation>Klicken Sie auf eine Zelle der Heatmap, um die Rechnung hinter ihrer Zahl zu sehen.</translation>
+        <translation>Klicke auf eine Zelle der Heatmap, um die Rechnung hinter ihrer Zahl zu sehen.</translation>
     </message>
     <message>
         <source>All layers: every head&apos;s attention at a glance</source>
@@ -1521,10 +1577,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>erstes Token</translation>
     </message>
     <message>
-        <source>the mean of w&lt;sub&gt;i0&lt;/sub&gt;: high for an attention sink.</source>
-        <translation>das Mittel von w&lt;sub&gt;i0&lt;/sub&gt;: hoch bei einer Attention-Senke.</translation>
-    </message>
-    <message>
         <source>Logit lens: what each layer would predict</source>
         <translation>Logit-Lens: was jede Schicht vorhersagen würde</translation>
     </message>
@@ -1534,15 +1586,19 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>Each cell is the most probable token after the token at the top of its column, the darker the more probable; bold marks the text&apos;s own next token. Read a column downwards to see at which layer the prediction forms.</source>
-        <translation>Jede Zelle ist das wahrscheinlichste Token nach dem Token oben in ihrer Spalte, je dunkler, desto wahrscheinlicher; fett ist das tatsächlich folgende Token des Textes. Lesen Sie eine Spalte von oben nach unten, um zu sehen, in welcher Schicht die Vorhersage entsteht.</translation>
+        <translation>Jede Zelle ist das wahrscheinlichste Token nach dem Token oben in ihrer Spalte, je dunkler, desto wahrscheinlicher; fett ist das tatsächlich folgende Token des Textes. Lies eine Spalte von oben nach unten, um zu sehen, in welcher Schicht die Vorhersage entsteht.</translation>
     </message>
     <message>
         <source>On a repeated text, the copied token often wins only after the layer of the induction head: switch that head off (Heads menu) and watch it lose.</source>
-        <translation>Bei einem wiederholten Text gewinnt das kopierte Token oft erst nach der Schicht des Induktionskopfes: Schalten Sie diesen Kopf ab (Menü Köpfe) und sehen Sie, wie es verliert.</translation>
+        <translation>Bei einem wiederholten Text gewinnt das kopierte Token oft erst nach der Schicht des Induktionskopfes: Schalte diesen Kopf ab (Menü Köpfe) und sieh, wie es verliert.</translation>
     </message>
     <message>
         <source>Click a cell of a map or a row of the list to select that head, and a column header to sort the list. A text said twice (the lessons&apos; repeated words, or any sentence typed twice) adds an induction score: the weight on the token after the previous occurrence of the current one.</source>
         <translation>Ein Klick auf eine Zelle einer Karte oder eine Zeile der Liste wählt diesen Kopf, ein Klick auf einen Spaltenkopf sortiert die Liste. Ein zweimal gesagter Text (die wiederholten Wörter der Lektionen oder ein beliebiger zweimal getippter Satz) fügt einen Induktions-Score hinzu: das Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen.</translation>
+    </message>
+    <message>
+        <source>the mean over i &amp;ge; 1 of w&lt;sub&gt;i0&lt;/sub&gt; (row 0 sees only the first token, so its weight there is always 1): high for an attention sink.</source>
+        <translation>das Mittel von w&lt;sub&gt;i0&lt;/sub&gt; über i &amp;ge; 1 (Zeile 0 sieht nur das erste Token, ihr Gewicht dort ist also immer 1): hoch bei einer Attention-Senke.</translation>
     </message>
 </context>
 <context>
@@ -2017,10 +2073,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>erstes Token</translation>
     </message>
     <message>
-        <source>Mean weight on the first token: high = an attention sink, where the head parks attention it does not need</source>
-        <translation>Mittleres Gewicht auf dem ersten Token: hoch = eine Attention-Senke, wo der Kopf nicht benötigte Aufmerksamkeit ablegt</translation>
-    </message>
-    <message>
         <source>induction</source>
         <translation>Induktion</translation>
     </message>
@@ -2099,6 +2151,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Induction (the text is said twice): near 1 for heads that look at the token after the previous occurrence of the current one.</source>
         <translation>Induktion (der Text steht zweimal da): nahe 1 bei Köpfen, die auf das Token nach dem vorigen Vorkommen des aktuellen schauen.</translation>
+    </message>
+    <message>
+        <source>Mean weight on the first token (rows 1 and on: row 0 sees only it): high = an attention sink, where the head parks attention it does not need</source>
+        <translation>Mittleres Gewicht auf dem ersten Token (ab Zeile 1: Zeile 0 sieht nur dieses): hoch = eine Attention-Senke, wo der Kopf nicht benötigte Aufmerksamkeit ablegt</translation>
     </message>
 </context>
 <context>
@@ -2181,7 +2237,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>row %1, col %2 = ? (a quiz: click the cell to reveal it)</source>
-        <translation>Zeile %1, Spalte %2 = ? (ein Quiz: klicken Sie auf die Zelle, um sie aufzudecken)</translation>
+        <translation>Zeile %1, Spalte %2 = ? (ein Quiz: klicke auf die Zelle, um sie aufzudecken)</translation>
     </message>
 </context>
 <context>
@@ -2196,7 +2252,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>Type a sentence to see its attention.</source>
-        <translation>Geben Sie einen Satz ein, um seine Attention zu sehen.</translation>
+        <translation>Gib einen Satz ein, um seine Attention zu sehen.</translation>
     </message>
 </context>
 <context>
@@ -2278,7 +2334,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>The chapter&apos;s example (its six 3-d vectors and module), or a GPT-2 size for the text. Custom: your own settings.</source>
-        <translation>Das Beispiel des Kapitels (seine sechs 3-d-Vektoren und sein Modul) oder eine GPT-2-Größe für den Text. Eigene: Ihre eigenen Einstellungen.</translation>
+        <translation>Das Beispiel des Kapitels (seine sechs 3-d-Vektoren und sein Modul) oder eine GPT-2-Größe für den Text. Eigene: deine eigenen Einstellungen.</translation>
     </message>
     <message>
         <source>&amp;Preset</source>
@@ -2360,6 +2416,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>x: the model&apos;s token embeddings of the text&apos;s tokens; positions enter as the rotation (RoPE) of queries and keys. Weights: the model&apos;s.</source>
         <translation>x: die Token-Embeddings des Modells für die Tokens des Textes; Positionen gehen als Drehung (RoPE) von Queries und Keys ein. Gewichte: die des Modells.</translation>
     </message>
+    <message>
+        <source>GPT-2 BPE (not the model&apos;s)</source>
+        <translation>GPT-2-BPE (nicht der des Modells)</translation>
+    </message>
 </context>
 <context>
     <name>attn::LanguageActions</name>
@@ -2392,7 +2452,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;How much should &lt;i&gt;journey&lt;/i&gt; care about each token? The simplest measure is the dot product of the two embeddings: large when they point the same way.&lt;/p&gt;&lt;p&gt;Click a cell to see the products being added up. Row 1 (&lt;i&gt;journey&lt;/i&gt;) is the book&apos;s &lt;code&gt;attn_scores_2&lt;/code&gt;.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Wie sehr sollte sich &lt;i&gt;journey&lt;/i&gt; um jedes Token kümmern? Das einfachste Maß ist das Skalarprodukt der beiden Embeddings: groß, wenn sie in dieselbe Richtung zeigen.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle, um die aufsummierten Produkte zu sehen. Zeile 1 (&lt;i&gt;journey&lt;/i&gt;) ist &lt;code&gt;attn_scores_2&lt;/code&gt; des Buchs.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Wie sehr sollte sich &lt;i&gt;journey&lt;/i&gt; um jedes Token kümmern? Das einfachste Maß ist das Skalarprodukt der beiden Embeddings: groß, wenn sie in dieselbe Richtung zeigen.&lt;/p&gt;&lt;p&gt;Klicke auf eine Zelle, um die aufsummierten Produkte zu sehen. Zeile 1 (&lt;i&gt;journey&lt;/i&gt;) ist &lt;code&gt;attn_scores_2&lt;/code&gt; des Buchs.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Softmax turns scores into weights</source>
@@ -2400,7 +2460,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;Softmax makes every row positive and sum to 1: the &lt;b&gt;attention weights&lt;/b&gt;. A row tells how one token divides its attention.&lt;/p&gt;&lt;p&gt;Click a cell to see the exponentials and the row&apos;s denominator.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Der Softmax macht jede Zeile positiv mit Summe 1: die &lt;b&gt;Attention-Gewichte&lt;/b&gt;. Eine Zeile sagt, wie ein Token seine Aufmerksamkeit verteilt.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle, um die Exponentialfunktionen und den Nenner der Zeile zu sehen.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Der Softmax macht jede Zeile positiv mit Summe 1: die &lt;b&gt;Attention-Gewichte&lt;/b&gt;. Eine Zeile sagt, wie ein Token seine Aufmerksamkeit verteilt.&lt;/p&gt;&lt;p&gt;Klicke auf eine Zelle, um die Exponentialfunktionen und den Nenner der Zeile zu sehen.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Context vectors</source>
@@ -2447,10 +2507,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>SelfAttention_v2 mit nn.Linear</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;code&gt;SelfAttention_v2&lt;/code&gt; uses &lt;code&gt;nn.Linear&lt;/code&gt; layers instead of raw matrices: same computation, better initial weights. The book uses &lt;code&gt;torch.manual_seed(789)&lt;/code&gt; here, so the numbers differ from v1.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;code&gt;SelfAttention_v2&lt;/code&gt; verwendet &lt;code&gt;nn.Linear&lt;/code&gt;-Schichten statt roher Matrizen: dieselbe Rechnung, bessere Anfangsgewichte. Das Buch verwendet hier &lt;code&gt;torch.manual_seed(789)&lt;/code&gt;, daher unterscheiden sich die Zahlen von v1.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Hiding the future: the simple way, step 1</source>
         <translation>Die Zukunft verdecken: der einfache Weg, Schritt 1</translation>
     </message>
@@ -2472,7 +2528,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;Dividing each row by its sum makes it a distribution again. Open &lt;b&gt;Compare&lt;/b&gt; to see that this equals the efficient method on the next screen to within 10&lt;sup&gt;−6&lt;/sup&gt;.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Teilt man jede Zeile durch ihre Summe, wird sie wieder eine Verteilung. Öffnen Sie &lt;b&gt;Vergleich&lt;/b&gt;, um zu sehen, dass dies der effizienten Methode auf der nächsten Seite bis auf 10&lt;sup&gt;−6&lt;/sup&gt; gleicht.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Teilt man jede Zeile durch ihre Summe, wird sie wieder eine Verteilung. Öffne &lt;b&gt;Vergleich&lt;/b&gt;, um zu sehen, dass dies der effizienten Methode auf der nächsten Seite bis auf 10&lt;sup&gt;−6&lt;/sup&gt; gleicht.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>The efficient way: −∞ before softmax</source>
@@ -2499,10 +2555,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Verworfene Gewichte werden reskaliert</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Dropped weights become 0 and kept ones are multiplied by 1/(1 − 0.5) = 2, so on average the weights keep their size. At inference time (eval mode) dropout is off.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Verworfene Gewichte werden 0 und behaltene mit 1/(1 − 0,5) = 2 multipliziert, sodass die Gewichte im Mittel ihre Größe behalten. Bei der Inferenz (Eval-Modus) ist Dropout aus.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>The CausalAttention class</source>
         <translation>Die Klasse CausalAttention</translation>
     </message>
@@ -2524,7 +2576,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;The two heads compute different attention patterns from the same input. Switch heads in the head grid, or open the token view to see both at once.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die beiden Köpfe berechnen aus derselben Eingabe verschiedene Attention-Muster. Wechseln Sie den Kopf im Kopfraster oder öffnen Sie die Token-Ansicht, um beide zugleich zu sehen.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Die beiden Köpfe berechnen aus derselben Eingabe verschiedene Attention-Muster. Wechsle den Kopf im Kopfraster oder öffne die Token-Ansicht, um beide zugleich zu sehen.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>MultiHeadAttention: one projection, split</source>
@@ -2564,7 +2616,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;Finally &lt;code&gt;out_proj&lt;/code&gt;, a 2 × 2 linear layer with bias, mixes the heads. With seed 123 this is the book&apos;s (2, 6, 2) result. Open the PyTorch panel to run the same code yourself.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Zuletzt mischt &lt;code&gt;out_proj&lt;/code&gt;, eine lineare 2 × 2-Schicht mit Bias, die Köpfe. Mit Seed 123 ist dies das (2, 6, 2)-Ergebnis des Buchs. Öffnen Sie das PyTorch-Feld, um denselben Code selbst auszuführen.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Zuletzt mischt &lt;code&gt;out_proj&lt;/code&gt;, eine lineare 2 × 2-Schicht mit Bias, die Köpfe. Mit Seed 123 ist dies das (2, 6, 2)-Ergebnis des Buchs. Öffne das PyTorch-Feld, um denselben Code selbst auszuführen.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>All layers</source>
@@ -2576,7 +2628,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;Chapter 3&apos;s module had random weights: its attention patterns meant nothing. This model, &lt;b&gt;tiny-shakespeare&lt;/b&gt;, is a small GPT-2 (4 layers of 4 heads, d_model 128) trained on Shakespeare&apos;s plays. Every one of its 16 heads computes exactly chapter 3&apos;s attention (queries, keys, scores, causal mask, softmax), only with weights learned from text.&lt;/p&gt;&lt;p&gt;The &lt;b&gt;All layers&lt;/b&gt; page shows each head&apos;s weights on the start of Sonnet 18, which the model never read: rows are queries, columns keys, bright means much attention. Some heads look at the first token, some spread evenly, some keep to nearby tokens.&lt;/p&gt;&lt;p&gt;Click a tile to select its head; double-click it to follow that head step by step.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Das Modul aus Kapitel 3 hatte Zufallsgewichte: seine Attention-Muster bedeuteten nichts. Dieses Modell, &lt;b&gt;tiny-shakespeare&lt;/b&gt;, ist ein kleines GPT-2 (4 Schichten mit je 4 Köpfen, d_model 128), trainiert auf Shakespeares Dramen. Jeder seiner 16 Köpfe berechnet genau die Attention aus Kapitel 3 (Queries, Keys, Scores, kausale Maske, Softmax), nur mit Gewichten, die aus Text gelernt sind.&lt;/p&gt;&lt;p&gt;Die Seite &lt;b&gt;Alle Schichten&lt;/b&gt; zeigt die Gewichte jedes Kopfes auf dem Anfang von Sonett 18, das das Modell nie gelesen hat: Zeilen sind Queries, Spalten Keys, hell bedeutet viel Aufmerksamkeit. Manche Köpfe schauen auf das erste Token, manche verteilen ihre Aufmerksamkeit gleichmäßig, manche bleiben bei benachbarten Tokens.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Kachel, um ihren Kopf zu wählen; ein Doppelklick verfolgt diesen Kopf Schritt für Schritt.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Das Modul aus Kapitel 3 hatte Zufallsgewichte: seine Attention-Muster bedeuteten nichts. Dieses Modell, &lt;b&gt;tiny-shakespeare&lt;/b&gt;, ist ein kleines GPT-2 (4 Schichten mit je 4 Köpfen, d_model 128), trainiert auf Shakespeares Dramen. Jeder seiner 16 Köpfe berechnet genau die Attention aus Kapitel 3 (Queries, Keys, Scores, kausale Maske, Softmax), nur mit Gewichten, die aus Text gelernt sind.&lt;/p&gt;&lt;p&gt;Die Seite &lt;b&gt;Alle Schichten&lt;/b&gt; zeigt die Gewichte jedes Kopfes auf dem Anfang von Sonett 18, das das Modell nie gelesen hat: Zeilen sind Queries, Spalten Keys, hell bedeutet viel Aufmerksamkeit. Manche Köpfe schauen auf das erste Token, manche verteilen ihre Aufmerksamkeit gleichmäßig, manche bleiben bei benachbarten Tokens.&lt;/p&gt;&lt;p&gt;Klicke auf eine Kachel, um ihren Kopf zu wählen; ein Doppelklick verfolgt diesen Kopf Schritt für Schritt.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Layer steps</source>
@@ -2604,7 +2656,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;Every head&apos;s summaries on this text, as small layer x head maps and as a list: &lt;b&gt;row entropy&lt;/b&gt; (low: the head picks a few keys), &lt;b&gt;mean distance&lt;/b&gt; (how far back it looks), &lt;b&gt;weight on the first token&lt;/b&gt; (an &lt;i&gt;attention sink&lt;/i&gt;: a head with nothing to do parks its attention there) and the &lt;b&gt;previous-token score&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Click a column&apos;s title to sort by it; click a head to open its steps.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die Kennzahlen jedes Kopfes auf diesem Text, als kleine Karten Schicht × Kopf und als Liste: &lt;b&gt;Zeilen-Entropie&lt;/b&gt; (niedrig: der Kopf wählt wenige Keys), &lt;b&gt;mittlerer Abstand&lt;/b&gt; (wie weit er zurückschaut), &lt;b&gt;Gewicht auf dem ersten Token&lt;/b&gt; (eine &lt;i&gt;Attention-Senke&lt;/i&gt;: ein Kopf ohne Aufgabe legt seine Aufmerksamkeit dort ab) und der &lt;b&gt;Vorgänger-Score&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Klicken Sie auf den Titel einer Spalte, um danach zu sortieren; ein Klick auf einen Kopf öffnet seine Schritte.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Die Kennzahlen jedes Kopfes auf diesem Text, als kleine Karten Schicht × Kopf und als Liste: &lt;b&gt;Zeilen-Entropie&lt;/b&gt; (niedrig: der Kopf wählt wenige Keys), &lt;b&gt;mittlerer Abstand&lt;/b&gt; (wie weit er zurückschaut), &lt;b&gt;Gewicht auf dem ersten Token&lt;/b&gt; (eine &lt;i&gt;Attention-Senke&lt;/i&gt;: ein Kopf ohne Aufgabe legt seine Aufmerksamkeit dort ab) und der &lt;b&gt;Vorgänger-Score&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Klicke auf den Titel einer Spalte, um danach zu sortieren; ein Klick auf einen Kopf öffnet seine Schritte.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Induction</source>
@@ -2624,7 +2676,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;Attention is half of a transformer block; the strip shows the whole block, each chip named as below. The &lt;b&gt;residual stream&lt;/b&gt; enters (&lt;i&gt;x&lt;/i&gt;), LayerNorm 1 makes chapter 3&apos;s &lt;i&gt;input&lt;/i&gt;, and the attention&apos;s output is &lt;b&gt;added&lt;/b&gt; to the stream (&lt;i&gt;x + attn&lt;/i&gt;); then &lt;i&gt;LayerNorm 2&lt;/i&gt; and the &lt;b&gt;feed-forward&lt;/b&gt; network (&lt;i&gt;GELU&lt;/i&gt;, a layer 4 times wider, then &lt;i&gt;out&lt;/i&gt;) transform each token on its own and are added again (&lt;i&gt;x + FF&lt;/i&gt;), the next layer&apos;s input.&lt;/p&gt;&lt;p&gt;Attention moves information between tokens; the feed-forward works on each token alone. Change the Layer box above the heatmap to follow the stream through the four blocks.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die Attention ist die Hälfte eines Transformer-Blocks; die Leiste zeigt den ganzen Block, jeder Chip benannt wie hier. Der &lt;b&gt;Residual-Stream&lt;/b&gt; kommt herein (&lt;i&gt;x&lt;/i&gt;), LayerNorm 1 macht daraus die &lt;i&gt;Eingabe&lt;/i&gt; aus Kapitel 3, und die Ausgabe der Attention wird zum Stream &lt;b&gt;addiert&lt;/b&gt; (&lt;i&gt;x + attn&lt;/i&gt;); dann formen &lt;i&gt;LayerNorm 2&lt;/i&gt; und das &lt;b&gt;Feed-Forward&lt;/b&gt;-Netz (&lt;i&gt;GELU&lt;/i&gt;, eine viermal breitere Schicht, dann &lt;i&gt;out&lt;/i&gt;) jedes Token für sich um, und das Ergebnis wird wieder addiert (&lt;i&gt;x + FF&lt;/i&gt;): die Eingabe der nächsten Schicht.&lt;/p&gt;&lt;p&gt;Die Attention bewegt Information zwischen den Tokens; das Feed-Forward bearbeitet jedes Token allein. Ändern Sie die Schicht im Feld über der Heatmap, um dem Stream durch die vier Blöcke zu folgen.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Die Attention ist die Hälfte eines Transformer-Blocks; die Leiste zeigt den ganzen Block, jeder Chip benannt wie hier. Der &lt;b&gt;Residual-Stream&lt;/b&gt; kommt herein (&lt;i&gt;x&lt;/i&gt;), LayerNorm 1 macht daraus die &lt;i&gt;Eingabe&lt;/i&gt; aus Kapitel 3, und die Ausgabe der Attention wird zum Stream &lt;b&gt;addiert&lt;/b&gt; (&lt;i&gt;x + attn&lt;/i&gt;); dann formen &lt;i&gt;LayerNorm 2&lt;/i&gt; und das &lt;b&gt;Feed-Forward&lt;/b&gt;-Netz (&lt;i&gt;GELU&lt;/i&gt;, eine viermal breitere Schicht, dann &lt;i&gt;out&lt;/i&gt;) jedes Token für sich um, und das Ergebnis wird wieder addiert (&lt;i&gt;x + FF&lt;/i&gt;): die Eingabe der nächsten Schicht.&lt;/p&gt;&lt;p&gt;Die Attention bewegt Information zwischen den Tokens; das Feed-Forward bearbeitet jedes Token allein. Ändere die Schicht im Feld über der Heatmap, um dem Stream durch die vier Blöcke zu folgen.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Next token</source>
@@ -2636,23 +2688,19 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;The view now shows the head with the highest &lt;b&gt;previous-token score&lt;/b&gt; on this text: the mean weight each token puts on the token just before it (the status line names its layer and head; the Head scores page gives the score). A head that puts most of its weight there is a &lt;b&gt;previous-token head&lt;/b&gt;: its heatmap is a bright stripe just below the diagonal.&lt;/p&gt;&lt;p&gt;Why learn it? After such a head, every position also carries the token before it, so later layers can predict from pairs of tokens instead of one.&lt;/p&gt;&lt;p&gt;GPT-2 small has heads that put nearly all their weight there. This small model&apos;s best, in layer 0, puts more than half of it there and most of the rest on the two or three tokens before: a clear stripe with a fainter one beside it. Hover a row to see where its weight goes.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die Ansicht zeigt jetzt den Kopf mit dem höchsten &lt;b&gt;Vorgänger-Score&lt;/b&gt; auf diesem Text: das mittlere Gewicht, das jedes Token auf das Token direkt davor legt (die Statuszeile nennt seine Schicht und seinen Kopf, die Seite Kopf-Scores den Score). Ein Kopf, der den größten Teil seines Gewichts dorthin legt, ist ein &lt;b&gt;Vorgänger-Kopf&lt;/b&gt;: seine Heatmap ist ein heller Streifen direkt unter der Diagonalen.&lt;/p&gt;&lt;p&gt;Wozu das lernen? Nach einem solchen Kopf trägt jede Position auch das Token davor, sodass spätere Schichten aus Token-Paaren statt aus einzelnen Tokens vorhersagen können.&lt;/p&gt;&lt;p&gt;GPT-2 small hat Köpfe, die fast ihr ganzes Gewicht dorthin legen. Der beste Kopf dieses kleinen Modells, in Schicht 0, legt mehr als die Hälfte dorthin und den größten Teil des Rests auf die zwei, drei Tokens davor: ein deutlicher Streifen mit einem schwächeren daneben. Fahren Sie über eine Zeile, um zu sehen, wohin ihr Gewicht geht.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Die Ansicht zeigt jetzt den Kopf mit dem höchsten &lt;b&gt;Vorgänger-Score&lt;/b&gt; auf diesem Text: das mittlere Gewicht, das jedes Token auf das Token direkt davor legt (die Statuszeile nennt seine Schicht und seinen Kopf, die Seite Kopf-Scores den Score). Ein Kopf, der den größten Teil seines Gewichts dorthin legt, ist ein &lt;b&gt;Vorgänger-Kopf&lt;/b&gt;: seine Heatmap ist ein heller Streifen direkt unter der Diagonalen.&lt;/p&gt;&lt;p&gt;Wozu das lernen? Nach einem solchen Kopf trägt jede Position auch das Token davor, sodass spätere Schichten aus Token-Paaren statt aus einzelnen Tokens vorhersagen können.&lt;/p&gt;&lt;p&gt;GPT-2 small hat Köpfe, die fast ihr ganzes Gewicht dorthin legen. Der beste Kopf dieses kleinen Modells, in Schicht 0, legt mehr als die Hälfte dorthin und den größten Teil des Rests auf die zwei, drei Tokens davor: ein deutlicher Streifen mit einem schwächeren daneben. Fahre über eine Zeile, um zu sehen, wohin ihr Gewicht geht.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;The text is now ten words, said twice. In the second half each word can be predicted by finding where the current word appeared before and copying the word that followed it. Heads that do this are &lt;b&gt;induction heads&lt;/b&gt;: in the second half their rows put weight on the token &lt;i&gt;after&lt;/i&gt; the earlier occurrence, a stripe parallel to the diagonal, nine columns left of it.&lt;/p&gt;&lt;p&gt;The view shows the head with the highest induction score. Induction heads need a previous-token head in an earlier layer and a lot of training text. This model, trained on one book, has none: its best induction score is only a little above what uniform attention would give, and the view shows no stripe parallel to the diagonal. GPT-2 small shows several clear ones (open it with File &amp;gt; Open model file if you have it).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Der Text besteht jetzt aus zehn Wörtern, zweimal hintereinander. In der zweiten Hälfte lässt sich jedes Wort vorhersagen, indem man sucht, wo das aktuelle Wort schon einmal vorkam, und das Wort kopiert, das darauf folgte. Köpfe, die das tun, sind &lt;b&gt;Induktionsköpfe&lt;/b&gt;: in der zweiten Hälfte legen ihre Zeilen Gewicht auf das Token &lt;i&gt;nach&lt;/i&gt; dem früheren Vorkommen, ein Streifen parallel zur Diagonalen, neun Spalten links davon.&lt;/p&gt;&lt;p&gt;Die Ansicht zeigt den Kopf mit dem höchsten Induktions-Score. Induktionsköpfe brauchen einen Vorgänger-Kopf in einer früheren Schicht und viel Trainingstext. Dieses Modell, auf einem einzigen Buch trainiert, hat keinen: sein bester Induktions-Score liegt nur wenig über dem, was gleichmäßige Aufmerksamkeit ergäbe, und die Ansicht zeigt keinen Streifen parallel zur Diagonalen. GPT-2 small zeigt mehrere deutliche (öffnen Sie es mit Datei &amp;gt; Modelldatei öffnen, falls Sie es haben).&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Der Text besteht jetzt aus zehn Wörtern, zweimal hintereinander. In der zweiten Hälfte lässt sich jedes Wort vorhersagen, indem man sucht, wo das aktuelle Wort schon einmal vorkam, und das Wort kopiert, das darauf folgte. Köpfe, die das tun, sind &lt;b&gt;Induktionsköpfe&lt;/b&gt;: in der zweiten Hälfte legen ihre Zeilen Gewicht auf das Token &lt;i&gt;nach&lt;/i&gt; dem früheren Vorkommen, ein Streifen parallel zur Diagonalen, neun Spalten links davon.&lt;/p&gt;&lt;p&gt;Die Ansicht zeigt den Kopf mit dem höchsten Induktions-Score. Induktionsköpfe brauchen einen Vorgänger-Kopf in einer früheren Schicht und viel Trainingstext. Dieses Modell, auf einem einzigen Buch trainiert, hat keinen: sein bester Induktions-Score liegt nur wenig über dem, was gleichmäßige Aufmerksamkeit ergäbe, und die Ansicht zeigt keinen Streifen parallel zur Diagonalen. GPT-2 small zeigt mehrere deutliche (öffne es mit Datei &amp;gt; Modelldatei öffnen, falls du es hast).&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;The same steps as in chapter 3, for layer 2, head 3: the pipeline strip above the heatmap runs from the block&apos;s input through queries, keys, scores, mask and softmax to the context vectors, with the model&apos;s real sizes (d_model 128, head size 32) in the Shapes panel.&lt;/p&gt;&lt;p&gt;With chapter 3&apos;s random W_query and W_key the rows were spread without a pattern. Here most rows put nearly all their weight on one key, and the same key serves a whole run of rows: vertical stripes that start at the question mark, at the word after the colon and at the comma, as if the head kept track of where the current phrase began.&lt;/p&gt;&lt;p&gt;Click a cell: the Explain panel derives it from this layer&apos;s queries and keys, with the model&apos;s numbers; the PyTorch panel loads the same file and prints them.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Dieselben Schritte wie in Kapitel 3, für Schicht 2, Kopf 3: die Pipeline-Leiste über der Heatmap führt von der Eingabe des Blocks über Queries, Keys, Scores, Maske und Softmax bis zu den Kontextvektoren, mit den echten Größen des Modells (d_model 128, Kopfgröße 32) im Feld Formen.&lt;/p&gt;&lt;p&gt;Mit den zufälligen W_query und W_key aus Kapitel 3 waren die Zeilen ohne Muster verteilt. Hier legen die meisten Zeilen fast ihr ganzes Gewicht auf einen Key, und derselbe Key dient einer ganzen Folge von Zeilen: senkrechte Streifen, die beim Fragezeichen, beim Wort nach dem Doppelpunkt und beim Komma beginnen, als merke sich der Kopf, wo die aktuelle Wortgruppe anfing.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle: das Feld Erklärung leitet sie aus den Queries und Keys dieser Schicht her, mit den Zahlen des Modells; das PyTorch-Feld lädt dieselbe Datei und gibt sie aus.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;While training, dropout randomly drops attention weights so the model does not depend on a few connections. With p = 0.5 (seed 123) about half of them are dropped; 1 = kept.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Not the book&apos;s printed pattern: the book calls &lt;code&gt;torch.manual_seed(123)&lt;/code&gt; right before &lt;code&gt;dropout(example)&lt;/code&gt;, while here &lt;code&gt;CausalAttention&lt;/code&gt; is built after it and its three Linear layers draw random numbers first, so dropout takes a later part of the same random stream. The rule is the same.&lt;/small&gt;&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Beim Training verwirft Dropout zufällig Attention-Gewichte, damit das Modell nicht von wenigen Verbindungen abhängt. Mit p = 0,5 (Seed 123) wird etwa die Hälfte verworfen; 1 = behalten.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Nicht das im Buch gedruckte Muster: Das Buch ruft &lt;code&gt;torch.manual_seed(123)&lt;/code&gt; direkt vor &lt;code&gt;dropout(example)&lt;/code&gt; auf, während hier &lt;code&gt;CausalAttention&lt;/code&gt; danach gebaut wird und seine drei Linear-Schichten zuerst Zufallszahlen ziehen; Dropout nimmt also einen späteren Teil desselben Zufallsstroms. Die Regel ist dieselbe.&lt;/small&gt;&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Dieselben Schritte wie in Kapitel 3, für Schicht 2, Kopf 3: die Pipeline-Leiste über der Heatmap führt von der Eingabe des Blocks über Queries, Keys, Scores, Maske und Softmax bis zu den Kontextvektoren, mit den echten Größen des Modells (d_model 128, Kopfgröße 32) im Feld Formen.&lt;/p&gt;&lt;p&gt;Mit den zufälligen W_query und W_key aus Kapitel 3 waren die Zeilen ohne Muster verteilt. Hier legen die meisten Zeilen fast ihr ganzes Gewicht auf einen Key, und derselbe Key dient einer ganzen Folge von Zeilen: senkrechte Streifen, die beim Fragezeichen, beim Wort nach dem Doppelpunkt und beim Komma beginnen, als merke sich der Kopf, wo die aktuelle Wortgruppe anfing.&lt;/p&gt;&lt;p&gt;Klicke auf eine Zelle: das Feld Erklärung leitet sie aus den Queries und Keys dieser Schicht her, mit den Zahlen des Modells; das PyTorch-Feld lädt dieselbe Datei und gibt sie aus.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;After the last block the model turns each token&apos;s vector into scores for all 50,257 tokens. The &lt;b&gt;Next token&lt;/b&gt; panel on the left lists the most probable ones after the last token.&lt;/p&gt;&lt;p&gt;Press &lt;b&gt;Append&lt;/b&gt; to add the top token to the text, or pick another first: the model then reads its own output, and the heatmaps show the attention of the generated tokens. Click a heatmap row to see what the model predicted at that position and what the text really says.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Presentation mode shows only the heatmap and this panel: press Esc to reach the list and Append, F11 to come back.&lt;/small&gt;&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Nach dem letzten Block macht das Modell aus dem Vektor jedes Tokens Scores für alle 50.257 Tokens. Das Feld &lt;b&gt;Nächstes Token&lt;/b&gt; links listet die wahrscheinlichsten nach dem letzten Token auf.&lt;/p&gt;&lt;p&gt;Drücken Sie &lt;b&gt;Bestes anhängen&lt;/b&gt;, um das oberste Token an den Text anzuhängen, oder wählen Sie vorher ein anderes: das Modell liest dann seine eigene Ausgabe, und die Heatmaps zeigen die Attention der erzeugten Tokens. Klicken Sie auf eine Zeile einer Heatmap, um zu sehen, was das Modell an dieser Position vorhergesagt hat und was tatsächlich im Text steht.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Der Präsentationsmodus zeigt nur die Heatmap und diese Tafel: Esc öffnet die Liste und „Bestes anhängen“, F11 kehrt zurück.&lt;/small&gt;&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Nach dem letzten Block macht das Modell aus dem Vektor jedes Tokens Scores für alle 50.257 Tokens. Das Feld &lt;b&gt;Nächstes Token&lt;/b&gt; links listet die wahrscheinlichsten nach dem letzten Token auf.&lt;/p&gt;&lt;p&gt;Drücke &lt;b&gt;Bestes anhängen&lt;/b&gt;, um das oberste Token an den Text anzuhängen, oder wähle vorher ein anderes: das Modell liest dann seine eigene Ausgabe, und die Heatmaps zeigen die Attention der erzeugten Tokens. Klicke auf eine Zeile einer Heatmap, um zu sehen, was das Modell an dieser Position vorhergesagt hat und was tatsächlich im Text steht.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Der Präsentationsmodus zeigt nur die Heatmap und diese Tafel: Esc öffnet die Liste und „Bestes anhängen“, F11 kehrt zurück.&lt;/small&gt;&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Cache</source>
@@ -2708,7 +2756,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;Every query and key is turned by its position&apos;s angles: (x, y) becomes (x cos θ − y sin θ, y cos θ + x sin θ). Click a cell to see it computed with its numbers. The lengths stay the same; only the directions turn.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Jede Query und jeder Key wird um die Winkel der eigenen Position gedreht: aus (x, y) wird (x cos θ − y sin θ, y cos θ + x sin θ). Klicken Sie auf eine Zelle, um ihre Berechnung mit ihren Zahlen zu sehen. Die Längen bleiben gleich; nur die Richtungen drehen sich.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Jede Query und jeder Key wird um die Winkel der eigenen Position gedreht: aus (x, y) wird (x cos θ − y sin θ, y cos θ + x sin θ). Klicke auf eine Zelle, um ihre Berechnung mit ihren Zahlen zu sehen. Die Längen bleiben gleich; nur die Richtungen drehen sich.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>The same pair at two distances</source>
@@ -2736,7 +2784,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;Qwen3 and Gemma 3 add &lt;b&gt;QK-norm&lt;/b&gt;: before the rotation each head&apos;s query and key is divided by its root mean square (RMSNorm), so its numbers have a typical size of 1. Training can no longer make the scores huge and softmax all-or-nothing, which kept large models from training stably.&lt;/p&gt;&lt;p&gt;Click a cell: the mean of the squares and the division, with this head&apos;s numbers.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Qwen3 und Gemma 3 fügen &lt;b&gt;QK-norm&lt;/b&gt; hinzu: vor der Drehung werden Query und Key jedes Kopfes durch ihr quadratisches Mittel geteilt (RMSNorm), sodass ihre Zahlen eine typische Größe von 1 haben. Das Training kann die Scores nicht mehr riesig und den Softmax zu einem Alles-oder-nichts machen, was große Modelle am stabilen Training hinderte.&lt;/p&gt;&lt;p&gt;Klicken Sie auf eine Zelle: das Mittel der Quadrate und die Division, mit den Zahlen dieses Kopfes.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Qwen3 und Gemma 3 fügen &lt;b&gt;QK-norm&lt;/b&gt; hinzu: vor der Drehung werden Query und Key jedes Kopfes durch ihr quadratisches Mittel geteilt (RMSNorm), sodass ihre Zahlen eine typische Größe von 1 haben. Das Training kann die Scores nicht mehr riesig und den Softmax zu einem Alles-oder-nichts machen, was große Modelle am stabilen Training hinderte.&lt;/p&gt;&lt;p&gt;Klicke auf eine Zelle: das Mittel der Quadrate und die Division, mit den Zahlen dieses Kopfes.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Sliding window</source>
@@ -2772,7 +2820,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;Qwen3&apos;s attention is all of it at once: grouped-query attention, QK-norm, RoPE, a causal mask, and chapter 3&apos;s scaled dot product and softmax in the middle: these are its weights. Everything else is the chapter&apos;s: queries, keys, values, scores, softmax, context vectors.&lt;/p&gt;&lt;p&gt;Open the PyTorch panel to run the book&apos;s class on the same numbers, or go on with &lt;b&gt;Lesson &amp;gt; Attention in a trained model&lt;/b&gt; to see what training makes of attention.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die Attention von Qwen3 ist all das zugleich: Grouped-Query-Attention, QK-norm, RoPE, eine kausale Maske und in der Mitte das skalierte Skalarprodukt und der Softmax aus Kapitel 3: dies hier sind ihre Gewichte. Alles andere stammt aus dem Kapitel: Queries, Keys, Values, Scores, Softmax, Kontextvektoren.&lt;/p&gt;&lt;p&gt;Öffnen Sie das PyTorch-Feld, um die Klasse des Buchs auf denselben Zahlen auszuführen, oder machen Sie weiter mit &lt;b&gt;Lektion &amp;gt; Attention in einem trainierten Modell&lt;/b&gt;, um zu sehen, was das Training aus der Attention macht.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Die Attention von Qwen3 ist all das zugleich: Grouped-Query-Attention, QK-norm, RoPE, eine kausale Maske und in der Mitte das skalierte Skalarprodukt und der Softmax aus Kapitel 3: dies hier sind ihre Gewichte. Alles andere stammt aus dem Kapitel: Queries, Keys, Values, Scores, Softmax, Kontextvektoren.&lt;/p&gt;&lt;p&gt;Öffne das PyTorch-Feld, um die Klasse des Buchs auf denselben Zahlen auszuführen, oder mach weiter mit &lt;b&gt;Lektion &amp;gt; Attention in einem trainierten Modell&lt;/b&gt;, um zu sehen, was das Training aus der Attention macht.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; hands the group to every head: heads 0, 1, 2 and 3 all read these same keys (this is head 2&apos;s copy). The app shows it as a view of the one group, nothing copied.&lt;/p&gt;&lt;p&gt;The heads still differ: each has its own queries, so each looks for something else in the same keys.&lt;/p&gt;</source>
@@ -2788,7 +2836,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;All of it in a model that has learned: a &lt;b&gt;Llama&lt;/b&gt; (grouped-query attention, RoPE, RMSNorm and SwiGLU), the model you had open when this lesson began, or else &lt;b&gt;tiny-shakespeare-llama&lt;/b&gt;, which ships with the app: trained on the same plays as tiny-shakespeare, with 4 query heads sharing 2 key/value groups in each of its 4 layers.&lt;/p&gt;&lt;p&gt;On &lt;b&gt;All layers&lt;/b&gt; the heads that share keys and values stand together under their &lt;b&gt;K/V group&lt;/b&gt;; a layer with a sliding window says its window beside its number. Heads of one group read the same keys, yet their patterns differ: their queries are their own.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Alles zusammen in einem Modell, das gelernt hat: ein &lt;b&gt;Llama&lt;/b&gt; (Grouped-Query-Attention, RoPE, RMSNorm und SwiGLU), das Modell, das Sie beim Start dieser Lektion offen hatten, oder sonst &lt;b&gt;tiny-shakespeare-llama&lt;/b&gt;, das mit der App kommt: auf denselben Stücken trainiert wie tiny-shakespeare, mit 4 Query-Köpfen, die sich in jeder seiner 4 Schichten 2 Key/Value-Gruppen teilen.&lt;/p&gt;&lt;p&gt;Auf &lt;b&gt;Alle Schichten&lt;/b&gt; stehen die Köpfe, die Keys und Values teilen, zusammen unter ihrer &lt;b&gt;K/V-Gruppe&lt;/b&gt;; eine Schicht mit gleitendem Fenster nennt ihr Fenster neben ihrer Nummer. Köpfe einer Gruppe lesen dieselben Keys, und doch unterscheiden sich ihre Muster: Ihre Queries sind ihre eigenen.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Alles zusammen in einem Modell, das gelernt hat: ein &lt;b&gt;Llama&lt;/b&gt; (Grouped-Query-Attention, RoPE, RMSNorm und SwiGLU), das Modell, das du beim Start dieser Lektion offen hattest, oder sonst &lt;b&gt;tiny-shakespeare-llama&lt;/b&gt;, das mit der App kommt: auf denselben Stücken trainiert wie tiny-shakespeare, mit 4 Query-Köpfen, die sich in jeder seiner 4 Schichten 2 Key/Value-Gruppen teilen.&lt;/p&gt;&lt;p&gt;Auf &lt;b&gt;Alle Schichten&lt;/b&gt; stehen die Köpfe, die Keys und Values teilen, zusammen unter ihrer &lt;b&gt;K/V-Gruppe&lt;/b&gt;; eine Schicht mit gleitendem Fenster nennt ihr Fenster neben ihrer Nummer. Köpfe einer Gruppe lesen dieselben Keys, und doch unterscheiden sich ihre Muster: Ihre Queries sind ihre eigenen.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Its keys, rotated and shared</source>
@@ -2796,7 +2844,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;One layer of it, step by step: the strip above the heatmap now holds the rotation (&lt;b&gt;cos&lt;/b&gt;, &lt;b&gt;sin&lt;/b&gt;, &lt;b&gt;Q rotated&lt;/b&gt;, &lt;b&gt;K rotated&lt;/b&gt;) and the sharing (&lt;b&gt;share K V&lt;/b&gt;): each key/value group&apos;s keys, repeated for the query heads that read them. These are the real keys of the model, with its sizes in the Shapes panel; the PyTorch panel rebuilds the model from the same folder.&lt;/p&gt;&lt;p&gt;To explore a model you use, open its folder (config.json, model.safetensors, tokenizer.json) with &lt;b&gt;File &amp;gt; Open model folder...&lt;/b&gt; and start this lesson again: it ends on your model.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Eine seiner Schichten, Schritt für Schritt: Die Leiste über der Heatmap enthält jetzt die Drehung (&lt;b&gt;cos&lt;/b&gt;, &lt;b&gt;sin&lt;/b&gt;, &lt;b&gt;Q rotated&lt;/b&gt;, &lt;b&gt;K rotated&lt;/b&gt;) und das Teilen (&lt;b&gt;share K V&lt;/b&gt;): die Keys jeder Key/Value-Gruppe, wiederholt für die Query-Köpfe, die sie lesen. Das sind die echten Keys des Modells, mit seinen Größen im Formen-Panel; das PyTorch-Panel baut das Modell aus demselben Ordner nach.&lt;/p&gt;&lt;p&gt;Um ein Modell zu erkunden, das Sie verwenden, öffnen Sie seinen Ordner (config.json, model.safetensors, tokenizer.json) mit &lt;b&gt;Datei &amp;gt; Modellordner öffnen …&lt;/b&gt; und starten Sie diese Lektion erneut: Sie endet dann mit Ihrem Modell.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Eine seiner Schichten, Schritt für Schritt: Die Leiste über der Heatmap enthält jetzt die Drehung (&lt;b&gt;cos&lt;/b&gt;, &lt;b&gt;sin&lt;/b&gt;, &lt;b&gt;Q rotated&lt;/b&gt;, &lt;b&gt;K rotated&lt;/b&gt;) und das Teilen (&lt;b&gt;share K V&lt;/b&gt;): die Keys jeder Key/Value-Gruppe, wiederholt für die Query-Köpfe, die sie lesen. Das sind die echten Keys des Modells, mit seinen Größen im Formen-Panel; das PyTorch-Panel baut das Modell aus demselben Ordner nach.&lt;/p&gt;&lt;p&gt;Um ein Modell zu erkunden, das du verwendest, öffne seinen Ordner (config.json, model.safetensors, tokenizer.json) mit &lt;b&gt;Datei &amp;gt; Modellordner öffnen …&lt;/b&gt; und starte diese Lektion erneut: Sie endet dann mit deinem Modell.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Copying</source>
@@ -2823,14 +2871,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Wohin ein Kopf schaut und was er bewirkt</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The heatmaps show where each head &lt;i&gt;looks&lt;/i&gt;. They do not show what that looking &lt;i&gt;does&lt;/i&gt; for the prediction. To find out, switch the head off and see what changes: &lt;b&gt;ablation&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;This is head &lt;b&gt;%1&lt;/b&gt; of tiny-shakespeare on Sonnet 18: its previous-token head, most of each row&apos;s weight on the token just before. Under the next-token list, the line &lt;b&gt;Loss on this text&lt;/b&gt; says how surprised the model is by the sonnet, on average: the mean of -ln p(each token | the tokens before it), in nats.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die Heatmaps zeigen, wohin jeder Kopf &lt;i&gt;schaut&lt;/i&gt;. Sie zeigen nicht, was dieses Schauen für die Vorhersage &lt;i&gt;bewirkt&lt;/i&gt;. Um das herauszufinden, schalten Sie den Kopf ab und sehen, was sich ändert: &lt;b&gt;Ablation&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Dies ist Kopf &lt;b&gt;%1&lt;/b&gt; von tiny-shakespeare auf Sonett 18: sein Vorgänger-Token-Kopf, der größte Teil jedes Zeilengewichts auf dem Token direkt davor. Unter der Liste der nächsten Tokens sagt die Zeile &lt;b&gt;Verlust auf diesem Text&lt;/b&gt;, wie überrascht das Modell im Mittel vom Sonett ist: der Mittelwert von -ln p(jedes Token | die Tokens davor), in Nats.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Head %1 is now &lt;b&gt;switched off&lt;/b&gt;: what it writes is replaced by zeros before the output projection (Heads menu, Ctrl+K, or right-click a head). Every later layer is computed again; the head&apos;s own pattern is still drawn, crossed out.&lt;/p&gt;&lt;p&gt;The loss line now gives both numbers: the sonnet got harder to predict (from 7.98 to 8.11 nats per token), and each probability in the list says what it was. The &lt;b&gt;Text view&lt;/b&gt; (Ctrl+7, colour by &lt;i&gt;change in loss&lt;/i&gt;) shows where: red tokens were easier with the head on.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Restore all&lt;/b&gt; over the list (or Ctrl+Shift+K) switches it back on.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Kopf %1 ist jetzt &lt;b&gt;abgeschaltet&lt;/b&gt;: Was er schreibt, wird vor der Ausgabeprojektion durch Nullen ersetzt (Menü Köpfe, Ctrl+K oder Rechtsklick auf einen Kopf). Jede spätere Schicht wird neu berechnet; das Muster des Kopfes selbst wird weiter gezeichnet, durchgestrichen.&lt;/p&gt;&lt;p&gt;Die Verlustzeile nennt jetzt beide Zahlen: Das Sonett ist schwerer vorherzusagen (von 7,98 auf 8,11 Nats pro Token), und jede Wahrscheinlichkeit in der Liste sagt, was sie vorher war. Die &lt;b&gt;Textansicht&lt;/b&gt; (Ctrl+7, färben nach &lt;i&gt;Änderung des Verlusts&lt;/i&gt;) zeigt, wo: Rote Tokens waren mit eingeschaltetem Kopf leichter.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Alle wieder an&lt;/b&gt; über der Liste (oder Ctrl+Shift+K) schaltet ihn wieder ein.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Most heads</source>
         <translation>Die meisten Köpfe</translation>
     </message>
@@ -2839,16 +2879,8 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Nicht jeder Kopf zählt</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Now head %1 is off instead. It looks at the text as busily as any head, but the loss hardly moves (from 7.98 to 7.99 nats per token): for this text the model does not need it. Looking is not doing.&lt;/p&gt;&lt;p&gt;Try others: right-click a head in &lt;b&gt;All layers&lt;/b&gt; or &lt;b&gt;Head scores&lt;/b&gt;. &lt;i&gt;Mean&lt;/i&gt; ablation (the box beside the switched-off heads) lets a head write its average instead of nothing, which separates what it says about &lt;i&gt;this&lt;/i&gt; token from what it always adds.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Jetzt ist stattdessen Kopf %1 abgeschaltet. Er schaut so eifrig auf den Text wie jeder andere Kopf, aber der Verlust bewegt sich kaum (von 7,98 auf 7,99 Nats pro Token): Für diesen Text braucht das Modell ihn nicht. Schauen ist nicht Bewirken.&lt;/p&gt;&lt;p&gt;Probieren Sie andere: Rechtsklick auf einen Kopf in &lt;b&gt;Alle Schichten&lt;/b&gt; oder &lt;b&gt;Kopf-Scores&lt;/b&gt;. Das Abschalten auf den &lt;i&gt;Mittelwert&lt;/i&gt; (das Feld neben den abgeschalteten Köpfen) lässt einen Kopf seinen Durchschnitt statt nichts schreiben, was trennt, was er über &lt;i&gt;dieses&lt;/i&gt; Token sagt, von dem, was er immer hinzufügt.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Where the prediction forms</source>
         <translation>Wo die Vorhersage entsteht</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;The &lt;b&gt;logit lens&lt;/b&gt; reads the residual stream after each layer with the model&apos;s own final norm and output head: what would the model predict if it stopped there? Each column is a token of the sonnet, each row a layer; bold cells are the sonnet&apos;s real next token.&lt;/p&gt;&lt;p&gt;Read a column downwards: early layers guess a frequent token, later layers change their mind. Switch %1 off (Ctrl+K on it in the Layer steps) and compare.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die &lt;b&gt;Logit-Lens&lt;/b&gt; liest den Residualstrom nach jeder Schicht mit der letzten Normierung und dem Ausgabekopf des Modells: Was würde das Modell vorhersagen, hörte es dort auf? Jede Spalte ist ein Token des Sonetts, jede Zeile eine Schicht; fette Zellen sind das tatsächlich folgende Token des Sonetts.&lt;/p&gt;&lt;p&gt;Lesen Sie eine Spalte von oben nach unten: Frühe Schichten raten ein häufiges Token, spätere ändern ihre Meinung. Schalten Sie %1 ab (Ctrl+K darauf in den Schichtschritten) und vergleichen Sie.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>A model that cannot copy yet</source>
@@ -2864,11 +2896,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Sample a continuation&lt;/b&gt;, under the loss line, lets the model write: each token is drawn from its next-token probabilities. &lt;b&gt;Temperature&lt;/b&gt; below 1 sharpens them, above 1 flattens them; 0 always takes the most probable token. &lt;b&gt;Top-k&lt;/b&gt; and &lt;b&gt;top-p&lt;/b&gt; keep only the most probable tokens.&lt;/p&gt;&lt;p&gt;Set temperature 0.8 and seed 7 and press &lt;b&gt;Append sampled&lt;/b&gt;; undo (Ctrl+Z) and press it again: the same seed gives the same text. Then switch a head off and sample again.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Eine Fortsetzung ziehen&lt;/b&gt;, unter der Verlustzeile, lässt das Modell schreiben: Jedes Token wird aus seinen Wahrscheinlichkeiten für das nächste Token gezogen. &lt;b&gt;Temperatur&lt;/b&gt; unter 1 schärft sie, über 1 glättet sie; 0 nimmt immer das wahrscheinlichste Token. &lt;b&gt;Top-k&lt;/b&gt; und &lt;b&gt;Top-p&lt;/b&gt; behalten nur die wahrscheinlichsten Tokens.&lt;/p&gt;&lt;p&gt;Stellen Sie Temperatur 0,8 und Seed 7 ein und drücken Sie &lt;b&gt;Gezogene anhängen&lt;/b&gt;; machen Sie es rückgängig (Ctrl+Z) und drücken Sie erneut: Derselbe Seed ergibt denselben Text. Schalten Sie dann einen Kopf ab und ziehen Sie noch einmal.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Sixteen random common words, said twice. In the second half every word could be predicted by &lt;b&gt;copying&lt;/b&gt;: find the earlier occurrence of the current word and say the word after it. A head that does this is an &lt;b&gt;induction head&lt;/b&gt;; it reads what a previous-token head in an earlier layer wrote, a &lt;b&gt;circuit&lt;/b&gt; of two heads.&lt;/p&gt;&lt;p&gt;This model has the previous-token head but no induction head: the view shows its best one, with no stripe parallel to the diagonal. Colour the Text view by &lt;i&gt;each token&apos;s loss&lt;/i&gt;: the second half is as surprising as the first. The lesson &lt;b&gt;How a model copies&lt;/b&gt; shows the circuit in &lt;b&gt;tiny-circuit&lt;/b&gt;, a model trained to copy; models trained on more text (GPT-2 small, Llama, Qwen, Gemma) have such heads too.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Sechzehn zufällige häufige Wörter, zweimal gesagt. In der zweiten Hälfte ließe sich jedes Wort durch &lt;b&gt;Kopieren&lt;/b&gt; vorhersagen: Finde das frühere Vorkommen des aktuellen Wortes und sage das Wort danach. Ein Kopf, der das tut, ist ein &lt;b&gt;Induktionskopf&lt;/b&gt;; er liest, was ein Vorgänger-Token-Kopf in einer früheren Schicht schrieb, ein &lt;b&gt;Schaltkreis&lt;/b&gt; aus zwei Köpfen.&lt;/p&gt;&lt;p&gt;Dieses Modell hat den Vorgänger-Token-Kopf, aber keinen Induktionskopf: Die Ansicht zeigt seinen besten, ohne Streifen parallel zur Diagonale. Färben Sie die Textansicht nach dem &lt;i&gt;Verlust jedes Tokens&lt;/i&gt;: Die zweite Hälfte ist so überraschend wie die erste. Die Lektion &lt;b&gt;Wie ein Modell kopiert&lt;/b&gt; zeigt den Schaltkreis in &lt;b&gt;tiny-circuit&lt;/b&gt;, einem Modell, das auf Kopieren trainiert wurde; Modelle, die auf mehr Text trainiert wurden (GPT-2 small, Llama, Qwen, Gemma), haben solche Köpfe ebenfalls.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;&lt;b&gt;Eine Fortsetzung ziehen&lt;/b&gt;, unter der Verlustzeile, lässt das Modell schreiben: Jedes Token wird aus seinen Wahrscheinlichkeiten für das nächste Token gezogen. &lt;b&gt;Temperatur&lt;/b&gt; unter 1 schärft sie, über 1 glättet sie; 0 nimmt immer das wahrscheinlichste Token. &lt;b&gt;Top-k&lt;/b&gt; und &lt;b&gt;Top-p&lt;/b&gt; behalten nur die wahrscheinlichsten Tokens.&lt;/p&gt;&lt;p&gt;Stelle Temperatur 0,8 und Seed 7 ein und drücke &lt;b&gt;Gezogene anhängen&lt;/b&gt;; mach es rückgängig (Strg+Z) und drücke erneut: Derselbe Seed ergibt denselben Text. Schalte dann einen Kopf ab und ziehe noch einmal.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Words said twice</source>
@@ -2887,24 +2915,56 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Wo das kopierte Wort gewinnt</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The &lt;b&gt;logit lens&lt;/b&gt; reads the residual stream after each layer with the model&apos;s final norm and output head. Each column is a token of the text, each row a layer; bold cells are the text&apos;s real next token.&lt;/p&gt;&lt;p&gt;In the second half, after layer 0 the top token is a guess from the current word alone. After layer 1, where %1 sits, the copied word is on top: that is the layer at which copying wins. Switch %2 off (Ctrl+K on it in the Layer steps) and look again.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die &lt;b&gt;Logit-Lens&lt;/b&gt; liest den Residualstrom nach jeder Schicht mit der finalen Normierung und dem Ausgabekopf des Modells. Jede Spalte ist ein Token des Textes, jede Zeile eine Schicht; fette Zellen sind das tatsächliche nächste Token des Textes.&lt;/p&gt;&lt;p&gt;In der zweiten Hälfte ist das oberste Token nach Schicht 0 eine Vermutung allein aus dem aktuellen Wort. Nach Schicht 1, in der %1 sitzt, steht das kopierte Wort oben: Das ist die Schicht, in der das Kopieren gewinnt. Schalten Sie %2 aus (Strg+K darauf in den Schichtschritten) und sehen Sie noch einmal hin.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Finding circuits in any model</source>
         <translation>Schaltkreise in jedem Modell finden</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;The &lt;b&gt;Head scores&lt;/b&gt; page ranks every head by its previous-token and induction scores on the text in the view. Here %1 leads the previous-token column and %2 the induction column.&lt;/p&gt;&lt;p&gt;Type any sentence twice and watch the same two heads light up. Then open a bigger model (GPT-2 small, Llama, Qwen, Gemma) and look for its induction heads the same way; they have many.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die Seite &lt;b&gt;Kopf-Scores&lt;/b&gt; ordnet jeden Kopf nach seinem Vorgänger-Token- und Induktions-Score auf dem angezeigten Text. Hier führt %1 die Spalte Vorgänger-Token an und %2 die Spalte Induktion.&lt;/p&gt;&lt;p&gt;Tippen Sie einen beliebigen Satz zweimal und sehen Sie dieselben zwei Köpfe aufleuchten. Öffnen Sie dann ein größeres Modell (GPT-2 small, Llama, Qwen, Gemma) und suchen Sie seine Induktionsköpfe auf dieselbe Weise; sie haben viele.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;tiny-circuit&lt;/b&gt; is a small GPT-2 (2 layers of 4 heads): the first two layers of tiny-shakespeare, trained further on Shakespeare&apos;s plays and on rows of random common words with a stretch said twice. The text here is sixteen common words, then the same sixteen again.&lt;/p&gt;&lt;p&gt;In the second half every word can be predicted by &lt;b&gt;copying&lt;/b&gt;: find where the current word stood before and say the word that followed it. Head &lt;b&gt;%1&lt;/b&gt; does exactly that. In its heatmap the rows of the second half light up on a stripe parallel to the diagonal, fifteen columns to the left of it: one step to the right of the earlier copy of the row&apos;s own word, on the word that came &lt;i&gt;after&lt;/i&gt; it. A head that does this is an &lt;b&gt;induction head&lt;/b&gt;; its score on this text is 0.95 (the mean weight on that stripe).&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;tiny-circuit&lt;/b&gt; ist ein kleines GPT-2 (2 Schichten zu 4 Köpfen): die ersten beiden Schichten von tiny-shakespeare, weiter trainiert auf Shakespeares Stücken und auf Zeilen zufälliger häufiger Wörter, in denen ein Stück zweimal vorkommt. Der Text hier sind sechzehn häufige Wörter, dann dieselben sechzehn noch einmal.&lt;/p&gt;&lt;p&gt;In der zweiten Hälfte lässt sich jedes Wort durch &lt;b&gt;Kopieren&lt;/b&gt; vorhersagen: Finde, wo das aktuelle Wort vorher stand, und sage das Wort, das darauf folgte. Kopf &lt;b&gt;%1&lt;/b&gt; tut genau das. In seiner Heatmap leuchten die Zeilen der zweiten Hälfte auf einem Streifen parallel zur Diagonale, fünfzehn Spalten links von ihr: einen Schritt rechts von der früheren Kopie des eigenen Wortes der Zeile, auf dem Wort, das &lt;i&gt;danach&lt;/i&gt; kam. Ein Kopf, der das tut, ist ein &lt;b&gt;Induktionskopf&lt;/b&gt;; sein Score auf diesem Text ist 0,95 (das mittlere Gewicht auf diesem Streifen).&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Head %1 is now &lt;b&gt;switched off&lt;/b&gt; (Heads menu, Ctrl+K, or right-click a head) and the view is back on %2. Its stripe fades: the weight on the word to copy falls from 0.95 to 0.10. Nothing in layer 1 tells it any more where an earlier word was followed by what.&lt;/p&gt;&lt;p&gt;The loss line under the next-token list says what that costs: from 5.86 to 10.71 nats per token. Open the &lt;b&gt;Text view&lt;/b&gt; (Ctrl+7) and colour it by &lt;i&gt;change in loss&lt;/i&gt;: the second half turns red. &lt;b&gt;Restore all&lt;/b&gt; (Ctrl+Shift+K) switches the head back on.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Kopf %1 ist jetzt &lt;b&gt;ausgeschaltet&lt;/b&gt; (Menü Köpfe, Strg+K, oder Rechtsklick auf einen Kopf), und die Ansicht zeigt wieder %2. Sein Streifen verblasst: Das Gewicht auf dem zu kopierenden Wort fällt von 0,95 auf 0,10. Nichts in Schicht 1 sagt ihm mehr, wo auf ein früheres Wort was folgte.&lt;/p&gt;&lt;p&gt;Die Verlustzeile unter der Liste der nächsten Tokens sagt, was das kostet: von 5,86 auf 10,71 Nats pro Token. Öffnen Sie die &lt;b&gt;Textansicht&lt;/b&gt; (Strg+7) und färben Sie sie nach der &lt;i&gt;Änderung des Verlusts&lt;/i&gt;: Die zweite Hälfte wird rot. &lt;b&gt;Alle wieder an&lt;/b&gt; (Strg+Umschalt+K) schaltet den Kopf wieder ein.&lt;/p&gt;</translation>
+        <source>&lt;p&gt;&lt;code&gt;SelfAttention_v2&lt;/code&gt; uses &lt;code&gt;nn.Linear&lt;/code&gt; layers instead of raw matrices: same computation, better initial weights. The book uses &lt;code&gt;torch.manual_seed(789)&lt;/code&gt; here, so the numbers differ from v1 (seed 123).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;code&gt;SelfAttention_v2&lt;/code&gt; verwendet &lt;code&gt;nn.Linear&lt;/code&gt;-Schichten statt roher Matrizen: dieselbe Rechnung, bessere Anfangsgewichte. Das Buch verwendet hier &lt;code&gt;torch.manual_seed(789)&lt;/code&gt;, daher unterscheiden sich die Zahlen von v1 (Seed 123).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;While training, dropout randomly drops attention weights so the model does not depend on a few connections. With p = 0.5 about half of them are dropped; 1 = kept.&lt;/p&gt;&lt;p&gt;&lt;b&gt;New seed:&lt;/b&gt; from here on the module is &lt;code&gt;CausalAttention&lt;/code&gt; built with seed 123, as in section 3.5.3, so its weights are not the seed-789 weights of the causal screens before.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Not the book&apos;s printed pattern either: the book drops the seed-789 weights and calls &lt;code&gt;torch.manual_seed(123)&lt;/code&gt; right before &lt;code&gt;dropout(...)&lt;/code&gt;, while here &lt;code&gt;CausalAttention&lt;/code&gt; is built after it and its three Linear layers draw random numbers first, so dropout takes a later part of the same random stream. The rule is the same.&lt;/small&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Beim Training verwirft Dropout zufällig Attention-Gewichte, damit das Modell nicht von wenigen Verbindungen abhängt. Mit p = 0,5 wird etwa die Hälfte verworfen; 1 = behalten.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Neuer Seed:&lt;/b&gt; Ab hier ist das Modul &lt;code&gt;CausalAttention&lt;/code&gt;, gebaut mit Seed 123 wie in Abschnitt 3.5.3; seine Gewichte sind also nicht die Seed-789-Gewichte der kausalen Seiten davor.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Auch nicht das im Buch gedruckte Muster: Das Buch verwirft die Seed-789-Gewichte und ruft &lt;code&gt;torch.manual_seed(123)&lt;/code&gt; direkt vor &lt;code&gt;dropout(...)&lt;/code&gt; auf, während hier &lt;code&gt;CausalAttention&lt;/code&gt; danach gebaut wird und seine drei Linear-Schichten zuerst Zufallszahlen ziehen; Dropout nimmt also einen späteren Teil desselben Zufallsstroms. Die Regel ist dieselbe.&lt;/small&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Dropped weights become 0 and kept ones are multiplied by 1/(1 − 0.5) = 2, so on average the weights keep their size. At inference time (eval mode) dropout is off.&lt;/p&gt;&lt;p&gt;The kept weights are those of seed 123, not of the seed-789 screens before.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Verworfene Gewichte werden 0 und behaltene mit 1/(1 − 0,5) = 2 multipliziert, sodass die Gewichte im Mittel ihre Größe behalten. Bei der Inferenz (Eval-Modus) ist Dropout aus.&lt;/p&gt;&lt;p&gt;Die behaltenen Gewichte sind die von Seed 123, nicht die der Seed-789-Seiten davor.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The heatmaps show where each head &lt;i&gt;looks&lt;/i&gt;. They do not show what that looking &lt;i&gt;does&lt;/i&gt; for the prediction. To find out, switch the head off and see what changes: &lt;b&gt;ablation&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;This is head &lt;b&gt;%1&lt;/b&gt; of tiny-shakespeare on the first four lines of Sonnet 18, as printed: its previous-token head, most of each row&apos;s weight on the token just before. Under the next-token list, the line &lt;b&gt;Loss on this text&lt;/b&gt; says how surprised the model is by the sonnet, on average: the mean of -ln p(each token | the tokens before it), in nats.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Heatmaps zeigen, wohin jeder Kopf &lt;i&gt;schaut&lt;/i&gt;. Sie zeigen nicht, was dieses Schauen für die Vorhersage &lt;i&gt;bewirkt&lt;/i&gt;. Um das herauszufinden, schalte den Kopf ab und sieh, was sich ändert: &lt;b&gt;Ablation&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;Dies ist Kopf &lt;b&gt;%1&lt;/b&gt; von tiny-shakespeare auf den ersten vier Zeilen von Sonett 18, wie gedruckt: sein Vorgänger-Token-Kopf, der größte Teil jedes Zeilengewichts auf dem Token direkt davor. Unter der Liste der nächsten Tokens sagt die Zeile &lt;b&gt;Verlust auf diesem Text&lt;/b&gt;, wie überrascht das Modell im Mittel vom Sonett ist: der Mittelwert von -ln p(jedes Token | die Tokens davor), in Nats.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Head %1 is now &lt;b&gt;switched off&lt;/b&gt;: what it writes is replaced by zeros before the output projection (Heads menu, Ctrl+K, or right-click a head). Every later layer is computed again; the head&apos;s own pattern is still drawn, crossed out.&lt;/p&gt;&lt;p&gt;The loss line now gives both numbers: the sonnet got harder to predict (from 5.53 to 5.64 nats per token), and each probability in the list says what it was. The &lt;b&gt;Text view&lt;/b&gt; (Ctrl+7, colour by &lt;i&gt;change in loss&lt;/i&gt;) shows where: red tokens were easier with the head on.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Restore all&lt;/b&gt; over the list (or Ctrl+Shift+K) switches it back on.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Kopf %1 ist jetzt &lt;b&gt;abgeschaltet&lt;/b&gt;: Was er schreibt, wird vor der Ausgabeprojektion durch Nullen ersetzt (Menü Köpfe, Strg+K oder Rechtsklick auf einen Kopf). Jede spätere Schicht wird neu berechnet; das Muster des Kopfes selbst wird weiter gezeichnet, durchgestrichen.&lt;/p&gt;&lt;p&gt;Die Verlustzeile nennt jetzt beide Zahlen: Das Sonett ist schwerer vorherzusagen (von 5,53 auf 5,64 Nats pro Token), und jede Wahrscheinlichkeit in der Liste sagt, was sie vorher war. Die &lt;b&gt;Textansicht&lt;/b&gt; (Strg+7, färben nach &lt;i&gt;Änderung des Verlusts&lt;/i&gt;) zeigt, wo: Rote Tokens waren mit eingeschaltetem Kopf leichter.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Alle wieder an&lt;/b&gt; über der Liste (oder Strg+Umschalt+K) schaltet ihn wieder ein.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Now head %1 is off instead. It looks at the text as busily as any head, but the loss hardly moves (from 5.53 to 5.53 nats per token): for this text the model does not need it. Looking is not doing.&lt;/p&gt;&lt;p&gt;Try others: right-click a head in &lt;b&gt;All layers&lt;/b&gt; or &lt;b&gt;Head scores&lt;/b&gt;. A few even lower the loss a little when switched off (L2H0: from 5.53 to 5.51): a head learnt what helps on the plays on average, and on one text it can push the wrong way. &lt;i&gt;Mean&lt;/i&gt; ablation (the box beside the switched-off heads) lets a head write its average instead of nothing, which separates what it says about &lt;i&gt;this&lt;/i&gt; token from what it always adds.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Jetzt ist stattdessen Kopf %1 abgeschaltet. Er schaut so eifrig auf den Text wie jeder andere Kopf, aber der Verlust bewegt sich kaum (von 5,53 auf 5,53 Nats pro Token): Für diesen Text braucht das Modell ihn nicht. Schauen ist nicht Bewirken.&lt;/p&gt;&lt;p&gt;Probiere andere: Rechtsklick auf einen Kopf in &lt;b&gt;Alle Schichten&lt;/b&gt; oder &lt;b&gt;Kopf-Scores&lt;/b&gt;. Ein paar senken den Verlust abgeschaltet sogar ein wenig (L2H0: von 5,53 auf 5,51): Ein Kopf hat gelernt, was im Mittel auf den Dramen hilft, und auf einem einzelnen Text kann er in die falsche Richtung schieben. Das Abschalten auf den &lt;i&gt;Mittelwert&lt;/i&gt; (das Feld neben den abgeschalteten Köpfen) lässt einen Kopf seinen Durchschnitt statt nichts schreiben; das trennt, was er über &lt;i&gt;dieses&lt;/i&gt; Token sagt, von dem, was er immer hinzufügt.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The &lt;b&gt;logit lens&lt;/b&gt; reads the residual stream after each layer with the model&apos;s own final norm and output head: what would the model predict if it stopped there? Each column is a token of the sonnet, each row a layer; bold cells are the sonnet&apos;s real next token.&lt;/p&gt;&lt;p&gt;Read a column downwards: after layer 0 the guess is often a frequent token (a line break, a comma, &lt;i&gt;thy&lt;/i&gt;); in 16 of the 46 columns a later layer changes it. On this short text the last layer has the real next token on top no more often than layer 0 (9 times each): the sonnet is hard for so small a model. Switch %1 off (Ctrl+K on it in the Layer steps) and compare.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die &lt;b&gt;Logit-Lens&lt;/b&gt; liest den Residualstrom nach jeder Schicht mit der letzten Normierung und dem Ausgabekopf des Modells: Was würde das Modell vorhersagen, hörte es dort auf? Jede Spalte ist ein Token des Sonetts, jede Zeile eine Schicht; fette Zellen sind das tatsächlich folgende Token des Sonetts.&lt;/p&gt;&lt;p&gt;Lies eine Spalte von oben nach unten: Nach Schicht 0 ist die Vermutung oft ein häufiges Token (ein Zeilenumbruch, ein Komma, &lt;i&gt;thy&lt;/i&gt;); in 16 der 46 Spalten ändert eine spätere Schicht sie. Auf diesem kurzen Text hat die letzte Schicht das tatsächlich folgende Token nicht öfter oben als Schicht 0 (je 9-mal): Das Sonett ist schwer für ein so kleines Modell. Schalte %1 ab (Strg+K darauf in den Schichtschritten) und vergleiche.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Sixteen random common words, said twice. In the second half every word could be predicted by &lt;b&gt;copying&lt;/b&gt;: find the earlier occurrence of the current word and say the word after it. A head that does this is an &lt;b&gt;induction head&lt;/b&gt;; it reads what a previous-token head in an earlier layer wrote, a &lt;b&gt;circuit&lt;/b&gt; of two heads.&lt;/p&gt;&lt;p&gt;This model has the previous-token head but no induction head: the view shows its best one, with no stripe parallel to the diagonal. Colour the Text view by &lt;i&gt;each token&apos;s loss&lt;/i&gt;: the second half is no easier than the first. The lesson &lt;b&gt;How a model copies&lt;/b&gt; shows the circuit in &lt;b&gt;tiny-circuit&lt;/b&gt;, a model trained to copy; models trained on more text (GPT-2 small, Llama, Qwen, Gemma) have such heads too.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Sechzehn zufällige häufige Wörter, zweimal gesagt. In der zweiten Hälfte ließe sich jedes Wort durch &lt;b&gt;Kopieren&lt;/b&gt; vorhersagen: Finde das frühere Vorkommen des aktuellen Wortes und sage das Wort danach. Ein Kopf, der das tut, ist ein &lt;b&gt;Induktionskopf&lt;/b&gt;; er liest, was ein Vorgänger-Token-Kopf in einer früheren Schicht schrieb, ein &lt;b&gt;Schaltkreis&lt;/b&gt; aus zwei Köpfen.&lt;/p&gt;&lt;p&gt;Dieses Modell hat den Vorgänger-Token-Kopf, aber keinen Induktionskopf: Die Ansicht zeigt seinen besten, ohne Streifen parallel zur Diagonale. Färbe die Textansicht nach dem &lt;i&gt;Verlust jedes Tokens&lt;/i&gt;: Die zweite Hälfte ist nicht leichter als die erste. Die Lektion &lt;b&gt;Wie ein Modell kopiert&lt;/b&gt; zeigt den Schaltkreis in &lt;b&gt;tiny-circuit&lt;/b&gt;, einem Modell, das auf Kopieren trainiert wurde; Modelle, die auf mehr Text trainiert wurden (GPT-2 small, Llama, Qwen, Gemma), haben solche Köpfe ebenfalls.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Head %1 is now &lt;b&gt;switched off&lt;/b&gt; (Heads menu, Ctrl+K, or right-click a head) and the view is back on %2. Its stripe fades: the weight on the word to copy falls from 0.95 to 0.10. Nothing in layer 1 tells it any more where an earlier word was followed by what.&lt;/p&gt;&lt;p&gt;The loss line under the next-token list says what that costs: from 5.86 to 10.71 nats per token. Open the &lt;b&gt;Text view&lt;/b&gt; (Ctrl+7) and colour it by &lt;i&gt;change in loss&lt;/i&gt;: the second half turns red (15 of its 16 tokens; its first word, after the last word of the first half, cannot be copied). &lt;b&gt;Restore all&lt;/b&gt; (Ctrl+Shift+K) switches the head back on.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Kopf %1 ist jetzt &lt;b&gt;abgeschaltet&lt;/b&gt; (Menü Köpfe, Strg+K oder Rechtsklick auf einen Kopf), und die Ansicht zeigt wieder %2. Sein Streifen verblasst: Das Gewicht auf dem zu kopierenden Wort fällt von 0,95 auf 0,10. Nichts in Schicht 1 sagt ihm mehr, wo auf ein früheres Wort was folgte.&lt;/p&gt;&lt;p&gt;Die Verlustzeile unter der Liste der nächsten Tokens sagt, was das kostet: von 5,86 auf 10,71 Nats pro Token. Öffne die &lt;b&gt;Textansicht&lt;/b&gt; (Strg+7) und färbe sie nach der &lt;i&gt;Änderung des Verlusts&lt;/i&gt;: Die zweite Hälfte wird rot (15 ihrer 16 Tokens; ihr erstes Wort, nach dem letzten Wort der ersten Hälfte, lässt sich nicht kopieren). &lt;b&gt;Alle wieder an&lt;/b&gt; (Strg+Umschalt+K) schaltet den Kopf wieder ein.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The &lt;b&gt;logit lens&lt;/b&gt; reads the residual stream after each layer with the model&apos;s final norm and output head. Each column is a token of the text, each row a layer; bold cells are the text&apos;s real next token.&lt;/p&gt;&lt;p&gt;In the second half, after layer 0 the copied word is almost never on top: no head in layer 0 can find the earlier copy of a word. After layer 1, where %1 sits, the copied word is on top at every position: that is the layer at which copying wins. Switch %2 off (Ctrl+K on it in the Layer steps) and look again.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die &lt;b&gt;Logit-Lens&lt;/b&gt; liest den Residualstrom nach jeder Schicht mit der letzten Normierung und dem Ausgabekopf des Modells. Jede Spalte ist ein Token des Textes, jede Zeile eine Schicht; fette Zellen sind das tatsächlich folgende Token des Textes.&lt;/p&gt;&lt;p&gt;In der zweiten Hälfte steht das kopierte Wort nach Schicht 0 fast nie oben: Kein Kopf in Schicht 0 kann das frühere Vorkommen eines Wortes finden. Nach Schicht 1, in der %1 sitzt, steht das kopierte Wort an jeder Position oben: Das ist die Schicht, in der das Kopieren gewinnt. Schalte %2 ab (Strg+K darauf in den Schichtschritten) und sieh noch einmal hin.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The &lt;b&gt;Head scores&lt;/b&gt; page ranks every head by its previous-token and induction scores on the text in the view. Here %1 leads the previous-token column and %2 the induction column.&lt;/p&gt;&lt;p&gt;Your own text said twice gets an induction column only when its second half repeats the first token for token: in &lt;i&gt;The cat sat. The cat sat.&lt;/i&gt; the first &lt;i&gt;The&lt;/i&gt; has no space before it and is another token than the second, so type a space first. And tiny-circuit copies well only the common words it was trained to copy: on &lt;i&gt; The cat sat on the mat.&lt;/i&gt; said twice %2 scores 0.25 and L1H0 leads with 0.48. Bigger models (GPT-2 small, Llama, Qwen, Gemma) copy any text; look for their induction heads the same way.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Seite &lt;b&gt;Kopf-Scores&lt;/b&gt; ordnet jeden Kopf nach seinem Vorgänger-Token- und Induktions-Score auf dem angezeigten Text. Hier führt %1 die Spalte Vorgänger-Token an und %2 die Spalte Induktion.&lt;/p&gt;&lt;p&gt;Dein eigener Text, zweimal gesagt, bekommt nur dann eine Induktionsspalte, wenn seine zweite Hälfte die erste Token für Token wiederholt: In &lt;i&gt;The cat sat. The cat sat.&lt;/i&gt; hat das erste &lt;i&gt;The&lt;/i&gt; kein Leerzeichen davor und ist ein anderes Token als das zweite; tippe also zuerst ein Leerzeichen. Und tiny-circuit kopiert nur die häufigen Wörter gut, auf deren Kopieren es trainiert wurde: Bei &lt;i&gt; The cat sat on the mat.&lt;/i&gt;, zweimal gesagt, erreicht %2 nur 0,25, und L1H0 führt mit 0,48. Größere Modelle (GPT-2 small, Llama, Qwen, Gemma) kopieren jeden Text; suche ihre Induktionsköpfe auf dieselbe Weise.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -3054,6 +3114,42 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>%1 · %2 / %3</source>
         <translation>%1 · %2 / %3</translation>
+    </message>
+    <message>
+        <source>row entropy</source>
+        <translation>Zeilen-Entropie</translation>
+    </message>
+    <message>
+        <source>mean distance</source>
+        <translation>mittlerer Abstand</translation>
+    </message>
+    <message>
+        <source>weight on first token</source>
+        <translation>Gewicht auf dem ersten Token</translation>
+    </message>
+    <message>
+        <source>previous-token score</source>
+        <translation>Vorgänger-Score</translation>
+    </message>
+    <message>
+        <source>induction score</source>
+        <translation>Induktions-Score</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>Kopf</translation>
+    </message>
+    <message>
+        <source>after layer %1</source>
+        <translation>nach Schicht %1</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;small&gt;The text&apos;s last %1 tokens; bold: the text&apos;s real next token.&lt;/small&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;small&gt;Die letzten %1 Tokens des Textes; fett: das tatsächlich folgende Token des Textes.&lt;/small&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Next token after %1</source>
+        <translation>Nächstes Token nach %1</translation>
     </message>
 </context>
 <context>
@@ -3305,6 +3401,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Hide the numbers for the class to predict; click a cell to reveal it</source>
         <translation>Die Zahlen verbergen, damit die Klasse sie vorhersagt; ein Klick auf eine Zelle deckt sie auf</translation>
     </message>
+    <message>
+        <source>&amp;Decimals in cells</source>
+        <translation>&amp;Nachkommastellen in Zellen</translation>
+    </message>
 </context>
 <context>
     <name>attn::ModelFigure</name>
@@ -3423,7 +3523,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>No model run yet: load a model and type some text.</source>
-        <translation>Noch kein Modelllauf: laden Sie ein Modell und geben Sie Text ein.</translation>
+        <translation>Noch kein Modelllauf: lade ein Modell und gib Text ein.</translation>
     </message>
     <message>
         <source>computing…</source>
@@ -3590,7 +3690,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>What computes the attention: the chapter-3 module with random weights, as in the book; or a trained model (a GPT-2, Llama, Qwen or Gemma folder or file), whose attention you see layer by layer and head by head</source>
-        <translation>Was die Attention berechnet: das Modul aus Kapitel 3 mit Zufallsgewichten wie im Buch oder ein trainiertes Modell (ein GPT-2-, Llama-, Qwen- oder Gemma-Ordner oder eine Datei), dessen Attention Sie Schicht für Schicht und Kopf für Kopf sehen</translation>
+        <translation>Was die Attention berechnet: das Modul aus Kapitel 3 mit Zufallsgewichten wie im Buch oder ein trainiertes Modell (ein GPT-2-, Llama-, Qwen- oder Gemma-Ordner oder eine Datei), dessen Attention du Schicht für Schicht und Kopf für Kopf siehst</translation>
     </message>
     <message>
         <source>%1 (folder)</source>
@@ -3609,19 +3709,19 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>A trained model makes its own input vectors from the text; forget the embeddings file to use it.</source>
-        <translation>Ein trainiertes Modell bildet seine Eingabevektoren selbst aus dem Text; vergessen Sie die Embedding-Datei, um es zu verwenden.</translation>
+        <translation>Ein trainiertes Modell bildet seine Eingabevektoren selbst aus dem Text; vergiss die Embedding-Datei, um es zu verwenden.</translation>
     </message>
     <message>
         <source>%1 reads GPT-2 tokens: choose the GPT-2 tokenizer.</source>
-        <translation>%1 liest GPT-2-Tokens: wählen Sie den GPT-2-Tokenizer.</translation>
+        <translation>%1 liest GPT-2-Tokens: wähle den GPT-2-Tokenizer.</translation>
     </message>
     <message>
         <source>The text has no tokens: type a word or two.</source>
-        <translation>Der Text hat keine Tokens: geben Sie ein oder zwei Wörter ein.</translation>
+        <translation>Der Text hat keine Tokens: gib ein oder zwei Wörter ein.</translation>
     </message>
     <message>
         <source>The text has %1 tokens, more than the model&apos;s context length of %2. Shorten the text.</source>
-        <translation>Der Text hat %1 Tokens, mehr als die Kontextlänge des Modells von %2. Kürzen Sie den Text.</translation>
+        <translation>Der Text hat %1 Tokens, mehr als die Kontextlänge des Modells von %2. Kürze den Text.</translation>
     </message>
     <message>
         <source>The token &quot;%1&quot; (id %2) is beyond the model&apos;s vocabulary of %3 tokens.</source>
@@ -3669,7 +3769,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>No model file or folder %1; give a model folder, a .safetensors or .pth file, or one of the models that ship with the app: %2.</source>
-        <translation>Keine Modelldatei und kein Modellordner %1; geben Sie einen Modellordner, eine .safetensors- oder .pth-Datei an oder eines der Modelle, die mit der App kommen: %2.</translation>
+        <translation>Keine Modelldatei und kein Modellordner %1; gib einen Modellordner, eine .safetensors- oder .pth-Datei an oder eines der Modelle, die mit der App kommen: %2.</translation>
     </message>
     <message>
         <source>Token id %1 is not in the model&apos;s tokenizer (ids 0 to %2).</source>
@@ -3726,6 +3826,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source> (head %1 switched off: its columns are 0)</source>
         <translation> (Kopf %1 abgeschaltet: Seine Spalten sind 0)</translation>
+    </message>
+    <message>
+        <source>%1 is a %2 model without its tokenizer.json, so GPT-2&apos;s tokenizer cuts the text: the ids are not the ones the model learned, and its predictions say little. Put the model&apos;s tokenizer.json beside its config.json.</source>
+        <translation>%1 ist ein %2-Modell ohne seine tokenizer.json, daher zerlegt der Tokenizer von GPT-2 den Text: Die IDs sind nicht die, die das Modell gelernt hat, und seine Vorhersagen sagen wenig. Lege die tokenizer.json des Modells neben seine config.json.</translation>
+    </message>
+    <message>
+        <source> GPT-2&apos;s tokenizer cut the text, since the model has no tokenizer.json.</source>
+        <translation> Der Tokenizer von GPT-2 hat den Text zerlegt, da das Modell keine tokenizer.json hat.</translation>
     </message>
 </context>
 <context>
@@ -4225,7 +4333,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>Loss: one token predicts nothing; type more to see the text&apos;s loss.</source>
-        <translation>Verlust: Ein einzelnes Token sagt nichts vorher; tippen Sie weiter, um den Verlust des Textes zu sehen.</translation>
+        <translation>Verlust: Ein einzelnes Token sagt nichts vorher; tippe weiter, um den Verlust des Textes zu sehen.</translation>
     </message>
     <message>
         <source>Loss on this text: %1 nats per token</source>
@@ -4234,6 +4342,10 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     <message>
         <source>%1 (with every head: %2, %3%4).</source>
         <translation>%1 (mit allen Köpfen: %2, %3%4).</translation>
+    </message>
+    <message>
+        <source>The list shows what the model predicts after token %1, inside the text; Append continues the text after its last token (position %2).</source>
+        <translation>Die Liste zeigt, was das Modell nach Token %1 innerhalb des Textes vorhersagt; Anhängen setzt den Text nach seinem letzten Token fort (Position %2).</translation>
     </message>
 </context>
 <context>
@@ -4339,7 +4451,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>Give only one input: --preset book, --text, --text-file or --embeddings.</source>
-        <translation>Geben Sie nur eine Eingabe an: --preset book, --text, --text-file oder --embeddings.</translation>
+        <translation>Gib nur eine Eingabe an: --preset book, --text, --text-file oder --embeddings.</translation>
     </message>
     <message>
         <source>Cannot read %1: %2</source>
@@ -4347,7 +4459,23 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>%1 is not UTF-8 text: the byte 0x%2 at offset %3 (counting from 0) does not start or continue a UTF-8 character. Save the file as UTF-8.</source>
-        <translation>%1 ist kein UTF-8-Text: das Byte 0x%2 bei Offset %3 (ab 0 gezählt) beginnt oder setzt kein UTF-8-Zeichen fort. Speichern Sie die Datei als UTF-8.</translation>
+        <translation>%1 ist kein UTF-8-Text: das Byte 0x%2 bei Offset %3 (ab 0 gezählt) beginnt oder setzt kein UTF-8-Zeichen fort. Speichere die Datei als UTF-8.</translation>
+    </message>
+    <message>
+        <source>--ids are the tokens themselves, so %1 would not be read: give either the token ids or the text.</source>
+        <translation>--ids sind die Tokens selbst, also würde %1 nicht gelesen: Gib entweder die Token-IDs oder den Text an.</translation>
+    </message>
+    <message>
+        <source>--%1 does not apply to a trained model (--model): its file decides its attention, weights and tokenizer. Leave --%1 out.</source>
+        <translation>--%1 gilt nicht für ein trainiertes Modell (--model): Seine Datei bestimmt seine Attention, seine Gewichte und seinen Tokenizer. Lass --%1 weg.</translation>
+    </message>
+    <message>
+        <source>--preset %1 sets the chapter-3 module&apos;s sizes, which a trained model (--model) does not use. Leave --preset out.</source>
+        <translation>--preset %1 legt die Größen des Moduls aus Kapitel 3 fest, die ein trainiertes Modell (--model) nicht verwendet. Lass --preset weg.</translation>
+    </message>
+    <message>
+        <source>--%1 is for a trained model: give the model with --model, or leave --%1 out.</source>
+        <translation>--%1 ist für ein trainiertes Modell: Gib das Modell mit --model an oder lass --%1 weg.</translation>
     </message>
 </context>
 <context>
@@ -4360,12 +4488,12 @@ Mit allen Köpfen eingeschaltet: %1</translation>
 <context>
     <name>attn::PredictionPanel</name>
     <message>
-        <source>“%1” is only part of a character (bytes %2), so it cannot be added to the text on its own.</source>
-        <translation>„%1“ ist nur ein Teil eines Zeichens (Bytes %2) und lässt sich daher nicht allein an den Text anhängen.</translation>
-    </message>
-    <message>
         <source>Append “%1”</source>
         <translation>„%1“ anhängen</translation>
+    </message>
+    <message>
+        <source>“%1” is only part of a character (bytes %2): the text shows � until the rest of it is appended; the model reads the token itself.</source>
+        <translation>„%1“ ist nur ein Teil eines Zeichens (Bytes %2): Der Text zeigt �, bis der Rest davon angehängt ist; das Modell liest das Token selbst.</translation>
     </message>
 </context>
 <context>
@@ -4399,7 +4527,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>The context length is %1, but the mask buffer in %2 is %3 x %3. Leave the context length out to use the file&apos;s, or give %3.</source>
-        <translation>Die Kontextlänge ist %1, aber der Masken-Puffer in %2 ist %3 x %3. Lassen Sie die Kontextlänge weg, um die der Datei zu verwenden, oder geben Sie %3 an.</translation>
+        <translation>Die Kontextlänge ist %1, aber der Masken-Puffer in %2 ist %3 x %3. Lass die Kontextlänge weg, um die der Datei zu verwenden, oder gib %3 an.</translation>
     </message>
     <message>
         <source>The context length is %1, the size of the mask buffer in %2.</source>
@@ -4407,7 +4535,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>The text has no tokens: type a word or two.</source>
-        <translation>Der Text hat keine Tokens: geben Sie ein oder zwei Wörter ein.</translation>
+        <translation>Der Text hat keine Tokens: gib ein oder zwei Wörter ein.</translation>
     </message>
     <message>
         <source>The book&apos;s input vectors are 3-dimensional, so d_in must be 3 (it is %1).</source>
@@ -4415,7 +4543,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>The chapter-2 embeddings go up to d_in = %1 (PyTorch draws the whole 50,257 x d_in table); d_in is %2. Load an embeddings file for wider inputs.</source>
-        <translation>Die Embeddings aus Kapitel 2 reichen bis d_in = %1 (PyTorch zieht die ganze 50.257 x d_in-Tabelle); d_in ist %2. Laden Sie eine Embedding-Datei für breitere Eingaben.</translation>
+        <translation>Die Embeddings aus Kapitel 2 reichen bis d_in = %1 (PyTorch zieht die ganze 50.257 x d_in-Tabelle); d_in ist %2. Lade eine Embedding-Datei für breitere Eingaben.</translation>
     </message>
     <message>
         <source>No embeddings file is loaded.</source>
@@ -4432,6 +4560,30 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     <message>
         <source>The model is not loaded yet.</source>
         <translation>Das Modell ist noch nicht geladen.</translation>
+    </message>
+    <message>
+        <source>The text is too long for the context length of %1 tokens: its first %2 alone make %3 tokens, and the whole text is %4. %5</source>
+        <translation>Der Text ist zu lang für die Kontextlänge von %1 Tokens: Schon seine ersten %2 ergeben %3 Tokens, und der ganze Text ist %4 groß. %5</translation>
+    </message>
+    <message>
+        <source>Shorten the text or raise the context length.</source>
+        <translation>Kürze den Text oder erhöhe die Kontextlänge.</translation>
+    </message>
+    <message>
+        <source>Shorten the text.</source>
+        <translation>Kürze den Text.</translation>
+    </message>
+    <message>
+        <source>%1 is %2, too long for the context length of %3 tokens: a token stands for at most %4 bytes, so at most %5 of text fit. %6</source>
+        <translation>%1 ist %2 groß, zu lang für die Kontextlänge von %3 Tokens: Ein Token steht für höchstens %4 Bytes, also passen höchstens %5 Text hinein. %6</translation>
+    </message>
+    <message>
+        <source>Open a shorter text or raise the context length.</source>
+        <translation>Öffne einen kürzeren Text oder erhöhe die Kontextlänge.</translation>
+    </message>
+    <message>
+        <source>Open a shorter text.</source>
+        <translation>Öffne einen kürzeren Text.</translation>
     </message>
 </context>
 <context>
@@ -4711,7 +4863,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>Unknown %1 &quot;%2&quot;; use %3</source>
-        <translation>Unbekannte %1 „%2“; verwenden Sie %3</translation>
+        <translation>Unbekannte %1 „%2“; verwende %3</translation>
     </message>
     <message>
         <source>input</source>
@@ -4743,7 +4895,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>Unknown colormap &quot;%1&quot;; use auto, viridis, magma, cividis or diverging</source>
-        <translation>Unbekannte Farbskala „%1“; verwenden Sie auto, viridis, magma, cividis oder diverging</translation>
+        <translation>Unbekannte Farbskala „%1“; verwende auto, viridis, magma, cividis oder diverging</translation>
     </message>
     <message>
         <source>colour scale</source>
@@ -4776,6 +4928,14 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     <message>
         <source>ablation mode</source>
         <translation>Abschaltmodus</translation>
+    </message>
+    <message>
+        <source>{} expects token ids (whole numbers from 0) separated by commas or spaces; &quot;%1&quot; has a comma with no id before or after it</source>
+        <translation>{} erwartet Token-IDs (ganze Zahlen ab 0), getrennt durch Kommas oder Leerzeichen; „%1“ hat ein Komma ohne ID davor oder danach</translation>
+    </message>
+    <message>
+        <source>{} expects a whole number from %1 to %2, got &quot;%3&quot;</source>
+        <translation>{} erwartet eine ganze Zahl von %1 bis %2, bekam „%3“</translation>
     </message>
 </context>
 <context>
@@ -4925,6 +5085,14 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     <message>
         <source>Keyboard Shortcuts</source>
         <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Next lesson screen (else next step)</source>
+        <translation>Nächste Lektionsseite (sonst nächster Schritt)</translation>
+    </message>
+    <message>
+        <source>Previous lesson screen (else previous step)</source>
+        <translation>Vorige Lektionsseite (sonst voriger Schritt)</translation>
     </message>
 </context>
 <context>
@@ -5382,6 +5550,14 @@ Mit allen Köpfen eingeschaltet: %1</translation>
         <source>“%1”: %2 nats</source>
         <translation>„%1“: %2 Nats</translation>
     </message>
+    <message>
+        <source>A quiz hides the weights of “%1” (token %2): reveal its row in the heatmap to colour the text by it, or click another token.</source>
+        <translation>Ein Quiz verdeckt die Gewichte von „%1“ (Token %2): Decke seine Zeile in der Heatmap auf, um den Text danach zu färben, oder klicke auf ein anderes Token.</translation>
+    </message>
+    <message>
+        <source>“%1”: hidden by the quiz</source>
+        <translation>„%1“: vom Quiz verdeckt</translation>
+    </message>
 </context>
 <context>
     <name>attn::TextViewPanel</name>
@@ -5447,7 +5623,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>Each token&apos;s loss: -ln p of it after the tokens before it, the model&apos;s surprise. Darkest: %1 nats; the text&apos;s mean: %2 nats. Hover a token for its number.</source>
-        <translation>Der Verlust jedes Tokens: -ln p davon nach den Tokens davor, die Überraschung des Modells. Am dunkelsten: %1 Nats; Mittel des Textes: %2 Nats. Zeigen Sie auf ein Token für seine Zahl.</translation>
+        <translation>Der Verlust jedes Tokens: -ln p davon nach den Tokens davor, die Überraschung des Modells. Am dunkelsten: %1 Nats; Mittel des Textes: %2 Nats. Zeige auf ein Token für seine Zahl.</translation>
     </message>
     <message>
         <source>Showing the &lt;b&gt;change in each token&apos;s loss&lt;/b&gt;.</source>
@@ -5459,7 +5635,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>How each token&apos;s loss changed with %1 switched off: red = the model finds it harder to predict, blue = easier. Strongest: %2 nats. Hover a token for its number.</source>
-        <translation>Wie sich der Verlust jedes Tokens mit abgeschaltetem %1 änderte: rot = das Modell sagt es schwerer vorher, blau = leichter. Stärkste Änderung: %2 Nats. Zeigen Sie auf ein Token für seine Zahl.</translation>
+        <translation>Wie sich der Verlust jedes Tokens mit abgeschaltetem %1 änderte: rot = das Modell sagt es schwerer vorher, blau = leichter. Stärkste Änderung: %2 Nats. Zeige auf ein Token für seine Zahl.</translation>
     </message>
 </context>
 <context>
