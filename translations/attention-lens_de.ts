@@ -1517,6 +1517,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Context vectors: weighted sums of the inputs</source>
         <translation>Kontextvektoren: gewichtete Summen der Eingaben</translation>
     </message>
+    <message>
+        <source>The scores are divided by the square root of query_pre_attn_scalar = %1, a size the model&apos;s config sets (Gemma 3), not by that of its head size d_k = %2. The reason is the chapter&apos;s: without it large dot products would make softmax put almost all weight on one token.</source>
+        <translation>Die Scores werden durch die Wurzel aus query_pre_attn_scalar = %1 geteilt, einer Größe, die die Konfiguration des Modells festlegt (Gemma 3), nicht durch die Wurzel seiner Kopfgröße d_k = %2. Der Grund ist derselbe wie im Kapitel: Ohne sie würden große Skalarprodukte den Softmax fast das ganze Gewicht auf ein Token legen lassen.</translation>
+    </message>
+    <message>
+        <source>Scores divided by √query_pre_attn_scalar to keep softmax smooth</source>
+        <translation>Scores geteilt durch √query_pre_attn_scalar, damit der Softmax glatt bleibt</translation>
+    </message>
 </context>
 <context>
     <name>attn::ExplainPanel</name>

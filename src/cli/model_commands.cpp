@@ -153,8 +153,9 @@ std::shared_ptr<const DecoderModel> modelOfOptions(const CliInput& in) {
                                           QString::fromStdString(familyName(model->arch.family)))
                                      .arg(model->arch.heads)
                                      .toStdString());
-    // Runs, but not silently: the JSON says it too ("tokenizer_is_the_models": false).
-    if (const QString note = modelTokenizerNote(*model); !note.isEmpty())
+    // Runs, but not silently: the JSON says it too ("tokenizer_is_the_models": false). Token ids
+    // given with --ids are the model's own: no tokenizer cut them, and there is nothing to note.
+    if (const QString note = modelTokenizerNote(*model); !note.isEmpty() && s.inputIds.empty())
         notes().push_back(note.toStdString());
     return model;
 }

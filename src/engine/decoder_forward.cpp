@@ -910,6 +910,23 @@ Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel
                          : "Block " + n + "'s RMSNorm output: the input of its attention";
     }
     nameModelModules(trace, m, layer);
+    // Gemma 3 scales by its config's query_pre_attn_scalar, which need not be its head size:
+    // the steps say so, and the texts and derivations read it from them.
+    if (a.queryScale > 0.0) {
+        const double size = 1.0 / (a.queryScale * a.queryScale);
+        const std::string chapter = "keys.shape[-1]**0.5", model = "query_pre_attn_scalar**0.5";
+        for (Step& s : trace.steps) {
+            if (s.info.id != step_id::kScaledScores && s.info.id != step_id::kWeightsUnmasked)
+                continue;
+            s.info.scaleSize = size;
+            if (const size_t at = s.info.op.find(chapter); at != std::string::npos)
+                s.info.op.replace(at, chapter.size(), model);
+            if (s.info.id == step_id::kScaledScores)
+                s.info.title =
+                    "Scaled scores: divided by sqrt(query_pre_attn_scalar), the model's own "
+                    "scale, so softmax does not saturate";
+        }
+    }
     return trace;
 }
 

@@ -1,10 +1,14 @@
 #pragma once
-// The chapter-4 forward pass of a DecoderModel over a token sequence, in float32 and eval mode:
+// The forward pass of a DecoderModel over a token sequence, in float32 and eval mode, driven by its
+// architecture (DecoderArchitecture) rather than by its family's name. GPT-2 (chapter 4):
 //   x = tok_emb[ids] + pos_emb[0..T)
 //   per block: x = x + out_proj(MHA(LayerNorm1(x)))   (causal mask, scores / sqrt(hd))
 //              x = x + FF(LayerNorm2(x))             (Linear, GELU tanh approximation, Linear)
 //   logits = final_norm(x) @ out_head.T               (the token embedding when tied)
-// LayerNorm: eps 1e-5, biased variance. A run keeps what the app and the CLI show without
+// and the later families by the same steps with their features: RMSNorm (Gemma 3's 1 + w, its
+// norms after attention and the feed-forward too), no position table but RoPE on queries and
+// keys, key/value groups, QK-norm, sliding windows per layer, a gated feed-forward (SwiGLU,
+// GeGLU), Gemma 3's embedding and query scales. A run keeps what the app and the CLI show without
 // holding every step of every layer: each block's input, the final hidden states, per-head
 // summaries and thumbnails, every layer's attention weights when they fit the memory budget, and
 // for short texts each block's keys and values. Everything else (one layer's weights, a block's

@@ -3,7 +3,7 @@
 // and the families after it (Llama 3, Qwen2, Qwen3, Gemma 3; SPEC 9.2). Its size, what its
 // family does differently (as data: which norm, which feed-forward, RoPE or learned positions,
 // key/value groups, QK-norm, sliding windows) and its float32 weights. Built once by the model
-// readers (io/model_file.h, io/model_folder.h), immutable afterwards and shared between threads
+// readers (io/model_file.h: GPT-2 files and, by way of io/model_config.h, the later families), immutable afterwards and shared between threads
 // as std::shared_ptr<const DecoderModel>. Weights may point straight into a memory-mapped file;
 // they are never written.
 

@@ -1,4 +1,5 @@
-// The forward pass of the six chapter-3 modules, keeping every intermediate tensor.
+// The forward pass of the chapter-3 modules and the later ones (grouped-query, latent, rotary),
+// keeping every intermediate tensor.
 // float32 throughout, like the chapter's PyTorch code on CPU.
 
 #include "engine/trace.h"

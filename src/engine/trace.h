@@ -44,6 +44,10 @@ struct StepInfo {
     StepKind kind = StepKind::Projection;
     std::string viewOf;  // id of the step whose storage this one shares (a view: no copy)
     StepSource source = StepSource::Module;
+    // scaled_scores and weights_unmasked of a model that scales its scores by a size of its own
+    // (Gemma 3's query_pre_attn_scalar): the scores are divided by its square root, not by
+    // sqrt(d_k) = keys.shape[-1]**0.5; 0 where they are divided by sqrt(d_k).
+    double scaleSize = 0.0;
     // Query heads per index of a "G" (key/value group) axis: picking head h shows group
     // h / headsPerGroup, the group that head reads its keys and values from.
     int64_t headsPerGroup = 1;

@@ -168,6 +168,17 @@ struct Cell {
             .arg(mask.window);
     }
     double dk() const { return double(mha ? hd : dOut); }
+    // What the scores are divided by the square root of: d_k, or the size a model scales by
+    // (Gemma 3's query_pre_attn_scalar), as the scaled step says.
+    double scaleSize() const {
+        const Step* s = tr.find(step_id::kScaledScores);
+        return s && s->info.scaleSize > 0.0 ? s->info.scaleSize : dk();
+    }
+    QString scaleName() const {
+        const Step* s = tr.find(step_id::kScaledScores);
+        return s && s->info.scaleSize > 0.0 ? QStringLiteral("query_pre_attn_scalar")
+                                            : QStringLiteral("d<sub>k</sub>");
+    }
     // The scores that go into softmax (scaled, or not for simplified), row i.
     std::string softmaxInput() const {
         if (!simplified)
@@ -821,34 +832,35 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
         const std::string src =
             trace.find(step_id::kMaskedScores) ? step_id::kMaskedScores : step_id::kScores;
         const double s = c.at(src, c.tt(i, j));
-        const double root = std::sqrt(c.dk());
+        const double root = std::sqrt(c.scaleSize());
         if (std::isinf(s))
             html += QStringLiteral("<p>") +
                     Derive::tr(
                         "<b>-inf</b>: −∞ / √%1 is still −∞ (masked: %2); softmax turns it into 0.")
-                        .arg(c.dk())
+                        .arg(c.scaleSize())
                         .arg(c.whyHidden(i, j)) +
                     QStringLiteral("</p>");
         else
             html += QStringLiteral(
-                        "<p>z<sub>%1,%2</sub> = %3 / √d<sub>k</sub> = %4 / √%5 = %4 / %6 = "
+                        "<p>z<sub>%1,%2</sub> = %3 / √%8 = %4 / √%5 = %4 / %6 = "
                         "<b>%7</b></p>")
                         .arg(i)
                         .arg(j)
                         .arg(QString::fromStdString(src))
                         .arg(f4(s))
-                        .arg(c.dk())
+                        .arg(c.scaleSize())
                         .arg(f4(root))
-                        .arg(f4(s / root));
+                        .arg(f4(s / root))
+                        .arg(c.scaleName());
     } else if (stepId == step_id::kWeights) {
         html += softmaxCell(c, c.softmaxInput(), 1.0);
         html += rowSumText(c, step_id::kWeights, QStringLiteral("w"));
     } else if (stepId == step_id::kWeightsUnmasked) {
         html += QStringLiteral("<p>") +
                 Derive::tr("Softmax of the scores%1 without any mask:")
-                    .arg(c.simplified ? QString() : QStringLiteral(" / √d<sub>k</sub>")) +
+                    .arg(c.simplified ? QString() : QStringLiteral(" / √") + c.scaleName()) +
                 QStringLiteral("</p>");
-        html += softmaxCell(c, step_id::kScores, c.simplified ? 1.0 : std::sqrt(c.dk()));
+        html += softmaxCell(c, step_id::kScores, c.simplified ? 1.0 : std::sqrt(c.scaleSize()));
         if (c.hidden(i, j))
             html += QStringLiteral("<p>") +
                     Derive::tr("Not masked yet, although %1.").arg(c.whyHidden(i, j)) +

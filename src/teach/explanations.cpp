@@ -55,6 +55,8 @@ struct Ctx {
     int64_t G = 1, perGroup = 1;
     MaskSpec mask;
     InputOrigin origin = InputOrigin::Embedded;
+    // > 0: the scores are divided by its square root instead of sqrt(d_k) (StepInfo::scaleSize).
+    double scaleSize = 0.0;
 
     const StepInfo* find(const std::string& id) const {
         for (const StepInfo& s : plan)
@@ -177,11 +179,15 @@ static QString afterChapter3Formula(const Config& c, const std::string& id) {
     return {};
 }
 
-QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin origin) {
+namespace {
+
+// The formula of step `id` in the context `x` (its module, input and the scale its scores use).
+QString formulaHtml(const Ctx& x, const std::string& id) {
+    const Config& config = x.c;
+    const InputOrigin origin = x.origin;
     if (variantIsAfterChapter3(config.variant))
         if (const QString f = afterChapter3Formula(config, id); !f.isEmpty())
             return f;
-    const Ctx x = makeCtx(config, 1);
     const QString sup = x.mha ? QStringLiteral("<sup>(h)</sup>") : QString();
     const QString wsup = (x.mha || x.wrapper) ? QStringLiteral("<sup>(h)</sup>") : QString();
     if (id == step_id::kInputs) {
@@ -232,6 +238,13 @@ QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin
     }
     if (id == step_id::kMaskedScores)
         return Explain::tr("m<sub>ij</sub> = −∞ if mask<sub>ij</sub> = 1, else score<sub>ij</sub>");
+    if (id == step_id::kScaledScores && x.scaleSize > 0.0)
+        return QStringLiteral(
+                   "z<sub>ij</sub> = %1<sub>ij</sub> / √query_pre_attn_scalar, &nbsp; "
+                   "query_pre_attn_scalar = %2, √query_pre_attn_scalar = %3")
+            .arg(scoreSymbol(x))
+            .arg(x.scaleSize)
+            .arg(num(std::sqrt(x.scaleSize), 5));
     if (id == step_id::kScaledScores)
         return QStringLiteral(
                    "z<sub>ij</sub> = %1<sub>ij</sub> / √d<sub>k</sub>, &nbsp; d<sub>k</sub> = %2, "
@@ -301,6 +314,13 @@ QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin
     }
     (void)sup;
     return {};
+}
+}  // namespace
+
+QString stepFormulaHtml(const Config& config, const std::string& id, InputOrigin origin) {
+    Ctx x = makeCtx(config, 1);
+    x.origin = origin;
+    return formulaHtml(x, id);
 }
 
 namespace {
@@ -602,6 +622,14 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             "exactly zero weight, while the remaining weights in each row still "
             "sum to 1. Doing this before softmax is the efficient trick of the "
             "chapter.");
+    if (id == step_id::kScaledScores && x.scaleSize > 0.0)
+        return Explain::tr(
+                   "The scores are divided by the square root of query_pre_attn_scalar = %1, a "
+                   "size the model's config sets (Gemma 3), not by that of its head size d_k = "
+                   "%2. The reason is the chapter's: without it large dot products would make "
+                   "softmax put almost all weight on one token.")
+            .arg(x.scaleSize)
+            .arg(x.dk());
     if (id == step_id::kScaledScores)
         return Explain::tr(
                    "The scores are divided by the square root of the key size d_k = %1. "
@@ -1044,7 +1072,7 @@ QString explain(const Ctx& x, const StepInfo& s) {
                 "%2</span></h3>")
                 .arg(QString::fromStdString(s.id).toHtmlEscaped(), stepCaption(s).toHtmlEscaped());
     html += QStringLiteral("<p>%1</p>").arg(whatAndWhy(x, s.id));
-    const QString f = stepFormulaHtml(x.c, s.id, x.origin);
+    const QString f = formulaHtml(x, s.id);
     if (!f.isEmpty())
         html += QStringLiteral(
                     "<p><b>%1</b> &nbsp;<span style=\"font-family:serif; "
@@ -1084,6 +1112,8 @@ QString explainStepHtml(const Trace& trace, const std::string& stepId, InputOrig
     x.plan.clear();
     for (const Step& s : trace.steps)
         x.plan.push_back(s.info);
+    if (const Step* scaled = trace.find(step_id::kScaledScores))
+        x.scaleSize = scaled->info.scaleSize;
     return explain(x, st->info);
 }
 
@@ -1167,6 +1197,8 @@ QString stepCaption(const StepInfo& s) {
         return Explain::tr("The mask: 1 marks a key the query may not see");
     if (id == step_id::kMaskedScores)
         return Explain::tr("Hidden scores become −∞");
+    if (id == step_id::kScaledScores && s.scaleSize > 0.0)
+        return Explain::tr("Scores divided by √query_pre_attn_scalar to keep softmax smooth");
     if (id == step_id::kScaledScores)
         return Explain::tr("Scores divided by √d_k to keep softmax smooth");
     if (id == step_id::kWeights)

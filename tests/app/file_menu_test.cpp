@@ -462,7 +462,7 @@ TEST(Sessions, OlderFileOpensWithNotesAboutDefaults) {
     // One line names every setting the file lacks.
     ASSERT_EQ(notes.size(), 1) << notes.join('\n').toStdString();
     EXPECT_TRUE(notes[0].startsWith(
-        QStringLiteral("The session was saved by an older version and lacks 22 settings")))
+        QStringLiteral("The session was saved by an older version and lacks 23 settings")))
         << notes[0].toStdString();
     EXPECT_TRUE(notes[0].contains(QStringLiteral(" seed,"))) << notes[0].toStdString();
     EXPECT_TRUE(w.sessions()->notesWidget()->isVisibleTo(&w));

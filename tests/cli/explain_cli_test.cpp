@@ -3,10 +3,13 @@
 // head or cell that does not exist.
 #include <gtest/gtest.h>
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 
 #include "cli/cli_run.h"
 
@@ -21,7 +24,6 @@ QString text(const CliRun& r) {
     EXPECT_TRUE(r.err.isEmpty()) << r.err.toStdString();
     return QString::fromUtf8(r.out);
 }
-
 
 // The number a derivation's first line ends on: the cell's value ("weights — query "one", key
 // "journey" = 0.1964").
@@ -149,4 +151,43 @@ TEST(ExplainCli, AModelLayersInputIsItsFirstNormInEveryNamingScheme) {
         EXPECT_TRUE(out.contains(QLatin1String("what attention reads"))) << out.toStdString();
         EXPECT_FALSE(out.contains(QLatin1String("position embedding"))) << out.toStdString();
     }
+}
+
+// Gemma 3 divides its scores by sqrt(query_pre_attn_scalar), which need not be its head size
+// (here 24 against 16): the op, the text and a clicked cell's derivation say so, and the
+// derivation's value is the cell's.
+TEST(ExplainCli, GemmaScalesByItsQueryPreAttnScalarNotItsHeadSize) {
+    QTemporaryDir dir;
+    const QDir fixture(QStringLiteral(ATTN_FIXTURES_DIR "/families/gemma3"));
+    for (const QString& name : fixture.entryList(QDir::Files))
+        ASSERT_TRUE(QFile::copy(fixture.filePath(name), dir.filePath(name)));
+    QFile config(dir.filePath("config.json"));
+    ASSERT_TRUE(config.open(QIODevice::ReadWrite));
+    QJsonObject o = QJsonDocument::fromJson(config.readAll()).object();
+    ASSERT_EQ(o["query_pre_attn_scalar"].toInt(), 16);
+    ASSERT_EQ(o["head_dim"].toInt(), 16);
+    o["query_pre_attn_scalar"] = 24;
+    config.resize(0);
+    config.write(QJsonDocument(o).toJson());
+    config.close();
+    const QStringList model = {"--model", dir.path(), "--ids", "5,6,7"};
+
+    const CliRun trace = cli(QStringList{"trace"} + model);
+    ASSERT_EQ(trace.exitCode, 0) << trace.err.toStdString();
+    double value = 0.0;
+    for (const QJsonValue& s : QJsonDocument::fromJson(trace.out).object()["steps"].toArray()) {
+        const QJsonObject step = s.toObject();
+        if (step["id"].toString() != QLatin1String("scaled_scores"))
+            continue;
+        EXPECT_EQ(step["op"].toString(), "masked_scores / query_pre_attn_scalar**0.5");
+        value = step["data"].toArray().at(1 * 3 + 0).toDouble();  // head 0, query 1, key 0
+    }
+    ASSERT_NE(value, 0.0);
+
+    const QString out =
+        text(cli(QStringList{"explain", "--step", "scaled_scores", "--cell", "1,0"} + model));
+    EXPECT_TRUE(out.contains(QLatin1String("query_pre_attn_scalar = 24"))) << out.toStdString();
+    EXPECT_FALSE(out.contains(QLatin1String("d_k = 16,"))) << out.toStdString();
+    EXPECT_TRUE(out.contains(QStringLiteral("/ √24 ="))) << out.toStdString();
+    EXPECT_NEAR(derivedValue(out), value, 0.5e-4) << out.toStdString();
 }

@@ -199,10 +199,14 @@ TEST(FamilyCli, AFolderWithoutItsTokenizerSaysGpt2StandsIn) {
     const QJsonObject model = json(r)["model"].toObject();
     EXPECT_EQ(model["tokenizer"].toString(), "gpt2");
     EXPECT_FALSE(model["tokenizer_is_the_models"].toBool(true));
+    // Ids given with --ids are the model's own: no tokenizer cut them, nothing to note.
+    EXPECT_TRUE(r.err.isEmpty()) << r.err.toStdString();
+    const CliRun cut = cli({"model", "--model", family("llama"), "--text", "a"});
+    EXPECT_EQ(cut.exitCode, 0) << cut.err.toStdString();
     EXPECT_TRUE(
-        r.err.contains("note: llama is a llama model without its tokenizer.json, so "
-                       "GPT-2's tokenizer cuts the text"))
-        << r.err.toStdString();
+        cut.err.contains("note: llama is a llama model without its tokenizer.json, so "
+                         "GPT-2's tokenizer cuts the text"))
+        << cut.err.toStdString();
     const QJsonObject own = json(cli({"model", "--model", family("qwen3"), "--ids", "1,2,3"}));
     EXPECT_EQ(own["model"].toObject()["tokenizer"].toString(), "tokenizer.json");
     EXPECT_TRUE(own["model"].toObject()["tokenizer_is_the_models"].toBool(false));

@@ -36,7 +36,6 @@ QJsonObject json(const CliRun& r) {
     return QJsonDocument::fromJson(r.out).object();
 }
 
-
 }  // namespace
 
 TEST(ModelCli, EveryLayersAttentionAndTheNextTokens) {

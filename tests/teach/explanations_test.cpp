@@ -107,8 +107,9 @@ TEST(Explanations, FromATraceUsesItsSizes) {
     EXPECT_FALSE(context.contains(QStringLiteral("context_split"))) << context.toStdString();
 }
 
-// In a trained model's layer (its inputs step is LayerNorm 1 of the block) the projections' weights
-// are the file's, so the text speaks of learnt weights, not of how a fresh module starts.
+// In a trained model's layer (its inputs step is the block's first norm, which the step says as a
+// fact) the projections' weights are the file's, so the text speaks of learnt weights, not of how
+// a fresh module starts.
 TEST(Explanations, ATrainedModelsProjectionsAreLearntNotInitialised) {
     Config c = bookConfig(Variant::MultiHead);
     c.qkvBias = true;
@@ -117,7 +118,7 @@ TEST(Explanations, ATrainedModelsProjectionsAreLearntNotInitialised) {
     EXPECT_TRUE(fresh.contains(QStringLiteral("initialisation"))) << fresh.toStdString();
     for (Step& s : t.steps)
         if (s.info.id == "inputs")
-            s.info.op = "h[0].ln_1(x)";
+            s.info.source = StepSource::LayerInput;
     const QString trained = explainStepHtml(t, "queries");
     EXPECT_TRUE(trained.contains(QStringLiteral(
         "This layer multiplies by the model's own 3 × 2 weight and its bias, learnt in training "
