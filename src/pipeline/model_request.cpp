@@ -519,11 +519,23 @@ QString metadataValue(const DecoderModel& model, const char* key) {
     return it == model.metadata.end() ? QString() : QString::fromStdString(it->second).trimmed();
 }
 
+// A number the metadata writes in C notation ("4.5529") in the reader's locale ("4,5529" in
+// German), with the decimals it was written with; text that is no number stays as it is.
+QString localNumber(const QString& text) {
+    bool ok = false;
+    const double value = QLocale::c().toDouble(text, &ok);
+    if (!ok)
+        return text;
+    const qsizetype dot = text.indexOf(QLatin1Char('.'));
+    const int decimals = dot < 0 ? 0 : int(text.size() - dot - 1);
+    return QLocale().toString(value, 'f', decimals);
+}
+
 }  // namespace
 
 QString describeValidationLoss(const DecoderModel& model) {
-    const QString loss = metadataValue(model, "validation_loss");
-    const QString bigram = metadataValue(model, "baseline_bigram_validation_loss");
+    const QString loss = localNumber(metadataValue(model, "validation_loss"));
+    const QString bigram = localNumber(metadataValue(model, "baseline_bigram_validation_loss"));
     if (!loss.isEmpty() && !bigram.isEmpty())
         return Text::tr("Validation loss %1 nats per token (a bigram model: %2).")
             .arg(loss, bigram);

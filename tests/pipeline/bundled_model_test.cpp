@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -175,6 +176,15 @@ TEST_F(BundledModel, SaysWhatItIsItsValidationLossAndItsLicence) {
         origin.endsWith(QStringLiteral("Licence: CC0-1.0 (weights); the training text is "
                                        "public domain.")))
         << origin.toStdString();
+    // In German the figures read with decimal commas, as written otherwise (4,5529).
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    const QString german = describeModelOrigin(*model_);
+    QLocale::setDefault(before);
+    EXPECT_TRUE(german.contains(QString(loss).replace(QLatin1Char('.'), QLatin1Char(',')) +
+                                QStringLiteral(" nats")))
+        << german.toStdString();
+    EXPECT_FALSE(german.contains(loss)) << german.toStdString();
     // Every entry in the details table, escaped.
     const QString html = modelMetadataHtml(*model_);
     for (const auto& [key, value] : model_->metadata)
