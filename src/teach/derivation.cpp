@@ -170,14 +170,14 @@ struct Cell {
     double dk() const { return double(mha ? hd : dOut); }
     // What the scores are divided by the square root of: d_k, or the size a model scales by
     // (Gemma 3's query_pre_attn_scalar), as the scaled step says.
-    double scaleSize() const {
+    double modelScaleSize() const {  // 0 where the scores are divided by sqrt(d_k)
         const Step* s = tr.find(step_id::kScaledScores);
-        return s && s->info.scaleSize > 0.0 ? s->info.scaleSize : dk();
+        return s ? s->info.scaleSize : 0.0;
     }
+    double scaleSize() const { return modelScaleSize() > 0.0 ? modelScaleSize() : dk(); }
     QString scaleName() const {
-        const Step* s = tr.find(step_id::kScaledScores);
-        return s && s->info.scaleSize > 0.0 ? QStringLiteral("query_pre_attn_scalar")
-                                            : QStringLiteral("d<sub>k</sub>");
+        return modelScaleSize() > 0.0 ? QStringLiteral("query_pre_attn_scalar")
+                                      : QStringLiteral("d<sub>k</sub>");
     }
     // The scores that go into softmax (scaled, or not for simplified), row i.
     std::string softmaxInput() const {

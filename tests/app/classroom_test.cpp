@@ -73,6 +73,18 @@ void typeSentence(MainWindow& w, const QString& text, int d, int heads) {
     });
 }
 
+// The bundled tiny-shakespeare, read, on `text`, with every view settled.
+bool openBundledModelOn(MainWindow& w, const QString& text) {
+    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
+    if (!waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000))
+        return false;
+    change(w, [&](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = text;
+    });
+    return settle(w);
+}
+
 // Waits until the head grid has its thumbnails for the shown step.
 bool gridSettled(MainWindow& w) {
     return waitUntil([&] { return !w.stepView()->headGrid()->isLoading(); });
@@ -592,13 +604,7 @@ TEST(Classroom, CompareTwoModelsOnTheSameText) {
             << c->message().toStdString();
         child<QAction>(w, "action_compareDock")->trigger();
     }
-    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
-    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
-    change(w, [](Settings& s) {
-        s.source = InputSource::Text;
-        s.text = QStringLiteral("a b c animal");
-    });
-    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(openBundledModelOn(w, QStringLiteral("a b c animal")));
     child<QAction>(w, "action_compareDock")->trigger();
     ComparePanel* c = w.comparePanel();
     ASSERT_TRUE(waitUntil([&] { return c->isVisible(); }));
@@ -902,13 +908,7 @@ TEST(Classroom, CompareOnATrainedModelOffersWhatApplies) {
     w.resize(1280, 690);
     w.show();
     ASSERT_TRUE(settle(w));
-    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
-    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
-    change(w, [](Settings& s) {
-        s.source = InputSource::Text;
-        s.text = QStringLiteral("The cat sat on the mat and the dog saw it");
-    });
-    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(openBundledModelOn(w, QStringLiteral("The cat sat on the mat and the dog saw it")));
     child<QAction>(w, "action_compareDock")->trigger();
     ComparePanel* c = w.comparePanel();
     ASSERT_TRUE(waitUntil([&] { return c->isVisible() && !c->message().isEmpty(); }));
@@ -966,13 +966,8 @@ TEST(Classroom, FocusWithCompareDockedKeepsTheHeatmap) {
     w.resize(1280, 690);
     w.show();
     ASSERT_TRUE(settle(w));
-    w.workspace()->openModel(QStringLiteral("tiny-shakespeare"));
-    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }, 60000));
-    change(w, [](Settings& s) {
-        s.source = InputSource::Text;
-        s.text = QStringLiteral("The animal didn't cross the street because it was too tired");
-    });
-    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(openBundledModelOn(
+        w, QStringLiteral("The animal didn't cross the street because it was too tired")));
     w.showPage(QStringLiteral("steps"));
     child<QAction>(w, "action_compareDock")->trigger();
     ASSERT_TRUE(waitUntil([&] { return w.comparePanel()->isVisible(); }));
