@@ -843,36 +843,6 @@ std::string ropeCall(const RopeSpec& r, int64_t hd) {
     return s + ")";
 }
 
-// The tensor names of one naming scheme, "{n}" standing for the block's number.
-struct FamilyNames {
-    std::string emb, block, norm1, q, k, v, o, qNorm, kNorm, postAttention, norm2, gate, up, down,
-        postFeedForward, finalNorm, head;
-};
-
-FamilyNames familyNames(const DecoderModel& m) {
-    const WeightNameTable& t = weightNameTable(m.arch.family, m.names);
-    auto norm = [&](const std::string& part) {
-        return part.empty() ? std::string() : part + "." + t.normScale;
-    };
-    return {t.tokenEmbedding,
-            t.blocks + ".{n}.",
-            norm(t.norm1),
-            t.query,
-            t.key,
-            t.value,
-            t.outProj,
-            norm(t.queryNorm),
-            norm(t.keyNorm),
-            norm(t.postAttentionNorm),
-            norm(t.norm2),
-            t.gate,
-            t.up,
-            t.down,
-            norm(t.postFeedForwardNorm),
-            norm(t.finalNorm),
-            t.outHead};
-}
-
 // The forward of a Llama, Qwen2, Qwen3 or Gemma 3 model written out as the book's classes
 // compute it (llama3.py, qwen3.py, ch05/12_gemma3), reading the same folder or file.
 PyTorchListing familyListing(const ModelRun& run) {
@@ -883,7 +853,9 @@ PyTorchListing familyListing(const ModelRun& run) {
     io::appendJsonString(path, where.toStdString());  // a valid Python string literal too
     const bool gemma = a.family == Family::Gemma3;
     const int layer = run.settings.layer;
-    const FamilyNames n = familyNames(m);
+    // The names as the file has them (engine/weight_names.h); a norm by its parameter's.
+    const WeightNameTable& n = weightNameTable(a.family, m.names);
+    auto norm = [&](const std::string& part) { return part + "." + n.normScale; };
     auto q = [](const std::string& name) { return "\"" + name + "\""; };
     PyTorchListing listing;
     listing.reproduces =
@@ -954,28 +926,28 @@ PyTorchListing familyListing(const ModelRun& run) {
          "    return x * cos + torch.cat((-x2, x1), dim=-1) * sin\n\n\n";
     s += "full_rope = " + ropeCall(a.globalRope, a.headSize()) +
          "\nsliding_rope = " + ropeCall(a.localRope, a.headSize()) + "\n";
-    s += "x = state[" + q(n.emb) + "][ids]" +
+    s += "x = state[" + q(n.tokenEmbedding) + "][ids]" +
          (gemma ? " * (d_model ** 0.5)  # Gemma scales the embeddings" : "") +
          "\nfor n in range(len(windows)):\n"
          "    b = " +
-         q(n.block) +
+         q(n.blocks + ".{n}.") +
          ".format(n=n)\n"
          "    h = rms_norm(x, state[b + " +
-         q(n.norm1) +
+         q(norm(n.norm1)) +
          "])\n"
          "    q = linear(h, b + " +
-         q(n.q) +
+         q(n.query) +
          ").view(T, heads, head_dim).transpose(0, 1)\n"
          "    k = linear(h, b + " +
-         q(n.k) +
+         q(n.key) +
          ").view(T, kv_heads, head_dim).transpose(0, 1)\n"
          "    v = linear(h, b + " +
-         q(n.v) + ").view(T, kv_heads, head_dim).transpose(0, 1)\n";
+         q(n.value) + ").view(T, kv_heads, head_dim).transpose(0, 1)\n";
     if (a.qkNorm)
-        s += "    q = rms_norm(q, state[b + " + q(n.qNorm) +
+        s += "    q = rms_norm(q, state[b + " + q(norm(n.queryNorm)) +
              "])  # QK-norm, before RoPE\n"
              "    k = rms_norm(k, state[b + " +
-             q(n.kNorm) + "])\n";
+             q(norm(n.keyNorm)) + "])\n";
     s += "    cos, sin = sliding_rope if windows[n] else full_rope\n"
          "    q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)\n"
          "    k = k.repeat_interleave(heads // kv_heads, dim=0)  # each group serves its heads\n"
@@ -996,23 +968,24 @@ PyTorchListing familyListing(const ModelRun& run) {
          "        attention = weights\n"
          "    context = (weights @ v).transpose(0, 1).reshape(T, heads * head_dim)\n"
          "    a = linear(context, b + " +
-         q(n.o) + ")\n";
+         q(n.outProj) + ")\n";
     if (gemma)
-        s += "    a = rms_norm(a, state[b + " + q(n.postAttention) + "])\n";
+        s += "    a = rms_norm(a, state[b + " + q(norm(n.postAttentionNorm)) + "])\n";
     s += "    x = x + a\n"
          "    h = rms_norm(x, state[b + " +
-         q(n.norm2) + "])\n" +
+         q(norm(n.norm2)) + "])\n" +
          (gemma ? "    g = F.gelu(linear(h, b + " + q(n.gate) + "), approximate=\"tanh\")\n"
                 : "    g = F.silu(linear(h, b + " + q(n.gate) + "))\n") +
          "    f = linear(g * linear(h, b + " + q(n.up) + "), b + " + q(n.down) + ")\n";
     if (gemma)
-        s += "    f = rms_norm(f, state[b + " + q(n.postFeedForward) + "])\n";
+        s += "    f = rms_norm(f, state[b + " + q(norm(n.postFeedForwardNorm)) + "])\n";
     s += "    x = x + f\n"
          "x = rms_norm(x, state[" +
-         q(n.finalNorm) +
+         q(norm(n.finalNorm)) +
          "])\n"
          "head = state.get(" +
-         q(n.head) + ", state[" + q(n.emb) + "])  # tied: the embedding\n" + modelListingEnd(layer);
+         q(n.outHead) + ", state[" + q(n.tokenEmbedding) + "])  # tied: the embedding\n" +
+         modelListingEnd(layer);
     listing.code = std::move(s);
     return listing;
 }
