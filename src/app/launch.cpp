@@ -195,7 +195,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
         return base;
     }
     const std::vector<StepInfo> plan =
-        model ? plannedModelSteps(DecoderArchitecture{}, tokens.count(),
+        model ? plannedModelSteps(DecoderArchitecture{}, 0, tokens.count(),
                                   state.settings.config.simpleMaskSteps)
               : planSteps(state.settings.config, tokens.count());
     // The same checks and words as the CLI's (pipeline/run_request.h). A model's heads are
@@ -237,7 +237,7 @@ QString launchModelMismatch(const DecoderArchitecture& arch, int layer, int head
     if (head >= arch.heads)
         return lacks(QStringLiteral("head"), head, arch.heads);
     if (!step.isEmpty())
-        if (const auto problem = stepProblem(plannedModelSteps(arch, 1, simpleMaskSteps), step))
+        if (const auto problem = stepProblem(plannedModelSteps(arch, 0, 1, simpleMaskSteps), step))
             return QString::fromStdString(problem->message);
     return {};
 }

@@ -15,6 +15,7 @@
 #include "app/input_panel.h"
 #include "app/setting_controls.h"
 #include "app/workspace.h"
+#include "engine/decoder_forward.h"
 
 namespace attn {
 
@@ -387,27 +388,11 @@ void ModulePanel::fromSettings() {
     const auto& model = workspace_->model();
     if (s.modelMode() && model) {
         const DecoderArchitecture& a = model->arch;
-        c.variant = Variant::MultiHead;
-        c.dIn = c.dOut = a.dModel;
-        c.heads = a.heads;
-        c.mask = MaskSpec{MaskKind::Causal, 0};
-        c.dropout = 0.0;
-        c.mode = Mode::Eval;
+        // The layer's attention as the forward builds it (one derivation, by the architecture's
+        // features); the bias box shows the model's, which a rotary layer adds with the model.
+        c = layerTraceConfig(a, s.layer, 1);
         c.qkvBias = a.qkvBias;
-        c.batch = 1;
-        c.contextLength = a.contextLength;
-        if (a.rope) {
-            // Today's families: the layer's attention is the rotary module's, with the file's
-            // key/value groups, head size, QK-norm, RoPE base and (sliding layers) window.
-            c.variant = Variant::Rotary;
-            c.kvGroups = a.keyValueHeads();
-            c.headDim = a.headSize();
-            c.rope = true;
-            c.qkNorm = a.qkNorm;
-            c.ropeBase = a.ropeOf(s.layer).base;
-            if (a.windowOf(s.layer) > 0)
-                c.mask = MaskSpec{MaskKind::Window, a.windowOf(s.layer)};
-        }
+        c.simpleMaskSteps = s.config.simpleMaskSteps;
         modelNote_->setText(
             a.rope ? tr("A trained %1 model: its sizes, read from its files. Layer %2's attention "
                         "is grouped-query attention with RoPE%3, as the book builds it after "

@@ -344,7 +344,7 @@ QString Workspace::issue(const QString& field) const {
 std::vector<StepInfo> Workspace::plannedSteps() const {
     const int64_t tokens = std::max<int64_t>(1, tokens_.count());
     if (state_.settings.modelMode())
-        return state_.model ? plannedModelSteps(state_.model->arch, tokens,
+        return state_.model ? plannedModelSteps(state_.model->arch, state_.settings.layer, tokens,
                                                 state_.settings.config.simpleMaskSteps)
                             : std::vector<StepInfo>{};
     if (!validate(state_.settings.config, tokens).empty())

@@ -826,7 +826,9 @@ Config layerTraceConfig(const DecoderArchitecture& a, int64_t layer, int64_t tok
     c.dropout = 0.0;
     c.mode = Mode::Eval;
     c.contextLength = std::max<int64_t>(tokens, a.contextLength);
-    if (a.family == Family::Gpt2) {
+    // Learned positions: chapter 3's multi-head attention as it is; RoPE: the module of the
+    // later variants, with the architecture's groups, head size, QK-norm and window.
+    if (!a.rope) {
         c.variant = Variant::MultiHead;
         c.dOut = a.dModel;
         c.mask = MaskSpec{MaskKind::Causal, 0};
@@ -887,13 +889,16 @@ Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel
     extras.qkNormEps = a.normEps;
     extras.rope = a.ropeOf(layer);
     extras.scoreScale = a.queryScale;
-    extras.qkvBias = a.family != Family::Gpt2 && a.qkvBias;
     TraceRequest r;
     r.config = layerTraceConfig(a, layer, T);
     r.config.simpleMaskSteps = options.simpleMaskSteps;
     r.config.memoryBudgetBytes = options.memoryBudgetBytes;
-    if (a.family != Family::Gpt2)
+    // Chapter 3's multi-head module takes its biases from its config; the later module's layer
+    // set-up (RoPE, QK-norm, the score scale) comes with the model.
+    if (r.config.variant != Variant::MultiHead) {
+        extras.qkvBias = a.qkvBias;
         r.modelLayer = &extras;
+    }
     r.inputs = normRows(a, run.blockInputs.data() + layer * T * d, T, d, b.norm1Scale, b.norm1Shift)
                    .view({1, T, d});
     r.weights = &weights;
@@ -909,6 +914,8 @@ Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel
                          ? "Block " + n + "'s LayerNorm1 output: the input of its attention"
                          : "Block " + n + "'s RMSNorm output: the input of its attention";
     }
+    for (Step& s : trace.steps)
+        s.info.block = a.blockFacts(layer);
     nameModelModules(trace, m, layer);
     // Gemma 3 scales by its config's query_pre_attn_scalar, which need not be its head size:
     // the steps say so, and the texts and derivations read it from them.

@@ -55,6 +55,21 @@ DecoderArchitecture gpt2Architecture(int64_t layers, int64_t dModel, int64_t hea
     return a;
 }
 
+BlockFacts DecoderArchitecture::blockFacts(int64_t layer) const {
+    BlockFacts f;
+    f.layer = layer;
+    f.dModel = dModel;
+    f.ffHidden = ffHidden;
+    f.norm = norm;
+    f.feedForward = feedForward;
+    f.positions = rope ? PositionKind::Rope : PositionKind::Learned;
+    f.qkvBias = qkvBias;
+    f.outputBias = outputBias;
+    f.sandwichNorms = sandwichNorms;
+    f.embeddingScale = embeddingScale;
+    return f;
+}
+
 int64_t DecoderLinear::inFeatures() const {
     if (!half.empty())
         return half.cols;

@@ -3,9 +3,9 @@
 // and the families after it (Llama 3, Qwen2, Qwen3, Gemma 3; SPEC 9.2). Its size, what its
 // family does differently (as data: which norm, which feed-forward, RoPE or learned positions,
 // key/value groups, QK-norm, sliding windows) and its float32 weights. Built once by the model
-// readers (io/model_file.h: GPT-2 files and, by way of io/model_config.h, the later families), immutable afterwards and shared between threads
-// as std::shared_ptr<const DecoderModel>. Weights may point straight into a memory-mapped file;
-// they are never written.
+// readers (io/model_file.h: GPT-2 files and, by way of io/model_config.h, the later families),
+// immutable afterwards and shared between threads as std::shared_ptr<const DecoderModel>. Weights
+// may point straight into a memory-mapped file; they are never written.
 
 #include <cstdint>
 #include <map>
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/block_facts.h"
 #include "engine/half.h"
 #include "engine/rope_spec.h"
 #include "engine/tensor.h"
@@ -31,18 +32,6 @@ enum class WeightNames {
 // The published architecture a model follows: config.json's model_type.
 enum class Family { Gpt2, Llama, Qwen2, Qwen3, Gemma3 };
 std::string familyName(Family family);  // "gpt2" | "llama" | "qwen2" | "qwen3" | "gemma3_text"
-
-enum class NormKind {
-    LayerNorm,      // (x - mean) / sqrt(var + eps) * scale + shift (GPT-2)
-    RmsNorm,        // x / sqrt(mean(x^2) + eps) * weight (Llama, Qwen)
-    RmsNormOnePlus  // x / sqrt(mean(x^2) + eps) * (1 + weight) (Gemma 3)
-};
-
-enum class FeedForwardKind {
-    Gelu,    // GELU(x W1 + b1) W2 + b2 (GPT-2)
-    SwiGlu,  // (SiLU(x W_gate) * x W_up) W_down (Llama, Qwen)
-    GeGlu    // (GELU_tanh(x W_gate) * x W_up) W_down (Gemma 3)
-};
 
 std::string weightNamesName(WeightNames names);  // "hf" | "book"
 
@@ -98,7 +87,8 @@ struct DecoderArchitecture {
     int64_t contextLength = 0;
     int64_t ffHidden = 0;  // 4 * d_model in every GPT-2
     bool qkvBias = false;
-    bool tiedHead = true;  // logits use the token embedding (no separate output head)
+    bool outputBias = true;  // out_proj and the feed-forward add biases (GPT-2; none after it)
+    bool tiedHead = true;    // logits use the token embedding (no separate output head)
     NormKind norm = NormKind::LayerNorm;
     double normEps = 1e-5;
     FeedForwardKind feedForward = FeedForwardKind::Gelu;
@@ -132,6 +122,8 @@ struct DecoderArchitecture {
     const RopeSpec& ropeOf(int64_t layer) const {
         return windowOf(layer) > 0 ? localRope : globalRope;
     }
+    // Layer `layer`'s block as its steps carry it (StepInfo::block).
+    BlockFacts blockFacts(int64_t layer) const;
 };
 
 // A GPT-2 architecture of these sizes (LayerNorm, GELU, learned positions, every head its own

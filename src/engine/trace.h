@@ -5,10 +5,12 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "engine/block_facts.h"
 #include "engine/cancel.h"
 #include "engine/config.h"
 #include "engine/rope_spec.h"
@@ -51,6 +53,9 @@ struct StepInfo {
     // Query heads per index of a "G" (key/value group) axis: picking head h shows group
     // h / headsPerGroup, the group that head reads its keys and values from.
     int64_t headsPerGroup = 1;
+    // Every step of a trained model's layer: the block it belongs to (its norm, feed-forward,
+    // positions), which its texts name; empty for chapter 3's module.
+    std::optional<BlockFacts> block;
     // Index of the head axis ("h", "head", or "G" for key/value groups), -1 if the step is not
     // split by head.
     int64_t headAxis() const;

@@ -207,6 +207,7 @@ ModelConfig readFamily(const ConfigReader& r, const std::string& modelType) {
     a.qkNorm = a.family == Family::Qwen3 || gemma;
     a.sandwichNorms = gemma;
     a.qkvBias = a.family == Family::Qwen2;
+    a.outputBias = false;
     // Hugging Face's defaults: Gemma ties its output head to the embedding, the others do not.
     a.tiedHead = r.flag("tie_word_embeddings", gemma);
     if (r.flag("attention_bias", a.family == Family::Qwen2) != a.qkvBias)

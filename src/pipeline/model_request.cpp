@@ -317,13 +317,13 @@ const std::vector<std::string>& blockContextStepIds() {
     return ids;
 }
 
-std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t tokens,
-                                        bool simpleMaskSteps) {
+std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t layer,
+                                        int64_t tokens, bool simpleMaskSteps) {
     // One layer's attention is the module layerTraceConfig says, with the model's sizes.
     const int64_t d = std::max<int64_t>(1, arch.dModel);
     DecoderArchitecture a = arch;
     a.dModel = d;
-    Config c = layerTraceConfig(a, 0, tokens);
+    Config c = layerTraceConfig(a, layer, tokens);
     c.simpleMaskSteps = simpleMaskSteps;
     const int64_t T = std::max<int64_t>(1, tokens);
     auto around = [&](const char* id, int64_t width, const char* widthName) {
@@ -335,13 +335,19 @@ std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t
         return s;
     };
     std::vector<StepInfo> steps{around(step_id::kBlockInput, d, "d_model")};
-    for (StepInfo& s : planSteps(c, T))
+    for (StepInfo& s : planSteps(c, T)) {
+        if (s.id == step_id::kInputs)
+            s.source = StepSource::LayerInput;
         steps.push_back(std::move(s));
+    }
     steps.push_back(around(step_id::kResidualAfterAttention, d, "d_model"));
     steps.push_back(around(step_id::kNorm2, d, "d_model"));
     steps.push_back(around(step_id::kFfHidden, std::max<int64_t>(1, arch.ffHidden), "ff_hidden"));
     steps.push_back(around(step_id::kFfOutput, d, "d_model"));
     steps.push_back(around(step_id::kBlockOutput, d, "d_model"));
+    if (arch.layers > 0)
+        for (StepInfo& s : steps)
+            s.block = a.blockFacts(layer);
     return steps;
 }
 
@@ -390,6 +396,7 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
         s.info.dims = {"b", "T", width};
         s.info.shape = {1, T, value.size(-1)};
         s.info.kind = StepKind::Projection;
+        s.info.block = run.model->arch.blockFacts(run.settings.layer);
         s.value = value.contiguous().view(s.info.shape);
         return s;
     };

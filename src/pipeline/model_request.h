@@ -85,11 +85,11 @@ TraceRun layerTraceRun(const ModelRun& run, const CancelToken* cancel = nullptr)
 TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel = nullptr);
 // The ids of those steps around the attention.
 const std::vector<std::string>& blockContextStepIds();
-// The steps layerTraceRunInBlock makes for `tokens` tokens of a model of `arch`, before they
-// are computed (the pipeline strip and shape table while typing); with an empty `arch` (the
-// model not read yet) only their ids and kinds are meaningful.
-std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t tokens,
-                                        bool simpleMaskSteps = true);
+// The steps layerTraceRunInBlock makes for `tokens` tokens of layer `layer` of a model of
+// `arch`, before they are computed (the pipeline strip and shape table while typing); with an
+// empty `arch` (the model not read yet) only their ids and kinds are meaningful.
+std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t layer,
+                                        int64_t tokens, bool simpleMaskSteps = true);
 
 // The architecture in words, for the picker or the CLI: "gpt2, 4 layers, 4 heads of 32 (d 128),
 // context 256, vocabulary 50257, F16"; "qwen3, 28 layers, 16 query heads sharing 8 key/value

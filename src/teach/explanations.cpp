@@ -7,6 +7,7 @@
 #include "engine/step_ids.h"
 #include "engine/trace.h"
 #include "pipeline/settings.h"
+#include "teach/block_texts.h"
 
 namespace attn {
 
@@ -31,17 +32,6 @@ QString shapeText(const Shape& s) {
     return QString::fromStdString(shapeToString(s));
 }
 
-// "(b = 1, T = 6, d_in = 3)"
-QString namedShape(const StepInfo& s) {
-    QStringList parts;
-    for (size_t i = 0; i < s.shape.size(); ++i) {
-        const QString name =
-            i < s.dims.size() ? QString::fromStdString(s.dims[i]) : QStringLiteral("?");
-        parts << QStringLiteral("%1&nbsp;=&nbsp;%2").arg(name.toHtmlEscaped()).arg(s.shape[i]);
-    }
-    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
-}
-
 struct Ctx {
     Config c;
     std::vector<StepInfo> plan;
@@ -57,6 +47,8 @@ struct Ctx {
     InputOrigin origin = InputOrigin::Embedded;
     // > 0: the scores are divided by its square root instead of sqrt(d_k) (StepInfo::scaleSize).
     double scaleSize = 0.0;
+    // The query, key and value projections add biases: the config's, or a model layer's (Qwen2).
+    bool qkvBias = false;
 
     const StepInfo* find(const std::string& id) const {
         for (const StepInfo& s : plan)
@@ -71,6 +63,7 @@ Ctx makeCtx(const Config& c, int64_t tokens) {
     Ctx x;
     x.c = c;
     x.T = tokens;
+    x.qkvBias = c.qkvBias;
     x.plan = planSteps(c, tokens);
     x.b = c.batch;
     x.dIn = c.dIn;
@@ -371,10 +364,14 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
             .arg(x.G * x.hd)
             .arg(x.h * x.hd);
     if (x.rotary && id == step_id::kQueries)
-        return Explain::tr(
-                   "Each token's d_in = %1 numbers are projected to h × head_dim = %2 × %3 = %4: "
-                   "the head size is its own setting here (Qwen3's is 128 whatever d_in is), and "
-                   "none of the projections has a bias.")
+        return (x.qkvBias
+                    ? Explain::tr("Each token's d_in = %1 numbers are projected to h × head_dim = "
+                                  "%2 × %3 = %4: the head size is its own setting here (Qwen3's is "
+                                  "128 whatever d_in is), and the query, key and value projections "
+                                  "add a bias, as Qwen2's do.")
+                    : Explain::tr("Each token's d_in = %1 numbers are projected to h × head_dim = "
+                                  "%2 × %3 = %4: the head size is its own setting here (Qwen3's is "
+                                  "128 whatever d_in is), and none of the projections has a bias."))
             .arg(x.dIn)
             .arg(x.h)
             .arg(x.hd)
@@ -540,7 +537,7 @@ QString whatAndWhy(const Ctx& x, const std::string& id) {
             how = Explain::tr(
                       "This layer multiplies by the model's own %1 × %2 weight%3, learnt in "
                       "training and read from its file.")
-                      .arg(dIn, dOut, x.c.qkvBias ? Explain::tr(" and its bias") : QString());
+                      .arg(dIn, dOut, x.qkvBias ? Explain::tr(" and its bias") : QString());
         else if (x.v1)
             how = Explain::tr(
                       "SelfAttention_v1 multiplies the inputs by a trainable %1 × %2 matrix "
@@ -842,22 +839,22 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
     const QString to = shapeText(s.shape);
     if (id == step_id::kInputs)
         return Explain::tr("%1 %2: batch b = %3, T = %4 tokens, d_in = %5 numbers per token")
-            .arg(to, namedShape(s))
+            .arg(to, namedShapeHtml(s))
             .arg(x.b)
             .arg(x.T)
             .arg(x.dIn);
     if (id == step_id::kMask)
         return Explain::tr("%1 %2: one T × T table shared by every batch entry and head")
-            .arg(to, namedShape(s));
+            .arg(to, namedShapeHtml(s));
     if (id == step_id::kRopeCos || id == step_id::kRopeSin)
         return Explain::tr("%1 %2: one row per position, one column per number of a head")
-            .arg(to, namedShape(s));
+            .arg(to, namedShapeHtml(s));
     std::vector<const StepInfo*> src;
     for (const std::string& sid : sourcesOf(x, id))
         if (const StepInfo* p = x.find(sid))
             src.push_back(p);
     if (src.empty())
-        return QStringLiteral("%1 %2").arg(to, namedShape(s));
+        return QStringLiteral("%1 %2").arg(to, namedShapeHtml(s));
     const QString from = shapeText(src[0]->shape);
     if (x.after) {
         const QString width = s.dims.empty() ? QString() : QString::fromStdString(s.dims.back());
@@ -979,93 +976,9 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
     return Explain::tr("%1 → %2: element by element, the shape does not change").arg(from, to);
 }
 
-bool isBlockContextStep(const std::string& id) {
-    return id == step_id::kBlockInput || id == step_id::kResidualAfterAttention ||
-           id == step_id::kNorm2 || id == step_id::kFfHidden || id == step_id::kFfOutput ||
-           id == step_id::kBlockOutput;
-}
-
-// What and why of a trained model's block around its attention: the residual stream, the two
-// LayerNorms and the feed-forward network.
-QString blockWhatAndWhy(const StepInfo& s) {
-    const std::string& id = s.id;
-    if (id == step_id::kBlockInput)
-        return Explain::tr(
-            "The residual stream as it enters this block: in block 0 the token embeddings plus "
-            "the position embeddings, after that the same plus everything the blocks before "
-            "added. Every block reads the stream and adds its results to it; nothing in it is "
-            "ever replaced.");
-    if (id == step_id::kInputs)
-        return Explain::tr(
-            "LayerNorm 1: each token's vector of the stream is shifted to mean 0 and scaled to "
-            "variance 1, then multiplied by a learned scale and shifted by a learned shift. This "
-            "is what attention reads: the chapter-3 steps that follow are this block's "
-            "multi-head attention, with the model's trained weights.");
-    if (id == step_id::kResidualAfterAttention)
-        return Explain::tr(
-            "The residual connection: the attention's output (the <code>output</code> step) is "
-            "added to the block's input. Attention only adds to the stream, so a head with "
-            "nothing useful to say can write almost nothing.");
-    if (id == step_id::kNorm2)
-        return Explain::tr(
-            "LayerNorm 2: the stream normalised again, now as the input of the feed-forward "
-            "network.");
-    if (id == step_id::kFfHidden)
-        return Explain::tr(
-            "The feed-forward network's first layer, four times wider than d_model, then GELU. "
-            "It works on each token on its own: no token looks at another here. Tokens exchange "
-            "information only in attention.");
-    if (id == step_id::kFfOutput)
-        return Explain::tr(
-            "The feed-forward network's second layer brings each token's vector back to "
-            "d_model: what the feed-forward adds to the stream.");
-    if (id == step_id::kBlockOutput)
-        return Explain::tr(
-            "The block's output: the stream after attention plus the feed-forward's output. It "
-            "is the next block's input; after the last block a final LayerNorm and the output "
-            "head turn it into next-token probabilities.");
-    return {};
-}
-
-QString blockFormulaHtml(const std::string& id) {
-    if (id == step_id::kInputs || id == step_id::kNorm2)
-        return QStringLiteral("LN(x) = γ ⊙ (x − μ) / √(σ<sup>2</sup> + ε) + β");
-    if (id == step_id::kResidualAfterAttention)
-        return QStringLiteral("x + MHA(LN<sub>1</sub>(x))");
-    if (id == step_id::kFfHidden)
-        return QStringLiteral("GELU(LN<sub>2</sub>(x) W<sub>1</sub> + b<sub>1</sub>)");
-    if (id == step_id::kFfOutput)
-        return QStringLiteral("h W<sub>2</sub> + b<sub>2</sub>");
-    if (id == step_id::kBlockOutput)
-        return QStringLiteral("x + FF(LN<sub>2</sub>(x))");
-    return {};
-}
-
-QString explainBlockStep(const StepInfo& s) {
-    QString html;
-    html += QStringLiteral(
-                "<h3 style=\"margin:0\">%1 <span style=\"font-weight:normal; color:#555\">— "
-                "%2</span></h3>")
-                .arg(QString::fromStdString(s.id).toHtmlEscaped(), stepCaption(s).toHtmlEscaped());
-    html += QStringLiteral("<p>%1</p>").arg(blockWhatAndWhy(s));
-    const QString f = blockFormulaHtml(s.id);
-    if (!f.isEmpty())
-        html += QStringLiteral(
-                    "<p><b>%1</b> &nbsp;<span style=\"font-family:serif; "
-                    "font-size:large\">%2</span></p>")
-                    .arg(Explain::tr("Formula:"), f);
-    html += QStringLiteral("<p><b>%1</b> <code>%2</code></p>")
-                .arg(Explain::tr("PyTorch:"), QString::fromStdString(s.op).toHtmlEscaped());
-    html += QStringLiteral("<p><b>%1</b> %2: %3</p>")
-                .arg(Explain::tr("Shape:"), namedShape(s),
-                     s.id == step_id::kFfHidden ? Explain::tr("one wider vector per token")
-                                                : Explain::tr("one d_model vector per token"));
-    return html;
-}
-
 QString explain(const Ctx& x, const StepInfo& s) {
-    if (isBlockContextStep(s.id) || isModelLayerInput(s))
-        return explainBlockStep(s);
+    if (isBlockStep(s))
+        return blockStepHtml(s);
     QString html;
     html += QStringLiteral(
                 "<h3 style=\"margin:0\">%1 <span style=\"font-weight:normal; color:#555\">— "
@@ -1114,6 +1027,8 @@ QString explainStepHtml(const Trace& trace, const std::string& stepId, InputOrig
         x.plan.push_back(s.info);
     if (const Step* scaled = trace.find(step_id::kScaledScores))
         x.scaleSize = scaled->info.scaleSize;
+    if (st->info.block && st->info.block->qkvBias)
+        x.qkvBias = true;
     return explain(x, st->info);
 }
 
@@ -1139,20 +1054,8 @@ bool isModelLayerInput(const StepInfo& s) {
 
 QString stepCaption(const StepInfo& s) {
     const std::string& id = s.id;
-    if (isModelLayerInput(s))
-        return Explain::tr("LayerNorm 1: the stream normalised, what attention reads");
-    if (id == step_id::kBlockInput)
-        return Explain::tr("The residual stream entering the block");
-    if (id == step_id::kResidualAfterAttention)
-        return Explain::tr("The stream plus what attention adds");
-    if (id == step_id::kNorm2)
-        return Explain::tr("LayerNorm 2: the input of the feed-forward");
-    if (id == step_id::kFfHidden)
-        return Explain::tr("Feed-forward: a wider layer and GELU, token by token");
-    if (id == step_id::kFfOutput)
-        return Explain::tr("Feed-forward: back to d_model");
-    if (id == step_id::kBlockOutput)
-        return Explain::tr("The stream plus the feed-forward: the next block's input");
+    if (isBlockStep(s))
+        return blockStepCaption(s);
     const bool simplified =
         s.op.rfind("inputs @", 0) == 0 || s.op.find("@ inputs") != std::string::npos;
     if (id == step_id::kInputs)

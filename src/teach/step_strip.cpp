@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "engine/step_ids.h"
+#include "teach/block_texts.h"
 #include "teach/explanations.h"
 #include "teach/scaled_font.h"
 
@@ -158,6 +159,12 @@ QString namedShapeText(const StepInfo& s) {
 
 }  // namespace
 
+QString StepStrip::chipLabelOf(const StepInfo& step) {
+    // A model layer's norms and feed-forward are named as that model builds them.
+    const QString model = blockChipLabel(step);
+    return model.isEmpty() ? chipLabel(QString::fromStdString(step.id)) : model;
+}
+
 QString StepStrip::stageKeyOf(const QString& id) {
     for (const StageDef& d : stageDefs())
         for (const char* s : d.ids)
@@ -264,7 +271,7 @@ class StepTabAccessible : public QAccessibleInterface {
             return {};
         const QString id = strip_->stepIds()[index_];
         if (t == QAccessible::Name) {
-            const QString label = StepStrip::chipLabel(id);
+            const QString label = StepStrip::chipLabelOf(strip_->steps()[size_t(index_)]);
             return label == id ? id : QStringLiteral("%1 (%2)").arg(label, id);
         }
         if (t == QAccessible::Description)
@@ -410,9 +417,9 @@ void StepStrip::setSteps(const std::vector<StepInfo>& steps) {
         stage.foldedLabel = tr(defs[d].folded);
         stage.branch = defs[d].branch;
         if (isModelLayerInput(*byStage[d].front())) {
-            // A trained model's layer reads the block's LayerNorm 1, not token embeddings.
-            stage.caption = tr("LayerNorm 1");
-            stage.foldedLabel = tr("LayerNorm 1");
+            // A trained model's layer reads its block's first norm, not token embeddings.
+            stage.caption = chipLabelOf(*byStage[d].front());
+            stage.foldedLabel = stage.caption;
         }
         std::vector<int> indices;
         for (const StepInfo* s : byStage[d]) {
@@ -524,7 +531,7 @@ StepStrip::Geometry StepStrip::computeGeometry() const {
     for (int s = 0; s < n; ++s) {
         double chips = 0;
         for (int step : stageSteps_[size_t(s)])
-            chips += m.chipWidth(chipLabel(QString::fromStdString(steps_[size_t(step)].id)));
+            chips += m.chipWidth(chipLabelOf(steps_[size_t(step)]));
         chips += m.chipGap * double(stageSteps_[size_t(s)].size() - 1);
         const double pad = stages_[size_t(s)].branch ? 2 * branchPad : 0;
         full[size_t(s)] =
@@ -569,8 +576,7 @@ StepStrip::Geometry StepStrip::computeGeometry() const {
             g.chips.push_back({s, -1, QRectF(cx, chipTop, folded[size_t(s)] - pad, m.chipHeight)});
         } else {
             for (int step : stageSteps_[size_t(s)]) {
-                const double cw =
-                    m.chipWidth(chipLabel(QString::fromStdString(steps_[size_t(step)].id)));
+                const double cw = m.chipWidth(chipLabelOf(steps_[size_t(step)]));
                 g.chips.push_back({s, step, QRectF(cx, chipTop, cw, m.chipHeight)});
                 cx += cw + m.chipGap;
             }
@@ -692,7 +698,7 @@ StepStrip::Arrow StepStrip::arrowAt(const QPointF& pos) const {
 QString StepStrip::chipText(const Chip& chip) const {
     if (chip.step < 0)
         return stages_[size_t(chip.stage)].foldedLabel;
-    return chipLabel(QString::fromStdString(steps_[size_t(chip.step)].id));
+    return chipLabelOf(steps_[size_t(chip.step)]);
 }
 
 QString StepStrip::chipToolTip(const Chip& chip) const {
@@ -716,8 +722,7 @@ QSize StepStrip::sizeHint() const {
     for (size_t s = 0; s < stages_.size(); ++s) {
         double chips = 0;
         for (int step : stageSteps_[s])
-            chips +=
-                m.chipWidth(chipLabel(QString::fromStdString(steps_[size_t(step)].id))) + m.chipGap;
+            chips += m.chipWidth(chipLabelOf(steps_[size_t(step)])) + m.chipGap;
         w += std::max(chips, capFm.horizontalAdvance(stages_[s].caption));
     }
     return {std::max(int(std::ceil(w)), minimumSizeHint().width()), minimumSizeHint().height()};

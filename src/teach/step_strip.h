@@ -38,7 +38,8 @@ class StepStrip : public QWidget {
     // Display order: stage by stage, trace order inside a stage (the trace order itself for the
     // steps of every variant). Left/Right walk this order.
     QStringList stepIds() const;
-    void setFontScale(double scale);  // presentation mode, e.g. 1.6
+    const std::vector<StepInfo>& steps() const { return steps_; }  // display order
+    void setFontScale(double scale);                               // presentation mode, e.g. 1.6
     double fontScale() const { return fontScale_; }
 
     const std::vector<Stage>& stages() const { return stages_; }
@@ -46,6 +47,8 @@ class StepStrip : public QWidget {
     static QString stageKeyOf(const QString& id);
     // The text on a step's chip inside its stage ("queries", "Q split", "scaled", ...).
     static QString chipLabel(const QString& id);
+    // The chip of a step as planned or computed: a model layer's own norm and feed-forward.
+    static QString chipLabelOf(const StepInfo& step);
     // What a step is, in plain text: its title, PyTorch op and named shape (what screen readers
     // read for its chip; the tooltip says the same).
     QString stepDescription(const QString& id) const;

@@ -191,3 +191,62 @@ TEST(ExplainCli, GemmaScalesByItsQueryPreAttnScalarNotItsHeadSize) {
     EXPECT_TRUE(out.contains(QStringLiteral("/ √24 ="))) << out.toStdString();
     EXPECT_NEAR(derivedValue(out), value, 0.5e-4) << out.toStdString();
 }
+
+// The block around a model layer's attention is explained as that model builds it, from the facts
+// its steps carry (StepInfo::block): GPT-2's LayerNorms, GELU, biases and position embeddings;
+// Llama's and Qwen's RMSNorms, SwiGLU and RoPE; Gemma 3's (1 + weight) RMSNorms around each
+// sublayer, GeGLU and scaled embeddings. Every text of the handout, in both languages.
+TEST(ExplainCli, EveryFamilysHandoutNamesItsOwnBlock) {
+    const QString families = QStringLiteral(ATTN_FIXTURES_DIR "/families/");
+    auto handout = [&](const QStringList& model, const char* lang) {
+        return text(
+            cli(QStringList{"explain", "--all-steps", "--ids", "5,6,7", "--lang", lang} + model));
+    };
+    struct Case {
+        QStringList model;
+        QStringList says, neverSays;
+    };
+    const QStringList gptNever = {"RMSNorm", "SwiGLU", "GeGLU", "W_down"};
+    const QStringList ropeNever = {"LayerNorm 1",
+                                   "LayerNorm 2",
+                                   "final LayerNorm",
+                                   "GELU(RMSNorm",
+                                   "LN_2",
+                                   "b_2",
+                                   "four times wider",
+                                   "plus the position embeddings",
+                                   "wider layer and GELU"};
+    const std::vector<Case> cases = {
+        {{"--model", "tiny-shakespeare"},
+         {"LayerNorm 1: the stream normalised", "LayerNorm 2: the input", "γ ⊙ (x − μ)",
+          "GELU(LN_2(x) W_1 + b_1)", "h W_2 + b_2", "plus the position embeddings",
+          "a final LayerNorm"},
+         gptNever},
+        {{"--model", families + "llama"},
+         {"RMSNorm 1: the stream normalised", "RMSNorm 2: the input", "γ ⊙ x / √(mean(x^2) + ε)",
+          "SiLU(RMSNorm_2(x) W_gate) ⊙ RMSNorm_2(x) W_up", "(SwiGLU)", "h W_down",
+          "x + FF(RMSNorm_2(x))", "a final RMSNorm", "no position embeddings"},
+         ropeNever},
+        {{"--model", families + "qwen2"},
+         {"RMSNorm 2: the input", "SwiGLU", "add a bias, as Qwen2's do"},
+         ropeNever + QStringList{"none of the projections has a bias"}},
+        {{"--model", families + "gemma3"},
+         {"RMSNorm 2: the input", "(1 + γ) ⊙ x", "GELU(RMSNorm_2(x) W_gate)", "(GeGLU)",
+          "RMSNorm(h W_down)", "x + RMSNorm(MHA(RMSNorm_1(x)))", "times √d_model"},
+         QStringList(ropeNever).filter(QRegularExpression("^(?!GELU)"))},
+    };
+    for (const Case& c : cases) {
+        const QString out = handout(c.model, "en");
+        for (const QString& s : c.says)
+            EXPECT_TRUE(out.contains(s))
+                << c.model.join(' ').toStdString() << ": no \"" << s.toStdString() << "\"";
+        for (const QString& s : c.neverSays)
+            EXPECT_FALSE(out.contains(s))
+                << c.model.join(' ').toStdString() << ": \"" << s.toStdString() << "\"";
+    }
+    const QString german = handout({"--model", families + "llama"}, "de");
+    EXPECT_TRUE(german.contains(QLatin1String("RMSNorm 2"))) << german.toStdString();
+    EXPECT_TRUE(german.contains(QLatin1String("SwiGLU"))) << german.toStdString();
+    EXPECT_FALSE(german.contains(QLatin1String("LayerNorm 2"))) << german.toStdString();
+    EXPECT_FALSE(german.contains(QLatin1String("GELU("))) << german.toStdString();
+}

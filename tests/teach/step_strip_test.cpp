@@ -12,6 +12,8 @@
 
 #include <map>
 
+#include "engine/decoder_model.h"
+#include "pipeline/model_request.h"
 #include "teach/step_strip.h"
 #include "teach_test_util.h"
 
@@ -405,6 +407,48 @@ TEST(StepStrip, AccessibleNameAndToolTips) {
                     .contains(QStringLiteral("torch.softmax(scaled_scores, dim=-1)")));
     EXPECT_TRUE(strip.stepDescription(QStringLiteral("weights"))
                     .contains(QStringLiteral("(b=1, h=2, T=6, T=6)")));
+}
+
+// A model layer's chips name its own block (StepInfo::block): GPT-2's LayerNorms and GELU, a
+// Llama's RMSNorms and SwiGLU, Gemma 3's GeGLU, on screen and for a screen reader.
+TEST(StepStrip, AModelLayersChipsNameItsOwnNormAndFeedForward) {
+    auto chips = [](const DecoderArchitecture& a) {
+        StepStrip strip;
+        strip.setSteps(plannedModelSteps(a, 0, 5));
+        strip.resize(1900, strip.sizeHint().height());
+        std::map<QString, QString> byId;
+        QAccessibleInterface* list = QAccessible::queryAccessibleInterface(&strip);
+        for (int i = 0; i < int(strip.steps().size()); ++i) {
+            byId[strip.stepIds()[i]] = StepStrip::chipLabelOf(strip.steps()[size_t(i)]);
+            EXPECT_TRUE(
+                list->child(i)->text(QAccessible::Name).startsWith(byId[strip.stepIds()[i]]));
+        }
+        for (const StepStrip::Stage& stage : strip.stages())
+            if (stage.key == QLatin1String("input"))
+                byId["stage:input"] = stage.caption;
+        return byId;
+    };
+    DecoderArchitecture gpt2 = gpt2Architecture(2, 64, 4, 100, 32, 256, true, true);
+    auto g = chips(gpt2);
+    EXPECT_EQ(g["norm2"], "LayerNorm 2");
+    EXPECT_EQ(g["ff_hidden"], "GELU");
+    EXPECT_EQ(g["stage:input"], "LayerNorm 1");
+
+    DecoderArchitecture llama = gpt2;
+    llama.norm = NormKind::RmsNorm;
+    llama.feedForward = FeedForwardKind::SwiGlu;
+    llama.rope = true;
+    llama.kvHeads = 2;
+    auto l = chips(llama);
+    EXPECT_EQ(l["norm2"], "RMSNorm 2");
+    EXPECT_EQ(l["ff_hidden"], "SwiGLU");
+    EXPECT_EQ(l["stage:input"], "RMSNorm 1");
+    EXPECT_EQ(l["queries"], StepStrip::chipLabel(QStringLiteral("queries")));
+
+    DecoderArchitecture gemma = llama;
+    gemma.norm = NormKind::RmsNormOnePlus;
+    gemma.feedForward = FeedForwardKind::GeGlu;
+    EXPECT_EQ(chips(gemma)["ff_hidden"], "GeGLU");
 }
 
 // Light and dark, at the widths the main window can give it, normal and presentation size.
