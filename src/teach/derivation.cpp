@@ -367,8 +367,10 @@ QString projection(const Cell& c, const std::vector<float>& x, const std::string
     return s;
 }
 
+// Σ_j w_ij · v_j[k] with its products, ending on the cell's value, or (endsOnCell false: a
+// switched-off head's sum, which the cell does not hold) on the sum alone.
 QString weightedSum(const Cell& c, const std::string& wId, const QString& wSym, const QString& vSym,
-                    int64_t vCol, const std::function<float(int64_t)>& vOf) {
+                    int64_t vCol, const std::function<float(int64_t)>& vOf, bool endsOnCell) {
     QStringList terms;
     double total = 0;
     for (int64_t j = 0; j < c.T; ++j) {
@@ -382,14 +384,14 @@ QString weightedSum(const Cell& c, const std::string& wId, const QString& wSym, 
                .arg(c.row)
                .arg(vSym)
                .arg(vCol) +
-           sumText(terms, total, c.result(total)) + QStringLiteral("</p>");
+           sumText(terms, total, endsOnCell ? c.result(total) : QString()) + QStringLiteral("</p>");
 }
 
 // The weighted sum that makes element `k` of head `head`'s context vector of the cell's row:
 // Σ_j w_ij · v_j[k] with the actual products. Every step that only moves or copies that number
 // (context, context_transposed, the wrapper's torch.cat, output = context) ends on it, so the
 // derivation always reaches the arithmetic instead of naming another step.
-QString contextSum(const Cell& cell, int64_t head, int64_t k) {
+QString contextSum(const Cell& cell, int64_t head, int64_t k, bool endsOnCell = true) {
     Cell c = cell;
     c.head = head;
     std::function<float(int64_t)> vOf;
@@ -414,7 +416,8 @@ QString contextSum(const Cell& cell, int64_t head, int64_t k) {
                             c.simplified ? Derive::tr("input vector") : Derive::tr("value vector"));
     if (c.mha || c.wrapper)
         html += QLatin1Char(' ') + Derive::tr("Head %1's weights and values:").arg(head);
-    return html + QStringLiteral("</p>") + weightedSum(c, c.usedWeights(), wSym, vSym, k, vOf);
+    return html + QStringLiteral("</p>") +
+           weightedSum(c, c.usedWeights(), wSym, vSym, k, vOf, endsOnCell);
 }
 
 QString para(const QString& text) {
@@ -881,17 +884,35 @@ QString chapter3Cell(const Cell& c, const Config& cfg, const StepInfo& info) {
         html += contextSum(c, c.head, j);
     } else if (stepId == step_id::kContext) {  // multi-head: the concatenation
         const int64_t hh = col / c.hd, k = col % c.hd;
-        html += para(Derive::tr("context[%1, %2, %3] = context_transposed[%1, %2, %4, %5] = "
-                                "context_heads[%1, %4, %2, %5]: element %5 of head %4's context "
-                                "vector for %6 (d_out = h·hd: column %3 = %4·%7 + %5).")
+        // A model layer's switched-off head (ablation): `context` holds what the forward used,
+        // 0 or the head's mean over the positions, in place of what the head computed, which
+        // context_heads still holds.
+        const double own = c.at(step_id::kContextHeads, {c.batch, hh, i, k});
+        const bool off = std::abs(own - double(c.value)) > 1e-5 * (1.0 + std::abs(own));
+        html += para((off ? Derive::tr("context[%1, %2, %3] is where element %5 of head %4's "
+                                       "context vector for %6 goes (d_out = h·hd: column %3 = "
+                                       "%4·%7 + %5).")
+                          : Derive::tr("context[%1, %2, %3] = context_transposed[%1, %2, %4, %5] = "
+                                       "context_heads[%1, %4, %2, %5]: element %5 of head %4's "
+                                       "context vector for %6 (d_out = h·hd: column %3 = %4·%7 + "
+                                       "%5)."))
                          .arg(c.batch)
                          .arg(i)
                          .arg(col)
                          .arg(hh)
                          .arg(k)
                          .arg(quoted(tokens, i))
-                         .arg(c.hd)) +
-                contextSum(c, hh, k);
+                         .arg(c.hd));
+        html += contextSum(c, hh, k, !off);
+        if (off)
+            html += para((c.value == 0.0f
+                              ? Derive::tr("Head %1 is switched off: the forward uses 0 in place "
+                                           "of this sum, so the cell holds %2.")
+                              : Derive::tr("Head %1 is switched off: the forward uses the head's "
+                                           "mean over the text's positions in place of this sum, "
+                                           "so the cell holds %2."))
+                             .arg(hh)
+                             .arg(c.shown()));
     } else if (stepId == step_id::kOutput) {
         if (c.mha) {
             std::vector<float> z;

@@ -1,10 +1,19 @@
 // The derivations show the trace's own numbers: recompute cells and look for them in the HTML.
 #include <gtest/gtest.h>
 
+#include <QRegularExpression>
+
 #include <cmath>
+#include <optional>
+#include <set>
 #include <tuple>
 
+#include "engine/step_ids.h"
 #include "export/heatmap_data.h"
+#include "pipeline/model_request.h"
+#include "pipeline/request.h"
+#include "pipeline/run_request.h"
+#include "pipeline/step_files.h"
 #include "teach/derivation.h"
 #include "teach/explanations.h"
 #include "teach_test_util.h"
@@ -374,17 +383,6 @@ TEST(Derivation, EveryStepOfEveryVariant) {
 }  // namespace
 }  // namespace attn
 
-#include <QRegularExpression>
-
-#include <optional>
-#include <set>
-
-#include "engine/step_ids.h"
-#include "pipeline/model_request.h"
-#include "pipeline/request.h"
-#include "pipeline/run_request.h"
-#include "pipeline/step_files.h"
-
 namespace attn {
 namespace {
 
@@ -496,16 +494,20 @@ TEST(Derivation, EveryDerivationEndsOnTheCellsValueAtItsPrecision) {
 
     // Model mode: one layer of each family with the block around it.
     const QString families = QStringLiteral(ATTN_FIXTURES_DIR "/families/");
+    // A switched-off head's `context` columns hold 0 or its mean, not its weighted sum: the
+    // derivation says so and ends on what the cell holds (llama's head 3 and gemma3's head 2
+    // own the last and the middle column the walk clicks).
     struct Model {
         QString path, config;
         int layer;
+        HeadAblation ablation = {};
     };
     std::vector<Model> models = {
-        {families + "llama", {}, 1},
+        {families + "llama", {}, 1, {{{1, 3}}, AblationMode::Zero}},
         {families + "qwen2", {}, 0},
         {families + "qwen3", {}, 1},
-        {families + "gemma3", {}, 0},  // a sliding-window layer
-        {families + "gemma3", {}, 2},  // full attention
+        {families + "gemma3", {}, 0, {{{0, 2}}, AblationMode::Mean}},  // a sliding-window layer
+        {families + "gemma3", {}, 2},                                  // full attention
         {families + "book_llama.pth", families + "book_llama.config.json", 0}};
     for (const QString& name : bundledModelNames())
         models.push_back({name, {}, 1});
@@ -515,6 +517,7 @@ TEST(Derivation, EveryDerivationEndsOnTheCellsValueAtItsPrecision) {
         s.modelFile = m.path;
         s.modelConfig = m.config;
         s.layer = m.layer;
+        s.ablation = m.ablation;
         s.inputIds = {5, 6, 7, 8, 9, 10, 11};
         const RequestResult r = runRequestOrThrow(
             {s, {}, loadModel(m.path, std::nullopt, nullptr, {}, m.config), nullptr, nullptr});
