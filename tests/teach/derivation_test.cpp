@@ -392,10 +392,9 @@ struct LastNumber {
     QString text;
     bool bold = false;
 };
-std::optional<LastNumber> lastNumber(const QString& html) {
+// The text a student reads: tags stripped but for bold, entities decoded.
+QString readText(const QString& html) {
     static const QRegularExpression tags(QStringLiteral("<(?!/?b>)[^>]*>"));
-    static const QRegularExpression number(
-        QStringLiteral("(?:-|−)?(?:\\d+(?:\\.\\d+)?(?:e[+-]\\d+)?|∞|inf)|nan"));
     QString s = html;
     s.replace(tags, QStringLiteral(" "));
     s.replace(QStringLiteral("&quot;"), QStringLiteral("\""))
@@ -404,6 +403,13 @@ std::optional<LastNumber> lastNumber(const QString& html) {
         .replace(QStringLiteral("&gt;"), QStringLiteral(">"))
         .replace(QStringLiteral("&#39;"), QStringLiteral("'"))
         .replace(QStringLiteral("&amp;"), QStringLiteral("&"));
+    return s;
+}
+
+std::optional<LastNumber> lastNumber(const QString& html) {
+    static const QRegularExpression number(
+        QStringLiteral("(?:-|−)?(?:\\d+(?:\\.\\d+)?(?:e[+-]\\d+)?|∞|inf)|nan"));
+    const QString s = readText(html);
     std::optional<LastNumber> last;
     for (auto it = number.globalMatch(s); it.hasNext();) {
         const QRegularExpressionMatch m = it.next();
@@ -412,6 +418,34 @@ std::optional<LastNumber> lastNumber(const QString& html) {
                                             s.lastIndexOf(QStringLiteral("</b>"), at)};
     }
     return last;
+}
+
+// What the walk also checks before the last number, empty when it holds: a RoPE table's cell is
+// the cosine or sine of the angle the derivation names (a model's scaled frequencies too), a
+// model layer's input is not called an embedding, and a QK-norm scale is called ones only where
+// it is.
+std::string wrongFact(const Trace& t, const Step& s, const QString& html, float value) {
+    const QString text = readText(html);
+    if (s.info.id == step_id::kRopeCos || s.info.id == step_id::kRopeSin) {
+        static const QRegularExpression call(QStringLiteral("(cos|sin)\\(([^)]*)\\) ="));
+        QRegularExpressionMatch m;
+        for (auto it = call.globalMatch(text); it.hasNext();)
+            m = it.next();
+        const double theta = m.captured(2).toDouble();
+        const double f = m.captured(1) == QLatin1String("cos") ? std::cos(theta) : std::sin(theta);
+        if (!m.hasMatch() || std::abs(f - value) > 6e-5 + 1e-3 * std::abs(value))
+            return "the angle " + m.captured(2).toStdString() + " gives " + std::to_string(f) +
+                   ", the table holds " + std::to_string(value);
+    }
+    if (s.info.source == StepSource::LayerInput && text.contains(QStringLiteral("embedding")))
+        return "a model layer's input is its first norm, not an embedding";
+    if (text.contains(QStringLiteral("ones here")))
+        for (const char* name : {"q_norm.scale", "k_norm.scale"})
+            if (const auto it = t.parameters.find(name); it != t.parameters.end())
+                for (int64_t m = 0; m < it->second.numel(); ++m)
+                    if (it->second.data()[m] != 1.0f)
+                        return std::string(name) + " is learned, not ones";
+    return {};
 }
 
 // Checks the first, middle and last rows, columns and heads of every step of `t` at the
@@ -454,6 +488,12 @@ void expectEveryDerivationEndsOnTheCell(const Trace& t, const QStringList& token
                                 ADD_FAILURE() << "ends on " << last->text.toStdString()
                                               << (last->bold ? "" : " (not bold)")
                                               << ", the cell shows " << shown << ": " << where;
+                                return;
+                            }
+                            if (const std::string wrong =
+                                    wrongFact(t, s, html, hm.shownValue(row, col));
+                                !wrong.empty()) {
+                                ADD_FAILURE() << wrong << ": " << where;
                                 return;
                             }
                         }
