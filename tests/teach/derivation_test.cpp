@@ -386,13 +386,14 @@ TEST(Derivation, EveryStepOfEveryVariant) {
 namespace attn {
 namespace {
 
-// The last number a student reads in a derivation: the HTML's tags stripped (the bold ones kept
-// to tell whether the number is bold), its entities decoded. -inf, ∞ and nan count as numbers.
+// The last number a student reads in a derivation (-inf, ∞ and nan count as numbers), and
+// whether it is bold.
 struct LastNumber {
     QString text;
     bool bold = false;
 };
-// The text a student reads: tags stripped but for bold, entities decoded.
+// The text a student reads: the HTML's tags stripped but for bold (to tell a bold number), its
+// entities decoded.
 QString readText(const QString& html) {
     static const QRegularExpression tags(QStringLiteral("<(?!/?b>)[^>]*>"));
     QString s = html;
