@@ -171,7 +171,7 @@ void ExplainPanel::refresh() {
         derivation_ = deriveCellHtml(
             *run->trace, rowLabels(*run), step->info.id, stepHeadCount(step->info) > 0 ? s.head : 0,
             stepBatchCount(step->info) > 0 ? s.batchIndex : 0, workspace_->selectedRow(),
-            workspace_->selectedColumn(), quizHidden);
+            workspace_->selectedColumn(), quizHidden, s.decimals);
     QString full = explanation_;
     full += QStringLiteral("<h3>%1</h3>").arg(explainCellHeading());
     if (derivation_.isEmpty())

@@ -363,8 +363,12 @@ void StepView::refresh() {
     if (shown_->generation != generation)
         shown_->labels = rowLabels(*run);
     if (shown_->generation == generation && shown_->stepId == info.id && shown_->head == head &&
-        shown_->batch == batch)
-        return;  // same matrix: only its colours or values changed, set above
+        shown_->batch == batch) {
+        // Same matrix: only its colours or values changed, set above. The projected derivation
+        // ends on the cell as it prints, so it follows the decimals.
+        refreshDerivation();
+        return;
+    }
     shown_->generation = generation;
     shown_->stepId = info.id;
     shown_->head = head;
@@ -542,9 +546,9 @@ void StepView::refreshDerivation() {
     const int row = workspace_->selectedRow(), col = workspace_->selectedColumn();
     QString html;
     if (run && row >= 0)
-        html =
-            deriveCellHtml(*run->trace, shown_->labels, shown_->stepId, std::max(0, shown_->head),
-                           std::max(0, shown_->batch), row, col, heatmap_->data().quizHidden);
+        html = deriveCellHtml(*run->trace, shown_->labels, shown_->stepId,
+                              std::max(0, shown_->head), std::max(0, shown_->batch), row, col,
+                              heatmap_->data().quizHidden, heatmap_->decimals());
     derivation_->setHtml(html);
     derivation_->setVisible(!html.isEmpty());
 }

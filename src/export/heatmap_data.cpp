@@ -328,6 +328,13 @@ Colormap defaultColormapFor(const HeatmapData& data) {
     }
 }
 
+int printedDecimals(const HeatmapData& data, int decimals) {
+    for (float v : data.values)
+        if (std::isfinite(v) && v != std::round(v))
+            return std::clamp(decimals, 0, 6);
+    return 0;
+}
+
 QString formatCellValue(float v, int decimals) {
     if (std::isnan(v))
         return QStringLiteral("nan");

@@ -126,6 +126,10 @@ std::vector<float> colorPositions(const HeatmapData& data, const ColorScaling& s
 
 // A cell value as the figure writes it inside the cell: "0.55", "-1.23", "1.2e+03", "-inf".
 QString formatCellValue(float v, int decimals = 2);
+// The decimals the cells of `data` print with the decimals setting `decimals`: none for a
+// matrix of whole numbers (a mask), else the setting (0 to 6). The figure and a cell's
+// derivation print a cell's number alike.
+int printedDecimals(const HeatmapData& data, int decimals);
 // The value for tooltips and the hover line, every kind alike with `decimals` decimals (the
 // book's 4 by default): "0.5517", "1.5000", "-inf"; 1e6 and beyond in exponent form.
 QString formatExactValue(float v, int decimals = 4);

@@ -1009,11 +1009,7 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
         p.maskLegend = QStringList{FigureText::tr("masked"), negInf ? FigureText::tr("(-inf)")
                                                                     : FigureText::tr("(weight 0)")};
     }
-    bool integral = true;
-    for (float v : data.values)
-        if (std::isfinite(v) && v != std::round(v))
-            integral = false;
-    p.decimals = integral ? 0 : std::clamp(o.decimals, 0, 6);
+    p.decimals = printedDecimals(data, o.decimals);
     if (o.showValues) {
         HeatmapData printed;
         printed.values = data.shownValues.empty() ? data.values : data.shownValues;

@@ -44,8 +44,9 @@ QString quoted(const QStringList& tokens, int64_t i) {
     return (QStringLiteral("\"") + displayLabel(t, 24) + QStringLiteral("\"")).toHtmlEscaped();
 }
 
-// "a + b + … (d terms) = total"
-QString sumText(const QStringList& terms, double total) {
+// "a + b + … (d terms) = total", the total bold, or `end` after the "=" (Cell::result when the
+// sum is the cell's own number).
+QString sumText(const QStringList& terms, double total, const QString& end = {}) {
     QString s;
     const int n = int(terms.size());
     const int shown = std::min(n, kDerivationMaxTerms);
@@ -56,7 +57,7 @@ QString sumText(const QStringList& terms, double total) {
     }
     if (shown < n)
         s += Derive::tr(" + … (%1 terms)").arg(n);
-    s += QStringLiteral(" = <b>%1</b>").arg(f4(total));
+    s += QStringLiteral(" = ") + (end.isEmpty() ? QStringLiteral("<b>%1</b>").arg(f4(total)) : end);
     return s;
 }
 
@@ -84,6 +85,25 @@ struct Cell {
     // The quiz's hidden cells of the step's matrix (rows x quizCols), or null.
     const std::vector<unsigned char>* quiz = nullptr;
     int64_t quizCols = 0;
+    // The cell's value and the decimals its heatmap cell prints it with (printedDecimals).
+    float value = 0.0f;
+    int decimals = 4;
+
+    // The cell's value as its heatmap cell prints it, bold: the last number of every derivation.
+    QString shown() const {
+        return QStringLiteral("<b>%1</b>").arg(formatCellValue(value, decimals));
+    }
+    // The end of the arithmetic that makes the cell: its result at the book's 4 decimals, then
+    // "≈" the cell's number where the cell prints fewer ("0.2173 ≈ 0.22"), so the derivation
+    // ends on what was clicked.
+    QString result(double computed) const {
+        const QString cell = formatCellValue(value, decimals);
+        bool fixed = false;
+        const double printed = cell.toDouble(&fixed);
+        if (!std::isfinite(computed) || (fixed && f4(computed) == f4(printed)))
+            return shown();
+        return f4(computed) + QStringLiteral(" ≈ ") + shown();
+    }
     bool quizHides(int64_t i, int64_t j) const {
         if (!quiz || j < 0 || j >= quizCols)
             return false;
@@ -212,13 +232,16 @@ QString dotProduct(const Cell& c, QString* sumOut = nullptr) {
                     .arg(c.row)
                     .arg(ks)
                     .arg(c.col);
-    s += sumText(terms, total);
+    s += sumText(terms, total, c.result(total));
     if (sumOut)
         *sumOut = f4(total);
     return s;
 }
 
-QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv) {
+// The weight of the cell as softmax makes it. `beforeWeight` (the row's sum, what the mask has not
+// done yet) comes before the last line, the weight itself, so the derivation ends on the cell.
+QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv,
+                    const QString& beforeWeight = {}) {
     // z row as softmax sees it
     std::vector<double> z(size_t(c.T));
     for (int64_t j = 0; j < c.T; ++j) {
@@ -273,11 +296,10 @@ QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv) 
              QStringLiteral("</p>");
     }
     s += QStringLiteral("<p>") + Derive::tr("row denominator: ") + sumText(terms, den) +
+         QStringLiteral("</p>") + beforeWeight;
+    s += QStringLiteral("<p>") +
+         Derive::tr("weight: %1 / %2 = %3").arg(f4(num), f4(den), c.result(num / den)) +
          QStringLiteral("</p>");
-    if (!(std::isinf(zij) && zij < 0))
-        s += QStringLiteral("<p>") +
-             Derive::tr("weight: %1 / %2 = <b>%3</b>").arg(f4(num), f4(den), f4(num / den)) +
-             QStringLiteral("</p>");
     return s;
 }
 
@@ -341,12 +363,14 @@ QString projection(const Cell& c, const std::vector<float>& x, const std::string
         terms << Derive::tr("bias %1").arg(fac(b));
         total += b;
     }
-    s += QStringLiteral("<p>") + sumText(terms, total) + QStringLiteral("</p>");
+    s += QStringLiteral("<p>") + sumText(terms, total, c.result(total)) + QStringLiteral("</p>");
     return s;
 }
 
+// Σ_j w_ij · v_j[k] with its products, ending on the cell's value, or (endsOnCell false: a
+// switched-off head's sum, which the cell does not hold) on the sum alone.
 QString weightedSum(const Cell& c, const std::string& wId, const QString& wSym, const QString& vSym,
-                    int64_t vCol, const std::function<float(int64_t)>& vOf) {
+                    int64_t vCol, const std::function<float(int64_t)>& vOf, bool endsOnCell) {
     QStringList terms;
     double total = 0;
     for (int64_t j = 0; j < c.T; ++j) {
@@ -360,14 +384,14 @@ QString weightedSum(const Cell& c, const std::string& wId, const QString& wSym, 
                .arg(c.row)
                .arg(vSym)
                .arg(vCol) +
-           sumText(terms, total) + QStringLiteral("</p>");
+           sumText(terms, total, endsOnCell ? c.result(total) : QString()) + QStringLiteral("</p>");
 }
 
 // The weighted sum that makes element `k` of head `head`'s context vector of the cell's row:
 // Σ_j w_ij · v_j[k] with the actual products. Every step that only moves or copies that number
 // (context, context_transposed, the wrapper's torch.cat, output = context) ends on it, so the
 // derivation always reaches the arithmetic instead of naming another step.
-QString contextSum(const Cell& cell, int64_t head, int64_t k) {
+QString contextSum(const Cell& cell, int64_t head, int64_t k, bool endsOnCell = true) {
     Cell c = cell;
     c.head = head;
     std::function<float(int64_t)> vOf;
@@ -392,18 +416,26 @@ QString contextSum(const Cell& cell, int64_t head, int64_t k) {
                             c.simplified ? Derive::tr("input vector") : Derive::tr("value vector"));
     if (c.mha || c.wrapper)
         html += QLatin1Char(' ') + Derive::tr("Head %1's weights and values:").arg(head);
-    return html + QStringLiteral("</p>") + weightedSum(c, c.usedWeights(), wSym, vSym, k, vOf);
+    return html + QStringLiteral("</p>") +
+           weightedSum(c, c.usedWeights(), wSym, vSym, k, vOf, endsOnCell);
+}
+
+QString para(const QString& text) {
+    return QStringLiteral("<p>") + text + QStringLiteral("</p>");
+}
+
+// "id[i, j, ...] = value": the last line of a cell whose number is read, not computed (a view, a
+// copy, a table), with the cell's value as it prints.
+QString readLine(const Cell& c, const QString& lhs) {
+    return para(lhs + QStringLiteral(" = ") + c.result(c.value));
 }
 
 // The cells of the steps only the modules after chapter 3 have, and the projections they make
 // from other inputs (the latent's keys and values, the groups' slices). Empty for a step the
 // chapter-3 derivation explains as it stands.
-QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
+QString afterChapter3Cell(const Cell& c, const Config& cfg) {
     const std::string& id = c.id;
     const int64_t t = c.row, k = c.col, hd = c.hd, half = hd / 2;
-    const auto para = [](const QString& text) {
-        return QStringLiteral("<p>") + text + QStringLiteral("</p>");
-    };
     const auto row = [&](const std::string& sid, int64_t head) {
         std::vector<float> out;
         for (int64_t m = 0; m < hd; ++m)
@@ -417,18 +449,18 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
         std::vector<float> x;
         for (int64_t m = 0; m < cfg.dIn; ++m)
             x.push_back(c.at(step_id::kInputs, {c.batch, t, m}));
-        return projection(c, x, "W_DKV.weight", "W_DKV.bias", false, QStringLiteral("x")) +
-               para(Derive::tr("The latent keeps %1 numbers of this token; its keys and values "
+        return para(Derive::tr("The latent keeps %1 numbers of this token; its keys and values "
                                "are rebuilt from them.")
-                        .arg(cfg.effectiveLatentDim()));
+                        .arg(cfg.effectiveLatentDim())) +
+               projection(c, x, "W_DKV.weight", "W_DKV.bias", false, QStringLiteral("x"));
     }
     if (cfg.variant == Variant::Latent && (id == step_id::kKeys || id == step_id::kValues)) {
         std::vector<float> latent;
         for (int64_t m = 0; m < cfg.effectiveLatentDim(); ++m)
             latent.push_back(c.at(step_id::kLatent, {c.batch, t, m}));
         const std::string w = id == step_id::kKeys ? "W_UK" : "W_UV";
-        return projection(c, latent, w + ".weight", w + ".bias", false, QStringLiteral("c")) +
-               para(Derive::tr("Up-projected from the token's latent c, not from its embedding."));
+        return para(Derive::tr("Up-projected from the token's latent c, not from its embedding.")) +
+               projection(c, latent, w + ".weight", w + ".bias", false, QStringLiteral("c"));
     }
     const bool grouped = variantHasKvGroups(cfg.variant);
     if (grouped && (id == step_id::kKeysSplit || id == step_id::kValuesSplit)) {
@@ -444,26 +476,27 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
                         .arg(hd)
                         .arg(m)
                         .arg(k)) +
-               para(Derive::tr("Nothing is computed: .view reads the same memory."));
+               para(Derive::tr("Nothing is computed: .view reads the same memory.")) +
+               readLine(c, indexText(id, {c.batch, t, g, m}));
     }
     if (id == step_id::kKeysGroups || id == step_id::kValuesGroups) {
         const QString base =
             id == step_id::kKeysGroups ? QStringLiteral("keys") : QStringLiteral("values");
         const int64_t first = g * c.perGroup;
-        return para(Derive::tr("%1 = %2_split[%3, %4, %5, %6] = %2[%3, %4, %5·%7 + %6]")
-                        .arg(indexText(id, {c.batch, g, t, k}), base)
-                        .arg(c.batch)
-                        .arg(t)
-                        .arg(g)
-                        .arg(k)
-                        .arg(hd)) +
-               para(c.perGroup == 1
+        return para(c.perGroup == 1
                         ? Derive::tr("Group %1 serves query head %1 alone.").arg(group)
                         : Derive::tr("Group %1 serves query heads %2 to %3: they all read these "
                                      "numbers.")
                               .arg(group)
                               .arg(first)
-                              .arg(first + c.perGroup - 1));
+                              .arg(first + c.perGroup - 1)) +
+               readLine(c, Derive::tr("%1 = %2_split[%3, %4, %5, %6] = %2[%3, %4, %5·%7 + %6]")
+                               .arg(indexText(id, {c.batch, g, t, k}), base)
+                               .arg(c.batch)
+                               .arg(t)
+                               .arg(g)
+                               .arg(k)
+                               .arg(hd));
     }
     if (id == step_id::kQueriesNormed || id == step_id::kKeysNormed) {
         const bool q = id == step_id::kQueriesNormed;
@@ -478,42 +511,78 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
         const double mean = sum / double(hd);
         const double rms = std::sqrt(mean + 1e-6);
         const auto scale = c.tr.parameters.find(q ? "q_norm.scale" : "k_norm.scale");
-        const double g = scale == c.tr.parameters.end() ? 1.0 : scale->second.at({k});
-        return para(Derive::tr("Mean of the squares of this %1 (head size %2): ")
-                        .arg(q ? Derive::tr("query") : Derive::tr("key"))
-                        .arg(hd) +
-                    QStringLiteral("(") +
-                    squares.mid(0, kDerivationMaxTerms).join(QStringLiteral(" + ")) +
-                    (squares.size() > kDerivationMaxTerms
-                         ? Derive::tr(" + … (%1 terms)").arg(squares.size())
-                         : QString()) +
-                    QStringLiteral(") / %1 = <b>%2</b>").arg(hd).arg(f4(mean))) +
-               para(
-                   QStringLiteral("%1 / √(%2 + 10<sup>−6</sup>) × g[%3] = %4 / %5 × %6 = <b>%7</b>")
-                       .arg(fac(x[size_t(k)]))
-                       .arg(f4(mean))
-                       .arg(k)
-                       .arg(fac(x[size_t(k)]))
-                       .arg(f4(rms))
-                       .arg(f4(g))
-                       .arg(f4(value))) +
-               para(Derive::tr(
-                        "Every %1 of every head now has a root mean square of about 1 (times "
-                        "the learned scale g, ones here), however large the projection made it.")
-                        .arg(q ? Derive::tr("query") : Derive::tr("key")));
+        const double gk = scale == c.tr.parameters.end() ? 1.0 : scale->second.at({k});
+        // A fresh module's scale is ones; a trained model's is learned, and its text must not
+        // claim ones.
+        bool ones = true;
+        if (scale != c.tr.parameters.end())
+            for (int64_t m = 0; m < scale->second.numel(); ++m)
+                ones = ones && scale->second.data()[m] == 1.0f;
+        const QString what = q ? Derive::tr("query") : Derive::tr("key");
+        return para(
+                   Derive::tr("Mean of the squares of this %1 (head size %2): ").arg(what).arg(hd) +
+                   QStringLiteral("(") +
+                   squares.mid(0, kDerivationMaxTerms).join(QStringLiteral(" + ")) +
+                   (squares.size() > kDerivationMaxTerms
+                        ? Derive::tr(" + … (%1 terms)").arg(squares.size())
+                        : QString()) +
+                   QStringLiteral(") / %1 = <b>%2</b>").arg(hd).arg(f4(mean))) +
+               para((ones ? Derive::tr("Every %1 of every head now has a root mean square of "
+                                       "about 1 (times the learned scale g, ones here), however "
+                                       "large the projection made it.")
+                          : Derive::tr("Every %1 of every head now has a root mean square of "
+                                       "about 1 (times the learned scale g), however large the "
+                                       "projection made it."))
+                        .arg(what)) +
+               para(QStringLiteral("%1 / √(%2 + 10<sup>−6</sup>) × g[%3] = %4 / %5 × %6 = %7")
+                        .arg(fac(x[size_t(k)]))
+                        .arg(f4(mean))
+                        .arg(k)
+                        .arg(fac(x[size_t(k)]))
+                        .arg(f4(rms))
+                        .arg(f4(gk))
+                        .arg(c.result(double(x[size_t(k)]) / rms * gk)));
     }
+    // The angle of pair `pair` at position t: t times the pair's frequency base^(-2i/hd). A
+    // model's RoPE scaling (Llama 3's rope_scaling, Gemma 3's linear factor) changes the
+    // frequencies and the trace holds the tables it made, so the frequency is the table's own
+    // (the angle at position 1, below π for every pair), named as scaled where it differs.
+    // A small angle (a slow pair, a scaled frequency) keeps its digits: 4 decimals would read 0.
+    const auto angle = [](double theta) {
+        return theta != 0.0 && std::abs(theta) < 1e-3 ? QString::number(theta, 'g', 4) : f4(theta);
+    };
     const auto angleText = [&](int64_t pair) {
-        const double theta = std::pow(cfg.ropeBase, -2.0 * double(pair) / double(hd));
+        const double plain = std::pow(cfg.ropeBase, -2.0 * double(pair) / double(hd));
+        double freq = plain;
+        if (c.T > 1) {
+            const double atOne = std::atan2(double(c.at(step_id::kRopeSin, {1, pair})),
+                                            double(c.at(step_id::kRopeCos, {1, pair})));
+            if (std::isfinite(atOne) && std::abs(atOne - plain) > 1e-4 * plain)
+                freq = atOne;
+        }
+        if (freq == plain)
+            return std::pair<double, QString>(
+                double(t) * freq,
+                Derive::tr("θ = position × base<sup>−2i/hd</sup> = %1 × %2<sup>−%3/%4</sup> = %1 "
+                           "× %5 = %6")
+                    .arg(t)
+                    .arg(QString::number(cfg.ropeBase, 'g', 10))
+                    .arg(2 * pair)
+                    .arg(hd)
+                    .arg(QString::number(plain, 'g', 4))
+                    .arg(angle(double(t) * plain)));
         return std::pair<double, QString>(
-            double(t) * theta,
-            Derive::tr(
-                "θ = position × base<sup>−2i/hd</sup> = %1 × %2<sup>−%3/%4</sup> = %1 × %5 = %6")
-                .arg(t)
+            double(t) * freq,
+            Derive::tr("The model's RoPE scaling changes this pair's frequency from "
+                       "base<sup>−2i/hd</sup> = %1<sup>−%2/%3</sup> = %4 to %5 (its table's angle "
+                       "at position 1), so θ = position × %5 = %6 × %5 = %7")
                 .arg(QString::number(cfg.ropeBase, 'g', 10))
                 .arg(2 * pair)
                 .arg(hd)
-                .arg(QString::number(theta, 'g', 4))
-                .arg(f4(double(t) * theta)));
+                .arg(QString::number(plain, 'g', 4))
+                .arg(QString::number(freq, 'g', 4))
+                .arg(t)
+                .arg(angle(double(t) * freq)));
     };
     if (id == step_id::kRopeCos || id == step_id::kRopeSin) {
         const int64_t pair = k % half;
@@ -524,13 +593,13 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
                         .arg(k)
                         .arg(pair)
                         .arg(pair + half)) +
-               para(text) +
-               para(QStringLiteral("%1(%2) = <b>%3</b>")
-                        .arg(cosine ? QStringLiteral("cos") : QStringLiteral("sin"), f4(theta),
-                             f4(value))) +
                para(Derive::tr(
                    "Both dimensions of a pair share the angle, so the table's two halves "
-                   "repeat. Pair 0 turns fastest; the last pairs turn slowly."));
+                   "repeat. Pair 0 turns fastest; the last pairs turn slowly.")) +
+               para(text) +
+               para(QStringLiteral("%1(%2) = %3")
+                        .arg(cosine ? QStringLiteral("cos") : QStringLiteral("sin"), angle(theta),
+                             c.result(cosine ? std::cos(theta) : std::sin(theta))));
     }
     if (id == step_id::kQueriesRotated || id == step_id::kKeysRotated) {
         const bool q = id == step_id::kQueriesRotated;
@@ -544,23 +613,16 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
         const double cs = c.at(step_id::kRopeCos, {t, k}), sn = c.at(step_id::kRopeSin, {t, k});
         const QString sym = q ? QStringLiteral("q") : QStringLiteral("k");
         const auto [theta, text] = angleText(pair);
-        QString formula;
-        if (k < half)
-            formula =
-                QStringLiteral(
-                    "%1′[%2] = %1[%2] cos θ − %1[%3] sin θ = %4 × %5 − %6 × %7 = <b>%8</b>")
-                    .arg(sym)
-                    .arg(k)
-                    .arg(partner)
-                    .arg(fac(x[size_t(k)]), fac(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
-        else
-            formula =
-                QStringLiteral(
-                    "%1′[%2] = %1[%2] cos θ + %1[%3] sin θ = %4 × %5 + %6 × %7 = <b>%8</b>")
-                    .arg(sym)
-                    .arg(k)
-                    .arg(partner)
-                    .arg(fac(x[size_t(k)]), fac(cs), fac(x[size_t(partner)]), fac(sn), f4(value));
+        const double xk = x[size_t(k)], xp = x[size_t(partner)];
+        const QString formula =
+            QString::fromUtf8(
+                k < half ? "%1′[%2] = %1[%2] cos θ − %1[%3] sin θ = %4 × %5 − %6 × %7 = %8"
+                         : "%1′[%2] = %1[%2] cos θ + %1[%3] sin θ = %4 × %5 + %6 × %7 = %8")
+                .arg(sym)
+                .arg(k)
+                .arg(partner)
+                .arg(fac(xk), fac(cs), fac(xp), fac(sn),
+                     c.result(k < half ? xk * cs - xp * sn : xk * cs + xp * sn));
         return para(Derive::tr(
                         "RoPE turns the pair (dimension %1, dimension %2) of %3 at position %4 "
                         "by its angle:")
@@ -568,12 +630,13 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
                         .arg(std::max(k, partner))
                         .arg(quoted(c.tokens, t))
                         .arg(t)) +
-               para(text) + para(formula) +
+               para(text) +
                para(Derive::tr(
                         "From %1 (%2): a rotation changes the direction of the pair, never its "
                         "length.")
                         .arg(QString::fromStdString(src))
-                        .arg(q ? Derive::tr("the query") : Derive::tr("the key")));
+                        .arg(q ? Derive::tr("the query") : Derive::tr("the key"))) +
+               para(formula);
     }
     if (id == step_id::kKeysRepeated || id == step_id::kValuesRepeated) {
         const bool keys = id == step_id::kKeysRepeated;
@@ -581,25 +644,374 @@ QString afterChapter3Cell(const Cell& c, const Config& cfg, float value) {
                                         : c.tr.find(step_id::kKeysNormed) ? step_id::kKeysNormed
                                                                           : step_id::kKeysGroups)
                                      : step_id::kValuesGroups;
-        return para(QStringLiteral("%1 = %2 = <b>%3</b>")
-                        .arg(indexText(id, {c.batch, c.head, t, k}),
-                             indexText(src, {c.batch, g, t, k}), f4(value))) +
-               para(Derive::tr("Query head %1 uses key/value group ⌊%1 / %2⌋ = %3. The repetition "
+        return para(Derive::tr("Query head %1 uses key/value group ⌊%1 / %2⌋ = %3. The repetition "
                                "is a view: the %4 numbers exist once, in group %3, however many "
                                "heads read them.")
                         .arg(c.head)
                         .arg(c.perGroup)
                         .arg(g)
-                        .arg(keys ? Derive::tr("key") : Derive::tr("value")));
+                        .arg(keys ? Derive::tr("key") : Derive::tr("value"))) +
+               readLine(c, QStringLiteral("%1 = %2").arg(indexText(id, {c.batch, c.head, t, k}),
+                                                         indexText(src, {c.batch, g, t, k})));
     }
     return {};
+}
+
+// The cells of chapter 3's steps (and of the later modules' steps they share), each ending on
+// the cell's value: what explains the number first, the arithmetic that makes it last. Empty for
+// a step it has no derivation for.
+QString chapter3Cell(const Cell& c, const Config& cfg, const StepInfo& info) {
+    const std::string& stepId = c.id;
+    const Trace& trace = c.tr;
+    const QStringList& tokens = c.tokens;
+    const int64_t i = c.row, j = c.col, col = c.col;
+    QString html;
+    if (stepId == step_id::kInputs) {
+        // A model layer's input is its block's first norm, not an embedding (StepSource).
+        html += para(info.source == StepSource::LayerInput
+                         ? Derive::tr("Component %1 of %2's vector after the block's first norm: "
+                                      "the input of this layer's attention, computed before it "
+                                      "from the residual stream (block_input).")
+                               .arg(col)
+                               .arg(quoted(tokens, i))
+                         : Derive::tr("Component %1 of the embedding of %2. This is an input: it "
+                                      "comes from the embedding layer (token + position) or the "
+                                      "book's given vectors, not from a computation in this "
+                                      "module.")
+                               .arg(col)
+                               .arg(quoted(tokens, i)));
+        html += readLine(c, indexText(stepId, {c.batch, i, col}));
+    } else if (stepId == step_id::kQueries || stepId == step_id::kKeys ||
+               stepId == step_id::kValues) {
+        std::vector<float> x;
+        for (int64_t m = 0; m < cfg.dIn; ++m)
+            x.push_back(c.at(step_id::kInputs, {c.batch, i, m}));
+        const std::string mat = stepId == step_id::kQueries ? "W_query"
+                                : stepId == step_id::kKeys  ? "W_key"
+                                                            : "W_value";
+        if (c.v1) {
+            html += projection(c, x, mat, "", true, QStringLiteral("x"));
+        } else {
+            const std::string prefix =
+                c.wrapper ? "heads." + std::to_string(c.head) + "." + mat : mat;
+            html +=
+                projection(c, x, prefix + ".weight", prefix + ".bias", false, QStringLiteral("x"));
+        }
+    } else if (stepId == step_id::kContextTransposed) {
+        const int64_t hh = col / c.hd, k = col % c.hd;
+        html += para(Derive::tr("%1 = context_heads[%2, %3, %4, %5]: the transpose only moves "
+                                "head %3's result for token %6 next to the other heads'.")
+                         .arg(indexText(stepId, {c.batch, i, hh, k}))
+                         .arg(c.batch)
+                         .arg(hh)
+                         .arg(i)
+                         .arg(k)
+                         .arg(quoted(tokens, i))) +
+                contextSum(c, hh, k);
+    } else if (stepId.ends_with("_split")) {
+        const int64_t hh = col / c.hd, k = col % c.hd;
+        const QString base = QString::fromStdString(stepId.substr(0, stepId.size() - 6));
+        html += para(Derive::tr("%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: element %7 of head "
+                                "%5's slice (columns %9 to %10 of %2).")
+                         .arg(indexText(stepId, {c.batch, i, hh, k}), base)
+                         .arg(c.batch)
+                         .arg(i)
+                         .arg(hh)
+                         .arg(c.hd)
+                         .arg(k)
+                         .arg(col)
+                         .arg(hh * c.hd)
+                         .arg(hh * c.hd + c.hd - 1));
+        html += para(Derive::tr("Nothing is computed: .view reads the same memory.")) +
+                readLine(c, indexText(stepId, {c.batch, i, hh, k}));
+    } else if (stepId.ends_with("_heads") && stepId != step_id::kContextHeads) {
+        // queries_heads, keys_heads, values_heads: a view of the projection. context_heads is
+        // computed (the weighted sum of the values), below.
+        const QString base = QString::fromStdString(stepId.substr(0, stepId.size() - 6));
+        html += para(c.hd == 1 ? Derive::tr("Head %1 sees column %2 of %3; the transpose only "
+                                            "regroups the columns by head.")
+                                     .arg(c.head)
+                                     .arg(c.head)
+                                     .arg(base)
+                               : Derive::tr("Head %1 sees columns %2 to %3 of %4; the transpose "
+                                            "only regroups the columns by head.")
+                                     .arg(c.head)
+                                     .arg(c.head * c.hd)
+                                     .arg(c.head * c.hd + c.hd - 1)
+                                     .arg(base));
+        html += readLine(
+            c, Derive::tr("%1 = %2_split[%3, %5, %4, %6] = %2[%3, %5, %4·%7 + %6] = %2[%3, %5, "
+                          "%8]")
+                   .arg(indexText(stepId, {c.batch, c.head, i, j}), base)
+                   .arg(c.batch)
+                   .arg(c.head)
+                   .arg(i)
+                   .arg(j)
+                   .arg(c.hd)
+                   .arg(c.head * c.hd + j));
+    } else if (stepId == step_id::kScores) {
+        html += para((c.simplified ? Derive::tr("The dot product multiplies the embeddings of %1 "
+                                                "and %2 component by component and adds the "
+                                                "products: no weights, no queries or keys.")
+                                   : Derive::tr("The dot product multiplies the query of %1 and "
+                                                "the key of %2 component by component and adds "
+                                                "the products."))
+                         .arg(quoted(tokens, i), quoted(tokens, j)));
+        if (c.perGroup > 1) {
+            const int64_t group = c.head / c.perGroup, first = group * c.perGroup;
+            html += para(Derive::tr("Head %1 reads the keys of key/value group ⌊%1 / %2⌋ = %3, "
+                                    "which heads %4 to %5 share: k<sub>%6</sub> is that group's "
+                                    "key of %7.")
+                             .arg(c.head)
+                             .arg(c.perGroup)
+                             .arg(group)
+                             .arg(first)
+                             .arg(first + c.perGroup - 1)
+                             .arg(j)
+                             .arg(quoted(tokens, j)));
+        }
+        html += para(dotProduct(c));
+    } else if (stepId == step_id::kMask) {
+        html += para(c.hidden(i, j) ? Derive::tr("1 = hidden: %1.").arg(c.whyHidden(i, j))
+                                    : (c.simplified ? Derive::tr("0 = visible: %1 is at or before "
+                                                                 "%2.")
+                                                    : Derive::tr("0 = visible: the key %1 is at or "
+                                                                 "before the query %2."))
+                                          .arg(quoted(tokens, j), quoted(tokens, i)));
+        html += readLine(c, indexText(stepId, {i, j}));  // one (T, T) mask for every head
+    } else if (stepId == step_id::kMaskedScores) {
+        if (c.hidden(i, j))
+            html += para(Derive::tr("<b>-inf</b> (−∞): masked_fill replaced the score %1 because "
+                                    "%2. After softmax, exp(−∞) = 0, so this cell becomes a "
+                                    "weight of 0.")
+                             .arg(f4(c.at(step_id::kScores, c.tt(i, j))), c.whyHidden(i, j))) +
+                    readLine(c, indexText(stepId, c.tt(i, j)));
+        else
+            html += para((c.simplified ? Derive::tr("Unchanged: the token is visible, so "
+                                                    "masked_scores = scores = %1.")
+                                       : Derive::tr("Unchanged: the key is visible, so "
+                                                    "masked_scores = scores = %1."))
+                             .arg(c.result(c.value)));
+    } else if (stepId == step_id::kScaledScores) {
+        const std::string src =
+            trace.find(step_id::kMaskedScores) ? step_id::kMaskedScores : step_id::kScores;
+        const double s = c.at(src, c.tt(i, j));
+        const double root = std::sqrt(c.scaleSize());
+        if (std::isinf(s))
+            html += para(Derive::tr("<b>-inf</b>: −∞ / √%1 is still −∞ (masked: %2); softmax "
+                                    "turns it into 0.")
+                             .arg(c.scaleSize())
+                             .arg(c.whyHidden(i, j))) +
+                    readLine(c, indexText(stepId, c.tt(i, j)));
+        else
+            html += para(QStringLiteral("z<sub>%1,%2</sub> = %3 / √%8 = %4 / √%5 = %4 / %6 = %7")
+                             .arg(i)
+                             .arg(j)
+                             .arg(QString::fromStdString(src))
+                             .arg(f4(s))
+                             .arg(c.scaleSize())
+                             .arg(f4(root))
+                             .arg(c.result(s / root))
+                             .arg(c.scaleName()));
+    } else if (stepId == step_id::kWeights) {
+        html += softmaxCell(c, c.softmaxInput(), 1.0,
+                            rowSumText(c, step_id::kWeights, QStringLiteral("w")));
+    } else if (stepId == step_id::kWeightsUnmasked) {
+        html += para(Derive::tr("Softmax of the scores%1 without any mask:")
+                         .arg(c.simplified ? QString() : QStringLiteral(" / √") + c.scaleName()));
+        html += softmaxCell(
+            c, step_id::kScores, c.simplified ? 1.0 : std::sqrt(c.scaleSize()),
+            c.hidden(i, j) ? para(Derive::tr("Not masked yet, although %1.").arg(c.whyHidden(i, j)))
+                           : QString());
+    } else if (stepId == step_id::kWeightsTril) {
+        const double u = c.at(step_id::kWeightsUnmasked, c.tt(i, j));
+        const double m = c.hidden(i, j) ? 1 : 0;
+        if (m != 0)
+            html += para(Derive::tr("Zeroed because %1.").arg(c.whyHidden(i, j)));
+        bool anyHidden = false;
+        for (int64_t k = 0; k < c.T; ++k)
+            anyHidden = anyHidden || c.hidden(i, k);
+        html += rowSumText(c, step_id::kWeightsTril, QStringLiteral("t"), !anyHidden);
+        html += para(QStringLiteral("t<sub>%1,%2</sub> = u<sub>%1,%2</sub> · (1 − "
+                                    "mask<sub>%1,%2</sub>) = %3 × (1 − %4) = %5")
+                         .arg(i)
+                         .arg(j)
+                         .arg(f4(u))
+                         .arg(m)
+                         .arg(c.result(u * (1 - m))));
+    } else if (stepId == step_id::kWeightsRenormalized) {
+        double sum = 0;
+        QStringList terms;
+        for (int64_t k = 0; k < c.T; ++k) {
+            const double t = c.at(step_id::kWeightsTril, c.tt(i, k));
+            sum += t;
+            terms << f4(t);
+        }
+        const double t = c.at(step_id::kWeightsTril, c.tt(i, j));
+        html += para(Derive::tr("row sum of weights_tril: ") + sumText(terms, sum));
+        html += rowSumText(c, step_id::kWeightsRenormalized, QStringLiteral("r"));
+        html += para(Derive::tr("The same as softmax of the masked scores gives (weights: %1):")
+                         .arg(f4(c.at(step_id::kWeights, c.tt(i, j)))));
+        html += para(QStringLiteral("r<sub>%1,%2</sub> = %3 / %4 = %5")
+                         .arg(i)
+                         .arg(j)
+                         .arg(f4(t), f4(sum), c.result(t / sum)));
+    } else if (stepId == step_id::kDropoutMask) {
+        const double p = cfg.dropout;
+        if (c.value != 0.0f)
+            html += para(Derive::tr("1 = <b>kept</b> (each weight is kept with probability 1 − p "
+                                    "= %1). Kept weights are multiplied by 1/(1 − p) = %2.")
+                             .arg(f4(1 - p), f4(1 / (1 - p))));
+        else
+            html += para(Derive::tr("0 = <b>dropped</b> (probability p = %1): this weight becomes "
+                                    "0 in training.")
+                             .arg(f4(p)));
+        html += readLine(c, indexText(stepId, c.tt(i, j)));
+    } else if (stepId == step_id::kDroppedWeights) {
+        const double p = cfg.dropout;
+        const double w = c.at(step_id::kWeights, c.tt(i, j));
+        const double keep = c.at(step_id::kDropoutMask, c.tt(i, j));
+        html +=
+            para(keep != 0 ? Derive::tr("Kept, and scaled up so the expected total stays the same.")
+                           : Derive::tr("Dropped by dropout: it contributes nothing to the "
+                                        "context."));
+        html += para(QStringLiteral("w′<sub>%1,%2</sub> = w<sub>%1,%2</sub> × keep<sub>%1,%2</sub> "
+                                    "× 1/(1 − p) = %3 × %4 × %5 = %6")
+                         .arg(i)
+                         .arg(j)
+                         .arg(f4(w), f4(keep), f4(1 / (1 - p)), c.result(w * keep / (1 - p))));
+    } else if (stepId == step_id::kContextHeads || (stepId == step_id::kContext && !c.mha)) {
+        html += contextSum(c, c.head, j);
+    } else if (stepId == step_id::kContext) {  // multi-head: the concatenation
+        const int64_t hh = col / c.hd, k = col % c.hd;
+        // A model layer's switched-off head (ablation): `context` holds what the forward used,
+        // 0 or the head's mean over the positions, in place of what the head computed, which
+        // context_heads still holds.
+        const double own = c.at(step_id::kContextHeads, {c.batch, hh, i, k});
+        const bool off = std::abs(own - double(c.value)) > 1e-5 * (1.0 + std::abs(own));
+        html += para((off ? Derive::tr("context[%1, %2, %3] is where element %5 of head %4's "
+                                       "context vector for %6 goes (d_out = h·hd: column %3 = "
+                                       "%4·%7 + %5).")
+                          : Derive::tr("context[%1, %2, %3] = context_transposed[%1, %2, %4, %5] = "
+                                       "context_heads[%1, %4, %2, %5]: element %5 of head %4's "
+                                       "context vector for %6 (d_out = h·hd: column %3 = %4·%7 + "
+                                       "%5)."))
+                         .arg(c.batch)
+                         .arg(i)
+                         .arg(col)
+                         .arg(hh)
+                         .arg(k)
+                         .arg(quoted(tokens, i))
+                         .arg(c.hd));
+        html += contextSum(c, hh, k, !off);
+        if (off)
+            html += para((c.value == 0.0f
+                              ? Derive::tr("Head %1 is switched off: the forward uses 0 in place "
+                                           "of this sum, so the cell holds %2.")
+                              : Derive::tr("Head %1 is switched off: the forward uses the head's "
+                                           "mean over the text's positions in place of this sum, "
+                                           "so the cell holds %2."))
+                             .arg(hh)
+                             .arg(c.shown()));
+    } else if (stepId == step_id::kOutput) {
+        if (c.mha) {
+            std::vector<float> z;
+            for (int64_t m = 0; m < c.dOut; ++m)
+                z.push_back(c.at(step_id::kContext, {c.batch, i, m}));
+            html +=
+                para(Derive::tr("out_proj mixes the heads' results into one vector per "
+                                "token."));
+            html +=
+                projection(c, z, "out_proj.weight", "out_proj.bias", false, QStringLiteral("z"));
+        } else if (c.wrapper) {
+            const int64_t hh = col / c.dOut, k = col % c.dOut;
+            html += para(Derive::tr("output[%1, %2, %3] = context[%4, %1, %2, %5]: element %5 of "
+                                    "head %4's context vector (torch.cat puts head %4 in columns "
+                                    "%6 to %7).")
+                             .arg(c.batch)
+                             .arg(i)
+                             .arg(col)
+                             .arg(hh)
+                             .arg(k)
+                             .arg(hh * c.dOut)
+                             .arg(hh * c.dOut + c.dOut - 1)) +
+                    contextSum(c, hh, k);
+        } else {
+            html += para(Derive::tr("The module returns the context vectors unchanged: output = "
+                                    "context.")) +
+                    contextSum(c, c.head, j);
+        }
+    }
+    return html;
+}
+
+// The two residual connections of a model layer's block around its attention (model mode): each
+// adds what its sublayer computed to the residual stream, cell by cell, from numbers the trace
+// holds. The norm, feed-forward and input steps around them have no derivation here.
+QString blockCell(const Cell& c) {
+    const int64_t i = c.row, k = c.col;
+    const auto cellOf = [&](const char* id) { return double(c.at(id, {c.batch, i, k})); };
+    const auto sum = [&](const char* a, const char* b, double x, double y) {
+        return para(QStringLiteral("%1 + %2 = %3 + %4 = %5")
+                        .arg(indexText(a, {c.batch, i, k}), indexText(b, {c.batch, i, k}), f4(x),
+                             fac(y), c.result(x + y)));
+    };
+    if (c.id == step_id::kBlockOutput) {
+        if (!c.tr.find(step_id::kResidualAfterAttention) || !c.tr.find(step_id::kFfOutput))
+            return {};
+        return para(Derive::tr("The second residual connection: the block adds what the "
+                               "feed-forward computed (ff_output) to the stream after attention. "
+                               "The sum is the next block's input.")) +
+               sum(step_id::kResidualAfterAttention, step_id::kFfOutput,
+                   cellOf(step_id::kResidualAfterAttention), cellOf(step_id::kFfOutput));
+    }
+    if (c.id != step_id::kResidualAfterAttention || !c.tr.find(step_id::kBlockInput) ||
+        !c.tr.find(step_id::kOutput))
+        return {};
+    const Tensor& in = c.tr.find(step_id::kBlockInput)->value;
+    const Tensor& mid = c.tr.find(step_id::kResidualAfterAttention)->value;
+    const Tensor& out = c.tr.find(step_id::kOutput)->value;
+    const int64_t d = mid.size(-1);
+    // What attention adds is its output, or, where a norm follows the sublayer (Gemma 3's
+    // post_attention_layernorm), that output normalised. The trace's steps hold no fact about
+    // where the block's norms sit; its numbers do: without a norm after attention the stream
+    // minus the input is the output, to float32 rounding, in every column of the row.
+    bool normed = false;
+    double squares = 0.0;
+    for (int64_t m = 0; m < d; ++m) {
+        const double x = in.at({c.batch, i, m}), y = mid.at({c.batch, i, m}),
+                     o = out.at({c.batch, i, m});
+        normed = normed || std::abs(y - x - o) > 1e-5 * (1.0 + std::abs(x) + std::abs(o));
+        squares += o * o;
+    }
+    const double x = cellOf(step_id::kBlockInput), o = cellOf(step_id::kOutput);
+    if (!normed)
+        return para(Derive::tr("The residual connection: the block adds what attention computed "
+                               "(output, after out_proj) to its input, so the stream keeps the "
+                               "token's own vector and adds what the token gathered.")) +
+               sum(step_id::kBlockInput, step_id::kOutput, x, o);
+    const double rms = std::sqrt(squares / double(d));
+    const double added = double(c.value) - x;  // the normed output, as the stream received it
+    return para(Derive::tr("This model normalises what attention computed before adding it (a "
+                           "norm after the sublayer, like Gemma 3's post_attention_layernorm): "
+                           "the row output[%1] has a root mean square of %2, so output[%1, %3] = "
+                           "%4 becomes %4 / %2 = %5, and the norm's learned scale makes it %6.")
+                    .arg(i)
+                    .arg(f4(rms))
+                    .arg(k)
+                    .arg(fac(o))
+                    .arg(f4(rms > 0 ? o / rms : 0.0))
+                    .arg(f4(added))) +
+           para(QStringLiteral("%1 + %2 = %3 + %4 = %5")
+                    .arg(indexText(step_id::kBlockInput, {c.batch, i, k}),
+                         Derive::tr("normed output"), f4(x), fac(added), c.result(x + added)));
 }
 
 }  // namespace
 
 QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std::string& stepId,
                        int head, int batch, int row, int col,
-                       const std::vector<unsigned char>& quizHidden) {
+                       const std::vector<unsigned char>& quizHidden, int decimals) {
     const Step* st = trace.find(stepId);
     if (!st)
         return {};
@@ -642,9 +1054,10 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
         c.quiz = &quizHidden;
         c.quizCols = hm.cols;
     }
-    const float value = hm.value(row, col);
+    c.value = hm.value(row, col);
+    c.decimals = printedDecimals(hm, decimals);
+    const float value = c.value;
     const QString id = QString::fromStdString(stepId);
-    const QString b = QString::number(c.batch), h = QString::number(c.head);
 
     QString html;
     // Heading: which cell, its value.
@@ -666,326 +1079,26 @@ QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std:
         ctx << Derive::tr("key/value group %1").arg(hm.head / c.perGroup);
     if (trace.config.batch > 1)
         ctx << Derive::tr("batch %1").arg(c.batch);
-    html +=
-        QStringLiteral("<p><b>%1</b> — %2%3 = <b>%4</b></p>")
-            .arg(id.toHtmlEscaped(), where,
-                 ctx.isEmpty()
-                     ? QString()
-                     : QStringLiteral(" (") + ctx.join(QStringLiteral(", ")) + QLatin1Char(')'),
-                 hm.isMasked(row, col) && std::isfinite(value) ? f4(value) + Derive::tr(" (masked)")
-                                                               : f4(value));
+    html += QStringLiteral("<p><b>%1</b> — %2%3 = %4</p>")
+                .arg(id.toHtmlEscaped(), where,
+                     ctx.isEmpty()
+                         ? QString()
+                         : QStringLiteral(" (") + ctx.join(QStringLiteral(", ")) + QLatin1Char(')'),
+                     hm.isMasked(row, col) && std::isfinite(value)
+                         ? c.result(value) + Derive::tr(" (masked)")
+                         : c.result(value));
 
     if (c.quizHides(row, col))
         return QStringLiteral("<p><b>%1</b> — %2 = <b>?</b></p><p>%3</p>")
             .arg(id.toHtmlEscaped(), where,
                  Derive::tr("Hidden by the quiz: click the cell to reveal it and see where its "
                             "number comes from."));
-    const int64_t i = row, j = col;
     if (after) {
-        const QString more = afterChapter3Cell(c, cfg, value);
+        const QString more = afterChapter3Cell(c, cfg);
         if (!more.isEmpty())
             return html + more;
     }
-    if (stepId == step_id::kInputs) {
-        html += QStringLiteral("<p>") +
-                Derive::tr(
-                    "Component %1 of the embedding of %2. This is an input: it comes from the "
-                    "embedding layer (token + position) or the book's given vectors, not from "
-                    "a computation in this module.")
-                    .arg(col)
-                    .arg(quoted(tokens, i)) +
-                QStringLiteral("</p>");
-    } else if (stepId == step_id::kQueries || stepId == step_id::kKeys ||
-               stepId == step_id::kValues) {
-        std::vector<float> x;
-        for (int64_t m = 0; m < cfg.dIn; ++m)
-            x.push_back(c.at(step_id::kInputs, {c.batch, i, m}));
-        const std::string mat = stepId == step_id::kQueries ? "W_query"
-                                : stepId == step_id::kKeys  ? "W_key"
-                                                            : "W_value";
-        if (c.v1) {
-            html += projection(c, x, mat, "", true, QStringLiteral("x"));
-        } else {
-            const std::string prefix =
-                c.wrapper ? "heads." + std::to_string(c.head) + "." + mat : mat;
-            html +=
-                projection(c, x, prefix + ".weight", prefix + ".bias", false, QStringLiteral("x"));
-        }
-    } else if (stepId.ends_with("_split") || stepId == step_id::kContextTransposed) {
-        const int64_t hh = col / c.hd, k = col % c.hd;
-        const std::string base = stepId == step_id::kContextTransposed
-                                     ? step_id::kContext
-                                     : stepId.substr(0, stepId.size() - 6);
-        if (stepId == step_id::kContextTransposed) {
-            html += QStringLiteral("<p>") +
-                    Derive::tr(
-                        "%1 = context_heads[%2, %3, %4, %5]: the transpose only moves head %3's "
-                        "result for token %6 next to the other heads'.")
-                        .arg(indexText(stepId, {c.batch, i, hh, k}))
-                        .arg(c.batch)
-                        .arg(hh)
-                        .arg(i)
-                        .arg(k)
-                        .arg(quoted(tokens, i)) +
-                    QStringLiteral("</p>") + contextSum(c, hh, k);
-        } else {
-            html += QStringLiteral("<p>") +
-                    Derive::tr(
-                        "%1 = %2[%3, %4, %5·%6 + %7] = %2[%3, %4, %8]: element %7 of head %5's "
-                        "slice (columns %9 to %10 of %2).")
-                        .arg(indexText(stepId, {c.batch, i, hh, k}), QString::fromStdString(base))
-                        .arg(c.batch)
-                        .arg(i)
-                        .arg(hh)
-                        .arg(c.hd)
-                        .arg(k)
-                        .arg(col)
-                        .arg(hh * c.hd)
-                        .arg(hh * c.hd + c.hd - 1) +
-                    QStringLiteral("</p>");
-            html += QStringLiteral("<p>") +
-                    Derive::tr("Nothing is computed: .view reads the same memory.") +
-                    QStringLiteral("</p>");
-        }
-    } else if (stepId.ends_with("_heads") && stepId != step_id::kContextHeads) {
-        // queries_heads, keys_heads, values_heads: a view of the projection. context_heads is
-        // computed (the weighted sum of the values), below.
-        const std::string base = stepId.substr(0, stepId.size() - 6);
-        html +=
-            QStringLiteral("<p>") +
-            Derive::tr("%1 = %2_split[%3, %5, %4, %6] = %2[%3, %5, %4·%7 + %6] = %2[%3, %5, %8]")
-                .arg(indexText(stepId, {c.batch, c.head, i, j}), QString::fromStdString(base))
-                .arg(c.batch)
-                .arg(c.head)
-                .arg(i)
-                .arg(j)
-                .arg(c.hd)
-                .arg(c.head * c.hd + j) +
-            QStringLiteral("</p><p>") +
-            (c.hd == 1 ? Derive::tr("Head %1 sees column %2 of %3; the transpose only regroups the "
-                                    "columns by head.")
-                             .arg(c.head)
-                             .arg(c.head)
-                             .arg(QString::fromStdString(base))
-                       : Derive::tr("Head %1 sees columns %2 to %3 of %4; the transpose only "
-                                    "regroups the columns by head.")
-                             .arg(c.head)
-                             .arg(c.head * c.hd)
-                             .arg(c.head * c.hd + c.hd - 1)
-                             .arg(QString::fromStdString(base))) +
-            QStringLiteral("</p>");
-    } else if (stepId == step_id::kScores) {
-        html += QStringLiteral("<p>") + dotProduct(c) + QStringLiteral("</p>");
-        if (c.perGroup > 1) {
-            const int64_t group = c.head / c.perGroup, first = group * c.perGroup;
-            html += QStringLiteral("<p>") +
-                    Derive::tr(
-                        "Head %1 reads the keys of key/value group ⌊%1 / %2⌋ = %3, which heads "
-                        "%4 to %5 share: k<sub>%6</sub> is that group's key of %7.")
-                        .arg(c.head)
-                        .arg(c.perGroup)
-                        .arg(group)
-                        .arg(first)
-                        .arg(first + c.perGroup - 1)
-                        .arg(j)
-                        .arg(quoted(tokens, j)) +
-                    QStringLiteral("</p>");
-        }
-        html +=
-            QStringLiteral("<p>") +
-            (c.simplified
-                 ? Derive::tr("The dot product multiplies the embeddings of %1 and %2 component by "
-                              "component and adds the products: no weights, no queries or keys.")
-                 : Derive::tr("The dot product multiplies the query of %1 and the key of %2 "
-                              "component by component and adds the products."))
-                .arg(quoted(tokens, i), quoted(tokens, j)) +
-            QStringLiteral("</p>");
-    } else if (stepId == step_id::kMask) {
-        if (c.hidden(i, j))
-            html += QStringLiteral("<p>") + Derive::tr("1 = hidden: %1.").arg(c.whyHidden(i, j)) +
-                    QStringLiteral("</p>");
-        else
-            html +=
-                QStringLiteral("<p>") +
-                (c.simplified ? Derive::tr("0 = visible: %1 is at or before %2.")
-                              : Derive::tr("0 = visible: the key %1 is at or before the query %2."))
-                    .arg(quoted(tokens, j), quoted(tokens, i)) +
-                QStringLiteral("</p>");
-    } else if (stepId == step_id::kMaskedScores) {
-        if (c.hidden(i, j))
-            html += QStringLiteral("<p>") +
-                    Derive::tr(
-                        "<b>-inf</b> (−∞): masked_fill replaced the score %1 because %2. After "
-                        "softmax, exp(−∞) = 0, so this cell becomes a weight of 0.")
-                        .arg(f4(c.at(step_id::kScores, c.tt(i, j))), c.whyHidden(i, j)) +
-                    QStringLiteral("</p>");
-        else
-            html +=
-                QStringLiteral("<p>") +
-                (c.simplified
-                     ? Derive::tr("Unchanged: the token is visible, so masked_scores = "
-                                  "scores = %1.")
-                     : Derive::tr("Unchanged: the key is visible, so masked_scores = scores = %1."))
-                    .arg(f4(value)) +
-                QStringLiteral("</p>");
-    } else if (stepId == step_id::kScaledScores) {
-        const std::string src =
-            trace.find(step_id::kMaskedScores) ? step_id::kMaskedScores : step_id::kScores;
-        const double s = c.at(src, c.tt(i, j));
-        const double root = std::sqrt(c.scaleSize());
-        if (std::isinf(s))
-            html += QStringLiteral("<p>") +
-                    Derive::tr(
-                        "<b>-inf</b>: −∞ / √%1 is still −∞ (masked: %2); softmax turns it into 0.")
-                        .arg(c.scaleSize())
-                        .arg(c.whyHidden(i, j)) +
-                    QStringLiteral("</p>");
-        else
-            html += QStringLiteral(
-                        "<p>z<sub>%1,%2</sub> = %3 / √%8 = %4 / √%5 = %4 / %6 = "
-                        "<b>%7</b></p>")
-                        .arg(i)
-                        .arg(j)
-                        .arg(QString::fromStdString(src))
-                        .arg(f4(s))
-                        .arg(c.scaleSize())
-                        .arg(f4(root))
-                        .arg(f4(s / root))
-                        .arg(c.scaleName());
-    } else if (stepId == step_id::kWeights) {
-        html += softmaxCell(c, c.softmaxInput(), 1.0);
-        html += rowSumText(c, step_id::kWeights, QStringLiteral("w"));
-    } else if (stepId == step_id::kWeightsUnmasked) {
-        html += QStringLiteral("<p>") +
-                Derive::tr("Softmax of the scores%1 without any mask:")
-                    .arg(c.simplified ? QString() : QStringLiteral(" / √") + c.scaleName()) +
-                QStringLiteral("</p>");
-        html += softmaxCell(c, step_id::kScores, c.simplified ? 1.0 : std::sqrt(c.scaleSize()));
-        if (c.hidden(i, j))
-            html += QStringLiteral("<p>") +
-                    Derive::tr("Not masked yet, although %1.").arg(c.whyHidden(i, j)) +
-                    QStringLiteral("</p>");
-    } else if (stepId == step_id::kWeightsTril) {
-        const double u = c.at(step_id::kWeightsUnmasked, c.tt(i, j));
-        const double m = c.hidden(i, j) ? 1 : 0;
-        html += QStringLiteral(
-                    "<p>t<sub>%1,%2</sub> = u<sub>%1,%2</sub> · (1 − mask<sub>%1,%2</sub>) = %3 × "
-                    "(1 − %4) = <b>%5</b></p>")
-                    .arg(i)
-                    .arg(j)
-                    .arg(f4(u))
-                    .arg(m)
-                    .arg(f4(u * (1 - m)));
-        if (m != 0)
-            html += QStringLiteral("<p>") +
-                    Derive::tr("Zeroed because %1.").arg(c.whyHidden(i, j)) +
-                    QStringLiteral("</p>");
-        bool anyHidden = false;
-        for (int64_t k = 0; k < c.T; ++k)
-            anyHidden = anyHidden || c.hidden(i, k);
-        html += rowSumText(c, step_id::kWeightsTril, QStringLiteral("t"), !anyHidden);
-    } else if (stepId == step_id::kWeightsRenormalized) {
-        double sum = 0;
-        QStringList terms;
-        for (int64_t k = 0; k < c.T; ++k) {
-            const double t = c.at(step_id::kWeightsTril, c.tt(i, k));
-            sum += t;
-            terms << f4(t);
-        }
-        const double t = c.at(step_id::kWeightsTril, c.tt(i, j));
-        html += QStringLiteral("<p>") + Derive::tr("row sum of weights_tril: ") +
-                sumText(terms, sum) + QStringLiteral("</p>");
-        html +=
-            QStringLiteral("<p>r<sub>%1,%2</sub> = %3 / %4 = <b>%5</b> &nbsp; (weights: %6)</p>")
-                .arg(i)
-                .arg(j)
-                .arg(f4(t), f4(sum), f4(t / sum), f4(c.at(step_id::kWeights, c.tt(i, j))));
-        html += rowSumText(c, step_id::kWeightsRenormalized, QStringLiteral("r"));
-    } else if (stepId == step_id::kDropoutMask) {
-        const double p = cfg.dropout;
-        if (value != 0.0f)
-            html += QStringLiteral("<p>") +
-                    Derive::tr(
-                        "1 = <b>kept</b> (each weight is kept with probability 1 − p = %1). Kept "
-                        "weights are multiplied by 1/(1 − p) = %2.")
-                        .arg(f4(1 - p), f4(1 / (1 - p))) +
-                    QStringLiteral("</p>");
-        else
-            html +=
-                QStringLiteral("<p>") +
-                Derive::tr(
-                    "0 = <b>dropped</b> (probability p = %1): this weight becomes 0 in training.")
-                    .arg(f4(p)) +
-                QStringLiteral("</p>");
-    } else if (stepId == step_id::kDroppedWeights) {
-        const double p = cfg.dropout;
-        const double w = c.at(step_id::kWeights, c.tt(i, j));
-        const double keep = c.at(step_id::kDropoutMask, c.tt(i, j));
-        html += QStringLiteral(
-                    "<p>w′<sub>%1,%2</sub> = w<sub>%1,%2</sub> × keep<sub>%1,%2</sub> × 1/(1 − p) "
-                    "= %3 × %4 × %5 = <b>%6</b></p>")
-                    .arg(i)
-                    .arg(j)
-                    .arg(f4(w), f4(keep), f4(1 / (1 - p)), f4(w * keep / (1 - p)));
-        html +=
-            QStringLiteral("<p>%1</p>")
-                .arg(
-                    keep != 0
-                        ? Derive::tr("Kept, and scaled up so the expected total stays the same.")
-                        : Derive::tr("Dropped by dropout: it contributes nothing to the context."));
-    } else if (stepId == step_id::kContextHeads || (stepId == step_id::kContext && !c.mha)) {
-        html += contextSum(c, c.head, j);
-    } else if (stepId == step_id::kContext) {  // multi-head: the concatenation
-        const int64_t hh = col / c.hd, k = col % c.hd;
-        html += QStringLiteral("<p>") +
-                Derive::tr(
-                    "context[%1, %2, %3] = context_transposed[%1, %2, %4, %5] = context_heads[%1, "
-                    "%4, %2, %5]: "
-                    "element %5 of head %4's context vector for %6 (d_out = h·hd: column %3 = "
-                    "%4·%7 + %5).")
-                    .arg(c.batch)
-                    .arg(i)
-                    .arg(col)
-                    .arg(hh)
-                    .arg(k)
-                    .arg(quoted(tokens, i))
-                    .arg(c.hd) +
-                QStringLiteral("</p>") + contextSum(c, hh, k);
-    } else if (stepId == step_id::kOutput) {
-        if (c.mha) {
-            std::vector<float> z;
-            for (int64_t m = 0; m < c.dOut; ++m)
-                z.push_back(c.at(step_id::kContext, {c.batch, i, m}));
-            html +=
-                projection(c, z, "out_proj.weight", "out_proj.bias", false, QStringLiteral("z"));
-            html += QStringLiteral("<p>") +
-                    Derive::tr("out_proj mixes the heads' results into one vector per token.") +
-                    QStringLiteral("</p>");
-        } else if (c.wrapper) {
-            const int64_t hh = col / c.dOut, k = col % c.dOut;
-            html += QStringLiteral("<p>") +
-                    Derive::tr(
-                        "output[%1, %2, %3] = context[%4, %1, %2, %5]: element %5 of head %4's "
-                        "context vector "
-                        "(torch.cat puts head %4 in columns %6 to %7).")
-                        .arg(c.batch)
-                        .arg(i)
-                        .arg(col)
-                        .arg(hh)
-                        .arg(k)
-                        .arg(hh * c.dOut)
-                        .arg(hh * c.dOut + c.dOut - 1) +
-                    QStringLiteral("</p>") + contextSum(c, hh, k);
-        } else {
-            html +=
-                QStringLiteral("<p>") +
-                Derive::tr("The module returns the context vectors unchanged: output = context.") +
-                QStringLiteral("</p>") + contextSum(c, c.head, j);
-        }
-    }
-    (void)b;
-    (void)h;
-    return html;
+    return html + chapter3Cell(c, cfg, st->info) + blockCell(c);
 }
 
 }  // namespace attn

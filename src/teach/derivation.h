@@ -20,9 +20,13 @@ struct Trace;
 // hides: their numbers print as "?" wherever the derivation would list them (a row's sum, the
 // softmax's terms), and a hidden cell itself is not derived, so explaining one revealed cell
 // never gives the others away.
+// `decimals` is the decimals setting the heatmap prints its cells with (Settings::decimals): the
+// arithmetic shows the book's 4 decimals and ends on the cell's value as the cell prints it
+// (printedDecimals: a mask's whole numbers without any), bold, so the last number a student
+// reads is the number they clicked.
 QString deriveCellHtml(const Trace& trace, const QStringList& tokens, const std::string& stepId,
                        int head, int batch, int row, int col,
-                       const std::vector<unsigned char>& quizHidden = {});
+                       const std::vector<unsigned char>& quizHidden = {}, int decimals = 4);
 
 // At most this many terms of a sum are listed; longer sums end in "… (d terms)".
 constexpr int kDerivationMaxTerms = 8;

@@ -1,10 +1,19 @@
 // The derivations show the trace's own numbers: recompute cells and look for them in the HTML.
 #include <gtest/gtest.h>
 
+#include <QRegularExpression>
+
 #include <cmath>
+#include <optional>
+#include <set>
 #include <tuple>
 
+#include "engine/step_ids.h"
 #include "export/heatmap_data.h"
+#include "pipeline/model_request.h"
+#include "pipeline/request.h"
+#include "pipeline/run_request.h"
+#include "pipeline/step_files.h"
 #include "teach/derivation.h"
 #include "teach/explanations.h"
 #include "teach_test_util.h"
@@ -369,6 +378,196 @@ TEST(Derivation, EveryStepOfEveryVariant) {
                 EXPECT_FALSE(html.contains(QStringLiteral("nan")));
             }
         }
+}
+
+}  // namespace
+}  // namespace attn
+
+namespace attn {
+namespace {
+
+// The last number a student reads in a derivation (-inf, ∞ and nan count as numbers), and
+// whether it is bold.
+struct LastNumber {
+    QString text;
+    bool bold = false;
+};
+// The text a student reads: the HTML's tags stripped but for bold (to tell a bold number), its
+// entities decoded.
+QString readText(const QString& html) {
+    static const QRegularExpression tags(QStringLiteral("<(?!/?b>)[^>]*>"));
+    QString s = html;
+    s.replace(tags, QStringLiteral(" "));
+    s.replace(QStringLiteral("&quot;"), QStringLiteral("\""))
+        .replace(QStringLiteral("&nbsp;"), QStringLiteral(" "))
+        .replace(QStringLiteral("&lt;"), QStringLiteral("<"))
+        .replace(QStringLiteral("&gt;"), QStringLiteral(">"))
+        .replace(QStringLiteral("&#39;"), QStringLiteral("'"))
+        .replace(QStringLiteral("&amp;"), QStringLiteral("&"));
+    return s;
+}
+
+std::optional<LastNumber> lastNumber(const QString& html) {
+    static const QRegularExpression number(
+        QStringLiteral("(?:-|−)?(?:\\d+(?:\\.\\d+)?(?:e[+-]\\d+)?|∞|inf)|nan"));
+    const QString s = readText(html);
+    std::optional<LastNumber> last;
+    for (auto it = number.globalMatch(s); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        const qsizetype at = m.capturedStart();
+        last = LastNumber{m.captured(), s.lastIndexOf(QStringLiteral("<b>"), at) >
+                                            s.lastIndexOf(QStringLiteral("</b>"), at)};
+    }
+    return last;
+}
+
+// What the walk also checks before the last number, empty when it holds: a RoPE table's cell is
+// the cosine or sine of the angle the derivation names (a model's scaled frequencies too), a
+// model layer's input is not called an embedding, and a QK-norm scale is called ones only where
+// it is.
+std::string wrongFact(const Trace& t, const Step& s, const QString& html, float value) {
+    const QString text = readText(html);
+    if (s.info.id == step_id::kRopeCos || s.info.id == step_id::kRopeSin) {
+        static const QRegularExpression call(QStringLiteral("(cos|sin)\\(([^)]*)\\) ="));
+        QRegularExpressionMatch m;
+        for (auto it = call.globalMatch(text); it.hasNext();)
+            m = it.next();
+        const double theta = m.captured(2).toDouble();
+        const double f = m.captured(1) == QLatin1String("cos") ? std::cos(theta) : std::sin(theta);
+        if (!m.hasMatch() || std::abs(f - value) > 6e-5 + 1e-3 * std::abs(value))
+            return "the angle " + m.captured(2).toStdString() + " gives " + std::to_string(f) +
+                   ", the table holds " + std::to_string(value);
+    }
+    if (s.info.source == StepSource::LayerInput && text.contains(QStringLiteral("embedding")))
+        return "a model layer's input is its first norm, not an embedding";
+    if (text.contains(QStringLiteral("ones here")))
+        for (const char* name : {"q_norm.scale", "k_norm.scale"})
+            if (const auto it = t.parameters.find(name); it != t.parameters.end())
+                for (int64_t m = 0; m < it->second.numel(); ++m)
+                    if (it->second.data()[m] != 1.0f)
+                        return std::string(name) + " is learned, not ones";
+    return {};
+}
+
+// Checks the first, middle and last rows, columns and heads of every step of `t` at the
+// decimals settings 1, 2 and 4: a non-empty derivation's last number is the cell's value as the
+// heatmap prints it, in bold. One failure per step is reported.
+void expectEveryDerivationEndsOnTheCell(const Trace& t, const QStringList& tokens,
+                                        const std::string& what) {
+    const Step* mask = t.find(step_id::kMask);
+    for (const Step& s : t.steps) {
+        const int heads = std::max(1, stepHeadCount(s.info));
+        const int batches = std::max(1, stepBatchCount(s.info));
+        const auto check = [&]() {
+            for (int head : std::set<int>{0, heads / 2, heads - 1})
+                for (int batch : std::set<int>{0, batches - 1}) {
+                    const HeatmapData hm = sliceStep(s, tokens, head, batch, mask);
+                    std::set<std::pair<int, int>> cells;
+                    for (int row : {0, hm.rows / 2, hm.rows - 1})
+                        for (int col : {0, 1, hm.cols / 2, hm.cols - 1})
+                            cells.insert({row, std::min(col, hm.cols - 1)});
+                    for (const auto& [row, col] : cells)
+                        for (int decimals : {kMinDecimals, 2, kMaxDecimals}) {
+                            const QString html = deriveCellHtml(t, tokens, s.info.id, head, batch,
+                                                                row, col, {}, decimals);
+                            if (html.isEmpty())
+                                continue;
+                            const std::string shown = formatCellValue(hm.shownValue(row, col),
+                                                                      printedDecimals(hm, decimals))
+                                                          .toStdString();
+                            const auto last = lastNumber(html);
+                            const std::string where =
+                                what + " " + s.info.id + " head " + std::to_string(head) +
+                                " batch " + std::to_string(batch) + " cell (" +
+                                std::to_string(row) + ", " + std::to_string(col) + ") decimals " +
+                                std::to_string(decimals) + ":\n" + html.toStdString();
+                            if (!last) {
+                                ADD_FAILURE() << "no number: " << where;
+                                return;
+                            }
+                            if (last->text.toStdString() != shown || !last->bold) {
+                                ADD_FAILURE() << "ends on " << last->text.toStdString()
+                                              << (last->bold ? "" : " (not bold)")
+                                              << ", the cell shows " << shown << ": " << where;
+                                return;
+                            }
+                            if (const std::string wrong =
+                                    wrongFact(t, s, html, hm.shownValue(row, col));
+                                !wrong.empty()) {
+                                ADD_FAILURE() << wrong << ": " << where;
+                                return;
+                            }
+                        }
+                }
+        };
+        check();
+    }
+}
+
+// SPEC 12: every clicked cell's derivation ends on the value the cell shows, at the cell's
+// precision (the decimals setting; whole-number matrices such as the mask print none), so a
+// student reading down the arithmetic lands on the number they clicked. Every variant with
+// every mask, dropout and the simple masking steps, the batch's last entry, the first, middle
+// and last rows and heads (a head of key/value group 1 for grouped-query); and every family's
+// model layer with the block around it, on fixture folders and the bundled models.
+TEST(Derivation, EveryDerivationEndsOnTheCellsValueAtItsPrecision) {
+    const QStringList tokens = bookTokenList();
+    for (Variant v : allVariants())
+        for (const MaskSpec& m : {MaskSpec{MaskKind::None, 0}, MaskSpec{MaskKind::Causal, 0},
+                                  MaskSpec{MaskKind::Window, 2}})
+            for (double p : {0.0, 0.5}) {
+                Config c = bookConfig(v, 123, 2);
+                c.mask = m;
+                c.dropout = p;
+                c.qkvBias = p > 0;
+                if (v == Variant::Rotary) {  // four heads in two groups, two of them group 1
+                    c.heads = 4;
+                    c.kvGroups = 2;
+                    c.rope = p == 0;
+                    c.qkNorm = m.kind != MaskKind::None;
+                }
+                if (!validate(c, 6).empty())
+                    continue;
+                expectEveryDerivationEndsOnTheCell(
+                    bookTrace(c), tokens,
+                    variantName(v) + " " + maskName(m) + " dropout " + std::to_string(p));
+            }
+
+    // Model mode: one layer of each family with the block around it.
+    const QString families = QStringLiteral(ATTN_FIXTURES_DIR "/families/");
+    // A switched-off head's `context` columns hold 0 or its mean, not its weighted sum: the
+    // derivation says so and ends on what the cell holds (llama's head 3 and gemma3's head 2
+    // own the last and the middle column the walk clicks).
+    struct Model {
+        QString path, config;
+        int layer;
+        HeadAblation ablation = {};
+    };
+    std::vector<Model> models = {
+        {families + "llama", {}, 1, {{{1, 3}}, AblationMode::Zero}},
+        {families + "qwen2", {}, 0},
+        {families + "qwen3", {}, 1},
+        {families + "gemma3", {}, 0, {{{0, 2}}, AblationMode::Mean}},  // a sliding-window layer
+        {families + "gemma3", {}, 2},                                  // full attention
+        {families + "book_llama.pth", families + "book_llama.config.json", 0}};
+    for (const QString& name : bundledModelNames())
+        models.push_back({name, {}, 1});
+    for (const Model& m : models) {
+        Settings s;
+        s.source = InputSource::Text;
+        s.modelFile = m.path;
+        s.modelConfig = m.config;
+        s.layer = m.layer;
+        s.ablation = m.ablation;
+        s.inputIds = {5, 6, 7, 8, 9, 10, 11};
+        const RequestResult r = runRequestOrThrow(
+            {s, {}, loadModel(m.path, std::nullopt, nullptr, {}, m.config), nullptr, nullptr});
+        ASSERT_TRUE(r.run.trace);
+        ASSERT_TRUE(r.run.trace->find(step_id::kBlockOutput));
+        expectEveryDerivationEndsOnTheCell(
+            *r.run.trace, rowLabels(r.run),
+            m.path.toStdString() + " layer " + std::to_string(m.layer));
+    }
 }
 
 }  // namespace
