@@ -3,9 +3,9 @@
 // and the families after it (Llama 3, Qwen2, Qwen3, Gemma 3; SPEC 9.2). Its size, what its
 // family does differently (as data: which norm, which feed-forward, RoPE or learned positions,
 // key/value groups, QK-norm, sliding windows) and its float32 weights. Built once by the model
-// readers (io/model_file.h: GPT-2 files and, by way of io/model_config.h, the later families), immutable afterwards and shared between threads
-// as std::shared_ptr<const DecoderModel>. Weights may point straight into a memory-mapped file;
-// they are never written.
+// readers (io/model_file.h: GPT-2 files and, by way of io/model_config.h, the later families),
+// immutable afterwards and shared between threads as std::shared_ptr<const DecoderModel>. Weights
+// may point straight into a memory-mapped file; they are never written.
 
 #include <cstdint>
 #include <map>
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/facts.h"
 #include "engine/half.h"
 #include "engine/rope_spec.h"
 #include "engine/tensor.h"
@@ -45,6 +46,9 @@ enum class FeedForwardKind {
 };
 
 std::string weightNamesName(WeightNames names);  // "hf" | "book"
+std::string normKindName(NormKind norm);         // "layer_norm" | "rms_norm" | "rms_norm_one_plus"
+std::string feedForwardKindName(FeedForwardKind kind);   // "gelu_mlp" | "swiglu" | "geglu"
+std::string ropeScalingName(RopeSpec::Scaling scaling);  // "none" | "llama3" | "linear"
 
 // Where the head count came from (the file holds no tensor that says it).
 enum class HeadsSource {
@@ -133,6 +137,19 @@ struct DecoderArchitecture {
         return windowOf(layer) > 0 ? localRope : globalRope;
     }
 };
+
+// Everything `arch` says about the attention and the block around it, as facts in a fixed
+// order: family, layers, d_model, vocab, context_length, heads, kv_heads, head_groups,
+// head_dim, query_width (heads * head_dim, which need not be d_model), qkv_bias, qk_norm,
+// query_scale (what the queries are multiplied by: 1/sqrt(head_dim), or Gemma 3's
+// 1/sqrt(query_pre_attn_scalar), then also query_pre_attn_scalar), norm, norm_eps,
+// sandwich_norms, feed_forward, ff_hidden, positions ("learned" | "rope"; with RoPE rope_base,
+// rope_scaling and its factors), windows (per layer, 0 for full attention), tied_head,
+// embedding_scale. With `layer` >= 0 the facts are that layer's: its RoPE (Gemma 3's sliding
+// layers have their own base) and its window (0 for full attention). Every writer (the trace
+// JSON's config, the `model` JSON) tells these, so a new family or feature is told by adding
+// it here.
+Facts architectureFacts(const DecoderArchitecture& arch, int64_t layer = -1);
 
 // A GPT-2 architecture of these sizes (LayerNorm, GELU, learned positions, every head its own
 // keys and values).
