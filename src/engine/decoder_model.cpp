@@ -99,7 +99,7 @@ Facts architectureFacts(const DecoderArchitecture& a, int64_t layer) {
     add("sandwich_norms", a.sandwichNorms);
     add("feed_forward", feedForwardKindName(a.feedForward));
     add("ff_hidden", a.ffHidden);
-    add("positions", std::string(a.rope ? "rope" : "learned"));
+    add("position_encoding", std::string(a.rope ? "rope" : "learned"));
     if (a.rope) {
         const RopeSpec& r = layer >= 0 ? a.ropeOf(layer) : a.globalRope;
         add("rope_base", r.base);

@@ -143,12 +143,13 @@ struct DecoderArchitecture {
 // head_dim, query_width (heads * head_dim, which need not be d_model), qkv_bias, qk_norm,
 // query_scale (what the queries are multiplied by: 1/sqrt(head_dim), or Gemma 3's
 // 1/sqrt(query_pre_attn_scalar), then also query_pre_attn_scalar), norm, norm_eps,
-// sandwich_norms, feed_forward, ff_hidden, positions ("learned" | "rope"; with RoPE rope_base,
-// rope_scaling and its factors), windows (per layer, 0 for full attention), tied_head,
-// embedding_scale. With `layer` >= 0 the facts are that layer's: its RoPE (Gemma 3's sliding
-// layers have their own base) and its window (0 for full attention). Every writer (the trace
-// JSON's config, the `model` JSON) tells these, so a new family or feature is told by adding
-// it here.
+// sandwich_norms, feed_forward, ff_hidden, position_encoding ("learned" | "rope"; with RoPE
+// rope_base, rope_scaling and its factors), windows (per layer, 0 for full attention),
+// tied_head, embedding_scale. With `layer` >= 0 the facts are that layer's: its RoPE (Gemma 3's
+// sliding layers have their own base) and its window (0 for full attention). Every writer (the
+// trace JSON's config, the `model` JSON) tells these, so a new family or feature is told by
+// adding it here. The keys the chapter-3 settings also have (heads, head_dim, qkv_bias,
+// qk_norm, rope_base, context_length) mean the same there; none means something else.
 Facts architectureFacts(const DecoderArchitecture& arch, int64_t layer = -1);
 
 // A GPT-2 architecture of these sizes (LayerNorm, GELU, learned positions, every head its own

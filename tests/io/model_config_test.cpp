@@ -131,7 +131,7 @@ TEST(ModelConfig, ArchitectureFactsSayWhatTheConfigSays) {
     EXPECT_EQ(factOf(qwen3, "norm_eps"), FactValue(1e-6));
     EXPECT_EQ(factOf(qwen3, "feed_forward"), FactValue(std::string("swiglu")));
     EXPECT_EQ(factOf(qwen3, "ff_hidden"), FactValue(int64_t{3072}));
-    EXPECT_EQ(factOf(qwen3, "positions"), FactValue(std::string("rope")));
+    EXPECT_EQ(factOf(qwen3, "position_encoding"), FactValue(std::string("rope")));
     EXPECT_EQ(factOf(qwen3, "rope_base"), FactValue(1e6));
     EXPECT_EQ(factOf(qwen3, "query_scale"), FactValue(1.0 / std::sqrt(128.0)));
     EXPECT_EQ(findFact(qwen3, "query_pre_attn_scalar"), nullptr);
@@ -188,7 +188,7 @@ TEST(ModelConfig, ArchitectureFactsSayWhatTheConfigSays) {
 
     const Facts gpt2 =
         architectureFacts(gpt2Architecture(12, 768, 12, 50257, 1024, 3072, true, true), 0);
-    EXPECT_EQ(factOf(gpt2, "positions"), FactValue(std::string("learned")));
+    EXPECT_EQ(factOf(gpt2, "position_encoding"), FactValue(std::string("learned")));
     EXPECT_EQ(findFact(gpt2, "rope_base"), nullptr);
     EXPECT_EQ(factOf(gpt2, "norm"), FactValue(std::string("layer_norm")));
     EXPECT_EQ(factOf(gpt2, "feed_forward"), FactValue(std::string("gelu_mlp")));
