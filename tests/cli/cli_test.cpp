@@ -241,6 +241,20 @@ TEST(Cli, TheTracesConfigHoldsTheSettingsOfItsVariant) {
     EXPECT_EQ(c["d_out"].toInt(), 2);
 }
 
+// Token ids are the tokens of the chapter-3 trace too (they were left unread, and the book's
+// six vectors traced, when no text was given), and its config says so.
+TEST(Cli, TokenIdsAreTheTracesTokens) {
+    const CliRun r = cli({"trace", "--ids", "464,3797"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject o = json(r.out);
+    EXPECT_EQ(o["tokens"].toArray(), (QJsonArray{"The", " cat"}));
+    const QJsonObject c = o["config"].toObject();
+    EXPECT_EQ(c["ids"].toString(), "464 3797");
+    EXPECT_EQ(c["tokenizer"].toString(), "gpt2");
+    EXPECT_FALSE(c.contains("text"));  // the ids are the input, not a text
+    EXPECT_FALSE(c.contains("source"));
+}
+
 TEST(Cli, Tokenize) {
     const CliRun r = cli({"tokenize", "--text", "Your journey starts with one step"});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();

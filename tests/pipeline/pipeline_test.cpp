@@ -330,6 +330,9 @@ TEST(Options, PresetsAndInputs) {
     EXPECT_EQ(s.source, InputSource::Text);
     EXPECT_EQ(s.tokenizer, TokenizerKind::Chars);
     EXPECT_EQ(fromArgs({"--embeddings", "x.npy"}).source, InputSource::File);
+    s = fromArgs({"--ids", "464,3797"});  // the ids are a text's tokens, not the book's vectors
+    EXPECT_EQ(s.source, InputSource::Text);
+    EXPECT_EQ(tokenIds(s.textTokens()), (std::vector<int64_t>{464, 3797}));
     EXPECT_EQ(problemOf({"--text", "a", "--preset", "book"}),
               "Give only one input: --preset book, --text, --text-file or --embeddings.");
     EXPECT_EQ(problemOf({"--preset", "gpt5"}),
