@@ -189,15 +189,16 @@ bool chapter3(const Settings& s) {
 bool trainedModel(const Settings& s) {
     return s.modelMode();
 }
-// Token ids given instead of text are the input, whatever the source says.
+// Token ids given instead of text are the tokens of a text input (Settings::textTokens) and of
+// a trained model's (modelTokens); the book's vectors and an embeddings file leave them unread.
 bool givenIds(const Settings& s) {
-    return !s.inputIds.empty();
+    return !s.inputIds.empty() && (s.modelMode() || s.source == InputSource::Text);
 }
 bool inputSource(const Settings& s) {
-    return s.inputIds.empty();
+    return !givenIds(s);
 }
 bool typedText(const Settings& s) {
-    return s.source == InputSource::Text && s.inputIds.empty();
+    return s.source == InputSource::Text && !givenIds(s);
 }
 bool appendedIds(const Settings& s) {
     return typedText(s) && !s.tokenIds.empty();
@@ -205,10 +206,10 @@ bool appendedIds(const Settings& s) {
 // Tokens that become the chapter-2 embeddings (a trained model embeds its own by its own
 // tokenizer, which the model's facts name).
 bool embeddedTokens(const Settings& s) {
-    return chapter3(s) && (s.source == InputSource::Text || givenIds(s));
+    return chapter3(s) && s.source == InputSource::Text;
 }
 bool embeddingsFile(const Settings& s) {
-    return s.source == InputSource::File && s.inputIds.empty();
+    return s.source == InputSource::File && !givenIds(s);
 }
 bool hasWeights(const Settings& s) {
     return chapter3(s) && variantHasWeights(s.config.variant);

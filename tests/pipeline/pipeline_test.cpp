@@ -162,6 +162,13 @@ TEST(SettingsCodec, ARunsFactsAreTheFieldsThatApplyToIt) {
     EXPECT_EQ(findFact(facts, "source")->value, FactValue(std::string("book")));
     EXPECT_EQ(findFact(facts, "text"), nullptr);  // the book's vectors: no text, no tokenizer
     EXPECT_EQ(findFact(facts, "tokenizer"), nullptr);
+    rotary.inputIds = {464, 3797};  // the book's vectors leave ids unread: they are not told
+    EXPECT_EQ(findFact(settingFacts(rotary), "ids"), nullptr);
+    EXPECT_NE(findFact(settingFacts(rotary), "source"), nullptr);
+    rotary.source = InputSource::Text;  // a text's tokens: the ids, and no text
+    EXPECT_EQ(findFact(settingFacts(rotary), "ids")->value, FactValue(std::string("464 3797")));
+    EXPECT_EQ(findFact(settingFacts(rotary), "text"), nullptr);
+    EXPECT_EQ(findFact(settingFacts(rotary), "source"), nullptr);
     rotary.config.rope = false;  // the rotation switched off: its base says nothing
     EXPECT_EQ(findFact(settingFacts(rotary), "rope_base"), nullptr);
     EXPECT_NE(findFact(settingFacts(rotary), "rope"), nullptr);
