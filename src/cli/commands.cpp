@@ -37,37 +37,6 @@ void writeOutput(const QCommandLineParser& parser, std::string_view bytes) {
         writeStdout(bytes);
 }
 
-// The input facts of the "config" object that the module's Config does not hold.
-io::JsonConfigExtras extrasFor(const Settings& s) {
-    io::JsonConfigExtras e;
-    switch (s.source) {
-        case InputSource::Book:
-            e.set("input", std::string("book"));
-            break;
-        case InputSource::Text:
-            e.set("input", std::string("text"));
-            e.set("text", s.text.toStdString());
-            e.set("tokenizer", tokenizerName(s.tokenizer));
-            if (!s.modelMode()) {  // a trained model has embeddings of its own
-                e.set("embedding_seed", static_cast<int64_t>(s.embeddingSeed));
-                e.set("positions", s.positions);
-            }
-            break;
-        case InputSource::File:
-            e.set("input", std::string("embeddings"));
-            e.set("embeddings", s.embeddingsFile.toStdString());
-            break;
-    }
-    if (!s.weightsFile.isEmpty())
-        e.set("weights", s.weightsFile.toStdString());
-    if (s.modelMode()) {
-        e.set("model", s.modelFile.toStdString());
-        e.set("layer", int64_t{s.layer});
-        e.omitted = {"seed", "dropout_rng"};  // the weights are the file's, nothing is drawn
-    }
-    return e;
-}
-
 }  // namespace
 
 void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const char* command,
@@ -138,11 +107,15 @@ CliInput settingsFromOptions(const QCommandLineParser& parser) {
     return in;
 }
 
-TraceRun traceFromOptions(const CliInput& in) {
+RequestResult traceResultFromOptions(const CliInput& in) {
     Request r{in.settings, in.files, nullptr, nullptr, nullptr};
     if (in.settings.modelMode())
         r.model = modelOfOptions(in);
-    return runRequestOrThrow(r).run;
+    return runRequestOrThrow(r);
+}
+
+TraceRun traceFromOptions(const CliInput& in) {
+    return traceResultFromOptions(in).run;
 }
 
 const Step& requireStep(const Trace& trace, const QString& id) {
@@ -261,8 +234,11 @@ int traceCommand(const QStringList& args) {
     p.addOption({"out", "Write the JSON to this file instead of stdout.", "file"});
     parseOrThrow(p, args, "trace", "every step of one forward pass as JSON");
     const CliInput in = settingsFromOptions(p);
-    const TraceRun run = traceFromOptions(in);
-    writeOutput(p, io::traceToJson(*run.trace, run.input.labels, extrasFor(in.settings)));
+    const RequestResult result = traceResultFromOptions(in);
+    const TraceRun& run = result.run;
+    writeOutput(p, io::traceToJson(*run.trace, run.input.labels,
+                                   traceConfigFacts(run.settings, run.trace->config,
+                                                    result.model.model.get())));
     return 0;
 }
 
@@ -315,7 +291,7 @@ int benchCommand(const QStringList& args) {
         tokens = first.trace->tokens;
     }
     req.weights = &parameters;
-    std::string out = "{\"config\": " + io::configToJson(req.config, extrasFor(in.settings)) +
+    std::string out = "{\"config\": " + io::factsToJson(traceConfigFacts(in.settings, req.config)) +
                       ", \"tokens\": " + std::to_string(tokens) +
                       ", \"repeat\": " + std::to_string(repeat) + ", " +
                       timedRunsJson(repeat, [&] { (void)runTrace(req); });

@@ -42,6 +42,8 @@ ModelRun modelFromOptions(const CliInput& in);
 // The trace the options describe, as the app shows it: the chapter-3 module's, or with --model
 // block --layer's attention as the chapter-3 trace with the rest of the block around it.
 TraceRun traceFromOptions(const CliInput& in);
+// The same run with the model it read (result.model.model; null in chapter-3 mode).
+RequestResult traceResultFromOptions(const CliInput& in);
 // `bench --model`: load time, then the model's forward on the text (every layer's attention kept)
 // and the last position's next tokens, timed `repeat` times.
 int modelBench(const CliInput& in, int repeat);

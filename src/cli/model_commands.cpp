@@ -24,33 +24,10 @@ void writeStdout(std::string_view bytes) {
     std::fflush(stdout);
 }
 
-// The "model" object: what the file or folder holds, as read.
+// The "model" object: what the file or folder holds, as read (modelFacts: the same facts a
+// model trace's "config" tells).
 std::string modelJson(const DecoderModel& m) {
-    const DecoderArchitecture& a = m.arch;
-    std::string s = "{\"family\": ";
-    io::appendJsonString(s, familyName(a.family));
-    s += ", \"layers\": " + std::to_string(a.layers) + ", \"heads\": " + std::to_string(a.heads) +
-         ", \"kv_heads\": " + std::to_string(a.keyValueHeads()) +
-         ", \"head_dim\": " + std::to_string(a.headSize()) +
-         ", \"d_model\": " + std::to_string(a.dModel) + ", \"vocab\": " + std::to_string(a.vocab) +
-         ", \"context_length\": " + std::to_string(a.contextLength) + ", \"windows\": [";
-    for (int64_t l = 0; l < a.layers; ++l)
-        s += (l ? ", " : "") + std::to_string(a.windowOf(l));
-    // The key/value group each query head reads (repeat_interleave: h / (heads / kv_heads)).
-    s += "], \"head_groups\": [";
-    for (int64_t h = 0; h < a.heads; ++h)
-        s += (h ? ", " : "") + std::to_string(a.groupOfHead(h));
-    s += "], \"names\": ";
-    io::appendJsonString(s, weightNamesName(m.names));
-    s += ", \"dtype\": ";
-    io::appendJsonString(s, m.dtype);
-    // Which tokenizer cut the text, and whether it is the model's own (GPT-2's stands in for a
-    // folder without tokenizer.json).
-    s += ", \"tokenizer\": ";
-    io::appendJsonString(s, modelTokenizerName(m).toStdString());
-    s += std::string(", \"tokenizer_is_the_models\": ") +
-         (modelTokenizerNote(m).isEmpty() ? "true" : "false");
-    return s + "}";
+    return io::factsToJson(modelFacts(m));
 }
 
 // A token id as text: the model's own token, or the GPT-2 token it is, or "<id N>" beyond

@@ -1,6 +1,7 @@
 #include "engine/decoder_model.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/config.h"
 
@@ -24,6 +25,99 @@ std::string familyName(Family family) {
             return "gemma3_text";
     }
     return "?";
+}
+
+std::string normKindName(NormKind norm) {
+    switch (norm) {
+        case NormKind::LayerNorm:
+            return "layer_norm";
+        case NormKind::RmsNorm:
+            return "rms_norm";
+        case NormKind::RmsNormOnePlus:
+            return "rms_norm_one_plus";
+    }
+    return "?";
+}
+
+std::string feedForwardKindName(FeedForwardKind kind) {
+    switch (kind) {
+        case FeedForwardKind::Gelu:
+            return "gelu_mlp";
+        case FeedForwardKind::SwiGlu:
+            return "swiglu";
+        case FeedForwardKind::GeGlu:
+            return "geglu";
+    }
+    return "?";
+}
+
+std::string ropeScalingName(RopeSpec::Scaling scaling) {
+    switch (scaling) {
+        case RopeSpec::Scaling::None:
+            return "none";
+        case RopeSpec::Scaling::Llama3:
+            return "llama3";
+        case RopeSpec::Scaling::Linear:
+            return "linear";
+    }
+    return "?";
+}
+
+Facts architectureFacts(const DecoderArchitecture& a, int64_t layer) {
+    Facts f;
+    auto add = [&f](const char* key, FactValue value) { f.push_back({key, std::move(value)}); };
+    std::vector<int64_t> groups, windows;
+    for (int64_t h = 0; h < a.heads; ++h)
+        groups.push_back(a.groupOfHead(h));
+    for (int64_t l = 0; l < a.layers; ++l)
+        windows.push_back(a.windowOf(l));
+    add("family", familyName(a.family));
+    add("layers", a.layers);
+    add("d_model", a.dModel);
+    add("vocab", a.vocab);
+    add("context_length", a.contextLength);
+    add("heads", a.heads);
+    add("kv_heads", a.keyValueHeads());
+    add("head_groups", std::move(groups));
+    add("head_dim", a.headSize());
+    add("query_width", a.queryWidth());
+    add("qkv_bias", a.qkvBias);
+    add("qk_norm", a.qkNorm);
+    if (a.queryScale > 0.0) {
+        add("query_scale", a.queryScale);
+        // The config gives the scalar (a whole number in every published model); its inverse
+        // square root is what the architecture keeps, so the square is rounded back to it.
+        const double scalar = 1.0 / (a.queryScale * a.queryScale);
+        const double whole = std::round(scalar);
+        add("query_pre_attn_scalar", std::abs(scalar - whole) <= 1e-9 * whole ? whole : scalar);
+    } else {
+        const int64_t hd = a.headSize();
+        add("query_scale", hd > 0 ? 1.0 / std::sqrt(static_cast<double>(hd)) : 1.0);
+    }
+    add("norm", normKindName(a.norm));
+    add("norm_eps", a.normEps);
+    add("sandwich_norms", a.sandwichNorms);
+    add("feed_forward", feedForwardKindName(a.feedForward));
+    add("ff_hidden", a.ffHidden);
+    add("positions", std::string(a.rope ? "rope" : "learned"));
+    if (a.rope) {
+        const RopeSpec& r = layer >= 0 ? a.ropeOf(layer) : a.globalRope;
+        add("rope_base", r.base);
+        add("rope_scaling", ropeScalingName(r.scaling));
+        if (r.scaling != RopeSpec::Scaling::None)
+            add("rope_factor", r.factor);
+        if (r.scaling == RopeSpec::Scaling::Llama3) {
+            add("rope_low_freq_factor", r.lowFreqFactor);
+            add("rope_high_freq_factor", r.highFreqFactor);
+            add("rope_original_context", r.originalContext);
+        }
+    }
+    if (layer >= 0)
+        add("window", a.windowOf(layer));
+    add("windows", std::move(windows));
+    add("tied_head", a.tiedHead);
+    add("embedding_scale", a.embeddingScale);
+    return f;
 }
 
 std::string headsSourceName(HeadsSource source) {

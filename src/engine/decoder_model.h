@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/block_facts.h"
+#include "engine/facts.h"
 #include "engine/half.h"
 #include "engine/rope_spec.h"
 #include "engine/tensor.h"
@@ -34,6 +35,9 @@ enum class Family { Gpt2, Llama, Qwen2, Qwen3, Gemma3 };
 std::string familyName(Family family);  // "gpt2" | "llama" | "qwen2" | "qwen3" | "gemma3_text"
 
 std::string weightNamesName(WeightNames names);  // "hf" | "book"
+std::string normKindName(NormKind norm);         // "layer_norm" | "rms_norm" | "rms_norm_one_plus"
+std::string feedForwardKindName(FeedForwardKind kind);   // "gelu_mlp" | "swiglu" | "geglu"
+std::string ropeScalingName(RopeSpec::Scaling scaling);  // "none" | "llama3" | "linear"
 
 // Where the head count came from (the file holds no tensor that says it).
 enum class HeadsSource {
@@ -125,6 +129,20 @@ struct DecoderArchitecture {
     // Layer `layer`'s block as its steps carry it (StepInfo::block).
     BlockFacts blockFacts(int64_t layer) const;
 };
+
+// Everything `arch` says about the attention and the block around it, as facts in a fixed
+// order: family, layers, d_model, vocab, context_length, heads, kv_heads, head_groups,
+// head_dim, query_width (heads * head_dim, which need not be d_model), qkv_bias, qk_norm,
+// query_scale (what the queries are multiplied by: 1/sqrt(head_dim), or Gemma 3's
+// 1/sqrt(query_pre_attn_scalar), then also query_pre_attn_scalar), norm, norm_eps,
+// sandwich_norms, feed_forward, ff_hidden, positions ("learned" | "rope"; with RoPE
+// rope_base, rope_scaling and its factors), windows (per layer, 0 for full attention),
+// tied_head, embedding_scale. With `layer` >= 0 the facts are that layer's: its RoPE (Gemma 3's
+// sliding layers have their own base) and its window (0 for full attention). Every writer (the
+// trace JSON's config, the `model` JSON) tells these, so a new family or feature is told by
+// adding it here. The keys the chapter-3 settings also have (heads, head_dim, qkv_bias,
+// qk_norm, rope_base, context_length) mean the same there; none means something else.
+Facts architectureFacts(const DecoderArchitecture& arch, int64_t layer = -1);
 
 // A GPT-2 architecture of these sizes (LayerNorm, GELU, learned positions, every head its own
 // keys and values).

@@ -11,17 +11,6 @@
 
 namespace attn::io {
 
-JsonConfigExtras& JsonConfigExtras::set(const std::string& key, JsonScalar value) {
-    for (auto& [k, v] : entries) {
-        if (k == key) {
-            v = std::move(value);
-            return *this;
-        }
-    }
-    entries.emplace_back(key, std::move(value));
-    return *this;
-}
-
 namespace {
 
 void appendShape(std::string& out, const Shape& shape) {
@@ -40,7 +29,14 @@ void appendKey(std::string& out, const char* key) {
     out.append("\": ");
 }
 
-void appendScalar(std::string& out, const JsonScalar& value) {
+void appendDoubleOrName(std::string& out, double d) {
+    if (std::isfinite(d))
+        appendDouble(out, d);
+    else
+        out.append(std::isnan(d) ? "\"nan\"" : d > 0 ? "\"inf\"" : "\"-inf\"");
+}
+
+void appendFactValue(std::string& out, const FactValue& value) {
     if (const auto* s = std::get_if<std::string>(&value)) {
         appendJsonString(out, *s);
     } else if (const auto* i = std::get_if<int64_t>(&value)) {
@@ -48,12 +44,18 @@ void appendScalar(std::string& out, const JsonScalar& value) {
     } else if (const auto* u = std::get_if<uint64_t>(&value)) {
         out.append(std::to_string(*u));
     } else if (const auto* d = std::get_if<double>(&value)) {
-        if (std::isfinite(*d))
-            appendDouble(out, *d);
-        else
-            out.append(std::isnan(*d) ? "\"nan\"" : *d > 0 ? "\"inf\"" : "\"-inf\"");
+        appendDoubleOrName(out, *d);
+    } else if (const auto* b = std::get_if<bool>(&value)) {
+        out.append(*b ? "true" : "false");
     } else {
-        out.append(std::get<bool>(value) ? "true" : "false");
+        out.push_back('[');
+        const auto& list = std::get<std::vector<int64_t>>(value);
+        for (size_t i = 0; i < list.size(); ++i) {
+            if (i)
+                out.append(", ");
+            out.append(std::to_string(list[i]));
+        }
+        out.push_back(']');
     }
 }
 
@@ -135,40 +137,14 @@ void appendTensorData(std::string& out, const Tensor& tensor) {
     out.push_back(']');
 }
 
-std::string configToJson(const Config& c, const JsonConfigExtras& extras) {
-    const std::vector<std::pair<std::string, JsonScalar>> core = {
-        {"variant", variantName(c.variant)},
-        {"d_in", c.dIn},
-        {"d_out", c.dOut},
-        {"heads", c.heads},
-        {"mask", maskName(c.effectiveMask())},
-        {"dropout", c.dropout},
-        {"mode", modeName(c.mode)},
-        {"dropout_rng", dropoutRngName(c.dropoutRng)},
-        {"seed", uint64_t{c.seed}},
-        {"qkv_bias", c.qkvBias},
-        {"batch", c.batch},
-        {"context_length", c.contextLength},
-    };
+std::string factsToJson(const Facts& facts) {
     std::string out = "{";
-    bool first = true;
-    auto add = [&](const std::string& key, const JsonScalar& value) {
-        if (!first)
+    for (size_t i = 0; i < facts.size(); ++i) {
+        if (i)
             out.append(", ");
-        first = false;
-        appendJsonString(out, key);
+        appendJsonString(out, facts[i].key);
         out.append(": ");
-        appendScalar(out, value);
-    };
-    for (const auto& [k, v] : core)
-        if (std::find(extras.omitted.begin(), extras.omitted.end(), k) == extras.omitted.end())
-            add(k, v);
-    for (const auto& [k, v] : extras.entries) {
-        bool duplicate = false;
-        for (const auto& [ck, cv] : core)
-            duplicate = duplicate || ck == k;
-        if (!duplicate)
-            add(k, v);
+        appendFactValue(out, facts[i].value);
     }
     out.push_back('}');
     return out;
@@ -209,7 +185,7 @@ std::string stepToJson(const Step& step) {
 }
 
 std::string traceToJson(const Trace& trace, const std::vector<std::string>& tokens,
-                        const JsonConfigExtras& extras) {
+                        const Facts& config) {
     uint64_t estimate = 4096;
     for (const Step& s : trace.steps)
         estimate += estimateBytes(s.value) + s.info.op.size() + 256;
@@ -220,7 +196,7 @@ std::string traceToJson(const Trace& trace, const std::vector<std::string>& toke
     out.reserve(estimate);
 
     out.append("{\"config\": ");
-    out.append(configToJson(trace.config, extras));
+    out.append(factsToJson(config));
     out.append(",\n\"tokens\": [");
     for (size_t i = 0; i < tokens.size(); ++i) {
         if (i)

@@ -162,6 +162,16 @@ QString modelTokenizerName(const DecoderModel& model) {
     return model.tokenizer ? QStringLiteral("tokenizer.json") : QStringLiteral("gpt2");
 }
 
+Facts modelFacts(const DecoderModel& model, int64_t layer) {
+    Facts facts = {{"names", weightNamesName(model.names)}};
+    for (Fact& f : architectureFacts(model.arch, layer))
+        facts.push_back(std::move(f));
+    facts.push_back({"dtype", model.dtype});
+    facts.push_back({"tokenizer", modelTokenizerName(model).toStdString()});
+    facts.push_back({"tokenizer_is_the_models", modelTokenizerNote(model).isEmpty()});
+    return facts;
+}
+
 QString modelTokenizerNote(const DecoderModel& model) {
     // GPT-2's tokenizer is the model's for a GPT-2 model, and for one whose file says it was
     // trained on GPT-2's tokens (the bundled tiny-shakespeare-llama: "tokenizer": "gpt2").

@@ -43,6 +43,11 @@ std::shared_ptr<const DecoderModel> loadModel(const QString& nameOrPath,
 InputTokens modelTokens(const Settings& settings, const DecoderModel* model);
 // Which tokenizer cuts the text for `model`: "tokenizer.json" (its own) or "gpt2".
 QString modelTokenizerName(const DecoderModel& model);
+// What `model` is, as facts: the naming scheme its weights were read with ("names": "hf" or
+// "book"), its architecture's facts (architectureFacts: of block `layer` when >= 0), the
+// file's weight type ("dtype") and the tokenizer that cuts its text ("tokenizer", as
+// modelTokenizerName, and "tokenizer_is_the_models": false when GPT-2's stands in).
+Facts modelFacts(const DecoderModel& model, int64_t layer = -1);
 // Empty when the tokenizer is the model's (its tokenizer.json, or GPT-2's for a GPT-2 model or
 // a file whose metadata says "tokenizer": "gpt2");
 // else why GPT-2's stands in and what that means ("qwen3 has no tokenizer.json: GPT-2's

@@ -193,7 +193,8 @@ Settings applyGivenSettings(const Settings& base, const QVariantMap& given) {
         if (s.source == InputSource::Book && !otherInput)
             s.source = InputSource::Text;  // the book's sentence, typed
     }
-    if (has("text"))
+    // Token ids are a text's tokens: the book's vectors would leave them unread.
+    if (has("text") || has("ids"))
         s.source = InputSource::Text;
     if (has("embeddings_file"))
         s.source = InputSource::File;

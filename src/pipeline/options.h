@@ -47,8 +47,8 @@ void checkGivenSettingsApply(const QVariantMap& given);
 // - --preset book is an input: the book's six vectors (d_in 3); a GPT-2 preset sets the module
 //   (multi-head, d_in = d_out = its size, its heads, causal) and turns the book example into
 //   its sentence as text;
-// - --text, --text-file and --embeddings choose the input they name; --tokenizer on the book
-//   example turns it into its sentence as text;
+// - --text, --text-file and --embeddings choose the input they name, --ids the text input (the
+//   ids are its tokens); --tokenizer on the book example turns it into its sentence as text;
 // - --variant without --mask gives the variant's own mask, as each chapter module has one.
 // Throws UserError for a value a field cannot take (givenSettings already checked them).
 Settings applyGivenSettings(const Settings& base, const QVariantMap& given);

@@ -164,6 +164,16 @@ TraceRun runSettings(const Settings& settings, const InputFiles& files, const Ca
     return runRequestOrThrow(Request{settings, files, nullptr, nullptr, nullptr}, hooks).run;
 }
 
+Facts traceConfigFacts(const Settings& settings, const Config& traced, const DecoderModel* model) {
+    Settings ran = settings;
+    ran.config = traced;
+    Facts facts = settingFacts(ran);
+    if (model && settings.modelMode())
+        for (Fact& f : modelFacts(*model, settings.layer))
+            facts.push_back(std::move(f));
+    return facts;
+}
+
 std::vector<StepInfo> stepInfos(const Trace& trace) {
     std::vector<StepInfo> infos;
     infos.reserve(trace.steps.size());

@@ -58,6 +58,13 @@ RequestResult runRequestOrThrow(const Request& request, const RequestHooks& hook
 TraceRun runSettings(const Settings& settings, const InputFiles& files,
                      const CancelToken* cancel = nullptr);
 
+// The "config" of a run's record (the trace JSON, bench): the settings that apply to it
+// (settingFacts of `settings` with the module `traced` that ran: in model mode the traced
+// layer's, so its variant and mask), and in model mode (`model` set) the model's facts
+// (modelFacts of settings.layer: its architecture and the tokenizer that cut the text).
+Facts traceConfigFacts(const Settings& settings, const Config& traced,
+                       const DecoderModel* model = nullptr);
+
 // The user's checks of a step and a head (command-line --step and --head, for the CLI and the
 // app's launch), in one wording: "This configuration has no step "x"; its steps are a, b." and
 // "--head 4 is out of range: "weights" has 2 heads."

@@ -141,8 +141,8 @@ QVariant wide(int64_t v) {
     return QVariant(qlonglong(v));
 }
 
-QVariant seedText(uint64_t v) {
-    return QVariant(QString::number(qulonglong(v)));
+QVariant seedValue(uint64_t v) {
+    return QVariant(qulonglong(v));
 }
 
 // Token ids as text, "464 3797 3332" (empty for none).
@@ -179,6 +179,73 @@ QString ids(const QVariant& v, std::vector<int64_t>* out) {
     return {};
 }
 
+// SettingField::applies: which runs a setting says something about.
+bool always(const Settings&) {
+    return true;
+}
+bool chapter3(const Settings& s) {
+    return !s.modelMode();
+}
+bool trainedModel(const Settings& s) {
+    return s.modelMode();
+}
+// Token ids given instead of text are the tokens of a text input (Settings::textTokens) and of
+// a trained model's (modelTokens); the book's vectors and an embeddings file leave them unread.
+bool givenIds(const Settings& s) {
+    return !s.inputIds.empty() && (s.modelMode() || s.source == InputSource::Text);
+}
+bool inputSource(const Settings& s) {
+    return !givenIds(s);
+}
+bool typedText(const Settings& s) {
+    return s.source == InputSource::Text && !givenIds(s);
+}
+bool appendedIds(const Settings& s) {
+    return typedText(s) && !s.tokenIds.empty();
+}
+// Tokens that become the chapter-2 embeddings (a trained model embeds its own by its own
+// tokenizer, which the model's facts name).
+bool embeddedTokens(const Settings& s) {
+    return chapter3(s) && s.source == InputSource::Text;
+}
+bool embeddingsFile(const Settings& s) {
+    return s.source == InputSource::File && !givenIds(s);
+}
+bool hasWeights(const Settings& s) {
+    return chapter3(s) && variantHasWeights(s.config.variant);
+}
+bool loadedWeights(const Settings& s) {
+    return hasWeights(s) && !s.weightsFile.isEmpty();
+}
+bool drawnWeights(const Settings& s) {
+    return hasWeights(s) && s.weightsFile.isEmpty();
+}
+// A model layer's d_out (GPT-2's multi-head layer) is its d_model: true, so it stays.
+bool hasDOut(const Settings& s) {
+    return variantHasDOut(s.config.variant);
+}
+bool hasHeads(const Settings& s) {
+    return chapter3(s) && variantHasHeads(s.config.variant);
+}
+bool hasKvGroups(const Settings& s) {
+    return chapter3(s) && variantHasKvGroups(s.config.variant);
+}
+bool latent(const Settings& s) {
+    return chapter3(s) && s.config.variant == Variant::Latent;
+}
+bool rotary(const Settings& s) {
+    return chapter3(s) && s.config.variant == Variant::Rotary;
+}
+bool rotating(const Settings& s) {
+    return rotary(s) && s.config.rope;
+}
+bool configFile(const Settings& s) {
+    return trainedModel(s) && !s.modelConfig.isEmpty();
+}
+bool ablating(const Settings& s) {
+    return trainedModel(s) && !s.ablation.heads.empty();
+}
+
 #define GET(expr) [](const Settings& s) -> QVariant { return (expr); }
 #define SET(body) [](Settings& s, const QVariant& v) -> QString { body }
 
@@ -187,70 +254,73 @@ std::vector<SettingField> makeFields() {
     return {
         // What goes in. "source" has no option of its own: --preset book, --text, --text-file
         // and --embeddings set it (see pipeline/options.cpp).
-        {"source", nullptr, nullptr, "", G::Input, false, GET(str(inputSourceName(s.source))),
+        {"source", nullptr, nullptr, "", G::Input, false, inputSource,
+         GET(str(inputSourceName(s.source))),
          SET(return named(v, parseInputSource, Text::tr("input"), "book, text or file",
                           &s.source);)},
-        {"text", "text", "text", "Text to tokenize and embed.", G::Input, false, GET(s.text),
-         SET(s.text = v.toString(); return {};)},
-        {"token_ids", nullptr, nullptr, "", G::Input, false, GET(idsText(s.tokenIds)),
+        {"text", "text", "text", "Text to tokenize and embed.", G::Input, false, typedText,
+         GET(s.text), SET(s.text = v.toString(); return {};)},
+        {"token_ids", nullptr, nullptr, "", G::Input, false, appendedIds, GET(idsText(s.tokenIds)),
          SET(return ids(v, &s.tokenIds);)},
         {"ids", "ids", "ids",
          "Token ids instead of text, separated by commas (1,2,3): GPT-2's, or with --model the "
          "model's own.",
-         G::Input, false, GET(idsText(s.inputIds)), SET(return ids(v, &s.inputIds);)},
+         G::Input, false, givenIds, GET(idsText(s.inputIds)), SET(return ids(v, &s.inputIds);)},
         {"tokenizer", "tokenizer", "name", "gpt2 (default), words or chars.", G::Input, false,
-         GET(str(tokenizerName(s.tokenizer))),
+         embeddedTokens, GET(str(tokenizerName(s.tokenizer))),
          SET(return named(v, parseTokenizer, Text::tr("tokenizer"), "gpt2, words or chars",
                           &s.tokenizer);)},
         {"embedding_seed", "embedding-seed", "s",
          "torch.manual_seed for the chapter-2 embeddings (default 123).", G::Input, false,
-         GET(seedText(s.embeddingSeed)), SET(return seed(v, &s.embeddingSeed);)},
+         embeddedTokens, GET(seedValue(s.embeddingSeed)), SET(return seed(v, &s.embeddingSeed);)},
         {"positions", "no-positions", nullptr, "Do not add positional embeddings.", G::Input, true,
-         GET(s.positions), SET(return boolean(v, &s.positions);)},
+         embeddedTokens, GET(s.positions), SET(return boolean(v, &s.positions);)},
         {"embeddings_file", "embeddings", "file",
          "Embeddings file (.npy, .json, .csv) of shape (T, d_in) or (b, T, d_in).", G::Input, false,
-         GET(s.embeddingsFile), SET(s.embeddingsFile = v.toString(); return {};)},
+         embeddingsFile, GET(s.embeddingsFile), SET(s.embeddingsFile = v.toString(); return {};)},
         {"weights_file", "weights", "file",
          "Weights file (.json or .safetensors) with PyTorch state_dict names.", G::Input, false,
-         GET(s.weightsFile), SET(s.weightsFile = v.toString(); return {};)},
+         loadedWeights, GET(s.weightsFile), SET(s.weightsFile = v.toString(); return {};)},
 
         // The module.
         {"variant", "variant", "name",
          "simplified, self-attention-v1, self-attention, causal, multi-head-wrapper, multi-head "
          "(default); after chapter 3: grouped-query, latent, rotary.",
-         G::Module, false, GET(str(variantName(s.config.variant))),
+         G::Module, false, always, GET(str(variantName(s.config.variant))),
          SET(return named(v, parseVariant, Text::tr("variant"),
                           "simplified, self-attention-v1, self-attention, causal, "
                           "multi-head-wrapper, multi-head, grouped-query, latent or rotary",
                           &s.config.variant);)},
-        {"d_in", "d-in", "n", "Embedding size d_in (default 3).", G::Module, false,
+        {"d_in", "d-in", "n", "Embedding size d_in (default 3).", G::Module, false, always,
          GET(wide(s.config.dIn)), SET(return size(v, &s.config.dIn);)},
-        {"d_out", "d-out", "n", "Output size d_out (default 2).", G::Module, false,
+        {"d_out", "d-out", "n", "Output size d_out (default 2).", G::Module, false, hasDOut,
          GET(wide(s.config.dOut)), SET(return size(v, &s.config.dOut);)},
-        {"heads", "heads", "n", "Number of heads (default 2).", G::Module, false,
+        {"heads", "heads", "n", "Number of heads (default 2).", G::Module, false, hasHeads,
          GET(wide(s.config.heads)), SET(return size(v, &s.config.heads);)},
         {"kv_groups", "kv-groups", "G",
          "grouped-query and rotary: key/value groups, each shared by heads / G query heads; "
          "divides the heads (default 1: multi-query attention).",
-         G::Module, false, GET(wide(s.config.kvGroups)), SET(return size(v, &s.config.kvGroups);)},
+         G::Module, false, hasKvGroups, GET(wide(s.config.kvGroups)),
+         SET(return size(v, &s.config.kvGroups);)},
         {"latent_dim", "latent-dim", "n",
          "latent: size of the latent keys and values are rebuilt from (default max(16, d_out / "
          "8)).",
-         G::Module, false, GET(wide(s.config.latentDim)),
+         G::Module, false, latent, GET(wide(s.config.latentDim)),
          SET(return sizeOrDefault(v, &s.config.latentDim);)},
         {"head_dim", "head-dim", "n", "rotary: numbers per head (default d_in / heads).", G::Module,
-         false, GET(wide(s.config.headDim)), SET(return sizeOrDefault(v, &s.config.headDim);)},
+         false, rotary, GET(wide(s.config.headDim)),
+         SET(return sizeOrDefault(v, &s.config.headDim);)},
         {"qk_norm", "qk-norm", nullptr,
          "rotary: RMS-normalise each head's queries and keys before the rotation (Qwen3).",
-         G::Module, false, GET(s.config.qkNorm), SET(return boolean(v, &s.config.qkNorm);)},
+         G::Module, false, rotary, GET(s.config.qkNorm), SET(return boolean(v, &s.config.qkNorm);)},
         {"rope_base", "rope-base", "B",
          "rotary: the RoPE base theta (default 10000; Llama 3 500000, Qwen3 1000000).", G::Module,
-         false, GET(s.config.ropeBase), SET(return positive(v, &s.config.ropeBase);)},
+         false, rotating, GET(s.config.ropeBase), SET(return positive(v, &s.config.ropeBase);)},
         {"rope", "no-rope", nullptr,
          "rotary: the same weights without the rotation, to compare with and without RoPE.",
-         G::Module, true, GET(s.config.rope), SET(return boolean(v, &s.config.rope);)},
+         G::Module, true, rotary, GET(s.config.rope), SET(return boolean(v, &s.config.rope);)},
         {"mask", "mask", "mask", "none, causal or window:K (default: the variant's).", G::Module,
-         false, GET(str(maskName(s.config.effectiveMask()))), SET({
+         false, always, GET(str(maskName(s.config.effectiveMask()))), SET({
              MaskSpec m;
              const QString e = named(v, parseMask, Text::tr("mask"),
                                      "none, causal or window:K (K a whole number)", &m);
@@ -266,40 +336,43 @@ std::vector<SettingField> makeFields() {
              return QString();
          })},
         {"dropout", "dropout", "p", "Dropout rate p in [0, 1) (default 0).", G::Module, false,
-         GET(s.config.dropout), SET(return rate(v, &s.config.dropout);)},
+         always, GET(s.config.dropout), SET(return rate(v, &s.config.dropout);)},
         {"mode", "mode", "mode", "train (default, as a fresh PyTorch module) or eval.", G::Module,
-         false, GET(str(modeName(s.config.mode))),
+         false, always, GET(str(modeName(s.config.mode))),
          SET(return named(v, parseMode, Text::tr("mode"), "train or eval", &s.config.mode);)},
         {"dropout_rng", "dropout-rng", "rng",
          "default (PyTorch's portable kernel: Debian's PyTorch, AMD CPUs, and what the book's "
          "notebooks print) or mkl (PyTorch wheels with Intel MKL on Intel CPUs).",
-         G::Module, false, GET(str(dropoutRngName(s.config.dropoutRng))),
+         G::Module, false, chapter3, GET(str(dropoutRngName(s.config.dropoutRng))),
          SET(return named(v, parseDropoutRng, Text::tr("dropout RNG"), "default or mkl",
                           &s.config.dropoutRng);)},
         {"seed", "seed", "s", "torch.manual_seed for the weights (default 123).", G::Module, false,
-         GET(seedText(s.config.seed)), SET(return seed(v, &s.config.seed);)},
+         drawnWeights, GET(seedValue(s.config.seed)), SET(return seed(v, &s.config.seed);)},
         {"qkv_bias", "qkv-bias", nullptr, "Give the query, key and value projections a bias.",
-         G::Module, false, GET(s.config.qkvBias), SET(return boolean(v, &s.config.qkvBias);)},
+         G::Module, false, hasWeights, GET(s.config.qkvBias),
+         SET(return boolean(v, &s.config.qkvBias);)},
         {"batch", "batch", "b", "Batch size b: the input stacked b times (default 1).", G::Module,
-         false, GET(wide(s.config.batch)), SET(return size(v, &s.config.batch);)},
+         false, always, GET(wide(s.config.batch)), SET(return size(v, &s.config.batch);)},
         {"context_length", "context-length", "n",
          "Context length (default 1024; a weights file's mask buffer sets it when not given).",
-         G::Module, false, GET(wide(s.config.contextLength)),
+         G::Module, false, chapter3, GET(wide(s.config.contextLength)),
          SET(return size(v, &s.config.contextLength);)},
         {"model", "model", "path",
          "A trained model instead of the chapter-3 module: a Hugging Face model folder (GPT-2, "
          "Llama, Qwen2, Qwen3, Gemma 3), a .safetensors or torch.save file (.pth, .pt, .bin), or "
          "tiny-shakespeare (the model that ships with the app).",
-         G::Module, false, GET(s.modelFile), SET(s.modelFile = v.toString(); return {};)},
+         G::Module, false, trainedModel, GET(s.modelFile),
+         SET(s.modelFile = v.toString(); return {};)},
         {"model_config", "config", "file",
          "With --model and a single weights file: its config.json (a folder has its own).",
-         G::Module, false, GET(s.modelConfig), SET(s.modelConfig = v.toString(); return {};)},
+         G::Module, false, configFile, GET(s.modelConfig),
+         SET(s.modelConfig = v.toString(); return {};)},
         {"layer", "layer", "n", "With --model: the block whose attention the trace shows (from 0).",
-         G::Module, false, GET(s.layer), SET(return count(v, &s.layer);)},
+         G::Module, false, trainedModel, GET(s.layer), SET(return count(v, &s.layer);)},
         {"ablate", "ablate", "L.H,...",
          "With --model: switch these heads off (layer.head, from 0; e.g. 0.1,2.3): what they "
          "write is replaced before the output projection (--ablate-mode).",
-         G::Module, false, GET(str(headListText(s.ablation.heads))), SET({
+         G::Module, false, ablating, GET(str(headListText(s.ablation.heads))), SET({
              const auto heads = parseHeadList(text(v).toStdString());
              if (!heads)
                  return Text::tr(
@@ -312,20 +385,20 @@ std::vector<SettingField> makeFields() {
         {"ablate_mode", "ablate-mode", "mode",
          "zero (default: a switched-off head writes 0) or mean (its mean over the text's "
          "positions).",
-         G::Module, false, GET(str(ablationModeName(s.ablation.mode))),
+         G::Module, false, ablating, GET(str(ablationModeName(s.ablation.mode))),
          SET(return named(v, parseAblationMode, Text::tr("ablation mode"), "zero or mean",
                           &s.ablation.mode);)},
 
         // What the views show.
-        {"step", "step", "id", "Step id, e.g. weights.", G::View, false, GET(s.step),
+        {"step", "step", "id", "Step id, e.g. weights.", G::View, false, always, GET(s.step),
          SET(s.step = text(v); return {};)},
-        {"head", "head", "h", "Head of a per-head step (default 0).", G::View, false, GET(s.head),
-         SET(return count(v, &s.head);)},
-        {"batch_index", "batch-index", "i", "Batch entry (default 0).", G::View, false,
+        {"head", "head", "h", "Head of a per-head step (default 0).", G::View, false, always,
+         GET(s.head), SET(return count(v, &s.head);)},
+        {"batch_index", "batch-index", "i", "Batch entry (default 0).", G::View, false, always,
          GET(s.batchIndex), SET(return count(v, &s.batchIndex);)},
         {"colormap", "colormap", "name",
          "auto (by step, the default), viridis, magma, cividis or diverging.", G::View, false,
-         GET(s.colormap), SET({
+         always, GET(s.colormap), SET({
              const QString name = text(v);
              if (name != QLatin1String("auto") && !parseColormap(name.toStdString()))
                  return Text::tr(
@@ -336,9 +409,9 @@ std::vector<SettingField> makeFields() {
              return {};
          })},
         {"show_values", "no-values", nullptr, "Do not write the values in the cells.", G::View,
-         true, GET(s.showValues), SET(return boolean(v, &s.showValues);)},
+         true, always, GET(s.showValues), SET(return boolean(v, &s.showValues);)},
         {"decimals", "decimals", "n",
-         "Decimals the cells print, 1 to 4 (default 2; the book prints 4).", G::View, false,
+         "Decimals the cells print, 1 to 4 (default 2; the book prints 4).", G::View, false, always,
          GET(s.decimals), SET({
              int n = 0;
              if (!count(v, &n).isEmpty() || n < kMinDecimals || n > kMaxDecimals)
@@ -351,7 +424,7 @@ std::vector<SettingField> makeFields() {
          })},
         {"color_scale", "color-scale", "scale",
          "matrix (default: one scale for the matrix), row (each row its own range) or log.",
-         G::View, false, GET(str(colorScaleName(s.colorScale))),
+         G::View, false, always, GET(str(colorScaleName(s.colorScale))),
          SET(return named(v, parseColorScale, Text::tr("colour scale"), "matrix, row or log",
                           &s.colorScale);)},
     };
@@ -474,9 +547,42 @@ QString settingProblem(const QString& problem, const QString& name) {
 
 QVariantMap settingsToMap(const Settings& settings) {
     QVariantMap map;
-    for (const SettingField& f : settingFields())
-        map.insert(QLatin1String(f.key), f.get(settings));
+    for (const SettingField& f : settingFields()) {
+        const QVariant v = f.get(settings);
+        map.insert(QLatin1String(f.key), v.typeId() == QMetaType::ULongLong
+                                             ? QVariant(QString::number(v.toULongLong()))
+                                             : v);
+    }
     return map;
+}
+
+Facts settingFacts(const Settings& settings) {
+    Facts facts;
+    for (const SettingField& f : settingFields()) {
+        if (f.group == SettingGroup::View || !f.applies(settings))
+            continue;
+        const QVariant v = f.get(settings);
+        FactValue value;
+        switch (v.typeId()) {
+            case QMetaType::Bool:
+                value = v.toBool();
+                break;
+            case QMetaType::Int:
+            case QMetaType::LongLong:
+                value = int64_t{v.toLongLong()};
+                break;
+            case QMetaType::ULongLong:
+                value = uint64_t{v.toULongLong()};
+                break;
+            case QMetaType::Double:
+                value = v.toDouble();
+                break;
+            default:
+                value = v.toString().toStdString();
+        }
+        facts.push_back({f.key, std::move(value)});
+    }
+    return facts;
 }
 
 Settings settingsFromMap(const QVariantMap& map, const Settings& base, QStringList* missing) {

@@ -17,6 +17,7 @@
 
 #include "engine/ablation.h"
 #include "engine/config.h"
+#include "engine/facts.h"
 #include "engine/step_ids.h"
 #include "pipeline/colors.h"
 #include "tokenizer/tokenizer.h"
@@ -110,6 +111,14 @@ struct SettingField {
     SettingGroup group;
     // A flag that turns the setting off (--no-positions); plain flags turn it on (--qkv-bias).
     bool negatedFlag;
+    // Whether the setting says something about a run of these settings: what a run's record
+    // lists (settingFacts). A chapter-3 module's settings apply to the variants that have them
+    // (rope_base to rotary, kv_groups to grouped-query and rotary, no d_out for rotary); in
+    // model mode (with config the traced layer's module) the model's architecture tells its
+    // sizes, so only what the steps follow (variant, mask, mode, ...) and the model's own
+    // settings (model, layer, ablate) apply.
+    bool (*applies)(const Settings&);
+    // The value: ints as qlonglong, seeds as qulonglong (settingsToMap writes them as text).
     QVariant (*get)(const Settings&);
     // Sets the field from a value: the text of a command-line option, or the JSON/QSettings value
     // get() wrote. Returns what is wrong, empty when set; "{}" in it stands for the setting's
@@ -129,6 +138,11 @@ const SettingField* findSettingOption(QStringView option);
 // Every field by key: ints as qlonglong, seeds as decimal text (JSON numbers cannot hold 2^64-1
 // exactly), the rest as strings, bools and doubles.
 QVariantMap settingsToMap(const Settings& settings);
+
+// The input and module fields that apply to `settings` (SettingField::applies), in table order,
+// each under its key with its value (seeds as whole numbers): a run's record, made from the one
+// table, so a new setting appears in it without an edit elsewhere.
+Facts settingFacts(const Settings& settings);
 
 // `base` with the values of `map` applied, key by key. Keys the map lacks keep base's value and
 // are listed in *missing (older sessions lack settings that came later); keys it has that no

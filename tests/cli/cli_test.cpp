@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 
 #include "cli/cli_run.h"
+#include "pipeline/settings.h"
 
 namespace {
 
@@ -166,6 +167,92 @@ TEST(Cli, TraceOutFile) {
     EXPECT_EQ(o["config"].toObject()["tokenizer"].toString(), "gpt2");
     EXPECT_EQ(o["config"].toObject()["embedding_seed"].toInt(), 123);
     EXPECT_EQ(o["output"].toObject()["shape"].toArray(), (QJsonArray{1, 2, 4}));
+}
+
+// The keys of the first line's "config" object as written, duplicates kept (QJsonObject would
+// keep one of each).
+QStringList configKeysAsWritten(const QByteArray& out) {
+    const QString line = QString::fromUtf8(out.left(out.indexOf('\n')));
+    const QString config = line.mid(line.indexOf('{', 1));
+    QStringList keys;
+    static const QRegularExpression key(QStringLiteral("(?:\\{|, )\"([a-z_0-9]+)\": "));
+    for (auto it = key.globalMatch(config); it.hasNext();)
+        keys << it.next().captured(1);
+    return keys;
+}
+
+// The chapter-3 trace's config is the settings that apply to the run's variant, under their
+// settings keys: rotary's RoPE base, head size, QK-norm and key/value groups, grouped-query's
+// groups, latent's latent size; none of a variant's that another variant has (rotary has no
+// d_out, multi-head no RoPE). Read back as settings, it is the module that ran.
+TEST(Cli, TheTracesConfigHoldsTheSettingsOfItsVariant) {
+    CliRun r = cli({"trace", "--text", "The cat sat", "--variant", "rotary", "--d-in", "8",
+                    "--heads", "4", "--kv-groups", "2", "--head-dim", "6", "--qk-norm",
+                    "--rope-base", "500000", "--seed", "7"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QJsonObject c = json(r.out)["config"].toObject();
+    EXPECT_EQ(c["variant"].toString(), "rotary");
+    EXPECT_EQ(c["rope_base"].toDouble(), 500000.0);
+    EXPECT_EQ(c["kv_groups"].toInt(), 2);
+    EXPECT_EQ(c["head_dim"].toInt(), 6);
+    EXPECT_TRUE(c["qk_norm"].toBool(false));
+    EXPECT_TRUE(c["rope"].toBool(false));
+    EXPECT_EQ(c["heads"].toInt(), 4);
+    EXPECT_EQ(c["seed"].toInt(), 7);
+    EXPECT_EQ(c["source"].toString(), "text");
+    EXPECT_FALSE(c.contains("d_out"));  // rotary's output is d_in wide; it has no d_out
+    EXPECT_FALSE(c.contains("latent_dim"));
+    QStringList keys = configKeysAsWritten(r.out);
+    EXPECT_EQ(keys.size(), c.size()) << keys.join(' ').toStdString();  // no key twice
+    for (const QString& k : keys)
+        EXPECT_NE(attn::findSettingField(k), nullptr) << k.toStdString();
+    const attn::Settings back = attn::settingsFromMap(c.toVariantMap(), attn::Settings());
+    EXPECT_EQ(back.config.variant, attn::Variant::Rotary);
+    EXPECT_EQ(back.config.ropeBase, 500000.0);
+    EXPECT_EQ(back.config.kvGroups, 2);
+    EXPECT_EQ(back.config.headDim, 6);
+    EXPECT_TRUE(back.config.qkNorm);
+    EXPECT_EQ(back.config.seed, 7u);
+
+    r = cli({"trace", "--preset", "book", "--variant", "grouped-query", "--d-out", "4", "--heads",
+             "4", "--kv-groups", "2"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    c = json(r.out)["config"].toObject();
+    EXPECT_EQ(c["kv_groups"].toInt(), 2);
+    EXPECT_EQ(c["d_out"].toInt(), 4);
+    EXPECT_EQ(c["source"].toString(), "book");
+    EXPECT_FALSE(c.contains("rope_base"));
+    EXPECT_FALSE(c.contains("text"));       // the book's vectors, no text
+    EXPECT_FALSE(c.contains("tokenizer"));  // nothing was tokenized
+
+    r = cli({"trace", "--preset", "book", "--variant", "latent", "--d-out", "4", "--heads", "2",
+             "--latent-dim", "3"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    c = json(r.out)["config"].toObject();
+    EXPECT_EQ(c["latent_dim"].toInt(), 3);
+    EXPECT_FALSE(c.contains("kv_groups"));
+
+    r = cli({"trace", "--preset", "book", "--variant", "self-attention"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    c = json(r.out)["config"].toObject();
+    EXPECT_FALSE(c.contains("heads"));  // a single head: the heads setting says nothing
+    EXPECT_FALSE(c.contains("kv_groups"));
+    EXPECT_FALSE(c.contains("rope_base"));
+    EXPECT_EQ(c["d_out"].toInt(), 2);
+}
+
+// Token ids are the tokens of the chapter-3 trace too (they were left unread, and the book's
+// six vectors traced, when no text was given), and its config says so.
+TEST(Cli, TokenIdsAreTheTracesTokens) {
+    const CliRun r = cli({"trace", "--ids", "464,3797"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject o = json(r.out);
+    EXPECT_EQ(o["tokens"].toArray(), (QJsonArray{"The", " cat"}));
+    const QJsonObject c = o["config"].toObject();
+    EXPECT_EQ(c["ids"].toString(), "464 3797");
+    EXPECT_EQ(c["tokenizer"].toString(), "gpt2");
+    EXPECT_FALSE(c.contains("text"));  // the ids are the input, not a text
+    EXPECT_FALSE(c.contains("source"));
 }
 
 TEST(Cli, Tokenize) {

@@ -11,6 +11,8 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 
+#include <cmath>
+
 #include "cli/cli_run.h"
 
 namespace {
@@ -178,6 +180,86 @@ TEST(FamilyCli, ALayersTraceAndListingAreTheFamilys) {
     EXPECT_TRUE(code.contains("k = k.repeat_interleave(heads // kv_heads, dim=0)"));
     EXPECT_TRUE(code.contains("heads, kv_heads, head_dim, d_model = 4, 2, 16, 32"));
     EXPECT_TRUE(code.contains("if n == 1:"));
+}
+
+// A model layer's trace says what ran: the tokenizer that cut the text (the folder's
+// tokenizer.json, or GPT-2's standing in), and the architecture as the model has it, not the
+// chapter-3 module's settings: Qwen3's queries 64 wide on a 32-wide model, Qwen2's biases,
+// Gemma 3's query_pre_attn_scalar, norms and the layer's own window and RoPE base.
+TEST(FamilyCli, ALayersTraceConfigIsTheModelsArchitectureAndTokenizer) {
+    const QJsonObject qwen3 =
+        json(cli({"trace", "--model", family("qwen3"), "--text", kSentence}))["config"].toObject();
+    EXPECT_EQ(qwen3["tokenizer"].toString(), "tokenizer.json");
+    EXPECT_TRUE(qwen3["tokenizer_is_the_models"].toBool(false));
+    EXPECT_EQ(qwen3["family"].toString(), "qwen3");
+    EXPECT_EQ(qwen3["names"].toString(), "hf");
+    EXPECT_EQ(qwen3["d_model"].toInt(), 32);
+    EXPECT_EQ(qwen3["heads"].toInt(), 4);
+    EXPECT_EQ(qwen3["kv_heads"].toInt(), 2);
+    EXPECT_EQ(qwen3["head_dim"].toInt(), 16);
+    EXPECT_EQ(qwen3["query_width"].toInt(), 64);
+    EXPECT_FALSE(qwen3.contains("d_out"));  // the rotary module has none; 32 was wrong
+    EXPECT_TRUE(qwen3["qk_norm"].toBool(false));
+    EXPECT_FALSE(qwen3["qkv_bias"].toBool(true));
+    EXPECT_EQ(qwen3["norm"].toString(), "rms_norm");
+    EXPECT_EQ(qwen3["norm_eps"].toDouble(), 1e-6);
+    EXPECT_EQ(qwen3["feed_forward"].toString(), "swiglu");
+    EXPECT_EQ(qwen3["ff_hidden"].toInt(), 64);
+    EXPECT_EQ(qwen3["positions"].toString(), "rope");
+    EXPECT_EQ(qwen3["rope_base"].toDouble(), 1e6);
+    EXPECT_EQ(qwen3["query_scale"].toDouble(), 0.25);
+    EXPECT_EQ(qwen3["context_length"].toInt(), 64);
+    EXPECT_EQ(qwen3["vocab"].toInt(), 300);
+    EXPECT_EQ(qwen3["variant"].toString(), "rotary");
+    EXPECT_EQ(qwen3["mode"].toString(), "eval");
+    // Nothing of the chapter-3 module that the model does not have.
+    for (const char* key : {"seed", "dropout_rng", "embedding_seed", "positions", "kv_groups",
+                            "rope", "latent_dim", "weights_file"})
+        EXPECT_FALSE(qwen3.contains(QLatin1String(key))) << key;
+
+    const QJsonObject qwen2 =
+        json(cli({"trace", "--model", family("qwen2"), "--ids", "5,6,7"}))["config"].toObject();
+    EXPECT_TRUE(qwen2["qkv_bias"].toBool(false));  // its numbers include the biases
+    EXPECT_EQ(qwen2["tokenizer"].toString(), "gpt2");
+    EXPECT_FALSE(qwen2["tokenizer_is_the_models"].toBool(true));
+    EXPECT_EQ(qwen2["ids"].toString(), "5 6 7");
+
+    const CliRun sliding =
+        cli({"trace", "--model", family("gemma3"), "--text", kSentence, "--layer", "0"});
+    const QJsonObject gemma = json(sliding)["config"].toObject();
+    EXPECT_EQ(gemma["tokenizer"].toString(), "tokenizer.json");
+    EXPECT_EQ(gemma["query_pre_attn_scalar"].toDouble(), 16.0);
+    EXPECT_EQ(gemma["window"].toInt(), 4);
+    EXPECT_EQ(gemma["windows"].toArray(), ints({4, 4, 0}));
+    EXPECT_EQ(gemma["rope_base"].toDouble(), 10000.0);  // rope_local_base_freq
+    EXPECT_EQ(gemma["norm"].toString(), "rms_norm_one_plus");
+    EXPECT_EQ(gemma["feed_forward"].toString(), "geglu");
+    EXPECT_TRUE(gemma["sandwich_norms"].toBool(false));
+    EXPECT_NEAR(gemma["embedding_scale"].toDouble(), std::sqrt(32.0), 1e-12);
+    EXPECT_EQ(gemma["mask"].toString(), "window:4");
+    const QJsonObject full = json(cli(
+        {"trace", "--model", family("gemma3"), "--text", kSentence, "--layer", "2"}))["config"]
+                                 .toObject();
+    EXPECT_EQ(full["window"].toInt(), 0);
+    EXPECT_EQ(full["rope_base"].toDouble(), 1e6);  // rope_theta
+    EXPECT_EQ(full["layer"].toInt(), 2);
+
+    // The first line holds the config; no key is written twice.
+    const QString line = QString::fromUtf8(sliding.out.left(sliding.out.indexOf('\n')));
+    for (const QString& key : gemma.keys())
+        EXPECT_EQ(line.count(QLatin1Char('"') + key + QStringLiteral("\": ")), 1)
+            << key.toStdString();
+
+    // The bundled Llama has no tokenizer.json: it was trained on GPT-2's tokens, as its file
+    // says, so GPT-2's tokenizer is its own.
+    const QJsonObject bundled =
+        json(cli({"trace", "--model", "tiny-shakespeare-llama", "--text", "To be"}))["config"]
+            .toObject();
+    EXPECT_EQ(bundled["tokenizer"].toString(), "gpt2");
+    EXPECT_TRUE(bundled["tokenizer_is_the_models"].toBool(false));
+    EXPECT_EQ(bundled["family"].toString(), "llama");
+    EXPECT_EQ(bundled["kv_heads"].toInt(), 2);
+    EXPECT_EQ(bundled["ff_hidden"].toInt(), 384);
 }
 
 namespace {

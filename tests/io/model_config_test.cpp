@@ -106,6 +106,102 @@ TEST(ModelConfig, QwenIgnoresItsWindowUnlessItIsSwitchedOn) {
     EXPECT_EQ(c.arch.windowOf(26), 4096);
 }
 
+// The value of fact `key`, or a failure naming the key when there is none.
+FactValue factOf(const Facts& facts, const std::string& key) {
+    const Fact* f = findFact(facts, key);
+    EXPECT_NE(f, nullptr) << key;
+    return f ? f->value : FactValue();
+}
+
+// What a trace's config and the `model` JSON say about an architecture is read from it: the
+// query width beside d_model, the biases, the norm and feed-forward, the layer's own RoPE and
+// window, and Gemma's query_pre_attn_scalar as its config gave it (24 is not head_dim and has
+// no exact square root).
+TEST(ModelConfig, ArchitectureFactsSayWhatTheConfigSays) {
+    const Facts qwen3 = architectureFacts(parseModelConfig(kQwen3, "config.json").arch, 0);
+    EXPECT_EQ(factOf(qwen3, "family"), FactValue(std::string("qwen3")));
+    EXPECT_EQ(factOf(qwen3, "d_model"), FactValue(int64_t{1024}));
+    EXPECT_EQ(factOf(qwen3, "heads"), FactValue(int64_t{16}));
+    EXPECT_EQ(factOf(qwen3, "kv_heads"), FactValue(int64_t{8}));
+    EXPECT_EQ(factOf(qwen3, "head_dim"), FactValue(int64_t{128}));
+    EXPECT_EQ(factOf(qwen3, "query_width"), FactValue(int64_t{2048}));  // wider than d_model
+    EXPECT_EQ(factOf(qwen3, "qk_norm"), FactValue(true));
+    EXPECT_EQ(factOf(qwen3, "qkv_bias"), FactValue(false));
+    EXPECT_EQ(factOf(qwen3, "norm"), FactValue(std::string("rms_norm")));
+    EXPECT_EQ(factOf(qwen3, "norm_eps"), FactValue(1e-6));
+    EXPECT_EQ(factOf(qwen3, "feed_forward"), FactValue(std::string("swiglu")));
+    EXPECT_EQ(factOf(qwen3, "ff_hidden"), FactValue(int64_t{3072}));
+    EXPECT_EQ(factOf(qwen3, "positions"), FactValue(std::string("rope")));
+    EXPECT_EQ(factOf(qwen3, "rope_base"), FactValue(1e6));
+    EXPECT_EQ(factOf(qwen3, "query_scale"), FactValue(1.0 / std::sqrt(128.0)));
+    EXPECT_EQ(findFact(qwen3, "query_pre_attn_scalar"), nullptr);
+    EXPECT_EQ(factOf(qwen3, "window"), FactValue(int64_t{0}));
+    EXPECT_EQ(factOf(qwen3, "context_length"), FactValue(int64_t{40960}));
+    EXPECT_EQ(factOf(qwen3, "vocab"), FactValue(int64_t{151936}));
+    EXPECT_EQ(factOf(qwen3, "tied_head"), FactValue(true));
+
+    std::string qwen2 = kQwen3;
+    qwen2.replace(qwen2.find("qwen3"), 5, "qwen2");
+    const Facts q2 = architectureFacts(parseModelConfig(qwen2, "config.json").arch);
+    EXPECT_EQ(factOf(q2, "qkv_bias"), FactValue(true));
+    EXPECT_EQ(factOf(q2, "qk_norm"), FactValue(false));
+    EXPECT_EQ(findFact(q2, "window"), nullptr);  // the model as a whole: no layer's window
+
+    const DecoderArchitecture gemma =
+        parseModelConfig(
+            R"({"model_type": "gemma3_text", "hidden_size": 640, "num_hidden_layers": 7,
+            "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": 256,
+            "intermediate_size": 2048, "vocab_size": 262144, "max_position_embeddings": 32768,
+            "query_pre_attn_scalar": 24, "sliding_window": 512, "rope_local_base_freq": 10000,
+            "rope_theta": 1000000, "rms_norm_eps": 1e-06})",
+            "config.json")
+            .arch;
+    const Facts sliding = architectureFacts(gemma, 0), full = architectureFacts(gemma, 5);
+    EXPECT_EQ(factOf(sliding, "query_pre_attn_scalar"), FactValue(24.0));
+    EXPECT_EQ(factOf(sliding, "query_scale"), FactValue(1.0 / std::sqrt(24.0)));
+    EXPECT_EQ(factOf(sliding, "window"), FactValue(int64_t{512}));
+    EXPECT_EQ(factOf(sliding, "rope_base"), FactValue(10000.0));  // the sliding layers' own
+    EXPECT_EQ(factOf(full, "window"), FactValue(int64_t{0}));
+    EXPECT_EQ(factOf(full, "rope_base"), FactValue(1e6));
+    EXPECT_EQ(factOf(full, "windows"),
+              FactValue(std::vector<int64_t>{512, 512, 512, 512, 512, 0, 512}));
+    EXPECT_EQ(factOf(full, "norm"), FactValue(std::string("rms_norm_one_plus")));
+    EXPECT_EQ(factOf(full, "feed_forward"), FactValue(std::string("geglu")));
+    EXPECT_EQ(factOf(full, "sandwich_norms"), FactValue(true));
+    EXPECT_EQ(factOf(full, "embedding_scale"), FactValue(std::sqrt(640.0)));
+
+    const DecoderArchitecture llama =
+        parseModelConfig(
+            R"({"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
+           "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 8192,
+           "vocab_size": 128256, "max_position_embeddings": 131072, "rms_norm_eps": 1e-05,
+           "rope_theta": 500000.0, "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0,
+               "low_freq_factor": 1.0, "original_max_position_embeddings": 8192,
+               "rope_type": "llama3"}})",
+            "config.json")
+            .arch;
+    const Facts l = architectureFacts(llama, 3);
+    EXPECT_EQ(factOf(l, "rope_scaling"), FactValue(std::string("llama3")));
+    EXPECT_EQ(factOf(l, "rope_factor"), FactValue(32.0));
+    EXPECT_EQ(factOf(l, "rope_original_context"), FactValue(8192.0));
+    EXPECT_EQ(factOf(l, "tied_head"), FactValue(false));
+
+    const Facts gpt2 =
+        architectureFacts(gpt2Architecture(12, 768, 12, 50257, 1024, 3072, true, true), 0);
+    EXPECT_EQ(factOf(gpt2, "positions"), FactValue(std::string("learned")));
+    EXPECT_EQ(findFact(gpt2, "rope_base"), nullptr);
+    EXPECT_EQ(factOf(gpt2, "norm"), FactValue(std::string("layer_norm")));
+    EXPECT_EQ(factOf(gpt2, "feed_forward"), FactValue(std::string("gelu_mlp")));
+    EXPECT_EQ(factOf(gpt2, "head_groups"),
+              FactValue(std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+
+    // One fact per key, whatever the family and layer.
+    for (const Facts* facts : {&qwen3, &q2, &sliding, &full, &l, &gpt2})
+        for (size_t i = 0; i < facts->size(); ++i)
+            for (size_t j = i + 1; j < facts->size(); ++j)
+                EXPECT_NE((*facts)[i].key, (*facts)[j].key);
+}
+
 // The key `key` of kQwen3 replaced by `value` (or removed when empty).
 std::string qwen3With(const std::string& key, const std::string& value) {
     std::string s = kQwen3;

@@ -29,21 +29,30 @@ Step makeStep(std::string id, Shape shape, std::vector<std::string> dims, std::v
     return s;
 }
 
-TEST(TraceJson, ConfigKeysAndExtras) {
-    Config c;
-    c.dropout = 0.1;
-    c.seed = 18446744073709551615ull;  // torch.manual_seed accepts any 64-bit value
-    JsonConfigExtras extras;
-    extras.set("tokenizer", std::string("gpt2")).set("embedding_seed", int64_t{123});
-    extras.set("positions", true).set("input", std::string("text")).set("heads", int64_t{99});
-    extras.set("tokenizer", std::string("words"));  // replaces, keeps the position
-    EXPECT_EQ(configToJson(c, extras),
-              "{\"variant\": \"multi-head\", \"d_in\": 3, \"d_out\": 2, \"heads\": 2, \"mask\": "
-              "\"causal\", "
-              "\"dropout\": 0.1, \"mode\": \"train\", \"dropout_rng\": \"default\", "
-              "\"seed\": 18446744073709551615, \"qkv_bias\": false, \"batch\": 1, "
-              "\"context_length\": 1024, \"tokenizer\": \"words\", "
-              "\"embedding_seed\": 123, \"positions\": true, \"input\": \"text\"}");
+// The writer knows no key: it writes the facts it is given, in their order, each value as
+// its type is written (the settings table and the architecture say what a config holds).
+TEST(TraceJson, FactsAreWrittenInTheirOrder) {
+    const Facts facts = {
+        {"variant", std::string("rotary")},
+        {"seed", uint64_t{18446744073709551615ull}},  // torch.manual_seed takes any 64 bits
+        {"d_in", int64_t{-3}},
+        {"rope_base", 1e6},
+        {"eps", 1e-6},
+        {"scale", 0.25},
+        {"qkv_bias", true},
+        {"qk_norm", false},
+        {"windows", std::vector<int64_t>{4, 4, 0}},
+        {"none", std::vector<int64_t>{}},
+        {"text", std::string("a \"quote\"\n")},
+        {"odd", std::numeric_limits<double>::quiet_NaN()},
+        {"big", -std::numeric_limits<double>::infinity()},
+    };
+    EXPECT_EQ(factsToJson(facts),
+              "{\"variant\": \"rotary\", \"seed\": 18446744073709551615, \"d_in\": -3, "
+              "\"rope_base\": 1e+06, \"eps\": 1e-06, \"scale\": 0.25, \"qkv_bias\": true, "
+              "\"qk_norm\": false, \"windows\": [4, 4, 0], \"none\": [], "
+              "\"text\": \"a \\\"quote\\\"\\n\", \"odd\": \"nan\", \"big\": \"-inf\"}");
+    EXPECT_EQ(factsToJson({}), "{}");
 }
 
 TEST(TraceJson, StepJsonIsExact) {
@@ -66,10 +75,9 @@ TEST(TraceJson, WholeTraceIsExact) {
     t.steps.push_back(makeStep("inputs", {1, 2, 2}, {"b", "T", "d_in"}, {0.1f, 0.2f, 0.3f, 0.4f}));
     t.steps.push_back(makeStep("output", {1, 2, 2}, {"b", "T", "d_in"}, {1, 2, 3, 4}));
     EXPECT_EQ(
-        traceToJson(t, {"Your", "jo\"urney\n"}, {}),
-        "{\"config\": {\"variant\": \"simplified\", \"d_in\": 2, \"d_out\": 2, \"heads\": 1, "
-        "\"mask\": \"none\", \"dropout\": 0, \"mode\": \"train\", \"dropout_rng\": \"default\", "
-        "\"seed\": 123, \"qkv_bias\": false, \"batch\": 1, \"context_length\": 1024},\n"
+        traceToJson(t, {"Your", "jo\"urney\n"},
+                    {{"variant", std::string("simplified")}, {"d_in", int64_t{2}}}),
+        "{\"config\": {\"variant\": \"simplified\", \"d_in\": 2},\n"
         "\"tokens\": [\"Your\", \"jo\\\"urney\\n\"],\n"
         "\"parameters\": 0,\n"
         "\"steps\": [\n"

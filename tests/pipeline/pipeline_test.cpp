@@ -118,6 +118,140 @@ TEST(SettingsCodec, AppendedTokenIdsAreTheTokensWhileTheyAreTheText) {
     EXPECT_THROW(settingsFromMap({{"token_ids", "1 x"}}, Settings()), UserError);
 }
 
+std::set<std::string> keysOf(const Facts& facts) {
+    std::set<std::string> keys;
+    for (const Fact& f : facts)
+        EXPECT_TRUE(keys.insert(f.key).second) << "twice: " << f.key;
+    return keys;
+}
+
+// A run's record (the trace JSON's config) is the settings table's fields that apply to the
+// run, each under its key with its own value: every variant's own settings (rotary's RoPE base,
+// the grouped variants' kv_groups, latent's latent_dim), none of another's, seeds as numbers.
+TEST(SettingsCodec, ARunsFactsAreTheFieldsThatApplyToIt) {
+    for (const Variant v : allVariants()) {
+        Settings s;
+        s.source = InputSource::Text;
+        s.config.variant = v;
+        const std::set<std::string> keys = keysOf(settingFacts(s));
+        for (const std::string& k : keys)
+            EXPECT_NE(findSettingField(QString::fromStdString(k)), nullptr) << k;
+        const std::string name = variantName(v);
+        EXPECT_EQ(keys.count("rope_base"), v == Variant::Rotary ? 1u : 0u) << name;
+        EXPECT_EQ(keys.count("head_dim"), v == Variant::Rotary ? 1u : 0u) << name;
+        EXPECT_EQ(keys.count("qk_norm"), v == Variant::Rotary ? 1u : 0u) << name;
+        EXPECT_EQ(keys.count("kv_groups"), variantHasKvGroups(v) ? 1u : 0u) << name;
+        EXPECT_EQ(keys.count("latent_dim"), v == Variant::Latent ? 1u : 0u) << name;
+        EXPECT_EQ(keys.count("d_out"), variantHasDOut(v) ? 1u : 0u) << name;
+        EXPECT_EQ(keys.count("heads"), variantHasHeads(v) ? 1u : 0u) << name;
+        EXPECT_EQ(keys.count("seed"), variantHasWeights(v) ? 1u : 0u) << name;
+        for (const char* k : {"variant", "d_in", "mask", "mode", "batch", "source", "text",
+                              "tokenizer", "embedding_seed", "positions", "context_length"})
+            EXPECT_EQ(keys.count(k), 1u) << name << " " << k;
+        for (const char* k : {"model", "layer", "ablate", "step", "head", "colormap", "ids",
+                              "embeddings_file", "weights_file"})
+            EXPECT_EQ(keys.count(k), 0u) << name << " " << k;
+    }
+    Settings rotary;
+    rotary.config.variant = Variant::Rotary;
+    rotary.config.ropeBase = 500000.0;
+    rotary.config.seed = 18446744073709551615ull;
+    const Facts facts = settingFacts(rotary);
+    EXPECT_EQ(findFact(facts, "rope_base")->value, FactValue(500000.0));
+    EXPECT_EQ(findFact(facts, "seed")->value, FactValue(uint64_t{18446744073709551615ull}));
+    EXPECT_EQ(findFact(facts, "source")->value, FactValue(std::string("book")));
+    EXPECT_EQ(findFact(facts, "text"), nullptr);  // the book's vectors: no text, no tokenizer
+    EXPECT_EQ(findFact(facts, "tokenizer"), nullptr);
+    rotary.inputIds = {464, 3797};  // the book's vectors leave ids unread: they are not told
+    EXPECT_EQ(findFact(settingFacts(rotary), "ids"), nullptr);
+    EXPECT_NE(findFact(settingFacts(rotary), "source"), nullptr);
+    rotary.source = InputSource::Text;  // a text's tokens: the ids, and no text
+    EXPECT_EQ(findFact(settingFacts(rotary), "ids")->value, FactValue(std::string("464 3797")));
+    EXPECT_EQ(findFact(settingFacts(rotary), "text"), nullptr);
+    EXPECT_EQ(findFact(settingFacts(rotary), "source"), nullptr);
+    rotary.config.rope = false;  // the rotation switched off: its base says nothing
+    EXPECT_EQ(findFact(settingFacts(rotary), "rope_base"), nullptr);
+    EXPECT_NE(findFact(settingFacts(rotary), "rope"), nullptr);
+}
+
+// In model mode the record is what the model is (its architecture, the tokenizer that cut the
+// text) and what its trace follows (the layer's variant and mask), with no key twice and none
+// of the chapter-3 module's sizes or seeds.
+TEST(SettingsCodec, AModelRunsFactsAreItsArchitecture) {
+    DecoderArchitecture qwen3;
+    qwen3.family = Family::Qwen3;
+    qwen3.layers = 2;
+    qwen3.dModel = 32;
+    qwen3.heads = 4;
+    qwen3.kvHeads = 2;
+    qwen3.headDim = 16;
+    qwen3.vocab = 300;
+    qwen3.contextLength = 64;
+    qwen3.ffHidden = 64;
+    qwen3.norm = NormKind::RmsNorm;
+    qwen3.feedForward = FeedForwardKind::SwiGlu;
+    qwen3.qkNorm = true;
+    qwen3.rope = true;
+    qwen3.globalRope.base = 1e6;
+    DecoderArchitecture gemma = qwen3;
+    gemma.family = Family::Gemma3;
+    gemma.windows = {4, 0};
+    gemma.localRope.base = 1e4;
+    gemma.queryScale = 0.25;
+    gemma.sandwichNorms = true;
+    DecoderArchitecture qwen2 = qwen3;
+    qwen2.family = Family::Qwen2;
+    qwen2.qkvBias = true;
+    qwen2.qkNorm = false;
+    qwen2.headDim = 0;
+    DecoderArchitecture gpt2 = gpt2Architecture(2, 32, 4, 300, 64, 128, true, true);
+    for (const DecoderArchitecture* a : {&qwen3, &gemma, &qwen2, &gpt2}) {
+        DecoderModel m;
+        m.arch = *a;
+        m.names = WeightNames::HuggingFace;
+        m.dtype = "F32";
+        m.source = "m";
+        for (int64_t layer = 0; layer < a->layers; ++layer) {
+            Settings s;
+            s.source = InputSource::Text;
+            s.modelFile = QStringLiteral("m");
+            s.layer = int(layer);
+            const Config traced = layerTraceConfig(*a, layer, 5);
+            const Facts facts = traceConfigFacts(s, traced, &m);
+            const std::set<std::string> keys = keysOf(facts);
+            const std::string name = familyName(a->family) + " " + std::to_string(layer);
+            for (const char* k : {"seed", "dropout_rng", "embedding_seed", "positions", "kv_groups",
+                                  "rope", "latent_dim", "tokenizer_kind"})
+                EXPECT_EQ(keys.count(k), 0u) << name << " " << k;
+            EXPECT_EQ(findFact(facts, "variant")->value, FactValue(variantName(traced.variant)));
+            EXPECT_EQ(findFact(facts, "mask")->value, FactValue(maskName(traced.effectiveMask())));
+            EXPECT_EQ(findFact(facts, "heads")->value, FactValue(int64_t{4})) << name;
+            EXPECT_EQ(findFact(facts, "qkv_bias")->value, FactValue(a->qkvBias)) << name;
+            EXPECT_EQ(findFact(facts, "query_width")->value, FactValue(a->queryWidth())) << name;
+            EXPECT_EQ(findFact(facts, "window")->value, FactValue(a->windowOf(layer))) << name;
+            EXPECT_EQ(findFact(facts, "layer")->value, FactValue(layer)) << name;
+            EXPECT_EQ(findFact(facts, "tokenizer")->value, FactValue(std::string("gpt2")));
+            // A chapter-3 d_out is there only where the layer's module has one (GPT-2's
+            // multi-head layer), and then it is d_model.
+            if (const Fact* dOut = findFact(facts, "d_out")) {
+                EXPECT_EQ(dOut->value, FactValue(a->dModel)) << name;
+            }
+            EXPECT_EQ(findFact(facts, "d_out") != nullptr, a->family == Family::Gpt2) << name;
+        }
+    }
+    DecoderModel m;
+    m.arch = gemma;
+    Settings s;
+    s.modelFile = QStringLiteral("m");
+    const Facts sliding = traceConfigFacts(s, layerTraceConfig(gemma, 0, 5), &m);
+    EXPECT_EQ(findFact(sliding, "rope_base")->value, FactValue(1e4));
+    EXPECT_EQ(findFact(sliding, "mask")->value, FactValue(std::string("window:4")));
+    EXPECT_EQ(findFact(sliding, "query_pre_attn_scalar")->value, FactValue(16.0));
+    s.layer = 1;
+    EXPECT_EQ(findFact(traceConfigFacts(s, layerTraceConfig(gemma, 1, 5), &m), "rope_base")->value,
+              FactValue(1e6));
+}
+
 TEST(SettingsCodec, MissingKeysKeepTheBaseAndAreListed) {
     Settings base;
     base.config.dOut = 6;
@@ -203,6 +337,9 @@ TEST(Options, PresetsAndInputs) {
     EXPECT_EQ(s.source, InputSource::Text);
     EXPECT_EQ(s.tokenizer, TokenizerKind::Chars);
     EXPECT_EQ(fromArgs({"--embeddings", "x.npy"}).source, InputSource::File);
+    s = fromArgs({"--ids", "464,3797"});  // the ids are a text's tokens, not the book's vectors
+    EXPECT_EQ(s.source, InputSource::Text);
+    EXPECT_EQ(tokenIds(s.textTokens()), (std::vector<int64_t>{464, 3797}));
     EXPECT_EQ(problemOf({"--text", "a", "--preset", "book"}),
               "Give only one input: --preset book, --text, --text-file or --embeddings.");
     EXPECT_EQ(problemOf({"--preset", "gpt5"}),
