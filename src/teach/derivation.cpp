@@ -968,20 +968,15 @@ QString blockCell(const Cell& c) {
     if (c.id != step_id::kResidualAfterAttention || !c.tr.find(step_id::kBlockInput) ||
         !c.tr.find(step_id::kOutput))
         return {};
-    const Tensor& in = c.tr.find(step_id::kBlockInput)->value;
-    const Tensor& mid = c.tr.find(step_id::kResidualAfterAttention)->value;
     const Tensor& out = c.tr.find(step_id::kOutput)->value;
-    const int64_t d = mid.size(-1);
+    const int64_t d = out.size(-1);
     // What attention adds is its output, or, where a norm follows the sublayer (Gemma 3's
-    // post_attention_layernorm), that output normalised. The trace's steps hold no fact about
-    // where the block's norms sit; its numbers do: without a norm after attention the stream
-    // minus the input is the output, to float32 rounding, in every column of the row.
-    bool normed = false;
+    // post_attention_layernorm, StepInfo::block's sandwichNorms), that output normalised.
+    const StepInfo& info = c.tr.find(step_id::kResidualAfterAttention)->info;
+    const bool normed = info.block && info.block->sandwichNorms;
     double squares = 0.0;
     for (int64_t m = 0; m < d; ++m) {
-        const double x = in.at({c.batch, i, m}), y = mid.at({c.batch, i, m}),
-                     o = out.at({c.batch, i, m});
-        normed = normed || std::abs(y - x - o) > 1e-5 * (1.0 + std::abs(x) + std::abs(o));
+        const double o = out.at({c.batch, i, m});
         squares += o * o;
     }
     const double x = cellOf(step_id::kBlockInput), o = cellOf(step_id::kOutput);
