@@ -165,19 +165,51 @@ bool readLayerTypes(const ConfigReader& r, int64_t layers, int64_t window,
     return true;
 }
 
+// What each family after GPT-2 builds, as data: the forward, the texts and the listings read
+// these features, never the family itself. A new family is a row here and, where its config
+// spells something its own way, a few lines in readFamily.
+struct FamilyRow {
+    const char* modelType;  // config.json's model_type ("gemma3" keeps its text model apart)
+    Family family;
+    NormKind norm;
+    FeedForwardKind feedForward;
+    const char* activationKey;  // the config key naming the feed-forward's activation
+    const char* activation;     // the only value of it the family's forward computes
+    bool qkvBias;               // query, key and value biases (attention_bias)
+    bool qkNorm;                // RMSNorm over each head's queries and keys
+    bool sandwichNorms;         // a norm after each sublayer too
+    bool tiedHeadByDefault;     // tie_word_embeddings when the config does not say
+    double ropeTheta;           // rope_theta when the config does not say
+    // Gemma 3's ways: embeddings times sqrt(d_model), scores scaled by query_pre_attn_scalar,
+    // sliding windows on five of every six layers, no logit soft-capping.
+    bool gemmaStyle;
+};
+
+constexpr FamilyRow kFamilies[] = {
+    {"llama", Family::Llama, NormKind::RmsNorm, FeedForwardKind::SwiGlu, "hidden_act", "silu",
+     false, false, false, false, 1e4, false},
+    {"qwen2", Family::Qwen2, NormKind::RmsNorm, FeedForwardKind::SwiGlu, "hidden_act", "silu", true,
+     false, false, false, 1e4, false},
+    {"qwen3", Family::Qwen3, NormKind::RmsNorm, FeedForwardKind::SwiGlu, "hidden_act", "silu",
+     false, true, false, false, 1e4, false},
+    {"gemma3_text", Family::Gemma3, NormKind::RmsNormOnePlus, FeedForwardKind::GeGlu,
+     "hidden_activation", "gelu_pytorch_tanh", false, true, true, true, 1e6, true},
+};
+
+const FamilyRow* familyRow(const std::string& modelType) {
+    const std::string type = modelType == "gemma3" ? "gemma3_text" : modelType;
+    for (const FamilyRow& row : kFamilies)
+        if (type == row.modelType)
+            return &row;
+    return nullptr;
+}
+
 ModelConfig readFamily(const ConfigReader& r, const std::string& modelType) {
     ModelConfig out;
     out.modelType = modelType;
     DecoderArchitecture& a = out.arch;
-    if (modelType == "llama")
-        a.family = Family::Llama;
-    else if (modelType == "qwen2")
-        a.family = Family::Qwen2;
-    else if (modelType == "qwen3")
-        a.family = Family::Qwen3;
-    else
-        a.family = Family::Gemma3;
-    const bool gemma = a.family == Family::Gemma3;
+    const FamilyRow& f = *familyRow(modelType);
+    a.family = f.family;
 
     a.layers = r.size("num_hidden_layers", 1, kMaxLayers);
     a.dModel = r.size("hidden_size", 1, kMaxWidth);
@@ -201,29 +233,27 @@ ModelConfig readFamily(const ConfigReader& r, const std::string& modelType) {
     a.vocab = r.size("vocab_size", 1, kMaxVocab);
     a.contextLength = r.size("max_position_embeddings", 1, kMaxContext);
     a.normEps = positive(r, "rms_norm_eps", 1e-6, 0.1);
-    a.norm = gemma ? NormKind::RmsNormOnePlus : NormKind::RmsNorm;
-    a.feedForward = gemma ? FeedForwardKind::GeGlu : FeedForwardKind::SwiGlu;
+    a.norm = f.norm;
+    a.feedForward = f.feedForward;
     a.rope = true;
-    a.qkNorm = a.family == Family::Qwen3 || gemma;
-    a.sandwichNorms = gemma;
-    a.qkvBias = a.family == Family::Qwen2;
+    a.qkNorm = f.qkNorm;
+    a.sandwichNorms = f.sandwichNorms;
+    a.qkvBias = f.qkvBias;
     a.outputBias = false;
-    // Hugging Face's defaults: Gemma ties its output head to the embedding, the others do not.
-    a.tiedHead = r.flag("tie_word_embeddings", gemma);
-    if (r.flag("attention_bias", a.family == Family::Qwen2) != a.qkvBias)
+    a.tiedHead = r.flag("tie_word_embeddings", f.tiedHeadByDefault);
+    if (r.flag("attention_bias", f.qkvBias) != a.qkvBias)
         r.fail("\"" + r.keyName("attention_bias") + "\" is " + (a.qkvBias ? "false" : "true") +
                ", but a " + modelType + " model has " +
                (a.qkvBias ? "query, key and value biases" : "no attention biases"));
     if (r.flag("mlp_bias", false))
         r.fail("\"" + r.keyName("mlp_bias") + "\" is true, but a " + modelType +
                " model's feed-forward has no biases");
-    const std::string act = r.text(gemma ? "hidden_activation" : "hidden_act");
-    const std::string wanted = gemma ? "gelu_pytorch_tanh" : "silu";
-    if (!act.empty() && act != wanted)
-        r.fail("\"" + r.keyName(gemma ? "hidden_activation" : "hidden_act") + "\" = \"" + act +
-               "\", but a " + modelType + " model's feed-forward uses \"" + wanted + "\"");
+    const std::string act = r.text(f.activationKey);
+    if (!act.empty() && act != f.activation)
+        r.fail("\"" + r.keyName(f.activationKey) + "\" = \"" + act + "\", but a " + modelType +
+               " model's feed-forward uses \"" + f.activation + "\"");
 
-    a.globalRope.base = positive(r, "rope_theta", gemma ? 1e6 : 1e4, 1e12);
+    a.globalRope.base = positive(r, "rope_theta", f.ropeTheta, 1e12);
     if (const JsonValue* s = r.find("rope_scaling"))
         readRopeScaling(r, *s, "rope_scaling", a.globalRope);
     a.localRope.base = positive(r, "rope_local_base_freq", 1e4, 1e12);
@@ -241,7 +271,7 @@ ModelConfig readFamily(const ConfigReader& r, const std::string& modelType) {
         }
     }
 
-    if (gemma) {
+    if (f.gemmaStyle) {
         a.embeddingScale = std::sqrt(static_cast<double>(a.dModel));
         a.queryScale =
             1.0 / std::sqrt(positive(r, "query_pre_attn_scalar", double(a.headDim), 1e9));
@@ -291,7 +321,11 @@ ModelConfig readGpt2(const ConfigReader& r) {
 }  // namespace
 
 std::string supportedModelTypes() {
-    return "gpt2, llama, qwen2, qwen3, gemma3_text and gemma3";
+    // GPT-2, the table's families, and Gemma 3's multimodal folder around its text model.
+    std::string types = "gpt2";
+    for (const FamilyRow& row : kFamilies)
+        types += std::string(", ") + row.modelType;
+    return types + " and gemma3";
 }
 
 ModelConfig parseModelConfig(std::string_view json, const std::string& source) {
@@ -310,7 +344,7 @@ ModelConfig parseModelConfig(std::string_view json, const std::string& source) {
             supportedModelTypes() + ")");
     if (type == "gpt2")
         return readGpt2(top);
-    if (type == "llama" || type == "qwen2" || type == "qwen3" || type == "gemma3_text")
+    if (type != "gemma3" && familyRow(type))
         return readFamily(top, type);
     if (type == "gemma3") {
         const JsonValue* text = top.find("text_config");
