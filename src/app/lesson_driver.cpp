@@ -144,9 +144,9 @@ void LessonDriver::start(LessonKind kind) {
     dock_->raise();
     lesson_->setFontScale(fontScale_());
     if (kind == LessonKind::AfterChapter3) {
-        // It ends on the user's own model when one of today's families is open.
+        // It ends on the user's own model when one with RoPE (today's families) is open.
         const auto& model = workspace_->model();
-        const bool modern = model && model->arch.family != Family::Gpt2;
+        const bool modern = model && model->arch.rope;
         lesson_->setScreens(
             afterChapter3LessonOn(modern ? workspace_->settings().modelFile : QString()));
     } else {

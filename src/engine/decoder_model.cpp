@@ -232,8 +232,9 @@ void checkDecoderModel(const DecoderModel& m) {
                             std::to_string(a.layers) + " layers, d_model " +
                             std::to_string(a.dModel) + ", vocabulary " + std::to_string(a.vocab) +
                             ", context length " + std::to_string(a.contextLength) + ".");
-    const bool gpt2 = a.family == Family::Gpt2;
-    if (gpt2 && (a.heads < 1 || a.dModel % a.heads != 0)) {
+    // Without a head size of its own (GPT-2), a model cuts d_model into its heads.
+    const bool headsCutDModel = a.headDim == 0;
+    if (headsCutDModel && (a.heads < 1 || a.dModel % a.heads != 0)) {
         std::string valid;
         for (int64_t h : validHeadCounts(a.dModel))
             valid += (valid.empty() ? "" : ", ") + std::to_string(h);
@@ -316,14 +317,14 @@ void checkDecoderModel(const DecoderModel& m) {
         expectLinear(p + "value", b.value, d, G * hd, a.qkvBias);
         expectOptional(p + "query norm", b.queryNorm, hd, a.qkNorm);
         expectOptional(p + "key norm", b.keyNorm, hd, a.qkNorm);
-        expectLinear(p + "out_proj", b.outProj, H * hd, d, gpt2);
+        expectLinear(p + "out_proj", b.outProj, H * hd, d, a.outputBias);
         expectOptional(p + "post-attention norm", b.postAttentionNorm, d, a.sandwichNorms);
         if (glu)
             expectLinear(p + "feed-forward gate", b.ffGate, d, F, false);
         else if (!b.ffGate.weight.empty())
             throw UserError("model", p + "has a feed-forward gate, but GPT-2's has none");
-        expectLinear(p + "feed-forward in", b.ffIn, d, F, gpt2);
-        expectLinear(p + "feed-forward out", b.ffOut, F, d, gpt2);
+        expectLinear(p + "feed-forward in", b.ffIn, d, F, a.outputBias);
+        expectLinear(p + "feed-forward out", b.ffOut, F, d, a.outputBias);
         expectOptional(p + "post-feed-forward norm", b.postFeedForwardNorm, d, a.sandwichNorms);
     }
 }

@@ -850,8 +850,8 @@ PyTorchListing familyListing(const ModelRun& run) {
     const DecoderArchitecture& a = m.arch;
     const QString where = QFileInfo(modelFilePath(run.settings.modelFile)).absoluteFilePath();
     std::string path;
-    io::appendJsonString(path, where.toStdString());  // a valid Python string literal too
-    const bool gemma = a.family == Family::Gemma3;
+    io::appendJsonString(path, where.toStdString());          // a valid Python string literal too
+    const bool onePlus = a.norm == NormKind::RmsNormOnePlus;  // the listing says what each is
     const int layer = run.settings.layer;
     // The names as the file has them (engine/weight_names.h); a norm by its parameter's.
     const WeightNameTable& n = weightNameTable(a.family, m.names);
@@ -898,9 +898,9 @@ PyTorchListing familyListing(const ModelRun& run) {
         s += (i ? ", " : "") + std::to_string(run.input.tokens[i].id);
     s += "])  # the text's tokens\nT = len(ids)\n\n\n";
     s += std::string("def rms_norm(x, w):  # ") +
-         (gemma ? "Gemma's RMSNorm: x / rms(x) * (1 + w)" : "RMSNorm: x / rms(x) * w") +
+         (onePlus ? "Gemma's RMSNorm: x / rms(x) * (1 + w)" : "RMSNorm: x / rms(x) * w") +
          "\n    return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * " +
-         (gemma ? "(1.0 + w)" : "w") +
+         (onePlus ? "(1.0 + w)" : "w") +
          "\n\n\n"
          "def linear(x, name):  # nn.Linear: x @ W.T (+ b)\n"
          "    y = x @ state[name + \".weight\"].T\n"
@@ -927,7 +927,7 @@ PyTorchListing familyListing(const ModelRun& run) {
     s += "full_rope = " + ropeCall(a.globalRope, a.headSize()) +
          "\nsliding_rope = " + ropeCall(a.localRope, a.headSize()) + "\n";
     s += "x = state[" + q(n.tokenEmbedding) + "][ids]" +
-         (gemma ? " * (d_model ** 0.5)  # Gemma scales the embeddings" : "") +
+         (a.embeddingScale != 1.0 ? " * (d_model ** 0.5)  # Gemma scales the embeddings" : "") +
          "\nfor n in range(len(windows)):\n"
          "    b = " +
          q(n.blocks + ".{n}.") +
@@ -969,15 +969,16 @@ PyTorchListing familyListing(const ModelRun& run) {
          "    context = (weights @ v).transpose(0, 1).reshape(T, heads * head_dim)\n"
          "    a = linear(context, b + " +
          q(n.outProj) + ")\n";
-    if (gemma)
+    if (a.sandwichNorms)
         s += "    a = rms_norm(a, state[b + " + q(norm(n.postAttentionNorm)) + "])\n";
     s += "    x = x + a\n"
          "    h = rms_norm(x, state[b + " +
          q(norm(n.norm2)) + "])\n" +
-         (gemma ? "    g = F.gelu(linear(h, b + " + q(n.gate) + "), approximate=\"tanh\")\n"
-                : "    g = F.silu(linear(h, b + " + q(n.gate) + "))\n") +
+         (a.feedForward == FeedForwardKind::GeGlu
+              ? "    g = F.gelu(linear(h, b + " + q(n.gate) + "), approximate=\"tanh\")\n"
+              : "    g = F.silu(linear(h, b + " + q(n.gate) + "))\n") +
          "    f = linear(g * linear(h, b + " + q(n.up) + "), b + " + q(n.down) + ")\n";
-    if (gemma)
+    if (a.sandwichNorms)
         s += "    f = rms_norm(f, state[b + " + q(norm(n.postFeedForwardNorm)) + "])\n";
     s += "    x = x + f\n"
          "x = rms_norm(x, state[" +
@@ -993,7 +994,8 @@ PyTorchListing familyListing(const ModelRun& run) {
 }  // namespace
 
 PyTorchListing pytorchModelListing(const ModelRun& run) {
-    if (run.model->arch.family != Family::Gpt2)
+    // Learned positions: chapter 4's GPTModel; RoPE: the later families' forward.
+    if (run.model->arch.rope)
         return familyListing(run);
     const DecoderModel& m = *run.model;
     const DecoderArchitecture& a = m.arch;
