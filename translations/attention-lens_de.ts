@@ -595,10 +595,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Nenner der Zeile: </translation>
     </message>
     <message>
-        <source>weight: %1 / %2 = &lt;b&gt;%3&lt;/b&gt;</source>
-        <translation>Gewicht: %1 / %2 = &lt;b&gt;%3&lt;/b&gt;</translation>
-    </message>
-    <message>
         <source>Row %1 sums to 1: Σ&lt;sub&gt;j&lt;/sub&gt; %2&lt;sub&gt;%3,j&lt;/sub&gt; = </source>
         <translation>Zeile %1 summiert sich zu 1: Σ&lt;sub&gt;j&lt;/sub&gt; %2&lt;sub&gt;%3,j&lt;/sub&gt; = </translation>
     </message>
@@ -877,6 +873,54 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Unchanged: the token is visible, so masked_scores = scores = %1.</source>
         <translation>Unverändert: das Token ist sichtbar, also masked_scores = scores = %1.</translation>
+    </message>
+    <message>
+        <source>weight: %1 / %2 = %3</source>
+        <translation>Gewicht: %1 / %2 = %3</translation>
+    </message>
+    <message>
+        <source>Every %1 of every head now has a root mean square of about 1 (times the learned scale g), however large the projection made it.</source>
+        <translation>Jeder %1-Vektor jedes Kopfes hat jetzt ein quadratisches Mittel von etwa 1 (mal der gelernten Skala g), wie groß die Projektion ihn auch gemacht hat.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s RoPE scaling changes this pair&apos;s frequency from base&lt;sup&gt;−2i/hd&lt;/sup&gt; = %1&lt;sup&gt;−%2/%3&lt;/sup&gt; = %4 to %5 (its table&apos;s angle at position 1), so θ = position × %5 = %6 × %5 = %7</source>
+        <translation>Die RoPE-Skalierung des Modells ändert die Frequenz dieses Paars von Basis&lt;sup&gt;−2i/hd&lt;/sup&gt; = %1&lt;sup&gt;−%2/%3&lt;/sup&gt; = %4 zu %5 (der Winkel seiner Tabelle an Position 1), also θ = Position × %5 = %6 × %5 = %7</translation>
+    </message>
+    <message>
+        <source>Component %1 of %2&apos;s vector after the block&apos;s first norm: the input of this layer&apos;s attention, computed before it from the residual stream (block_input).</source>
+        <translation>Komponente %1 des Vektors von %2 nach der ersten Norm des Blocks: die Eingabe der Attention dieser Schicht, vorher aus dem Residual-Stream (block_input) berechnet.</translation>
+    </message>
+    <message>
+        <source>The same as softmax of the masked scores gives (weights: %1):</source>
+        <translation>Dasselbe, was der Softmax der maskierten Scores ergibt (weights: %1):</translation>
+    </message>
+    <message>
+        <source>context[%1, %2, %3] is where element %5 of head %4&apos;s context vector for %6 goes (d_out = h·hd: column %3 = %4·%7 + %5).</source>
+        <translation>In context[%1, %2, %3] steht Element %5 des Kontextvektors von Kopf %4 für %6 (d_out = h·hd: Spalte %3 = %4·%7 + %5).</translation>
+    </message>
+    <message>
+        <source>Head %1 is switched off: the forward uses 0 in place of this sum, so the cell holds %2.</source>
+        <translation>Kopf %1 ist abgeschaltet: Der Forward-Pass nimmt statt dieser Summe 0, also enthält die Zelle %2.</translation>
+    </message>
+    <message>
+        <source>Head %1 is switched off: the forward uses the head&apos;s mean over the text&apos;s positions in place of this sum, so the cell holds %2.</source>
+        <translation>Kopf %1 ist abgeschaltet: Der Forward-Pass nimmt statt dieser Summe den Mittelwert des Kopfes über die Positionen des Textes, also enthält die Zelle %2.</translation>
+    </message>
+    <message>
+        <source>The second residual connection: the block adds what the feed-forward computed (ff_output) to the stream after attention. The sum is the next block&apos;s input.</source>
+        <translation>Die zweite Residualverbindung: Der Block addiert, was das Feed-Forward-Netz berechnet hat (ff_output), zum Stream nach der Attention. Die Summe ist die Eingabe des nächsten Blocks.</translation>
+    </message>
+    <message>
+        <source>The residual connection: the block adds what attention computed (output, after out_proj) to its input, so the stream keeps the token&apos;s own vector and adds what the token gathered.</source>
+        <translation>Die Residualverbindung: Der Block addiert, was die Attention berechnet hat (output, nach out_proj), zu seiner Eingabe; so behält der Stream den eigenen Vektor des Tokens und bekommt dazu, was das Token gesammelt hat.</translation>
+    </message>
+    <message>
+        <source>This model normalises what attention computed before adding it (a norm after the sublayer, like Gemma 3&apos;s post_attention_layernorm): the row output[%1] has a root mean square of %2, so output[%1, %3] = %4 becomes %4 / %2 = %5, and the norm&apos;s learned scale makes it %6.</source>
+        <translation>Dieses Modell normiert, was die Attention berechnet hat, bevor es addiert wird (eine Norm nach dem Teilblock, wie Gemma 3s post_attention_layernorm): Die Zeile output[%1] hat ein quadratisches Mittel von %2, also wird output[%1, %3] = %4 zu %4 / %2 = %5, und die gelernte Skala der Norm macht daraus %6.</translation>
+    </message>
+    <message>
+        <source>normed output</source>
+        <translation>normierter output</translation>
     </message>
 </context>
 <context>
@@ -1198,28 +1242,8 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Der Residual-Stream, wie er in diesen Block eintritt: in Block 0 die Token-Embeddings plus die Positions-Embeddings, danach dasselbe plus alles, was die vorigen Blöcke hinzugefügt haben. Jeder Block liest den Stream und addiert seine Ergebnisse dazu; nichts darin wird je ersetzt.</translation>
     </message>
     <message>
-        <source>LayerNorm 1: each token&apos;s vector of the stream is shifted to mean 0 and scaled to variance 1, then multiplied by a learned scale and shifted by a learned shift. This is what attention reads: the chapter-3 steps that follow are this block&apos;s multi-head attention, with the model&apos;s trained weights.</source>
-        <translation>LayerNorm 1: der Vektor jedes Tokens im Stream wird auf Mittelwert 0 verschoben und auf Varianz 1 skaliert, dann mit einer gelernten Skala multipliziert und um eine gelernte Verschiebung versetzt. Das liest die Attention: die folgenden Schritte aus Kapitel 3 sind die Multi-Head-Attention dieses Blocks mit den trainierten Gewichten des Modells.</translation>
-    </message>
-    <message>
         <source>The residual connection: the attention&apos;s output (the &lt;code&gt;output&lt;/code&gt; step) is added to the block&apos;s input. Attention only adds to the stream, so a head with nothing useful to say can write almost nothing.</source>
         <translation>Die Residualverbindung: die Ausgabe der Attention (der Schritt &lt;code&gt;output&lt;/code&gt;) wird zur Eingabe des Blocks addiert. Attention addiert nur zum Stream, also kann ein Kopf ohne nützliche Aussage fast nichts schreiben.</translation>
-    </message>
-    <message>
-        <source>LayerNorm 2: the stream normalised again, now as the input of the feed-forward network.</source>
-        <translation>LayerNorm 2: der Stream erneut normiert, nun als Eingabe des Feed-Forward-Netzes.</translation>
-    </message>
-    <message>
-        <source>The feed-forward network&apos;s first layer, four times wider than d_model, then GELU. It works on each token on its own: no token looks at another here. Tokens exchange information only in attention.</source>
-        <translation>Die erste Schicht des Feed-Forward-Netzes, viermal breiter als d_model, dann GELU. Sie wirkt auf jedes Token für sich: hier schaut kein Token auf ein anderes. Tokens tauschen Information nur in der Attention aus.</translation>
-    </message>
-    <message>
-        <source>The feed-forward network&apos;s second layer brings each token&apos;s vector back to d_model: what the feed-forward adds to the stream.</source>
-        <translation>Die zweite Schicht des Feed-Forward-Netzes bringt den Vektor jedes Tokens zurück auf d_model: das, was das Feed-Forward zum Stream addiert.</translation>
-    </message>
-    <message>
-        <source>The block&apos;s output: the stream after attention plus the feed-forward&apos;s output. It is the next block&apos;s input; after the last block a final LayerNorm and the output head turn it into next-token probabilities.</source>
-        <translation>Die Ausgabe des Blocks: der Stream nach der Attention plus die Ausgabe des Feed-Forward. Sie ist die Eingabe des nächsten Blocks; nach dem letzten Block machen eine letzte LayerNorm und der Ausgabekopf daraus Wahrscheinlichkeiten für das nächste Token.</translation>
     </message>
     <message>
         <source>one wider vector per token</source>
@@ -1230,20 +1254,12 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>ein d_model-Vektor je Token</translation>
     </message>
     <message>
-        <source>LayerNorm 1: the stream normalised, what attention reads</source>
-        <translation>LayerNorm 1: der normierte Stream, den die Attention liest</translation>
-    </message>
-    <message>
         <source>The residual stream entering the block</source>
         <translation>Der Residual-Stream am Eingang des Blocks</translation>
     </message>
     <message>
         <source>The stream plus what attention adds</source>
         <translation>Der Stream plus das, was die Attention addiert</translation>
-    </message>
-    <message>
-        <source>LayerNorm 2: the input of the feed-forward</source>
-        <translation>LayerNorm 2: die Eingabe des Feed-Forward</translation>
     </message>
     <message>
         <source>Feed-forward: a wider layer and GELU, token by token</source>
@@ -1524,6 +1540,106 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Scores divided by √query_pre_attn_scalar to keep softmax smooth</source>
         <translation>Scores geteilt durch √query_pre_attn_scalar, damit der Softmax glatt bleibt</translation>
+    </message>
+    <message>
+        <source>each token&apos;s vector of the stream is shifted to mean 0 and scaled to variance 1, then multiplied by a learned scale and shifted by a learned shift.</source>
+        <translation>Der Vektor jedes Tokens im Stream wird auf Mittelwert 0 verschoben und auf Varianz 1 skaliert, dann mit einer gelernten Skala multipliziert und um eine gelernte Verschiebung versetzt.</translation>
+    </message>
+    <message>
+        <source>each token&apos;s vector of the stream is divided by its root mean square, so its typical number is 1, then multiplied by a learned scale. Unlike GPT-2&apos;s LayerNorm it subtracts no mean and adds no shift.</source>
+        <translation>Der Vektor jedes Tokens im Stream wird durch sein quadratisches Mittel geteilt, sodass seine typische Zahl 1 ist, dann mit einer gelernten Skala multipliziert. Anders als die LayerNorm von GPT-2 zieht sie keinen Mittelwert ab und addiert keine Verschiebung.</translation>
+    </message>
+    <message>
+        <source>each token&apos;s vector of the stream is divided by its root mean square, so its typical number is 1, then multiplied by 1 + a learned weight (the model stores the scale minus 1). Unlike GPT-2&apos;s LayerNorm it subtracts no mean and adds no shift.</source>
+        <translation>Der Vektor jedes Tokens im Stream wird durch sein quadratisches Mittel geteilt, sodass seine typische Zahl 1 ist, dann mit 1 + einem gelernten Gewicht multipliziert (das Modell speichert die Skala minus 1). Anders als die LayerNorm von GPT-2 zieht sie keinen Mittelwert ab und addiert keine Verschiebung.</translation>
+    </message>
+    <message>
+        <source>the token embeddings times √d_model = %1</source>
+        <translation>die Token-Embeddings mal √d_model = %1</translation>
+    </message>
+    <message>
+        <source>the token embeddings alone</source>
+        <translation>nur die Token-Embeddings</translation>
+    </message>
+    <message>
+        <source>The residual stream as it enters this block: in block 0 %1 (no position embeddings: positions enter every layer as RoPE&apos;s turn of the queries and keys), after that the same plus everything the blocks before added. Every block reads the stream and adds its results to it; nothing in it is ever replaced.</source>
+        <translation>Der Residual-Stream, wie er in diesen Block eintritt: in Block 0 %1 (keine Positions-Embeddings: Positionen kommen in jeder Schicht als Drehung der Queries und Keys durch RoPE hinzu), danach dasselbe plus alles, was die Blöcke davor addiert haben. Jeder Block liest den Stream und addiert seine Ergebnisse dazu; nichts darin wird je ersetzt.</translation>
+    </message>
+    <message>
+        <source>from d_model = %1 to %2 numbers, four times wider</source>
+        <translation>von d_model = %1 auf %2 Zahlen, viermal breiter</translation>
+    </message>
+    <message>
+        <source>from d_model = %1 to %2 numbers</source>
+        <translation>von d_model = %1 auf %2 Zahlen</translation>
+    </message>
+    <message>
+        <source>It works on each token on its own: no token looks at another here. Tokens exchange information only in attention.</source>
+        <translation>Es wirkt auf jedes Token für sich: Hier schaut kein Token auf ein anderes. Tokens tauschen Information nur in der Attention aus.</translation>
+    </message>
+    <message>
+        <source>The feed-forward network&apos;s first layer widens each token&apos;s vector %1, then GELU. %2</source>
+        <translation>Die erste Schicht des Feed-Forward-Netzes verbreitert den Vektor jedes Tokens %1, dann GELU. %2</translation>
+    </message>
+    <message>
+        <source>The feed-forward network&apos;s gated layer (SwiGLU): two projections widen each token&apos;s vector %1; the gate projection goes through SiLU (x · sigmoid(x)) and multiplies the up projection number by number. %2</source>
+        <translation>Die gegatete Schicht des Feed-Forward-Netzes (SwiGLU): Zwei Projektionen verbreitern den Vektor jedes Tokens %1; die Gate-Projektion geht durch SiLU (x · sigmoid(x)) und multipliziert die Up-Projektion Zahl für Zahl. %2</translation>
+    </message>
+    <message>
+        <source>The feed-forward network&apos;s gated layer (GeGLU): two projections widen each token&apos;s vector %1; the gate projection goes through GELU (its tanh approximation) and multiplies the up projection number by number. %2</source>
+        <translation>Die gegatete Schicht des Feed-Forward-Netzes (GeGLU): Zwei Projektionen verbreitern den Vektor jedes Tokens %1; die Gate-Projektion geht durch GELU (seine tanh-Näherung) und multipliziert die Up-Projektion Zahl für Zahl. %2</translation>
+    </message>
+    <message>
+        <source>%1 1: %2 This is what attention reads: the chapter-3 steps that follow are this block&apos;s multi-head attention, with the model&apos;s trained weights.</source>
+        <translation>%1 1: %2 Das liest die Attention: Die folgenden Schritte aus Kapitel 3 sind die Multi-Head-Attention dieses Blocks mit den trainierten Gewichten des Modells.</translation>
+    </message>
+    <message>
+        <source>The residual connection: the attention&apos;s output (the &lt;code&gt;output&lt;/code&gt; step), normalised once more by its own RMSNorm, is added to the block&apos;s input. Attention only adds to the stream, so a head with nothing useful to say can write almost nothing.</source>
+        <translation>Die Residualverbindung: Die Ausgabe der Attention (der Schritt &lt;code&gt;output&lt;/code&gt;), noch einmal von ihrer eigenen RMSNorm normiert, wird zur Eingabe des Blocks addiert. Die Attention addiert nur zum Stream, also kann ein Kopf, der nichts Nützliches zu sagen hat, fast nichts schreiben.</translation>
+    </message>
+    <message>
+        <source>%1 2: the stream normalised again, now as the input of the feed-forward network: %2</source>
+        <translation>%1 2: der Stream erneut normiert, nun als Eingabe des Feed-Forward-Netzes: %2</translation>
+    </message>
+    <message>
+        <source>The feed-forward network&apos;s last layer brings each token&apos;s vector from %1 numbers back to d_model = %2</source>
+        <translation>Die letzte Schicht des Feed-Forward-Netzes bringt den Vektor jedes Tokens von %1 Zahlen zurück auf d_model = %2</translation>
+    </message>
+    <message>
+        <source>%1, and its own RMSNorm scales the result: what the feed-forward adds to the stream.</source>
+        <translation>%1, und ihre eigene RMSNorm skaliert das Ergebnis: das, was das Feed-Forward zum Stream addiert.</translation>
+    </message>
+    <message>
+        <source>%1: what the feed-forward adds to the stream.</source>
+        <translation>%1: das, was das Feed-Forward zum Stream addiert.</translation>
+    </message>
+    <message>
+        <source>The block&apos;s output: the stream after attention plus the feed-forward&apos;s output. It is the next block&apos;s input; after the last block a final %1 and the output head turn it into next-token probabilities.</source>
+        <translation>Die Ausgabe des Blocks: der Stream nach der Attention plus die Ausgabe des Feed-Forward. Sie ist die Eingabe des nächsten Blocks; nach dem letzten Block machen eine letzte %1 und der Ausgabekopf daraus Wahrscheinlichkeiten für das nächste Token.</translation>
+    </message>
+    <message>
+        <source>%1 1: the stream normalised, what attention reads</source>
+        <translation>%1 1: der normierte Stream, den die Attention liest</translation>
+    </message>
+    <message>
+        <source>%1 2: the input of the feed-forward</source>
+        <translation>%1 2: die Eingabe des Feed-Forward</translation>
+    </message>
+    <message>
+        <source>Feed-forward: a wider gated layer (%1), token by token</source>
+        <translation>Feed-Forward: eine breitere gegatete Schicht (%1), Token für Token</translation>
+    </message>
+    <message>
+        <source>%1 2</source>
+        <translation>%1 2</translation>
+    </message>
+    <message>
+        <source>%1 1</source>
+        <translation>%1 1</translation>
+    </message>
+    <message>
+        <source>Each token&apos;s d_in = %1 numbers are projected to h × head_dim = %2 × %3 = %4: the head size is its own setting here (Qwen3&apos;s is 128 whatever d_in is), and the query, key and value projections add a bias, as Qwen2&apos;s do.</source>
+        <translation>Die d_in = %1 Zahlen jedes Tokens werden auf h × head_dim = %2 × %3 = %4 projiziert: Die Kopfgröße ist hier eine eigene Einstellung (die von Qwen3 ist 128, was auch immer d_in ist), und die Query-, Key- und Value-Projektionen addieren einen Bias, wie die von Qwen2.</translation>
     </message>
 </context>
 <context>
@@ -5367,10 +5483,6 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     <message>
         <source>x + FF</source>
         <translation>x + FF</translation>
-    </message>
-    <message>
-        <source>LayerNorm 1</source>
-        <translation>LayerNorm 1</translation>
     </message>
     <message>
         <source>keep mask</source>
