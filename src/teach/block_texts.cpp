@@ -261,26 +261,30 @@ QString blockStepCaption(const StepInfo& s) {
     return {};
 }
 
-QString blockStepHtml(const StepInfo& s) {
-    QString html =
-        QStringLiteral(
-            "<h3 style=\"margin:0\">%1 <span style=\"font-weight:normal; "
-            "color:#555\">— %2</span></h3>")
-            .arg(QString::fromStdString(s.id).toHtmlEscaped(), blockStepCaption(s).toHtmlEscaped());
-    html += QStringLiteral("<p>%1</p>").arg(whatAndWhy(s));
-    const QString f = formulaHtml(s);
-    if (!f.isEmpty())
+QString stepPanelHtml(const StepInfo& s, const QString& caption, const QString& text,
+                      const QString& formula, const QString& shape) {
+    QString html = QStringLiteral(
+                       "<h3 style=\"margin:0\">%1 <span style=\"font-weight:normal; "
+                       "color:#555\">— %2</span></h3>")
+                       .arg(QString::fromStdString(s.id).toHtmlEscaped(), caption.toHtmlEscaped());
+    html += QStringLiteral("<p>%1</p>").arg(text);
+    if (!formula.isEmpty())
         html += QStringLiteral(
                     "<p><b>%1</b> &nbsp;<span style=\"font-family:serif; "
                     "font-size:large\">%2</span></p>")
-                    .arg(Explain::tr("Formula:"), f);
+                    .arg(Explain::tr("Formula:"), formula);
     html += QStringLiteral("<p><b>%1</b> <code>%2</code></p>")
                 .arg(Explain::tr("PyTorch:"), QString::fromStdString(s.op).toHtmlEscaped());
-    html += QStringLiteral("<p><b>%1</b> %2: %3</p>")
-                .arg(Explain::tr("Shape:"), namedShapeHtml(s),
-                     s.id == step_id::kFfHidden ? Explain::tr("one wider vector per token")
-                                                : Explain::tr("one d_model vector per token"));
+    html += QStringLiteral("<p><b>%1</b> %2</p>").arg(Explain::tr("Shape:"), shape);
     return html;
+}
+
+QString blockStepHtml(const StepInfo& s) {
+    return stepPanelHtml(s, blockStepCaption(s), whatAndWhy(s), formulaHtml(s),
+                         QStringLiteral("%1: %2").arg(
+                             namedShapeHtml(s), s.id == step_id::kFfHidden
+                                                    ? Explain::tr("one wider vector per token")
+                                                    : Explain::tr("one d_model vector per token")));
 }
 
 QString blockChipLabel(const StepInfo& s) {

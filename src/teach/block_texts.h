@@ -17,6 +17,10 @@ bool isBlockStep(const StepInfo& step);
 QString blockStepCaption(const StepInfo& step);
 // The Explain panel: what and why, formula, PyTorch expression, shape.
 QString blockStepHtml(const StepInfo& step);
+// The Explain panel of any step: its id and caption as the heading, the text, the formula (if
+// any), the step's PyTorch expression and the shape line.
+QString stepPanelHtml(const StepInfo& step, const QString& caption, const QString& text,
+                      const QString& formula, const QString& shape);
 // A step's shape with its dims' names, as rich text: "(b&nbsp;=&nbsp;1, T&nbsp;=&nbsp;6, ...)".
 QString namedShapeHtml(const StepInfo& step);
 // The chip in the step strip ("RMSNorm 2", "SwiGLU"); empty where the step id's chip is right.

@@ -979,21 +979,8 @@ QString shapeChange(const Ctx& x, const StepInfo& s) {
 QString explain(const Ctx& x, const StepInfo& s) {
     if (isBlockStep(s))
         return blockStepHtml(s);
-    QString html;
-    html += QStringLiteral(
-                "<h3 style=\"margin:0\">%1 <span style=\"font-weight:normal; color:#555\">— "
-                "%2</span></h3>")
-                .arg(QString::fromStdString(s.id).toHtmlEscaped(), stepCaption(s).toHtmlEscaped());
-    html += QStringLiteral("<p>%1</p>").arg(whatAndWhy(x, s.id));
-    const QString f = formulaHtml(x, s.id);
-    if (!f.isEmpty())
-        html += QStringLiteral(
-                    "<p><b>%1</b> &nbsp;<span style=\"font-family:serif; "
-                    "font-size:large\">%2</span></p>")
-                    .arg(Explain::tr("Formula:"), f);
-    html += QStringLiteral("<p><b>%1</b> <code>%2</code></p>")
-                .arg(Explain::tr("PyTorch:"), QString::fromStdString(s.op).toHtmlEscaped());
-    html += QStringLiteral("<p><b>%1</b> %2</p>").arg(Explain::tr("Shape:"), shapeChange(x, s));
+    QString html = stepPanelHtml(s, stepCaption(s), whatAndWhy(x, s.id), formulaHtml(x, s.id),
+                                 shapeChange(x, s));
     if (x.mha || x.wrapper) {
         if (s.headAxis() >= 0)
             html += QStringLiteral("<p><i>%1</i></p>")

@@ -220,9 +220,14 @@ TEST(SettingsCodec, AModelRunsFactsAreItsArchitecture) {
             const Facts facts = traceConfigFacts(s, traced, &m);
             const std::set<std::string> keys = keysOf(facts);
             const std::string name = familyName(a->family) + " " + std::to_string(layer);
-            for (const char* k : {"seed", "dropout_rng", "embedding_seed", "positions", "kv_groups",
-                                  "rope", "latent_dim", "tokenizer_kind"})
+            // Nothing of chapter 3's module the model does not have; `positions` is the
+            // architecture's ("learned" or "rope"), not chapter 3's flag.
+            for (const char* k : {"seed", "dropout_rng", "embedding_seed", "kv_groups", "rope",
+                                  "latent_dim", "tokenizer_kind"})
                 EXPECT_EQ(keys.count(k), 0u) << name << " " << k;
+            EXPECT_EQ(findFact(facts, "positions")->value,
+                      FactValue(std::string(a->rope ? "rope" : "learned")))
+                << name;
             EXPECT_EQ(findFact(facts, "variant")->value, FactValue(variantName(traced.variant)));
             EXPECT_EQ(findFact(facts, "mask")->value, FactValue(maskName(traced.effectiveMask())));
             EXPECT_EQ(findFact(facts, "heads")->value, FactValue(int64_t{4})) << name;
