@@ -1,9 +1,10 @@
 #pragma once
-// Model mode's head switches (SPEC 10's ablation): the Heads menu (switch the selected head off
-// or back on, Ctrl+K; every head back on, Ctrl+Shift+K; what a switched-off head writes: zero or
-// its mean over the text), the context menu of a head in All layers and Head scores, and the bar
-// over the predictions that lists the switched-off heads with Restore all. Every change goes
-// through the workspace, so it is undoable, recomputes every view and is kept by sessions.
+// Model mode's head switches (DESIGN.md, Asking a model why: ablation): the Heads menu (switch the
+// selected head off or back on, Ctrl+K; every head back on, Ctrl+Shift+K; what a switched-off head
+// writes: zero or its mean over the text), the context menu of a head in All layers and Head
+// scores, and the bar over the predictions that lists the switched-off heads with Restore all.
+// Every change goes through the workspace, so it is undoable, recomputes every view and is kept by
+// sessions.
 
 #include <QObject>
 #include <QWidget>

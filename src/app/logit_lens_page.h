@@ -1,9 +1,9 @@
 #pragma once
-// Model mode's logit lens page (SPEC 10): for each layer and position, the token the model would
-// predict if its computation stopped after that layer (the final norm and output head applied to
-// the residual stream leaving the block): a layers x positions grid of top-1 tokens coloured by
-// their probability, the text's own next token in bold where it is the top one, and a click
-// showing a cell's top 5. Computed off the GUI thread when the page is on screen.
+// Model mode's logit lens page (DESIGN.md, Asking a model why): for each layer and position, the
+// token the model would predict if its computation stopped after that layer (the final norm and
+// output head applied to the residual stream leaving the block): a layers x positions grid of top-1
+// tokens coloured by their probability, the text's own next token in bold where it is the top one,
+// and a click showing a cell's top 5. Computed off the GUI thread when the page is on screen.
 
 #include <QWidget>
 #include <memory>

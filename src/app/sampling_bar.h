@@ -1,8 +1,8 @@
 #pragma once
-// Model mode's "Append sampled" (SPEC 10's sampling): how many tokens, temperature, top-k,
-// top-p and a seed, and a button that generates that many tokens after the text, off the GUI
-// thread, then appends them (undoably, their ids kept). The same seed and settings give the
-// same tokens; while it runs the button cancels.
+// Model mode's "Append sampled" (DESIGN.md, Asking a model why: sampling): how many tokens,
+// temperature, top-k, top-p and a seed, and a button that generates that many tokens after the
+// text, off the GUI thread, then appends them (undoably, their ids kept). The same seed and
+// settings give the same tokens; while it runs the button cancels.
 
 #include <QWidget>
 #include <memory>

@@ -94,9 +94,9 @@ class Workspace : public QObject {
     // too), undoably, with `ids` (the text's tokens and the new ones) kept as its tokens, so the
     // model reads what it generated (Settings::tokenIds).
     void appendToText(std::vector<int64_t> ids, const std::string& bytes, const QString& what);
-    // Model mode, SPEC 10's ablation (undoable): switch head `head` of layer `layer` off (what
-    // it writes is replaced, Settings::ablation) or back on; every head back on; how a head is
-    // switched off (zero or its mean).
+    // Model mode, DESIGN.md, Asking a model why: ablation (undoable): switch head `head` of layer
+    // `layer` off (what it writes is replaced, Settings::ablation) or back on; every head back on;
+    // how a head is switched off (zero or its mean).
     void setHeadAblated(int layer, int head, bool off);
     void restoreAllHeads();
     void setAblationMode(AblationMode mode);

@@ -1,6 +1,6 @@
 #pragma once
-// Heads switched off (SPEC 10, "ablation"), as a value the settings, the request path and the
-// decoder forward share. Light on purpose: the settings header includes it.
+// Heads switched off (DESIGN.md, Asking a model why: ablation), as a value the settings, the
+// request path and the decoder forward share. Light on purpose: the settings header includes it.
 
 #include <compare>
 #include <cstdint>
@@ -11,10 +11,10 @@
 
 namespace attn {
 
-// Heads switched off (SPEC 10, "ablation"): what a head's context contributes to the block is
-// replaced before the output projection, so every later layer, the next-token probabilities and
-// the text's loss show what the model does without it. The head's own attention weights are
-// still computed and shown: ablation removes what a head writes, not where it looks.
+// Heads switched off (DESIGN.md, Asking a model why: ablation): what a head's context contributes
+// to the block is replaced before the output projection, so every later layer, the next-token
+// probabilities and the text's loss show what the model does without it. The head's own attention
+// weights are still computed and shown: ablation removes what a head writes, not where it looks.
 enum class AblationMode {
     Zero,  // the head's context is 0 at every position
     Mean   // the head's context is its mean over the text's positions at every position

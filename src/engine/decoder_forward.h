@@ -131,10 +131,10 @@ Config layerTraceConfig(const DecoderArchitecture& arch, int64_t layer, int64_t 
 // nn.Linear's (out, in)), every step from queries to `output` = out_proj's output. Its config
 // says what it is: multi-head, d_in = d_out = d_model, the model's heads, qkv bias as the model
 // has it, causal mask, eval mode, the model's context length. The other families: the `rotary`
-// steps (SPEC 9.1) of layerTraceConfig on the block's RMSNorm output, with the model's weights
-// (W_query, W_key, W_value, out_proj, q_norm/k_norm scaled as the model scales them), its
-// RMSNorm epsilon, RoPE scaling, Gemma's score scale and Qwen2's biases (ModelLayerExtras).
-// Its ops name the model's own modules (nameModelModules).
+// steps (DESIGN.md, Modules after chapter 3) of layerTraceConfig on the block's RMSNorm output,
+// with the model's weights (W_query, W_key, W_value, out_proj, q_norm/k_norm scaled as the model
+// scales them), its RMSNorm epsilon, RoPE scaling, Gemma's score scale and Qwen2's biases
+// (ModelLayerExtras). Its ops name the model's own modules (nameModelModules).
 Trace layerTrace(const DecoderRun& run, int64_t layer, const CancelToken* cancel = nullptr,
                  ProgressFn progress = {}, const LayerTraceOptions& options = {});
 
@@ -193,11 +193,11 @@ std::vector<double> tokenLogProbabilities(const DecoderRun& run,
 using LogitLens = std::vector<std::vector<std::vector<TokenProbability>>>;
 LogitLens logitLens(const DecoderRun& run, int64_t k, const CancelToken* cancel = nullptr);
 
-// How the next token is drawn from a position's logits (SPEC 10, "sampling"). The logits are
-// divided by the temperature; only the topK most probable (0: all) and, of those, the smallest
-// most-probable set whose probability reaches topP (1: all) stay; one uniform draw from the
-// generator picks among them in proportion to their renormalised probabilities. Temperature 0
-// is greedy: the most probable token (the lower id on a tie), drawing nothing.
+// How the next token is drawn from a position's logits (DESIGN.md, Asking a model why: sampling).
+// The logits are divided by the temperature; only the topK most probable (0: all) and, of those,
+// the smallest most-probable set whose probability reaches topP (1: all) stay; one uniform draw
+// from the generator picks among them in proportion to their renormalised probabilities.
+// Temperature 0 is greedy: the most probable token (the lower id on a tie), drawing nothing.
 struct SamplingOptions {
     double temperature = 1.0;
     int64_t topK = 0;

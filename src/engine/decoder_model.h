@@ -1,11 +1,11 @@
 #pragma once
 // A decoder-only language model: GPT-2 (the book's chapter-4 GPTModel, or Hugging Face's GPT-2)
-// and the families after it (Llama 3, Qwen2, Qwen3, Gemma 3; SPEC 9.2). Its size, what its
-// family does differently (as data: which norm, which feed-forward, RoPE or learned positions,
-// key/value groups, QK-norm, sliding windows) and its float32 weights. Built once by the model
-// readers (io/model_file.h: GPT-2 files and, by way of io/model_config.h, the later families),
-// immutable afterwards and shared between threads as std::shared_ptr<const DecoderModel>. Weights
-// may point straight into a memory-mapped file; they are never written.
+// and the families after it (Llama 3, Qwen2, Qwen3, Gemma 3; DESIGN.md, Model families). Its size,
+// what its family does differently (as data: which norm, which feed-forward, RoPE or learned
+// positions, key/value groups, QK-norm, sliding windows) and its float32 weights. Built once by the
+// model readers (io/model_file.h: GPT-2 files and, by way of io/model_config.h, the later
+// families), immutable afterwards and shared between threads as std::shared_ptr<const
+// DecoderModel>. Weights may point straight into a memory-mapped file; they are never written.
 
 #include <cstdint>
 #include <map>

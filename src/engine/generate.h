@@ -1,8 +1,8 @@
 #pragma once
-// Generating text from a decoder model (SPEC 10, "sampling"): one token at a time, each run
-// reusing the previous run's rows (a causal model's earlier rows do not change), each token
-// drawn from the last position's logits by sampleToken with one generator seeded once, so the
-// same seed, prompt and options give the same tokens.
+// Generating text from a decoder model (DESIGN.md, Asking a model why: sampling): one token at a
+// time, each run reusing the previous run's rows (a causal model's earlier rows do not change),
+// each token drawn from the last position's logits by sampleToken with one generator seeded once,
+// so the same seed, prompt and options give the same tokens.
 
 #include <cstdint>
 #include <functional>

@@ -39,7 +39,7 @@ class HeadGrid : public QWidget {
     void clear();
     bool isLoading() const;  // a setStep's thumbnails are on their way
 
-    // Heads switched off (SPEC 10's ablation): veiled and crossed out in red.
+    // Heads switched off (DESIGN.md, Asking a model why: ablation): veiled and crossed out in red.
     void setOffHeads(std::vector<int> heads);
     bool isHeadOff(int head) const;
 

@@ -1,4 +1,5 @@
-// The decoder families after GPT-2 (SPEC 9.2), from Hugging Face's tensor names or the book's.
+// The decoder families after GPT-2 (DESIGN.md, Model families), from Hugging Face's tensor names or
+// the book's.
 #include <set>
 
 #include "engine/config.h"

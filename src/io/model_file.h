@@ -1,9 +1,9 @@
 #pragma once
 // Reading a decoder model. A path is a Hugging Face model folder (config.json, model.safetensors
 // or model.safetensors.index.json with its shards), or one .safetensors or torch.save file
-// (.pth, .pt, .bin; told apart by content) with or without a config.json (SPEC 9.2). Files are
-// memory-mapped, and each weight is converted to float32 (or used in place when it is aligned
-// float32 data) block by block, with progress and a cancel check in between.
+// (.pth, .pt, .bin; told apart by content) with or without a config.json (DESIGN.md, Model
+// families). Files are memory-mapped, and each weight is converted to float32 (or used in place
+// when it is aligned float32 data) block by block, with progress and a cancel check in between.
 //
 // With a config.json, its model_type says the family (io/model_config.h) and the tensors follow
 // Hugging Face's names or the book's Llama3Model / Qwen3Model / Gemma3Model names. Without one,

@@ -1,5 +1,6 @@
 #pragma once
-// A model's own tokenizer: its folder's tokenizer.json (SPEC 9.3), read into an HfTokenizer.
+// A model's own tokenizer: its folder's tokenizer.json (DESIGN.md, Tokenizers from tokenizer.json),
+// read into an HfTokenizer.
 
 #include <memory>
 #include <string>

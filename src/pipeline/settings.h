@@ -66,7 +66,8 @@ struct Settings {
     // The config.json of a single weights file (the CLI's --config); a folder brings its own.
     QString modelConfig;
     int layer = 0;
-    // Heads switched off in model mode (SPEC 10), with how; ignored by the chapter-3 module.
+    // Heads switched off in model mode (DESIGN.md, Asking a model why), with how; ignored by the
+    // chapter-3 module.
     HeadAblation ablation;
 
     // What the views show.

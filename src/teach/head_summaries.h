@@ -70,7 +70,8 @@ class HeadSummaries : public QWidget {
     QTableView* table() const { return table_; }
     QAbstractItemModel* tableModel() const;  // the sorted list
 
-    // Heads switched off (SPEC 10's ablation): marked "(off)" in red in the list.
+    // Heads switched off (DESIGN.md, Asking a model why: ablation): marked "(off)" in red in the
+    // list.
     void setAblated(std::vector<HeadRef> heads);
 
     // The short guide under the title: what each score shown says (induction only when shown).

@@ -39,7 +39,8 @@ struct LessonScreen {
     int layer = 0;
     QString page = QStringLiteral("steps");
     LessonHead pick = LessonHead::Fixed;
-    // A trained model's screen: the heads it switches off (SPEC 10's ablation, to zero).
+    // A trained model's screen: the heads it switches off (DESIGN.md, Asking a model why: ablation,
+    // to zero).
     std::vector<HeadRef> ablate;
     // A module screen with `text` reads that text (chapter-2 embeddings) instead of the book's
     // six vectors; `positions` false leaves out the position embeddings.
@@ -71,9 +72,9 @@ const std::vector<LessonScreen>& afterChapter3Lesson();
 // installation that does not ship it).
 std::vector<LessonScreen> afterChapter3LessonOn(const QString& openModel);
 
-// "Asking a model why" (SPEC 10), on the bundled model: a head switched off and what that does
-// to the loss and the predictions, a head whose removal changes nothing, the logit lens, the
-// repeated words it cannot copy yet (it has no induction head), and sampling.
+// "Asking a model why" (DESIGN.md, Asking a model why), on the bundled model: a head switched off
+// and what that does to the loss and the predictions, a head whose removal changes nothing, the
+// logit lens, the repeated words it cannot copy yet (it has no induction head), and sampling.
 const std::vector<LessonScreen>& whyLesson();
 // The model whyLesson runs on, the heads it switches off, and its repeated words
 // (tools/check_bundled_model.py's circuit text).
@@ -82,9 +83,9 @@ HeadRef whyLessonPreviousTokenHead();
 HeadRef whyLessonIdleHead();
 QString whyLessonRepeatedText();
 
-// "How a model copies" (SPEC 10), on the bundled tiny-circuit: random common words said twice,
-// the induction head's stripe, the previous-token head below it, the stripe fading and the loss
-// rising with that head switched off, the logit lens and the Head scores.
+// "How a model copies" (DESIGN.md, Asking a model why), on the bundled tiny-circuit: random common
+// words said twice, the induction head's stripe, the previous-token head below it, the stripe
+// fading and the loss rising with that head switched off, the logit lens and the Head scores.
 const std::vector<LessonScreen>& copyLesson();
 // Its model, the two heads of its circuit and its text (tools/check_bundled_model.py's circuit
 // text for that model).

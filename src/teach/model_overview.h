@@ -73,8 +73,9 @@ class ModelOverview : public QWidget {
     // Every arrived layer's pictures are built (none is waiting for the worker thread).
     bool tilesReady() const;
 
-    // Heads switched off (SPEC 10's ablation): their tiles are crossed out and greyed, and
-    // their tooltips say so. Their pictures stay: a switched-off head still looks where it did.
+    // Heads switched off (DESIGN.md, Asking a model why: ablation): their tiles are crossed out and
+    // greyed, and their tooltips say so. Their pictures stay: a switched-off head still looks where
+    // it did.
     void setAblated(std::vector<HeadRef> heads);
     bool isAblated(int layer, int head) const;
 

@@ -37,9 +37,10 @@ QString visibleTokenText(int64_t id, const DecoderModel* model = nullptr);
 // The same rules for a token's display text (tokenizer.h's Token::display).
 QString visibleTokenText(const std::string& display, bool partialUtf8);
 
-// The text's loss (SPEC 10): each token's -ln p(token | the tokens before it), in nats, and their
-// mean; with heads switched off, the same with every head on. Token 0 predicts nothing, so the
-// lists hold T - 1 values (loss of token i + 1 at i); a one-token text's loss is NaN.
+// The text's loss (DESIGN.md, Asking a model why): each token's -ln p(token | the tokens before
+// it), in nats, and their mean; with heads switched off, the same with every head on. Token 0
+// predicts nothing, so the lists hold T - 1 values (loss of token i + 1 at i); a one-token text's
+// loss is NaN.
 struct TextLoss {
     double loss = std::numeric_limits<double>::quiet_NaN();
     double lossBefore = std::numeric_limits<double>::quiet_NaN();  // NaN without a baseline

@@ -1,7 +1,8 @@
 #pragma once
 // A tokenizer defined by a Hugging Face `tokenizer.json` (the `tokenizers` library's format), as
-// Llama 3, Qwen, SmolLM2, Gemma 3 and TinyLlama ship it (SPEC 9.3). encode() gives the ids
-// Hugging Face's Tokenizer.encode(text, add_special_tokens) gives:
+// Llama 3, Qwen, SmolLM2, Gemma 3 and TinyLlama ship it (DESIGN.md, Tokenizers from
+// tokenizer.json). encode() gives the ids Hugging Face's Tokenizer.encode(text, add_special_tokens)
+// gives:
 //  1. Added tokens (special or not) are found in the raw text first, leftmost and longest
 //     first (Aho-Corasick's leftmost-longest), honouring lstrip, rstrip and single_word; those
 //     marked `normalized` are found in the normalized text instead.
