@@ -470,6 +470,73 @@ TEST(Classroom, AQuizGivesNoHiddenAnswerAway) {
     EXPECT_FALSE(uncoloured());
 }
 
+// The Token view withholds what a quiz hides, as the Text view does: a row quiz's query draws
+// no line and reads "?" beside every key and in its tooltip, in one head and in all heads; a
+// step quiz leaves the room between the columns empty; a reveal brings the lines back.
+TEST(Classroom, TheTokenViewWithholdsTheWeightsAQuizHides) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.dock(QStringLiteral("tokenDock"))->show();
+    w.dock(QStringLiteral("tokenDock"))->raise();
+    TokenViewPanel* panel = w.tokenPanel();
+    ASSERT_TRUE(waitUntil([&] { return panel->isDrawn() && panel->view()->tokenCount() == 6; }));
+    TokenView* view = panel->view();
+    ASSERT_EQ(panel->stepShown(), QStringLiteral("weights"));
+    const auto linesOf = [view](int query) {
+        int n = 0;
+        for (const TokenView::Line& l : view->visibleLines())
+            n += l.query == query;
+        return n;
+    };
+    ASSERT_EQ(linesOf(5), 6);
+    const QString before = view->weightText(0, 5, 0);
+    ASSERT_NE(before, QStringLiteral("?"));
+
+    w.workspace()->selectCell(-1, -1);
+    child<QAction>(w, "actionQuizRow")->trigger();  // hides row 5, the last
+    ASSERT_TRUE(w.stepView()->heatmap()->data().isQuizHidden(5, 0));
+    EXPECT_EQ(linesOf(5), 0);
+    EXPECT_EQ(linesOf(2), 3);  // another row is no question
+    EXPECT_EQ(view->weightText(0, 5, 0), QStringLiteral("?"));
+    EXPECT_NE(view->weightText(0, 2, 0), QStringLiteral("?"));
+    const QString tip = view->toolTipText({TokenView::Side::Query, 5});
+    EXPECT_TRUE(tip.contains(QStringLiteral("quiz"))) << tip.toStdString();
+    EXPECT_FALSE(tip.contains(before)) << tip.toStdString();
+    view->setHovered({TokenView::Side::Query, 5});
+    EXPECT_TRUE(view->visibleLines().empty());
+    view->setHovered({TokenView::Side::Key, 0});
+    EXPECT_EQ(view->visibleLines().size(), 5u);  // queries 0-4 only
+    view->setHovered({});
+    panel->allHeads()->setChecked(true);  // the mean of the heads holds the hidden one too
+    EXPECT_EQ(linesOf(5), 0);
+    EXPECT_EQ(view->weightText(1, 5, 0), QStringLiteral("?"));
+    panel->allHeads()->setChecked(false);
+    child<QAction>(w, "actionQuizRow")->trigger();  // off
+
+    // Every row hidden: the picture between the columns is the empty background.
+    const auto inkBetweenColumns = [&] {
+        EXPECT_TRUE(waitUntil([&] { return view->linesReady(); }));
+        const QImage img = view->grab().toImage();
+        const QRectF q = view->tokenRect(TokenView::Side::Query, 0);
+        const QRectF k = view->tokenRect(TokenView::Side::Key, 5);
+        const QColor base = view->palette().color(QPalette::Base);
+        int ink = 0;
+        for (int y = int(q.top()) + 2; y < int(k.bottom()) - 2; ++y)
+            for (int x = int(q.right()) + 2; x < int(k.left()) - 2; ++x)
+                ink += QColor(img.pixel(x, y)) != base;
+        return ink;
+    };
+    EXPECT_GT(inkBetweenColumns(), 100);
+    child<QAction>(w, "actionQuizStep")->trigger();
+    EXPECT_TRUE(view->visibleLines().empty());
+    EXPECT_EQ(inkBetweenColumns(), 0);
+    child<QAction>(w, "actionQuizReveal")->trigger();
+    EXPECT_EQ(linesOf(5), 6);
+    EXPECT_GT(inkBetweenColumns(), 100);
+}
+
 // The coloured text (Ctrl+7, the token view's second page): the sentence with each token's
 // background the attention it gets from the clicked token, one head or the mean, saved as PNG
 // and SVG for slides.
