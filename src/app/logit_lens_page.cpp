@@ -151,6 +151,7 @@ LogitLensPage::LogitLensPage(Workspace* workspace, QWidget* parent)
     table_->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     v->addWidget(table_, 1);
+    followStale(workspace_, table_);  // greyed with the main map while the result is stale
     detail_ = new QLabel(this);
     detail_->setObjectName(QStringLiteral("logitLensDetail"));
     detail_->setWordWrap(true);

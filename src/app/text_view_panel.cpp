@@ -60,6 +60,7 @@ TextViewPanel::TextViewPanel(Workspace* workspace, QWidget* parent)
     v->addWidget(note_);
     view_ = new TextView;
     view_->setObjectName(QStringLiteral("textView"));
+    followStale(workspace_, view_);  // greyed with the main map while the result is stale
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(view_);
     scroll->setWidgetResizable(true);

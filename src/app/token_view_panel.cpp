@@ -56,6 +56,7 @@ TokenViewPanel::TokenViewPanel(Workspace* workspace, QWidget* parent)
     view_ = new TokenView(this);
     view_->setObjectName(QStringLiteral("tokenView"));
     v->addWidget(view_, 1);
+    followStale(workspace_, view_);  // greyed with the main map while the result is stale
     // The weights cut hold every head: choosing one or all only redraws.
     connect(allHeads_, &QCheckBox::toggled, this, &TokenViewPanel::refresh);
     connect(workspace_, &Workspace::settingsChanged, this, &TokenViewPanel::refresh);

@@ -26,6 +26,7 @@
 #include "app/sampling_bar.h"
 #include "app/step_view.h"
 #include "app/text_view_panel.h"
+#include "app/token_view_panel.h"
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
 #include "engine/generate.h"
@@ -35,6 +36,7 @@
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
 #include "teach/text_view.h"
+#include "teach/token_view.h"
 
 using namespace attn;
 using namespace attn::testing;
@@ -219,15 +221,20 @@ TEST(Ablation, ASwitchedOffHeadsBigMapIsCrossedOutAsItsThumbnailIs) {
 }
 
 // A stale result must look stale wherever it is shown, as the main map does: the head
-// thumbnails, All layers, Head scores and the next-token list grey out with it while the text
-// cannot run, and come back in colour with the next result.
+// thumbnails, All layers, Head scores, the Logit lens, the Token view's lines, the coloured
+// text and the next-token list grey out with it while the text cannot run, and come back in
+// colour with the next result.
 TEST(Ablation, AStaleModelResultLooksStaleInEveryView) {
     MainWindow w(testOptions());
     w.show();
     ASSERT_TRUE(openModelWithText(w));
-    const std::vector<QWidget*> views{
-        w.stepView()->headGrid(), w.centrePages()->overviewPage()->overview(),
-        w.centrePages()->headScoresPage()->summaries(), w.predictionPanel()->panel()};
+    const std::vector<QWidget*> views{w.stepView()->headGrid(),
+                                      w.centrePages()->overviewPage()->overview(),
+                                      w.centrePages()->headScoresPage()->summaries(),
+                                      w.predictionPanel()->panel(),
+                                      w.centrePages()->logitLensPage()->table(),
+                                      w.tokenPanel()->view(),
+                                      w.textPanel()->view()};
     for (QWidget* v : views)
         EXPECT_FALSE(looksStale(v)) << v->metaObject()->className();
     w.inputPanel()->textEdit()->clear();
