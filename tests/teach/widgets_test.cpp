@@ -289,6 +289,43 @@ TEST(CompareViewLayout, TheArrangementFollowsTheRoom) {
     EXPECT_EQ(CompareView::bestArrangement(QSize(320, 1100), fm), CompareView::Arrangement::Column);
 }
 
+// Row labels are left out only beside a map that has them: side by side, B and the difference
+// read A's; in the grid the difference sits under A and labels its own rows; in a column every
+// map does.
+TEST(CompareViewLayout, AMapUnderAnotherLabelsItsRows) {
+    const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
+    const QStringList tokens = bookTokenList();
+    CompareView view;
+    const auto rowTicks = [](QCustomPlot* p) {
+        return heatmapAxisRect(p)->axis(QCPAxis::atLeft)->ticks();
+    };
+    const struct {
+        QSize size;
+        CompareView::Arrangement arrangement;
+        bool b, diff;
+    } cases[] = {{{1400, 450}, CompareView::Arrangement::Row, false, false},
+                 {{500, 520}, CompareView::Arrangement::Grid, false, true},
+                 {{320, 1100}, CompareView::Arrangement::Column, true, true}};
+    for (const auto& c : cases) {
+        view.resize(c.size);
+        view.show();
+        QCoreApplication::processEvents();
+        ASSERT_TRUE(view.setSteps(t, tokens, "weights", "weights_renormalized"));
+        ASSERT_EQ(view.arrangement(), c.arrangement) << c.size.width();
+        EXPECT_TRUE(rowTicks(view.plotA())) << c.size.width();
+        EXPECT_EQ(rowTicks(view.plotB()), c.b) << c.size.width();
+        EXPECT_EQ(rowTicks(view.plotDiff()), c.diff) << c.size.width();
+        // A's and B's cells line up and keep their numbers, whatever the difference's labels
+        // take from its cells.
+        const QRectF a = heatmapCellRect(view.plotA(), 0, 0),
+                     b = heatmapCellRect(view.plotB(), 0, 0);
+        EXPECT_NEAR(a.width(), b.width(), 1.0) << c.size.width();
+        if (c.arrangement == CompareView::Arrangement::Grid) {
+            EXPECT_GE(cellValuePixelSize(view.plotA()), 8);
+        }
+    }
+}
+
 TEST(Presentation, FadeFromScaledScoresToWeights) {
     const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
     const QStringList tokens = bookTokenList();
