@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <QAbstractItemModel>
 #include <QApplication>
+#include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -85,6 +86,38 @@ TEST(NextTokensPanel, ListsTheTopTenOfTheLastTokenAndAppends) {
     EXPECT_TRUE(testing::savePng(&w, QStringLiteral("next_tokens_light.png")));
     w.setPalette(testing::darkPalette());
     EXPECT_TRUE(testing::savePng(&w, QStringLiteral("next_tokens_dark.png")));
+}
+
+// The numbers read in the reader's locale, as the lesson texts and the validation loss do:
+// "12,8%" and "Loss on this text: 5,529" in German, the English forms in English.
+TEST(NextTokensPanel, ProbabilitiesAndTheLossReadInTheLocale) {
+    const auto run = someRun();
+    const QLocale before;
+    for (const bool german : {false, true}) {
+        QLocale::setDefault(german ? QLocale(QLocale::German, QLocale::Germany)
+                                   : QLocale(QLocale::English, QLocale::UnitedStates));
+        NextTokensPanel w;
+        w.setRun(run);
+        QTRY_VERIFY(!w.isComputing());
+        QTableView* list = w.findChild<QTableView*>();
+        ASSERT_NE(list, nullptr);
+        const double p = w.predictions().front().probability;
+        ASSERT_GE(p, 0.1);
+        const QString expected = QString::number(100.0 * p, 'f', 1) + QLatin1Char('%');
+        EXPECT_EQ(
+            list->model()->index(0, 2).data().toString(),
+            german ? QString(expected).replace(QLatin1Char('.'), QLatin1Char(',')) : expected);
+        TextLoss loss;
+        loss.loss = 5.5294;
+        loss.lossBefore = 5.4;
+        EXPECT_TRUE(NextTokensPanel::lossText(loss).contains(german ? QStringLiteral("5,529 ")
+                                                                    : QStringLiteral("5.529 ")))
+            << NextTokensPanel::lossText(loss).toStdString();
+        EXPECT_TRUE(NextTokensPanel::lossText(loss).contains(
+            german ? QStringLiteral("5,400, +0,129") : QStringLiteral("5.400, +0.129")))
+            << NextTokensPanel::lossText(loss).toStdString();
+    }
+    QLocale::setDefault(before);
 }
 
 TEST(NextTokensPanel, AnEarlierPositionAlsoRatesTheRealNextToken) {
