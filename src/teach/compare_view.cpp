@@ -477,6 +477,28 @@ void CompareView::rebuild() {
         // width.
         oa.labelChars = ob.labelChars = od.labelChars = d_->a.rows > 16 ? 4 : 8;
     }
+    // Side by side, A alone carries the row labels; with no colour bars beside B and the
+    // difference, A's column gets the labels' width more than theirs, so the three keep one
+    // cell size (with equal columns A's cells fell under two pixels first, and its labels gave
+    // way while B's and the difference's stayed).
+    if (d_->arrangement == Arrangement::Row) {
+        int labels = 0;
+        if (compact && d_->shapesMatch && sameRows) {
+            QFont tick = d_->plots[0]->font();
+            tick.setPointSizeF(d_->a.rows > 48 ? 8 : d_->a.rows > 24 ? 9 : 10);
+            const QFontMetrics fm(tick);
+            for (const QString& l : d_->a.rowLabels)
+                labels = std::max(labels, fm.horizontalAdvance(displayLabel(l, oa.labelChars)));
+            labels += 8;  // the tick and its gap
+        }
+        // A = B + labels and B = the difference, in a width W: A (W + 2 labels) / 3, B and
+        // the difference (W - labels) / 3 each.
+        const int room = std::max(3 * labels + 3, width());
+        d_->grid->setColumnStretch(0, room + 2 * labels);
+        d_->grid->setColumnStretch(1, room - labels);
+        d_->grid->setColumnStretch(2, room - labels);
+        d_->grid->activate();
+    }
     od.showValues = !eq;  // near-zero noise is not worth printing
 
     const HeatmapData* data[3] = {&d_->a, &d_->b, &d_->diff};

@@ -326,6 +326,52 @@ TEST(CompareViewLayout, AMapUnderAnotherLabelsItsRows) {
     }
 }
 
+// Three maps side by side in a short view (Compare under a lesson at 1280 x 720) of a 46-token
+// text: A, which alone carries the row labels, gets their width more than B and the difference,
+// so it keeps its labels and the three their one cell size (with equal columns A's cells fell
+// under two pixels first: its labels gave way, the rows unlabelled, A drawn smaller than B).
+TEST(CompareViewLayout, SideBySideAKeepsItsRowLabelsAndTheCellsLineUp) {
+    HeatmapData a;
+    a.rows = a.cols = 46;
+    for (int r = 0; r < 46; ++r)
+        for (int c = 0; c < 46; ++c)
+            a.values.push_back(c <= r ? 1.0f / float(r + 1)
+                                      : -std::numeric_limits<float>::infinity());
+    for (int i = 0; i < 46; ++i)
+        a.rowLabels << QStringLiteral("%1\u00b7darling").arg(i);
+    a.colLabels = a.rowLabels;
+    a.rowsAreTokens = a.colsAreTokens = true;
+    a.rowAxis = QStringLiteral("query token");
+    a.colAxis = QStringLiteral("key token");
+    HeatmapData b = a;
+    b.values[46 * 5 + 2] = 0.9f;
+    CompareView view;
+    view.show();
+    int sideBySide = 0;
+    for (const QSize size : {QSize(440, 200), QSize(470, 200), QSize(500, 240), QSize(530, 240)}) {
+        SCOPED_TRACE(size.width());
+        view.resize(size);
+        QCoreApplication::processEvents();
+        view.setData(a, QStringLiteral("layer 0"), b, QStringLiteral("layer 1"));
+        QCoreApplication::processEvents();
+        if (view.arrangement() != CompareView::Arrangement::Row)
+            continue;  // narrower, the grid
+        ++sideBySide;
+        QCPAxis* rows = heatmapAxisRect(view.plotA())->axis(QCPAxis::atLeft);
+        EXPECT_TRUE(rows->tickLabels());
+        EXPECT_FALSE(rows->tickVectorLabels().isEmpty());
+        const QRectF cellA = heatmapCellRect(view.plotA(), 45, 45);
+        for (QCustomPlot* p : {view.plotB(), view.plotDiff()}) {
+            const QRectF cell = heatmapCellRect(p, 45, 45);
+            EXPECT_NEAR(cell.width(), cellA.width(), 0.5);
+            EXPECT_NEAR(
+                view.mapFromGlobal(p->mapToGlobal(cell.bottomLeft().toPoint())).y(),
+                view.mapFromGlobal(view.plotA()->mapToGlobal(cellA.bottomLeft().toPoint())).y(),
+                1.5);
+        }
+    }
+}
+
 TEST(Presentation, FadeFromScaledScoresToWeights) {
     const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
     const QStringList tokens = bookTokenList();
