@@ -35,6 +35,7 @@
 #include "app/model_picker.h"
 #include "app/overview_page.h"
 #include "app/prediction_panel.h"
+#include "app/presentation_controller.h"
 #include "app/status_line.h"
 #include "app/step_view.h"
 #include "app/text_view_panel.h"
@@ -468,6 +469,40 @@ TEST(Classroom, AQuizGivesNoHiddenAnswerAway) {
     EXPECT_TRUE(uncoloured());
     child<QAction>(w, "actionQuizReveal")->trigger();
     EXPECT_FALSE(uncoloured());
+}
+
+// In presentation mode the lesson panel keeps a quarter of the screen whatever its column was
+// before: Compare opened beside a lesson widens that column to two fifths, and the heatmap,
+// alone beside the lesson in presentation, lost that much.
+TEST(Classroom, PresentationGivesTheLessonItsShareAfterCompare) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    QDockWidget* lesson = w.dock(QStringLiteral("lessonDock"));
+    const auto presentedWidth = [&] {
+        w.presentation()->setOn(true);
+        QTest::qWait(50);
+        QCoreApplication::processEvents();
+        const double share = double(lesson->width()) / double(w.width());
+        EXPECT_TRUE(lesson->isVisible());
+        w.presentation()->setOn(false);
+        QTest::qWait(50);
+        return share;
+    };
+    const double before = presentedWidth();
+    EXPECT_NEAR(before, 0.25, 0.03);
+    child<QAction>(w, "action_compareDock")->trigger();
+    ASSERT_TRUE(waitUntil([&] { return w.comparePanel()->isVisible(); }));
+    QCoreApplication::processEvents();
+    ASSERT_GT(double(lesson->width()) / double(w.width()), 0.3);  // the wide column
+    EXPECT_NEAR(presentedWidth(), before, 0.01);
+    // Leaving presentation brings the column back as it was, Compare beside the lesson.
+    EXPECT_TRUE(w.comparePanel()->isVisible());
+    EXPECT_GT(double(lesson->width()) / double(w.width()), 0.3);
 }
 
 // The Token view withholds what a quiz hides, as the Text view does: a row quiz's query draws
