@@ -488,6 +488,7 @@ void NextTokensPanel::request() {
 void NextTokensPanel::showPrediction(const Prediction& p) {
     predictions_ = p.top;
     model_->setPredictions(p.top, p.actualId, run_->model.get(), p.before);
+    list_->scrollToTop();  // a new list starts at its most probable token
     if (p.actualId >= 0)
         actual_ = tr("The text goes on with \"%1\": p %2, rank %3.")
                       .arg(visibleTokenText(p.actualId, run_->model.get()))

@@ -120,6 +120,25 @@ TEST(NextTokensPanel, ProbabilitiesAndTheLossReadInTheLocale) {
     QLocale::setDefault(before);
 }
 
+// A new list opens at its top: scrolled down to rank 10 for one text, the list for the next
+// text (Append sampled) showed ranks 5 to 10 with the most probable out of view.
+TEST(NextTokensPanel, ANewListOpensAtItsMostProbableToken) {
+    NextTokensPanel w;
+    w.resize(360, 260);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    w.setRun(someRun(12));
+    QTRY_VERIFY(!w.isComputing());
+    QTableView* list = w.findChild<QTableView*>();
+    ASSERT_NE(list, nullptr);
+    QScrollBar* bar = list->verticalScrollBar();
+    ASSERT_GT(bar->maximum(), 0) << "the list must scroll at this size";
+    bar->setValue(bar->maximum());
+    w.setRun(someRun(14));
+    QTRY_VERIFY(!w.isComputing());
+    EXPECT_EQ(bar->value(), 0);
+}
+
 TEST(NextTokensPanel, AnEarlierPositionAlsoRatesTheRealNextToken) {
     const auto run = someRun();
     NextTokensPanel w;
