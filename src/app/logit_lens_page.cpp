@@ -140,6 +140,9 @@ LogitLensPage::LogitLensPage(Workspace* workspace, QWidget* parent)
         this);
     intro_->setWordWrap(true);
     v->addWidget(intro_);
+    // Greyed with the main map while the result is stale: the whole page, since an effect on
+    // the table alone (a scroll area) leaves its viewport drawn in colour.
+    followStale(workspace_, this);
     model_ = new LogitLensModel(this);
     table_ = new QTableView(this);
     table_->setObjectName(QStringLiteral("logitLensTable"));
@@ -151,7 +154,6 @@ LogitLensPage::LogitLensPage(Workspace* workspace, QWidget* parent)
     table_->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     v->addWidget(table_, 1);
-    followStale(workspace_, table_);  // greyed with the main map while the result is stale
     detail_ = new QLabel(this);
     detail_->setObjectName(QStringLiteral("logitLensDetail"));
     detail_->setWordWrap(true);

@@ -10,7 +10,9 @@
 #include <QGraphicsColorizeEffect>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QTableView>
+#include <QTest>
 #include <QUndoStack>
 #include <cmath>
 
@@ -232,7 +234,7 @@ TEST(Ablation, AStaleModelResultLooksStaleInEveryView) {
                                       w.centrePages()->overviewPage()->overview(),
                                       w.centrePages()->headScoresPage()->summaries(),
                                       w.predictionPanel()->panel(),
-                                      w.centrePages()->logitLensPage()->table(),
+                                      w.centrePages()->logitLensPage(),
                                       w.tokenPanel()->view(),
                                       w.textPanel()->view()};
     for (QWidget* v : views)
@@ -248,6 +250,39 @@ TEST(Ablation, AStaleModelResultLooksStaleInEveryView) {
     ASSERT_FALSE(w.workspace()->isStale());
     for (QWidget* v : views)
         EXPECT_FALSE(looksStale(v)) << v->metaObject()->className();
+}
+
+// The grey reaches what is on screen at once: a table's viewport (the Logit lens) shows its
+// cells grey as soon as the result goes stale, not in colour under a grey page until it is
+// scrolled or shown again.
+TEST(Ablation, TheStaleLookReachesATableOnScreen) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w));
+    w.showPage(QStringLiteral("lens"));
+    QTableView* table = w.centrePages()->logitLensPage()->table();
+    ASSERT_TRUE(waitUntil([&] { return table->isVisible() && table->model()->rowCount() > 0; }));
+    QTest::qWait(100);
+    // The most saturated pixel of the table's cells, as the screen shows them.
+    const auto saturation = [&] {
+        const QRect cells = table->viewport()->rect();
+        const QPoint at = table->viewport()->mapTo(&w, cells.topLeft());
+        const QImage screen =
+            w.screen()
+                ->grabWindow(w.winId(), at.x(), at.y(), cells.width(), cells.height())
+                .toImage();
+        int most = 0;
+        for (int y = 0; y < screen.height(); y += 2)
+            for (int x = 0; x < screen.width(); x += 2)
+                most = std::max(most, QColor(screen.pixel(x, y)).hsvSaturation());
+        return most;
+    };
+    ASSERT_GT(saturation(), 150);  // the blues of the probable tokens
+    w.inputPanel()->textEdit()->clear();
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(w.workspace()->isStale());
+    QTest::qWait(100);
+    EXPECT_LT(saturation(), 60);
 }
 
 // "Append sampled": the tokens generate() gives for the text, the seed and the settings, appended
