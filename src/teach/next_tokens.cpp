@@ -306,7 +306,9 @@ NextTokensPanel::NextTokensPanel(QWidget* parent)
     list_->verticalHeader()->hide();
     list_->setShowGrid(false);
     list_->horizontalHeader()->setSectionResizeMode(RankColumn, QHeaderView::ResizeToContents);
-    list_->horizontalHeader()->setSectionResizeMode(TokenColumn, QHeaderView::Stretch);
+    // The tokens take what they need, the probabilities the rest: with heads switched off each
+    // says what it was ("99.5% (was 99.8%)"), which half the list's width cut short.
+    list_->horizontalHeader()->setSectionResizeMode(TokenColumn, QHeaderView::ResizeToContents);
     list_->horizontalHeader()->setSectionResizeMode(ProbabilityColumn, QHeaderView::Stretch);
     list_->setToolTip(
         tr("The most probable next tokens: click to select, double-click to "

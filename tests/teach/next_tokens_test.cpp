@@ -139,6 +139,36 @@ TEST(NextTokensPanel, ANewListOpensAtItsMostProbableToken) {
     EXPECT_EQ(bar->value(), 0);
 }
 
+// With heads switched off each probability says what it was ("99.5% (was 99.8%)"): the column
+// takes the room the tokens leave, so that text is never cut in a narrow panel (the left column
+// at 1366 x 768; in German, "(vorher 99,8 %)", it was cut at "(vorher 99,8").
+TEST(NextTokensPanel, ProbabilitiesWithWhatTheyWereFitTheirColumn) {
+    testing::PatternModelSpec s;
+    s.noise = 2.0f;
+    const auto baseline =
+        testing::runModel(testing::patternModel(s), testing::sequentialIds(12, 64));
+    NextTokensPanel w;
+    w.resize(270, 420);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    w.setRun(someRun(12), baseline);
+    QTRY_VERIFY(!w.isComputing());
+    QTableView* list = w.findChild<QTableView*>();
+    ASSERT_NE(list, nullptr);
+    QCoreApplication::processEvents();
+    for (int r = 0; r < list->model()->rowCount(); ++r) {
+        const QString text = list->model()->index(r, 2).data().toString();
+        ASSERT_TRUE(text.contains(QStringLiteral("(was "))) << text.toStdString();
+        EXPECT_LE(list->fontMetrics().horizontalAdvance(text) + 12, list->columnWidth(2))
+            << r << " " << text.toStdString();
+        // The token keeps its column too.
+        EXPECT_LE(
+            list->fontMetrics().horizontalAdvance(list->model()->index(r, 1).data().toString()),
+            list->columnWidth(1))
+            << r;
+    }
+}
+
 TEST(NextTokensPanel, AnEarlierPositionAlsoRatesTheRealNextToken) {
     const auto run = someRun();
     NextTokensPanel w;
