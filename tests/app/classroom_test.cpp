@@ -434,6 +434,7 @@ TEST(Classroom, AQuizGivesNoHiddenAnswerAway) {
     ASSERT_EQ(view->quiz(), StepView::Quiz::Off);
 
     // A row quiz hides the last row, the Text view's query: the text stays uncoloured.
+    w.workspace()->selectCell(-1, -1);  // no clicked cell: the row quiz takes the last row
     child<QAction>(w, "actionTextView")->trigger();
     TextViewPanel* panel = w.textPanel();
     ASSERT_TRUE(waitUntil([&] { return panel->isVisible() && panel->isDrawn(); }));
@@ -448,7 +449,6 @@ TEST(Classroom, AQuizGivesNoHiddenAnswerAway) {
         return true;
     };
     EXPECT_NE(text->fillOf(0), text->palette().color(QPalette::Base));
-    w.workspace()->selectCell(-1, -1);  // no clicked cell: the row quiz takes the last row
     child<QAction>(w, "actionQuizRow")->trigger();
     ASSERT_TRUE(map->data().isQuizHidden(5, 0));
     EXPECT_TRUE(uncoloured());
@@ -464,6 +464,9 @@ TEST(Classroom, AQuizGivesNoHiddenAnswerAway) {
     const QString moved = w.explainPanel()->derivationHtml();
     EXPECT_TRUE(moved.contains(QStringLiteral("Hidden by the quiz"))) << moved.toStdString();
     EXPECT_FALSE(moved.contains(f4(2, 0))) << moved.toStdString();
+    EXPECT_EQ(text->query(), 2);  // the text follows the clicked row, the quiz's now
+    EXPECT_TRUE(uncoloured());
+    text->setQuery(5);
     EXPECT_FALSE(uncoloured());  // row 5 is no longer the quiz's
     text->setQuery(2);
     EXPECT_TRUE(uncoloured());
@@ -503,6 +506,30 @@ TEST(Classroom, PresentationGivesTheLessonItsShareAfterCompare) {
     // Leaving presentation brings the column back as it was, Compare beside the lesson.
     EXPECT_TRUE(w.comparePanel()->isVisible());
     EXPECT_GT(double(lesson->width()) / double(w.width()), 0.3);
+}
+
+// The Text view's query is the clicked heatmap row, as the derivation's cell and the predicted
+// position are: a teacher who clicks row 3 sees row 3's attention in the text, also when the
+// view is opened after the click (it stayed on the last token).
+TEST(Classroom, TheTextViewShowsTheClickedRow) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    HeatmapView* map = w.stepView()->heatmap();
+    emit map->cellClicked(3, 1, map->data().value(3, 1));
+    ASSERT_EQ(w.workspace()->selectedRow(), 3);
+    child<QAction>(w, "actionTextView")->trigger();
+    TextViewPanel* panel = w.textPanel();
+    ASSERT_TRUE(waitUntil([&] { return panel->isVisible() && panel->isDrawn(); }));
+    ASSERT_TRUE(waitUntil([&] { return panel->view()->tokenCount() == 6; }));
+    EXPECT_EQ(panel->view()->query(), 3);
+    w.workspace()->selectCell(1, 0);
+    EXPECT_EQ(panel->view()->query(), 1);
+    EXPECT_TRUE(panel->view()->caption().contains(QStringLiteral("(token 1)")))
+        << panel->view()->caption().toStdString();
+    panel->view()->setQuery(4);  // a click on a token still picks another
+    EXPECT_EQ(panel->view()->query(), 4);
 }
 
 // The Token view withholds what a quiz hides, as the Text view does: a row quiz's query draws
