@@ -510,6 +510,10 @@ QString NextTokensPanel::lossText() const {
     return kept_->loss ? lossText(*kept_->loss) : QString();
 }
 
+QString NextTokensPanel::probabilityText(double p) {
+    return percentText(p);
+}
+
 QString NextTokensPanel::lossText(const TextLoss& loss) {
     if (!std::isfinite(loss.loss))
         return tr("Loss: one token predicts nothing; type more to see the text's loss.");

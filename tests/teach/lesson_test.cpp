@@ -188,6 +188,12 @@ TEST(LessonSlides, EverySlideShowsWhatItsScreenShowsWithAllItsText) {
                 ASSERT_EQ(top.size(), 1u);
                 EXPECT_TRUE(
                     slide.table.contains(visibleTokenText(top[0].id, model.get()).toHtmlEscaped()));
+                // Its probability as the list writes it, and no number in exponent notation.
+                EXPECT_TRUE(
+                    slide.table.contains(NextTokensPanel::probabilityText(top[0].probability)))
+                    << slide.table.toStdString();
+                EXPECT_FALSE(slide.table.contains(QStringLiteral("e-0")))
+                    << slide.table.toStdString();
             }
         }
         const QString path = testing::pngPath(QStringLiteral("slides-%1.pdf").arg(name));
