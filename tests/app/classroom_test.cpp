@@ -532,6 +532,42 @@ TEST(Classroom, TheTextViewShowsTheClickedRow) {
     EXPECT_EQ(panel->view()->query(), 4);
 }
 
+// A lesson reopened under Compare leaves no picture behind: its dock first shows where it was
+// and then moves down, and the right column's tab bar (which draws no background) showed the
+// lesson's title and heading through it until the window was repainted.
+TEST(Classroom, ALessonReopenedUnderCompareLeavesNoGhost) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ASSERT_TRUE(waitUntil([&] { return w.comparePanel()->isVisible(); }));
+    QTest::qWait(100);
+    QDockWidget* lesson = w.dock(QStringLiteral("lessonDock"));
+    lesson->hide();
+    QTest::qWait(100);
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(settle(w));
+    QTest::qWait(300);
+    // What the screen shows against the window drawn afresh, over the right column.
+    const QRect column(lesson->x(), 0, lesson->width(), w.height());
+    const QImage shown =
+        w.screen()
+            ->grabWindow(w.winId(), column.x(), column.y(), column.width(), column.height())
+            .toImage()
+            .convertToFormat(QImage::Format_RGB32);
+    const QImage fresh = w.grab(column).toImage().convertToFormat(QImage::Format_RGB32);
+    ASSERT_EQ(shown.size(), fresh.size());
+    int differ = 0;
+    for (int y = 0; y < shown.height(); ++y)
+        for (int x = 0; x < shown.width(); ++x)
+            differ += shown.pixel(x, y) != fresh.pixel(x, y);
+    EXPECT_LT(differ, 50);
+}
+
 // The Token view withholds what a quiz hides, as the Text view does: a row quiz's query draws
 // no line and reads "?" beside every key and in its tooltip, in one head and in all heads; a
 // step quiz leaves the room between the columns empty; a reveal brings the lines back.
