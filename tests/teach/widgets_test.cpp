@@ -370,6 +370,7 @@ TEST(CompareViewLayout, SideBySideAKeepsItsRowLabelsAndTheCellsLineUp) {
                 1.5);
         }
     }
+    EXPECT_EQ(sideBySide, 4);  // every size above is side by side
 }
 
 TEST(Presentation, FadeFromScaledScoresToWeights) {
