@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFileDialog>
 #include <QKeySequence>
 
@@ -31,6 +32,10 @@ LessonDriver::LessonDriver(Workspace* workspace, CentrePages* pages, LessonPanel
       lesson_(lesson),
       dock_(dock),
       fontScale_(std::move(fontScale)) {
+    // A lesson dock that moves while the window lays its docks out (reopened under Compare)
+    // left its first picture on the main window's background, under the right column's tab
+    // bar, which draws no background of its own: the window repaints what the dock uncovers.
+    dock_->installEventFilter(this);
     connect(lesson_, &LessonPanel::screenChanged, this, &LessonDriver::show);
     connect(lesson_, &LessonPanel::finished, dock_, &QDockWidget::hide);
     connect(workspace_, &Workspace::resultApplied, this, &LessonDriver::pickHead);
@@ -132,6 +137,15 @@ void LessonDriver::exportSlides(const QString& path) {
                 emit slidesExported(path, QString::fromUtf8(e.what()));
             }
         });
+}
+
+bool LessonDriver::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == dock_ && !dock_->isFloating() &&
+        (event->type() == QEvent::Move || event->type() == QEvent::Resize)) {
+        if (QWidget* window = dock_->parentWidget())
+            window->update();
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 void LessonDriver::start(LessonKind kind) {

@@ -57,6 +57,9 @@ class LessonDriver : public QObject {
   signals:
     void slidesExported(const QString& path, const QString& error);
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void show(const LessonScreen& screen);
     void pickHead();

@@ -140,6 +140,9 @@ LogitLensPage::LogitLensPage(Workspace* workspace, QWidget* parent)
         this);
     intro_->setWordWrap(true);
     v->addWidget(intro_);
+    // Greyed with the main map while the result is stale: the whole page, since an effect on
+    // the table alone (a scroll area) leaves its viewport drawn in colour.
+    followStale(workspace_, this);
     model_ = new LogitLensModel(this);
     table_ = new QTableView(this);
     table_->setObjectName(QStringLiteral("logitLensTable"));

@@ -193,9 +193,10 @@ void MainWindow::createDocks() {
     code_ = new CodePanel(workspace_);
     compare_ = new ComparePanel(workspace_);
     text_ = new TextViewPanel(workspace_);
-    // A quiz's hidden cells stay hidden in the derivation and the coloured text.
+    // A quiz's hidden cells stay hidden in the derivation, the coloured text and the lines.
     explain_->followQuiz(stepView_);
     text_->followQuiz(stepView_);
+    tokens_->followQuiz(stepView_);
     lesson_ = new LessonPanel;
     lesson_->setObjectName(QStringLiteral("lessonPanel"));
     QDockWidget* shapes = makeDock(tr("Shapes"), QStringLiteral("shapesDock"), shapes_, this);

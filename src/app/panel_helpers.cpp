@@ -14,11 +14,25 @@ bool onScreen(const QWidget* w) {
     return w->isVisible() && !w->visibleRegion().isEmpty();
 }
 
+namespace {
+
+// Repaints `w` and everything in it: a new or removed effect reaches a child that paints on its
+// own (a table's viewport) only at that child's next paint, so a table on screen kept its
+// colours under the grey until it was scrolled or shown again.
+void repaintAll(QWidget* w) {
+    w->update();
+    for (QWidget* child : w->findChildren<QWidget*>())
+        child->update();
+}
+
+}  // namespace
+
 void setStaleLook(QWidget* w, bool stale) {
     if (stale == hasStaleLook(w))
         return;
     if (!stale) {
         w->setGraphicsEffect(nullptr);  // deletes the effect
+        repaintAll(w);
         return;
     }
     // The heatmap's stale tint (HeatmapView::setStale): grey screened over the grey image.
@@ -28,6 +42,7 @@ void setStaleLook(QWidget* w, bool stale) {
     effect->setColor(dark ? QColor(0x20, 0x20, 0x20) : QColor(0x80, 0x80, 0x80));
     effect->setStrength(0.85);
     w->setGraphicsEffect(effect);  // the widget owns it
+    repaintAll(w);
 }
 
 bool hasStaleLook(const QWidget* w) {

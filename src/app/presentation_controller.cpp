@@ -4,8 +4,11 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QMenuBar>
+#include <QScreen>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QTimer>
+#include <algorithm>
 
 #include "app/step_view.h"
 #include "app/workspace.h"
@@ -18,6 +21,9 @@ namespace attn {
 namespace {
 
 constexpr int kFadeMs = 700;
+// The lesson panel's share of the screen in presentation mode: its text fits at a size a
+// class reads, and the heatmap keeps three quarters.
+constexpr double kLessonShare = 0.25;
 
 }  // namespace
 
@@ -78,6 +84,15 @@ void PresentationController::setOn(bool on) {
         for (const auto& scale : parts_.fontScalers)
             scale(kPresentationFontScale);
         w->showFullScreen();
+        if (lessonWasVisible_) {
+            // The lesson keeps its share whatever width its column had: Compare, opened beside
+            // it, had widened the column to two fifths of the screen, and the heatmap shrank.
+            sizeLessonPanel();
+            QTimer::singleShot(0, this, [this] {
+                if (on_)
+                    sizeLessonPanel();  // again once the window has the whole screen
+            });
+        }
         parts_.view->heatmap()->setFocus();
     } else {
         animator_->stop();
@@ -98,6 +113,15 @@ void PresentationController::setOn(bool on) {
         w->restoreState(state_);
     }
     emit toggled(on);
+}
+
+void PresentationController::sizeLessonPanel() {
+    QMainWindow* w = parts_.window;
+    const QScreen* screen = w->screen();
+    const int width = std::max(w->width(), screen ? screen->geometry().width() : 0);
+    const int target =
+        std::max(parts_.lessonDock->minimumSizeHint().width(), int(kLessonShare * width));
+    w->resizeDocks({parts_.lessonDock}, {target}, Qt::Horizontal);
 }
 
 bool PresentationController::isAnimating() const {

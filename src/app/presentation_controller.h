@@ -54,6 +54,7 @@ class PresentationController : public QObject {
   private:
     void stepBy(int delta);
     bool lessonOpen() const;
+    void sizeLessonPanel();  // kLessonShare of the screen for the lesson's dock
 
     Parts parts_;
     bool on_ = false;

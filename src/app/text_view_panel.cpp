@@ -60,6 +60,7 @@ TextViewPanel::TextViewPanel(Workspace* workspace, QWidget* parent)
     v->addWidget(note_);
     view_ = new TextView;
     view_->setObjectName(QStringLiteral("textView"));
+    followStale(workspace_, view_);  // greyed with the main map while the result is stale
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(view_);
     scroll->setWidgetResizable(true);
@@ -70,6 +71,12 @@ TextViewPanel::TextViewPanel(Workspace* workspace, QWidget* parent)
     connect(save_, &QPushButton::clicked, this, &TextViewPanel::saveWithDialog);
     connect(workspace_, &Workspace::settingsChanged, this, &TextViewPanel::refresh);
     connect(workspace_, &Workspace::resultApplied, this, &TextViewPanel::refresh);
+    // A clicked heatmap cell picks the query, as it picks the derivation's cell and the
+    // position whose next token is predicted: the text shows the row the class looks at.
+    connect(workspace_, &Workspace::cellSelected, this, [this](int row, int) {
+        if (row >= 0 && row < view_->tokenCount())
+            view_->setQuery(row);
+    });
     job_->setErrorHandler([this](const QString& error) { note_->setText(error.toHtmlEscaped()); });
 }
 
@@ -172,6 +179,9 @@ void TextViewPanel::refresh() {
             [this, generation, labels](TokenViewInput in) {
                 drawnGeneration_ = generation;
                 view_->setAttention(std::move(in.weights), labels, std::move(in.hidden));
+                const int row = workspace_->selectedRow();
+                if (row >= 0 && row < view_->tokenCount())
+                    view_->setQuery(row);  // the clicked row, also for a view opened after
                 refresh();
             });
         return;

@@ -10,11 +10,13 @@
 #include <QVBoxLayout>
 
 #include "app/panel_helpers.h"
+#include "app/step_view.h"
 #include "app/trace_controller.h"
 #include "app/workspace.h"
 #include "engine/embeddings.h"
 #include "engine/step_ids.h"
 #include "export/heatmap_data.h"
+#include "export/heatmap_view.h"
 #include "pipeline/latest_job.h"
 #include "pipeline/pytorch_code.h"
 #include "pipeline/step_files.h"
@@ -54,6 +56,7 @@ TokenViewPanel::TokenViewPanel(Workspace* workspace, QWidget* parent)
     view_ = new TokenView(this);
     view_->setObjectName(QStringLiteral("tokenView"));
     v->addWidget(view_, 1);
+    followStale(workspace_, view_);  // greyed with the main map while the result is stale
     // The weights cut hold every head: choosing one or all only redraws.
     connect(allHeads_, &QCheckBox::toggled, this, &TokenViewPanel::refresh);
     connect(workspace_, &Workspace::settingsChanged, this, &TokenViewPanel::refresh);
@@ -68,6 +71,28 @@ bool TokenViewPanel::isDrawn() const {
 
 void TokenViewPanel::setFontScale(double scale) {
     view_->setFontScale(scale);
+}
+
+void TokenViewPanel::followQuiz(const StepView* view) {
+    quiz_ = view;
+    connect(view, &StepView::quizCellsChanged, this, &TokenViewPanel::refreshQuiz);
+    refreshQuiz();
+}
+
+void TokenViewPanel::refreshQuiz() {
+    // A quiz on the matrix the lines show (the shown weights): its rows with hidden cells are
+    // withheld, for every head (the hidden head is one of them), as in the Text view.
+    std::vector<uint8_t> rows;
+    if (quiz_ && quiz_->quiz() != StepView::Quiz::Off) {
+        const HeatmapData& d = quiz_->heatmap()->data();
+        if (d.stepId == step_ && d.rows == view_->tokenCount() && d.cols == d.rows) {
+            rows.assign(size_t(d.rows), 0);
+            for (int r = 0; r < d.rows; ++r)
+                for (int c = 0; c < d.cols; ++c)
+                    rows[size_t(r)] = rows[size_t(r)] || d.isQuizHidden(r, c);
+        }
+    }
+    view_->setQuizRows(std::move(rows));
 }
 
 void TokenViewPanel::refreshLayer() {
@@ -105,10 +130,12 @@ void TokenViewPanel::refresh() {
             [trace, batch, id](const CancelToken&) { return tokenViewInput(*trace, batch, id); },
             [this, labels](TokenViewInput in) {
                 view_->setAttention(std::move(in.weights), labels, std::move(in.hidden));
+                refreshQuiz();  // before the new weights are painted
                 refresh();
             });
         return;
     }
+    refreshQuiz();
     const bool heads = view_->headCount() > 1;
     refreshLayer();
     allHeads_->setEnabled(heads);

@@ -13,6 +13,7 @@ class QShowEvent;
 namespace attn {
 
 class LatestJob;
+class StepView;
 class TokenView;
 class Workspace;
 
@@ -28,6 +29,9 @@ class TokenViewPanel : public QWidget {
     bool isDrawn() const;
     QSpinBox* layerSpin() const { return layer_; }
     void setFontScale(double scale);
+    // Withholds the lines of the rows a quiz in `view` hides (when the heatmap shows the
+    // weights drawn here), and follows its reveals.
+    void followQuiz(const StepView* view);
 
   protected:
     void showEvent(QShowEvent* event) override;
@@ -39,6 +43,8 @@ class TokenViewPanel : public QWidget {
 
   private:
     void refreshLayer();
+    void refreshQuiz();
+    const StepView* quiz_ = nullptr;
     Workspace* workspace_;
     QCheckBox* allHeads_ = nullptr;
     QLabel* layerLabel_ = nullptr;

@@ -453,8 +453,11 @@ void CompareView::rebuild() {
         d_->rangeA = colorRange(d_->a, oa.colormap);
         d_->rangeB = colorRange(d_->b, ob.colormap);
     }
-    ob.showRowLabels = !sameRows;
-    od.showRowLabels = !sameRows;
+    // A map leaves out its row labels only beside a map that has them: B beside A in a row
+    // and in the grid; the difference beside B in a row, but under A in the grid (its rows
+    // were unlabelled there), and every map in a column.
+    ob.showRowLabels = !sameRows || d_->arrangement == Arrangement::Column;
+    od.showRowLabels = !sameRows || d_->arrangement != Arrangement::Row;
     // The difference: diverging and symmetric about 0, never narrower than a tenth of the
     // values' own scale, so float rounding noise (1e-8) stays white instead of filling it.
     const double scale = std::max(maxAbsFinite(d_->a), maxAbsFinite(d_->b));
@@ -474,6 +477,28 @@ void CompareView::rebuild() {
         // width.
         oa.labelChars = ob.labelChars = od.labelChars = d_->a.rows > 16 ? 4 : 8;
     }
+    // Side by side, A alone carries the row labels; with no colour bars beside B and the
+    // difference, A's column gets the labels' width more than theirs, so the three keep one
+    // cell size (with equal columns A's cells fell under two pixels first, and its labels gave
+    // way while B's and the difference's stayed).
+    if (d_->arrangement == Arrangement::Row) {
+        int labels = 0;
+        if (compact && d_->shapesMatch && sameRows) {
+            QFont tick = d_->plots[0]->font();
+            tick.setPointSizeF(d_->a.rows > 48 ? 8 : d_->a.rows > 24 ? 9 : 10);
+            const QFontMetrics fm(tick);
+            for (const QString& l : d_->a.rowLabels)
+                labels = std::max(labels, fm.horizontalAdvance(displayLabel(l, oa.labelChars)));
+            labels += 8;  // the tick and its gap
+        }
+        // A = B + labels and B = the difference, in a width W: A (W + 2 labels) / 3, B and
+        // the difference (W - labels) / 3 each.
+        const int room = std::max(3 * labels + 3, width());
+        d_->grid->setColumnStretch(0, room + 2 * labels);
+        d_->grid->setColumnStretch(1, room - labels);
+        d_->grid->setColumnStretch(2, room - labels);
+        d_->grid->activate();
+    }
     od.showValues = !eq;  // near-zero noise is not worth printing
 
     const HeatmapData* data[3] = {&d_->a, &d_->b, &d_->diff};
@@ -491,16 +516,19 @@ void CompareView::rebuild() {
         }
     };
     draw();
-    // One cell size for the three, so B's and the difference's rows line up with A's labels.
+    // One cell size for the maps side by side, so B's and the difference's rows line up with
+    // A's labels. In the grid the difference, under A with labels and a colour bar of its own,
+    // has less room: at A's size it would shrink A's and B's cells past their numbers.
+    const int shared = d_->arrangement == Arrangement::Grid ? 2 : 3;
     double cell = 0;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < shared; ++k) {
         const QRectF r = heatmapCellRect(d_->plots[k], 0, 0);
         if (!data[k]->isEmpty() && r.width() > 0)
             cell = cell > 0 ? std::min(cell, r.width()) : r.width();
     }
     if (cell > 0 && d_->shapesMatch) {
-        for (FigureOptions* o : options)
-            o->maxCellSize = cell;
+        for (int k = 0; k < shared; ++k)
+            options[k]->maxCellSize = cell;
         draw();
     }
     for (int k = 0; k < 3; ++k) {

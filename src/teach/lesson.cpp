@@ -240,13 +240,10 @@ std::vector<LessonScreen> build() {
     return v;
 }
 
-// Sonnet 18 (public domain): text the model never saw (it was trained on the plays).
-const char* const kSonnet =
-    "Shall I compare thee to a summer's day? Thou art more lovely and more temperate: Rough "
-    "winds do shake the darling buds of May, And summer's lease hath all too short a date;";
-// The same lines as the sonnet is printed, one per line: the text a student types or pastes.
-// The lesson that quotes the loss reads this one; with the line breaks made spaces the model,
-// trained on lines of verse, is surprised by a text it never sees (7.98 nats instead of 5.53).
+// Sonnet 18 (public domain), its first four lines as printed, one per line: text the model
+// never saw (it was trained on the plays), in the form it was trained on, verse in lines. With
+// the line breaks made spaces the tokens differ from that form (" Thou" for "\n", "Th", "ou")
+// and the model is surprised by a text it never sees (7.98 nats instead of 5.53).
 const char* const kSonnetLines =
     "Shall I compare thee to a summer's day?\nThou art more lovely and more temperate:\nRough "
     "winds do shake the darling buds of May,\nAnd summer's lease hath all too short a date;";
@@ -258,7 +255,7 @@ const char* const kRepeatedWords =
 
 LessonScreen modelScreen(const QString& section, const QString& title, const QString& html,
                          const char* page, const char* step, int layer, int head,
-                         LessonHead pick = LessonHead::Fixed, const char* text = kSonnet) {
+                         LessonHead pick = LessonHead::Fixed, const char* text = kSonnetLines) {
     LessonScreen s;
     s.section = section;
     s.title = title;
@@ -298,9 +295,8 @@ std::vector<LessonScreen> buildTrainedModelLesson() {
             "size 32) in the Shapes panel.</p>"
             "<p>With chapter 3's random W_query and W_key the rows were spread without a pattern. "
             "Here most rows put nearly all their weight on one key, and the same key serves a "
-            "whole run of rows: vertical stripes that start at the question mark, at the word "
-            "after the colon and at the comma, as if the head kept track of where the current "
-            "phrase began.</p>"
+            "whole run of rows: vertical stripes under <i>compare</i>, under the question mark "
+            "and under the colon, and the line breaks look back to <i>to</i>.</p>"
             "<p>Click a cell: the Explain panel derives it from this layer's queries and keys, "
             "with the model's numbers; the PyTorch panel loads the same file and prints them.</p>"),
         "steps", step_id::kWeights, 2, 3));

@@ -95,12 +95,6 @@ QString number(double v) {
     return std::isfinite(v) ? QString::number(v, 'f', 2) : QStringLiteral("–");
 }
 
-// A probability as the next-token list shows it: two decimals, or two significant digits below
-// 0.01 so a small one does not read as 0.
-QString probability(double p) {
-    return p >= 0.01 || p <= 0 ? number(p) : QString::number(p, 'g', 2);
-}
-
 // The Head scores page's numbers: one row per head, each column's leader in bold.
 QString scoresTable(const HeadScores& scores) {
     struct Column {
@@ -188,7 +182,8 @@ QString lensTable(const DecoderRun& run, const CancelToken* cancel) {
                .arg(T - first);
 }
 
-// The Next token panel: the most probable tokens after the text's last token.
+// The Next token panel: the most probable tokens after the text's last token, with their
+// probabilities as the list writes them ("99.8%", "<0.1%"; the slide wrote "6.6e-05").
 QString predictionsTable(const DecoderRun& run) {
     const int64_t last = run.tokens() - 1;
     const DecoderModel* model = run.model.get();
@@ -199,7 +194,7 @@ QString predictionsTable(const DecoderRun& run) {
         "<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>");
     for (const TokenProbability& p : nextTokens(run, last, NextTokensPanel::kTopK))
         html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>")
-                    .arg(tokenHtml(p.id, model), probability(p.probability));
+                    .arg(tokenHtml(p.id, model), NextTokensPanel::probabilityText(p.probability));
     return html + QStringLiteral("</table>");
 }
 

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPainter>
 #include <QPushButton>
 #include <QSpinBox>
@@ -30,12 +31,15 @@ namespace {
 
 enum Column { RankColumn, TokenColumn, ProbabilityColumn, ColumnCount };
 
+// Numbers in the reader's locale ("12,8%" and "5,529" in German), as the lesson texts and the
+// model's validation loss write them.
 QString percentText(double p) {
     if (!std::isfinite(p))
         return QStringLiteral("\u2014");
+    const QLocale locale;
     if (p >= 0.001)
-        return QString::number(100.0 * p, 'f', p >= 0.1 ? 1 : 2) + QLatin1Char('%');
-    return QStringLiteral("<0.1%");
+        return locale.toString(100.0 * p, 'f', p >= 0.1 ? 1 : 2) + QLatin1Char('%');
+    return QLatin1Char('<') + locale.toString(0.1, 'f', 1) + QLatin1Char('%');
 }
 
 // "= 12.3%", or "< 0.1%" for a probability too small to print: "p = <0.1%" says two things.
@@ -165,10 +169,10 @@ class NextTokensModel : public QAbstractTableModel {
                 QString tip = NextTokensPanel::tr("Token %1 \"%2\": probability %3")
                                   .arg(t.id)
                                   .arg(texts_[index.row()])
-                                  .arg(QString::number(t.probability, 'g', 4));
+                                  .arg(QLocale().toString(t.probability, 'g', 4));
                 if (size_t(index.row()) < before_.size())
                     tip += NextTokensPanel::tr("\nWith every head switched on: %1")
-                               .arg(QString::number(before_[size_t(index.row())], 'g', 4));
+                               .arg(QLocale().toString(before_[size_t(index.row())], 'g', 4));
                 if (actual)
                     tip += NextTokensPanel::tr("\nThe text really goes on with this token.");
                 return tip + NextTokensPanel::tr("\nDouble-click to append it to the text.");
@@ -302,7 +306,9 @@ NextTokensPanel::NextTokensPanel(QWidget* parent)
     list_->verticalHeader()->hide();
     list_->setShowGrid(false);
     list_->horizontalHeader()->setSectionResizeMode(RankColumn, QHeaderView::ResizeToContents);
-    list_->horizontalHeader()->setSectionResizeMode(TokenColumn, QHeaderView::Stretch);
+    // The tokens take what they need, the probabilities the rest: with heads switched off each
+    // says what it was ("99.5% (was 99.8%)"), which half the list's width cut short.
+    list_->horizontalHeader()->setSectionResizeMode(TokenColumn, QHeaderView::ResizeToContents);
     list_->horizontalHeader()->setSectionResizeMode(ProbabilityColumn, QHeaderView::Stretch);
     list_->setToolTip(
         tr("The most probable next tokens: click to select, double-click to "
@@ -484,6 +490,7 @@ void NextTokensPanel::request() {
 void NextTokensPanel::showPrediction(const Prediction& p) {
     predictions_ = p.top;
     model_->setPredictions(p.top, p.actualId, run_->model.get(), p.before);
+    list_->scrollToTop();  // a new list starts at its most probable token
     if (p.actualId >= 0)
         actual_ = tr("The text goes on with \"%1\": p %2, rank %3.")
                       .arg(visibleTokenText(p.actualId, run_->model.get()))
@@ -503,18 +510,23 @@ QString NextTokensPanel::lossText() const {
     return kept_->loss ? lossText(*kept_->loss) : QString();
 }
 
+QString NextTokensPanel::probabilityText(double p) {
+    return percentText(p);
+}
+
 QString NextTokensPanel::lossText(const TextLoss& loss) {
     if (!std::isfinite(loss.loss))
         return tr("Loss: one token predicts nothing; type more to see the text's loss.");
-    const QString now = tr("Loss on this text: %1 nats per token").arg(loss.loss, 0, 'f', 3);
+    const QLocale locale;
+    const QString now =
+        tr("Loss on this text: %1 nats per token").arg(locale.toString(loss.loss, 'f', 3));
     if (!std::isfinite(loss.lossBefore))
         return now + QLatin1Char('.');
     const double change = loss.loss - loss.lossBefore;
     return tr("%1 (with every head: %2, %3%4).")
-        .arg(now)
-        .arg(loss.lossBefore, 0, 'f', 3)
-        .arg(change >= 0 ? QStringLiteral("+") : QStringLiteral("\u2212"))
-        .arg(std::abs(change), 0, 'f', 3);
+        .arg(now, locale.toString(loss.lossBefore, 'f', 3),
+             change >= 0 ? QStringLiteral("+") : QStringLiteral("\u2212"),
+             locale.toString(std::abs(change), 'f', 3));
 }
 
 QString NextTokensPanel::headingText() const {

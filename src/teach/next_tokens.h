@@ -86,6 +86,8 @@ class NextTokensPanel : public QWidget {
     // 2.892, −0.436)."; empty until computed.
     QString lossText() const;
     static QString lossText(const TextLoss& loss);
+    // A probability as the list writes it: "12.8%", "0.35%", "<0.1%" (in the reader's locale).
+    static QString probabilityText(double p);
 
     // Emit appendRequested for the most probable token after the text's last position, or for
     // the selected row of the last position's list (nothing when there is none). Append

@@ -207,6 +207,7 @@ struct TokenView::RenderJob {
     quint64 dataGeneration = 0;
     std::shared_ptr<const Data> data;
     std::shared_ptr<const LinkSelection> selection;  // null: the worker selects
+    std::vector<uint8_t> quizRows;                   // queries whose links are not drawn
     LineGeometry geometry;                           // yOrigin = -top: image coordinates
     double top = 0;                                  // content y of the image's first row
     QSize size;                                      // device-independent pixels
@@ -296,8 +297,15 @@ TokenView::RenderResult renderLinks(const TokenView::RenderJob& job) {
     const LineGeometry& g = job.geometry;
     const int first = std::max(0, int(std::floor(job.top / g.rowH)) - 1);
     const int last = int(std::ceil((job.top + job.size.height()) / g.rowH)) + 1;
-    std::vector<Segment> links =
-        segmentsForRows(r.selection->links, g.head, first, last, OutsideRows::Drop);
+    std::vector<AttentionLink> shown;
+    const std::vector<AttentionLink>* all = &r.selection->links;
+    if (!job.quizRows.empty()) {
+        for (const AttentionLink& l : r.selection->links)
+            if (size_t(l.query) >= job.quizRows.size() || !job.quizRows[size_t(l.query)])
+                shown.push_back(l);
+        all = &shown;
+    }
+    std::vector<Segment> links = segmentsForRows(*all, g.head, first, last, OutsideRows::Drop);
     drawSegments(r.image, std::move(links), g, 0, job.size.height());
     return r;
 }
@@ -445,6 +453,19 @@ void TokenView::setHead(int head) {
     updateGeometry();
 }
 
+void TokenView::setQuizRows(std::vector<uint8_t> rows) {
+    if (std::find(rows.begin(), rows.end(), uint8_t(1)) == rows.end())
+        rows.clear();
+    if (rows == quizRows_)
+        return;
+    quizRows_ = std::move(rows);
+    invalidate();
+}
+
+bool TokenView::isWithheld(int query) const {
+    return query >= 0 && size_t(query) < quizRows_.size() && quizRows_[size_t(query)];
+}
+
 void TokenView::setFontScale(double scale) {
     if (std::clamp(scale, 0.5, 4.0) == fontScale_)
         return;
@@ -478,6 +499,8 @@ bool TokenView::isHidden(int query, int key) const {
 QString TokenView::weightText(int head, int query, int key) const {
     if (isHidden(query, key))
         return tr("masked");
+    if (isWithheld(query))
+        return QStringLiteral("?");
     const float w = weightAt(head, query, key);
     // A visible weight too small for two decimals is not zero: say so.
     if (w > 0.0f && std::isfinite(w) && w < 0.005f)
@@ -661,6 +684,8 @@ std::vector<TokenView::Line> TokenView::visibleLines() const {
     for (const AttentionLink& l : selection_->links) {
         if (head_ >= 0 && l.head != head_)
             continue;
+        if (isWithheld(l.query))
+            continue;
         if (hovered_.side == Side::Query && l.query != hovered_.index)
             continue;
         if (hovered_.side == Side::Key && l.key != hovered_.index)
@@ -706,7 +731,10 @@ QString TokenView::toolTipText(const Hit& hit) const {
             if (isHidden(i, k))
                 ++(k > i ? hiddenCount : earlier);
         const int h = head_ >= 0 ? head_ : 0;
-        if (head_ >= 0 || headCount() == 1) {
+        if (isWithheld(i)) {
+            html += QStringLiteral("<br>") +
+                    tr("A quiz hides this token's weights: reveal its row in the heatmap.");
+        } else if (head_ >= 0 || headCount() == 1) {
             QStringList strongest;
             for (const AttentionLink& l : visibleLinesOf(h, i))
                 strongest << QStringLiteral("%1 %2").arg(labels_[l.key].toHtmlEscaped(),
@@ -808,6 +836,7 @@ void TokenView::startRender() {
     job.dataGeneration = dataGeneration_;
     job.data = data_;
     job.selection = selection_;
+    job.quizRows = quizRows_;
     // Half a screen more above and below what shows, so scrolling a little needs no render.
     const bool whole = l.contentH <= 2 * view;
     job.top = whole ? 0.0 : std::max(0.0, scrollBar_->value() - view / 2);

@@ -101,6 +101,11 @@ class TokenView : public QWidget {
                       std::vector<uint8_t> hidden = {});
     void setHead(int head);  // -1 = all heads
     int head() const { return head_; }
+    // Queries whose weights a quiz hides (one flag per token; empty: none): their rows are
+    // withheld in every head and in all heads at once (the hidden head is one of them), so no
+    // line, readout or tooltip shows them until the quiz reveals them.
+    void setQuizRows(std::vector<uint8_t> rows);
+    bool isWithheld(int query) const;
     int headCount() const;
     int tokenCount() const { return int(tokens_.size()); }
     void setFontScale(double scale);  // presentation mode
@@ -121,8 +126,8 @@ class TokenView : public QWidget {
     int scrollPosition() const;
 
     // What the view writes for the weight of query -> key in a head: "0.55", "<0.01" for a weight
-    // that rounds to zero, "masked" for a hidden key. Every readout (labels next to the tokens,
-    // tooltips) uses it.
+    // that rounds to zero, "masked" for a hidden key, "?" for a query the quiz withholds. Every
+    // readout (labels next to the tokens, tooltips) uses it.
     QString weightText(int head, int query, int key) const;
     // The tooltip of a token: its label and position, for a query its strongest keys in the
     // head shown and how many keys the mask hides from it, for a key how many queries it is
@@ -196,6 +201,7 @@ class TokenView : public QWidget {
     bool isHidden(int query, int key) const;
 
     std::shared_ptr<const Data> data_;
+    std::vector<uint8_t> quizRows_;
     QStringList tokens_;
     QStringList labels_;
     int head_ = -1;

@@ -10,7 +10,9 @@
 #include <QGraphicsColorizeEffect>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QTableView>
+#include <QTest>
 #include <QUndoStack>
 #include <cmath>
 
@@ -26,6 +28,7 @@
 #include "app/sampling_bar.h"
 #include "app/step_view.h"
 #include "app/text_view_panel.h"
+#include "app/token_view_panel.h"
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
 #include "engine/generate.h"
@@ -35,6 +38,7 @@
 #include "teach/model_overview.h"
 #include "teach/next_tokens.h"
 #include "teach/text_view.h"
+#include "teach/token_view.h"
 
 using namespace attn;
 using namespace attn::testing;
@@ -219,15 +223,20 @@ TEST(Ablation, ASwitchedOffHeadsBigMapIsCrossedOutAsItsThumbnailIs) {
 }
 
 // A stale result must look stale wherever it is shown, as the main map does: the head
-// thumbnails, All layers, Head scores and the next-token list grey out with it while the text
-// cannot run, and come back in colour with the next result.
+// thumbnails, All layers, Head scores, the Logit lens, the Token view's lines, the coloured
+// text and the next-token list grey out with it while the text cannot run, and come back in
+// colour with the next result.
 TEST(Ablation, AStaleModelResultLooksStaleInEveryView) {
     MainWindow w(testOptions());
     w.show();
     ASSERT_TRUE(openModelWithText(w));
-    const std::vector<QWidget*> views{
-        w.stepView()->headGrid(), w.centrePages()->overviewPage()->overview(),
-        w.centrePages()->headScoresPage()->summaries(), w.predictionPanel()->panel()};
+    const std::vector<QWidget*> views{w.stepView()->headGrid(),
+                                      w.centrePages()->overviewPage()->overview(),
+                                      w.centrePages()->headScoresPage()->summaries(),
+                                      w.predictionPanel()->panel(),
+                                      w.centrePages()->logitLensPage(),
+                                      w.tokenPanel()->view(),
+                                      w.textPanel()->view()};
     for (QWidget* v : views)
         EXPECT_FALSE(looksStale(v)) << v->metaObject()->className();
     w.inputPanel()->textEdit()->clear();
@@ -241,6 +250,39 @@ TEST(Ablation, AStaleModelResultLooksStaleInEveryView) {
     ASSERT_FALSE(w.workspace()->isStale());
     for (QWidget* v : views)
         EXPECT_FALSE(looksStale(v)) << v->metaObject()->className();
+}
+
+// The grey reaches what is on screen at once: a table's viewport (the Logit lens) shows its
+// cells grey as soon as the result goes stale, not in colour under a grey page until it is
+// scrolled or shown again.
+TEST(Ablation, TheStaleLookReachesATableOnScreen) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w));
+    w.showPage(QStringLiteral("lens"));
+    QTableView* table = w.centrePages()->logitLensPage()->table();
+    ASSERT_TRUE(waitUntil([&] { return table->isVisible() && table->model()->rowCount() > 0; }));
+    QTest::qWait(100);
+    // The most saturated pixel of the table's cells, as the screen shows them.
+    const auto saturation = [&] {
+        const QRect cells = table->viewport()->rect();
+        const QPoint at = table->viewport()->mapTo(&w, cells.topLeft());
+        const QImage screen =
+            w.screen()
+                ->grabWindow(w.winId(), at.x(), at.y(), cells.width(), cells.height())
+                .toImage();
+        int most = 0;
+        for (int y = 0; y < screen.height(); y += 2)
+            for (int x = 0; x < screen.width(); x += 2)
+                most = std::max(most, QColor(screen.pixel(x, y)).hsvSaturation());
+        return most;
+    };
+    ASSERT_GT(saturation(), 150);  // the blues of the probable tokens
+    w.inputPanel()->textEdit()->clear();
+    ASSERT_TRUE(settle(w));
+    ASSERT_TRUE(w.workspace()->isStale());
+    QTest::qWait(100);
+    EXPECT_LT(saturation(), 60);
 }
 
 // "Append sampled": the tokens generate() gives for the text, the seed and the settings, appended

@@ -35,6 +35,7 @@
 #include "app/model_picker.h"
 #include "app/overview_page.h"
 #include "app/prediction_panel.h"
+#include "app/presentation_controller.h"
 #include "app/status_line.h"
 #include "app/step_view.h"
 #include "app/text_view_panel.h"
@@ -433,6 +434,7 @@ TEST(Classroom, AQuizGivesNoHiddenAnswerAway) {
     ASSERT_EQ(view->quiz(), StepView::Quiz::Off);
 
     // A row quiz hides the last row, the Text view's query: the text stays uncoloured.
+    w.workspace()->selectCell(-1, -1);  // no clicked cell: the row quiz takes the last row
     child<QAction>(w, "actionTextView")->trigger();
     TextViewPanel* panel = w.textPanel();
     ASSERT_TRUE(waitUntil([&] { return panel->isVisible() && panel->isDrawn(); }));
@@ -447,7 +449,6 @@ TEST(Classroom, AQuizGivesNoHiddenAnswerAway) {
         return true;
     };
     EXPECT_NE(text->fillOf(0), text->palette().color(QPalette::Base));
-    w.workspace()->selectCell(-1, -1);  // no clicked cell: the row quiz takes the last row
     child<QAction>(w, "actionQuizRow")->trigger();
     ASSERT_TRUE(map->data().isQuizHidden(5, 0));
     EXPECT_TRUE(uncoloured());
@@ -463,11 +464,175 @@ TEST(Classroom, AQuizGivesNoHiddenAnswerAway) {
     const QString moved = w.explainPanel()->derivationHtml();
     EXPECT_TRUE(moved.contains(QStringLiteral("Hidden by the quiz"))) << moved.toStdString();
     EXPECT_FALSE(moved.contains(f4(2, 0))) << moved.toStdString();
+    EXPECT_EQ(text->query(), 2);  // the text follows the clicked row, the quiz's now
+    EXPECT_TRUE(uncoloured());
+    text->setQuery(5);
     EXPECT_FALSE(uncoloured());  // row 5 is no longer the quiz's
     text->setQuery(2);
     EXPECT_TRUE(uncoloured());
     child<QAction>(w, "actionQuizReveal")->trigger();
     EXPECT_FALSE(uncoloured());
+}
+
+// In presentation mode the lesson panel keeps a quarter of the screen whatever its column was
+// before: Compare opened beside a lesson widens that column to two fifths, and the heatmap,
+// alone beside the lesson in presentation, lost that much.
+TEST(Classroom, PresentationGivesTheLessonItsShareAfterCompare) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    QDockWidget* lesson = w.dock(QStringLiteral("lessonDock"));
+    const auto presentedWidth = [&] {
+        w.presentation()->setOn(true);
+        QTest::qWait(50);
+        QCoreApplication::processEvents();
+        const double share = double(lesson->width()) / double(w.width());
+        EXPECT_TRUE(lesson->isVisible());
+        w.presentation()->setOn(false);
+        QTest::qWait(50);
+        return share;
+    };
+    const double before = presentedWidth();
+    EXPECT_NEAR(before, 0.25, 0.03);
+    child<QAction>(w, "action_compareDock")->trigger();
+    ASSERT_TRUE(waitUntil([&] { return w.comparePanel()->isVisible(); }));
+    QCoreApplication::processEvents();
+    ASSERT_GT(double(lesson->width()) / double(w.width()), 0.3);  // the wide column
+    EXPECT_NEAR(presentedWidth(), before, 0.01);
+    // Leaving presentation brings the column back as it was, Compare beside the lesson.
+    EXPECT_TRUE(w.comparePanel()->isVisible());
+    EXPECT_GT(double(lesson->width()) / double(w.width()), 0.3);
+}
+
+// The Text view's query is the clicked heatmap row, as the derivation's cell and the predicted
+// position are: a teacher who clicks row 3 sees row 3's attention in the text, also when the
+// view is opened after the click (it stayed on the last token).
+TEST(Classroom, TheTextViewShowsTheClickedRow) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    HeatmapView* map = w.stepView()->heatmap();
+    emit map->cellClicked(3, 1, map->data().value(3, 1));
+    ASSERT_EQ(w.workspace()->selectedRow(), 3);
+    child<QAction>(w, "actionTextView")->trigger();
+    TextViewPanel* panel = w.textPanel();
+    ASSERT_TRUE(waitUntil([&] { return panel->isVisible() && panel->isDrawn(); }));
+    ASSERT_TRUE(waitUntil([&] { return panel->view()->tokenCount() == 6; }));
+    EXPECT_EQ(panel->view()->query(), 3);
+    w.workspace()->selectCell(1, 0);
+    EXPECT_EQ(panel->view()->query(), 1);
+    EXPECT_TRUE(panel->view()->caption().contains(QStringLiteral("(token 1)")))
+        << panel->view()->caption().toStdString();
+    panel->view()->setQuery(4);  // a click on a token still picks another
+    EXPECT_EQ(panel->view()->query(), 4);
+}
+
+// A lesson reopened under Compare leaves no picture behind: its dock first shows where it was
+// and then moves down, and the right column's tab bar (which draws no background) showed the
+// lesson's title and heading through it until the window was repainted.
+TEST(Classroom, ALessonReopenedUnderCompareLeavesNoGhost) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ASSERT_TRUE(waitUntil([&] { return w.comparePanel()->isVisible(); }));
+    QTest::qWait(100);
+    QDockWidget* lesson = w.dock(QStringLiteral("lessonDock"));
+    lesson->hide();
+    QTest::qWait(100);
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(settle(w));
+    QTest::qWait(300);
+    // What the screen shows against the window drawn afresh, over the right column.
+    const QRect column(lesson->x(), 0, lesson->width(), w.height());
+    const QImage shown =
+        w.screen()
+            ->grabWindow(w.winId(), column.x(), column.y(), column.width(), column.height())
+            .toImage()
+            .convertToFormat(QImage::Format_RGB32);
+    const QImage fresh = w.grab(column).toImage().convertToFormat(QImage::Format_RGB32);
+    ASSERT_EQ(shown.size(), fresh.size());
+    int differ = 0;
+    for (int y = 0; y < shown.height(); ++y)
+        for (int x = 0; x < shown.width(); ++x)
+            differ += shown.pixel(x, y) != fresh.pixel(x, y);
+    EXPECT_LT(differ, 50);
+}
+
+// The Token view withholds what a quiz hides, as the Text view does: a row quiz's query draws
+// no line and reads "?" beside every key and in its tooltip, in one head and in all heads; a
+// step quiz leaves the room between the columns empty; a reveal brings the lines back.
+TEST(Classroom, TheTokenViewWithholdsTheWeightsAQuizHides) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.dock(QStringLiteral("tokenDock"))->show();
+    w.dock(QStringLiteral("tokenDock"))->raise();
+    TokenViewPanel* panel = w.tokenPanel();
+    ASSERT_TRUE(waitUntil([&] { return panel->isDrawn() && panel->view()->tokenCount() == 6; }));
+    TokenView* view = panel->view();
+    ASSERT_EQ(panel->stepShown(), QStringLiteral("weights"));
+    const auto linesOf = [view](int query) {
+        int n = 0;
+        for (const TokenView::Line& l : view->visibleLines())
+            n += l.query == query;
+        return n;
+    };
+    ASSERT_EQ(linesOf(5), 6);
+    const QString before = view->weightText(0, 5, 0);
+    ASSERT_NE(before, QStringLiteral("?"));
+
+    w.workspace()->selectCell(-1, -1);
+    child<QAction>(w, "actionQuizRow")->trigger();  // hides row 5, the last
+    ASSERT_TRUE(w.stepView()->heatmap()->data().isQuizHidden(5, 0));
+    EXPECT_EQ(linesOf(5), 0);
+    EXPECT_EQ(linesOf(2), 3);  // another row is no question
+    EXPECT_EQ(view->weightText(0, 5, 0), QStringLiteral("?"));
+    EXPECT_NE(view->weightText(0, 2, 0), QStringLiteral("?"));
+    const QString tip = view->toolTipText({TokenView::Side::Query, 5});
+    EXPECT_TRUE(tip.contains(QStringLiteral("quiz"))) << tip.toStdString();
+    EXPECT_FALSE(tip.contains(before)) << tip.toStdString();
+    view->setHovered({TokenView::Side::Query, 5});
+    EXPECT_TRUE(view->visibleLines().empty());
+    view->setHovered({TokenView::Side::Key, 0});
+    EXPECT_EQ(view->visibleLines().size(), 5u);  // queries 0-4 only
+    view->setHovered({});
+    panel->allHeads()->setChecked(true);  // the mean of the heads holds the hidden one too
+    EXPECT_EQ(linesOf(5), 0);
+    EXPECT_EQ(view->weightText(1, 5, 0), QStringLiteral("?"));
+    panel->allHeads()->setChecked(false);
+    child<QAction>(w, "actionQuizRow")->trigger();  // off
+
+    // Every row hidden: the picture between the columns is the empty background.
+    const auto inkBetweenColumns = [&] {
+        EXPECT_TRUE(waitUntil([&] { return view->linesReady(); }));
+        const QImage img = view->grab().toImage();
+        const QRectF q = view->tokenRect(TokenView::Side::Query, 0);
+        const QRectF k = view->tokenRect(TokenView::Side::Key, 5);
+        const QColor base = view->palette().color(QPalette::Base);
+        int ink = 0;
+        for (int y = int(q.top()) + 2; y < int(k.bottom()) - 2; ++y)
+            for (int x = int(q.right()) + 2; x < int(k.left()) - 2; ++x)
+                ink += QColor(img.pixel(x, y)) != base;
+        return ink;
+    };
+    EXPECT_GT(inkBetweenColumns(), 100);
+    child<QAction>(w, "actionQuizStep")->trigger();
+    EXPECT_TRUE(view->visibleLines().empty());
+    EXPECT_EQ(inkBetweenColumns(), 0);
+    child<QAction>(w, "actionQuizReveal")->trigger();
+    EXPECT_EQ(linesOf(5), 6);
+    EXPECT_GT(inkBetweenColumns(), 100);
 }
 
 // The coloured text (Ctrl+7, the token view's second page): the sentence with each token's

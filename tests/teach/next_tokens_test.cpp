@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <QAbstractItemModel>
 #include <QApplication>
+#include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -85,6 +86,87 @@ TEST(NextTokensPanel, ListsTheTopTenOfTheLastTokenAndAppends) {
     EXPECT_TRUE(testing::savePng(&w, QStringLiteral("next_tokens_light.png")));
     w.setPalette(testing::darkPalette());
     EXPECT_TRUE(testing::savePng(&w, QStringLiteral("next_tokens_dark.png")));
+}
+
+// The numbers read in the reader's locale, as the lesson texts and the validation loss do:
+// "12,8%" and "Loss on this text: 5,529" in German, the English forms in English.
+TEST(NextTokensPanel, ProbabilitiesAndTheLossReadInTheLocale) {
+    const auto run = someRun();
+    const QLocale before;
+    for (const bool german : {false, true}) {
+        QLocale::setDefault(german ? QLocale(QLocale::German, QLocale::Germany)
+                                   : QLocale(QLocale::English, QLocale::UnitedStates));
+        NextTokensPanel w;
+        w.setRun(run);
+        QTRY_VERIFY(!w.isComputing());
+        QTableView* list = w.findChild<QTableView*>();
+        ASSERT_NE(list, nullptr);
+        const double p = w.predictions().front().probability;
+        ASSERT_GE(p, 0.1);
+        const QString expected = QString::number(100.0 * p, 'f', 1) + QLatin1Char('%');
+        EXPECT_EQ(
+            list->model()->index(0, 2).data().toString(),
+            german ? QString(expected).replace(QLatin1Char('.'), QLatin1Char(',')) : expected);
+        TextLoss loss;
+        loss.loss = 5.5294;
+        loss.lossBefore = 5.4;
+        EXPECT_TRUE(NextTokensPanel::lossText(loss).contains(german ? QStringLiteral("5,529 ")
+                                                                    : QStringLiteral("5.529 ")))
+            << NextTokensPanel::lossText(loss).toStdString();
+        EXPECT_TRUE(NextTokensPanel::lossText(loss).contains(
+            german ? QStringLiteral("5,400, +0,129") : QStringLiteral("5.400, +0.129")))
+            << NextTokensPanel::lossText(loss).toStdString();
+    }
+    QLocale::setDefault(before);
+}
+
+// A new list opens at its top: scrolled down to rank 10 for one text, the list for the next
+// text (Append sampled) showed ranks 5 to 10 with the most probable out of view.
+TEST(NextTokensPanel, ANewListOpensAtItsMostProbableToken) {
+    NextTokensPanel w;
+    w.resize(360, 260);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    w.setRun(someRun(12));
+    QTRY_VERIFY(!w.isComputing());
+    QTableView* list = w.findChild<QTableView*>();
+    ASSERT_NE(list, nullptr);
+    QScrollBar* bar = list->verticalScrollBar();
+    ASSERT_GT(bar->maximum(), 0) << "the list must scroll at this size";
+    bar->setValue(bar->maximum());
+    w.setRun(someRun(14));
+    QTRY_VERIFY(!w.isComputing());
+    EXPECT_EQ(bar->value(), 0);
+}
+
+// With heads switched off each probability says what it was ("99.5% (was 99.8%)"): the column
+// takes the room the tokens leave, so that text is never cut in a narrow panel (the left column
+// at 1366 x 768; in German, "(vorher 99,8 %)", it was cut at "(vorher 99,8").
+TEST(NextTokensPanel, ProbabilitiesWithWhatTheyWereFitTheirColumn) {
+    testing::PatternModelSpec s;
+    s.noise = 2.0f;
+    const auto baseline =
+        testing::runModel(testing::patternModel(s), testing::sequentialIds(12, 64));
+    NextTokensPanel w;
+    w.resize(270, 420);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    w.setRun(someRun(12), baseline);
+    QTRY_VERIFY(!w.isComputing());
+    QTableView* list = w.findChild<QTableView*>();
+    ASSERT_NE(list, nullptr);
+    QCoreApplication::processEvents();
+    for (int r = 0; r < list->model()->rowCount(); ++r) {
+        const QString text = list->model()->index(r, 2).data().toString();
+        ASSERT_TRUE(text.contains(QStringLiteral("(was "))) << text.toStdString();
+        EXPECT_LE(list->fontMetrics().horizontalAdvance(text) + 12, list->columnWidth(2))
+            << r << " " << text.toStdString();
+        // The token keeps its column too.
+        EXPECT_LE(
+            list->fontMetrics().horizontalAdvance(list->model()->index(r, 1).data().toString()),
+            list->columnWidth(1))
+            << r;
+    }
 }
 
 TEST(NextTokensPanel, AnEarlierPositionAlsoRatesTheRealNextToken) {

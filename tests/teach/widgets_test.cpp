@@ -289,6 +289,90 @@ TEST(CompareViewLayout, TheArrangementFollowsTheRoom) {
     EXPECT_EQ(CompareView::bestArrangement(QSize(320, 1100), fm), CompareView::Arrangement::Column);
 }
 
+// Row labels are left out only beside a map that has them: side by side, B and the difference
+// read A's; in the grid the difference sits under A and labels its own rows; in a column every
+// map does.
+TEST(CompareViewLayout, AMapUnderAnotherLabelsItsRows) {
+    const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
+    const QStringList tokens = bookTokenList();
+    CompareView view;
+    const auto rowTicks = [](QCustomPlot* p) {
+        return heatmapAxisRect(p)->axis(QCPAxis::atLeft)->ticks();
+    };
+    const struct {
+        QSize size;
+        CompareView::Arrangement arrangement;
+        bool b, diff;
+    } cases[] = {{{1400, 450}, CompareView::Arrangement::Row, false, false},
+                 {{500, 520}, CompareView::Arrangement::Grid, false, true},
+                 {{320, 1100}, CompareView::Arrangement::Column, true, true}};
+    for (const auto& c : cases) {
+        view.resize(c.size);
+        view.show();
+        QCoreApplication::processEvents();
+        ASSERT_TRUE(view.setSteps(t, tokens, "weights", "weights_renormalized"));
+        ASSERT_EQ(view.arrangement(), c.arrangement) << c.size.width();
+        EXPECT_TRUE(rowTicks(view.plotA())) << c.size.width();
+        EXPECT_EQ(rowTicks(view.plotB()), c.b) << c.size.width();
+        EXPECT_EQ(rowTicks(view.plotDiff()), c.diff) << c.size.width();
+        // A's and B's cells line up and keep their numbers, whatever the difference's labels
+        // take from its cells.
+        const QRectF a = heatmapCellRect(view.plotA(), 0, 0),
+                     b = heatmapCellRect(view.plotB(), 0, 0);
+        EXPECT_NEAR(a.width(), b.width(), 1.0) << c.size.width();
+        if (c.arrangement == CompareView::Arrangement::Grid) {
+            EXPECT_GE(cellValuePixelSize(view.plotA()), 8);
+        }
+    }
+}
+
+// Three maps side by side in a short view (Compare under a lesson at 1280 x 720) of a 46-token
+// text: A, which alone carries the row labels, gets their width more than B and the difference,
+// so it keeps its labels and the three their one cell size (with equal columns A's cells fell
+// under two pixels first: its labels gave way, the rows unlabelled, A drawn smaller than B).
+TEST(CompareViewLayout, SideBySideAKeepsItsRowLabelsAndTheCellsLineUp) {
+    HeatmapData a;
+    a.rows = a.cols = 46;
+    for (int r = 0; r < 46; ++r)
+        for (int c = 0; c < 46; ++c)
+            a.values.push_back(c <= r ? 1.0f / float(r + 1)
+                                      : -std::numeric_limits<float>::infinity());
+    for (int i = 0; i < 46; ++i)
+        a.rowLabels << QStringLiteral("%1\u00b7darling").arg(i);
+    a.colLabels = a.rowLabels;
+    a.rowsAreTokens = a.colsAreTokens = true;
+    a.rowAxis = QStringLiteral("query token");
+    a.colAxis = QStringLiteral("key token");
+    HeatmapData b = a;
+    b.values[46 * 5 + 2] = 0.9f;
+    CompareView view;
+    view.show();
+    int sideBySide = 0;
+    for (const QSize size : {QSize(440, 200), QSize(470, 200), QSize(500, 240), QSize(530, 240)}) {
+        SCOPED_TRACE(size.width());
+        view.resize(size);
+        QCoreApplication::processEvents();
+        view.setData(a, QStringLiteral("layer 0"), b, QStringLiteral("layer 1"));
+        QCoreApplication::processEvents();
+        if (view.arrangement() != CompareView::Arrangement::Row)
+            continue;  // narrower, the grid
+        ++sideBySide;
+        QCPAxis* rows = heatmapAxisRect(view.plotA())->axis(QCPAxis::atLeft);
+        EXPECT_TRUE(rows->tickLabels());
+        EXPECT_FALSE(rows->tickVectorLabels().isEmpty());
+        const QRectF cellA = heatmapCellRect(view.plotA(), 45, 45);
+        for (QCustomPlot* p : {view.plotB(), view.plotDiff()}) {
+            const QRectF cell = heatmapCellRect(p, 45, 45);
+            EXPECT_NEAR(cell.width(), cellA.width(), 0.5);
+            EXPECT_NEAR(
+                view.mapFromGlobal(p->mapToGlobal(cell.bottomLeft().toPoint())).y(),
+                view.mapFromGlobal(view.plotA()->mapToGlobal(cellA.bottomLeft().toPoint())).y(),
+                1.5);
+        }
+    }
+    EXPECT_EQ(sideBySide, 4);  // every size above is side by side
+}
+
 TEST(Presentation, FadeFromScaledScoresToWeights) {
     const Trace t = bookTrace(bookConfig(Variant::Causal, 789));
     const QStringList tokens = bookTokenList();
