@@ -150,8 +150,13 @@ void ModelPicker::rebuild() {
     combo_->setItemData(0, tr("Chapter 3 module (random weights, as in the book)"),
                         Qt::ToolTipRole);
     for (const QString& name : bundledModelNames()) {
-        combo_->addItem(tr("%1 (trained, ships with the app)").arg(name), int(Kind::Bundled));
+        // Short enough for the picker's width beside a 1366-pixel screen's panels; the
+        // tooltip says the rest.
+        combo_->addItem(tr("%1 (trained, bundled)").arg(name), int(Kind::Bundled));
         combo_->setItemData(combo_->count() - 1, name, Qt::UserRole + 1);
+        combo_->setItemData(combo_->count() - 1,
+                            tr("%1: trained by this project, ships with the app").arg(name),
+                            Qt::ToolTipRole);
     }
     for (const QString& path : recentModels()) {
         const QFileInfo info(path);
