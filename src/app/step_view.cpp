@@ -641,4 +641,18 @@ void StepView::setPresentation(bool on, double fontScale) {
     refreshDerivation();
 }
 
+std::vector<uint8_t> quizWithheldRows(const StepView* quiz, const QString& step, int tokens) {
+    std::vector<uint8_t> rows;
+    if (!quiz || quiz->quiz() == StepView::Quiz::Off)
+        return rows;
+    const HeatmapData& d = quiz->heatmap()->data();
+    if (d.stepId != step || d.rows != tokens || d.cols != d.rows)
+        return rows;
+    rows.assign(size_t(d.rows), 0);
+    for (int r = 0; r < d.rows; ++r)
+        for (int c = 0; c < d.cols; ++c)
+            rows[size_t(r)] = rows[size_t(r)] || d.isQuizHidden(r, c);
+    return rows;
+}
+
 }  // namespace attn

@@ -5,6 +5,7 @@
 // cell's derivation. Everything it shows comes from the workspace.
 
 #include <QWidget>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -127,5 +128,10 @@ class StepView : public QWidget {
     struct Shown;
     std::unique_ptr<Shown> shown_;
 };
+
+// The rows of the weights step `step` (of `tokens` tokens) that `quiz`'s quiz hides a cell of:
+// 1 for a withheld query row, for every head (the hidden head is one of them); empty when no
+// quiz runs on that step. The Token view and the Text view withhold them alike.
+std::vector<uint8_t> quizWithheldRows(const StepView* quiz, const QString& step, int tokens);
 
 }  // namespace attn

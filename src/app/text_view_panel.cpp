@@ -93,19 +93,8 @@ void TextViewPanel::followQuiz(const StepView* view) {
 }
 
 void TextViewPanel::refreshQuiz() {
-    // A quiz on the matrix the text is coloured by (the shown weights): its rows with hidden
-    // cells are withheld, for every head and the mean (which the hidden head is part of).
-    std::vector<uint8_t> rows;
-    if (quiz_ && quiz_->quiz() != StepView::Quiz::Off) {
-        const HeatmapData& d = quiz_->heatmap()->data();
-        if (d.stepId == step_ && d.rows == view_->tokenCount() && d.cols == d.rows) {
-            rows.assign(size_t(d.rows), 0);
-            for (int r = 0; r < d.rows; ++r)
-                for (int c = 0; c < d.cols; ++c)
-                    rows[size_t(r)] = rows[size_t(r)] || d.isQuizHidden(r, c);
-        }
-    }
-    view_->setQuizRows(std::move(rows));
+    // A quiz on the matrix the text is coloured by (the shown weights) withholds its rows here too.
+    view_->setQuizRows(quizWithheldRows(quiz_, step_, view_->tokenCount()));
 }
 
 void TextViewPanel::setFontScale(double scale) {

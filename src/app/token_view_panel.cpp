@@ -80,19 +80,8 @@ void TokenViewPanel::followQuiz(const StepView* view) {
 }
 
 void TokenViewPanel::refreshQuiz() {
-    // A quiz on the matrix the lines show (the shown weights): its rows with hidden cells are
-    // withheld, for every head (the hidden head is one of them), as in the Text view.
-    std::vector<uint8_t> rows;
-    if (quiz_ && quiz_->quiz() != StepView::Quiz::Off) {
-        const HeatmapData& d = quiz_->heatmap()->data();
-        if (d.stepId == step_ && d.rows == view_->tokenCount() && d.cols == d.rows) {
-            rows.assign(size_t(d.rows), 0);
-            for (int r = 0; r < d.rows; ++r)
-                for (int c = 0; c < d.cols; ++c)
-                    rows[size_t(r)] = rows[size_t(r)] || d.isQuizHidden(r, c);
-        }
-    }
-    view_->setQuizRows(std::move(rows));
+    // A quiz on the matrix the lines show (the shown weights) withholds its rows here too.
+    view_->setQuizRows(quizWithheldRows(quiz_, step_, view_->tokenCount()));
 }
 
 void TokenViewPanel::refreshLayer() {
