@@ -32,6 +32,10 @@ std::string jsonTypeName(JsonValue::Type type) {
     return "a value";
 }
 
+MessagePart jsonTypePart(JsonValue::Type type) {
+    return {jsonTypeName(type), {}};
+}
+
 JsonReader::JsonReader(std::string_view text, std::string source)
     : text_(text), source_(std::move(source)) {
     // A UTF-8 byte order mark is not JSON, but editors on Windows add it.
@@ -50,7 +54,7 @@ void JsonReader::failAt(size_t pos, const std::string& message) const {
         }
     }
     throw UserError("file", source_ + ": " + message + " (line " + std::to_string(line) +
-                                  ", column " + std::to_string(column) + ")");
+                                ", column " + std::to_string(column) + ")");
 }
 
 std::string JsonReader::pathText(const std::string& label, const std::vector<int64_t>& path) {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/config.h"
 #include "engine/tensor.h"
 
 namespace attn::io {
@@ -28,6 +29,8 @@ struct JsonValue {
 
 // "a string", "an array", ... for messages.
 std::string jsonTypeName(JsonValue::Type type);
+// The same as a translatable part of a message (pipeline/issue_text.cpp lists the names).
+MessagePart jsonTypePart(JsonValue::Type type);
 
 class JsonReader {
   public:
