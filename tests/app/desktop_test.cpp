@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
@@ -22,6 +23,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QStyle>
+#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <functional>
@@ -31,9 +33,11 @@
 #include "app/language_actions.h"
 #include "app/launch.h"
 #include "app/main_window.h"
+#include "app/model_picker.h"
 #include "app/status_line.h"
 #include "app/step_view.h"
 #include "app/theme_actions.h"
+#include "app/workspace.h"
 #include "app_test_util.h"
 #include "common/run_program.h"
 #include "engine/trace.h"
@@ -276,13 +280,33 @@ TEST(Translation, TheGermanWindowLeavesNoEnglish) {
                                  "ist 3 (d_in / heads). Setze head_dim auf 2 oder 4, oder schalte "
                                  "die Drehung aus."));
 
-        // Every piece of a validation message the engine writes has its German text (only
-        // punctuation and code read the same).
+        // A model folder without config.json, as the model picker says it: German, the
+        // folder's name filled in (the io layer writes English; its pieces are translated).
+        QTemporaryDir dir;
+        ASSERT_TRUE(QDir(dir.path()).mkpath(QStringLiteral("mein-modell")));
+        w.workspace()->openModel(dir.filePath(QStringLiteral("mein-modell")));
+        ASSERT_TRUE(attn::testing::waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
+        ASSERT_TRUE(attn::testing::waitUntil([&] { return !w.modelPicker()->error().isEmpty(); }));
+        EXPECT_EQ(w.modelPicker()->error(),
+                  QStringLiteral("mein-modell: der Ordner hat keine config.json; ein "
+                                 "Hugging-Face-Modellordner enthält config.json, "
+                                 "model.safetensors (oder model.safetensors.index.json mit ihren "
+                                 "Teildateien) und tokenizer.json"));
+        // A weights file that does not exist, as the Open dialog's caller shows it.
+        QString why;
+        EXPECT_FALSE(
+            w.workspace()->openWeights(dir.filePath(QStringLiteral("w.safetensors")), &why));
+        EXPECT_EQ(why, QStringLiteral("%1 lässt sich nicht lesen: Die Datei gibt es nicht")
+                           .arg(dir.filePath(QStringLiteral("w.safetensors"))));
+        ASSERT_TRUE(settle(w));
+
+        // Every piece of a validation message the engine writes, and of a file or model that
+        // cannot be read, has its German text (only punctuation and code read the same).
         QStringList untranslated;
         for (const QByteArray& f : translatableFormats()) {
             const QString german = QCoreApplication::translate("attn::Validation", f.constData());
             if (german == QString::fromUtf8(f) &&
-                !QStringList{"%1: ", "; ", ".", " (d_in / heads)"}.contains(german))
+                !QStringList{"%1: ", "; ", ".", " (d_in / heads)", "null"}.contains(german))
                 untranslated << german;
         }
         EXPECT_TRUE(untranslated.isEmpty()) << untranslated.join('|').toStdString();
