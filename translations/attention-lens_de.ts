@@ -6177,27 +6177,27 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>Cannot read %1: the file does not exist</source>
-        <translation>%1 lässt sich nicht lesen: Die Datei gibt es nicht</translation>
+        <translation>%1 lässt sich nicht lesen: die Datei gibt es nicht</translation>
     </message>
     <message>
         <source>Cannot read %1: it is a folder, not a file</source>
-        <translation>%1 lässt sich nicht lesen: Das ist ein Ordner, keine Datei</translation>
+        <translation>%1 lässt sich nicht lesen: das ist ein Ordner, keine Datei</translation>
     </message>
     <message>
         <source>Cannot read %1: you have no permission to read it</source>
-        <translation>%1 lässt sich nicht lesen: Du hast keine Berechtigung, die Datei zu lesen</translation>
+        <translation>%1 lässt sich nicht lesen: du hast keine Berechtigung, die Datei zu lesen</translation>
     </message>
     <message>
         <source>Cannot read %1: the file is too large to load</source>
-        <translation>%1 lässt sich nicht lesen: Die Datei ist zu groß zum Laden</translation>
+        <translation>%1 lässt sich nicht lesen: die Datei ist zu groß zum Laden</translation>
     </message>
     <message>
         <source>Cannot read %1: the file changed while reading</source>
-        <translation>%1 lässt sich nicht lesen: Die Datei hat sich beim Lesen geändert</translation>
+        <translation>%1 lässt sich nicht lesen: die Datei hat sich beim Lesen geändert</translation>
     </message>
     <message>
         <source>Cannot read %1: it is not a regular file (a model file must be mapped into memory)</source>
-        <translation>%1 lässt sich nicht lesen: Das ist keine gewöhnliche Datei (eine Modelldatei muss in den Speicher abgebildet werden)</translation>
+        <translation>%1 lässt sich nicht lesen: das ist keine gewöhnliche Datei (eine Modelldatei muss in den Speicher abgebildet werden)</translation>
     </message>
     <message>
         <source>the file is empty</source>
@@ -6321,7 +6321,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>the file is truncated: it is %1 bytes, shorter than the 8-byte header length</source>
-        <translation>die Datei ist abgeschnitten: Sie hat %1 Bytes, weniger als die 8 Bytes der Header-Länge</translation>
+        <translation>die Datei ist abgeschnitten: sie hat %1 Bytes, weniger als die 8 Bytes der Header-Länge</translation>
     </message>
     <message>
         <source>the header length says %1 bytes but the file has only %2 bytes after it; the file is truncated or not a safetensors file</source>

@@ -287,17 +287,20 @@ TEST(Translation, TheGermanWindowLeavesNoEnglish) {
         w.workspace()->openModel(dir.filePath(QStringLiteral("mein-modell")));
         ASSERT_TRUE(attn::testing::waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
         ASSERT_TRUE(attn::testing::waitUntil([&] { return !w.modelPicker()->error().isEmpty(); }));
-        EXPECT_EQ(w.modelPicker()->error(),
+        EXPECT_EQ(w.modelPicker()->error().toStdString(),
                   QStringLiteral("mein-modell: der Ordner hat keine config.json; ein "
                                  "Hugging-Face-Modellordner enthält config.json, "
                                  "model.safetensors (oder model.safetensors.index.json mit ihren "
-                                 "Teildateien) und tokenizer.json"));
+                                 "Teildateien) und tokenizer.json")
+                      .toStdString());
         // A weights file that does not exist, as the Open dialog's caller shows it.
         QString why;
         EXPECT_FALSE(
             w.workspace()->openWeights(dir.filePath(QStringLiteral("w.safetensors")), &why));
-        EXPECT_EQ(why, QStringLiteral("%1 lässt sich nicht lesen: Die Datei gibt es nicht")
-                           .arg(dir.filePath(QStringLiteral("w.safetensors"))));
+        EXPECT_EQ(why.toStdString(),
+                  QStringLiteral("%1 lässt sich nicht lesen: die Datei gibt es nicht")
+                      .arg(dir.filePath(QStringLiteral("w.safetensors")))
+                      .toStdString());
         ASSERT_TRUE(settle(w));
 
         // Every piece of a validation message the engine writes, and of a file or model that
