@@ -6359,6 +6359,26 @@ Mit allen Köpfen eingeschaltet: %1</translation>
         <source>weights must be a .json or .safetensors file, not &apos;%1&apos;</source>
         <translation>Gewichte müssen eine .json- oder .safetensors-Datei sein, nicht &apos;%1&apos;</translation>
     </message>
+    <message>
+        <source>it is not a GPT-2 model: it has neither %1 (Hugging Face GPT-2) nor %2 (the book&apos;s GPTModel)</source>
+        <translation>das ist kein GPT-2-Modell: es hat weder %1 (Hugging Face GPT-2) noch %2 (das GPTModel des Buchs)</translation>
+    </message>
+    <message>
+        <source> and holds no tensors at all</source>
+        <translation> und enthält überhaupt keine Tensoren</translation>
+    </message>
+    <message>
+        <source>; it holds %1</source>
+        <translation>; es enthält %1</translation>
+    </message>
+    <message>
+        <source>it has neither %1 (Hugging Face&apos;s names) nor %2 (the book&apos;s), so it is not a %3 model as its config says</source>
+        <translation>sie hat weder %1 (die Namen von Hugging Face) noch %2 (die des Buchs), also ist sie kein %3-Modell, wie ihre Konfiguration sagt</translation>
+    </message>
+    <message>
+        <source>%1 has dtype %2; a model&apos;s weights must be F32, F16 or BF16</source>
+        <translation>%1 hat den dtype %2; die Gewichte eines Modells müssen F32, F16 oder BF16 sein</translation>
+    </message>
 </context>
 <context>
     <name>attn::Workspace</name>

@@ -159,12 +159,16 @@ class ModelReader {
                                  "model's folder, or its config.json with --config",
                                  {}},
                      "config");
-            fail(source_,
-                 "it is not a GPT-2 model: it has neither " + hfEmbedding +
-                     " (Hugging Face GPT-2) nor " + bookEmbedding + " (the book's GPTModel)" +
-                     (some.empty() ? std::string(" and holds no tensors at all")
-                                   : "; it holds " + some + (byName_.size() > 3 ? ", ..." : "")) +
-                     ".");
+            throw UserError(
+                "model",
+                {{"%1: ", {source_}},
+                 {"it is not a GPT-2 model: it has neither %1 (Hugging Face GPT-2) nor %2 (the "
+                  "book's GPTModel)",
+                  {hfEmbedding, bookEmbedding}},
+                 some.empty()
+                     ? MessagePart{" and holds no tensors at all", {}}
+                     : MessagePart{"; it holds %1", {some + (byName_.size() > 3 ? ", ..." : "")}},
+                 {".", {}}});
         }
         scheme_ = hf ? &kHuggingFace : &kBook;
     }

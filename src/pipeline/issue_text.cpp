@@ -153,6 +153,16 @@ const QSet<QByteArray>& formats() {
                           "counts: %3."),
         QT_TRANSLATE_NOOP("attn::Validation", "its config says %1 = %2 but its weights have %3"),
         QT_TRANSLATE_NOOP("attn::Validation",
+                          "it is not a GPT-2 model: it has neither %1 (Hugging Face GPT-2) nor %2 "
+                          "(the book's GPTModel)"),
+        QT_TRANSLATE_NOOP("attn::Validation", " and holds no tensors at all"),
+        QT_TRANSLATE_NOOP("attn::Validation", "; it holds %1"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "it has neither %1 (Hugging Face's names) nor %2 (the book's), so it is "
+                          "not a %3 model as its config says"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "%1 has dtype %2; a model's weights must be F32, F16 or BF16"),
+        QT_TRANSLATE_NOOP("attn::Validation",
                           "its tokenizer.json has ids up to %1, beyond the model's vocabulary of "
                           "%2 (is it this model's tokenizer?)"),
         QT_TRANSLATE_NOOP("attn::Validation",

@@ -618,6 +618,17 @@ TEST(Request, UnreadableFilesAndModelsSayWhyInTranslatablePieces) {
          "notes.bin: this is neither a .safetensors file nor a PyTorch file written by "
          "torch.save; a model comes as model.safetensors, pytorch_model.bin or a .pth saved with "
          "torch.save(model.state_dict(), path)"},
+        {"a tensor file that is not GPT-2's",
+         [&] {
+             WeightMap w;
+             w["encoder.weight"] = Tensor({2, 2});
+             const QString path = dir.filePath(QStringLiteral("bert.safetensors"));
+             io::writeSafetensors(path.toStdString(), w);
+             loadModel(path);
+         },
+         "model",
+         "bert.safetensors: it is not a GPT-2 model: it has neither wte.weight (Hugging Face "
+         "GPT-2) nor tok_emb.weight (the book's GPTModel); it holds encoder.weight."},
         {"a missing embeddings file", [&] { readEmbeddings(dir.filePath("gone.npy")); },
          "embeddings", "Cannot read " + root + "/gone.npy: the file does not exist"},
         {"a folder as embeddings", [&] { readEmbeddings(folder(QStringLiteral("dir.npy"), {})); },
@@ -655,7 +666,7 @@ TEST(Request, UnreadableFilesAndModelsSayWhyInTranslatablePieces) {
             }
         }
     }
-    EXPECT_GE(formats.size(), 14u);
+    EXPECT_GE(formats.size(), 16u);
 
     // As an issue (what a run reports, the app shows under the field): the same pieces.
     try {
