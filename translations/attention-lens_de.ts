@@ -6379,6 +6379,70 @@ Mit allen Köpfen eingeschaltet: %1</translation>
         <source>%1 has dtype %2; a model&apos;s weights must be F32, F16 or BF16</source>
         <translation>%1 hat den dtype %2; die Gewichte eines Modells müssen F32, F16 oder BF16 sein</translation>
     </message>
+    <message>
+        <source> (line %1, column %2)</source>
+        <translation> (Zeile %1, Spalte %2)</translation>
+    </message>
+    <message>
+        <source>the file ends early, expected </source>
+        <translation>die Datei endet zu früh, erwartet wurde </translation>
+    </message>
+    <message>
+        <source>expected </source>
+        <translation>erwartet wurde </translation>
+    </message>
+    <message>
+        <source> but found &apos;%1&apos;</source>
+        <translation>, gefunden wurde aber &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;:&apos; after an object key</source>
+        <translation>&apos;:&apos; nach einem Objektschlüssel</translation>
+    </message>
+    <message>
+        <source>&apos;,&apos; or &apos;}&apos; in an object</source>
+        <translation>&apos;,&apos; oder &apos;}&apos; in einem Objekt</translation>
+    </message>
+    <message>
+        <source>&apos;,&apos; or &apos;]&apos; in an array</source>
+        <translation>&apos;,&apos; oder &apos;]&apos; in einem Array</translation>
+    </message>
+    <message>
+        <source>&apos;:&apos; after a weight name</source>
+        <translation>&apos;:&apos; nach dem Namen eines Gewichts</translation>
+    </message>
+    <message>
+        <source>&apos;,&apos; or &apos;}&apos; after a weight</source>
+        <translation>&apos;,&apos; oder &apos;}&apos; nach einem Gewicht</translation>
+    </message>
+    <message>
+        <source>unexpected &apos;%1&apos; after the end of the JSON value</source>
+        <translation>unerwartetes &apos;%1&apos; nach dem Ende des JSON-Werts</translation>
+    </message>
+    <message>
+        <source>the file ends early, expected a string</source>
+        <translation>die Datei endet zu früh, erwartet wurde ein String</translation>
+    </message>
+    <message>
+        <source>expected a string in double quotes but found &apos;%1&apos;</source>
+        <translation>erwartet wurde ein String in doppelten Anführungszeichen, gefunden wurde aber &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>a string is not closed (missing &apos;&quot;&apos;)</source>
+        <translation>ein String ist nicht geschlossen (es fehlt &apos;&quot;&apos;)</translation>
+    </message>
+    <message>
+        <source>a control character (line break or tab) inside a string must be escaped</source>
+        <translation>ein Steuerzeichen (Zeilenumbruch oder Tab) in einem String muss escaped werden</translation>
+    </message>
+    <message>
+        <source>the file ends early, expected a value</source>
+        <translation>die Datei endet zu früh, erwartet wurde ein Wert</translation>
+    </message>
+    <message>
+        <source>unexpected character &apos;%1&apos;</source>
+        <translation>unerwartetes Zeichen &apos;%1&apos;</translation>
+    </message>
 </context>
 <context>
     <name>attn::Workspace</name>

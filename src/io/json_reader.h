@@ -62,6 +62,9 @@ class JsonReader {
     size_t position() const { return pos_; }
     [[noreturn]] void fail(const std::string& message) const { failAt(pos_, message); }
     [[noreturn]] void failAt(size_t pos, const std::string& message) const;
+    // The same in translatable parts (pipeline/issue_text.cpp lists their formats).
+    [[noreturn]] void fail(std::vector<MessagePart> parts) const { failAt(pos_, std::move(parts)); }
+    [[noreturn]] void failAt(size_t pos, std::vector<MessagePart> parts) const;
     // "W_query.weight[1][0]" for messages.
     static std::string pathText(const std::string& label, const std::vector<int64_t>& path);
 

@@ -12,6 +12,7 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMap>
@@ -293,6 +294,18 @@ TEST(Translation, TheGermanWindowLeavesNoEnglish) {
                                  "model.safetensors (oder model.safetensors.index.json mit ihren "
                                  "Teildateien) und tokenizer.json")
                       .toStdString());
+        // Its config.json cut short: the JSON reader's place in German too.
+        {
+            QFile config(dir.filePath(QStringLiteral("mein-modell/config.json")));
+            ASSERT_TRUE(config.open(QIODevice::WriteOnly));
+            config.write(R"({"model_type": )");
+        }
+        w.workspace()->openModel(dir.filePath(QStringLiteral("mein-modell")));
+        ASSERT_TRUE(attn::testing::waitUntil(
+            [&] { return w.modelPicker()->error().startsWith(QStringLiteral("config.json")); }));
+        EXPECT_EQ(w.modelPicker()->error().toStdString(),
+                  "config.json: die Datei endet zu früh, erwartet wurde ein Wert (Zeile 1, Spalte "
+                  "16)");
         // A weights file that does not exist, as the Open dialog's caller shows it.
         QString why;
         EXPECT_FALSE(
