@@ -6179,6 +6179,274 @@ Mit allen Köpfen eingeschaltet: %1</translation>
         <source> (W_query.weight is an nn.Linear layer: choose self-attention, not self-attention-v1)</source>
         <translation> (W_query.weight ist eine nn.Linear-Schicht: wähle self-attention, nicht self-attention-v1)</translation>
     </message>
+    <message>
+        <source>Cannot read %1: the file does not exist</source>
+        <translation>%1 lässt sich nicht lesen: die Datei gibt es nicht</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: it is a folder, not a file</source>
+        <translation>%1 lässt sich nicht lesen: das ist ein Ordner, keine Datei</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: you have no permission to read it</source>
+        <translation>%1 lässt sich nicht lesen: du hast keine Berechtigung, die Datei zu lesen</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: the file is too large to load</source>
+        <translation>%1 lässt sich nicht lesen: die Datei ist zu groß zum Laden</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: the file changed while reading</source>
+        <translation>%1 lässt sich nicht lesen: die Datei hat sich beim Lesen geändert</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: it is not a regular file (a model file must be mapped into memory)</source>
+        <translation>%1 lässt sich nicht lesen: das ist keine gewöhnliche Datei (eine Modelldatei muss in den Speicher abgebildet werden)</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>die Datei ist leer</translation>
+    </message>
+    <message>
+        <source>this is neither a .safetensors file nor a PyTorch file written by torch.save; a model comes as model.safetensors, pytorch_model.bin or a .pth saved with torch.save(model.state_dict(), path)</source>
+        <translation>das ist weder eine .safetensors-Datei noch eine mit torch.save geschriebene PyTorch-Datei; ein Modell kommt als model.safetensors, pytorch_model.bin oder als .pth, gespeichert mit torch.save(model.state_dict(), path)</translation>
+    </message>
+    <message>
+        <source>the folder has no config.json; a Hugging Face model folder holds config.json, model.safetensors (or model.safetensors.index.json and its shards) and tokenizer.json</source>
+        <translation>der Ordner hat keine config.json; ein Hugging-Face-Modellordner enthält config.json, model.safetensors (oder model.safetensors.index.json mit ihren Teildateien) und tokenizer.json</translation>
+    </message>
+    <message>
+        <source>the folder has neither model.safetensors nor model.safetensors.index.json with its shards</source>
+        <translation>der Ordner hat weder model.safetensors noch model.safetensors.index.json mit ihren Teildateien</translation>
+    </message>
+    <message>
+        <source>it holds model.embed_tokens.weight, the weights of a Llama, Qwen or Gemma model, which need their config.json: give the model&apos;s folder, or its config.json with --config</source>
+        <translation>sie enthält model.embed_tokens.weight, die Gewichte eines Llama-, Qwen- oder Gemma-Modells, die ihre config.json brauchen: gib den Ordner des Modells an oder seine config.json mit --config</translation>
+    </message>
+    <message>
+        <source>it has no %1, so it is not the book&apos;s GPTModel; a Llama3Model, Qwen3Model or Gemma3Model state_dict needs its config.json (--config)</source>
+        <translation>sie hat kein %1, also ist sie nicht das GPTModel des Buchs; ein state_dict von Llama3Model, Qwen3Model oder Gemma3Model braucht seine config.json (--config)</translation>
+    </message>
+    <message>
+        <source>d_model = %1 cannot be split into %2 heads of equal size. Valid head counts: %3.</source>
+        <translation>d_model = %1 lässt sich nicht in %2 gleich große Köpfe aufteilen. Gültige Kopfzahlen: %3.</translation>
+    </message>
+    <message>
+        <source>its config says %1 = %2 but its weights have %3</source>
+        <translation>die Konfiguration sagt %1 = %2, aber die Gewichte haben %3</translation>
+    </message>
+    <message>
+        <source>its tokenizer.json has ids up to %1, beyond the model&apos;s vocabulary of %2 (is it this model&apos;s tokenizer?)</source>
+        <translation>die tokenizer.json hat IDs bis %1, mehr als das Vokabular des Modells mit %2 (ist es der Tokenizer dieses Modells?)</translation>
+    </message>
+    <message>
+        <source>the folder has no tokenizer.json, where a Hugging Face model keeps its tokenizer</source>
+        <translation>der Ordner hat keine tokenizer.json, in der ein Hugging-Face-Modell seinen Tokenizer ablegt</translation>
+    </message>
+    <message>
+        <source>a config.json holds one object, not </source>
+        <translation>eine config.json enthält genau ein Objekt, nicht </translation>
+    </message>
+    <message>
+        <source>it has no &quot;model_type&quot;; a Hugging Face config names its architecture there (this program reads %1 and %2)</source>
+        <translation>sie hat kein &quot;model_type&quot;; dort nennt eine Hugging-Face-Konfiguration ihre Architektur (dieses Programm liest %1 und %2)</translation>
+    </message>
+    <message>
+        <source>&quot;model_type&quot; = &quot;%1&quot; is not a model this program reads; it reads %2 and %3</source>
+        <translation>&quot;model_type&quot; = &quot;%1&quot; ist kein Modell, das dieses Programm liest; es liest %2 und %3</translation>
+    </message>
+    <message>
+        <source>it has no &quot;text_config&quot; object, where a gemma3 config keeps its text model</source>
+        <translation>sie hat kein Objekt &quot;text_config&quot;, in dem eine gemma3-Konfiguration ihr Textmodell ablegt</translation>
+    </message>
+    <message>
+        <source>it has no &quot;%1&quot;, which this model type needs</source>
+        <translation>sie hat kein &quot;%1&quot;, das dieser Modelltyp braucht</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; = %2 is not a finite number</source>
+        <translation>&quot;%1&quot; = %2 ist keine endliche Zahl</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; = %2 is not a size this model can have: it must be a whole number from %3 to %4</source>
+        <translation>&quot;%1&quot; = %2 ist keine Größe, die dieses Modell haben kann: es muss eine ganze Zahl von %3 bis %4 sein</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; = %2 is out of range: it must be above 0 and at most %3</source>
+        <translation>&quot;%1&quot; = %2 liegt außerhalb des Bereichs: es muss größer als 0 und höchstens %3 sein</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is </source>
+        <translation>&quot;%1&quot; ist </translation>
+    </message>
+    <message>
+        <source>; it must be a number</source>
+        <translation>; es muss eine Zahl sein</translation>
+    </message>
+    <message>
+        <source>; it must be true or false</source>
+        <translation>; es muss true oder false sein</translation>
+    </message>
+    <message>
+        <source>; it must be a string</source>
+        <translation>; es muss ein String sein</translation>
+    </message>
+    <message>
+        <source>; it must be an object</source>
+        <translation>; es muss ein Objekt sein</translation>
+    </message>
+    <message>
+        <source>null</source>
+        <translation>null</translation>
+    </message>
+    <message>
+        <source>a boolean</source>
+        <translation>ein Wahrheitswert</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>eine Zahl</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>ein String</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>ein Array</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>ein Objekt</translation>
+    </message>
+    <message>
+        <source>this is not a NumPy .npy file (it does not start with \x93NUMPY)</source>
+        <translation>das ist keine NumPy-.npy-Datei (sie beginnt nicht mit \x93NUMPY)</translation>
+    </message>
+    <message>
+        <source>the file is truncated: it is %1 bytes, shorter than the 8-byte header length</source>
+        <translation>die Datei ist abgeschnitten: sie hat %1 Bytes, weniger als die 8 Bytes der Header-Länge</translation>
+    </message>
+    <message>
+        <source>the header length says %1 bytes but the file has only %2 bytes after it; the file is truncated or not a safetensors file</source>
+        <translation>die Header-Länge sagt %1 Bytes, aber die Datei hat danach nur %2 Bytes; die Datei ist abgeschnitten oder keine safetensors-Datei</translation>
+    </message>
+    <message>
+        <source>the header does not start with &apos;{&apos;; this is not a safetensors file</source>
+        <translation>der Header beginnt nicht mit &apos;{&apos;; das ist keine safetensors-Datei</translation>
+    </message>
+    <message>
+        <source>this is a PyTorch file in the legacy format of PyTorch before 1.6, which is not read; save it again with a current torch.save, or use the model&apos;s .safetensors file</source>
+        <translation>das ist eine PyTorch-Datei im alten Format von PyTorch vor 1.6, das nicht gelesen wird; speichere sie mit einem aktuellen torch.save neu oder nimm die .safetensors-Datei des Modells</translation>
+    </message>
+    <message>
+        <source>the archive holds no &lt;name&gt;/data.pkl, so torch.save did not write it; save the state_dict with torch.save(model.state_dict(), path)</source>
+        <translation>das Archiv enthält kein &lt;name&gt;/data.pkl, also hat torch.save es nicht geschrieben; speichere das state_dict mit torch.save(model.state_dict(), path)</translation>
+    </message>
+    <message>
+        <source>the file is empty; expected nested arrays of numbers</source>
+        <translation>die Datei ist leer; erwartet werden verschachtelte Arrays von Zahlen</translation>
+    </message>
+    <message>
+        <source>embeddings must be a .npy, .json or .csv file, not &apos;(no extension)&apos;</source>
+        <translation>Embeddings müssen eine .npy-, .json- oder .csv-Datei sein, nicht &apos;(ohne Endung)&apos;</translation>
+    </message>
+    <message>
+        <source>embeddings must be a .npy, .json or .csv file, not &apos;%1&apos;</source>
+        <translation>Embeddings müssen eine .npy-, .json- oder .csv-Datei sein, nicht &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>weights must be a .json or .safetensors file, not &apos;(no extension)&apos;</source>
+        <translation>Gewichte müssen eine .json- oder .safetensors-Datei sein, nicht &apos;(ohne Endung)&apos;</translation>
+    </message>
+    <message>
+        <source>weights must be a .json or .safetensors file, not &apos;%1&apos;</source>
+        <translation>Gewichte müssen eine .json- oder .safetensors-Datei sein, nicht &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>it is not a GPT-2 model: it has neither %1 (Hugging Face GPT-2) nor %2 (the book&apos;s GPTModel)</source>
+        <translation>das ist kein GPT-2-Modell: es hat weder %1 (Hugging Face GPT-2) noch %2 (das GPTModel des Buchs)</translation>
+    </message>
+    <message>
+        <source> and holds no tensors at all</source>
+        <translation> und enthält überhaupt keine Tensoren</translation>
+    </message>
+    <message>
+        <source>; it holds %1</source>
+        <translation>; es enthält %1</translation>
+    </message>
+    <message>
+        <source>it has neither %1 (Hugging Face&apos;s names) nor %2 (the book&apos;s), so it is not a %3 model as its config says</source>
+        <translation>sie hat weder %1 (die Namen von Hugging Face) noch %2 (die des Buchs), also ist sie kein %3-Modell, wie ihre Konfiguration sagt</translation>
+    </message>
+    <message>
+        <source>%1 has dtype %2; a model&apos;s weights must be F32, F16 or BF16</source>
+        <translation>%1 hat den dtype %2; die Gewichte eines Modells müssen F32, F16 oder BF16 sein</translation>
+    </message>
+    <message>
+        <source> (line %1, column %2)</source>
+        <translation> (Zeile %1, Spalte %2)</translation>
+    </message>
+    <message>
+        <source>the file ends early, expected </source>
+        <translation>die Datei endet zu früh, erwartet wurde </translation>
+    </message>
+    <message>
+        <source>expected </source>
+        <translation>erwartet wurde </translation>
+    </message>
+    <message>
+        <source> but found &apos;%1&apos;</source>
+        <translation>, gefunden wurde aber &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;:&apos; after an object key</source>
+        <translation>&apos;:&apos; nach einem Objektschlüssel</translation>
+    </message>
+    <message>
+        <source>&apos;,&apos; or &apos;}&apos; in an object</source>
+        <translation>&apos;,&apos; oder &apos;}&apos; in einem Objekt</translation>
+    </message>
+    <message>
+        <source>&apos;,&apos; or &apos;]&apos; in an array</source>
+        <translation>&apos;,&apos; oder &apos;]&apos; in einem Array</translation>
+    </message>
+    <message>
+        <source>&apos;:&apos; after a weight name</source>
+        <translation>&apos;:&apos; nach dem Namen eines Gewichts</translation>
+    </message>
+    <message>
+        <source>&apos;,&apos; or &apos;}&apos; after a weight</source>
+        <translation>&apos;,&apos; oder &apos;}&apos; nach einem Gewicht</translation>
+    </message>
+    <message>
+        <source>unexpected &apos;%1&apos; after the end of the JSON value</source>
+        <translation>unerwartetes &apos;%1&apos; nach dem Ende des JSON-Werts</translation>
+    </message>
+    <message>
+        <source>the file ends early, expected a string</source>
+        <translation>die Datei endet zu früh, erwartet wurde ein String</translation>
+    </message>
+    <message>
+        <source>expected a string in double quotes but found &apos;%1&apos;</source>
+        <translation>erwartet wurde ein String in doppelten Anführungszeichen, gefunden wurde aber &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>a string is not closed (missing &apos;&quot;&apos;)</source>
+        <translation>ein String ist nicht geschlossen (es fehlt &apos;&quot;&apos;)</translation>
+    </message>
+    <message>
+        <source>a control character (line break or tab) inside a string must be escaped</source>
+        <translation>ein Steuerzeichen (Zeilenumbruch oder Tab) in einem String muss escaped werden</translation>
+    </message>
+    <message>
+        <source>the file ends early, expected a value</source>
+        <translation>die Datei endet zu früh, erwartet wurde ein Wert</translation>
+    </message>
+    <message>
+        <source>unexpected character &apos;%1&apos;</source>
+        <translation>unerwartetes Zeichen &apos;%1&apos;</translation>
+    </message>
 </context>
 <context>
     <name>attn::Workspace</name>

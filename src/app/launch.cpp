@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "app/theme_actions.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/options.h"
 #include "pipeline/run_request.h"
 #include "pipeline/step_files.h"
@@ -88,7 +89,7 @@ bool parseLaunchOptions(const QStringList& arguments, LaunchOptions* out, QStrin
     try {
         o.given = givenSettings(p);
     } catch (const UserError& e) {
-        *error = QString::fromUtf8(e.what());
+        *error = errorText(e);
         return false;
     }
     if (p.isSet(QStringLiteral("screenshot"))) {
@@ -163,7 +164,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
             state.files.embeddings.reset();
         fitSettingsToFiles(&state.settings, state.files, givenSizes(base.settings, options.given));
     } catch (const UserError& e) {
-        *error = QString::fromUtf8(e.what());
+        *error = errorText(e);
         return base;
     }
     // A trained model is read after the window opens: its problems (too many tokens, a
@@ -173,7 +174,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
         try {
             modelFilePath(state.settings.modelFile);  // a file, or the name of a bundled model
         } catch (const UserError& e) {
-            *error = QString::fromUtf8(e.what());
+            *error = errorText(e);
             return base;
         }
     }
@@ -185,7 +186,7 @@ WorkspaceState launchState(const WorkspaceState& base, const LaunchOptions& opti
         if (!model)
             tokens = tokenizeInput(state.settings, state.files);
     } catch (const UserError& e) {
-        *error = QString::fromUtf8(e.what());
+        *error = errorText(e);
         return base;
     }
     const auto issues = model ? std::vector<ValidationIssue>{}

@@ -18,6 +18,7 @@
 #include "app/session_actions.h"
 #include "app/theme_actions.h"
 #include "app/workspace.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/version.h"
 
 namespace {
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
             QStringList notes;
             base = attn::sessionState(attn::readSession(options.sessionFile, nullptr), &notes);
         } catch (const std::exception& e) {
-            return fail(QString::fromUtf8(e.what()));
+            return fail(attn::errorText(e));
         }
     }
     if (options.sessionFile.isEmpty() || options.anySetting() || screenshot) {

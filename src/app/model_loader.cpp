@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "io/model_file.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/model_request.h"
 
 namespace attn {
@@ -56,7 +57,7 @@ quint64 ModelLoader::load(const QString& nameOrPath, const QString& configPath) 
                 if (configPath.isEmpty() && QFileInfo(nameOrPath).isFile() &&
                     QFileInfo(beside).isFile())
                     return Loaded{read(beside), beside, {}};
-                return Loaded{nullptr, {}, QString::fromUtf8(e.what())};
+                return Loaded{nullptr, {}, errorText(e)};
             }
         },
         [this, nameOrPath](const Loaded& l) {

@@ -6,6 +6,7 @@
 #include <QSettings>
 
 #include "app/workspace.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/model_request.h"
 #include "pipeline/options.h"
 
@@ -114,7 +115,7 @@ void OpenActions::openText() {
         workspace_->change(s, tr("Open %1").arg(QFileInfo(path).fileName()));
         emit fileError(QStringLiteral("input"), QString());
     } catch (const UserError& e) {
-        emit fileError(QStringLiteral("input"), QString::fromUtf8(e.what()));
+        emit fileError(QStringLiteral("input"), errorText(e));
     }
 }
 

@@ -18,6 +18,7 @@
 #include <QUndoStack>
 
 #include "io/file_io.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/model_request.h"
 
 namespace attn {
@@ -28,7 +29,7 @@ const char* const kRecentKey = "session/recent";
 const char* const kSessionDirKey = "session/dir";
 
 QString what(const std::exception& e) {
-    return QString::fromUtf8(e.what());
+    return errorText(e);
 }
 
 }  // namespace

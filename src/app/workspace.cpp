@@ -11,6 +11,7 @@
 #include "app/trace_controller.h"
 #include "engine/weight_check.h"
 #include "io/loaders.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/step_files.h"
 
 namespace attn {
@@ -283,7 +284,7 @@ bool Workspace::openEmbeddings(const QString& path, QString* error) {
         return true;
     } catch (const std::exception& e) {
         if (error)
-            *error = QString::fromUtf8(e.what());
+            *error = errorText(e);
         return false;
     }
 }
@@ -308,7 +309,7 @@ bool Workspace::openWeights(const QString& path, QString* error) {
         return true;
     } catch (const std::exception& e) {
         if (error)
-            *error = QString::fromUtf8(e.what());
+            *error = errorText(e);
         return false;
     }
 }

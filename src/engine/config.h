@@ -141,14 +141,26 @@ std::vector<int64_t> validKvGroupCounts(int64_t heads);
 // A problem the user can fix, with what is wrong and what would be right: bad settings, an
 // unreadable or malformed file, an output that cannot be written. `field` names the control it
 // belongs to, as in ValidationIssue (the CLI prints the message as its one line on stderr).
+// A message made of `parts` (MessagePart) reads in the interface's language where it is shown
+// (pipeline/issue_text.h's errorText); what() is always its English text.
 class UserError : public std::runtime_error {
   public:
     UserError(std::string field, const std::string& message)
         : std::runtime_error(message), field_(std::move(field)) {}
+    UserError(std::string field, std::vector<MessagePart> parts)
+        : std::runtime_error(formatMessage(parts)),
+          field_(std::move(field)),
+          parts_(std::move(parts)) {}
+    // `cause` under another field, its parts kept.
+    UserError(std::string field, const UserError& cause)
+        : std::runtime_error(cause.what()), field_(std::move(field)), parts_(cause.parts_) {}
     const std::string& field() const { return field_; }
+    // Empty for a message given whole.
+    const std::vector<MessagePart>& parts() const { return parts_; }
 
   private:
     std::string field_;
+    std::vector<MessagePart> parts_;
 };
 
 // Bytes (float32) of keys and values one token adds to a key/value cache for this module: what

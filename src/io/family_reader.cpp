@@ -15,6 +15,11 @@ namespace {
     throw UserError("model", source + ": " + message);
 }
 
+// The same in translatable parts (pipeline/issue_text.cpp lists their formats).
+[[noreturn]] void fail(const std::string& source, MessagePart part) {
+    throw UserError("model", {{"%1: ", {source}}, std::move(part)});
+}
+
 // Where a naming scheme keeps each weight; "" for a weight the family has not.
 struct BlockNames {
     std::string norm1, query, key, value, queryNorm, keyNorm, outProj, postAttentionNorm, norm2,
@@ -40,10 +45,10 @@ class FamilyReader {
         const bool hf = byName_.count(hfTable.tokenEmbedding) > 0;
         const bool book = byName_.count(bookTable.tokenEmbedding) > 0;
         if (!hf && !book)
-            fail(source_, "it has neither " + prefix + hfTable.tokenEmbedding +
-                              " (Hugging Face's names) nor " + bookTable.tokenEmbedding +
-                              " (the book's), so it is not a " + config_.modelType +
-                              " model as its config says");
+            fail(source_, MessagePart{"it has neither %1 (Hugging Face's names) nor %2 (the "
+                                      "book's), so it is not a %3 model as its config says",
+                                      {prefix + hfTable.tokenEmbedding, bookTable.tokenEmbedding,
+                                       config_.modelType}});
         table_ = hf ? &hfTable : &bookTable;
         auto model = std::make_shared<DecoderModel>();
         model->arch = a;
@@ -192,8 +197,8 @@ class FamilyReader {
                               " but its config (" + sizes + ") needs " + shapeToString(shape) +
                               " = " + dims);
         if (!isFloatDtype(it->second->dtype))
-            fail(source_, full + " has dtype " + it->second->dtype +
-                              "; a model's weights must be F32, F16 or BF16");
+            fail(source_, MessagePart{"%1 has dtype %2; a model's weights must be F32, F16 or BF16",
+                                      {full, it->second->dtype}});
         expected_.insert(name);
     }
 

@@ -95,16 +95,28 @@ std::string fileExtension(const std::string& path) {
     return ext;
 }
 
+namespace {
+
+// The system's reason for errno; the common one, a file the user may not read, in words the
+// interface translates (the others are the system's own and stay as it words them).
+[[noreturn]] void failToRead(const std::string& path) {
+    if (errno == EACCES)
+        throw UserError("file", {{"Cannot read %1: you have no permission to read it", {path}}});
+    throw UserError("file", "Cannot read " + path + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
 std::string readFileBytes(const std::string& path) {
     std::error_code ec;
     auto st = fs::status(path, ec);
     if (ec || !fs::exists(st))
-        throw UserError("file", "Cannot read " + path + ": the file does not exist");
+        throw UserError("file", {{"Cannot read %1: the file does not exist", {path}}});
     if (fs::is_directory(st))
-        throw UserError("file", "Cannot read " + path + ": it is a folder, not a file");
+        throw UserError("file", {{"Cannot read %1: it is a folder, not a file", {path}}});
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw UserError("file", "Cannot read " + path + ": " + std::strerror(errno));
+        failToRead(path);
     std::string bytes;
     if (fs::is_regular_file(st)) {
         auto size = fs::file_size(path, ec);
@@ -112,18 +124,20 @@ std::string readFileBytes(const std::string& path) {
             try {
                 bytes.resize(size);
             } catch (const std::bad_alloc&) {
-                throw UserError("file", "Cannot read " + path + ": the file is too large to load");
+                throw UserError("file",
+                                {{"Cannot read %1: the file is too large to load", {path}}});
             }
             in.read(bytes.data(), static_cast<std::streamsize>(size));
             if (static_cast<uintmax_t>(in.gcount()) != size)
-                throw UserError("file", "Cannot read " + path + ": the file changed while reading");
+                throw UserError("file",
+                                {{"Cannot read %1: the file changed while reading", {path}}});
             return bytes;
         }
     }
     // Pipes and devices have no size: read until the end.
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (in.bad())
-        throw UserError("file", "Cannot read " + path + ": " + std::strerror(errno));
+        failToRead(path);
     return bytes;
 }
 

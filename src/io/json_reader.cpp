@@ -32,6 +32,10 @@ std::string jsonTypeName(JsonValue::Type type) {
     return "a value";
 }
 
+MessagePart jsonTypePart(JsonValue::Type type) {
+    return {jsonTypeName(type), {}};
+}
+
 JsonReader::JsonReader(std::string_view text, std::string source)
     : text_(text), source_(std::move(source)) {
     // A UTF-8 byte order mark is not JSON, but editors on Windows add it.
@@ -39,18 +43,37 @@ JsonReader::JsonReader(std::string_view text, std::string source)
         pos_ = 3;
 }
 
-void JsonReader::failAt(size_t pos, const std::string& message) const {
+namespace {
+
+// Line and column (from 1) of byte `pos`.
+std::pair<size_t, size_t> lineAndColumn(std::string_view text, size_t pos) {
     size_t line = 1, column = 1;
-    for (size_t i = 0; i < pos && i < text_.size(); ++i) {
-        if (text_[i] == '\n') {
+    for (size_t i = 0; i < pos && i < text.size(); ++i) {
+        if (text[i] == '\n') {
             ++line;
             column = 1;
         } else {
             ++column;
         }
     }
+    return {line, column};
+}
+
+}  // namespace
+
+void JsonReader::failAt(size_t pos, const std::string& message) const {
+    const auto [line, column] = lineAndColumn(text_, pos);
     throw UserError("file", source_ + ": " + message + " (line " + std::to_string(line) +
-                                  ", column " + std::to_string(column) + ")");
+                                ", column " + std::to_string(column) + ")");
+}
+
+// A message in pieces is translated whole, its place included; one given whole stays English
+// whole (a German place after an English sentence would read as neither).
+void JsonReader::failAt(size_t pos, std::vector<MessagePart> parts) const {
+    const auto [line, column] = lineAndColumn(text_, pos);
+    parts.insert(parts.begin(), MessagePart{"%1: ", {source_}});
+    parts.push_back({" (line %1, column %2)", {std::to_string(line), std::to_string(column)}});
+    throw UserError("file", std::move(parts));
 }
 
 std::string JsonReader::pathText(const std::string& label, const std::vector<int64_t>& path) {
@@ -100,13 +123,13 @@ void JsonReader::expect(char c, const char* what) {
     if (consume(c))
         return;
     if (pos_ >= text_.size())
-        fail(std::string("the file ends early, expected ") + what);
-    fail(std::string("expected ") + what + " but found '" + text_[pos_] + "'");
+        fail({{"the file ends early, expected ", {}}, {what, {}}});
+    fail({{"expected ", {}}, {what, {}}, {" but found '%1'", {std::string(1, text_[pos_])}}});
 }
 
 void JsonReader::expectEnd() {
     if (!atEnd())
-        fail(std::string("unexpected '") + text_[pos_] + "' after the end of the JSON value");
+        fail({{"unexpected '%1' after the end of the JSON value", {std::string(1, text_[pos_])}}});
 }
 
 namespace {
@@ -138,8 +161,9 @@ bool isDigit(char c) {
 std::string JsonReader::parseString() {
     if (peek() != '"') {
         if (pos_ >= text_.size())
-            fail("the file ends early, expected a string");
-        fail(std::string("expected a string in double quotes but found '") + text_[pos_] + "'");
+            fail({{"the file ends early, expected a string", {}}});
+        fail(
+            {{"expected a string in double quotes but found '%1'", {std::string(1, text_[pos_])}}});
     }
     size_t start = pos_++;
     std::string out;
@@ -163,7 +187,7 @@ std::string JsonReader::parseString() {
     };
     while (true) {
         if (pos_ >= text_.size())
-            failAt(start, "a string is not closed (missing '\"')");
+            failAt(start, {{"a string is not closed (missing '\"')", {}}});
         char c = text_[pos_];
         if (c == '"') {
             ++pos_;
@@ -175,14 +199,14 @@ std::string JsonReader::parseString() {
             return out;
         }
         if (static_cast<unsigned char>(c) < 0x20)
-            fail("a control character (line break or tab) inside a string must be escaped");
+            fail({{"a control character (line break or tab) inside a string must be escaped", {}}});
         if (c != '\\') {
             out.push_back(c);
             ++pos_;
             continue;
         }
         if (pos_ + 1 >= text_.size())
-            failAt(start, "a string is not closed (missing '\"')");
+            failAt(start, {{"a string is not closed (missing '\"')", {}}});
         char e = text_[pos_ + 1];
         pos_ += 2;
         switch (e) {
@@ -302,7 +326,7 @@ JsonValue JsonReader::parseValue(int depth) {
     JsonValue v;
     char c = peek();
     if (c == '\0')
-        fail("the file ends early, expected a value");
+        fail({{"the file ends early, expected a value", {}}});
     if (c == '{') {
         ++pos_;
         v.type = JsonValue::Type::Object;
@@ -363,7 +387,7 @@ JsonValue JsonReader::parseValue(int depth) {
     std::string what = describeNonNumber();
     if (!what.empty())
         fail(what + " is not valid JSON");
-    fail(std::string("unexpected character '") + c + "'");
+    fail({{"unexpected character '%1'", {std::string(1, c)}}});
 }
 
 Tensor JsonReader::parseTensor(const std::string& label) {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/config.h"
 #include "engine/tensor.h"
 
 namespace attn::io {
@@ -28,6 +29,8 @@ struct JsonValue {
 
 // "a string", "an array", ... for messages.
 std::string jsonTypeName(JsonValue::Type type);
+// The same as a translatable part of a message (pipeline/issue_text.cpp lists the names).
+MessagePart jsonTypePart(JsonValue::Type type);
 
 class JsonReader {
   public:
@@ -59,6 +62,9 @@ class JsonReader {
     size_t position() const { return pos_; }
     [[noreturn]] void fail(const std::string& message) const { failAt(pos_, message); }
     [[noreturn]] void failAt(size_t pos, const std::string& message) const;
+    // The same in translatable parts (pipeline/issue_text.cpp lists their formats).
+    [[noreturn]] void fail(std::vector<MessagePart> parts) const { failAt(pos_, std::move(parts)); }
+    [[noreturn]] void failAt(size_t pos, std::vector<MessagePart> parts) const;
     // "W_query.weight[1][0]" for messages.
     static std::string pathText(const std::string& label, const std::vector<int64_t>& path);
 

@@ -10,8 +10,8 @@ Tensor parseJsonTensor(std::string_view text, const std::string& source) {
     JsonReader reader(text, source);
     const char first = reader.peek();
     if (first == '\0')
-        throw UserError("file",
-                          source + ": the file is empty; expected nested arrays of numbers");
+        throw UserError("file", {{"%1: ", {source}},
+                                 {"the file is empty; expected nested arrays of numbers", {}}});
     Tensor result;
     if (first == '{') {
         // {"about": ..., "tokens": [...], "inputs": [[...]]}: take the one tensor member.
@@ -34,10 +34,9 @@ Tensor parseJsonTensor(std::string_view text, const std::string& source) {
             }
         }
         if (!found)
-            throw UserError("file",
-                              source +
-                                  ": the object has no \"embeddings\" or \"inputs\" member; "
-                                  "expected nested arrays of numbers");
+            throw UserError("file", source +
+                                        ": the object has no \"embeddings\" or \"inputs\" member; "
+                                        "expected nested arrays of numbers");
     } else {
         result = reader.parseTensor("element ");
     }
@@ -54,8 +53,7 @@ WeightMap parseJsonWeights(std::string_view text, const std::string& source) {
     const char first = reader.peek();
     if (first != '{') {
         if (first == '\0')
-            throw UserError("file",
-                              source + ": the file is empty; expected an object of weights");
+            throw UserError("file", source + ": the file is empty; expected an object of weights");
         reader.fail("expected an object {\"W_query.weight\": [[...]], ...} of weights");
     }
     reader.consume('{');

@@ -43,29 +43,34 @@ Tensor readEmbeddingsFile(const std::string& path) {
             x = readCsv(path).values;
         else
             throw UserError("embeddings",
-                              name + ": embeddings must be a .npy, .json or .csv file, not '" +
-                                  (ext.empty() ? std::string("(no extension)") : ext) + "'");
+                            {{"%1: ", {name}},
+                             ext.empty() ? MessagePart{"embeddings must be a .npy, .json or .csv "
+                                                       "file, not '(no extension)'",
+                                                       {}}
+                                         : MessagePart{"embeddings must be a .npy, .json or .csv "
+                                                       "file, not '%1'",
+                                                       {ext}}});
     } catch (const UserError& e) {
         if (e.field() == "embeddings")
             throw;
-        throw UserError("embeddings", e.what());
+        throw UserError("embeddings", e);
     }
     if (x.dim() != 2 && x.dim() != 3)
         throw UserError("embeddings", name +
-                                            ": the embeddings must be a (T, d_in) or (b, T, d_in) "
-                                            "matrix, but the file holds shape " +
-                                            shapeToString(x.shape()));
+                                          ": the embeddings must be a (T, d_in) or (b, T, d_in) "
+                                          "matrix, but the file holds shape " +
+                                          shapeToString(x.shape()));
     if (x.numel() == 0)
         throw UserError("embeddings", name + ": the embeddings are empty (shape " +
-                                            shapeToString(x.shape()) +
-                                            "); at least one token with one number is needed");
+                                          shapeToString(x.shape()) +
+                                          "); at least one token with one number is needed");
     const Tensor c = x.contiguous();
     const float* p = c.data();
     for (int64_t i = 0; i < c.numel(); ++i)
         if (!std::isfinite(p[i]))
             throw UserError("embeddings", name + ": element " + indexText(c.shape(), i) + " is " +
-                                                formatFloat(p[i]) +
-                                                "; embeddings must be finite numbers");
+                                              formatFloat(p[i]) +
+                                              "; embeddings must be finite numbers");
     return x;
 }
 
@@ -77,13 +82,17 @@ WeightMap readWeightsFile(const std::string& path) {
             return readJsonWeights(path);
         if (ext == ".safetensors")
             return readSafetensors(path).tensors;
-        throw UserError("weights", name +
-                                         ": weights must be a .json or .safetensors file, not '" +
-                                         (ext.empty() ? std::string("(no extension)") : ext) + "'");
+        throw UserError(
+            "weights",
+            {{"%1: ", {name}},
+             ext.empty()
+                 ? MessagePart{"weights must be a .json or .safetensors file, not '(no extension)'",
+                               {}}
+                 : MessagePart{"weights must be a .json or .safetensors file, not '%1'", {ext}}});
     } catch (const UserError& e) {
         if (e.field() == "weights")
             throw;
-        throw UserError("weights", e.what());
+        throw UserError("weights", e);
     }
 }
 

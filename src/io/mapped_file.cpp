@@ -14,8 +14,17 @@ namespace attn::io {
 
 namespace {
 
-[[noreturn]] void failRead(const std::string& path, const std::string& reason) {
-    throw UserError("file", "Cannot read " + path + ": " + reason);
+// `format`'s %1 is the path; the system's reasons (strerror) are its own words.
+[[noreturn]] void failRead(const std::string& path, const char* format) {
+    throw UserError("file", {{format, {path}}});
+}
+
+[[noreturn]] void failRead(const std::string& path, int error) {
+    if (error == ENOENT)
+        failRead(path, "Cannot read %1: the file does not exist");
+    if (error == EACCES)
+        failRead(path, "Cannot read %1: you have no permission to read it");
+    throw UserError("file", "Cannot read " + path + ": " + std::strerror(error));
 }
 
 // Closes the descriptor on every path out of the constructor; the mapping outlives it.
@@ -33,21 +42,23 @@ MappedFile::MappedFile(const std::string& path) {
     FileDescriptor file;
     file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (file.fd < 0)
-        failRead(path, errno == ENOENT ? "the file does not exist" : std::strerror(errno));
+        failRead(path, errno);
     struct stat st {};
     if (::fstat(file.fd, &st) != 0)
-        failRead(path, std::strerror(errno));
+        failRead(path, errno);
     if (S_ISDIR(st.st_mode))
-        failRead(path, "it is a folder, not a file");
+        failRead(path, "Cannot read %1: it is a folder, not a file");
     if (!S_ISREG(st.st_mode))
-        failRead(path, "it is not a regular file (a model file must be mapped into memory)");
+        failRead(path,
+                 "Cannot read %1: it is not a regular file (a model file must be mapped into "
+                 "memory)");
     size_ = static_cast<size_t>(st.st_size);
     if (size_ == 0)
         return;  // mmap refuses length 0; an empty view is all there is
     data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.fd, 0);
     if (data_ == MAP_FAILED) {
         data_ = nullptr;
-        failRead(path, std::strerror(errno));
+        failRead(path, errno);
     }
 }
 

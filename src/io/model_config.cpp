@@ -27,6 +27,16 @@ class ConfigReader {
     [[noreturn]] void fail(const std::string& message) const {
         throw UserError("model", source_ + ": " + message);
     }
+    // The same in translatable parts (pipeline/issue_text.cpp lists their formats).
+    [[noreturn]] void fail(std::vector<MessagePart> parts) const {
+        parts.insert(parts.begin(), MessagePart{"%1: ", {source_}});
+        throw UserError("model", std::move(parts));
+    }
+    // "\"key\" is <type>; it must be <what>" for a value of the wrong JSON type.
+    [[noreturn]] void failType(const std::string& key, JsonValue::Type type,
+                               const char* mustBe) const {
+        fail({{"\"%1\" is ", {keyName(key)}}, jsonTypePart(type), {mustBe, {}}});
+    }
 
     std::string keyName(const std::string& key) const { return scope_ + key; }
 
@@ -38,17 +48,17 @@ class ConfigReader {
     double number(const std::string& key) const {
         const JsonValue* v = find(key);
         if (!v)
-            fail("it has no \"" + keyName(key) + "\", which this model type needs");
+            fail({{"it has no \"%1\", which this model type needs", {keyName(key)}}});
         return numberOf(*v, key);
     }
 
     double numberOf(const JsonValue& v, const std::string& key) const {
         if (v.type != JsonValue::Type::Number)
-            fail("\"" + keyName(key) + "\" is " + jsonTypeName(v.type) + "; it must be a number");
+            failType(key, v.type, "; it must be a number");
         double x = 0;
         const auto [ptr, ec] = std::from_chars(v.text.data(), v.text.data() + v.text.size(), x);
         if (ec != std::errc() || !std::isfinite(x))
-            fail("\"" + keyName(key) + "\" = " + v.text + " is not a finite number");
+            fail({{"\"%1\" = %2 is not a finite number", {keyName(key), v.text}}});
         return x;
     }
 
@@ -59,9 +69,10 @@ class ConfigReader {
     int64_t size(const std::string& key, int64_t lo, int64_t hi) const {
         const double x = number(key);
         if (x != std::floor(x) || x < double(lo) || x > double(hi))
-            fail("\"" + keyName(key) + "\" = " + find(key)->text +
-                 " is not a size this model can " + "have: it must be a whole number from " +
-                 std::to_string(lo) + " to " + std::to_string(hi));
+            fail(
+                {{"\"%1\" = %2 is not a size this model can have: it must be a whole number "
+                  "from %3 to %4",
+                  {keyName(key), find(key)->text, std::to_string(lo), std::to_string(hi)}}});
         return static_cast<int64_t>(x);
     }
 
@@ -74,8 +85,7 @@ class ConfigReader {
         if (!v)
             return fallback;
         if (v->type != JsonValue::Type::Bool)
-            fail("\"" + keyName(key) + "\" is " + jsonTypeName(v->type) +
-                 "; it must be true or false");
+            failType(key, v->type, "; it must be true or false");
         return v->boolean;
     }
 
@@ -84,7 +94,7 @@ class ConfigReader {
         if (!v)
             return {};
         if (v->type != JsonValue::Type::String)
-            fail("\"" + keyName(key) + "\" is " + jsonTypeName(v->type) + "; it must be a string");
+            failType(key, v->type, "; it must be a string");
         return v->text;
     }
 
@@ -103,8 +113,8 @@ double positive(const ConfigReader& r, const std::string& key, double fallback, 
     if (!(x > 0.0) || x > hi) {
         std::ostringstream limit;
         limit << hi;
-        r.fail("\"" + r.keyName(key) + "\" = " + r.find(key)->text +
-               " is out of range: it must be above 0 and at most " + limit.str());
+        r.fail({{"\"%1\" = %2 is out of range: it must be above 0 and at most %3",
+                 {r.keyName(key), r.find(key)->text, limit.str()}}});
     }
     return x;
 }
@@ -114,8 +124,7 @@ double positive(const ConfigReader& r, const std::string& key, double fallback, 
 void readRopeScaling(const ConfigReader& outer, const JsonValue& v, const std::string& key,
                      RopeSpec& spec) {
     if (v.type != JsonValue::Type::Object)
-        outer.fail("\"" + outer.keyName(key) + "\" is " + jsonTypeName(v.type) +
-                   "; it must be an object");
+        outer.failType(key, v.type, "; it must be an object");
     const ConfigReader r(v, outer.source(), outer.keyName(key) + ".");
     if (r.find("rope_theta"))
         spec.base = positive(r, "rope_theta", 1e4, 1e12);
@@ -320,12 +329,23 @@ ModelConfig readGpt2(const ConfigReader& r) {
 
 }  // namespace
 
-std::string supportedModelTypes() {
-    // GPT-2, the table's families, and Gemma 3's multimodal folder around its text model.
+namespace {
+
+// GPT-2 and the table's families; Gemma 3's multimodal folder around its text model comes last
+// (messages join it with their language's "and").
+std::string modelTypesButLast() {
     std::string types = "gpt2";
     for (const FamilyRow& row : kFamilies)
         types += std::string(", ") + row.modelType;
-    return types + " and gemma3";
+    return types;
+}
+
+const char* const kLastModelType = "gemma3";
+
+}  // namespace
+
+std::string supportedModelTypes() {
+    return modelTypesButLast() + " and " + kLastModelType;
 }
 
 ModelConfig parseModelConfig(std::string_view json, const std::string& source) {
@@ -333,15 +353,16 @@ ModelConfig parseModelConfig(std::string_view json, const std::string& source) {
     const JsonValue root = reader.parseValue();
     reader.expectEnd();
     if (root.type != JsonValue::Type::Object)
-        throw UserError(
-            "model", source + ": a config.json holds one object, not " + jsonTypeName(root.type));
+        throw UserError("model", {{"%1: ", {source}},
+                                  {"a config.json holds one object, not ", {}},
+                                  jsonTypePart(root.type)});
     const ConfigReader top(root, source, "");
     const std::string type = top.text("model_type");
     if (type.empty())
         top.fail(
-            "it has no \"model_type\"; a Hugging Face config names its architecture there "
-            "(this program reads " +
-            supportedModelTypes() + ")");
+            {{"it has no \"model_type\"; a Hugging Face config names its architecture "
+              "there (this program reads %1 and %2)",
+              {modelTypesButLast(), kLastModelType}}});
     if (type == "gpt2")
         return readGpt2(top);
     if (type != "gemma3" && familyRow(type))
@@ -350,14 +371,15 @@ ModelConfig parseModelConfig(std::string_view json, const std::string& source) {
         const JsonValue* text = top.find("text_config");
         if (!text || text->type != JsonValue::Type::Object)
             top.fail(
-                "it has no \"text_config\" object, where a gemma3 config keeps its text "
-                "model");
+                {{"it has no \"text_config\" object, where a gemma3 config keeps its text "
+                  "model",
+                  {}}});
         ModelConfig c = readFamily(ConfigReader(*text, source, "text_config."), "gemma3");
         c.tensorPrefix = "language_model.";
         return c;
     }
-    top.fail("\"model_type\" = \"" + type + "\" is not a model this program reads; it reads " +
-             supportedModelTypes());
+    top.fail({{"\"model_type\" = \"%1\" is not a model this program reads; it reads %2 and %3",
+               {type, modelTypesButLast(), kLastModelType}}});
 }
 
 }  // namespace attn::io

@@ -24,6 +24,11 @@ namespace {
     throw UserError("model", source + ": " + message);
 }
 
+// The same in translatable parts (pipeline/issue_text.cpp lists their formats).
+[[noreturn]] void fail(const std::string& source, MessagePart part, const char* field = "model") {
+    throw UserError(field, {{"%1: ", {source}}, std::move(part)});
+}
+
 // "h.12.attn.c_attn.weight" with prefix "h." -> 12 and "attn.c_attn.weight"; -1 when the name
 // is not a block's.
 int64_t blockIndex(const std::string& name, const std::string& prefix, std::string* rest) {
@@ -148,17 +153,22 @@ class ModelReader {
             if (byName_.count("model.embed_tokens.weight") ||
                 byName_.count("language_model.model.embed_tokens.weight"))
                 // Under "config": what is missing is the config, which the app then asks for.
-                throw UserError("config",
-                                source_ +
-                                    ": it holds model.embed_tokens.weight, the weights of a "
-                                    "Llama, Qwen or Gemma model, which need their config.json: "
-                                    "give the model's folder, or its config.json with --config");
-            fail(source_,
-                 "it is not a GPT-2 model: it has neither " + hfEmbedding +
-                     " (Hugging Face GPT-2) nor " + bookEmbedding + " (the book's GPTModel)" +
-                     (some.empty() ? std::string(" and holds no tensors at all")
-                                   : "; it holds " + some + (byName_.size() > 3 ? ", ..." : "")) +
-                     ".");
+                fail(source_,
+                     MessagePart{"it holds model.embed_tokens.weight, the weights of a Llama, "
+                                 "Qwen or Gemma model, which need their config.json: give the "
+                                 "model's folder, or its config.json with --config",
+                                 {}},
+                     "config");
+            throw UserError(
+                "model",
+                {{"%1: ", {source_}},
+                 {"it is not a GPT-2 model: it has neither %1 (Hugging Face GPT-2) nor %2 (the "
+                  "book's GPTModel)",
+                  {hfEmbedding, bookEmbedding}},
+                 some.empty()
+                     ? MessagePart{" and holds no tensors at all", {}}
+                     : MessagePart{"; it holds %1", {some + (byName_.size() > 3 ? ", ..." : "")}},
+                 {".", {}}});
         }
         scheme_ = hf ? &kHuggingFace : &kBook;
     }
@@ -189,10 +199,12 @@ class ModelReader {
         a.vocab = tok.shape[0];
         a.dModel = tok.shape[1];
         if (!find(s.positionEmbedding) && scheme_->names == WeightNames::Book)
-            throw UserError("config", source_ + ": it has no " + s.positionEmbedding +
-                                          ", so it is not the book's "
-                                          "GPTModel; a Llama3Model, Qwen3Model or Gemma3Model "
-                                          "state_dict needs its config.json (--config)");
+            fail(source_,
+                 MessagePart{"it has no %1, so it is not the book's GPTModel; a Llama3Model, "
+                             "Qwen3Model or Gemma3Model state_dict needs its config.json "
+                             "(--config)",
+                             {s.positionEmbedding}},
+                 "config");
         const StoredTensor& pos = matrix(s.positionEmbedding, "(context_length, d_model)");
         a.contextLength = pos.shape[0];
         if (a.vocab < 1 || a.dModel < 1 || a.contextLength < 1)
@@ -252,10 +264,12 @@ class ModelReader {
             m.headsSource = HeadsSource::Default;
         }
         if (a.heads < 1 || a.dModel % a.heads != 0)
-            throw UserError("heads", source_ + ": d_model = " + std::to_string(a.dModel) +
-                                         " cannot be split into " + std::to_string(a.heads) +
-                                         " heads of equal size. Valid head counts: " +
-                                         validHeads(a.dModel) + ".");
+            fail(source_,
+                 MessagePart{
+                     "d_model = %1 cannot be split into %2 heads of equal size. Valid "
+                     "head counts: %3.",
+                     {std::to_string(a.dModel), std::to_string(a.heads), validHeads(a.dModel)}},
+                 "heads");
     }
 
     std::pair<int64_t, bool> metadataHeads() const {
@@ -430,7 +444,7 @@ auto asModelError(F&& f) {
         return f();
     } catch (const UserError& e) {
         if (e.field() == "file")
-            throw UserError("model", e.what());
+            throw UserError("model", e);
         throw;
     }
 }
@@ -447,15 +461,16 @@ namespace {
 
 StoredTensors readTensors(const SharedBytes& bytes, const std::string& source) {
     if (bytes.bytes.empty())
-        fail(source, "the file is empty");
+        fail(source, MessagePart{"the file is empty", {}});
     if (looksLikeTorchFile(bytes.bytes))
         return readTorchArchive(bytes, source);
     if (bytes.bytes.size() >= 9 && bytes.bytes[8] == '{')
         return readSafetensorsTensors(bytes, source);
     fail(source,
-         "this is neither a .safetensors file nor a PyTorch file written by torch.save; a model "
-         "comes as model.safetensors, pytorch_model.bin or a .pth saved with "
-         "torch.save(model.state_dict(), path)");
+         MessagePart{"this is neither a .safetensors file nor a PyTorch file written by "
+                     "torch.save; a model comes as model.safetensors, pytorch_model.bin or a .pth "
+                     "saved with torch.save(model.state_dict(), path)",
+                     {}});
 }
 
 ModelConfig readConfig(const std::string& path) {
@@ -474,8 +489,8 @@ void checkGpt2Config(const DecoderModel& m, const ModelConfig& c, const std::str
         {"n_positions", {want.contextLength, a.contextLength}}};
     for (const auto& [key, v] : sizes)
         if (v.first != v.second)
-            fail(source, "its config says " + std::string(key) + " = " + std::to_string(v.first) +
-                             " but its weights have " + std::to_string(v.second));
+            fail(source, MessagePart{"its config says %1 = %2 but its weights have %3",
+                                     {key, std::to_string(v.first), std::to_string(v.second)}});
 }
 
 std::shared_ptr<const DecoderModel> buildWithConfig(const StoredTensors& tensors,
@@ -559,11 +574,12 @@ std::shared_ptr<const DecoderModel> withTokenizer(std::shared_ptr<const DecoderM
     // <image_soft_token> in the text-only 270M) is refused if the text ever contains it
     // (checkModelSettings names it), as Hugging Face would fail on its embedding.
     if (m->tokenizer->modelVocabSize() > m->arch.vocab)
-        throw UserError("tokenizer",
-                        fileDisplayName(folder.string()) + ": its tokenizer.json has ids up to " +
-                            std::to_string(m->tokenizer->modelVocabSize() - 1) +
-                            ", beyond the model's vocabulary of " + std::to_string(m->arch.vocab) +
-                            " (is it this model's tokenizer?)");
+        fail(fileDisplayName(folder.string()),
+             MessagePart{"its tokenizer.json has ids up to %1, beyond the model's vocabulary of "
+                         "%2 (is it this model's tokenizer?)",
+                         {std::to_string(m->tokenizer->modelVocabSize() - 1),
+                          std::to_string(m->arch.vocab)}},
+             "tokenizer");
     return m;
 }
 
@@ -575,10 +591,11 @@ std::shared_ptr<const DecoderModel> loadFolder(const std::string& path,
                                                  ? folder / "config.json"
                                                  : std::filesystem::path(options.configPath);
     if (!std::filesystem::is_regular_file(configPath))
-        fail(source,
-             "the folder has no config.json; a Hugging Face model folder holds "
-             "config.json, model.safetensors (or model.safetensors.index.json and its "
-             "shards) and tokenizer.json");
+        fail(source, MessagePart{"the folder has no config.json; a Hugging Face model folder "
+                                 "holds config.json, model.safetensors (or "
+                                 "model.safetensors.index.json and its shards) and "
+                                 "tokenizer.json",
+                                 {}});
     const ModelConfig config = readConfig(configPath.string());
     throwIfCancelled(options.cancel);
     StoredTensors tensors;
@@ -588,9 +605,9 @@ std::shared_ptr<const DecoderModel> loadFolder(const std::string& path,
     else if (std::filesystem::is_regular_file(folder / "model.safetensors.index.json"))
         tensors = readShards(folder, source);
     else
-        fail(source,
-             "the folder has neither model.safetensors nor "
-             "model.safetensors.index.json with its shards");
+        fail(source, MessagePart{"the folder has neither model.safetensors nor "
+                                 "model.safetensors.index.json with its shards",
+                                 {}});
     return withTokenizer(buildWithConfig(tensors, config, source, options), folder);
 }
 

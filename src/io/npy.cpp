@@ -22,6 +22,11 @@ constexpr std::string_view kMagic = "\x93NUMPY";
     throw UserError("file", source + ": " + message);
 }
 
+// The same in translatable parts (pipeline/issue_text.cpp lists their formats).
+[[noreturn]] void fail(const std::string& source, MessagePart part) {
+    throw UserError("file", {{"%1: ", {source}}, std::move(part)});
+}
+
 // The header dict is a Python literal: {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
 struct NpyHeader {
     std::string descr;
@@ -238,11 +243,12 @@ void fortranToRowMajor(const float* f, const Shape& shape, float* out) {
 
 Tensor parseNpy(std::string_view bytes, const std::string& source) {
     if (bytes.empty())
-        fail(source, "the file is empty");
+        fail(source, MessagePart{"the file is empty", {}});
     if (bytes.size() < 8 || bytes.substr(0, 6) != kMagic) {
         if (bytes.size() < 6 && kMagic.starts_with(bytes))
             fail(source, "the file is truncated: it ends inside the 6-byte \\x93NUMPY signature");
-        fail(source, "this is not a NumPy .npy file (it does not start with \\x93NUMPY)");
+        fail(source,
+             MessagePart{"this is not a NumPy .npy file (it does not start with \\x93NUMPY)", {}});
     }
     const int major = static_cast<unsigned char>(bytes[6]);
     const int minor = static_cast<unsigned char>(bytes[7]);

@@ -25,6 +25,11 @@ namespace {
     throw UserError("file", source + ": " + message);
 }
 
+// The same in translatable parts (pipeline/issue_text.cpp lists their formats).
+[[noreturn]] void fail(const std::string& source, MessagePart part) {
+    throw UserError("file", {{"%1: ", {source}}, std::move(part)});
+}
+
 // What parseSafetensors converts to float32.
 bool convertible(const std::string& dtype) {
     return dtype == "F32" || dtype == "F16" || dtype == "BF16" || dtype == "F64" || dtype == "BOOL";
@@ -41,20 +46,22 @@ bool parseUnsigned(const JsonValue& v, uint64_t& out) {
 
 SafetensorsHeader parseSafetensorsHeader(std::string_view bytes, const std::string& source) {
     if (bytes.size() < 8)
-        fail(source, "the file is truncated: it is " + std::to_string(bytes.size()) +
-                         " bytes, shorter than the 8-byte header length");
+        fail(source, MessagePart{"the file is truncated: it is %1 bytes, shorter than the 8-byte "
+                                 "header length",
+                                 {std::to_string(bytes.size())}});
     const uint64_t headerLength = loadLe<uint64_t>(bytes.data());
     const uint64_t afterLength = bytes.size() - 8;
     if (headerLength > afterLength)
-        fail(source, "the header length says " + std::to_string(headerLength) +
-                         " bytes but the file has only " + std::to_string(afterLength) +
-                         " bytes after it; the file is truncated or not a safetensors file");
+        fail(source, MessagePart{"the header length says %1 bytes but the file has only %2 bytes "
+                                 "after it; the file is truncated or not a safetensors file",
+                                 {std::to_string(headerLength), std::to_string(afterLength)}});
     if (headerLength < 2)
         fail(source, "the header length is " + std::to_string(headerLength) +
                          " bytes, too short for a JSON header");
     const std::string_view headerText = bytes.substr(8, headerLength);
     if (headerText.front() != '{')
-        fail(source, "the header does not start with '{'; this is not a safetensors file");
+        fail(source,
+             MessagePart{"the header does not start with '{'; this is not a safetensors file", {}});
     // The format's header is UTF-8 JSON; names with invalid bytes could not be written back.
     {
         QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);

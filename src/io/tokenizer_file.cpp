@@ -13,15 +13,16 @@ std::shared_ptr<const HfTokenizer> loadTokenizer(const std::string& path) {
     if (std::filesystem::is_directory(file)) {
         file /= "tokenizer.json";
         if (!std::filesystem::is_regular_file(file))
-            throw UserError("tokenizer", fileDisplayName(path) +
-                                             ": the folder has no tokenizer.json, where a "
-                                             "Hugging Face model keeps its tokenizer");
+            throw UserError("tokenizer", {{"%1: ", {fileDisplayName(path)}},
+                                          {"the folder has no tokenizer.json, where a Hugging "
+                                           "Face model keeps its tokenizer",
+                                           {}}});
     }
     std::string json;
     try {
         json = readFileBytes(file.string());
     } catch (const UserError& e) {
-        throw UserError("tokenizer", e.what());
+        throw UserError("tokenizer", e);
     }
     try {
         return HfTokenizer::fromJson(json);

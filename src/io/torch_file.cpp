@@ -15,6 +15,11 @@ namespace {
     throw UserError("file", source + ": " + message);
 }
 
+// The same in translatable parts (pipeline/issue_text.cpp lists their formats).
+[[noreturn]] void fail(const std::string& source, MessagePart part) {
+    throw UserError("file", {{"%1: ", {source}}, std::move(part)});
+}
+
 // PyTorch before 1.6 wrote a bare pickle stream that starts with PROTO 2 and the LONG1 magic
 // number 0x1950a86a20f9469cfc6c.
 constexpr std::string_view kLegacyMagic =
@@ -47,10 +52,10 @@ bool looksLikeTorchFile(std::string_view bytes) {
 StoredTensors readTorchArchive(const SharedBytes& file, const std::string& source) {
     const std::string_view bytes = file.bytes;
     if (bytes.starts_with(kLegacyMagic.substr(0, 4)))
-        fail(source,
-             "this is a PyTorch file in the legacy format of PyTorch before 1.6, which is not "
-             "read; save it again with a current torch.save, or use the model's .safetensors "
-             "file");
+        fail(source, MessagePart{"this is a PyTorch file in the legacy format of PyTorch before "
+                                 "1.6, which is not read; save it again with a current "
+                                 "torch.save, or use the model's .safetensors file",
+                                 {}});
     const std::vector<ZipEntry> entries =
         readZipDirectory(bytes, source, "a PyTorch (torch.save) file");
     std::map<std::string, const ZipEntry*> byName;
@@ -67,9 +72,10 @@ StoredTensors readTorchArchive(const SharedBytes& file, const std::string& sourc
         }
     }
     if (!pickle)
-        fail(source,
-             "the archive holds no <name>/data.pkl, so torch.save did not write it; "
-             "save the state_dict with torch.save(model.state_dict(), path)");
+        fail(source, MessagePart{"the archive holds no <name>/data.pkl, so torch.save did not "
+                                 "write it; save the state_dict with "
+                                 "torch.save(model.state_dict(), path)",
+                                 {}});
     const std::string prefix = pickle->name.substr(0, pickle->name.size() - 8);
     if (auto it = byName.find(prefix + "byteorder"); it != byName.end()) {
         const std::string_view order = zipEntryData(bytes, *it->second, source, true, kRepacked);

@@ -118,6 +118,133 @@ const QSet<QByteArray>& formats() {
         QT_TRANSLATE_NOOP("attn::Validation",
                           " (W_query.weight is an nn.Linear layer: choose self-attention, not "
                           "self-attention-v1)"),
+        // A file or model that cannot be read (src/io, UserError's parts), after "%1: " with
+        // the file's name where the format does not name the path itself.
+        QT_TRANSLATE_NOOP("attn::Validation", "Cannot read %1: the file does not exist"),
+        QT_TRANSLATE_NOOP("attn::Validation", "Cannot read %1: it is a folder, not a file"),
+        QT_TRANSLATE_NOOP("attn::Validation", "Cannot read %1: you have no permission to read it"),
+        QT_TRANSLATE_NOOP("attn::Validation", "Cannot read %1: the file is too large to load"),
+        QT_TRANSLATE_NOOP("attn::Validation", "Cannot read %1: the file changed while reading"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "Cannot read %1: it is not a regular file (a model file must be mapped "
+                          "into memory)"),
+        QT_TRANSLATE_NOOP("attn::Validation", "the file is empty"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "this is neither a .safetensors file nor a PyTorch file written by "
+                          "torch.save; a model comes as model.safetensors, pytorch_model.bin or a "
+                          ".pth saved with torch.save(model.state_dict(), path)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "the folder has no config.json; a Hugging Face model folder holds "
+                          "config.json, model.safetensors (or model.safetensors.index.json and "
+                          "its shards) and tokenizer.json"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "the folder has neither model.safetensors nor "
+                          "model.safetensors.index.json with its shards"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "it holds model.embed_tokens.weight, the weights of a Llama, Qwen or "
+                          "Gemma model, which need their config.json: give the model's folder, "
+                          "or its config.json with --config"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "it has no %1, so it is not the book's GPTModel; a Llama3Model, "
+                          "Qwen3Model or Gemma3Model state_dict needs its config.json "
+                          "(--config)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "d_model = %1 cannot be split into %2 heads of equal size. Valid head "
+                          "counts: %3."),
+        QT_TRANSLATE_NOOP("attn::Validation", "its config says %1 = %2 but its weights have %3"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "it is not a GPT-2 model: it has neither %1 (Hugging Face GPT-2) nor %2 "
+                          "(the book's GPTModel)"),
+        QT_TRANSLATE_NOOP("attn::Validation", " and holds no tensors at all"),
+        QT_TRANSLATE_NOOP("attn::Validation", "; it holds %1"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "it has neither %1 (Hugging Face's names) nor %2 (the book's), so it is "
+                          "not a %3 model as its config says"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "%1 has dtype %2; a model's weights must be F32, F16 or BF16"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "its tokenizer.json has ids up to %1, beyond the model's vocabulary of "
+                          "%2 (is it this model's tokenizer?)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "the folder has no tokenizer.json, where a Hugging Face model keeps "
+                          "its tokenizer"),
+        // config.json's keys and values.
+        QT_TRANSLATE_NOOP("attn::Validation", "a config.json holds one object, not "),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "it has no \"model_type\"; a Hugging Face config names its "
+                          "architecture there (this program reads %1 and %2)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "\"model_type\" = \"%1\" is not a model this program reads; it reads "
+                          "%2 and %3"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "it has no \"text_config\" object, where a gemma3 config keeps its "
+                          "text model"),
+        QT_TRANSLATE_NOOP("attn::Validation", "it has no \"%1\", which this model type needs"),
+        QT_TRANSLATE_NOOP("attn::Validation", "\"%1\" = %2 is not a finite number"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "\"%1\" = %2 is not a size this model can have: it must be a whole "
+                          "number from %3 to %4"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "\"%1\" = %2 is out of range: it must be above 0 and at most %3"),
+        QT_TRANSLATE_NOOP("attn::Validation", "\"%1\" is "),
+        QT_TRANSLATE_NOOP("attn::Validation", "; it must be a number"),
+        QT_TRANSLATE_NOOP("attn::Validation", "; it must be true or false"),
+        QT_TRANSLATE_NOOP("attn::Validation", "; it must be a string"),
+        QT_TRANSLATE_NOOP("attn::Validation", "; it must be an object"),
+        // A JSON value's type (io/json_reader's jsonTypePart).
+        QT_TRANSLATE_NOOP("attn::Validation", "null"),
+        QT_TRANSLATE_NOOP("attn::Validation", "a boolean"),
+        QT_TRANSLATE_NOOP("attn::Validation", "a number"),
+        QT_TRANSLATE_NOOP("attn::Validation", "a string"),
+        QT_TRANSLATE_NOOP("attn::Validation", "an array"),
+        QT_TRANSLATE_NOOP("attn::Validation", "an object"),
+        // A JSON file's syntax (io/json_reader), followed by where: " (line 3, column 5)".
+        QT_TRANSLATE_NOOP("attn::Validation", " (line %1, column %2)"),
+        QT_TRANSLATE_NOOP("attn::Validation", "the file ends early, expected "),
+        QT_TRANSLATE_NOOP("attn::Validation", "expected "),
+        QT_TRANSLATE_NOOP("attn::Validation", " but found '%1'"),
+        QT_TRANSLATE_NOOP("attn::Validation", "':' after an object key"),
+        QT_TRANSLATE_NOOP("attn::Validation", "',' or '}' in an object"),
+        QT_TRANSLATE_NOOP("attn::Validation", "',' or ']' in an array"),
+        QT_TRANSLATE_NOOP("attn::Validation", "':' after a weight name"),
+        QT_TRANSLATE_NOOP("attn::Validation", "',' or '}' after a weight"),
+        QT_TRANSLATE_NOOP("attn::Validation", "unexpected '%1' after the end of the JSON value"),
+        QT_TRANSLATE_NOOP("attn::Validation", "the file ends early, expected a string"),
+        QT_TRANSLATE_NOOP("attn::Validation", "expected a string in double quotes but found '%1'"),
+        QT_TRANSLATE_NOOP("attn::Validation", "a string is not closed (missing '\"')"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "a control character (line break or tab) inside a string must be "
+                          "escaped"),
+        QT_TRANSLATE_NOOP("attn::Validation", "the file ends early, expected a value"),
+        QT_TRANSLATE_NOOP("attn::Validation", "unexpected character '%1'"),
+        // Files that are not what their name says.
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "this is not a NumPy .npy file (it does not start with \\x93NUMPY)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "the file is truncated: it is %1 bytes, shorter than the 8-byte header "
+                          "length"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "the header length says %1 bytes but the file has only %2 bytes after "
+                          "it; the file is truncated or not a safetensors file"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "the header does not start with '{'; this is not a safetensors file"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "this is a PyTorch file in the legacy format of PyTorch before 1.6, "
+                          "which is not read; save it again with a current torch.save, or use "
+                          "the model's .safetensors file"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "the archive holds no <name>/data.pkl, so torch.save did not write it; "
+                          "save the state_dict with torch.save(model.state_dict(), path)"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "the file is empty; expected nested arrays of numbers"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "embeddings must be a .npy, .json or .csv file, not '(no extension)'"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "embeddings must be a .npy, .json or .csv file, not '%1'"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "weights must be a .json or .safetensors file, not '(no extension)'"),
+        QT_TRANSLATE_NOOP("attn::Validation",
+                          "weights must be a .json or .safetensors file, not '%1'"),
     };
     return all;
 }
@@ -164,6 +291,20 @@ QString issueText(const ValidationIssue& issue) {
         }
     }
     return out;
+}
+
+QString errorText(const std::exception& error) {
+    const auto* user = dynamic_cast<const UserError*>(&error);
+    if (!user || user->parts().empty())
+        return QString::fromUtf8(error.what());
+    return issueText(ValidationIssue{user->field(), user->what(), user->parts()});
+}
+
+ValidationIssue issueOf(const UserError& error) {
+    ValidationIssue issue{error.field(), error.what(), error.parts()};
+    if (!issue.parts.empty())
+        issue.message = issueText(issue).toStdString();
+    return issue;
 }
 
 void translateIssues(std::vector<ValidationIssue>& issues) {

@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,11 @@ namespace attn {
 
 // The issue's message in the current language (its own message when it has no parts).
 QString issueText(const ValidationIssue& issue);
+// An error's message in the current language: a UserError's parts as issueText reads them,
+// any other error's what() as it is.
+QString errorText(const std::exception& error);
+// A UserError as the issue it is under its field, its message in the current language.
+ValidationIssue issueOf(const UserError& error);
 // Every issue's message replaced by issueText (the CLI, with no translator, keeps the English).
 void translateIssues(std::vector<ValidationIssue>& issues);
 // True when `format` is one the engine writes and lupdate has seen (so it can be translated).

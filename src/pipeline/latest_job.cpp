@@ -5,6 +5,7 @@
 #include <exception>
 #include <new>
 
+#include "pipeline/issue_text.h"
 #include "pipeline/thread_inbox.h"
 
 namespace attn {
@@ -93,7 +94,8 @@ void LatestJob::start(std::shared_ptr<Job> job) {
     QThreadPool* pool = ownPool_ ? ownPool_.get() : QThreadPool::globalInstance();
     // Only the work, the token and the link cross to the pool; done() stays here in running_.
     std::function<void()> task = [link = link_, generation = job->generation,
-                                  work = std::move(job->work), cancel = job->cancel, pool]() mutable {
+                                  work = std::move(job->work), cancel = job->cancel,
+                                  pool]() mutable {
         // Everything the owner did before handing the task over. The key is not one of the
         // task's captures: reading those is what the edge must come before.
         takeOver(&kTaskHandOff);
@@ -106,7 +108,7 @@ void LatestJob::start(std::shared_ptr<Job> job) {
             } catch (const std::bad_alloc&) {
                 o.error = QStringLiteral("Not enough memory.");
             } catch (const std::exception& e) {
-                o.error = QString::fromUtf8(e.what());
+                o.error = errorText(e);
             }
             work = nullptr;  // what it captured goes before the hand-over below
             link->receiver->post([link, generation, o = std::move(o)]() mutable {

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <algorithm>
+#include "pipeline/issue_text.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -142,7 +143,7 @@ RequestResult runRequest(const Request& request, const RequestHooks& hooks) {
         else
             runChapterThree(request, hooks, out);
     } catch (const UserError& e) {
-        out.issues.push_back({e.field(), e.what()});
+        out.issues.push_back(issueOf(e));
     }
     if (!out.issues.empty()) {
         out.run.trace.reset();
@@ -153,8 +154,13 @@ RequestResult runRequest(const Request& request, const RequestHooks& hooks) {
 
 RequestResult runRequestOrThrow(const Request& request, const RequestHooks& hooks) {
     RequestResult out = runRequest(request, hooks);
-    if (!out.issues.empty())
-        throw UserError(out.issues.front().field, out.issues.front().message);
+    if (!out.issues.empty()) {
+        // The English of a message in parts: a caller that throws is the CLI.
+        const ValidationIssue& first = out.issues.front();
+        if (!first.parts.empty())
+            throw UserError(first.field, first.parts);
+        throw UserError(first.field, first.message);
+    }
     return out;
 }
 

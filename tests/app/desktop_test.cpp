@@ -10,7 +10,9 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMap>
@@ -22,6 +24,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QStyle>
+#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <functional>
@@ -31,9 +34,11 @@
 #include "app/language_actions.h"
 #include "app/launch.h"
 #include "app/main_window.h"
+#include "app/model_picker.h"
 #include "app/status_line.h"
 #include "app/step_view.h"
 #include "app/theme_actions.h"
+#include "app/workspace.h"
 #include "app_test_util.h"
 #include "common/run_program.h"
 #include "engine/trace.h"
@@ -276,13 +281,48 @@ TEST(Translation, TheGermanWindowLeavesNoEnglish) {
                                  "ist 3 (d_in / heads). Setze head_dim auf 2 oder 4, oder schalte "
                                  "die Drehung aus."));
 
-        // Every piece of a validation message the engine writes has its German text (only
-        // punctuation and code read the same).
+        // A model folder without config.json, as the model picker says it: German, the
+        // folder's name filled in (the io layer writes English; its pieces are translated).
+        QTemporaryDir dir;
+        ASSERT_TRUE(QDir(dir.path()).mkpath(QStringLiteral("mein-modell")));
+        w.workspace()->openModel(dir.filePath(QStringLiteral("mein-modell")));
+        ASSERT_TRUE(attn::testing::waitUntil([&] { return !w.workspace()->isLoadingModel(); }));
+        ASSERT_TRUE(attn::testing::waitUntil([&] { return !w.modelPicker()->error().isEmpty(); }));
+        EXPECT_EQ(w.modelPicker()->error().toStdString(),
+                  QStringLiteral("mein-modell: der Ordner hat keine config.json; ein "
+                                 "Hugging-Face-Modellordner enthält config.json, "
+                                 "model.safetensors (oder model.safetensors.index.json mit ihren "
+                                 "Teildateien) und tokenizer.json")
+                      .toStdString());
+        // Its config.json cut short: the JSON reader's place in German too.
+        {
+            QFile config(dir.filePath(QStringLiteral("mein-modell/config.json")));
+            ASSERT_TRUE(config.open(QIODevice::WriteOnly));
+            config.write(R"({"model_type": )");
+        }
+        w.workspace()->openModel(dir.filePath(QStringLiteral("mein-modell")));
+        ASSERT_TRUE(attn::testing::waitUntil(
+            [&] { return w.modelPicker()->error().startsWith(QStringLiteral("config.json")); }));
+        EXPECT_EQ(w.modelPicker()->error().toStdString(),
+                  "config.json: die Datei endet zu früh, erwartet wurde ein Wert (Zeile 1, Spalte "
+                  "16)");
+        // A weights file that does not exist, as the Open dialog's caller shows it.
+        QString why;
+        EXPECT_FALSE(
+            w.workspace()->openWeights(dir.filePath(QStringLiteral("w.safetensors")), &why));
+        EXPECT_EQ(why.toStdString(),
+                  QStringLiteral("%1 lässt sich nicht lesen: die Datei gibt es nicht")
+                      .arg(dir.filePath(QStringLiteral("w.safetensors")))
+                      .toStdString());
+        ASSERT_TRUE(settle(w));
+
+        // Every piece of a validation message the engine writes, and of a file or model that
+        // cannot be read, has its German text (only punctuation and code read the same).
         QStringList untranslated;
         for (const QByteArray& f : translatableFormats()) {
             const QString german = QCoreApplication::translate("attn::Validation", f.constData());
             if (german == QString::fromUtf8(f) &&
-                !QStringList{"%1: ", "; ", ".", " (d_in / heads)"}.contains(german))
+                !QStringList{"%1: ", "; ", ".", " (d_in / heads)", "null"}.contains(german))
                 untranslated << german;
         }
         EXPECT_TRUE(untranslated.isEmpty()) << untranslated.join('|').toStdString();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,8 +12,10 @@
 #include <set>
 
 #include "engine/embeddings.h"
+#include "io/model_config.h"
 #include "io/safetensors.h"
 #include "pipeline/issue_text.h"
+#include "pipeline/model_request.h"
 #include "pipeline/options.h"
 #include "pipeline/pytorch_code.h"
 #include "pipeline/run_request.h"
@@ -557,6 +560,137 @@ TEST(Request, EveryWeightsProblemIsMadeOfTranslatablePieces) {
         }
     }
     EXPECT_GE(formats.size(), 12u);
+}
+
+// The errors a user meets when a file or a model cannot be read are made of translatable pieces
+// (what the app shows in its language), and their English is the pieces' text, word for word.
+TEST(Request, UnreadableFilesAndModelsSayWhyInTranslatablePieces) {
+    QTemporaryDir dir;
+    const auto folder = [&](const QString& name, const QByteArray& config) {
+        EXPECT_TRUE(QDir(dir.path()).mkpath(name));
+        if (!config.isEmpty())
+            writeFile(dir, name + QStringLiteral("/config.json"), config);
+        return dir.filePath(name);
+    };
+    const QString noConfig = folder(QStringLiteral("no-config"), {});
+    writeFile(dir, QStringLiteral("no-config/model.safetensors"), "x");
+    struct Case {
+        QString what;
+        std::function<void()> read;
+        std::string field, message;
+    };
+    const std::string root = dir.path().toStdString();
+    const std::vector<Case> cases = {
+        {"a model folder without config.json", [&] { loadModel(noConfig); }, "model",
+         "no-config: the folder has no config.json; a Hugging Face model folder holds "
+         "config.json, model.safetensors (or model.safetensors.index.json and its shards) and "
+         "tokenizer.json"},
+        {"a folder without weights",
+         [&] {
+             loadModel(folder(QStringLiteral("no-weights"),
+                              R"({"model_type": "gpt2", "n_layer": 1, "n_embd": 4, "n_head": 1,
+                                  "vocab_size": 8, "n_positions": 4})"));
+         },
+         "model",
+         "no-weights: the folder has neither model.safetensors nor model.safetensors.index.json "
+         "with its shards"},
+        {"an unknown model_type",
+         [&] { loadModel(folder(QStringLiteral("bert"), R"({"model_type": "bert"})")); }, "model",
+         "config.json: \"model_type\" = \"bert\" is not a model this program reads; it reads " +
+             io::supportedModelTypes()},
+        {"no model_type", [&] { loadModel(folder(QStringLiteral("untyped"), "{}")); }, "model",
+         "config.json: it has no \"model_type\"; a Hugging Face config names its architecture "
+         "there (this program reads " +
+             io::supportedModelTypes() + ")"},
+        {"a config.json with a comma missing",
+         [&] {
+             loadModel(folder(QStringLiteral("comma"), R"({"model_type": "gpt2" "n_layer": 1})"));
+         },
+         "model",
+         "config.json: expected ',' or '}' in an object but found '\"' (line 1, column 23)"},
+        {"a config.json cut short",
+         [&] { loadModel(folder(QStringLiteral("cut"), R"({"model_type": )")); }, "model",
+         "config.json: the file ends early, expected a value (line 1, column 16)"},
+        {"a missing key",
+         [&] { loadModel(folder(QStringLiteral("short"), R"({"model_type": "gpt2"})")); }, "model",
+         "config.json: it has no \"n_layer\", which this model type needs"},
+        {"a key of the wrong type",
+         [&] {
+             loadModel(
+                 folder(QStringLiteral("typo"), R"({"model_type": "gpt2", "n_layer": "12"})"));
+         },
+         "model", "config.json: \"n_layer\" is a string; it must be a number"},
+        {"a size out of range",
+         [&] {
+             loadModel(folder(QStringLiteral("huge"), R"({"model_type": "gpt2", "n_layer": 0})"));
+         },
+         "model",
+         "config.json: \"n_layer\" = 0 is not a size this model can have: it must be a whole "
+         "number from 1 to 1024"},
+        {"a model file that is neither safetensors nor PyTorch",
+         [&] { loadModel(writeFile(dir, QStringLiteral("notes.bin"), "just some text")); }, "model",
+         "notes.bin: this is neither a .safetensors file nor a PyTorch file written by "
+         "torch.save; a model comes as model.safetensors, pytorch_model.bin or a .pth saved with "
+         "torch.save(model.state_dict(), path)"},
+        {"a tensor file that is not GPT-2's",
+         [&] {
+             WeightMap w;
+             w["encoder.weight"] = Tensor({2, 2});
+             const QString path = dir.filePath(QStringLiteral("bert.safetensors"));
+             io::writeSafetensors(path.toStdString(), w);
+             loadModel(path);
+         },
+         "model",
+         "bert.safetensors: it is not a GPT-2 model: it has neither wte.weight (Hugging Face "
+         "GPT-2) nor tok_emb.weight (the book's GPTModel); it holds encoder.weight."},
+        {"a missing embeddings file", [&] { readEmbeddings(dir.filePath("gone.npy")); },
+         "embeddings", "Cannot read " + root + "/gone.npy: the file does not exist"},
+        {"a folder as embeddings", [&] { readEmbeddings(folder(QStringLiteral("dir.npy"), {})); },
+         "embeddings", "Cannot read " + root + "/dir.npy: it is a folder, not a file"},
+        {"an .npy that is not one",
+         [&] { readEmbeddings(writeFile(dir, QStringLiteral("x.npy"), "not numpy at all")); },
+         "embeddings", "x.npy: this is not a NumPy .npy file (it does not start with \\x93NUMPY)"},
+        {"embeddings of another kind",
+         [&] { readEmbeddings(writeFile(dir, QStringLiteral("x.txt"), "1 2 3")); }, "embeddings",
+         "x.txt: embeddings must be a .npy, .json or .csv file, not '.txt'"},
+        {"a safetensors file that is not one",
+         [&] { readWeights(writeFile(dir, QStringLiteral("w.safetensors"), "not a safetensors")); },
+         "weights",
+         "w.safetensors: the header length says 7021991845529153390 bytes but the file has only "
+         "9 bytes after it; the file is truncated or not a safetensors file"},
+        {"weights of another kind", [&] { readWeights(writeFile(dir, QStringLiteral("w"), "{}")); },
+         "weights", "w: weights must be a .json or .safetensors file, not '(no extension)'"},
+    };
+    std::set<std::string> formats;
+    for (const Case& c : cases) {
+        try {
+            c.read();
+            ADD_FAILURE() << c.what.toStdString() << ": no error";
+        } catch (const UserError& e) {
+            EXPECT_EQ(e.field(), c.field) << c.what.toStdString();
+            EXPECT_EQ(e.what(), c.message) << c.what.toStdString();
+            ASSERT_FALSE(e.parts().empty()) << c.what.toStdString() << ": " << e.what();
+            EXPECT_EQ(formatMessage(e.parts()), e.what());
+            // Without a translator the text is the English, word for word.
+            EXPECT_EQ(errorText(e).toStdString(), e.what());
+            for (const MessagePart& p : e.parts()) {
+                EXPECT_TRUE(isTranslatableFormat(p.format))
+                    << "not in issue_text.cpp: " << p.format;
+                formats.insert(p.format);
+            }
+        }
+    }
+    EXPECT_GE(formats.size(), 20u);
+
+    // As an issue (what a run reports, the app shows under the field): the same pieces.
+    try {
+        loadModel(noConfig);
+    } catch (const UserError& e) {
+        const ValidationIssue issue = issueOf(e);
+        EXPECT_EQ(issue.field, "model");
+        EXPECT_EQ(issue.parts.size(), e.parts().size());
+        EXPECT_EQ(issue.message, e.what());
+    }
 }
 
 TEST(Request, EmbeddingsFilesSetDInAndBatchAndMustFit) {
