@@ -3789,10 +3789,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Modul aus Kapitel 3 (Zufallsgewichte, wie im Buch)</translation>
     </message>
     <message>
-        <source>%1 (trained, ships with the app)</source>
-        <translation>%1 (trainiert, mitgeliefert)</translation>
-    </message>
-    <message>
         <source>Open model file...</source>
         <translation>Modelldatei öffnen …</translation>
     </message>
@@ -3823,6 +3819,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>Open model folder...</source>
         <translation>Modellordner öffnen …</translation>
+    </message>
+    <message>
+        <source>%1 (trained, bundled)</source>
+        <translation>%1 (trainiert, mitgeliefert)</translation>
+    </message>
+    <message>
+        <source>%1: trained by this project, ships with the app</source>
+        <translation>%1: von diesem Projekt trainiert, wird mit der App geliefert</translation>
     </message>
 </context>
 <context>
