@@ -1641,6 +1641,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Each token&apos;s d_in = %1 numbers are projected to h × head_dim = %2 × %3 = %4: the head size is its own setting here (Qwen3&apos;s is 128 whatever d_in is), and the query, key and value projections add a bias, as Qwen2&apos;s do.</source>
         <translation>Die d_in = %1 Zahlen jedes Tokens werden auf h × head_dim = %2 × %3 = %4 projiziert: Die Kopfgröße ist hier eine eigene Einstellung (die von Qwen3 ist 128, was auch immer d_in ist), und die Query-, Key- und Value-Projektionen addieren einen Bias, wie die von Qwen2.</translation>
     </message>
+    <message>
+        <source>QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm divides each head&apos;s %1 by its root mean square, so its numbers have a typical size of 1, then multiplies by the scale this model learnt%2. Without it queries and keys can grow during training, the scores grow with them and softmax puts all weight on one token, which makes training unstable; normalised, a score&apos;s size stays bounded.</source>
+        <translation>QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm teilt den %1-Vektor jedes Kopfes durch sein quadratisches Mittel, sodass seine Zahlen eine typische Größe von 1 haben, und multipliziert dann mit der Skala, die dieses Modell gelernt hat%2. Ohne diese Normierung können Queries und Keys im Training wachsen, die Scores wachsen mit, und der Softmax legt alles Gewicht auf ein Token, was das Training instabil macht; normiert bleibt die Größe eines Scores beschränkt.</translation>
+    </message>
+    <message>
+        <source> (stored as the scale minus 1)</source>
+        <translation> (gespeichert als Skala minus 1)</translation>
+    </message>
 </context>
 <context>
     <name>attn::ExplainPanel</name>

@@ -784,7 +784,7 @@ void ComparePanel::submit() {
             break;
         case Preset::TwoModels:
             job.settings.modelFile = secondModel();
-            job.settings.modelConfig.clear();
+            job.settings.modelConfigFile.clear();
             job.model = otherModel_;
             job.previousRun = nullptr;
             job.settings.source = InputSource::Text;

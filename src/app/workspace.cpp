@@ -126,7 +126,7 @@ Workspace::Workspace(QObject* parent) : QObject(parent) {
                 if (!sessionWaiting && name != state_.settings.modelFile)
                     next.settings.ablation = {};
                 next.settings.modelFile = name;
-                next.settings.modelConfig = configPath;
+                next.settings.modelConfigFile = configPath;
                 next.settings.layer =
                     std::clamp(next.settings.layer, 0, int(next.model->arch.layers) - 1);
                 const WorkspaceState before = state_;
@@ -380,7 +380,7 @@ void Workspace::computeNow() {
         // Named by a session or the command line but not read yet: read it, then compute.
         if (loadingModel_.isEmpty() && !state_.model) {
             loadingModel_ = s.modelFile;
-            loader_->load(s.modelFile, s.modelConfig);
+            loader_->load(s.modelFile, s.modelConfigFile);
         }
         return;
     }
@@ -400,7 +400,7 @@ void Workspace::onModelFailed(const QString& name, const QString& why) {
         // again would only fail again.
         WorkspaceState next = state_;
         next.settings.modelFile.clear();
-        next.settings.modelConfig.clear();
+        next.settings.modelConfigFile.clear();
         next.modelSha256.clear();
         apply(next, false);
         fileNotes_ << tr("The model %1 could not be read, so the chapter-3 module is shown: "
@@ -425,7 +425,7 @@ void Workspace::cancelModelLoading() {
         // A session's model that is not read: back to the chapter's module.
         WorkspaceState next = state_;
         next.settings.modelFile.clear();
-        next.settings.modelConfig.clear();
+        next.settings.modelConfigFile.clear();
         apply(next, false);
     }
 }
@@ -440,7 +440,7 @@ void Workspace::useModuleOfTheChapter() {
     cancelModelLoading();
     WorkspaceState next = state_;
     next.settings.modelFile.clear();
-    next.settings.modelConfig.clear();
+    next.settings.modelConfigFile.clear();
     next.settings.ablation = {};
     next.model.reset();
     next.modelSha256.clear();

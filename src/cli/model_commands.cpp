@@ -119,7 +119,7 @@ std::shared_ptr<const DecoderModel> modelOfOptions(const CliInput& in) {
                                              ? std::optional<int64_t>(s.config.heads)
                                              : std::nullopt;
     std::shared_ptr<const DecoderModel> model =
-        loadModel(s.modelFile, heads, nullptr, {}, s.modelConfig);
+        loadModel(s.modelFile, heads, nullptr, {}, s.modelConfigFile);
     // Only a GPT-2 file reads --heads (its tensors do not say how many); the other families
     // take theirs from config.json, so --heads would be ignored.
     if (heads && model->arch.family != Family::Gpt2)

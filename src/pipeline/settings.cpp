@@ -240,7 +240,7 @@ bool rotating(const Settings& s) {
     return rotary(s) && s.config.rope;
 }
 bool configFile(const Settings& s) {
-    return trainedModel(s) && !s.modelConfig.isEmpty();
+    return trainedModel(s) && !s.modelConfigFile.isEmpty();
 }
 bool ablating(const Settings& s) {
     return trainedModel(s) && !s.ablation.heads.empty();
@@ -365,8 +365,8 @@ std::vector<SettingField> makeFields() {
          SET(s.modelFile = v.toString(); return {};)},
         {"model_config", "config", "file",
          "With --model and a single weights file: its config.json (a folder has its own).",
-         G::Module, false, configFile, GET(s.modelConfig),
-         SET(s.modelConfig = v.toString(); return {};)},
+         G::Module, false, configFile, GET(s.modelConfigFile),
+         SET(s.modelConfigFile = v.toString(); return {};)},
         {"layer", "layer", "n", "With --model: the block whose attention the trace shows (from 0).",
          G::Module, false, trainedModel, GET(s.layer), SET(return count(v, &s.layer);)},
         {"ablate", "ablate", "L.H,...",

@@ -63,8 +63,9 @@ struct Settings {
     // .pt, .bin) or the name of a model that ships with the app ("tiny-shakespeare"); empty for
     // the chapter's module. Its attention of block `layer` is what the step views show.
     QString modelFile;
-    // The config.json of a single weights file (the CLI's --config); a folder brings its own.
-    QString modelConfig;
+    // The path of a single weights file's config.json (the CLI's --config); a folder brings
+    // its own. (Settings::config is the module's settings; io::ModelConfig a config.json read.)
+    QString modelConfigFile;
     int layer = 0;
     // Heads switched off in model mode (DESIGN.md, Asking a model why), with how; ignored by the
     // chapter-3 module.

@@ -49,6 +49,9 @@ struct Ctx {
     double scaleSize = 0.0;
     // The query, key and value projections add biases: the config's, or a model layer's (Qwen2).
     bool qkvBias = false;
+    // A trained model's layer (its steps carry StepInfo::block): weights learnt, not drawn; and
+    // whether its norms multiply by (1 + weight), as Gemma 3's do.
+    bool trainedLayer = false, onePlusNorm = false;
 
     const StepInfo* find(const std::string& id) const {
         for (const StepInfo& s : plan)
@@ -178,6 +181,11 @@ namespace {
 QString formulaHtml(const Ctx& x, const std::string& id) {
     const Config& config = x.c;
     const InputOrigin origin = x.origin;
+    if (x.onePlusNorm && (id == step_id::kQueriesNormed || id == step_id::kKeysNormed))
+        return QStringLiteral(
+                   "%1̂ = %1 / √(mean<sub>k</sub> %1<sub>k</sub><sup>2</sup> + ε) ⊙ (1 + g), "
+                   "&nbsp; ε = 10<sup>−6</sup>")
+            .arg(id == step_id::kQueriesNormed ? QStringLiteral("q") : QStringLiteral("k"));
     if (variantIsAfterChapter3(config.variant))
         if (const QString f = afterChapter3Formula(config, id); !f.isEmpty())
             return f;
@@ -258,7 +266,9 @@ QString formulaHtml(const Ctx& x, const std::string& id) {
                    ? QStringLiteral("u<sub>ij</sub> = softmax<sub>j</sub>(score<sub>i</sub>)")
                    : QStringLiteral(
                          "u<sub>ij</sub> = softmax<sub>j</sub>(score<sub>i</sub> / "
-                         "√d<sub>k</sub>)");
+                         "√%1)")
+                         .arg(x.scaleSize > 0.0 ? QStringLiteral("query_pre_attn_scalar")
+                                                : QStringLiteral("d<sub>k</sub>"));
     if (id == step_id::kWeightsTril)
         return QStringLiteral("t<sub>ij</sub> = u<sub>ij</sub> · (1 − mask<sub>ij</sub>)");
     if (id == step_id::kWeightsRenormalized)
@@ -403,14 +413,27 @@ QString afterChapter3WhatAndWhy(const Ctx& x, const std::string& id) {
                           .arg(x.h)
                           .arg(x.perGroup));
     if (id == step_id::kQueriesNormed || id == step_id::kKeysNormed)
-        return Explain::
-            tr("QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm divides each head's %1 by its root mean "
-               "square, so its numbers have a typical size of 1, then multiplies by a learned "
-               "scale "
-               "(ones at the start). Without it queries and keys can grow during training, the "
-               "scores grow with them and softmax puts all weight on one token, which makes "
-               "training unstable; normalised, a score's size stays bounded.")
-                .arg(id == step_id::kQueriesNormed ? Explain::tr("query") : Explain::tr("key"));
+        return (
+            x.trainedLayer
+                ? Explain::tr(
+                      "QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm divides each head's %1 by "
+                      "its root mean square, so its numbers have a typical size of 1, then "
+                      "multiplies by the scale this model learnt%2. Without it queries and "
+                      "keys can grow during training, the scores grow with them and softmax "
+                      "puts all weight on one token, which makes training unstable; "
+                      "normalised, a score's size stays bounded.")
+                      .arg(
+                          id == step_id::kQueriesNormed ? Explain::tr("query") : Explain::tr("key"),
+                          x.onePlusNorm ? Explain::tr(" (stored as the scale minus 1)") : QString())
+                : Explain::tr(
+                      "QK-norm (Qwen3, Gemma 3, OLMo 2): RMSNorm divides each head's %1 by "
+                      "its root mean square, so its numbers have a typical size of 1, then "
+                      "multiplies by a learned scale (ones at the start). Without it queries "
+                      "and keys can grow during training, the scores grow with them and "
+                      "softmax puts all weight on one token, which makes training unstable; "
+                      "normalised, a score's size stays bounded.")
+                      .arg(id == step_id::kQueriesNormed ? Explain::tr("query")
+                                                         : Explain::tr("key")));
     if (id == step_id::kRopeCos || id == step_id::kRopeSin)
         return Explain::tr(
                    "Rotary position embeddings (RoPE) pair dimension i of a head with dimension "
@@ -1014,8 +1037,11 @@ QString explainStepHtml(const Trace& trace, const std::string& stepId, InputOrig
         x.plan.push_back(s.info);
     if (const Step* scaled = trace.find(step_id::kScaledScores))
         x.scaleSize = scaled->info.scaleSize;
-    if (st->info.block && st->info.block->qkvBias)
-        x.qkvBias = true;
+    if (st->info.block) {
+        x.trainedLayer = true;
+        x.qkvBias = x.qkvBias || st->info.block->qkvBias;
+        x.onePlusNorm = st->info.block->norm == NormKind::RmsNormOnePlus;
+    }
     return explain(x, st->info);
 }
 

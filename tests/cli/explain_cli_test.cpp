@@ -232,8 +232,11 @@ TEST(ExplainCli, EveryFamilysHandoutNamesItsOwnBlock) {
          ropeNever + QStringList{"none of the projections has a bias"}},
         {{"--model", families + "gemma3"},
          {"RMSNorm 2: the input", "(1 + γ) ⊙ x", "GELU(RMSNorm_2(x) W_gate)", "(GeGLU)",
-          "RMSNorm(h W_down)", "x + RMSNorm(MHA(RMSNorm_1(x)))", "times √d_model"},
-         QStringList(ropeNever).filter(QRegularExpression("^(?!GELU)"))},
+          "RMSNorm(h W_down)", "x + RMSNorm(MHA(RMSNorm_1(x)))", "times √d_model", "⊙ (1 + g)",
+          "softmax_j(score_i / √query_pre_attn_scalar)",
+          "multiplies by the scale this model learnt (stored as the scale minus 1)"},
+         QStringList(ropeNever).filter(QRegularExpression("^(?!GELU)")) +
+             QStringList{"ones at the start", "√d_k)"}},
     };
     for (const Case& c : cases) {
         const QString out = handout(c.model, "en");

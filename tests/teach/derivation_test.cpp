@@ -556,7 +556,7 @@ TEST(Derivation, EveryDerivationEndsOnTheCellsValueAtItsPrecision) {
         Settings s;
         s.source = InputSource::Text;
         s.modelFile = m.path;
-        s.modelConfig = m.config;
+        s.modelConfigFile = m.config;
         s.layer = m.layer;
         s.ablation = m.ablation;
         s.inputIds = {5, 6, 7, 8, 9, 10, 11};
