@@ -140,8 +140,10 @@ void LessonDriver::exportSlides(const QString& path) {
 }
 
 bool LessonDriver::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == dock_ && !dock_->isFloating() &&
-        (event->type() == QEvent::Move || event->type() == QEvent::Resize)) {
+    // The event's type first: the dock also sends events while it is being destroyed (a child
+    // removed), when it is no longer a QDockWidget to ask anything.
+    if ((event->type() == QEvent::Move || event->type() == QEvent::Resize) &&
+        watched == dock_ && !dock_->isFloating()) {
         if (QWidget* window = dock_->parentWidget())
             window->update();
     }
