@@ -6459,6 +6459,122 @@ Mit allen Köpfen eingeschaltet: %1</translation>
         <source>unexpected character &apos;%1&apos;</source>
         <translation>unerwartetes Zeichen &apos;%1&apos;</translation>
     </message>
+    <message>
+        <source>%1 has no &quot;%2&quot;</source>
+        <translation>%1 hat kein "%2"</translation>
+    </message>
+    <message>
+        <source>%1 must be a string</source>
+        <translation>%1 muss ein String sein</translation>
+    </message>
+    <message>
+        <source>%1 must be an object</source>
+        <translation>%1 muss ein Objekt sein</translation>
+    </message>
+    <message>
+        <source>%1 must be an array</source>
+        <translation>%1 muss ein Array sein</translation>
+    </message>
+    <message>
+        <source>%1 must be true or false</source>
+        <translation>%1 muss true oder false sein</translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number</source>
+        <translation>%1 muss eine ganze Zahl sein</translation>
+    </message>
+    <message>
+        <source>the regex &quot;%1&quot; does not compile at offset %2: %3</source>
+        <translation>der reguläre Ausdruck "%1" lässt sich an Stelle %2 nicht übersetzen: %3</translation>
+    </message>
+    <message>
+        <source>%1 must be {&quot;String&quot;: ...} or {&quot;Regex&quot;: ...}</source>
+        <translation>%1 muss {"String": ...} oder {"Regex": ...} sein</translation>
+    </message>
+    <message>
+        <source>%1 is &quot;%2&quot;, a normalizer this program does not apply; it applies NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip and Sequence</source>
+        <translation>%1 ist "%2", ein Normalisierer, den dieses Programm nicht anwendet; es wendet NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip und Sequence an</translation>
+    </message>
+    <message>
+        <source>%1 is &quot;%2&quot;; it must be Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous</source>
+        <translation>%1 ist "%2"; es muss Removed, Isolated, MergedWithPrevious, MergedWithNext oder Contiguous sein</translation>
+    </message>
+    <message>
+        <source>%1 is &quot;%2&quot;; it must be always, first or never</source>
+        <translation>%1 ist "%2"; es muss always, first oder never sein</translation>
+    </message>
+    <message>
+        <source>%1 is &quot;%2&quot;, a pre-tokenizer this program does not apply; it applies Split, ByteLevel, Metaspace, Digits and Sequence</source>
+        <translation>%1 ist "%2", ein Pre-Tokenizer, den dieses Programm nicht anwendet; es wendet Split, ByteLevel, Metaspace, Digits und Sequence an</translation>
+    </message>
+    <message>
+        <source>model.type is &quot;%1&quot;; this program reads BPE tokenizers (Llama 3, Qwen, SmolLM2, Gemma 3, TinyLlama), not %1</source>
+        <translation>model.type ist "%1"; dieses Programm liest BPE-Tokenizer (Llama 3, Qwen, SmolLM2, Gemma 3, TinyLlama), nicht %1</translation>
+    </message>
+    <message>
+        <source>%1 is set; this program reads BPE without one</source>
+        <translation>%1 ist gesetzt; dieses Programm liest BPE ohne</translation>
+    </message>
+    <message>
+        <source>model.dropout is set; a tokenizer for inference has none</source>
+        <translation>model.dropout ist gesetzt; ein Tokenizer für die Inferenz hat keines</translation>
+    </message>
+    <message>
+        <source>model.vocab gives &quot;%1&quot; the id %2, outside 0 to 16,777,215</source>
+        <translation>model.vocab gibt "%1" die ID %2, außerhalb von 0 bis 16.777.215</translation>
+    </message>
+    <message>
+        <source>model.vocab gives the id %1 to both &quot;%2&quot; and &quot;%3&quot;</source>
+        <translation>model.vocab gibt die ID %1 sowohl "%2" als auch "%3"</translation>
+    </message>
+    <message>
+        <source>model.unk_token &quot;%1&quot; is not in model.vocab</source>
+        <translation>model.unk_token "%1" steht nicht in model.vocab</translation>
+    </message>
+    <message>
+        <source>%1 is &quot;%2&quot;; a merge is &quot;left right&quot;</source>
+        <translation>%1 ist "%2"; ein Merge ist "links rechts"</translation>
+    </message>
+    <message>
+        <source>%1 must be two strings</source>
+        <translation>%1 muss aus zwei Strings bestehen</translation>
+    </message>
+    <message>
+        <source>%1 must be &quot;left right&quot; or [left, right]</source>
+        <translation>%1 muss "links rechts" oder [links, rechts] sein</translation>
+    </message>
+    <message>
+        <source>%1 merges &quot;%2&quot; and &quot;%3&quot;, but &quot;%4&quot; is not in model.vocab</source>
+        <translation>%1 verbindet "%2" und "%3", aber "%4" steht nicht in model.vocab</translation>
+    </message>
+    <message>
+        <source>%1 is %2, outside 0 to 16,777,215</source>
+        <translation>%1 ist %2, außerhalb von 0 bis 16.777.215</translation>
+    </message>
+    <message>
+        <source>%1 is &quot;%2&quot;, a post-processor this program does not apply; it applies ByteLevel, TemplateProcessing and Sequence</source>
+        <translation>%1 ist "%2", ein Post-Processor, den dieses Programm nicht anwendet; es wendet ByteLevel, TemplateProcessing und Sequence an</translation>
+    </message>
+    <message>
+        <source>%1 must be {&quot;SpecialToken&quot;: ...} or {&quot;Sequence&quot;: ...}</source>
+        <translation>%1 muss {"SpecialToken": ...} oder {"Sequence": ...} sein</translation>
+    </message>
+    <message>
+        <source>%1 names &quot;%2&quot;, which %3 lacks</source>
+        <translation>%1 nennt "%2", das in %3 fehlt</translation>
+    </message>
+    <message>
+        <source>%1 has id %2, outside the vocabulary</source>
+        <translation>%1 hat die ID %2, außerhalb des Vokabulars</translation>
+    </message>
+    <message>
+        <source>it is not JSON: %1</source>
+        <translation>das ist kein JSON: %1</translation>
+    </message>
+    <message>
+        <source>model.vocab is empty</source>
+        <translation>model.vocab ist leer</translation>
+    </message>
 </context>
 <context>
     <name>attn::Workspace</name>

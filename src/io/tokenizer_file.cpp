@@ -26,8 +26,9 @@ std::shared_ptr<const HfTokenizer> loadTokenizer(const std::string& path) {
     }
     try {
         return HfTokenizer::fromJson(json);
-    } catch (const std::invalid_argument& e) {
-        throw UserError("tokenizer", fileDisplayName(file.string()) + ": " + e.what());
+    } catch (const TokenizerJsonError& e) {
+        throw UserError("tokenizer",
+                        {{"%1: ", {fileDisplayName(file.string())}}, {e.format(), e.args()}});
     }
 }
 

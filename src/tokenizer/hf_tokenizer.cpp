@@ -22,12 +22,36 @@ namespace attn {
 
 namespace {
 
+// `format` with %1 .. %9 replaced by the arguments (as the engine's formatMessage does).
+std::string filled(const std::string& format, const std::vector<std::string>& args) {
+    std::string out;
+    for (size_t i = 0; i < format.size(); ++i) {
+        if (format[i] == '%' && i + 1 < format.size() && format[i + 1] >= '1' &&
+            format[i + 1] <= '9' && size_t(format[i + 1] - '1') < args.size()) {
+            out += args[size_t(format[i + 1] - '1')];
+            ++i;
+        } else {
+            out += format[i];
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TokenizerJsonError::TokenizerJsonError(std::string format, std::vector<std::string> args)
+    : std::invalid_argument(filled(format, args)),
+      format_(std::move(format)),
+      args_(std::move(args)) {}
+
+namespace {
+
 using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::object;
 
-[[noreturn]] void bad(const std::string& message) {
-    throw std::invalid_argument(message);
+[[noreturn]] void bad(std::string format, std::vector<std::string> args = {}) {
+    throw TokenizerJsonError(std::move(format), std::move(args));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -44,28 +68,28 @@ bool member(const object& o, std::string_view key, element& out) {
 element need(const object& o, std::string_view key, const std::string& where) {
     element e;
     if (!member(o, key, e))
-        bad(where + " has no \"" + std::string(key) + "\"");
+        bad("%1 has no \"%2\"", {where, std::string(key)});
     return e;
 }
 
 std::string_view text(const element& e, const std::string& what) {
     std::string_view s;
     if (e.get_string().get(s))
-        bad(what + " must be a string");
+        bad("%1 must be a string", {what});
     return s;
 }
 
 object objectOf(const element& e, const std::string& what) {
     object o;
     if (e.get_object().get(o))
-        bad(what + " must be an object");
+        bad("%1 must be an object", {what});
     return o;
 }
 
 array arrayOf(const element& e, const std::string& what) {
     array a;
     if (e.get_array().get(a))
-        bad(what + " must be an array");
+        bad("%1 must be an array", {what});
     return a;
 }
 
@@ -75,14 +99,14 @@ bool flag(const object& o, std::string_view key, bool fallback, const std::strin
         return fallback;
     bool b = false;
     if (e.get_bool().get(b))
-        bad(where + "." + std::string(key) + " must be true or false");
+        bad("%1 must be true or false", {where + "." + std::string(key)});
     return b;
 }
 
 int64_t integer(const element& e, const std::string& what) {
     int64_t v = 0;
     if (e.get_int64().get(v))
-        bad(what + " must be a whole number");
+        bad("%1 must be a whole number", {what});
     return v;
 }
 
@@ -99,8 +123,9 @@ class Regex {
         if (!code_) {
             std::array<PCRE2_UCHAR, 256> message{};
             pcre2_get_error_message(error, message.data(), message.size());
-            bad("the regex \"" + std::string(pattern) + "\" does not compile at offset " +
-                std::to_string(offset) + ": " + reinterpret_cast<const char*>(message.data()));
+            bad("the regex \"%1\" does not compile at offset %2: %3",
+                {std::string(pattern), std::to_string(offset),
+                 reinterpret_cast<const char*>(message.data())});
         }
         jit_ = pcre2_jit_compile(code_, PCRE2_JIT_COMPLETE) == 0;
     }
@@ -173,7 +198,7 @@ Pattern readPattern(const element& e, const std::string& where) {
     else if (member(o, "Regex", v))
         p.regex = std::make_shared<Regex>(text(v, where + ".pattern.Regex"));
     else
-        bad(where + ".pattern must be {\"String\": ...} or {\"Regex\": ...}");
+        bad("%1 must be {\"String\": ...} or {\"Regex\": ...}", {where + ".pattern"});
     return p;
 }
 
@@ -296,9 +321,9 @@ Normalizer readNormalizer(const element& e, const std::string& where) {
             n.sequence.push_back(
                 readNormalizer(item, where + ".normalizers[" + std::to_string(i++) + "]"));
     } else {
-        bad(where + ".type is \"" + type +
-            "\", a normalizer this program does not apply; it applies NFC, NFD, NFKC, NFKD, "
-            "Lowercase, Replace, Prepend, Strip and Sequence");
+        bad("%1 is \"%2\", a normalizer this program does not apply; it applies NFC, NFD, NFKC, "
+            "NFKD, Lowercase, Replace, Prepend, Strip and Sequence",
+            {where + ".type", type});
     }
     return n;
 }
@@ -486,8 +511,9 @@ Behavior readBehavior(const element& e, const std::string& where) {
         return Behavior::MergedWithNext;
     if (b == "Contiguous")
         return Behavior::Contiguous;
-    bad(where + ".behavior is \"" + std::string(b) +
-        "\"; it must be Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous");
+    bad("%1 is \"%2\"; it must be Removed, Isolated, MergedWithPrevious, MergedWithNext or "
+        "Contiguous",
+        {where + ".behavior", std::string(b)});
 }
 
 PreTokenizer readPreTokenizer(const element& e, const std::string& where) {
@@ -518,8 +544,8 @@ PreTokenizer readPreTokenizer(const element& e, const std::string& where) {
             else if (s == "never")
                 p.prepend_ = PreTokenizer::Prepend::Never;
             else
-                bad(where + ".prepend_scheme is \"" + std::string(s) +
-                    "\"; it must be always, first or never");
+                bad("%1 is \"%2\"; it must be always, first or never",
+                    {where + ".prepend_scheme", std::string(s)});
         } else {
             p.prepend_ = flag(o, "add_prefix_space", true, where) ? PreTokenizer::Prepend::Always
                                                                   : PreTokenizer::Prepend::Never;
@@ -536,9 +562,9 @@ PreTokenizer readPreTokenizer(const element& e, const std::string& where) {
             p.sequence.push_back(
                 readPreTokenizer(item, where + ".pretokenizers[" + std::to_string(i++) + "]"));
     } else {
-        bad(where + ".type is \"" + type +
-            "\", a pre-tokenizer this program does not apply; it applies Split, ByteLevel, "
-            "Metaspace, Digits and Sequence");
+        bad("%1 is \"%2\", a pre-tokenizer this program does not apply; it applies Split, "
+            "ByteLevel, Metaspace, Digits and Sequence",
+            {where + ".type", type});
     }
     return p;
 }
@@ -936,14 +962,13 @@ void readModel(const object& root, HfTokenizer::Impl& m) {
     const std::string t =
         member(model, "type", type) ? std::string(text(type, "model.type")) : std::string("BPE");
     if (t != "BPE")
-        bad("model.type is \"" + t +
-            "\"; this program reads BPE tokenizers (Llama 3, Qwen, "
-            "SmolLM2, Gemma 3, TinyLlama), not " +
-            t);
+        bad("model.type is \"%1\"; this program reads BPE tokenizers (Llama 3, Qwen, SmolLM2, "
+            "Gemma 3, TinyLlama), not %1",
+            {t});
     for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"}) {
         element v;
         if (member(model, key, v) && !text(v, std::string("model.") + key).empty())
-            bad(std::string("model.") + key + " is set; this program reads BPE without one");
+            bad("%1 is set; this program reads BPE without one", {std::string("model.") + key});
     }
     element dropout;
     if (member(model, "dropout", dropout)) {
@@ -960,8 +985,8 @@ void readModel(const object& root, HfTokenizer::Impl& m) {
     for (auto [key, value] : vocab) {
         const int64_t id = integer(value, "model.vocab[\"" + std::string(key) + "\"]");
         if (id < 0 || id >= (int64_t(1) << 24))
-            bad("model.vocab gives \"" + std::string(key) + "\" the id " + std::to_string(id) +
-                ", outside 0 to 16,777,215");
+            bad("model.vocab gives \"%1\" the id %2, outside 0 to 16,777,215",
+                {std::string(key), std::to_string(id)});
         entries.emplace_back(key, id);
         m.size = std::max(m.size, id + 1);
     }
@@ -969,8 +994,8 @@ void readModel(const object& root, HfTokenizer::Impl& m) {
     m.strings.resize(size_t(m.size));
     for (const auto& [key, id] : entries) {
         if (!m.strings[size_t(id)].empty())
-            bad("model.vocab gives the id " + std::to_string(id) + " to both \"" +
-                m.strings[size_t(id)] + "\" and \"" + std::string(key) + "\"");
+            bad("model.vocab gives the id %1 to both \"%2\" and \"%3\"",
+                {std::to_string(id), m.strings[size_t(id)], std::string(key)});
         m.strings[size_t(id)] = key;
     }
     m.vocab.build(m.strings, entries.size());
@@ -978,7 +1003,7 @@ void readModel(const object& root, HfTokenizer::Impl& m) {
     if (member(model, "unk_token", unk)) {
         m.unk = m.lookup(text(unk, "model.unk_token"));
         if (m.unk < 0)
-            bad("model.unk_token \"" + std::string(text(unk, "")) + "\" is not in model.vocab");
+            bad("model.unk_token \"%1\" is not in model.vocab", {std::string(text(unk, ""))});
     }
     m.byteFallbackIds.fill(-1);
     if (m.byteFallback)
@@ -999,14 +1024,14 @@ void readModel(const object& root, HfTokenizer::Impl& m) {
         if (!e.get_string().get(s)) {
             const size_t space = s.find(' ', 1);
             if (space == std::string_view::npos)
-                bad(where() + " is \"" + std::string(s) + "\"; a merge is \"left right\"");
+                bad("%1 is \"%2\"; a merge is \"left right\"", {where(), std::string(s)});
             pairs.emplace_back(s.substr(0, space), s.substr(space + 1));
         } else if (!e.get_array().get(pair) && pair.size() == 2) {
             if (pair.at(0).get_string().get(s) || pair.at(1).get_string().get(t))
-                bad(where() + " must be two strings");
+                bad("%1 must be two strings", {where()});
             pairs.emplace_back(s, t);
         } else {
-            bad(where() + " must be \"left right\" or [left, right]");
+            bad("%1 must be \"left right\" or [left, right]", {where()});
         }
     }
     std::vector<std::array<int32_t, 3>> ids(pairs.size());
@@ -1027,12 +1052,11 @@ void readModel(const object& root, HfTokenizer::Impl& m) {
         const auto [a, b, ab] = ids[rank];
         if (a < 0 || b < 0 || ab < 0) {
             const std::string left(pairs[rank].first), right(pairs[rank].second);
-            bad("model.merges[" + std::to_string(rank) + "] merges \"" + left + "\" and \"" +
-                right + "\", but \"" +
-                (a < 0   ? left
+            bad("%1 merges \"%2\" and \"%3\", but \"%4\" is not in model.vocab",
+                {"model.merges[" + std::to_string(rank) + "]", left, right,
+                 a < 0   ? left
                  : b < 0 ? right
-                         : left + right) +
-                "\" is not in model.vocab");
+                         : left + right});
         }
         m.merges.add(a, b, int32_t(rank), ab);
     }
@@ -1049,7 +1073,7 @@ void readAdded(const object& root, HfTokenizer::Impl& m) {
         AddedToken t;
         const int64_t id = integer(need(o, "id", where), where + ".id");
         if (id < 0 || id >= (int64_t(1) << 24))
-            bad(where + ".id is " + std::to_string(id) + ", outside 0 to 16,777,215");
+            bad("%1 is %2, outside 0 to 16,777,215", {where + ".id", std::to_string(id)});
         t.id = int32_t(id);
         t.content = std::string(text(need(o, "content", where), where + ".content"));
         t.special = flag(o, "special", false, where);
@@ -1077,9 +1101,9 @@ void readPostProcessor(const element& e, const std::string& where, HfTokenizer::
         return;
     }
     if (type != "TemplateProcessing")
-        bad(where + ".type is \"" + type +
-            "\", a post-processor this program does not apply; it applies ByteLevel, "
-            "TemplateProcessing and Sequence");
+        bad("%1 is \"%2\", a post-processor this program does not apply; it applies ByteLevel, "
+            "TemplateProcessing and Sequence",
+            {where + ".type", type});
     const object specials = objectOf(need(o, "special_tokens", where), where + ".special_tokens");
     bool seenSequence = false;
     size_t i = 0;
@@ -1092,19 +1116,19 @@ void readPostProcessor(const element& e, const std::string& where, HfTokenizer::
             continue;
         }
         if (!member(piece, "SpecialToken", v))
-            bad(at + " must be {\"SpecialToken\": ...} or {\"Sequence\": ...}");
+            bad("%1 must be {\"SpecialToken\": ...} or {\"Sequence\": ...}", {at});
         const std::string name(
             text(need(objectOf(v, at + ".SpecialToken"), "id", at + ".SpecialToken"), at));
         element special;
         if (!member(specials, name, special))
-            bad(at + " names \"" + name + "\", which " + where + ".special_tokens lacks");
+            bad("%1 names \"%2\", which %3 lacks", {at, name, where + ".special_tokens"});
         for (const element& id :
              arrayOf(need(objectOf(special, where + ".special_tokens." + name), "ids", name),
                      where + ".special_tokens." + name + ".ids")) {
             const int64_t v64 = integer(id, name + " id");
             if (v64 < 0 || v64 >= m.size)
-                bad(where + ".special_tokens." + name + " has id " + std::to_string(v64) +
-                    ", outside the vocabulary");
+                bad("%1 has id %2, outside the vocabulary",
+                    {where + ".special_tokens." + name, std::to_string(v64)});
             (seenSequence ? m.suffix : m.prefix).push_back(int32_t(v64));
         }
     }
@@ -1155,8 +1179,8 @@ std::shared_ptr<const HfTokenizer> HfTokenizer::fromJson(std::string_view json) 
     element doc;
     const simdjson::padded_string padded(json);
     if (auto error = parser.parse(padded).get(doc))
-        bad(std::string("it is not JSON: ") + simdjson::error_message(error));
-    const object root = objectOf(doc, "a tokenizer.json");
+        bad("it is not JSON: %1", {simdjson::error_message(error)});
+    const object root = objectOf(doc, "tokenizer.json");
     auto m = std::make_unique<Impl>();
     readModel(root, *m);
     readAdded(root, *m);

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,10 +34,24 @@
 
 namespace attn {
 
+// What is wrong with a tokenizer.json: what() is the English message; `format` (with %1, %2,
+// ... for its arguments: JSON paths, names and numbers from the file, never words) and `args`
+// are its pieces, so that an interface can show the message in its own language.
+class TokenizerJsonError : public std::invalid_argument {
+  public:
+    TokenizerJsonError(std::string format, std::vector<std::string> args);
+    const std::string& format() const { return format_; }
+    const std::vector<std::string>& args() const { return args_; }
+
+  private:
+    std::string format_;
+    std::vector<std::string> args_;
+};
+
 class HfTokenizer {
   public:
-    // Reads the JSON text of a tokenizer.json. Throws std::invalid_argument with a message
-    // naming what is wrong (e.g. `model.type is "WordPiece"; ...`), without the file name.
+    // Reads the JSON text of a tokenizer.json. Throws TokenizerJsonError naming what is wrong
+    // (e.g. `model.type is "WordPiece"; ...`), without the file name.
     static std::shared_ptr<const HfTokenizer> fromJson(std::string_view json);
     ~HfTokenizer();
 

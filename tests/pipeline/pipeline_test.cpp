@@ -14,6 +14,7 @@
 #include "engine/embeddings.h"
 #include "io/model_config.h"
 #include "io/safetensors.h"
+#include "io/tokenizer_file.h"
 #include "pipeline/issue_text.h"
 #include "pipeline/model_request.h"
 #include "pipeline/options.h"
@@ -658,6 +659,31 @@ TEST(Request, UnreadableFilesAndModelsSayWhyInTranslatablePieces) {
          "weights",
          "w.safetensors: the header length says 7021991845529153390 bytes but the file has only "
          "9 bytes after it; the file is truncated or not a safetensors file"},
+        // A tokenizer.json's content, each message in its own pieces (the tokenizer's).
+        {"a tokenizer of another model type",
+         [&] {
+             io::loadTokenizer(
+                 writeFile(dir, QStringLiteral("wp.json"),
+                           R"({"model": {"type": "WordPiece", "vocab": {"a": 0}, "merges": []}})")
+                     .toStdString());
+         },
+         "tokenizer",
+         "wp.json: model.type is \"WordPiece\"; this program reads BPE tokenizers (Llama 3, "
+         "Qwen, SmolLM2, Gemma 3, TinyLlama), not WordPiece"},
+        {"a merge of a token the vocabulary lacks",
+         [&] {
+             io::loadTokenizer(
+                 writeFile(dir, QStringLiteral("m.json"),
+                           R"({"model": {"vocab": {"a": 0, "b": 1}, "merges": ["a c"]}})")
+                     .toStdString());
+         },
+         "tokenizer",
+         "m.json: model.merges[0] merges \"a\" and \"c\", but \"c\" is not in model.vocab"},
+        {"a tokenizer.json that is not JSON",
+         [&] {
+             io::loadTokenizer(writeFile(dir, QStringLiteral("t.json"), "[1, 2").toStdString());
+         },
+         "tokenizer", ""},
         {"weights of another kind", [&] { readWeights(writeFile(dir, QStringLiteral("w"), "{}")); },
          "weights", "w: weights must be a .json or .safetensors file, not '(no extension)'"},
     };
@@ -668,7 +694,8 @@ TEST(Request, UnreadableFilesAndModelsSayWhyInTranslatablePieces) {
             ADD_FAILURE() << c.what.toStdString() << ": no error";
         } catch (const UserError& e) {
             EXPECT_EQ(e.field(), c.field) << c.what.toStdString();
-            EXPECT_EQ(e.what(), c.message) << c.what.toStdString();
+            if (!c.message.empty())  // else a library's own words
+                EXPECT_EQ(e.what(), c.message) << c.what.toStdString();
             ASSERT_FALSE(e.parts().empty()) << c.what.toStdString() << ": " << e.what();
             EXPECT_EQ(formatMessage(e.parts()), e.what());
             // Without a translator the text is the English, word for word.
