@@ -575,6 +575,14 @@ StepStrip::Geometry StepStrip::computeGeometry() const {
             const double pad = stages_[size_t(s)].branch ? 2 * branchPad : 0;
             g.chips.push_back({s, -1, QRectF(cx, chipTop, folded[size_t(s)] - pad, m.chipHeight)});
         } else {
+            // A caption wider than its chips ("Skalarprodukt" over "Scores") centres them under
+            // it, so the space it leaves falls on both sides rather than as a gap before the
+            // next arrow.
+            double chips = m.chipGap * double(stageSteps_[size_t(s)].size() - 1);
+            for (int step : stageSteps_[size_t(s)])
+                chips += m.chipWidth(chipLabelOf(steps_[size_t(step)]));
+            const double pad = stages_[size_t(s)].branch ? 2 * branchPad : 0;
+            cx += std::max(0.0, (w - pad - chips) / 2);
             for (int step : stageSteps_[size_t(s)]) {
                 const double cw = m.chipWidth(chipLabelOf(steps_[size_t(step)]));
                 g.chips.push_back({s, step, QRectF(cx, chipTop, cw, m.chipHeight)});
@@ -660,6 +668,14 @@ void StepStrip::scrollBy(double dx) {
     offset_ = next;
     hoverChip_ = -1;
     update();
+}
+
+QRect StepStrip::stageRect(int stage) const {
+    if (stage < 0 || stage >= int(geometry().stageFrames.size()))
+        return {};
+    const QRectF r =
+        geometry().stageFrames[size_t(stage)].translated(viewportRect().left() - offset_, 0);
+    return r.intersected(viewportRect()).toAlignedRect();
 }
 
 QRect StepStrip::clickableRect(const QString& id) const {
@@ -774,7 +790,7 @@ void StepStrip::paintEvent(QPaintEvent*) {
         const double pad = stages_[size_t(s)].branch ? std::ceil(m.chipGap) : 0;
         p.setPen(muted);
         p.drawText(QRectF(frame.left() + pad, m.margin, frame.width() - 2 * pad, m.captionHeight),
-                   Qt::AlignLeft | Qt::AlignVCenter, stages_[size_t(s)].caption);
+                   Qt::AlignHCenter | Qt::AlignVCenter, stages_[size_t(s)].caption);
     }
 
     // Arrows between stages; dashed into and out of the side branch.

@@ -58,6 +58,8 @@ class StepStrip : public QWidget {
     // Where a click selects this step: its chip, or its stage's chip while the stage is
     // collapsed, in widget coordinates; empty when that chip is scrolled out of view.
     QRect clickableRect(const QString& id) const;
+    // Where a stage's caption and chips show, in widget coordinates (clipped to the row).
+    QRect stageRect(int stage) const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

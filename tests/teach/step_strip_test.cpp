@@ -5,10 +5,12 @@
 
 #include <QAccessible>
 #include <QApplication>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTest>
+#include <QTranslator>
 
 #include <map>
 
@@ -219,6 +221,34 @@ TEST(StepStrip, WideEnoughShowsEveryChip) {
         EXPECT_FALSE(seen.contains(r)) << id.toStdString();  // a chip of its own
         seen.insert(r);
     }
+}
+
+// A stage whose caption is wider than its chips ("dot product" over "scores"; German's
+// "Skalarprodukt") centres its chips under the caption: no gap on one side only.
+TEST(StepStrip, ChipsSitInTheMiddleOfTheirStage) {
+    QTranslator german;
+    ASSERT_TRUE(german.load(QStringLiteral(":/i18n/attention-lens_de.qm")));
+    QCoreApplication::installTranslator(&german);
+    const auto removeGerman = qScopeGuard([&] { QCoreApplication::removeTranslator(&german); });
+    StepStrip strip;
+    strip.setSteps(planSteps(fullConfig(Variant::MultiHead), 6));
+    strip.setCurrentStep(QStringLiteral("weights"));
+    strip.resize(1900, strip.sizeHint().height());
+    ASSERT_FALSE(strip.isScrolling());
+    int wider = 0;
+    for (int s = 0; s < int(strip.stages().size()); ++s) {
+        const QStringList ids = strip.stages()[size_t(s)].stepIds;
+        const QRect stage = strip.stageRect(s);
+        const QRect chips =
+            strip.clickableRect(ids.front()).united(strip.clickableRect(ids.back()));
+        ASSERT_FALSE(stage.isEmpty()) << s;
+        ASSERT_TRUE(stage.contains(chips)) << s;
+        if (!strip.stages()[size_t(s)].branch && stage.width() > chips.width() + 6)
+            ++wider;
+        EXPECT_NEAR(chips.center().x(), stage.center().x(), 1.5)
+            << strip.stages()[size_t(s)].key.toStdString();
+    }
+    EXPECT_GE(wider, 1);  // the test sees a caption wider than its chips ("Skalarprodukt")
 }
 
 TEST(StepStrip, NarrowCollapsesAndScrollsKeepingTheCurrentStepVisible) {
