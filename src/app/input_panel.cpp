@@ -178,12 +178,7 @@ void InputPanel::focusText() {
 
 void InputPanel::fromSettings() {
     const Settings& s = workspace_->settings();
-    {
-        const QSignalBlocker block(text_);
-        const QString shown = s.inputText();
-        if (text_->toPlainText() != shown)
-            text_->setPlainText(shown);
-    }
+    showText();
     // In model mode the tokens are the model's: its tokenizer.json, or GPT-2's for a GPT-2
     // model. The combo says so with an item of its own, which only model mode has.
     const int modelsItem = tokenizer_->findData(kModelsTokenizer);
@@ -226,7 +221,11 @@ void InputPanel::fromSettings() {
     text_->setToolTip(file ? tr("The input is the loaded embeddings file (File > Forget loaded "
                                 "files to type again)")
                            : tr("The text to tokenize and embed. Every view follows as you type."));
-    source_->setText(sourceText(s));
+    source_->setText(s.idsAreInput()
+                         ? sourceText(s) + QLatin1Char(' ') +
+                               tr("The tokens are the ids given with --ids; typing a text "
+                                  "replaces them.")
+                         : sourceText(s));
 }
 
 QString InputPanel::sourceText(const Settings& s) const {
@@ -262,10 +261,29 @@ QString InputPanel::sourceText(const Settings& s) const {
     return x + QLatin1Char(' ') + tr("Weights: torch.manual_seed(%1).").arg(s.config.seed);
 }
 
+void InputPanel::showText() {
+    const Settings& s = workspace_->settings();
+    QString shown = s.inputText();
+    // Ids given instead of a text (--ids) are the tokens: the box shows what they spell, not a
+    // sentence they did not come from (the tokens' bytes, once the worker has them).
+    if (s.idsAreInput()) {
+        std::string spelled;
+        for (const Token& t : workspace_->tokens().tokens)
+            if (!t.addedByTokenizer)
+                spelled += t.bytes;
+        shown = QString::fromUtf8(spelled.data(), qsizetype(spelled.size()));
+    }
+    const QSignalBlocker block(text_);
+    if (text_->toPlainText() != shown)
+        text_->setPlainText(shown);
+}
+
 void InputPanel::onTextEdited() {
     Settings s = workspace_->settings();
     if (s.source == InputSource::File)
         return;
+    // Typing replaces ids given instead of a text: the tokens are the typed text's again.
+    s.inputIds.clear();
     s.text = text_->toPlainText();
     s.source = InputSource::Text;
     workspace_->change(s, tr("Typing"));
@@ -304,6 +322,8 @@ void InputPanel::onPreset(int index) {
 
 void InputPanel::onTokens() {
     const Settings& s = workspace_->settings();
+    if (s.idsAreInput())
+        showText();
     if (s.source == InputSource::File)
         chips_->setMessage(tr("(embeddings from a file: no tokens)"));
     else

@@ -41,6 +41,7 @@ class InputPanel : public QWidget {
 
   private:
     void fromSettings();
+    void showText();
     void onTextEdited();
     void onTokenizer(int index);
     void onPreset(int index);

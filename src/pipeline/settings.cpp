@@ -192,7 +192,7 @@ bool trainedModel(const Settings& s) {
 // Token ids given instead of text are the tokens of a text input (Settings::textTokens) and of
 // a trained model's (modelTokens); the book's vectors and an embeddings file leave them unread.
 bool givenIds(const Settings& s) {
-    return !s.inputIds.empty() && (s.modelMode() || s.source == InputSource::Text);
+    return s.idsAreInput();
 }
 bool inputSource(const Settings& s) {
     return !givenIds(s);

@@ -94,6 +94,11 @@ struct Settings {
     // a tokenizer other than GPT-2's, whose ids mean nothing without a text).
     std::vector<Token> textTokens() const;
     bool modelMode() const { return !modelFile.isEmpty(); }
+    // True when inputIds are the tokens: a trained model's, or a typed text's (the book's
+    // vectors and an embeddings file leave them unread).
+    bool idsAreInput() const {
+        return !inputIds.empty() && (modelMode() || source == InputSource::Text);
+    }
 };
 
 // The settings a session or the window starts from: the book example.

@@ -11,10 +11,12 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPointer>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QTimer>
 #include <QUndoStack>
 
@@ -23,6 +25,7 @@
 #include "app/explain_panel.h"
 #include "app/export_actions.h"
 #include "app/head_scores_page.h"
+#include "app/input_panel.h"
 #include "app/main_window.h"
 #include "app/open_actions.h"
 #include "app/overview_page.h"
@@ -652,6 +655,41 @@ TEST(ModelMode, AFamilysNextTokenIsItsOwnTokenAndAppendingKeepsItsId) {
     EXPECT_EQ(modelRun(w)->ids, after);
     EXPECT_EQ(w.workspace()->settings().text.toStdString(),
               "a b" + model.tokenizer->token(top).bytes);
+}
+
+// Ids given instead of a text (--ids) are the tokens, and the input box shows what they spell,
+// not the sentence it held before; typing there replaces the ids with the typed text's tokens.
+TEST(ModelMode, GivenIdsShowTheirTextAndTypingReplacesThem) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(familyFixture("qwen3"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }));
+    const std::vector<int64_t> ids = {5, 6, 7, 8};
+    change(w, [&](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("Your journey starts with one step");
+        s.inputIds = ids;
+    });
+    ASSERT_TRUE(settle(w));
+    const DecoderModel& model = *w.workspace()->model();
+    EXPECT_EQ(modelRun(w)->ids, ids);
+    std::string spelled;
+    for (int64_t id : ids)
+        spelled += model.tokenizer->token(id).bytes;
+    QPlainTextEdit* edit = w.inputPanel()->textEdit();
+    EXPECT_EQ(edit->toPlainText().toStdString(), spelled);
+    EXPECT_TRUE(w.findChild<QLabel*>(QStringLiteral("sourceLabel"))
+                    ->text()
+                    .contains(QStringLiteral("the ids given with --ids")));
+
+    edit->setFocus();
+    edit->moveCursor(QTextCursor::End);
+    QTest::keyClicks(edit, QStringLiteral(" a"));
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(w.workspace()->settings().inputIds.empty());
+    EXPECT_EQ(modelRun(w)->ids, model.tokenizer->encodeIds(spelled + " a"));
+    EXPECT_EQ(edit->toPlainText().toStdString(), spelled + " a");
 }
 
 namespace {
