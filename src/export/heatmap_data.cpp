@@ -469,6 +469,8 @@ HeatmapData sliceStep(const Step& step, const QStringList& tokens, int head, int
     HeatmapData d;
     d.kind = step.info.kind;
     d.stepId = QString::fromStdString(step.info.id);
+    if (d.kind == StepKind::Input && step.info.block)
+        d.valueName = HeatmapText::tr("normed value");
     const Shape fullShape = step.value.empty() ? step.info.shape : step.value.shape();
     StepSlice slice = sliceStepValues(step, head, batch);
     const Tensor& t = slice.values;

@@ -35,6 +35,9 @@ struct HeatmapData {
     QString title;          // e.g. "weights  (head 1, batch 0)"
     QString subtitle;       // the PyTorch op and the full shape
     StepKind kind = StepKind::Projection;
+    // What a cell's number is, where the kind alone would name it wrongly (a model layer's
+    // input is its first norm's output, not an embedding); empty: the kind's own name.
+    QString valueName;
     QString stepId;
     int head = -1;  // -1 when the step is not split by head
     int batch = 0;

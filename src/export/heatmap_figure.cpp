@@ -142,7 +142,9 @@ QString colorScaleLabel(StepKind kind) {
 
 // The colour bar's title: what the colours mean in the scale in use.
 QString colorBarTitle(const HeatmapData& data, const ColorScaling& s, const QString& given) {
-    const QString what = given.isEmpty() ? colorScaleLabel(data.kind) : given;
+    const QString what = !given.isEmpty()          ? given
+                         : !data.valueName.isEmpty() ? data.valueName
+                                                     : colorScaleLabel(data.kind);
     if (!s.fallback.isEmpty())
         return FigureText::tr("%1 (%2)").arg(what, s.fallback);
     switch (s.scale) {

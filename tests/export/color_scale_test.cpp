@@ -209,3 +209,20 @@ TEST(ColorScaleFigure, MaskedCellsStayHatchedInEveryScale) {
         EXPECT_EQ(grey, 169) << colorScaleName(scale);
     }
 }
+
+// A model layer's `inputs` are its first norm's output, so its colour bar does not call them
+// embedding values; the chapter's inputs are embeddings and keep that name.
+TEST(ColorScaling, AModelLayersInputsAreNormedValuesNotEmbeddings) {
+    std::vector<float> v(6 * 3);
+    for (size_t i = 0; i < v.size(); ++i)
+        v[i] = 0.1f * float(i) - 0.5f;
+    Step chapter = makeStep("inputs", StepKind::Input, {"b", "T", "d_in"}, {1, 6, 3}, v, "x");
+    QCustomPlot plot;
+    EXPECT_EQ(draw(plot, sliceStep(chapter, bookTokens(), 0, 0), ColorScale::Matrix).barTitle,
+              QStringLiteral("embedding value"));
+    Step layer = chapter;
+    layer.info.block = BlockFacts{};
+    const HeatmapData d = sliceStep(layer, bookTokens(), 0, 0);
+    EXPECT_EQ(d.valueName, QStringLiteral("normed value"));
+    EXPECT_EQ(draw(plot, d, ColorScale::Matrix).barTitle, QStringLiteral("normed value"));
+}
