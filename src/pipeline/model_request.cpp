@@ -355,9 +355,11 @@ std::vector<StepInfo> plannedModelSteps(const DecoderArchitecture& arch, int64_t
     steps.push_back(around(step_id::kFfHidden, std::max<int64_t>(1, arch.ffHidden), "ff_hidden"));
     steps.push_back(around(step_id::kFfOutput, d, "d_model"));
     steps.push_back(around(step_id::kBlockOutput, d, "d_model"));
-    if (arch.layers > 0)
+    if (arch.layers > 0) {
+        const BlockFacts block = a.blockFacts(layer);
         for (StepInfo& s : steps)
-            s.block = a.blockFacts(layer);
+            s.block = block;
+    }
     return steps;
 }
 
@@ -397,6 +399,7 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
     TraceRun t = layerTraceRun(run, cancel);
     const DecoderBlockContext c = blockContext(*run.run, run.settings.layer, cancel);
     const int64_t T = run.run->tokens();
+    const BlockFacts block = run.model->arch.blockFacts(run.settings.layer);
     auto step = [&](const char* id, const QString& title, const std::string& op,
                     const Tensor& value, const char* width) {
         Step s;
@@ -406,7 +409,7 @@ TraceRun layerTraceRunInBlock(const ModelRun& run, const CancelToken* cancel) {
         s.info.dims = {"b", "T", width};
         s.info.shape = {1, T, value.size(-1)};
         s.info.kind = StepKind::Projection;
-        s.info.block = run.model->arch.blockFacts(run.settings.layer);
+        s.info.block = block;
         s.value = value.contiguous().view(s.info.shape);
         return s;
     };

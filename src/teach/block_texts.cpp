@@ -4,6 +4,7 @@
 
 #include "engine/step_ids.h"
 #include "engine/trace.h"
+#include "teach/explanations.h"
 
 namespace attn {
 
@@ -224,7 +225,7 @@ bool isBlockStep(const StepInfo& s) {
     return id == step_id::kBlockInput || id == step_id::kResidualAfterAttention ||
            id == step_id::kNorm2 || id == step_id::kFfHidden || id == step_id::kFfOutput ||
            id == step_id::kBlockOutput ||
-           (id == step_id::kInputs && s.source == StepSource::LayerInput);
+           isModelLayerInput(s);
 }
 
 // "(b = 1, T = 6, d_model = 128)"
