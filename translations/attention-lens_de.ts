@@ -2281,12 +2281,12 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Auf einem zweimal gesagten Text: mittleres Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen; nahe 1 bei einem Induktionskopf</translation>
     </message>
     <message>
-        <source>Induction (the text is said twice): near 1 for heads that look at the token after the previous occurrence of the current one.</source>
-        <translation>Induktion (der Text steht zweimal da): nahe 1 bei Köpfen, die auf das Token nach dem vorigen Vorkommen des aktuellen schauen.</translation>
-    </message>
-    <message>
         <source>Mean weight on the first token (rows 1 and on: row 0 sees only it): high = an attention sink, where the head parks attention it does not need</source>
         <translation>Mittleres Gewicht auf dem ersten Token (ab Zeile 1: Zeile 0 sieht nur dieses): hoch = eine Attention-Senke, wo der Kopf nicht benötigte Aufmerksamkeit ablegt</translation>
+    </message>
+    <message>
+        <source>Induction, on tokens %1 to %2, which repeat the tokens %3 before them: near 1 for heads that look at the token after the previous occurrence of the current one.</source>
+        <translation>Induktion, auf den Tokens %1 bis %2, die die Tokens %3 Stellen vor ihnen wiederholen: nahe 1 bei Köpfen, die auf das Token nach dem vorigen Vorkommen des aktuellen schauen.</translation>
     </message>
 </context>
 <context>
@@ -2370,6 +2370,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>row %1, col %2 = ? (a quiz: click the cell to reveal it)</source>
         <translation>Zeile %1, Spalte %2 = ? (ein Quiz: klicke auf die Zelle, um sie aufzudecken)</translation>
+    </message>
+    <message>
+        <source>normed value</source>
+        <translation>normierter Wert</translation>
     </message>
 </context>
 <context>
@@ -2551,6 +2555,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>GPT-2 BPE (not the model&apos;s)</source>
         <translation>GPT-2-BPE (nicht der des Modells)</translation>
+    </message>
+    <message>
+        <source>The tokens are the ids given with --ids; typing a text replaces them.</source>
+        <translation>Die Tokens sind die mit --ids angegebenen IDs; ein getippter Text ersetzt sie.</translation>
     </message>
 </context>
 <context>
@@ -3091,12 +3099,12 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>&lt;p&gt;Die &lt;b&gt;Logit-Lens&lt;/b&gt; liest den Residualstrom nach jeder Schicht mit der letzten Normierung und dem Ausgabekopf des Modells. Jede Spalte ist ein Token des Textes, jede Zeile eine Schicht; fette Zellen sind das tatsächlich folgende Token des Textes.&lt;/p&gt;&lt;p&gt;In der zweiten Hälfte steht das kopierte Wort nach Schicht 0 fast nie oben: Kein Kopf in Schicht 0 kann das frühere Vorkommen eines Wortes finden. Nach Schicht 1, in der %1 sitzt, steht das kopierte Wort an jeder Position oben: Das ist die Schicht, in der das Kopieren gewinnt. Schalte %2 ab (Strg+K darauf in den Schichtschritten) und sieh noch einmal hin.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The &lt;b&gt;Head scores&lt;/b&gt; page ranks every head by its previous-token and induction scores on the text in the view. Here %1 leads the previous-token column and %2 the induction column.&lt;/p&gt;&lt;p&gt;Your own text said twice gets an induction column only when its second half repeats the first token for token: in &lt;i&gt;The cat sat. The cat sat.&lt;/i&gt; the first &lt;i&gt;The&lt;/i&gt; has no space before it and is another token than the second, so type a space first. And tiny-circuit copies well only the common words it was trained to copy: on &lt;i&gt; The cat sat on the mat.&lt;/i&gt; said twice %2 scores 0.25 and L1H0 leads with 0.48. Bigger models (GPT-2 small, Llama, Qwen, Gemma) copy any text; look for their induction heads the same way.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die Seite &lt;b&gt;Kopf-Scores&lt;/b&gt; ordnet jeden Kopf nach seinem Vorgänger-Token- und Induktions-Score auf dem angezeigten Text. Hier führt %1 die Spalte Vorgänger-Token an und %2 die Spalte Induktion.&lt;/p&gt;&lt;p&gt;Dein eigener Text, zweimal gesagt, bekommt nur dann eine Induktionsspalte, wenn seine zweite Hälfte die erste Token für Token wiederholt: In &lt;i&gt;The cat sat. The cat sat.&lt;/i&gt; hat das erste &lt;i&gt;The&lt;/i&gt; kein Leerzeichen davor und ist ein anderes Token als das zweite; tippe also zuerst ein Leerzeichen. Und tiny-circuit kopiert nur die häufigen Wörter gut, auf deren Kopieren es trainiert wurde: Bei &lt;i&gt; The cat sat on the mat.&lt;/i&gt;, zweimal gesagt, erreicht %2 nur 0,25, und L1H0 führt mit 0,48. Größere Modelle (GPT-2 small, Llama, Qwen, Gemma) kopieren jeden Text; suche ihre Induktionsköpfe auf dieselbe Weise.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;The same steps as in chapter 3, for layer 2, head 3: the pipeline strip above the heatmap runs from the block&apos;s input through queries, keys, scores, mask and softmax to the context vectors, with the model&apos;s real sizes (d_model 128, head size 32) in the Shapes panel.&lt;/p&gt;&lt;p&gt;With chapter 3&apos;s random W_query and W_key the rows were spread without a pattern. Here most rows put nearly all their weight on one key, and the same key serves a whole run of rows: vertical stripes under &lt;i&gt;compare&lt;/i&gt;, under the question mark and under the colon, and the line breaks look back to &lt;i&gt;to&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;Click a cell: the Explain panel derives it from this layer&apos;s queries and keys, with the model&apos;s numbers; the PyTorch panel loads the same file and prints them.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Dieselben Schritte wie in Kapitel 3, für Schicht 2, Kopf 3: Die Pipeline-Leiste über der Heatmap führt von der Eingabe des Blocks über Queries, Keys, Scores, Maske und Softmax bis zu den Kontextvektoren, mit den echten Größen des Modells (d_model 128, Kopfgröße 32) im Feld Formen.&lt;/p&gt;&lt;p&gt;Mit den zufälligen W_query und W_key aus Kapitel 3 waren die Zeilen ohne Muster verteilt. Hier legen die meisten Zeilen fast ihr ganzes Gewicht auf einen Key, und derselbe Key dient einer ganzen Folge von Zeilen: senkrechte Streifen unter &lt;i&gt;compare&lt;/i&gt;, unter dem Fragezeichen und unter dem Doppelpunkt, und die Zeilenumbrüche schauen zurück auf &lt;i&gt;to&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;Klicke auf eine Zelle: Das Feld Erklärung leitet sie aus den Queries und Keys dieser Schicht her, mit den Zahlen des Modells; das PyTorch-Feld lädt dieselbe Datei und gibt sie aus.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The &lt;b&gt;Head scores&lt;/b&gt; page ranks every head by its previous-token and induction scores on the text in the view. Here %1 leads the previous-token column and %2 the induction column.&lt;/p&gt;&lt;p&gt;Your own text said twice gets an induction column too: the page finds where the text repeats itself, behind other words or when its first word is another token the second time (&lt;i&gt;The&lt;/i&gt; and &lt;i&gt; The&lt;/i&gt;), and its legend names the tokens it scored. But tiny-circuit copies well only the common words it was trained to copy: on &lt;i&gt; The cat sat on the mat.&lt;/i&gt; said twice %2 scores 0.25 and L1H0 leads with 0.48. Bigger models (GPT-2 small, Llama, Qwen, Gemma) copy any text; look for their induction heads the same way.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Seite &lt;b&gt;Kopf-Scores&lt;/b&gt; ordnet jeden Kopf nach seinem Vorgänger-Token- und Induktions-Score auf dem angezeigten Text. Hier führt %1 die Spalte Vorgänger-Token an und %2 die Spalte Induktion.&lt;/p&gt;&lt;p&gt;Auch dein eigener Text, zweimal gesagt, bekommt eine Induktionsspalte: Die Seite findet, wo sich der Text wiederholt, auch hinter anderen Wörtern oder wenn sein erstes Wort beim zweiten Mal ein anderes Token ist (&lt;i&gt;The&lt;/i&gt; und &lt;i&gt; The&lt;/i&gt;), und ihre Legende nennt die bewerteten Tokens. Aber tiny-circuit kopiert nur die häufigen Wörter gut, auf deren Kopieren es trainiert wurde: Bei &lt;i&gt; The cat sat on the mat.&lt;/i&gt;, zweimal gesagt, erreicht %2 nur 0,25, und L1H0 führt mit 0,48. Größere Modelle (GPT-2 small, Llama, Qwen, Gemma) kopieren jeden Text; suche ihre Induktionsköpfe auf dieselbe Weise.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -6461,7 +6469,7 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>%1 has no &quot;%2&quot;</source>
-        <translation>%1 hat kein "%2"</translation>
+        <translation>%1 hat kein &quot;%2&quot;</translation>
     </message>
     <message>
         <source>%1 must be a string</source>
@@ -6485,31 +6493,31 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>the regex &quot;%1&quot; does not compile at offset %2: %3</source>
-        <translation>der reguläre Ausdruck "%1" lässt sich an Stelle %2 nicht übersetzen: %3</translation>
+        <translation>der reguläre Ausdruck &quot;%1&quot; lässt sich an Stelle %2 nicht übersetzen: %3</translation>
     </message>
     <message>
         <source>%1 must be {&quot;String&quot;: ...} or {&quot;Regex&quot;: ...}</source>
-        <translation>%1 muss {"String": ...} oder {"Regex": ...} sein</translation>
+        <translation>%1 muss {&quot;String&quot;: ...} oder {&quot;Regex&quot;: ...} sein</translation>
     </message>
     <message>
         <source>%1 is &quot;%2&quot;, a normalizer this program does not apply; it applies NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip and Sequence</source>
-        <translation>%1 ist "%2", ein Normalisierer, den dieses Programm nicht anwendet; es wendet NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip und Sequence an</translation>
+        <translation>%1 ist &quot;%2&quot;, ein Normalisierer, den dieses Programm nicht anwendet; es wendet NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip und Sequence an</translation>
     </message>
     <message>
         <source>%1 is &quot;%2&quot;; it must be Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous</source>
-        <translation>%1 ist "%2"; es muss Removed, Isolated, MergedWithPrevious, MergedWithNext oder Contiguous sein</translation>
+        <translation>%1 ist &quot;%2&quot;; es muss Removed, Isolated, MergedWithPrevious, MergedWithNext oder Contiguous sein</translation>
     </message>
     <message>
         <source>%1 is &quot;%2&quot;; it must be always, first or never</source>
-        <translation>%1 ist "%2"; es muss always, first oder never sein</translation>
+        <translation>%1 ist &quot;%2&quot;; es muss always, first oder never sein</translation>
     </message>
     <message>
         <source>%1 is &quot;%2&quot;, a pre-tokenizer this program does not apply; it applies Split, ByteLevel, Metaspace, Digits and Sequence</source>
-        <translation>%1 ist "%2", ein Pre-Tokenizer, den dieses Programm nicht anwendet; es wendet Split, ByteLevel, Metaspace, Digits und Sequence an</translation>
+        <translation>%1 ist &quot;%2&quot;, ein Pre-Tokenizer, den dieses Programm nicht anwendet; es wendet Split, ByteLevel, Metaspace, Digits und Sequence an</translation>
     </message>
     <message>
         <source>model.type is &quot;%1&quot;; this program reads BPE tokenizers (Llama 3, Qwen, SmolLM2, Gemma 3, TinyLlama), not %1</source>
-        <translation>model.type ist "%1"; dieses Programm liest BPE-Tokenizer (Llama 3, Qwen, SmolLM2, Gemma 3, TinyLlama), nicht %1</translation>
+        <translation>model.type ist &quot;%1&quot;; dieses Programm liest BPE-Tokenizer (Llama 3, Qwen, SmolLM2, Gemma 3, TinyLlama), nicht %1</translation>
     </message>
     <message>
         <source>%1 is set; this program reads BPE without one</source>
@@ -6521,19 +6529,19 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>model.vocab gives &quot;%1&quot; the id %2, outside 0 to 16,777,215</source>
-        <translation>model.vocab gibt "%1" die ID %2, außerhalb von 0 bis 16.777.215</translation>
+        <translation>model.vocab gibt &quot;%1&quot; die ID %2, außerhalb von 0 bis 16.777.215</translation>
     </message>
     <message>
         <source>model.vocab gives the id %1 to both &quot;%2&quot; and &quot;%3&quot;</source>
-        <translation>model.vocab gibt die ID %1 sowohl "%2" als auch "%3"</translation>
+        <translation>model.vocab gibt die ID %1 sowohl &quot;%2&quot; als auch &quot;%3&quot;</translation>
     </message>
     <message>
         <source>model.unk_token &quot;%1&quot; is not in model.vocab</source>
-        <translation>model.unk_token "%1" steht nicht in model.vocab</translation>
+        <translation>model.unk_token &quot;%1&quot; steht nicht in model.vocab</translation>
     </message>
     <message>
         <source>%1 is &quot;%2&quot;; a merge is &quot;left right&quot;</source>
-        <translation>%1 ist "%2"; ein Merge ist "links rechts"</translation>
+        <translation>%1 ist &quot;%2&quot;; ein Merge ist &quot;links rechts&quot;</translation>
     </message>
     <message>
         <source>%1 must be two strings</source>
@@ -6541,11 +6549,11 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>%1 must be &quot;left right&quot; or [left, right]</source>
-        <translation>%1 muss "links rechts" oder [links, rechts] sein</translation>
+        <translation>%1 muss &quot;links rechts&quot; oder [links, rechts] sein</translation>
     </message>
     <message>
         <source>%1 merges &quot;%2&quot; and &quot;%3&quot;, but &quot;%4&quot; is not in model.vocab</source>
-        <translation>%1 verbindet "%2" und "%3", aber "%4" steht nicht in model.vocab</translation>
+        <translation>%1 verbindet &quot;%2&quot; und &quot;%3&quot;, aber &quot;%4&quot; steht nicht in model.vocab</translation>
     </message>
     <message>
         <source>%1 is %2, outside 0 to 16,777,215</source>
@@ -6553,15 +6561,15 @@ Mit allen Köpfen eingeschaltet: %1</translation>
     </message>
     <message>
         <source>%1 is &quot;%2&quot;, a post-processor this program does not apply; it applies ByteLevel, TemplateProcessing and Sequence</source>
-        <translation>%1 ist "%2", ein Post-Processor, den dieses Programm nicht anwendet; es wendet ByteLevel, TemplateProcessing und Sequence an</translation>
+        <translation>%1 ist &quot;%2&quot;, ein Post-Processor, den dieses Programm nicht anwendet; es wendet ByteLevel, TemplateProcessing und Sequence an</translation>
     </message>
     <message>
         <source>%1 must be {&quot;SpecialToken&quot;: ...} or {&quot;Sequence&quot;: ...}</source>
-        <translation>%1 muss {"SpecialToken": ...} oder {"Sequence": ...} sein</translation>
+        <translation>%1 muss {&quot;SpecialToken&quot;: ...} oder {&quot;Sequence&quot;: ...} sein</translation>
     </message>
     <message>
         <source>%1 names &quot;%2&quot;, which %3 lacks</source>
-        <translation>%1 nennt "%2", das in %3 fehlt</translation>
+        <translation>%1 nennt &quot;%2&quot;, das in %3 fehlt</translation>
     </message>
     <message>
         <source>%1 has id %2, outside the vocabulary</source>

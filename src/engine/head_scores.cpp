@@ -20,22 +20,26 @@ std::vector<double> toDoubles(const Tensor& t) {
     return std::vector<double>(v.begin(), v.end());
 }
 
-// The mean over rows i in [firstRow, T) of w[h][i][i - back], per head, of an (H, T, T) tensor.
-std::vector<double> meanDiagonal(const Tensor& layerAttention, int64_t firstRow, int64_t back) {
+// The mean over rows i in [firstRow, endRow) of w[h][i][i - back], per head, of an (H, T, T)
+// tensor; endRow -1 is T.
+std::vector<double> meanDiagonal(const Tensor& layerAttention, int64_t firstRow, int64_t back,
+                                 int64_t endRow = -1) {
     if (layerAttention.dim() != 3 || layerAttention.size(1) != layerAttention.size(2))
         throw UserError("attention", "A layer's attention must be (H, T, T), not " +
                                          shapeToString(layerAttention.shape()) + ".");
     const int64_t H = layerAttention.size(0), T = layerAttention.size(1);
+    if (endRow < 0)
+        endRow = T;
     std::vector<double> out(static_cast<size_t>(H), kNoScore);
-    if (firstRow < 0 || back < 0 || back > firstRow || firstRow >= T)
+    if (firstRow < 0 || back < 0 || back > firstRow || firstRow >= endRow || endRow > T)
         return out;
     const Tensor a = layerAttention.contiguous();
     for (int64_t h = 0; h < H; ++h) {
         const float* w = a.data() + h * T * T;
         double sum = 0.0;
-        for (int64_t i = firstRow; i < T; ++i)
+        for (int64_t i = firstRow; i < endRow; ++i)
             sum += w[i * T + i - back];
-        out[static_cast<size_t>(h)] = sum / static_cast<double>(T - firstRow);
+        out[static_cast<size_t>(h)] = sum / static_cast<double>(endRow - firstRow);
     }
     return out;
 }
@@ -81,31 +85,51 @@ std::vector<double> previousTokenScores(const Tensor& layerAttention) {
     return meanDiagonal(layerAttention, 1, 1);
 }
 
+std::vector<double> inductionScores(const Tensor& layerAttention, const RepeatSpan& repeat) {
+    if (!repeat.found() || repeat.first < repeat.period)
+        return meanDiagonal(layerAttention, 0, 0, 0);  // all NaN, after the shape check
+    // Row i looks back to the previous occurrence i - period and one token further on.
+    return meanDiagonal(layerAttention, repeat.first, repeat.period - 1, repeat.end);
+}
+
 std::vector<double> inductionScores(const Tensor& layerAttention, int64_t period) {
     const int64_t T = layerAttention.dim() == 3 ? layerAttention.size(1) : 0;
     if (period < 1 || 2 * period > T)
-        return meanDiagonal(layerAttention, T, 0);  // all NaN, after the shape check
-    // Row i looks back to the previous occurrence i - period and one token further on.
-    return meanDiagonal(layerAttention, T - period, period - 1);
+        return inductionScores(layerAttention, RepeatSpan{});
+    return inductionScores(layerAttention, RepeatSpan{period, T - period, T});
 }
 
-int64_t repeatPeriod(const std::vector<int64_t>& ids) {
+RepeatSpan findRepeat(const std::vector<int64_t>& ids) {
     const auto T = static_cast<int64_t>(ids.size());
-    if (T < 4 || T % 2 != 0 || !std::equal(ids.begin(), ids.begin() + T / 2, ids.begin() + T / 2))
-        return 0;
-    return T / 2;
+    RepeatSpan best;
+    for (int64_t p = 2; 2 * p <= T; ++p) {
+        int64_t runStart = p;
+        for (int64_t i = p; i <= T; ++i) {
+            if (i < T && ids[size_t(i)] == ids[size_t(i - p)])
+                continue;
+            // Rows [runStart, i) match; a longer run wins, a tie keeps the shorter period.
+            if (i - runStart > best.length())
+                best = {p, runStart, i};
+            runStart = i + 1;
+        }
+    }
+    const bool wholeTextTwice = best.found() && best.first == best.period && best.end == T &&
+                                T == 2 * best.period && T >= 4;
+    if (best.length() < 3 && !wholeTextTwice)
+        return {};
+    return best;
 }
 
 HeadScores headScores(const DecoderRun& run, const CancelToken* cancel) {
     HeadScores s = runSummaries(run);
     if (s.empty())
         return s;
-    const int64_t period = repeatPeriod(run.ids);
+    s.repeat = findRepeat(run.ids);
     s.previousToken.clear();
     forEachLayer(run, cancel, [&](const Tensor& a) {
         append(s.previousToken, previousTokenScores(a));
-        if (period > 0)
-            append(s.induction, inductionScores(a, period));
+        if (s.repeat.found())
+            append(s.induction, inductionScores(a, s.repeat));
     });
     return s;
 }

@@ -5,10 +5,10 @@
 //    at the token itself, large = far back (often the first token);
 //  - mean weight on the first token: high = an "attention sink";
 //  - previous-token score: the mean, over rows i >= 1, of the weight on token i - 1;
-//  - induction score, for a text made of a random half repeated twice: the mean, over the
-//    positions i of the second half, of the weight on the token right after the previous
-//    occurrence of token i (position i - period + 1). An induction head scores near 1 there
-//    while a previous-token head scores near 0.
+//  - induction score, for a text that repeats itself (findRepeat: a random half said twice, or
+//    a sentence typed twice): the mean, over the positions i of the repeat, of the weight on
+//    the token right after the previous occurrence of token i (position i - period + 1). An
+//    induction head scores near 1 there while a previous-token head scores near 0.
 // Qt-free, so the CLI, the lesson and the widgets share one definition.
 
 #include <cstdint>
@@ -24,6 +24,18 @@ struct DecoderRun;
 
 inline constexpr double kNoScore = std::numeric_limits<double>::quiet_NaN();
 
+// Where a text repeats itself: each token at rows [first, end) is the token `period` before it,
+// the longest such run in the text. A row i of the run has an earlier occurrence at i - period,
+// and the token that followed it is at i - period + 1.
+struct RepeatSpan {
+    int64_t period = 0;  // 0: no repeat
+    int64_t first = 0;
+    int64_t end = 0;
+    bool found() const { return period > 0; }
+    int64_t length() const { return end - first; }
+    friend bool operator==(const RepeatSpan&, const RepeatSpan&) = default;
+};
+
 // Per layer x head scores, each row-major (L, H) (index layer * heads + head). A score that is
 // not known (not computed yet, or undefined: the previous-token score of a one-token text) is
 // NaN; a vector that was not computed at all is empty.
@@ -35,6 +47,7 @@ struct HeadScores {
     std::vector<double> firstWeight;
     std::vector<double> previousToken;
     std::vector<double> induction;
+    RepeatSpan repeat;  // the rows induction was measured on (not found: no induction)
 
     bool empty() const { return layers == 0 || heads == 0; }
     int64_t index(int64_t layer, int64_t head) const { return layer * heads + head; }
@@ -48,16 +61,22 @@ HeadScores runSummaries(const DecoderRun& run);
 
 // Previous-token scores (H,) of one layer's attention (H, T, T). NaN for T < 2.
 std::vector<double> previousTokenScores(const Tensor& layerAttention);
-// Induction scores (H,) of one layer's attention (H, T, T) for a text whose last `period`
-// tokens repeat the `period` before them: the mean over the last `period` rows i of the weight
-// on i - period + 1. NaN when the text is shorter than 2 * period or period < 1.
+// Induction scores (H,) of one layer's attention (H, T, T) on the rows of `repeat`: the mean over
+// its rows i of the weight on i - period + 1. NaN when the repeat is not found or does not fit.
+std::vector<double> inductionScores(const Tensor& layerAttention, const RepeatSpan& repeat);
+// The same for a text whose last `period` tokens repeat the `period` before them.
 std::vector<double> inductionScores(const Tensor& layerAttention, int64_t period);
 
-// The period of a text said twice: T / 2 when its ids are one half repeated (T >= 4), else 0.
-int64_t repeatPeriod(const std::vector<int64_t>& ids);
-// runSummaries plus every head's previous-token score and, for a text said twice
-// (repeatPeriod), every head's induction score, from run.attention when kept, else recomputing
-// each layer (layerAttention: costly, call it off the GUI thread). Cancellable.
+// The longest run of tokens that each equal the token `period` before them, over every period
+// from 2 to T / 2 (the shorter period on a tie: a text said three times repeats with its own
+// length, not twice it). What counts as a repeat: a run of 3 or more tokens, or a whole text of
+// 4 or more said twice. A typed sentence said twice is found whatever comes before it, and
+// without its first token when that one tokenizes differently the second time ("The" and
+// " The"). Not found: a RepeatSpan with period 0.
+RepeatSpan findRepeat(const std::vector<int64_t>& ids);
+// runSummaries plus every head's previous-token score and, for a text that repeats itself
+// (findRepeat), every head's induction score on the repeat, from run.attention when kept, else
+// recomputing each layer (layerAttention: costly, call it off the GUI thread). Cancellable.
 HeadScores headScores(const DecoderRun& run, const CancelToken* cancel = nullptr);
 // Every head's induction score (L * H, row-major) for a run of repeatedRandomTokens-like text.
 std::vector<double> runInductionScores(const DecoderRun& run, int64_t period,

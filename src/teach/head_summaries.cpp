@@ -386,7 +386,7 @@ class HeadScoresModel : public QAbstractTableModel {
 
 HeadSummaries::HeadSummaries(QWidget* parent)
     : QWidget(parent), job_(std::make_unique<LatestJob>()) {
-    legend_ = new QLabel(legendText(false), this);
+    legend_ = new QLabel(legendText(), this);
     legend_->setWordWrap(true);
     legend_->setTextFormat(Qt::PlainText);
     legend_->setToolTip(tr("What the scores say about a head"));
@@ -486,19 +486,23 @@ HeadSummaries::HeadSummaries(QWidget* parent)
 
 HeadSummaries::~HeadSummaries() = default;
 
-QString HeadSummaries::legendText(bool withInduction) {
+QString HeadSummaries::legendText(const RepeatSpan& repeat) {
     const QString scores =
         tr("Rows are layers, columns heads. Previous token near 1: the head looks at the "
            "token just before. Distance near 1: the previous token; near 0: the token "
            "itself; large: far back. Low entropy: focused on a few tokens. High first-token "
            "weight: an attention sink.");
-    // The induction score is only measured on a text said twice (headScores), so it is
-    // explained only when its column is there.
-    if (!withInduction)
+    // The induction score is only measured where the text repeats itself (headScores), so it
+    // is explained only when its column is there, with the tokens it was measured on.
+    if (!repeat.found())
         return scores;
     return scores + QLatin1Char(' ') +
-           tr("Induction (the text is said twice): near 1 for heads that look at the token "
-              "after the previous occurrence of the current one.");
+           tr("Induction, on tokens %1 to %2, which repeat the tokens %3 before them: near 1 "
+              "for heads that look at the token after the previous occurrence of the current "
+              "one.")
+               .arg(repeat.first)
+               .arg(repeat.end - 1)
+               .arg(repeat.period);
 }
 
 void HeadSummaries::setAblated(std::vector<HeadRef> heads) {
@@ -584,7 +588,7 @@ void HeadSummaries::showScores() {
     model_->setScores(scores_, computing_);
     fitMapsHeight();
     table_->setColumnHidden(int(HeadScoreColumn::Induction), scores_.induction.empty());
-    QString legend = legendText(!scores_.induction.empty());
+    QString legend = legendText(scores_.induction.empty() ? RepeatSpan{} : scores_.repeat);
     if (!sinkToken_.isEmpty())
         legend += QLatin1Char(' ') +
                   tr("Here the first token is %1, the beginning-of-text token the model's "

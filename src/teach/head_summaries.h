@@ -74,8 +74,9 @@ class HeadSummaries : public QWidget {
     // list.
     void setAblated(std::vector<HeadRef> heads);
 
-    // The short guide under the title: what each score shown says (induction only when shown).
-    static QString legendText(bool withInduction);
+    // The short guide under the title: what each score shown says (induction only where the text
+    // repeats itself, naming the tokens it was measured on).
+    static QString legendText(const RepeatSpan& repeat = {});
     // The legend shown: legendText, and what the first token is when the tokenizer added it.
     QString legend() const;
 

@@ -196,10 +196,11 @@ TEST(HeadScores, RecomputedLayersGiveTheSameScores) {
 // the same as runInductionScores with its half as the period, kept attention or not; any other
 // text gets none.
 TEST(HeadScores, ATextSaidTwiceGetsInductionScores) {
-    EXPECT_EQ(repeatPeriod({1, 2, 3, 1, 2, 3}), 3);
-    EXPECT_EQ(repeatPeriod({1, 2, 1, 3}), 0);
-    EXPECT_EQ(repeatPeriod({1, 1}), 0);  // too short to say which token came after
-    EXPECT_EQ(repeatPeriod({1, 2, 3, 1, 2}), 0);
+    EXPECT_EQ(findRepeat({1, 2, 3, 1, 2, 3}), (RepeatSpan{3, 3, 6}));
+    EXPECT_EQ(findRepeat({1, 2, 1, 2}), (RepeatSpan{2, 2, 4}));  // a whole text said twice
+    EXPECT_FALSE(findRepeat({1, 2, 1, 3}).found());
+    EXPECT_FALSE(findRepeat({1, 1}).found());           // too short to say which token came after
+    EXPECT_FALSE(findRepeat({1, 2, 3, 1, 2}).found());  // two tokens again: a chance pair
     const auto model = testing::patternModel(designedSpec());
     std::vector<int64_t> ids = testing::sequentialIds(6, 64);
     ids.insert(ids.end(), ids.begin(), ids.end());
@@ -217,6 +218,31 @@ TEST(HeadScores, ATextSaidTwiceGetsInductionScores) {
     }
     EXPECT_TRUE(
         headScores(*testing::runModel(model, testing::sequentialIds(12, 64))).induction.empty());
+}
+
+// A sentence typed twice is found whatever comes before it, and without its first token when
+// that one tokenizes differently the second time ("The" then " The"); a text said three times
+// repeats with its own length; a chance pair of tokens is no repeat.
+TEST(HeadScores, ARepeatIsFoundInsideAnyText) {
+    // <bos> The cat sat on the mat . ␣The cat sat on the mat .
+    const std::vector<int64_t> typed = {2, 10, 11, 12, 13, 14, 15, 16, 20, 11, 12, 13, 14, 15, 16};
+    EXPECT_EQ(findRepeat(typed), (RepeatSpan{7, 9, 15}));
+    // A prefix, then a random half said twice.
+    EXPECT_EQ(findRepeat({7, 7, 1, 2, 3, 4, 1, 2, 3, 4}), (RepeatSpan{4, 6, 10}));
+    // Three times: period 3 over six rows, not period 6 over three.
+    EXPECT_EQ(findRepeat({1, 2, 3, 1, 2, 3, 1, 2, 3}), (RepeatSpan{3, 3, 9}));
+    // "of the" twice in a sentence is a chance pair.
+    EXPECT_FALSE(findRepeat({5, 6, 7, 8, 9, 5, 6, 1}).found());
+
+    // The induction score is measured on the repeat's rows only: row i on i - period + 1.
+    const int64_t T = 15;
+    Tensor a({1, T, T});
+    for (int64_t i = 0; i < T; ++i)
+        a.mutableData()[i * T + std::max<int64_t>(0, i - 6)] = 1.0f;  // every row on i - 6
+    EXPECT_DOUBLE_EQ(inductionScores(a, findRepeat(typed))[0], 1.0);
+    // For period 6 the token after the previous occurrence is i - 5, which it misses: 0.
+    EXPECT_DOUBLE_EQ(inductionScores(a, RepeatSpan{6, 6, 12})[0], 0.0);
+    EXPECT_TRUE(std::isnan(inductionScores(a, RepeatSpan{})[0]));
 }
 
 TEST(HeadScores, CancelledComputationThrows) {

@@ -195,11 +195,25 @@ TEST(HeadSummaries, ATextSaidTwiceShowsItsInductionScores) {
         return n;
     };
     EXPECT_EQ(visibleMaps(), 5);
+    // The legend names the tokens the score was measured on.
+    EXPECT_TRUE(w.legend().contains(
+        QStringLiteral("Induction, on tokens 6 to 11, which repeat the tokens 6 before them")))
+        << w.legend().toStdString();
     EXPECT_TRUE(testing::savePng(&w, QStringLiteral("head_summaries_said_twice.png")));
     w.setRun(testing::runModel(model, testing::sequentialIds(12, 64)));
     EXPECT_TRUE(w.scores().induction.empty());
     EXPECT_TRUE(w.table()->isColumnHidden(int(HeadScoreColumn::Induction)));
     EXPECT_EQ(visibleMaps(), 4);
+    EXPECT_FALSE(w.legend().contains(QStringLiteral("Induction")));
+
+    // A sentence typed twice behind a prefix, its first token spelled differently the second
+    // time: the repeat is found and its rows scored.
+    std::vector<int64_t> typed = {40, 41, 1, 2, 3, 4, 5, 42, 2, 3, 4, 5};
+    const auto twice = testing::runModel(model, typed);
+    w.setRun(twice);
+    EXPECT_EQ(w.scores().repeat, (RepeatSpan{5, 8, 12}));
+    EXPECT_EQ(w.scores().induction.size(), size_t(w.scores().layers * w.scores().heads));
+    EXPECT_TRUE(w.legend().contains(QStringLiteral("on tokens 8 to 11")));
 }
 
 TEST(HeadSummaries, Screenshots) {

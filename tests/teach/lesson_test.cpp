@@ -167,7 +167,7 @@ TEST(LessonSlides, EverySlideShowsWhatItsScreenShowsWithAllItsText) {
                 for (const Token& t : tokens)
                     ids.push_back(t.id);
                 EXPECT_EQ(slide.table.contains(QStringLiteral("induction score")),
-                          repeatPeriod(ids) > 0);
+                          findRepeat(ids).found());
             } else if (screen.page == QLatin1String("lens")) {
                 EXPECT_TRUE(slide.figure.isEmpty());
                 EXPECT_TRUE(slide.overview.empty());
@@ -570,9 +570,9 @@ TEST(LessonSlides, TheCopyLessonSaysWhatIsTrueOfItsModel) {
         EXPECT_LE(after0, 1);
         EXPECT_EQ(after1, n - 1);
     }
-    // The last screen's warning, on the texts it names: written without a space first, the two
-    // halves differ in their first token and Head scores has no induction column; with it, the
-    // circuit's induction head copies that sentence weakly and another head leads.
+    // The last screen's claims, on the texts it names: written without a space first, the two
+    // halves differ in their first token and the repeat is found without it; with the space,
+    // the circuit's induction head copies that sentence weakly and another head leads.
     {
         const auto model = loadModel(copyLessonModel());
         const auto scoresOf = [&](const char* text) {
@@ -581,7 +581,11 @@ TEST(LessonSlides, TheCopyLessonSaysWhatIsTrueOfItsModel) {
             const RequestResult r = runRequestOrThrow({settings, {}, model, nullptr, nullptr});
             return headScores(*r.model.run);
         };
-        EXPECT_TRUE(scoresOf("The cat sat. The cat sat.").induction.empty());
+        const HeadScores noSpace = scoresOf("The cat sat. The cat sat.");
+        ASSERT_FALSE(noSpace.induction.empty());
+        EXPECT_EQ(noSpace.repeat.first, noSpace.repeat.period + 1);  // not the second "The"
+        EXPECT_TRUE(
+            screens[4].html.contains(QStringLiteral("the page finds where the text repeats")));
         const HeadScores cat = scoresOf(" The cat sat on the mat. The cat sat on the mat.");
         ASSERT_FALSE(cat.induction.empty());
         const auto two = [](double v) { return QString::number(v, 'f', 2); };
