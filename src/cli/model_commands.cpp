@@ -4,10 +4,12 @@
 #include <QCommandLineParser>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "cli/commands.h"
 #include "engine/generate.h"
+#include "engine/head_scores.h"
 #include "io/file_io.h"
 #include "io/text_format.h"
 #include "io/trace_json.h"
@@ -104,6 +106,63 @@ double doubleOption(const QCommandLineParser& p, const char* name, double fallba
     return v;
 }
 
+// An (L, H) score matrix as nested arrays, an unknown score (NaN) as null.
+void appendLayerHeadScores(std::string& out, const std::vector<double>& scores, int64_t heads) {
+    out += "[";
+    for (size_t i = 0; i < scores.size(); ++i) {
+        out += i == 0 ? "[" : i % size_t(heads) == 0 ? "], [" : ", ";
+        if (std::isfinite(scores[i]))
+            io::appendDouble(out, scores[i]);
+        else
+            out += "null";
+    }
+    out += scores.empty() ? "]" : "]]";
+}
+
+// `"head_scores": {...}`: every head's previous-token and first-token scores, and where the
+// text repeats itself (findRepeat) its induction scores, the period and the rows they used.
+void appendHeadScoresJson(std::string& out, const DecoderRun& run) {
+    const HeadScores s = headScores(run);
+    out += ", \"head_scores\": {\"previous_token\": ";
+    appendLayerHeadScores(out, s.previousToken, s.heads);
+    out += ", \"first_token\": ";
+    appendLayerHeadScores(out, s.firstWeight, s.heads);
+    out += ", \"induction\": ";
+    if (s.repeat.found()) {
+        appendLayerHeadScores(out, s.induction, s.heads);
+        out += ", \"period\": " + std::to_string(s.repeat.period) + ", \"induction_rows\": [" +
+               std::to_string(s.repeat.first) + ", " + std::to_string(s.repeat.end - 1) + "]}";
+    } else {
+        out += "null, \"period\": null, \"induction_rows\": null}";
+    }
+}
+
+// The ids --repeat-random builds: the model's beginning-of-text token where its tokenizer puts
+// one first (GPT-2's <|endoftext|> for a GPT-2 model), then `n` distinct ids drawn from every
+// ordinary token the model has (no special or added token), said `repeats` times.
+std::vector<int64_t> repeatRandomIds(const DecoderModel& m, int64_t n, int64_t repeats,
+                                     uint64_t seed) {
+    std::vector<int64_t> pool;
+    int64_t prefix = -1;
+    if (const HfTokenizer* t = m.tokenizer.get()) {
+        const int64_t size = std::min(m.arch.vocab, t->modelVocabSize());
+        for (int64_t id = 0; id < size; ++id)
+            if (!t->isSpecial(id))
+                pool.push_back(id);
+        prefix = t->addedAtStart();
+    } else {
+        constexpr int64_t kEndOfText = 50256;  // GPT-2's <|endoftext|>, its only special token
+        for (int64_t id = 0; id < std::min(m.arch.vocab, kEndOfText); ++id)
+            pool.push_back(id);
+        if (m.arch.vocab > kEndOfText)
+            prefix = kEndOfText;
+    }
+    std::vector<int64_t> ids = repeatedRandomIds(n, repeats, std::move(pool), seed);
+    if (prefix >= 0)
+        ids.insert(ids.begin(), prefix);
+    return ids;
+}
+
 void writeOutput(const QCommandLineParser& p, const std::string& out) {
     if (p.isSet("out"))
         io::writeFileAtomically(p.value("out").toStdString(), out);
@@ -154,21 +213,61 @@ int modelCommand(const QStringList& args) {
           "i"},
          {"logit-lens",
           "Also the logit lens: each layer's k most probable tokens at every position.", "k"},
+         {"repeat-random",
+          "Instead of a text: the test for induction heads, n distinct random tokens (from every "
+          "ordinary token of the model) said --repeats times after the beginning-of-text token.",
+          "n"},
+         {"repeats", "With --repeat-random: how often the tokens are said (default 2).", "r"},
+         {"repeat-seed", "With --repeat-random: the seed the tokens are drawn with (default 0).",
+          "s"},
          {"out", "Write the JSON to this file instead of stdout.", "file"}});
     parseOrThrow(p, args, "model",
                  "a trained GPT model's attention in every layer and its next-token predictions");
-    const CliInput in = settingsFromOptions(p);
+    CliInput in = settingsFromOptions(p);
     if (!in.settings.modelMode())
         throw UserError("model",
                         "Say which model with --model PATH (a model folder, a .safetensors or "
                         ".pth file, or tiny-shakespeare).");
-    if (!in.given.contains(QStringLiteral("text")) && in.settings.inputIds.empty())
+    const bool repeatRandom = p.isSet("repeat-random");
+    for (const char* option : {"repeats", "repeat-seed"})
+        if (p.isSet(option) && !repeatRandom)
+            throw UserError(option, std::string("--") + option +
+                                        " goes with --repeat-random; give that too, or leave "
+                                        "--" +
+                                        option + " out.");
+    const bool textGiven =
+        in.given.contains(QStringLiteral("text")) || !in.settings.inputIds.empty();
+    if (repeatRandom && textGiven)
+        throw UserError("repeat-random",
+                        "--repeat-random makes the tokens itself, so the text or ids given would "
+                        "not be read: give one or the other.");
+    if (!repeatRandom && !textGiven)
         throw UserError("input",
-                        "Give the text with --text or --text-file, or token ids with --ids.");
+                        "Give the text with --text or --text-file, token ids with --ids, or "
+                        "--repeat-random N for the induction test.");
     const int k = nonNegativeOption(p, "top-k", 5);
     if (k < 1)
         throw UserError("top-k", "--top-k expects a whole number from 1, got \"0\".");
-    const ModelRun m = modelFromOptions(in);
+    ModelRun m;
+    if (repeatRandom) {
+        uint64_t seed = 0;
+        if (p.isSet("repeat-seed")) {
+            bool ok = false;
+            seed = p.value("repeat-seed").toULongLong(&ok);
+            if (!ok)
+                throw UserError("repeat-seed",
+                                "--repeat-seed expects a whole number from 0, got \"" +
+                                    p.value("repeat-seed").toStdString() + "\".");
+        }
+        const std::shared_ptr<const DecoderModel> model = modelOfOptions(in);
+        in.settings.inputIds = repeatRandomIds(*model, nonNegativeOption(p, "repeat-random", 0),
+                                               nonNegativeOption(p, "repeats", 2), seed);
+        RequestHooks hooks;
+        hooks.layerTrace = false;
+        m = runRequestOrThrow(Request{in.settings, in.files, model, nullptr, nullptr}, hooks).model;
+    } else {
+        m = modelFromOptions(in);
+    }
     const DecoderRun& run = *m.run;
     const int64_t T = run.tokens();
     const int position = nonNegativeOption(p, "position", int(T - 1));
@@ -209,6 +308,7 @@ int modelCommand(const QStringList& args) {
     out += "}, \"next\": ";
     appendTokenList(out, *m.model, nextTokens(run, position, k));
     appendLossJson(out, run);
+    appendHeadScoresJson(out, run);
     if (!run.ablation.empty()) {
         out += ", \"ablated\": [";
         for (size_t i = 0; i < run.ablation.heads.size(); ++i)

@@ -165,17 +165,31 @@ std::vector<int64_t> repeatedRandomTokens(int64_t half, int64_t vocab, uint64_t 
         throw UserError("input", "A repeated random text needs 1 to " + std::to_string(vocab) +
                                      " distinct tokens per half, not " + std::to_string(half) +
                                      ".");
-    // A partial Fisher-Yates shuffle: distinct ids, so each token of the second half has
-    // exactly one previous occurrence.
-    std::mt19937_64 gen(seed);
     std::vector<int64_t> pool(static_cast<size_t>(vocab));
     std::iota(pool.begin(), pool.end(), int64_t{0});
-    std::vector<int64_t> ids(static_cast<size_t>(2 * half));
-    for (int64_t i = 0; i < half; ++i) {
-        std::uniform_int_distribution<int64_t> pick(i, vocab - 1);
+    return repeatedRandomIds(half, 2, std::move(pool), seed);
+}
+
+std::vector<int64_t> repeatedRandomIds(int64_t n, int64_t repeats, std::vector<int64_t> pool,
+                                       uint64_t seed) {
+    const auto size = static_cast<int64_t>(pool.size());
+    if (n < 1 || n > size)
+        throw UserError("repeat-random", "A repeated random text needs 1 to " +
+                                             std::to_string(size) +
+                                             " distinct tokens (the ids it draws from), not " +
+                                             std::to_string(n) + ".");
+    if (repeats < 2 || repeats > 64)
+        throw UserError("repeats", "The random tokens must be said 2 to 64 times, not " +
+                                       std::to_string(repeats) + ".");
+    // A partial Fisher-Yates shuffle: distinct ids, so each token of a repeat has exactly one
+    // occurrence a period before it.
+    std::mt19937_64 gen(seed);
+    std::vector<int64_t> ids(static_cast<size_t>(n * repeats));
+    for (int64_t i = 0; i < n; ++i) {
+        std::uniform_int_distribution<int64_t> pick(i, size - 1);
         std::swap(pool[static_cast<size_t>(i)], pool[static_cast<size_t>(pick(gen))]);
-        ids[static_cast<size_t>(i)] = ids[static_cast<size_t>(i + half)] =
-            pool[static_cast<size_t>(i)];
+        for (int64_t r = 0; r < repeats; ++r)
+            ids[static_cast<size_t>(r * n + i)] = pool[static_cast<size_t>(i)];
     }
     return ids;
 }

@@ -98,5 +98,11 @@ HeadPick strongestPreviousTokenHead(const HeadScores& scores);
 // reproducible), then the same ids again: 2 * half ids. Its induction period is `half`.
 // Throws UserError("input", ...) when half < 1 or vocab < half.
 std::vector<int64_t> repeatedRandomTokens(int64_t half, int64_t vocab, uint64_t seed = 0);
+// The same drawn from `pool` (distinct ids), said `repeats` times: n * repeats ids, period n.
+// repeatedRandomTokens(half, vocab, seed) is this with the pool 0 .. vocab - 1 and 2 repeats.
+// Throws UserError("repeat-random", ...) when n < 1 or the pool has fewer than n ids, and
+// UserError("repeats", ...) when repeats < 2.
+std::vector<int64_t> repeatedRandomIds(int64_t n, int64_t repeats, std::vector<int64_t> pool,
+                                       uint64_t seed);
 
 }  // namespace attn

@@ -204,7 +204,8 @@ TEST(ModelCli, RefusalsAreOneLine) {
     expectRefused({"model", "--model", f32, "--text", kText, "--tokenizer", "words"},
                   "--tokenizer does not apply to a trained model (--model)");
     expectRefused({"model", "--model", f32},
-                  "Give the text with --text or --text-file, or token ids with --ids.");
+                  "Give the text with --text or --text-file, token ids with --ids, or "
+                  "--repeat-random N for the induction test.");
     expectRefused({"model", "--model", f32, "--text", kText, "--heads", "3"}, "heads");
     expectRefused({"model", "--model", fixture("hf_tied_bf16.safetensors"), "--text", kText},
                   "give the head count (--heads). Valid head counts: 1, 2, 4, 8, 16, 32.");
@@ -215,6 +216,69 @@ TEST(ModelCli, RefusalsAreOneLine) {
         {"export", "--model", f32, "--text", kText, "--step", "attention", "--out", "x.csv"},
         "export it to a .npy file");
     expectRefused({"model", "--text", kText}, "Say which model with --model PATH");
+}
+
+// The induction test: n random ordinary tokens said R times after the beginning-of-text token
+// where the tokenizer puts one; every head's scores with the period and rows they used. A text
+// said twice behind other words gets them too; a text that does not repeat gets none.
+TEST(ModelCli, RepeatRandomTestsForInductionAndHeadScoresSayTheirPeriod) {
+    const QString f32 = fixture("hf_tied_f32.safetensors");
+    const QJsonObject o =
+        json(cli({"model", "--model", f32, "--repeat-random", "5", "--repeats", "3"}));
+    const QJsonArray ids = o["ids"].toArray();
+    ASSERT_EQ(ids.size(), 15);  // a GPT-2 vocabulary of 300 has no <|endoftext|>: no prefix
+    for (int i = 5; i < 15; ++i)
+        EXPECT_EQ(ids[i].toInt(), ids[i - 5].toInt()) << i;
+    const QJsonObject h = o["head_scores"].toObject();
+    EXPECT_EQ(h["period"].toInt(), 5);
+    EXPECT_EQ(h["induction_rows"].toArray(), (QJsonArray{5, 14}));
+    EXPECT_EQ(h["induction"].toArray().size(), 2);
+    EXPECT_EQ(h["induction"].toArray()[0].toArray().size(), 4);
+    EXPECT_EQ(h["previous_token"].toArray().size(), 2);
+    EXPECT_EQ(h["first_token"].toArray()[1].toArray().size(), 4);
+    // The induction score is the mean weight on i - 4 over rows 5..14.
+    const QJsonArray att = o["attention"].toObject()["data"].toArray();
+    double sum = 0;
+    for (int i = 5; i < 15; ++i)
+        sum += att[((1 * 4 + 2) * 15 + i) * 15 + i - 4].toDouble();  // layer 1, head 2
+    EXPECT_NEAR(h["induction"].toArray()[1].toArray()[2].toDouble(), sum / 10, 1e-6);
+    // The same seed, the same tokens; another seed, others.
+    EXPECT_EQ(json(cli({"model", "--model", f32, "--repeat-random", "5", "--repeats", "3"}))["ids"],
+              o["ids"]);
+    const QJsonArray other =
+        json(cli({"model", "--model", f32, "--repeat-random", "5", "--repeat-seed", "7"}))["ids"]
+            .toArray();
+    EXPECT_EQ(other.size(), 10);
+    EXPECT_NE(other.first(), ids.first());
+
+    // Gemma 3's tokenizer puts <bos> first: the test does too, and draws no special token.
+    const QJsonObject g =
+        json(cli({"model", "--model", QStringLiteral(ATTN_FIXTURES_DIR "/families/gemma3"),
+                  "--repeat-random", "8"}));
+    EXPECT_EQ(g["ids"].toArray().size(), 17);
+    EXPECT_EQ(g["tokens"].toArray()[0].toString(), "<bos>");
+    EXPECT_EQ(g["head_scores"].toObject()["period"].toInt(), 8);
+    EXPECT_EQ(g["head_scores"].toObject()["induction_rows"].toArray(), (QJsonArray{9, 16}));
+
+    // Ids said twice behind two others are found: period 7 over rows 9 to 15.
+    const QJsonObject typed = json(
+        cli({"model", "--model", f32, "--ids", "5,6,64,11,65,13,66,26,67,64,11,65,13,66,26,67"}));
+    EXPECT_EQ(typed["head_scores"].toObject()["period"].toInt(), 7);
+    EXPECT_EQ(typed["head_scores"].toObject()["induction_rows"].toArray(), (QJsonArray{9, 15}));
+    const QJsonObject once = json(cli({"model", "--model", f32, "--text", kText}));
+    EXPECT_TRUE(once["head_scores"].toObject()["induction"].isNull());
+    EXPECT_TRUE(once["head_scores"].toObject()["period"].isNull());
+
+    expectRefused({"model", "--model", f32, "--repeat-random", "5", "--text", kText},
+                  "--repeat-random makes the tokens itself");
+    expectRefused({"model", "--model", f32, "--repeats", "3", "--text", kText},
+                  "--repeats goes with --repeat-random");
+    expectRefused({"model", "--model", f32, "--repeat-random", "5", "--repeats", "1"},
+                  "said 2 to 64 times, not 1");
+    expectRefused({"model", "--model", f32, "--repeat-random", "400"},
+                  "needs 1 to 300 distinct tokens");
+    expectRefused({"model", "--model", f32, "--repeat-random", "20"},
+                  "more than the model's context length of 24");
 }
 
 TEST(ModelCli, RenderDrawsTheOverviewOfEveryLayerAndHead) {
