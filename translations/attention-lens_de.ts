@@ -1725,12 +1725,12 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Bei einem wiederholten Text gewinnt das kopierte Token oft erst nach der Schicht des Induktionskopfes: Schalte diesen Kopf ab (Menü Köpfe) und sieh, wie es verliert.</translation>
     </message>
     <message>
-        <source>Click a cell of a map or a row of the list to select that head, and a column header to sort the list. A text said twice (the lessons&apos; repeated words, or any sentence typed twice) adds an induction score: the weight on the token after the previous occurrence of the current one.</source>
-        <translation>Ein Klick auf eine Zelle einer Karte oder eine Zeile der Liste wählt diesen Kopf, ein Klick auf einen Spaltenkopf sortiert die Liste. Ein zweimal gesagter Text (die wiederholten Wörter der Lektionen oder ein beliebiger zweimal getippter Satz) fügt einen Induktions-Score hinzu: das Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen.</translation>
-    </message>
-    <message>
         <source>the mean over i &amp;ge; 1 of w&lt;sub&gt;i0&lt;/sub&gt; (row 0 sees only the first token, so its weight there is always 1): high for an attention sink.</source>
         <translation>das Mittel von w&lt;sub&gt;i0&lt;/sub&gt; über i &amp;ge; 1 (Zeile 0 sieht nur das erste Token, ihr Gewicht dort ist also immer 1): hoch bei einer Attention-Senke.</translation>
+    </message>
+    <message>
+        <source>Click a cell of a map or a row of the list to select that head, and a column header to sort the list. A text that repeats itself (a sentence typed twice, the lessons&apos; repeated words, or Test for induction&apos;s random tokens said twice) adds an induction score: the weight on the token after the previous occurrence of the current one.</source>
+        <translation>Klicke eine Zelle einer Karte oder eine Zeile der Liste an, um diesen Kopf zu wählen, und einen Spaltenkopf, um die Liste zu sortieren. Ein Text, der sich wiederholt (ein zweimal getippter Satz, die wiederholten Wörter der Lektionen oder die zweimal gesagten Zufallstokens von „Auf Induktion testen“), bringt einen Induktions-Score dazu: das Gewicht auf dem Token nach dem vorigen Vorkommen des aktuellen.</translation>
     </message>
 </context>
 <context>
@@ -2175,6 +2175,33 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
 </context>
 <context>
+    <name>attn::HeadScoresPage</name>
+    <message>
+        <source>&amp;Test for induction</source>
+        <translation>Auf &amp;Induktion testen</translation>
+    </message>
+    <message>
+        <source>Replace the text with random tokens of the model said twice (Edit &gt; Undo brings the text back): an induction head scores near 1 on the second time, whatever words it was trained on. Each press draws other tokens.</source>
+        <translation>Ersetzt den Text durch zufällige Tokens des Modells, zweimal gesagt (Bearbeiten &gt; Rückgängig bringt den Text zurück): Ein Induktionskopf erreicht beim zweiten Mal nahe 1, ganz gleich, auf welche Wörter er trainiert wurde. Jeder Klick zieht andere Tokens.</translation>
+    </message>
+    <message>
+        <source>How many random tokens are said twice</source>
+        <translation>Wie viele zufällige Tokens zweimal gesagt werden</translation>
+    </message>
+    <message>
+        <source>with</source>
+        <translation>mit</translation>
+    </message>
+    <message>
+        <source>random tokens said twice</source>
+        <translation>zufälligen Tokens, zweimal gesagt</translation>
+    </message>
+    <message>
+        <source>Test for induction</source>
+        <translation>Auf Induktion testen</translation>
+    </message>
+</context>
+<context>
     <name>attn::HeadSummaries</name>
     <message>
         <source>previous token</source>
@@ -2557,8 +2584,8 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>GPT-2-BPE (nicht der des Modells)</translation>
     </message>
     <message>
-        <source>The tokens are the ids given with --ids; typing a text replaces them.</source>
-        <translation>Die Tokens sind die mit --ids angegebenen IDs; ein getippter Text ersetzt sie.</translation>
+        <source>The tokens were given as ids (--ids, or the induction test); typing a text replaces them.</source>
+        <translation>Die Tokens wurden als IDs gegeben (--ids oder der Induktionstest); ein getippter Text ersetzt sie.</translation>
     </message>
 </context>
 <context>

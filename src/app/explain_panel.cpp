@@ -109,10 +109,11 @@ QString scoresHtml() {
                               "first token, so its weight there is always 1): high for an "
                               "attention sink."),
              ExplainPanel::tr("Click a cell of a map or a row of the list to select that head, "
-                              "and a column header to sort the list. A text said twice (the "
-                              "lessons' repeated words, or any sentence typed twice) adds an "
-                              "induction score: the weight on the token after the previous "
-                              "occurrence of the current one."));
+                              "and a column header to sort the list. A text that repeats itself "
+                              "(a sentence typed twice, the lessons' repeated words, or Test for "
+                              "induction's random tokens said twice) adds an induction score: "
+                              "the weight on the token after the previous occurrence of the "
+                              "current one."));
 }
 
 QString lensHtml() {

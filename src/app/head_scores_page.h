@@ -2,10 +2,12 @@
 // Model mode's head scores page: the per-head scores that find the interesting heads.
 
 #include <QWidget>
+#include <cstdint>
 #include <functional>
 
 class QLabel;
 class QMenu;
+class QPushButton;
 class QSpinBox;
 
 namespace attn {
@@ -21,6 +23,11 @@ class HeadScoresPage : public QWidget {
   public:
     HeadScoresPage(Workspace* workspace, QWidget* parent = nullptr);
     HeadSummaries* summaries() const { return summaries_; }
+    // The induction test: the text becomes `testTokens()` random tokens of the model said twice
+    // (the CLI's --repeat-random), undoably; each press draws other tokens.
+    QPushButton* inductionTestButton() const { return testButton_; }
+    QSpinBox* testTokens() const { return testTokens_; }
+    void runInductionTest();
 
     // What a head's context menu offers besides the page's own entries (the head switches).
     void setHeadActions(std::function<void(QMenu*, int layer, int head)> add) {
@@ -32,10 +39,15 @@ class HeadScoresPage : public QWidget {
 
   private:
     void onResult();
+    void fitTestToModel();
 
     Workspace* workspace_;
     std::function<void(QMenu*, int, int)> headActions_;
     HeadSummaries* summaries_ = nullptr;
+    QPushButton* testButton_ = nullptr;
+    QSpinBox* testTokens_ = nullptr;
+    QLabel* testError_ = nullptr;
+    uint64_t testSeed_ = 0;  // the next draw's seed
     const DecoderRun* shownRun_ = nullptr;
 };
 

@@ -221,11 +221,12 @@ void InputPanel::fromSettings() {
     text_->setToolTip(file ? tr("The input is the loaded embeddings file (File > Forget loaded "
                                 "files to type again)")
                            : tr("The text to tokenize and embed. Every view follows as you type."));
-    source_->setText(s.idsAreInput()
-                         ? sourceText(s) + QLatin1Char(' ') +
-                               tr("The tokens are the ids given with --ids; typing a text "
-                                  "replaces them.")
-                         : sourceText(s));
+    source_->setText(
+        s.idsAreInput()
+            ? sourceText(s) + QLatin1Char(' ') +
+                  tr("The tokens were given as ids (--ids, or the induction test); typing a "
+                     "text replaces them.")
+            : sourceText(s));
 }
 
 QString InputPanel::sourceText(const Settings& s) const {

@@ -137,32 +137,6 @@ void appendHeadScoresJson(std::string& out, const DecoderRun& run) {
     }
 }
 
-// The ids --repeat-random builds: the model's beginning-of-text token where its tokenizer puts
-// one first (GPT-2's <|endoftext|> for a GPT-2 model), then `n` distinct ids drawn from every
-// ordinary token the model has (no special or added token), said `repeats` times.
-std::vector<int64_t> repeatRandomIds(const DecoderModel& m, int64_t n, int64_t repeats,
-                                     uint64_t seed) {
-    std::vector<int64_t> pool;
-    int64_t prefix = -1;
-    if (const HfTokenizer* t = m.tokenizer.get()) {
-        const int64_t size = std::min(m.arch.vocab, t->modelVocabSize());
-        for (int64_t id = 0; id < size; ++id)
-            if (!t->isSpecial(id))
-                pool.push_back(id);
-        prefix = t->addedAtStart();
-    } else {
-        constexpr int64_t kEndOfText = 50256;  // GPT-2's <|endoftext|>, its only special token
-        for (int64_t id = 0; id < std::min(m.arch.vocab, kEndOfText); ++id)
-            pool.push_back(id);
-        if (m.arch.vocab > kEndOfText)
-            prefix = kEndOfText;
-    }
-    std::vector<int64_t> ids = repeatedRandomIds(n, repeats, std::move(pool), seed);
-    if (prefix >= 0)
-        ids.insert(ids.begin(), prefix);
-    return ids;
-}
-
 void writeOutput(const QCommandLineParser& p, const std::string& out) {
     if (p.isSet("out"))
         io::writeFileAtomically(p.value("out").toStdString(), out);
@@ -260,8 +234,8 @@ int modelCommand(const QStringList& args) {
                                     p.value("repeat-seed").toStdString() + "\".");
         }
         const std::shared_ptr<const DecoderModel> model = modelOfOptions(in);
-        in.settings.inputIds = repeatRandomIds(*model, nonNegativeOption(p, "repeat-random", 0),
-                                               nonNegativeOption(p, "repeats", 2), seed);
+        in.settings.inputIds = inductionTestIds(*model, nonNegativeOption(p, "repeat-random", 0),
+                                                nonNegativeOption(p, "repeats", 2), seed);
         RequestHooks hooks;
         hooks.layerTrace = false;
         m = runRequestOrThrow(Request{in.settings, in.files, model, nullptr, nullptr}, hooks).model;

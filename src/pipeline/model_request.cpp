@@ -1,5 +1,6 @@
 #include "pipeline/model_request.h"
 
+#include "tokenizer/gpt2_bpe.h"
 #include "tokenizer/hf_tokenizer.h"
 
 #include <QCoreApplication>
@@ -10,9 +11,11 @@
 #include <optional>
 
 #include "engine/embeddings.h"
+#include "engine/head_scores.h"
 #include "engine/step_ids.h"
 #include "engine/weight_names.h"
 #include "io/model_file.h"
+#include "tokenizer/gpt2_bpe.h"
 
 namespace attn {
 
@@ -587,6 +590,30 @@ QString modelMetadataHtml(const DecoderModel& model) {
                     .arg(QString::fromStdString(key).toHtmlEscaped(),
                          QString::fromStdString(value).toHtmlEscaped());
     return html + QStringLiteral("</table>");
+}
+
+std::vector<int64_t> inductionTestIds(const DecoderModel& m, int64_t n, int64_t repeats,
+                                      uint64_t seed) {
+    std::vector<int64_t> pool;
+    int64_t prefix = -1;
+    if (const HfTokenizer* t = m.tokenizer.get()) {
+        const int64_t size = std::min(m.arch.vocab, t->modelVocabSize());
+        for (int64_t id = 0; id < size; ++id)
+            if (!t->isSpecial(id))
+                pool.push_back(id);
+        prefix = t->addedAtStart();
+    } else {
+        // GPT-2's only special token is <|endoftext|>.
+        const int64_t endOfText = gpt2::kEndOfText;
+        for (int64_t id = 0; id < std::min(m.arch.vocab, endOfText); ++id)
+            pool.push_back(id);
+        if (m.arch.vocab > endOfText)
+            prefix = endOfText;
+    }
+    std::vector<int64_t> ids = repeatedRandomIds(n, repeats, std::move(pool), seed);
+    if (prefix >= 0)
+        ids.insert(ids.begin(), prefix);
+    return ids;
 }
 
 }  // namespace attn

@@ -61,6 +61,14 @@ int64_t contextLengthOf(const Settings& settings, const DecoderModel* model);
 // The token `id` is for `model`: its own tokenizer's, else GPT-2's (also without a model).
 // Throws std::out_of_range beyond that tokenizer's vocabulary.
 Token modelToken(const DecoderModel* model, int64_t id);
+
+// The induction test's ids (the CLI's --repeat-random, the Head scores page's "Test for
+// induction"): the model's beginning-of-text token where its tokenizer puts one first (GPT-2's
+// <|endoftext|> for a GPT-2 model), then `n` distinct ids drawn with `seed` from every ordinary
+// token the model has (no special or added token), said `repeats` times. Throws
+// UserError("repeat-random" | "repeats") as repeatedRandomIds does.
+std::vector<int64_t> inductionTestIds(const DecoderModel& model, int64_t n, int64_t repeats,
+                                      uint64_t seed);
 // Every problem with running `model` on the settings' text, each with its control's field:
 // no tokens, more tokens than the model's context, a tokenizer other than GPT-2's (for a model
 // without its own), ids beyond

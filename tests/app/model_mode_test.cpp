@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -293,6 +294,41 @@ TEST(ModelMode, HeadScoresListEveryHeadAndAPickOpensIt) {
     EXPECT_EQ(w.workspace()->settings().layer, 1);
     EXPECT_EQ(w.workspace()->settings().head, 1);
     EXPECT_EQ(w.centrePages()->currentWidget(), static_cast<QWidget*>(w.stepView()));
+}
+
+// "Test for induction" replaces the text with random tokens of the model said twice, undoably;
+// the scores page then shows induction scores measured on the second time, and another press
+// draws other tokens.
+TEST(ModelMode, TheInductionTestSaysRandomTokensTwiceAndScoresThem) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(openModelWithText(w, "hf_tied_f32.safetensors"));
+    ASSERT_TRUE(w.showPage(QStringLiteral("scores")));
+    HeadScoresPage* page = w.headScoresPage();
+    EXPECT_TRUE(page->inductionTestButton()->isEnabled());
+    // A context of 24: two copies of 11 (no <|endoftext|> in a vocabulary of 300).
+    EXPECT_EQ(page->testTokens()->maximum(), 11);
+    EXPECT_EQ(page->testTokens()->value(), 11);
+    const QString text = w.workspace()->settings().text;
+    page->testTokens()->setValue(8);
+    page->inductionTestButton()->click();
+    ASSERT_TRUE(settle(w));
+    const std::vector<int64_t> ids = w.workspace()->settings().inputIds;
+    ASSERT_EQ(ids.size(), 16u);
+    EXPECT_TRUE(std::equal(ids.begin(), ids.begin() + 8, ids.begin() + 8));
+    EXPECT_EQ(modelRun(w)->ids, ids);
+    HeadSummaries* s = page->summaries();
+    ASSERT_TRUE(waitUntil([s] { return !s->isComputing() && !s->scores().induction.empty(); }));
+    EXPECT_EQ(s->scores().repeat, (RepeatSpan{8, 8, 16}));
+    EXPECT_TRUE(s->legend().contains(QStringLiteral("on tokens 8 to 15")));
+    w.workspace()->undoStack()->undo();
+    ASSERT_TRUE(settle(w));
+    EXPECT_TRUE(w.workspace()->settings().inputIds.empty());
+    EXPECT_EQ(w.workspace()->settings().text, text);
+    page->inductionTestButton()->click();
+    ASSERT_TRUE(settle(w));
+    EXPECT_EQ(w.workspace()->settings().inputIds.size(), 16u);
+    EXPECT_NE(w.workspace()->settings().inputIds, ids);
 }
 
 TEST(ModelMode, AppendAddsThePredictedTokenToTheTextUndoably) {
@@ -681,7 +717,7 @@ TEST(ModelMode, GivenIdsShowTheirTextAndTypingReplacesThem) {
     EXPECT_EQ(edit->toPlainText().toStdString(), spelled);
     EXPECT_TRUE(w.findChild<QLabel*>(QStringLiteral("sourceLabel"))
                     ->text()
-                    .contains(QStringLiteral("the ids given with --ids")));
+                    .contains(QStringLiteral("The tokens were given as ids")));
 
     edit->setFocus();
     edit->moveCursor(QTextCursor::End);
