@@ -922,6 +922,14 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>normed output</source>
         <translation>normierter output</translation>
     </message>
+    <message>
+        <source> (the %1 masked positions add exp(−∞) = 0)</source>
+        <translation> (die %1 maskierten Positionen tragen exp(−∞) = 0 bei)</translation>
+    </message>
+    <message>
+        <source> (and the %1 masked positions&apos; 0)</source>
+        <translation> (dazu die 0 der %1 maskierten Positionen)</translation>
+    </message>
 </context>
 <context>
     <name>attn::Explain</name>

@@ -255,8 +255,14 @@ QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv,
         mx = std::max(mx, v);
     double den = 0;
     QStringList terms;
+    int masked = 0;
     for (int64_t j = 0; j < c.T; ++j) {
-        const double e = std::isinf(z[size_t(j)]) ? 0.0 : std::exp(z[size_t(j)] - mx);
+        // A masked key adds exp(−∞) = 0: it is counted, not listed among the terms.
+        if (std::isinf(z[size_t(j)])) {
+            ++masked;
+            continue;
+        }
+        const double e = std::exp(z[size_t(j)] - mx);
         den += e;
         // A term over the denominator is the weight a quiz still hides.
         terms << (c.quizHides(c.row, j) ? QStringLiteral("?") : f4(e));
@@ -296,6 +302,7 @@ QString softmaxCell(const Cell& c, const std::string& inputId, double scaleDiv,
              QStringLiteral("</p>");
     }
     s += QStringLiteral("<p>") + Derive::tr("row denominator: ") + sumText(terms, den) +
+         (masked ? Derive::tr(" (the %1 masked positions add exp(−∞) = 0)").arg(masked) : QString()) +
          QStringLiteral("</p>") + beforeWeight;
     s += QStringLiteral("<p>") +
          Derive::tr("weight: %1 / %2 = %3").arg(f4(num), f4(den), c.result(num / den)) +
@@ -307,18 +314,26 @@ QString rowSumText(const Cell& c, const std::string& id, const QString& sym,
                    bool sumsToOne = true) {
     double sum = 0;
     QStringList terms;
+    int masked = 0;
     for (int64_t j = 0; j < c.T; ++j) {
         const double v = c.at(id, c.tt(c.row, j));
+        // A masked key's 0 is counted, not listed among the terms.
+        if (v == 0.0 && c.hidden(c.row, j)) {
+            ++masked;
+            continue;
+        }
         sum += v;
         terms << (id == c.id && c.quizHides(c.row, j) ? QStringLiteral("?") : f4(v));
     }
+    const QString zeros =
+        masked ? Derive::tr(" (and the %1 masked positions' 0)").arg(masked) : QString();
     return QStringLiteral("<p>") +
            (sumsToOne
                 ? Derive::tr("Row %1 sums to 1: Σ<sub>j</sub> %2<sub>%3,j</sub> = ")
                 : Derive::tr("Row %1 no longer sums to 1: Σ<sub>j</sub> %2<sub>%3,j</sub> = "))
                .arg(quoted(c.tokens, c.row), sym)
                .arg(c.row) +
-           sumText(terms, sum) + QStringLiteral("</p>");
+           sumText(terms, sum) + zeros + QStringLiteral("</p>");
 }
 
 // x_i · column of W (+ bias): a Linear/v1 projection of row `input` of a (.., d_in) tensor.

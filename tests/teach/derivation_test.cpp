@@ -81,6 +81,27 @@ TEST(Derivation, SoftmaxShowsTheBooksFormAndWhyTheMaximumIsSubtracted) {
     EXPECT_HAS(html, QStringLiteral("overflowing"));
 }
 
+// A causal row's masked keys add exp(−∞) = 0 to the denominator and 0 to the row's sum: they
+// are counted, not listed, so the terms shown are the ones that add something.
+TEST(Derivation, MaskedKeysAreCountedNotListed) {
+    const Trace t = bookTrace(bookConfig(Variant::Causal));
+    const QString html = deriveCellHtml(t, bookTokenList(), "weights", -1, 0, 2, 1);
+    const Tensor& s = t.find("scaled_scores")->value;
+    double mx = -1e30, den = 0;
+    for (int j = 0; j <= 2; ++j)
+        mx = std::max(mx, double(s.at({0, 2, j})));
+    QStringList terms;
+    for (int j = 0; j <= 2; ++j) {
+        den += std::exp(s.at({0, 2, j}) - mx);
+        terms << f4(std::exp(s.at({0, 2, j}) - mx));
+    }
+    EXPECT_HAS(html, QStringLiteral("row denominator: %1 = <b>%2</b> (the 3 masked positions add "
+                                    "exp(−∞) = 0)")
+                         .arg(terms.join(QStringLiteral(" + ")), f4(den)));
+    EXPECT_FALSE(html.contains(QStringLiteral("terms)")));
+    EXPECT_HAS(html, QStringLiteral("(and the 3 masked positions' 0)").toHtmlEscaped());
+}
+
 // Section 3.3's simplified attention is softmax(x @ x.T) @ x: no weights, so no queries, keys
 // or values. Its captions, step titles, explanations and every cell's derivation say "token"
 // and "input" instead (apart from the one sentence that says they are not there).
