@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "engine/composition.h"
 #include "engine/generate.h"
 #include "engine/head_scores.h"
 #include "io/file_io.h"
@@ -137,6 +138,26 @@ void appendHeadScoresJson(std::string& out, const DecoderRun& run) {
     }
 }
 
+// `"composition": {...}`: how the heads feed each other, from the weights (composition.h): the
+// heads' names, then q, k and v as (L * H) x (L * H) matrices [earlier][later] (null where the
+// later head is not in a later layer) and each head's copying score as (L, H).
+void appendCompositionJson(std::string& out, const DecoderModel& m) {
+    const CompositionScores c = compositionScores(m);
+    const int64_t n = c.layers * c.heads;
+    out += ", \"composition\": {\"heads\": [";
+    for (int64_t i = 0; i < n; ++i)
+        out += (i ? ", \"L" : "\"L") + std::to_string(i / c.heads) + "H" +
+               std::to_string(i % c.heads) + "\"";
+    out += "]";
+    for (const auto& [key, scores] : {std::pair{"q", &c.q}, {"k", &c.k}, {"v", &c.v}}) {
+        out += std::string(", \"") + key + "\": ";
+        appendLayerHeadScores(out, *scores, n);
+    }
+    out += ", \"copying\": ";
+    appendLayerHeadScores(out, c.copying, c.heads);
+    out += "}";
+}
+
 void writeOutput(const QCommandLineParser& p, const std::string& out) {
     if (p.isSet("out"))
         io::writeFileAtomically(p.value("out").toStdString(), out);
@@ -187,6 +208,9 @@ int modelCommand(const QStringList& args) {
           "i"},
          {"logit-lens",
           "Also the logit lens: each layer's k most probable tokens at every position.", "k"},
+         {"composition",
+          "Also how the heads feed each other, from the weights: Q, K and V composition scores "
+          "between heads of different layers and each head's copying score."},
          {"repeat-random",
           "Instead of a text: the test for induction heads, n distinct random tokens (from every "
           "ordinary token of the model) said --repeats times after the beginning-of-text token.",
@@ -283,6 +307,8 @@ int modelCommand(const QStringList& args) {
     appendTokenList(out, *m.model, nextTokens(run, position, k));
     appendLossJson(out, run);
     appendHeadScoresJson(out, run);
+    if (p.isSet("composition"))
+        appendCompositionJson(out, *m.model);
     if (!run.ablation.empty()) {
         out += ", \"ablated\": [";
         for (size_t i = 0; i < run.ablation.heads.size(); ++i)

@@ -281,6 +281,31 @@ TEST(ModelCli, RepeatRandomTestsForInductionAndHeadScoresSayTheirPeriod) {
                   "more than the model's context length of 24");
 }
 
+// --composition adds the heads' composition and copying scores (their values are checked
+// against PyTorch in tests/io): heads named, (L H) x (L H) matrices with null where the later
+// head is not in a later layer.
+TEST(ModelCli, CompositionScoresComeWithTheirHeadsNames) {
+    const QJsonObject o = json(cli({"model", "--model", fixture("hf_tied_f32.safetensors"),
+                                    "--text", kText, "--composition"}));
+    const QJsonObject c = o["composition"].toObject();
+    EXPECT_EQ(c["heads"].toArray().first().toString(), "L0H0");
+    EXPECT_EQ(c["heads"].toArray().last().toString(), "L1H3");
+    for (const char* key : {"q", "k", "v"}) {
+        const QJsonArray rows = c[QLatin1String(key)].toArray();
+        ASSERT_EQ(rows.size(), 8) << key;
+        EXPECT_TRUE(rows[1].toArray()[2].isNull()) << key;  // same layer
+        EXPECT_TRUE(rows[5].toArray()[1].isNull()) << key;  // backwards
+        const double k = rows[1].toArray()[6].toDouble(-1);
+        EXPECT_GT(k, 0) << key;
+        EXPECT_LE(k, 1) << key;
+    }
+    EXPECT_EQ(c["copying"].toArray().size(), 2);
+    EXPECT_EQ(c["copying"].toArray()[1].toArray().size(), 4);
+    EXPECT_FALSE(
+        json(cli({"model", "--model", fixture("hf_tied_f32.safetensors"), "--text", kText}))
+            .contains("composition"));
+}
+
 TEST(ModelCli, RenderDrawsTheOverviewOfEveryLayerAndHead) {
 #ifndef ATTN_HAVE_EXPORT
     GTEST_SKIP() << "built without the GUI libraries: no image export";

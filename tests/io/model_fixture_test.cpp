@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/composition.h"
 #include "engine/decoder_forward.h"
 #include "io/model_file.h"
 
@@ -332,6 +333,57 @@ TEST(ModelFixtureTrace, BlockContextMatchesPyTorch) {
     const std::vector<float> next = run->blockInputs.select(0, 1).toVector();
     for (size_t i = 0; i < out.size(); ++i)
         ASSERT_NEAR(out[i], next[i], 1e-5);
+}
+
+}  // namespace
+}  // namespace attn::io
+
+namespace attn::io {
+namespace {
+
+// Every composition score and copying score of a GPT-2 (LayerNorm, folded and centred) and a
+// Llama model (RMSNorm, 4 query heads in 2 key/value groups) equal float64 PyTorch's
+// (tests/fixtures/make_composition_fixture.py, TransformerLens's definitions); a pair whose later
+// head is not in a later layer has no score.
+TEST(Composition, ScoresEqualTransformerLensDefinitionsInPyTorch) {
+    QFile f(QString::fromStdString((modelDir() / "composition.json").string()));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QJsonObject all = QJsonDocument::fromJson(f.readAll()).object();
+    const std::vector<std::pair<std::string, fs::path>> models = {
+        {"hf_tied_f32", modelDir() / "hf_tied_f32.safetensors"},
+        {"llama", fs::path(ATTN_FIXTURES_DIR) / "families" / "llama"}};
+    for (const auto& [name, path] : models) {
+        SCOPED_TRACE(name);
+        const QJsonObject ref = all.value(QString::fromStdString(name)).toObject();
+        const auto model = loadDecoderModel(path.string(), {});
+        const CompositionScores s = compositionScores(*model);
+        ASSERT_EQ(s.layers, 2);
+        ASSERT_EQ(s.heads, 4);
+        const int64_t n = 8;
+        int compared = 0;
+        for (const auto& [key, got] : {std::pair{"q", &s.q}, {"k", &s.k}, {"v", &s.v}}) {
+            const QJsonArray rows = ref.value(QLatin1String(key)).toArray();
+            ASSERT_EQ(got->size(), size_t(n * n));
+            for (int64_t a = 0; a < n; ++a)
+                for (int64_t b = 0; b < n; ++b) {
+                    const QJsonValue e = rows[a].toArray()[b];
+                    const double g = (*got)[size_t(a * n + b)];
+                    if (e.isNull()) {
+                        EXPECT_TRUE(std::isnan(g)) << key << " " << a << " " << b;
+                    } else {
+                        EXPECT_NEAR(g, e.toDouble(), 1e-5) << key << " " << a << " " << b;
+                        ++compared;
+                    }
+                }
+        }
+        EXPECT_EQ(compared, 3 * 16);  // 4 heads of layer 0 into 4 of layer 1, three ways
+        const QJsonArray copying = ref.value("copying").toArray();
+        ASSERT_EQ(s.copying.size(), size_t(n));
+        for (int64_t a = 0; a < n; ++a)
+            EXPECT_NEAR(s.copying[size_t(a)], copying[a].toDouble(), 1e-5) << "copying " << a;
+        EXPECT_DOUBLE_EQ(s.at(s.k, 0, 1, 1, 2), s.k[size_t(1 * n + 6)]);
+        EXPECT_TRUE(std::isnan(s.at(s.k, 1, 0, 0, 1)));
+    }
 }
 
 }  // namespace
