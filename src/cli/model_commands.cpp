@@ -2,12 +2,14 @@
 // GPT model on a text), and the model-mode halves of trace, export, bench and pytorch.
 
 #include <QCommandLineParser>
+#include <QRegularExpression>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "engine/attribution.h"
 #include "engine/composition.h"
 #include "engine/generate.h"
 #include "engine/head_scores.h"
@@ -138,6 +140,48 @@ void appendHeadScoresJson(std::string& out, const DecoderRun& run) {
     }
 }
 
+// A --dla target: an id, "A-B" (two ids: the logit difference), or a text that is one token of
+// the model's; returns {target, other} (other -1 without a difference).
+std::pair<int64_t, int64_t> dlaTarget(const DecoderModel& m, const QString& given) {
+    static const QRegularExpression ids(QStringLiteral("^(\\d+)(?:-(\\d+))?$"));
+    const QRegularExpressionMatch match = ids.match(given);
+    if (match.hasMatch())
+        return {match.captured(1).toLongLong(),
+                match.captured(2).isEmpty() ? -1 : match.captured(2).toLongLong()};
+    const std::string text = given.toStdString();
+    std::vector<int64_t> tokens;
+    if (m.tokenizer)
+        tokens = m.tokenizer->encodeIds(text, false);
+    else
+        for (const Token& t : tokenize(TokenizerKind::Gpt2, text))
+            tokens.push_back(t.id);
+    if (tokens.size() != 1)
+        throw UserError("dla", "--dla \"" + text + "\" is " + std::to_string(tokens.size()) +
+                                   " tokens of this model, not one: give a single token, its "
+                                   "id, or two ids as A-B for a logit difference.");
+    return {tokens.front(), -1};
+}
+
+// `"dla": {...}`: each part's share of the target's logit (difference) at the position.
+void appendAttributionJson(std::string& out, const LogitAttribution& a) {
+    out += ", \"dla\": {\"target\": " + std::to_string(a.target) +
+           ", \"other\": " + (a.other >= 0 ? std::to_string(a.other) : std::string("null")) +
+           ", \"position\": " + std::to_string(a.position) + ", \"embed\": ";
+    io::appendDouble(out, a.embed);
+    out += ", \"heads\": ";
+    appendLayerHeadScores(out, a.head, a.heads);
+    out += ", \"mlps\": [";
+    for (size_t l = 0; l < a.mlp.size(); ++l) {
+        out += l ? ", " : "";
+        io::appendDouble(out, a.mlp[l]);
+    }
+    out += "], \"biases\": ";
+    io::appendDouble(out, a.biases);
+    out += ", \"total\": ";
+    io::appendDouble(out, a.total);
+    out += "}";
+}
+
 // `"composition": {...}`: how the heads feed each other, from the weights (composition.h): the
 // heads' names, then q, k and v as (L * H) x (L * H) matrices [earlier][later] (null where the
 // later head is not in a later layer) and each head's copying score as (L, H).
@@ -208,6 +252,12 @@ int modelCommand(const QStringList& args) {
           "i"},
          {"logit-lens",
           "Also the logit lens: each layer's k most probable tokens at every position.", "k"},
+         {"dla",
+          "Also the direct logit attribution of a token at --position: each head's, each "
+          "feed-forward's and the embeddings' share of its logit: a token, its id, A-B for the "
+          "difference of two ids' logits, or next (the text's next token there, or the "
+          "model's top one at the end).",
+          "target"},
          {"composition",
           "Also how the heads feed each other, from the weights: Q, K and V composition scores "
           "between heads of different layers and each head's copying score."},
@@ -309,6 +359,17 @@ int modelCommand(const QStringList& args) {
     appendHeadScoresJson(out, run);
     if (p.isSet("composition"))
         appendCompositionJson(out, *m.model);
+    if (p.isSet("dla")) {
+        std::pair<int64_t, int64_t> target{-1, -1};
+        if (p.value("dla") != QLatin1String("next"))
+            target = dlaTarget(*m.model, p.value("dla"));
+        else if (position + 1 < T)
+            target.first = run.ids[size_t(position + 1)];
+        else
+            target.first = nextTokens(run, position, 1).front().id;
+        appendAttributionJson(out,
+                              directLogitAttribution(run, position, target.first, target.second));
+    }
     if (!run.ablation.empty()) {
         out += ", \"ablated\": [";
         for (size_t i = 0; i < run.ablation.heads.size(); ++i)

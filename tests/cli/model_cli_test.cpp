@@ -306,6 +306,36 @@ TEST(ModelCli, CompositionScoresComeWithTheirHeadsNames) {
             .contains("composition"));
 }
 
+// --dla: each part's share of a logit (difference) at --position (the values are checked
+// against PyTorch in tests/io): its parts sum to the total, the target is an id, A-B, a token
+// or "next"; anything else is refused in one line.
+TEST(ModelCli, DirectLogitAttributionSumsToItsTotal) {
+    const QString f32 = fixture("hf_tied_f32.safetensors");
+    const auto dla = [&](const QStringList& extra) {
+        return json(cli(QStringList{"model", "--model", f32, "--text", kText} + extra))["dla"]
+            .toObject();
+    };
+    const QJsonObject a = dla({"--dla", "64-65", "--position", "2"});
+    EXPECT_EQ(a["target"].toInt(), 64);
+    EXPECT_EQ(a["other"].toInt(), 65);
+    EXPECT_EQ(a["position"].toInt(), 2);
+    double sum = a["embed"].toDouble() + a["biases"].toDouble();
+    for (const QJsonValue& row : a["heads"].toArray())
+        for (const QJsonValue& v : row.toArray())
+            sum += v.toDouble();
+    for (const QJsonValue& v : a["mlps"].toArray())
+        sum += v.toDouble();
+    EXPECT_NEAR(sum, a["total"].toDouble(), 1e-9);
+    EXPECT_EQ(a["heads"].toArray().size(), 2);
+    EXPECT_TRUE(dla({"--dla", "64"})["other"].isNull());
+    EXPECT_EQ(dla({"--dla", "b"})["target"].toInt(), 65);  // a token of the text
+    EXPECT_EQ(dla({"--dla", "next", "--position", "1"})["target"].toInt(), 65);  // "a,b": b
+    expectRefused({"model", "--model", f32, "--text", kText, "--dla", "a,b"},
+                  "is 3 tokens of this model, not one");
+    expectRefused({"model", "--model", f32, "--text", kText, "--dla", "400"},
+                  "Token id 400 is not in the model's vocabulary (ids 0 to 299).");
+}
+
 TEST(ModelCli, RenderDrawsTheOverviewOfEveryLayerAndHead) {
 #ifndef ATTN_HAVE_EXPORT
     GTEST_SKIP() << "built without the GUI libraries: no image export";

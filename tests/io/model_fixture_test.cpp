@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/attribution.h"
 #include "engine/composition.h"
 #include "engine/decoder_forward.h"
 #include "io/model_file.h"
@@ -384,6 +385,57 @@ TEST(Composition, ScoresEqualTransformerLensDefinitionsInPyTorch) {
         EXPECT_DOUBLE_EQ(s.at(s.k, 0, 1, 1, 2), s.k[size_t(1 * n + 6)]);
         EXPECT_TRUE(std::isnan(s.at(s.k, 1, 0, 0, 1)));
     }
+}
+
+}  // namespace
+}  // namespace attn::io
+
+namespace attn::io {
+namespace {
+
+// Direct logit attribution equals float64 PyTorch's on the GPT-2 fixture (SPEC 15's parts and
+// the final LayerNorm linearised; tests/fixtures/make_dla_fixture.py), for a logit and a logit
+// difference; on Llama (RMSNorm) and Gemma 3 (its (1 + g) norms, the norm after attention
+// linearised, the scaled embeddings) the parts sum to the logit the model computes.
+TEST(Attribution, DirectLogitAttributionEqualsPyTorchAndSumsToTheLogit) {
+    QFile f(QString::fromStdString((modelDir() / "dla.json").string()));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QJsonObject ref = QJsonDocument::fromJson(f.readAll()).object();
+    DecoderRequest request;
+    request.model = loadDecoderModel((modelDir() / "hf_tied_f32.safetensors").string(), {});
+    request.ids = jsonIds(ref);
+    const auto run = runDecoder(request);
+    for (const QJsonValue& v : ref.value("cases").toArray()) {
+        const QJsonObject c = v.toObject();
+        const LogitAttribution a =
+            directLogitAttribution(*run, c.value("position").toInteger(),
+                                   c.value("target").toInteger(), c.value("other").toInteger());
+        SCOPED_TRACE(a.other);
+        EXPECT_NEAR(a.embed, c.value("embed").toDouble(), 1e-4);
+        EXPECT_NEAR(a.biases, c.value("biases").toDouble(), 1e-4);
+        EXPECT_NEAR(a.total, c.value("total").toDouble(), 1e-4);
+        for (int l = 0; l < 2; ++l) {
+            EXPECT_NEAR(a.mlp[size_t(l)], c.value("mlps").toArray()[l].toDouble(), 1e-4) << l;
+            for (int h = 0; h < 4; ++h)
+                EXPECT_NEAR(a.head[size_t(l * 4 + h)],
+                            c.value("heads").toArray()[l].toArray()[h].toDouble(), 1e-4)
+                    << l << " " << h;
+        }
+    }
+    for (const char* family : {"llama", "gemma3"}) {
+        SCOPED_TRACE(family);
+        DecoderRequest r;
+        r.model =
+            loadDecoderModel((fs::path(ATTN_FIXTURES_DIR) / "families" / family).string(), {});
+        r.ids = {2, 17, 33, 5, 90, 17, 33};
+        const auto familyRun = runDecoder(r);
+        const Tensor logits = nextTokenLogits(*familyRun, 4);
+        const LogitAttribution a = directLogitAttribution(*familyRun, 4, 11, 29);
+        EXPECT_NEAR(a.total, double(logits.at({11})) - double(logits.at({29})), 1e-4);
+        EXPECT_EQ(a.head.size(), size_t(familyRun->model->arch.layers * 4));
+    }
+    EXPECT_THROW(directLogitAttribution(*run, 99, 1), UserError);
+    EXPECT_THROW(directLogitAttribution(*run, 0, 300), UserError);
 }
 
 }  // namespace
