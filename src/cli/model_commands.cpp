@@ -13,6 +13,7 @@
 #include "engine/composition.h"
 #include "engine/generate.h"
 #include "engine/head_scores.h"
+#include "engine/patching.h"
 #include "io/file_io.h"
 #include "io/text_format.h"
 #include "io/trace_json.h"
@@ -182,6 +183,37 @@ void appendAttributionJson(std::string& out, const LogitAttribution& a) {
     out += "}";
 }
 
+// --metric: "A-B" (two ids: the logit of A minus that of B after the last token) or "loss".
+PatchMetric patchMetric(const QString& given) {
+    if (given == QLatin1String("loss"))
+        return {PatchMetric::Kind::Loss, 0, 0};
+    static const QRegularExpression pair(QStringLiteral("^(\\d+)-(\\d+)$"));
+    const QRegularExpressionMatch m = pair.match(given);
+    if (!m.hasMatch())
+        throw UserError("metric",
+                        "--metric expects two token ids as A-B (the logit of A minus "
+                        "that of B after the last token) or loss, got \"" +
+                            given.toStdString() + "\".");
+    return {PatchMetric::Kind::LogitDifference, m.captured(1).toLongLong(),
+            m.captured(2).toLongLong()};
+}
+
+// `"patching": {...}`: the metric on the clean and the corrupted text, and on the clean one
+// with each head's context, and each block's input at each position, from the corrupted run.
+void appendPatchingJson(std::string& out, const PatchingResult& p, const QString& metric) {
+    out += ", \"patching\": {\"metric\": ";
+    io::appendJsonString(out, metric.toStdString());
+    out += ", \"clean\": ";
+    io::appendDouble(out, p.clean);
+    out += ", \"corrupted\": ";
+    io::appendDouble(out, p.corrupted);
+    out += ", \"heads\": ";
+    appendLayerHeadScores(out, p.head, p.heads);
+    out += ", \"resid\": ";
+    appendLayerHeadScores(out, p.resid, p.tokens);
+    out += "}";
+}
+
 // `"composition": {...}`: how the heads feed each other, from the weights (composition.h): the
 // heads' names, then q, k and v as (L * H) x (L * H) matrices [earlier][later] (null where the
 // later head is not in a later layer) and each head's copying score as (L, H).
@@ -258,6 +290,16 @@ int modelCommand(const QStringList& args) {
           "difference of two ids' logits, or next (the text's next token there, or the "
           "model's top one at the end).",
           "target"},
+         {"patch-from",
+          "Also activation patching: this corrupted text (as many tokens as the text) gives "
+          "each head's context and each block's input at each position in turn to the clean "
+          "run, measured by --metric.",
+          "text"},
+         {"patch-from-ids", "The corrupted text of --patch-from as token ids.", "ids"},
+         {"metric",
+          "With --patch-from: A-B (the logit of id A minus that of id B after the last token) "
+          "or loss (the text's mean next-token loss).",
+          "metric"},
          {"composition",
           "Also how the heads feed each other, from the weights: Q, K and V composition scores "
           "between heads of different layers and each head's copying score."},
@@ -359,6 +401,33 @@ int modelCommand(const QStringList& args) {
     appendHeadScoresJson(out, run);
     if (p.isSet("composition"))
         appendCompositionJson(out, *m.model);
+    const bool patch = p.isSet("patch-from") || p.isSet("patch-from-ids");
+    if (p.isSet("patch-from") && p.isSet("patch-from-ids"))
+        throw UserError("patch-from",
+                        "Give the corrupted text once: --patch-from or "
+                        "--patch-from-ids, not both.");
+    if (patch != p.isSet("metric"))
+        throw UserError(patch ? "metric" : "patch-from",
+                        patch ? "Activation patching needs --metric A-B (two token ids) or "
+                                "--metric loss."
+                              : "--metric goes with --patch-from or --patch-from-ids.");
+    if (patch) {
+        const PatchMetric metric = patchMetric(p.value("metric"));
+        Settings corrupted = in.settings;
+        corrupted.inputIds.clear();
+        QVariantMap given;
+        if (p.isSet("patch-from"))
+            given.insert(QStringLiteral("text"), p.value("patch-from"));
+        else
+            given.insert(QStringLiteral("ids"), p.value("patch-from-ids"));
+        corrupted = applyGivenSettings(corrupted, given);
+        std::vector<int64_t> corruptedIds;
+        for (const Token& t : modelTokens(corrupted, m.model.get()).tokens)
+            corruptedIds.push_back(t.id);
+        appendPatchingJson(out,
+                           activationPatching(m.model, run.ids, corruptedIds, metric, run.ablation),
+                           p.value("metric"));
+    }
     if (p.isSet("dla")) {
         std::pair<int64_t, int64_t> target{-1, -1};
         if (p.value("dla") != QLatin1String("next"))

@@ -445,6 +445,7 @@ class Forward {
         const int64_t T = static_cast<int64_t>(req_.ids.size());
         checkInput(m, T);
         checkAblation(a, req_.ablation);
+        checkPatch(a, req_.patch, T);
         const int64_t cells = std::max<int64_t>(1, req_.thumbnailCells);
         const int64_t kvUpTo = req_.keysValuesKeptUpTo;
         const bool keep =
@@ -488,7 +489,7 @@ class Forward {
         const bool rowsIndependent =
             req_.ablation.empty() || req_.ablation.mode == AblationMode::Zero;
         if (keep && prev && prev->model == req_.model && prev->attentionKept() &&
-            prev->ablation.heads == req_.ablation.heads && rowsIndependent) {
+            prev->ablation.heads == req_.ablation.heads && rowsIndependent && req_.patch.empty()) {
             const size_t n = std::min(prev->ids.size(), req_.ids.size());
             while (reused < static_cast<int64_t>(n) &&
                    prev->ids[static_cast<size_t>(reused)] == req_.ids[static_cast<size_t>(reused)])
@@ -540,6 +541,23 @@ class Forward {
                                              ") is not in the model's vocabulary of " +
                                              withThousands(m.arch.vocab) + " tokens (ids 0 to " +
                                              std::to_string(m.arch.vocab - 1) + ").");
+    }
+
+    // A patch names a block, head and position the model and text have, with as many values
+    // as it replaces.
+    static void checkPatch(const DecoderArchitecture& a, const ActivationPatch& p, int64_t T) {
+        if (p.empty())
+            return;
+        const bool head = p.head >= 0;
+        const int64_t expected = head ? T * a.headSize() : a.dModel;
+        if (p.layer >= a.layers || p.head >= a.heads ||
+            (!head && (p.position < 0 || p.position >= T)) || !p.values ||
+            p.values->numel() != expected)
+            throw UserError("patch", "An activation patch must name a block (0 to " +
+                                         std::to_string(a.layers - 1) +
+                                         ") and a head or a "
+                                         "position of the text, with " +
+                                         std::to_string(expected) + " values.");
     }
 
     static void checkAblation(const DecoderArchitecture& a, const HeadAblation& ablation) {
@@ -623,6 +641,9 @@ class Forward {
         const CancelToken* cancel = req_.cancel;
         const std::pair<Tensor, Tensor>& rope = rope_.of(a, l);
         float* x = x_.mutableData();
+        const ActivationPatch& patch = req_.patch;
+        if (patch.layer == l && patch.head < 0 && patch.position >= first)
+            std::copy_n(patch.values->data(), d, x + (patch.position - first) * d);
         std::copy_n(x, n * d, run.blockInputs.mutableData() + (l * T + first) * d);
         float* h = norm_.mutableData();
         normInto(a, x, n, d, b.norm1Scale, b.norm1Shift, h);
@@ -658,6 +679,12 @@ class Forward {
         causalAttention(io, cancel);
         // Mean ablation never reuses a prefix (see DecoderRequest), so n is then the whole text.
         ablateContext(req_.ablation, l, a.headSize(), context_.mutableData(), n, qw);
+        if (patch.layer == l && patch.head >= 0) {
+            const int64_t hd = a.headSize();
+            for (int64_t r = 0; r < n; ++r)
+                std::copy_n(patch.values->data() + (first + r) * hd, hd,
+                            context_.mutableData() + r * qw + patch.head * hd);
+        }
 
         runLinear(b.outProj, context_.data(), n, h, cancel);
         postNorm(a, b.postAttentionNorm, h, n);

@@ -44,6 +44,17 @@ using DecoderProgressFn = std::function<void(const DecoderLayerDone&)>;
 // Runs of up to this many tokens keep each block's keys and values (see DecoderRequest).
 inline constexpr int64_t kKeysValuesKeptUpTo = 256;
 
+// One activation taken from another run of the same ids' length (activation patching, SPEC
+// 15): with head >= 0, that head's context in block `layer` at every position, (T, hd) in
+// `values`; else the residual stream entering block `layer` at `position`, (d,).
+struct ActivationPatch {
+    int64_t layer = -1;
+    int64_t head = -1;
+    int64_t position = -1;
+    std::shared_ptr<const Tensor> values;
+    bool empty() const { return layer < 0; }
+};
+
 struct DecoderRequest {
     std::shared_ptr<const DecoderModel> model;
     std::vector<int64_t> ids;  // 1 to context_length token ids
@@ -64,6 +75,8 @@ struct DecoderRequest {
     // prefix is reused only under the same ablation, and never with AblationMode::Mean, whose
     // mean over the positions changes every row when a token is added.
     HeadAblation ablation;
+    // An activation from another run (after the ablation); a patched run reuses no prefix.
+    ActivationPatch patch;
     const CancelToken* cancel = nullptr;
     DecoderProgressFn progress;
 };

@@ -336,6 +336,40 @@ TEST(ModelCli, DirectLogitAttributionSumsToItsTotal) {
                   "Token id 400 is not in the model's vocabulary (ids 0 to 299).");
 }
 
+// --patch-from: the metric on the clean and corrupted texts, and with each head and each
+// block input at each position patched (the mechanism is checked in tests/io); the block-0 input
+// at the one changed position turns the clean logits into the corrupted ones.
+TEST(ModelCli, ActivationPatchingMeasuresEachHeadAndPosition) {
+    const QString f32 = fixture("hf_tied_f32.safetensors");
+    const QJsonObject o =
+        json(cli({"model", "--model", f32, "--ids", "64,11,65,13,66,26,67", "--patch-from-ids",
+                  "64,11,70,13,66,26,67", "--metric", "40-41"}));
+    const QJsonObject p = o["patching"].toObject();
+    EXPECT_EQ(p["metric"].toString(), "40-41");
+    EXPECT_NE(p["clean"].toDouble(), p["corrupted"].toDouble());
+    EXPECT_EQ(p["heads"].toArray().size(), 2);
+    EXPECT_EQ(p["heads"].toArray()[0].toArray().size(), 4);
+    const QJsonArray resid0 = p["resid"].toArray()[0].toArray();
+    ASSERT_EQ(resid0.size(), 7);
+    EXPECT_NEAR(resid0[2].toDouble(), p["corrupted"].toDouble(), 1e-5);
+    EXPECT_NEAR(resid0[0].toDouble(), p["clean"].toDouble(), 1e-5);
+    const QJsonObject loss = json(cli({"model", "--model", f32, "--text", kText, "--patch-from",
+                                       "a,b.c;e", "--metric", "loss"}))["patching"]
+                                 .toObject();
+    EXPECT_EQ(loss["metric"].toString(), "loss");
+    EXPECT_EQ(loss["resid"].toArray()[1].toArray().size(), 7);
+    expectRefused({"model", "--model", f32, "--text", kText, "--patch-from", "a,b"},
+                  "needs --metric A-B");
+    expectRefused({"model", "--model", f32, "--text", kText, "--metric", "loss"},
+                  "--metric goes with --patch-from");
+    expectRefused(
+        {"model", "--model", f32, "--text", kText, "--patch-from", "a,b", "--metric", "loss"},
+        "The corrupted text has 3 tokens and the clean one 7");
+    expectRefused(
+        {"model", "--model", f32, "--text", kText, "--patch-from", "a,b.c;e", "--metric", "a-b"},
+        "--metric expects two token ids as A-B");
+}
+
 TEST(ModelCli, RenderDrawsTheOverviewOfEveryLayerAndHead) {
 #ifndef ATTN_HAVE_EXPORT
     GTEST_SKIP() << "built without the GUI libraries: no image export";

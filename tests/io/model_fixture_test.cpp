@@ -22,6 +22,7 @@
 #include "engine/attribution.h"
 #include "engine/composition.h"
 #include "engine/decoder_forward.h"
+#include "engine/patching.h"
 #include "io/model_file.h"
 
 #ifndef ATTN_FIXTURES_DIR
@@ -436,6 +437,61 @@ TEST(Attribution, DirectLogitAttributionEqualsPyTorchAndSumsToTheLogit) {
     }
     EXPECT_THROW(directLogitAttribution(*run, 99, 1), UserError);
     EXPECT_THROW(directLogitAttribution(*run, 0, 300), UserError);
+}
+
+}  // namespace
+}  // namespace attn::io
+
+namespace attn::io {
+namespace {
+
+// Activation patching on the GPT-2 fixture: a head's context patched with zeros is that head
+// switched off; the residual stream entering block 0 at the one position where the texts differ
+// makes the clean run's logits the corrupted one's, at any other position changes nothing; the
+// corrupted token's stream entering block 1, and some head, move the metric.
+TEST(Patching, APatchTakesTheCorruptedActivationAndNothingElse) {
+    const auto model = loadDecoderModel((modelDir() / "hf_tied_f32.safetensors").string(), {});
+    const std::vector<int64_t> clean = {64, 11, 65, 13, 66, 26, 67};
+    std::vector<int64_t> corrupted = clean;
+    corrupted[2] = 70;
+
+    DecoderRequest zeroed;
+    zeroed.model = model;
+    zeroed.ids = clean;
+    zeroed.patch = {1, 2, -1, std::make_shared<Tensor>(Tensor(Shape{7, 8}))};
+    DecoderRequest ablated;
+    ablated.model = model;
+    ablated.ids = clean;
+    ablated.ablation.heads = {{1, 2}};
+    EXPECT_EQ(nextTokenLogits(*runDecoder(zeroed), 6).toVector(),
+              nextTokenLogits(*runDecoder(ablated), 6).toVector());
+
+    for (const PatchMetric& metric : {PatchMetric{PatchMetric::Kind::LogitDifference, 40, 41},
+                                      PatchMetric{PatchMetric::Kind::Loss}}) {
+        const PatchingResult p = activationPatching(model, clean, corrupted, metric);
+        ASSERT_EQ(p.head.size(), 8u);
+        ASSERT_EQ(p.resid.size(), 14u);
+        EXPECT_NE(p.clean, p.corrupted);
+        // (The loss keeps the clean text's next tokens, so only the logits become the
+        // corrupted run's.)
+        const bool logits = metric.kind == PatchMetric::Kind::LogitDifference;
+        for (int64_t t = 0; t < 7; ++t)
+            if (t != 2 || logits)
+                EXPECT_NEAR(p.resid[size_t(t)], t == 2 ? p.corrupted : p.clean, 1e-5) << t;
+        // Block 1 at the positions before the change: the same numbers in both runs.
+        EXPECT_NEAR(p.resid[size_t(7 + 0)], p.clean, 1e-5);
+        EXPECT_NEAR(p.resid[size_t(7 + 1)], p.clean, 1e-5);
+        // The corrupted token's stream entering block 1 moves the metric.
+        EXPECT_GT(std::fabs(p.resid[size_t(7 + 2)] - p.clean), 1e-4);
+        bool moved = false;
+        for (double v : p.head)
+            moved = moved || std::fabs(v - p.clean) > 1e-4;
+        EXPECT_TRUE(moved);
+    }
+    EXPECT_THROW(activationPatching(model, clean, {64, 11}, PatchMetric{}), UserError);
+    EXPECT_THROW(activationPatching(model, clean, corrupted,
+                                    PatchMetric{PatchMetric::Kind::LogitDifference, 1, 300}),
+                 UserError);
 }
 
 }  // namespace
