@@ -227,7 +227,7 @@ QColor positionColor(Shared& s, double t) {
 // The font size the numbers of cells cw x ch pixels are drawn at: the largest that leaves a
 // little room around the widest number and fits the height, capped at 16 px (x font scale) or
 // at a third of the cell, whichever is larger, so big cells (a 12-token map on a large screen)
-// get digits to match instead of 12 px digits in 130 px cells; 0 below kMinCellValuePixels.
+// get digits to match instead of 12 px digits in 130 px cells; 0 below leastCellValuePixels.
 int valuePixelSize(const Shared& s, double cw, double ch) {
     if (!s.showValues || s.widestValues.isEmpty() || cw <= 0 || ch <= 0)
         return 0;
@@ -245,7 +245,7 @@ int valuePixelSize(const Shared& s, double cw, double ch) {
     const double cap = s.largeValues ? 200.0 : std::max(16.0 * s.fontScale, std::min(cw, ch) / 3.0);
     int px = int(std::floor(std::min({room * 100.0 / widestAt100, ch * 0.62, cap})));
     // Hinting makes small sizes a little wider than proportional: check the real width.
-    for (; px >= kMinCellValuePixels; --px) {
+    for (const int least = leastCellValuePixels(s.fontScale); px >= least; --px) {
         f.setPixelSize(px);
         const QFontMetricsF fm(f);
         double widest = 0;
@@ -574,8 +574,15 @@ struct FigureMetrics {
     double maxCell = 0;    // FigureOptions::maxCellSize
     double maxAspect = 1;  // FigureOptions::maxCellAspect
     bool colsAreTokens = false;
-    double valueCell = 0;  // the least cell side that holds the numbers (0: none drawn)
+    // The least cell that holds the numbers (0: none drawn): its width (the widest number
+    // with a tenth of the cell each side), its height, and the larger of the two.
+    double valueW = 0, valueH = 0, valueCell = 0;
 };
+
+// Whether cells of cw x ch hold their numbers.
+bool holdsNumbers(const FigureMetrics& m, double cw, double ch) {
+    return m.valueCell > 0 && cw >= m.valueW && ch >= m.valueH;
+}
 
 // Where the cells and the colour bar go in an area of the figure.
 struct BodyGeometry {
@@ -692,7 +699,10 @@ BodyGeometry layoutBodyOnce(const FigureMetrics& m, const QRect& area) {
         }
         if (m.square) {
             ch = std::min(cw, ch);
-            cw = std::min(cw, ch * m.maxAspect);
+            // Wider than tall only where that lets the numbers show or grow: cells that hold
+            // none either way stay square (the sonnet's 46 tokens in presentation mode).
+            const double wide = std::min(cw, ch * m.maxAspect);
+            cw = holdsNumbers(m, wholePixels(wide), wholePixels(ch)) ? wide : ch;
         }
         cw = wholePixels(std::max(cw, 0.0));
         ch = wholePixels(std::max(ch, 0.0));
@@ -754,7 +764,7 @@ constexpr double kLeastCell = 2.0;
 // the cells would otherwise vanish.
 BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     const BodyGeometry full = layoutBodyOnce(m, area);
-    const bool wantNumbers = m.valueCell > 0 && full.cellW < m.valueCell;
+    const bool wantNumbers = m.valueCell > 0 && !holdsNumbers(m, full.cellW, full.cellH);
     if (!wantNumbers && full.cellW >= kLeastCell)
         return full;
     FigureMetrics bare = m;
@@ -765,7 +775,8 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     // Bare when the numbers then show, or the cells grow by a fifth (a map beside Compare
     // and above Focus's bars shrank to 70 px under its titles).
     if (g.cellW >= kLeastCell)
-        return g.cellW >= m.valueCell || g.cellW >= 1.2 * full.cellW || full.cellW < kLeastCell
+        return holdsNumbers(m, g.cellW, g.cellH) || g.cellW >= 1.2 * full.cellW ||
+                       full.cellW < kLeastCell
                    ? g
                    : full;
     bare.rowLabelWidth = bare.colLabelWidth = 0;
@@ -1028,9 +1039,12 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     m.colLabelWidth = widestText(p.fonts.tick, p.colTicks);
     if (!p.widestValues.isEmpty()) {
         // valuePixelSize: a tenth of the cell on each side, the text 0.62 of its height.
+        const int least = leastCellValuePixels(fs);
         QFont f = p.fonts.values;
-        f.setPixelSize(kMinCellValuePixels);
-        m.valueCell = std::max(widestText(f, p.widestValues) / 0.8, kMinCellValuePixels / 0.62) + 1;
+        f.setPixelSize(least);
+        m.valueW = widestText(f, p.widestValues) / 0.8 + 1;
+        m.valueH = least / 0.62 + 1;
+        m.valueCell = std::max(m.valueW, m.valueH);
     }
     m.xTitle = o.showAxisTitles ? textHeight(p.fonts.axisTitle, data.colAxis) : 0;
     m.yTitle =
@@ -1149,6 +1163,10 @@ QColor textColorOn(const QColor& background) {
                      0.0722 * lin(background.blueF());
     // Contrast with black (l + 0.05) / 0.05 vs with white 1.05 / (l + 0.05): equal at ~0.179.
     return l > 0.179 ? QColor(Qt::black) : QColor(Qt::white);
+}
+
+int leastCellValuePixels(double fontScale) {
+    return std::max(kMinCellValuePixels, int(std::ceil(kMinCellValuePixels * fontScale - 0.01)));
 }
 
 bool squareCells(const HeatmapData& data) {

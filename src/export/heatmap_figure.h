@@ -81,6 +81,7 @@ struct FigureOptions {
     // Presentation mode on a wide screen: square cells may be up to this many times wider
     // than tall, and the numbers in them as large as the cells allow (not capped at 16 px x
     // fontScale), so a 6 x 6 matrix fills a 720-pixel-high projector with numbers a room reads.
+    // Only for the numbers: cells too small to hold them even so (46 tokens) stay square.
     double maxCellAspect = 1.0;
     bool largeValues = false;
     FigureColors colors;  // the print look unless set (on screen: from the palette)
@@ -88,6 +89,10 @@ struct FigureOptions {
 
 // The smallest pixel size the cells' numbers are drawn at; below it cells show colours only.
 inline constexpr int kMinCellValuePixels = 8;
+// The smallest pixel size for a figure of font scale `fontScale`: kMinCellValuePixels, and as
+// many times more as the text is scaled up (presentation mode, 1.6: 13 px), so numbers a room
+// could not read from its seats (8 px digits on a projector) are left out, never drawn tiny.
+int leastCellValuePixels(double fontScale);
 
 // Whether a figure of `data` draws square cells: always for token x token steps, and for other
 // matrices whose long side is at most 4 times the short one (the book's 6 x 2 and 6 x 3
@@ -121,7 +126,7 @@ QRectF heatmapCellRect(QCustomPlot* plot, int row, int col);
 // The row whose tick label is under a widget pixel (left of the cells), -1 elsewhere.
 int heatmapRowLabelAt(QCustomPlot* plot, const HeatmapData& data, QPointF pixel);
 // The pixel size of the numbers in the cells in the current layout and zoom; 0 when they are
-// not drawn (switched off, or cells too small for kMinCellValuePixels).
+// not drawn (switched off, or cells too small for leastCellValuePixels).
 int cellValuePixelSize(QCustomPlot* plot);
 // The number a cell of a figure prints in the current layout ("0.55", "-inf"); empty when the
 // numbers are not drawn, the cell is masked without a value to print, or outside the data.

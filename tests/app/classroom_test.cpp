@@ -1167,3 +1167,46 @@ TEST(Classroom, ShapesShowEveryStepNameAndShapeWhole) {
                 << text.toStdString();
         }
 }
+
+// Presentation mode at 1280 x 720 (a projector, or 1920 x 1080 at scale 1.5: the same logical
+// screen) through the trained-model lesson: the 20-token induction screen printed its numbers at
+// 8 px (about 6 px tall digits, unreadable from a seat), and the sonnet's 46 tokens got cells
+// half as wide again as tall with no numbers in them. Numbers are drawn at 13 px (8 px x the
+// presentation's 1.6) or more, or not at all; cells without numbers are square.
+TEST(Classroom, PresentationDrawsNumbersARoomReadsOrSquareCellsWithout) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    w.presentation()->setOn(true);
+    QTest::qWait(50);
+    QCoreApplication::processEvents();
+    LessonPanel* lesson = w.lessonPanel();
+    HeatmapView* map = w.stepView()->heatmap();
+    QList<int> sizes;
+    for (int i = 0; i < lesson->count(); ++i) {
+        lesson->setCurrentIndex(i);
+        ASSERT_TRUE(settle(w));
+        QCoreApplication::processEvents();
+        if (!map->isVisible() || map->data().isEmpty())
+            continue;
+        SCOPED_TRACE(i);
+        map->plot()->replot();
+        sizes << map->data().rows;
+        const int px = map->valueFontPixelSize();
+        const QRectF cell = map->cellRect(0, 0);
+        if (px == 0) {
+            EXPECT_NEAR(cell.width(), cell.height(), 1.0) << map->data().rows << " tokens";
+        } else {
+            EXPECT_GE(px, 13) << map->data().rows << " tokens, cell " << cell.width() << " x "
+                              << cell.height();
+        }
+    }
+    // The screens this test is about were among those seen.
+    EXPECT_TRUE(sizes.contains(46)) << sizes.size();
+    EXPECT_TRUE(sizes.contains(20)) << sizes.size();
+    w.presentation()->setOn(false);
+}
