@@ -573,6 +573,8 @@ struct FigureMetrics {
     QSizeF legend;         // the masked-cells legend under the colour bar (empty: none)
     double maxCell = 0;    // FigureOptions::maxCellSize
     double maxAspect = 1;  // FigureOptions::maxCellAspect
+    bool cellsAtTop = false;
+    bool tight = false;  // FigureOptions::tight
     bool colsAreTokens = false;
     // The least cell that holds the numbers (0: none drawn): its width (the widest number
     // with a tenth of the cell each side), its height, and the larger of the two.
@@ -610,24 +612,34 @@ double columnLabelsHeight(const FigureMetrics& m, int turn) {
 // line; at 45 degrees their diagonal, which also reaches left of the first cell; at 90 degrees
 // their length.
 QMargins cellsMargins(const FigureMetrics& m, int turn, double cellW) {
-    double left = kEdge;
+    // Tight figures (FigureOptions::tight) keep a pixel where others keep a few.
+    const int edge = m.tight ? 1 : kEdge, pad = m.tight ? 1 : kAxisPad;
+    double left = edge;
     if (m.rowLabelWidth > 0)
-        left = kTickOut + kTickLabelPad + m.rowLabelWidth + kAxisPad;
+        left = kTickOut + kTickLabelPad + m.rowLabelWidth + pad;
     if (m.yTitle > 0)
         left += kTitlePad + m.yTitle;
     if (turn == 45)
-        left = std::max(left, columnLabelsHeight(m, 45) - cellW / 2 + kEdge);
-    double bottom = kEdge;
+        left = std::max(left, columnLabelsHeight(m, 45) - cellW / 2 + edge);
+    double bottom = edge;
     if (m.colLabelWidth > 0)
-        bottom = kTickOut + kTickLabelPad + columnLabelsHeight(m, turn) + kAxisPad;
+        bottom = kTickOut + kTickLabelPad + columnLabelsHeight(m, turn) + pad;
     if (m.xTitle > 0)
         bottom += kTitlePad + m.xTitle;
     if (!m.legend.isEmpty())
         bottom = std::max(bottom, kTickOut + kTickLabelPad + m.legend.height() + kEdge);
     // The colour bar's end labels reach half a line beyond the cells' top. Reserved with or
-    // without a bar, so figures side by side (compare view) put their rows at the same height.
-    const double top = std::max<double>(kEdge, m.tickLine / 2 + 2);
-    return QMargins(int(std::ceil(left)), int(std::ceil(top)), kEdge, int(std::ceil(bottom)));
+    // without a bar, so figures side by side (compare view) put their rows at the same height;
+    // tight figures have no bar, and keep only what the first row's label reaches beyond a
+    // cell smaller than its line.
+    const double top = m.tight && !m.colorBar ? std::max(1.0, (m.tickLine - cellW) / 2 + 1)
+                                              : std::max<double>(kEdge, m.tickLine / 2 + 2);
+    return QMargins(int(std::ceil(left)), int(std::ceil(top)), edge, int(std::ceil(bottom)));
+}
+
+// Between the figure's edge and its body: less for the compare view's small figures.
+int bodyPad(const FigureOptions& o) {
+    return o.tight ? 0 : o.compactColorBar ? 2 : kBodyPad;
 }
 
 constexpr int kBarGap = 12;  // between the cells and the colour bar
@@ -737,7 +749,9 @@ BodyGeometry layoutBodyOnce(const FigureMetrics& m, const QRect& area) {
     const double top = ext.top, bottom = ext.bottom, legendTop = ext.legendTop;
     const int blockW = mg.left() + innerW + mg.right() + barW;
     const int x = area.left() + std::max(0, (area.width() - blockW) / 2) + mg.left();
-    const int y = area.top() + int(std::max(0.0, (area.height() - (bottom - top)) / 2 - top));
+    const int y =
+        area.top() +
+        int(m.cellsAtTop ? -top : std::max(0.0, (area.height() - (bottom - top)) / 2 - top));
     const QRect inner(x, y, innerW, innerH);
     g.cellsOuter = inner.adjusted(-mg.left(), -mg.top(), mg.right(), mg.bottom());
     if (m.colorBar) {
@@ -1033,6 +1047,8 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     m.square = squareCells(data);
     m.maxCell = o.maxCellSize;
     m.maxAspect = std::max(1.0, o.maxCellAspect);
+    m.cellsAtTop = o.cellsAtTop;
+    m.tight = o.tight;
     m.colsAreTokens = data.colsAreTokens;
     m.tickLine = QFontMetrics(p.fonts.tick).height();
     m.rowLabelWidth = p.rowTicksShown ? widestText(p.fonts.tick, p.rowTicks) : 0;
@@ -1175,6 +1191,43 @@ bool squareCells(const HeatmapData& data) {
     const int longSide = std::max(data.rows, data.cols);
     const int shortSide = std::max(1, std::min(data.rows, data.cols));
     return longSide <= 4 * shortSide;
+}
+
+struct HeatmapFrame::Parts {
+    FigureMetrics metrics;
+    double titles = 0;  // the title rows above the body
+    int pad = kBodyPad;
+};
+
+HeatmapFrame::HeatmapFrame(const HeatmapData& data, const FigureOptions& o) {
+    auto parts = std::make_shared<Parts>();
+    const FigurePlan p = planFigure(data, o);
+    parts->metrics = p.metrics;
+    parts->titles = titleRowsHeight(p, o);
+    parts->pad = bodyPad(o);
+    d_ = std::move(parts);
+}
+
+QSizeF HeatmapFrame::sizeFor(double cell) const {
+    const FigureMetrics& m = d_->metrics;
+    // As layoutBodyOnce turns the column labels: upright while they fit, then 45 degrees while
+    // a cell holds a label's height along the diagonal, else upright on their side.
+    int turn = 90;
+    if (!m.colsAreTokens || m.colLabelWidth <= cell - kLabelGap)
+        turn = 0;
+    else if (cell * kSin45 >= m.tickLine + 1)
+        turn = 45;
+    const QMargins mg = cellsMargins(m, turn, cell);
+    const double cellsW = cell * m.cols, cellsH = cell * m.rows;
+    const double barH = m.colorBar ? barHeight(m, cellsH, 1e9) : 0;
+    const VerticalExtent e = verticalExtent(m, mg, cellsH, barH);
+    // A pixel of slack each way: the layout rounds cells and margins to whole pixels.
+    return QSizeF(mg.left() + cellsW + mg.right() + barOuterWidth(m) + 2 * d_->pad + 1,
+                  e.bottom - e.top + 2 * d_->pad + d_->titles + 1);
+}
+
+double HeatmapFrame::labelExtent() const {
+    return d_->metrics.tickLine + 1;
 }
 
 QSize suggestedFigureSize(const HeatmapData& data, const FigureOptions& o) {
@@ -1326,7 +1379,7 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
                                 o.showAxisTitles ? data.colAxis : QString(),
                                 o.showAxisTitles && o.showRowLabels ? data.rowAxis : QString(),
                                 // Small figures side by side (compare) keep the pixels for cells.
-                                o.compactColorBar ? 2 : kBodyPad);
+                                bodyPad(o));
     plot->plotLayout()->addElement(row, 0, body);
     const int bodyRow = row++;
     auto* rect = new QCPAxisRect(plot, true);

@@ -8,6 +8,7 @@
 #include <QPointF>
 #include <QSize>
 #include <QString>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -69,6 +70,12 @@ struct FigureOptions {
     // Cells no larger than this many pixels (0: as large as the area allows), so figures side
     // by side can share one cell size and their rows line up.
     double maxCellSize = 0;
+    // The cells at the top of the area rather than centred in its height, so figures side by
+    // side whose column labels differ in length keep their rows level.
+    bool cellsAtTop = false;
+    // Figures side by side without colour bars (the compare view in a short panel): a pixel
+    // around the cells and their labels instead of a few, so the cells take the rest.
+    bool tight = false;
     int width = 0;  // figure size in logical pixels; <= 0: suggestedFigureSize()
     int height = 0;
     double scale = 2.0;  // PNG only: device pixels per logical pixel
@@ -106,6 +113,23 @@ bool squareCells(const HeatmapData& data);
 // turned 45 degrees when wider than a cell), the colour bar, title and notes. The cells of big
 // matrices shrink so the matrix stays within 1,600 px a side; the figure within 2,000 px.
 QSize suggestedFigureSize(const HeatmapData& data, const FigureOptions& options = {});
+
+// What a figure of `data` drawn with `options` needs around square cells of a given size, as
+// drawHeatmap lays it out (the column labels turned for that size): for figures laid out
+// together, such as the compare view's three, which pick the arrangement and the one cell size
+// that fits them all. Measures the labels once; sizeFor() is cheap.
+class HeatmapFrame {
+  public:
+    HeatmapFrame(const HeatmapData& data, const FigureOptions& options);
+    // The whole figure (cells, labels, colour bar, titles) when its cells are `cell` pixels.
+    QSizeF sizeFor(double cell) const;
+    // The pixels a token label takes along its axis: smaller cells show every 2nd, 5th ... label.
+    double labelExtent() const;
+
+  private:
+    struct Parts;
+    std::shared_ptr<const Parts> d_;
+};
 
 // The QCPColorGradient of a colormap (colormapStops(), NaN transparent, 256 levels).
 QCPColorGradient colorGradient(Colormap c);
