@@ -612,8 +612,13 @@ double columnLabelsHeight(const FigureMetrics& m, int turn) {
 // line; at 45 degrees their diagonal, which also reaches left of the first cell; at 90 degrees
 // their length.
 QMargins cellsMargins(const FigureMetrics& m, int turn, double cellW) {
-    // Tight figures (FigureOptions::tight) keep a pixel where others keep a few.
-    const int edge = m.tight ? 1 : kEdge, pad = m.tight ? 1 : kAxisPad;
+    // Tight figures (FigureOptions::tight) keep a pixel where others keep a few, and what a
+    // label reaches beyond the first or last cell when the cells are smaller than its line
+    // (QCustomPlot leaves out a label the widget's edge would cut).
+    const double reach = (m.tickLine - cellW) / 2;
+    const double overhang = reach > 0 ? reach + 3 : 1;
+    const int edge = m.tight ? int(std::ceil(turn == 90 ? overhang : 1.0)) : kEdge;
+    const int pad = m.tight ? 1 : kAxisPad;
     double left = edge;
     if (m.rowLabelWidth > 0)
         left = kTickOut + kTickLabelPad + m.rowLabelWidth + pad;
@@ -630,10 +635,9 @@ QMargins cellsMargins(const FigureMetrics& m, int turn, double cellW) {
         bottom = std::max(bottom, kTickOut + kTickLabelPad + m.legend.height() + kEdge);
     // The colour bar's end labels reach half a line beyond the cells' top. Reserved with or
     // without a bar, so figures side by side (compare view) put their rows at the same height;
-    // tight figures have no bar, and keep only what the first row's label reaches beyond a
-    // cell smaller than its line.
-    const double top = m.tight && !m.colorBar ? std::max(1.0, (m.tickLine - cellW) / 2 + 1)
-                                              : std::max<double>(kEdge, m.tickLine / 2 + 2);
+    // tight figures have no bar, and keep only what the first row's label reaches.
+    const double top =
+        m.tight && !m.colorBar ? overhang : std::max<double>(kEdge, m.tickLine / 2 + 2);
     return QMargins(int(std::ceil(left)), int(std::ceil(top)), edge, int(std::ceil(bottom)));
 }
 
@@ -694,30 +698,37 @@ BodyGeometry layoutBodyOnce(const FigureMetrics& m, const QRect& area) {
     const int barW = barOuterWidth(m);
     QMargins mg;
     for (int turn : {0, 45, 90}) {
-        // The margins without the first column label's reach, which depends on the cell width.
-        mg = cellsMargins(m, turn, 1e9);
-        const double widthLeft = area.width() - mg.right() - barW;  // margin and cells
-        double cw = (widthLeft - mg.left()) / m.cols;
-        if (turn == 45) {
-            // A turned label reaches left of its cell's centre by its diagonal: the first one
-            // may need more than the row labels leave.
-            const double reach = columnLabelsHeight(m, 45) + kEdge;
-            cw = std::min(cw, (widthLeft - reach) / (m.cols - 0.5));
+        double cw = 0, ch = 0;
+        // The margins without the first column label's reach, which depends on the cell width;
+        // a tight figure's margins are what its labels reach beyond cells of the size just
+        // found, and the cells are found again in them.
+        for (double guess : {1e9, -1.0}) {
+            if (guess < 0 && !m.tight)
+                break;
+            mg = cellsMargins(m, turn, guess > 0 ? guess : cw);
+            const double widthLeft = area.width() - mg.right() - barW;  // margin and cells
+            cw = (widthLeft - mg.left()) / m.cols;
+            if (turn == 45) {
+                // A turned label reaches left of its cell's centre by its diagonal: the first
+                // one may need more than the row labels leave.
+                const double reach = columnLabelsHeight(m, 45) + kEdge;
+                cw = std::min(cw, (widthLeft - reach) / (m.cols - 0.5));
+            }
+            ch = (area.height() - mg.top() - mg.bottom()) / m.rows;
+            if (m.maxCell > 0) {
+                cw = std::min(cw, m.maxCell);
+                ch = std::min(ch, m.maxCell);
+            }
+            if (m.square) {
+                ch = std::min(cw, ch);
+                // Wider than tall only where that lets the numbers show or grow: cells that
+                // hold none either way stay square (the sonnet's 46 tokens in presentation).
+                const double wide = std::min(cw, ch * m.maxAspect);
+                cw = holdsNumbers(m, wholePixels(wide), wholePixels(ch)) ? wide : ch;
+            }
+            cw = wholePixels(std::max(cw, 0.0));
+            ch = wholePixels(std::max(ch, 0.0));
         }
-        double ch = (area.height() - mg.top() - mg.bottom()) / m.rows;
-        if (m.maxCell > 0) {
-            cw = std::min(cw, m.maxCell);
-            ch = std::min(ch, m.maxCell);
-        }
-        if (m.square) {
-            ch = std::min(cw, ch);
-            // Wider than tall only where that lets the numbers show or grow: cells that hold
-            // none either way stay square (the sonnet's 46 tokens in presentation mode).
-            const double wide = std::min(cw, ch * m.maxAspect);
-            cw = holdsNumbers(m, wholePixels(wide), wholePixels(ch)) ? wide : ch;
-        }
-        cw = wholePixels(std::max(cw, 0.0));
-        ch = wholePixels(std::max(ch, 0.0));
         g.cellW = cw;
         g.cellH = ch;
         g.turn = turn;
@@ -732,8 +743,8 @@ BodyGeometry layoutBodyOnce(const FigureMetrics& m, const QRect& area) {
         if (turn == 45 && cw * kSin45 >= m.tickLine + 1)
             break;
     }
-    if (g.turn == 45)
-        mg = cellsMargins(m, 45, g.cellW);
+    if (g.turn == 45 || m.tight)
+        mg = cellsMargins(m, g.turn, g.cellW);
     g.cellsMargins = mg;
     g.colExtent = g.turn == 45   ? m.tickLine / kSin45
                   : g.turn == 90 ? m.tickLine + 1
