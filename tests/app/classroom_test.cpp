@@ -1040,6 +1040,10 @@ TEST(Classroom, CompareDrawsItsMapsInsideALesson) {
                                         rows->coordToPixel(rows->tickVector()[0]));
             EXPECT_GE(gap, QFontMetricsF(rows->tickLabelFont()).height() - 0.5);
         }
+        // The first label within the plot: QCustomPlot leaves out one its edge would cut.
+        EXPECT_GE(rows->coordToPixel(rows->tickVector().value(0)) -
+                      QFontMetricsF(rows->tickLabelFont()).height() / 2,
+                  0.0);
     }
     // The coreference pair: the last row, where the swapped word changes the weights, keeps
     // its label, which names both words ("tired/wide") for A and B beside it.
