@@ -1212,7 +1212,10 @@ struct HeatmapFrame::Parts {
 
 HeatmapFrame::HeatmapFrame(const HeatmapData& data, const FigureOptions& o) {
     auto parts = std::make_shared<Parts>();
-    const FigurePlan p = planFigure(data, o);
+    // What the cells print takes no room around them: left unformatted.
+    FigureOptions labelsOnly = o;
+    labelsOnly.showValues = false;
+    const FigurePlan p = planFigure(data, labelsOnly);
     parts->metrics = p.metrics;
     parts->titles = titleRowsHeight(p, o);
     parts->pad = bodyPad(o);
