@@ -462,6 +462,7 @@ int labelStep(double cell, double extent) {
 struct CompareView::Fit {
     Arrangement arrangement = Arrangement::Row;
     double scale = 1.0;        // the figures' font scale
+    bool bars = true;          // colour bars where the arrangement has room for them
     int cell = 0;              // A's and B's cells' side
     int cells[3] = {0, 0, 0};  // each figure's (the difference's may be smaller in the grid)
     int step = 1;
@@ -540,8 +541,8 @@ void CompareView::prepare(Fit* fit) const {
     od.showValues = !isEqual();  // near-zero noise is not worth printing
     // Three maps side by side in a short view (under a lesson at 1280 x 720): two colour bars
     // took a third of the width the cells need. The maps keep it; the badge's tooltip says
-    // what the colours span.
-    const bool bare = compact && arr == Arrangement::Row && d_->shapesMatch;
+    // what the colours span. Elsewhere too where the bars' room labels more tokens (rebuild).
+    const bool bare = d_->shapesMatch && (!fit->bars || (compact && arr == Arrangement::Row));
     if (bare) {
         for (FigureOptions* o : {&oa, &ob, &od}) {
             o->showColorBar = false;
@@ -729,26 +730,39 @@ void CompareView::rebuild() {
     for (double points : {8.0, 7.0})
         if (points / basePoints < top - 0.01)
             scales.push_back(points / basePoints);
-    Fit best;
-    bool found = false;
-    for (double sc : scales) {
-        for (Arrangement arr : {Arrangement::Row, Arrangement::Grid, Arrangement::Column}) {
-            Fit fit;
-            fit.arrangement = arr;
-            fit.scale = sc;
-            prepare(&fit);
-            measure(&fit);
-            const bool better = !found || fit.step < best.step ||
-                                (fit.step == best.step && sc == best.scale && fit.cell > best.cell);
-            if (better) {
-                best = std::move(fit);
-                found = true;
+    const auto bestWith = [&](bool bars) {
+        Fit best;
+        bool found = false;
+        for (double sc : scales) {
+            for (Arrangement arr : {Arrangement::Row, Arrangement::Grid, Arrangement::Column}) {
+                Fit fit;
+                fit.arrangement = arr;
+                fit.scale = sc;
+                fit.bars = bars;
+                prepare(&fit);
+                measure(&fit);
+                const bool better =
+                    !found || fit.step < best.step ||
+                    (fit.step == best.step && sc == best.scale && fit.cell > best.cell);
+                if (better) {
+                    best = std::move(fit);
+                    found = true;
+                }
             }
+            // Every label at this size: larger type wins. Three labels or fewer in five cells
+            // (46 tokens in a side panel): a smaller type would not label every token either.
+            if (best.step == 1 || best.step > 2)
+                break;
         }
-        // Every label at this size: larger type wins. Three labels or fewer in five cells
-        // (46 tokens in a side panel): a smaller type would not label every token either.
-        if (best.step == 1 || best.step > 2)
-            break;
+        return best;
+    };
+    // The colour bars stay unless their room labels more tokens (46 tokens in the right
+    // column: the difference's bar left its cells a pixel, and its labels went).
+    Fit best = bestWith(true);
+    if (best.step > 1 && d_->shapesMatch) {
+        Fit bare = bestWith(false);
+        if (bare.step < best.step)
+            best = std::move(bare);
     }
     const HeatmapData* values[3] = {&d_->a, &d_->b, &d_->diff};
     for (int k = 0; k < 3; ++k)

@@ -1068,6 +1068,49 @@ TEST(Classroom, CompareDrawsItsMapsInsideALesson) {
     EXPECT_LE(w.width(), 1280);
 }
 
+// Compare alone in the right column at 1280 x 720 (the lesson closed under it) on the sonnet's
+// 46 tokens: A and B over the difference, whose colour bar left its cells a pixel and its
+// labels none. The three maps keep one cell size and their labels; the summary says what the
+// colours span.
+TEST(Classroom, CompareWithoutTheLessonKeepsTheDifferenceReadable) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ComparePanel* c = w.comparePanel();
+    ASSERT_TRUE(waitUntil([&] { return c->isVisible(); }));
+    c->setPreset(ComparePanel::Preset::TwoLayers);
+    ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+    w.dock(QStringLiteral("lessonDock"))->hide();
+    QTest::qWait(100);
+    QCoreApplication::processEvents();
+    CompareView* view = c->view();
+    ASSERT_TRUE(view->shapesMatch());
+    ASSERT_EQ(view->difference().rows, 46);
+    const double cellA = heatmapCellRect(view->plotA(), 0, 0).width();
+    EXPECT_GE(cellA, 2.0);
+    for (QCustomPlot* plot : {view->plotA(), view->plotB(), view->plotDiff()}) {
+        plot->replot();
+        EXPECT_NEAR(heatmapCellRect(plot, 0, 0).width(), cellA, 0.5)
+            << view->width() << " x " << view->height();
+        QCPAxis* x = heatmapAxisRect(plot)->axis(QCPAxis::atBottom);
+        EXPECT_TRUE(x->tickLabels());
+        EXPECT_GE(x->tickVectorLabels().size(), 5);
+    }
+    EXPECT_TRUE(heatmapAxisRect(view->plotDiff())->axis(QCPAxis::atLeft)->tickLabels() ||
+                view->arrangement() == CompareView::Arrangement::Row);
+    // The colours' span in words where the bars step aside.
+    if (view->plotDiff()->axisRectCount() == 1) {
+        EXPECT_TRUE(c->findChild<QLabel*>(QStringLiteral("compareSummary"))
+                        ->text()
+                        .contains(QStringLiteral("B − A from")));
+    }
+}
+
 // The coreference pair in Compare beside a lesson at 1280 x 720: the three maps were about
 // 85 px square and labelled 3 of the 12 tokens, so the row that changes had no label. Side by
 // side with one set of row labels (A's, naming both words where the sentences differ), the
