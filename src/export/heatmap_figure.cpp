@@ -229,7 +229,7 @@ QColor positionColor(Shared& s, double t) {
 // The font size the numbers of cells cw x ch pixels are drawn at: the largest that leaves a
 // little room around the widest number and fits the height, capped at 16 px (x font scale) or
 // at a third of the cell, whichever is larger, so big cells (a 12-token map on a large screen)
-// get digits to match instead of 12 px digits in 130 px cells; 0 below kMinCellValuePixels.
+// get digits to match instead of 12 px digits in 130 px cells; 0 below leastCellValuePixels.
 int valuePixelSize(const Shared& s, double cw, double ch) {
     if (!s.showValues || s.widestValues.isEmpty() || cw <= 0 || ch <= 0)
         return 0;
@@ -247,7 +247,7 @@ int valuePixelSize(const Shared& s, double cw, double ch) {
     const double cap = s.largeValues ? 200.0 : std::max(16.0 * s.fontScale, std::min(cw, ch) / 3.0);
     int px = int(std::floor(std::min({room * 100.0 / widestAt100, ch * 0.62, cap})));
     // Hinting makes small sizes a little wider than proportional: check the real width.
-    for (; px >= kMinCellValuePixels; --px) {
+    for (const int least = leastCellValuePixels(s.fontScale); px >= least; --px) {
         f.setPixelSize(px);
         const QFontMetricsF fm(f);
         double widest = 0;
@@ -575,9 +575,18 @@ struct FigureMetrics {
     QSizeF legend;         // the masked-cells legend under the colour bar (empty: none)
     double maxCell = 0;    // FigureOptions::maxCellSize
     double maxAspect = 1;  // FigureOptions::maxCellAspect
+    bool cellsAtTop = false;
+    bool tight = false;  // FigureOptions::tight
     bool colsAreTokens = false;
-    double valueCell = 0;  // the least cell side that holds the numbers (0: none drawn)
+    // The least cell that holds the numbers (0: none drawn): its width (the widest number
+    // with a tenth of the cell each side), its height, and the larger of the two.
+    double valueW = 0, valueH = 0, valueCell = 0;
 };
+
+// Whether cells of cw x ch hold their numbers.
+bool holdsNumbers(const FigureMetrics& m, double cw, double ch) {
+    return m.valueCell > 0 && cw >= m.valueW && ch >= m.valueH;
+}
 
 // Where the cells and the colour bar go in an area of the figure.
 struct BodyGeometry {
@@ -605,24 +614,38 @@ double columnLabelsHeight(const FigureMetrics& m, int turn) {
 // line; at 45 degrees their diagonal, which also reaches left of the first cell; at 90 degrees
 // their length.
 QMargins cellsMargins(const FigureMetrics& m, int turn, double cellW) {
-    double left = kEdge;
+    // Tight figures (FigureOptions::tight) keep a pixel where others keep a few, and what a
+    // label reaches beyond the first or last cell when the cells are smaller than its line
+    // (QCustomPlot leaves out a label the widget's edge would cut).
+    const double reach = (m.tickLine - cellW) / 2;
+    const double overhang = reach > 0 ? reach + 3 : 1;
+    const int edge = m.tight ? int(std::ceil(turn == 90 ? overhang : 1.0)) : kEdge;
+    const int pad = m.tight ? 1 : kAxisPad;
+    double left = edge;
     if (m.rowLabelWidth > 0)
-        left = kTickOut + kTickLabelPad + m.rowLabelWidth + kAxisPad;
+        left = kTickOut + kTickLabelPad + m.rowLabelWidth + pad;
     if (m.yTitle > 0)
         left += kTitlePad + m.yTitle;
     if (turn == 45)
-        left = std::max(left, columnLabelsHeight(m, 45) - cellW / 2 + kEdge);
-    double bottom = kEdge;
+        left = std::max(left, columnLabelsHeight(m, 45) - cellW / 2 + edge);
+    double bottom = edge;
     if (m.colLabelWidth > 0)
-        bottom = kTickOut + kTickLabelPad + columnLabelsHeight(m, turn) + kAxisPad;
+        bottom = kTickOut + kTickLabelPad + columnLabelsHeight(m, turn) + pad;
     if (m.xTitle > 0)
         bottom += kTitlePad + m.xTitle;
     if (!m.legend.isEmpty())
         bottom = std::max(bottom, kTickOut + kTickLabelPad + m.legend.height() + kEdge);
     // The colour bar's end labels reach half a line beyond the cells' top. Reserved with or
-    // without a bar, so figures side by side (compare view) put their rows at the same height.
-    const double top = std::max<double>(kEdge, m.tickLine / 2 + 2);
-    return QMargins(int(std::ceil(left)), int(std::ceil(top)), kEdge, int(std::ceil(bottom)));
+    // without a bar, so figures side by side (compare view) put their rows at the same height;
+    // tight figures have no bar, and keep only what the first row's label reaches.
+    const double top =
+        m.tight && !m.colorBar ? overhang : std::max<double>(kEdge, m.tickLine / 2 + 2);
+    return QMargins(int(std::ceil(left)), int(std::ceil(top)), edge, int(std::ceil(bottom)));
+}
+
+// Between the figure's edge and its body: less for the compare view's small figures.
+int bodyPad(const FigureOptions& o) {
+    return o.tight ? 0 : o.compactColorBar ? 2 : kBodyPad;
 }
 
 constexpr int kBarGap = 12;  // between the cells and the colour bar
@@ -677,27 +700,37 @@ BodyGeometry layoutBodyOnce(const FigureMetrics& m, const QRect& area) {
     const int barW = barOuterWidth(m);
     QMargins mg;
     for (int turn : {0, 45, 90}) {
-        // The margins without the first column label's reach, which depends on the cell width.
-        mg = cellsMargins(m, turn, 1e9);
-        const double widthLeft = area.width() - mg.right() - barW;  // margin and cells
-        double cw = (widthLeft - mg.left()) / m.cols;
-        if (turn == 45) {
-            // A turned label reaches left of its cell's centre by its diagonal: the first one
-            // may need more than the row labels leave.
-            const double reach = columnLabelsHeight(m, 45) + kEdge;
-            cw = std::min(cw, (widthLeft - reach) / (m.cols - 0.5));
+        double cw = 0, ch = 0;
+        // The margins without the first column label's reach, which depends on the cell width;
+        // a tight figure's margins are what its labels reach beyond cells of the size just
+        // found, and the cells are found again in them.
+        for (double guess : {1e9, -1.0}) {
+            if (guess < 0 && !m.tight)
+                break;
+            mg = cellsMargins(m, turn, guess > 0 ? guess : cw);
+            const double widthLeft = area.width() - mg.right() - barW;  // margin and cells
+            cw = (widthLeft - mg.left()) / m.cols;
+            if (turn == 45) {
+                // A turned label reaches left of its cell's centre by its diagonal: the first
+                // one may need more than the row labels leave.
+                const double reach = columnLabelsHeight(m, 45) + kEdge;
+                cw = std::min(cw, (widthLeft - reach) / (m.cols - 0.5));
+            }
+            ch = (area.height() - mg.top() - mg.bottom()) / m.rows;
+            if (m.maxCell > 0) {
+                cw = std::min(cw, m.maxCell);
+                ch = std::min(ch, m.maxCell);
+            }
+            if (m.square) {
+                ch = std::min(cw, ch);
+                // Wider than tall only where that lets the numbers show or grow: cells that
+                // hold none either way stay square (the sonnet's 46 tokens in presentation).
+                const double wide = std::min(cw, ch * m.maxAspect);
+                cw = holdsNumbers(m, wholePixels(wide), wholePixels(ch)) ? wide : ch;
+            }
+            cw = wholePixels(std::max(cw, 0.0));
+            ch = wholePixels(std::max(ch, 0.0));
         }
-        double ch = (area.height() - mg.top() - mg.bottom()) / m.rows;
-        if (m.maxCell > 0) {
-            cw = std::min(cw, m.maxCell);
-            ch = std::min(ch, m.maxCell);
-        }
-        if (m.square) {
-            ch = std::min(cw, ch);
-            cw = std::min(cw, ch * m.maxAspect);
-        }
-        cw = wholePixels(std::max(cw, 0.0));
-        ch = wholePixels(std::max(ch, 0.0));
         g.cellW = cw;
         g.cellH = ch;
         g.turn = turn;
@@ -712,8 +745,8 @@ BodyGeometry layoutBodyOnce(const FigureMetrics& m, const QRect& area) {
         if (turn == 45 && cw * kSin45 >= m.tickLine + 1)
             break;
     }
-    if (g.turn == 45)
-        mg = cellsMargins(m, 45, g.cellW);
+    if (g.turn == 45 || m.tight)
+        mg = cellsMargins(m, g.turn, g.cellW);
     g.cellsMargins = mg;
     g.colExtent = g.turn == 45   ? m.tickLine / kSin45
                   : g.turn == 90 ? m.tickLine + 1
@@ -729,7 +762,9 @@ BodyGeometry layoutBodyOnce(const FigureMetrics& m, const QRect& area) {
     const double top = ext.top, bottom = ext.bottom, legendTop = ext.legendTop;
     const int blockW = mg.left() + innerW + mg.right() + barW;
     const int x = area.left() + std::max(0, (area.width() - blockW) / 2) + mg.left();
-    const int y = area.top() + int(std::max(0.0, (area.height() - (bottom - top)) / 2 - top));
+    const int y =
+        area.top() +
+        int(m.cellsAtTop ? -top : std::max(0.0, (area.height() - (bottom - top)) / 2 - top));
     const QRect inner(x, y, innerW, innerH);
     g.cellsOuter = inner.adjusted(-mg.left(), -mg.top(), mg.right(), mg.bottom());
     if (m.colorBar) {
@@ -756,7 +791,7 @@ constexpr double kLeastCell = 2.0;
 // the cells would otherwise vanish.
 BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     const BodyGeometry full = layoutBodyOnce(m, area);
-    const bool wantNumbers = m.valueCell > 0 && full.cellW < m.valueCell;
+    const bool wantNumbers = m.valueCell > 0 && !holdsNumbers(m, full.cellW, full.cellH);
     if (!wantNumbers && full.cellW >= kLeastCell)
         return full;
     FigureMetrics bare = m;
@@ -767,7 +802,8 @@ BodyGeometry layoutBody(const FigureMetrics& m, const QRect& area) {
     // Bare when the numbers then show, or the cells grow by a fifth (a map beside Compare
     // and above Focus's bars shrank to 70 px under its titles).
     if (g.cellW >= kLeastCell)
-        return g.cellW >= m.valueCell || g.cellW >= 1.2 * full.cellW || full.cellW < kLeastCell
+        return holdsNumbers(m, g.cellW, g.cellH) || g.cellW >= 1.2 * full.cellW ||
+                       full.cellW < kLeastCell
                    ? g
                    : full;
     bare.rowLabelWidth = bare.colLabelWidth = 0;
@@ -1024,15 +1060,20 @@ FigurePlan planFigure(const HeatmapData& data, const FigureOptions& o) {
     m.square = squareCells(data);
     m.maxCell = o.maxCellSize;
     m.maxAspect = std::max(1.0, o.maxCellAspect);
+    m.cellsAtTop = o.cellsAtTop;
+    m.tight = o.tight;
     m.colsAreTokens = data.colsAreTokens;
     m.tickLine = QFontMetrics(p.fonts.tick).height();
     m.rowLabelWidth = p.rowTicksShown ? widestText(p.fonts.tick, p.rowTicks) : 0;
     m.colLabelWidth = widestText(p.fonts.tick, p.colTicks);
     if (!p.widestValues.isEmpty()) {
         // valuePixelSize: a tenth of the cell on each side, the text 0.62 of its height.
+        const int least = leastCellValuePixels(fs);
         QFont f = p.fonts.values;
-        f.setPixelSize(kMinCellValuePixels);
-        m.valueCell = std::max(widestText(f, p.widestValues) / 0.8, kMinCellValuePixels / 0.62) + 1;
+        f.setPixelSize(least);
+        m.valueW = widestText(f, p.widestValues) / 0.8 + 1;
+        m.valueH = least / 0.62 + 1;
+        m.valueCell = std::max(m.valueW, m.valueH);
     }
     m.xTitle = o.showAxisTitles ? textHeight(p.fonts.axisTitle, data.colAxis) : 0;
     m.yTitle =
@@ -1153,12 +1194,56 @@ QColor textColorOn(const QColor& background) {
     return l > 0.179 ? QColor(Qt::black) : QColor(Qt::white);
 }
 
+int leastCellValuePixels(double fontScale) {
+    return std::max(kMinCellValuePixels, int(std::ceil(kMinCellValuePixels * fontScale - 0.01)));
+}
+
 bool squareCells(const HeatmapData& data) {
     if (data.rowsAreTokens && data.colsAreTokens)
         return true;
     const int longSide = std::max(data.rows, data.cols);
     const int shortSide = std::max(1, std::min(data.rows, data.cols));
     return longSide <= 4 * shortSide;
+}
+
+struct HeatmapFrame::Parts {
+    FigureMetrics metrics;
+    double titles = 0;  // the title rows above the body
+    int pad = kBodyPad;
+};
+
+HeatmapFrame::HeatmapFrame(const HeatmapData& data, const FigureOptions& o) {
+    auto parts = std::make_shared<Parts>();
+    // What the cells print takes no room around them: left unformatted.
+    FigureOptions labelsOnly = o;
+    labelsOnly.showValues = false;
+    const FigurePlan p = planFigure(data, labelsOnly);
+    parts->metrics = p.metrics;
+    parts->titles = titleRowsHeight(p, o);
+    parts->pad = bodyPad(o);
+    d_ = std::move(parts);
+}
+
+QSizeF HeatmapFrame::sizeFor(double cell) const {
+    const FigureMetrics& m = d_->metrics;
+    // As layoutBodyOnce turns the column labels: upright while they fit, then 45 degrees while
+    // a cell holds a label's height along the diagonal, else upright on their side.
+    int turn = 90;
+    if (!m.colsAreTokens || m.colLabelWidth <= cell - kLabelGap)
+        turn = 0;
+    else if (cell * kSin45 >= m.tickLine + 1)
+        turn = 45;
+    const QMargins mg = cellsMargins(m, turn, cell);
+    const double cellsW = cell * m.cols, cellsH = cell * m.rows;
+    const double barH = m.colorBar ? barHeight(m, cellsH, 1e9) : 0;
+    const VerticalExtent e = verticalExtent(m, mg, cellsH, barH);
+    // A pixel of slack each way: the layout rounds cells and margins to whole pixels.
+    return QSizeF(mg.left() + cellsW + mg.right() + barOuterWidth(m) + 2 * d_->pad + 1,
+                  e.bottom - e.top + 2 * d_->pad + d_->titles + 1);
+}
+
+double HeatmapFrame::labelExtent() const {
+    return d_->metrics.tickLine + 1;
 }
 
 QSize suggestedFigureSize(const HeatmapData& data, const FigureOptions& o) {
@@ -1310,7 +1395,7 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
                                 o.showAxisTitles ? data.colAxis : QString(),
                                 o.showAxisTitles && o.showRowLabels ? data.rowAxis : QString(),
                                 // Small figures side by side (compare) keep the pixels for cells.
-                                o.compactColorBar ? 2 : kBodyPad);
+                                bodyPad(o));
     plot->plotLayout()->addElement(row, 0, body);
     const int bodyRow = row++;
     auto* rect = new QCPAxisRect(plot, true);

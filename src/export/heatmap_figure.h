@@ -8,6 +8,7 @@
 #include <QPointF>
 #include <QSize>
 #include <QString>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -69,6 +70,12 @@ struct FigureOptions {
     // Cells no larger than this many pixels (0: as large as the area allows), so figures side
     // by side can share one cell size and their rows line up.
     double maxCellSize = 0;
+    // The cells at the top of the area rather than centred in its height, so figures side by
+    // side whose column labels differ in length keep their rows level.
+    bool cellsAtTop = false;
+    // Figures side by side without colour bars (the compare view in a short panel): a pixel
+    // around the cells and their labels instead of a few, so the cells take the rest.
+    bool tight = false;
     int width = 0;  // figure size in logical pixels; <= 0: suggestedFigureSize()
     int height = 0;
     double scale = 2.0;  // PNG only: device pixels per logical pixel
@@ -81,6 +88,7 @@ struct FigureOptions {
     // Presentation mode on a wide screen: square cells may be up to this many times wider
     // than tall, and the numbers in them as large as the cells allow (not capped at 16 px x
     // fontScale), so a 6 x 6 matrix fills a 720-pixel-high projector with numbers a room reads.
+    // Only for the numbers: cells too small to hold them even so (46 tokens) stay square.
     double maxCellAspect = 1.0;
     bool largeValues = false;
     FigureColors colors;  // the print look unless set (on screen: from the palette)
@@ -88,6 +96,10 @@ struct FigureOptions {
 
 // The smallest pixel size the cells' numbers are drawn at; below it cells show colours only.
 inline constexpr int kMinCellValuePixels = 8;
+// The smallest pixel size for a figure of font scale `fontScale`: kMinCellValuePixels, and as
+// many times more as the text is scaled up (presentation mode, 1.6: 13 px), so numbers a room
+// could not read from its seats (8 px digits on a projector) are left out, never drawn tiny.
+int leastCellValuePixels(double fontScale);
 
 // Whether a figure of `data` draws square cells: always for token x token steps, and for other
 // matrices whose long side is at most 4 times the short one (the book's 6 x 2 and 6 x 3
@@ -101,6 +113,23 @@ bool squareCells(const HeatmapData& data);
 // turned 45 degrees when wider than a cell), the colour bar, title and notes. The cells of big
 // matrices shrink so the matrix stays within 1,600 px a side; the figure within 2,000 px.
 QSize suggestedFigureSize(const HeatmapData& data, const FigureOptions& options = {});
+
+// What a figure of `data` drawn with `options` needs around square cells of a given size, as
+// drawHeatmap lays it out (the column labels turned for that size): for figures laid out
+// together, such as the compare view's three, which pick the arrangement and the one cell size
+// that fits them all. Measures the labels once; sizeFor() is cheap.
+class HeatmapFrame {
+  public:
+    HeatmapFrame(const HeatmapData& data, const FigureOptions& options);
+    // The whole figure (cells, labels, colour bar, titles) when its cells are `cell` pixels.
+    QSizeF sizeFor(double cell) const;
+    // The pixels a token label takes along its axis: smaller cells show every 2nd, 5th ... label.
+    double labelExtent() const;
+
+  private:
+    struct Parts;
+    std::shared_ptr<const Parts> d_;
+};
 
 // The QCPColorGradient of a colormap (colormapStops(), NaN transparent, 256 levels).
 QCPColorGradient colorGradient(Colormap c);
@@ -121,7 +150,7 @@ QRectF heatmapCellRect(QCustomPlot* plot, int row, int col);
 // The row whose tick label is under a widget pixel (left of the cells), -1 elsewhere.
 int heatmapRowLabelAt(QCustomPlot* plot, const HeatmapData& data, QPointF pixel);
 // The pixel size of the numbers in the cells in the current layout and zoom; 0 when they are
-// not drawn (switched off, or cells too small for kMinCellValuePixels).
+// not drawn (switched off, or cells too small for leastCellValuePixels).
 int cellValuePixelSize(QCustomPlot* plot);
 // The number a cell of a figure prints in the current layout ("0.55", "-inf"); empty when the
 // numbers are not drawn, the cell is masked without a value to print, or outside the data.

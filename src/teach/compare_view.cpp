@@ -5,10 +5,12 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QResizeEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "engine/step_ids.h"
@@ -41,12 +43,17 @@ struct CompareView::Private {
     QHBoxLayout* bottom = nullptr;
     Arrangement arrangement = Arrangement::Row;
     bool arranged = false;
+    Colormap sharedMap = Colormap::Viridis;  // A's and B's colormap on a shared scale
+    double diffRange = 1.0;                  // the difference's colours span ±this
 };
 
 namespace {
 
 // Below this height the view keeps its room for the maps (rebuild).
 constexpr int kCompactHeight = 420;
+// The least a figure's plot takes, so three fit the right column of a 1280 x 720 window under
+// the lesson panel; the arrangement gives them the room.
+constexpr int kLeastPlot = 40;
 
 // An empty plot, in the background colour of the figures around it.
 // Axes and the hatched cell background go too: a cleared view shows no ghost of the last map.
@@ -68,9 +75,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), d_(std::make_unique
     grid->setVerticalSpacing(2);
     for (int k = 0; k < 3; ++k) {
         d_->plots[k] = new QCustomPlot(this);
-        // Small enough that three in a row, or two rows of two, fit the right column of a
-        // 1280 x 720 window under the lesson panel; the arrangement gives them the room.
-        d_->plots[k]->setMinimumSize(100, 80);
+        d_->plots[k]->setMinimumSize(kLeastPlot, kLeastPlot);
+        // Hovering a cell says its value in A, B and B − A: the cells are often too small
+        // for their numbers (beside a lesson at 1280 x 720).
+        d_->plots[k]->installEventFilter(this);
         d_->plots[k]->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
         d_->titles[k] = new QLabel(this);
         d_->titles[k]->setAlignment(Qt::AlignHCenter | Qt::AlignBottom);
@@ -417,6 +425,257 @@ HeatmapData combined(const HeatmapData& a, const HeatmapData& b) {
 
 }  // namespace
 
+namespace {
+
+// The label `a` and, where B's differs, B's too ("tired/wide"), each shortened to `chars`: one
+// axis that stands for A's rows and B's (side by side, B's are not repeated).
+QStringList sharedLabels(const QStringList& a, const QStringList& b, int chars) {
+    QStringList out;
+    for (int i = 0; i < a.size(); ++i) {
+        const QString own = displayLabel(a[i], chars);
+        const QString other = displayLabel(b.value(i), chars);
+        out << (i < b.size() && other != own ? own + QLatin1Char('/') + other : own);
+    }
+    return out;
+}
+
+QStringList shortened(const QStringList& labels, int chars) {
+    QStringList out;
+    for (const QString& l : labels)
+        out << displayLabel(l, chars);
+    return out;
+}
+
+// Every `step`-th token label is shown when cells of `cell` pixels hold labels `extent` pixels
+// long (as the figure's ticker thins them: 1, 2, 5, 10, 20 ...).
+int labelStep(double cell, double extent) {
+    for (int mag = 1;; mag *= 10)
+        for (int m : {1, 2, 5})
+            if (m * mag * cell >= extent || m * mag >= 1000000)
+                return m * mag;
+}
+
+}  // namespace
+
+// What one way of placing the figures gives: the cells' side, every how-many-th token keeps
+// its label, and each figure's width at that size.
+struct CompareView::Fit {
+    Arrangement arrangement = Arrangement::Row;
+    double scale = 1.0;        // the figures' font scale
+    bool bars = true;          // colour bars where the arrangement has room for them
+    int cell = 0;              // A's and B's cells' side
+    int cells[3] = {0, 0, 0};  // each figure's (the difference's may be smaller in the grid)
+    int step = 1;
+    double widths[3] = {0, 0, 0};
+    FigureOptions options[3];
+    // The figures' data without their values (measure() needs the labels only; copying
+    // 1,000 x 1,000 values for every arrangement tried took a tenth of a second): figure()
+    // puts them back.
+    HeatmapData data[3];
+};
+
+namespace {
+
+// `d` without its values, with labels of its own.
+HeatmapData shell(const HeatmapData& d) {
+    HeatmapData s;
+    s.rows = d.rows;
+    s.cols = d.cols;
+    s.rowLabels = d.rowLabels;
+    s.colLabels = d.colLabels;
+    s.rowAxis = d.rowAxis;
+    s.colAxis = d.colAxis;
+    s.title = d.title;
+    s.subtitle = d.subtitle;
+    s.kind = d.kind;
+    s.stepId = d.stepId;
+    s.head = d.head;
+    s.batch = d.batch;
+    s.rowsAreTokens = d.rowsAreTokens;
+    s.colsAreTokens = d.colsAreTokens;
+    return s;
+}
+
+// `values`' cells with `labels`' labels (a shell of it).
+HeatmapData figure(const HeatmapData& values, const HeatmapData& labels) {
+    HeatmapData d = values;
+    d.rowLabels = labels.rowLabels;
+    d.colLabels = labels.colLabels;
+    return d;
+}
+
+}  // namespace
+
+// The figures' options and data for an arrangement at a font scale: which maps label their
+// rows, colour bars, label lengths; the rules are in the comments.
+void CompareView::prepare(Fit* fit) const {
+    const Arrangement arr = fit->arrangement;
+    const bool compact = height() > 0 && height() < kCompactHeight;
+    FigureOptions base;
+    base.showTitle = false;
+    // The captions above say what the rows and columns are; the figures keep their room for
+    // the cells.
+    base.showAxisTitles = false;
+    base.colors = FigureColors::fromPalette(palette());
+    base.fontScale = fit->scale;
+    base.decimals = d_->decimals;
+    // The summary says what the colours mean and that hatched cells are masked.
+    base.compactColorBar = true;
+    // Side by side, rows level however long each map's column labels are.
+    base.cellsAtTop = true;
+    FigureOptions oa = base, ob = base, od = base;
+    // The ranges rebuild() found (the figures would find the same), so a figure measured
+    // without its values has its colour bar's numbers.
+    oa.valueRange = d_->rangeA;
+    ob.valueRange = d_->rangeB;
+    if (d_->shared && d_->shapesMatch) {
+        oa.colormap = ob.colormap = d_->sharedMap;
+        oa.showColorBar = false;  // B's colour bar is A's too
+    } else {
+        oa.colormap = defaultColormapFor(d_->a);
+        ob.colormap = defaultColormapFor(d_->b);
+    }
+    od.colormap = Colormap::Diverging;
+    od.valueRange = std::make_pair(-d_->diffRange, d_->diffRange);
+    od.colorBarLabel = tr("difference B − A");
+    od.showValues = !isEqual();  // near-zero noise is not worth printing
+    // Three maps side by side in a short view (under a lesson at 1280 x 720): two colour bars
+    // took a third of the width the cells need. The maps keep it; the badge's tooltip says
+    // what the colours span. Elsewhere too where the bars' room labels more tokens (rebuild).
+    const bool bare = d_->shapesMatch && (!fit->bars || (compact && arr == Arrangement::Row));
+    if (bare) {
+        for (FigureOptions* o : {&oa, &ob, &od}) {
+            o->showColorBar = false;
+            o->tight = true;
+        }
+    }
+    // Token labels short ("25·dar…" among many tokens) where the cells need the width.
+    const int chars = bare ? (d_->a.rows > 16 ? 4 : 8) : 14;
+    // A map leaves out its row labels beside a map that has them: B beside A in a row and in
+    // the grid (A's labels name B's tokens too where they differ: "tired/wide"); the
+    // difference beside B in a row, but under A in the grid, and every map in a column.
+    const bool rowsShared = d_->shapesMatch && d_->a.rows == d_->b.rows;
+    ob.showRowLabels = !rowsShared || arr == Arrangement::Column;
+    od.showRowLabels = !rowsShared || arr != Arrangement::Row;
+    HeatmapData a = shell(d_->a), b = shell(d_->b), diff = shell(d_->diff);
+    a.colLabels = shortened(a.colLabels, chars);
+    a.rowLabels = rowsShared && arr != Arrangement::Column
+                      ? sharedLabels(d_->a.rowLabels, d_->b.rowLabels, chars)
+                      : shortened(a.rowLabels, chars);
+    b.rowLabels = shortened(b.rowLabels, chars);
+    b.colLabels = shortened(b.colLabels, chars);
+    if (rowsShared) {
+        diff.rowLabels = sharedLabels(d_->a.rowLabels, d_->b.rowLabels, chars);
+        diff.colLabels = sharedLabels(d_->a.colLabels, d_->b.colLabels, chars);
+    }
+    // Shortened above: a shared label holds two.
+    for (FigureOptions* o : {&oa, &ob, &od})
+        o->labelChars = 2 * chars + 1;
+    fit->options[0] = oa;
+    fit->options[1] = ob;
+    fit->options[2] = od;
+    fit->data[0] = std::move(a);
+    fit->data[1] = std::move(b);
+    fit->data[2] = std::move(diff);
+}
+
+// The largest cells the arrangement holds in the view's size: each figure's labels and colour
+// bar measured (HeatmapFrame), the captions above and the verdict beside or under them.
+void CompareView::measure(Fit* fit) const {
+    const Arrangement arr = fit->arrangement;
+    const QMargins margins = d_->grid->contentsMargins();
+    const int hs = d_->grid->horizontalSpacing(), vs = d_->grid->verticalSpacing();
+    int title = d_->titles[0]->sizeHint().height() + vs;
+    if (!d_->subtitles[0]->isHidden())
+        title += d_->subtitles[0]->sizeHint().height() + vs;
+    const int W = width() - margins.left() - margins.right();
+    const int H = height() - margins.top() - margins.bottom();
+    // The verdict: the badge, the summary and the check box in a line under the figures, or
+    // one above the other in the grid's fourth quarter (as wide as the badge or the check box;
+    // the summary wraps).
+    const int spacing = d_->bottom->spacing();
+    const QSize badge = d_->badge->isHidden() ? QSize() : d_->badge->sizeHint();
+    const QSize box = d_->separate->sizeHint();
+    QSize bottom;
+    if (arr == Arrangement::Grid) {
+        bottom.setWidth(std::max(badge.width(), box.width()));
+        bottom.setHeight(badge.height() + spacing + box.height());
+        if (!d_->summary->isHidden())
+            bottom.rheight() += d_->summary->heightForWidth(bottom.width()) + spacing;
+    } else {
+        const int text = W - badge.width() - box.width() - 2 * spacing;
+        bottom.setWidth(W);
+        bottom.setHeight(std::max(
+            {badge.height(), box.height(),
+             d_->summary->isHidden() ? 0 : d_->summary->heightForWidth(std::max(40, text))}));
+    }
+    std::optional<HeatmapFrame> frames[3];
+    for (int k = 0; k < 3; ++k)
+        if (!fit->data[k].isEmpty())
+            frames[k].emplace(fit->data[k], fit->options[k]);
+    const auto sizeOf = [&](int k, double cell) {
+        return frames[k] ? frames[k]->sizeFor(cell) : QSizeF(kLeastPlot, kLeastPlot);
+    };
+    // The largest cell from 1 to `hi` for which `fits` holds (bigger cells need more room).
+    const auto largest = [](int hi, const std::function<bool(int)>& fits) {
+        int lo = 1;
+        if (!fits(lo))
+            return lo;
+        ++hi;
+        while (hi - lo > 1) {
+            const int mid = (lo + hi) / 2;
+            (fits(mid) ? lo : hi) = mid;
+        }
+        return lo;
+    };
+    // In the grid the difference, under A with a colour bar of its own, takes A's column as
+    // it is: its cells may be smaller than A's and B's, never A's and B's smaller for it.
+    const auto gridDiffCell = [&](int cell) {
+        const double column = sizeOf(0, cell).width();
+        return largest(cell, [&](int c) { return sizeOf(2, c).width() <= column; });
+    };
+    const auto fits = [&](int cell) {
+        QSizeF s[3];
+        for (int k = 0; k < 3; ++k)
+            s[k] = sizeOf(k, cell);
+        switch (arr) {
+            case Arrangement::Row:
+                return s[0].width() + s[1].width() + s[2].width() + 2 * hs <= W &&
+                       title + std::max({s[0].height(), s[1].height(), s[2].height()}) + vs +
+                               bottom.height() <=
+                           H;
+            case Arrangement::Grid: {
+                const QSizeF diff = sizeOf(2, gridDiffCell(cell));
+                return s[0].width() + hs + std::max<double>(s[1].width(), bottom.width()) <= W &&
+                       2 * title + std::max(s[0].height(), s[1].height()) +
+                               std::max<double>(diff.height(), bottom.height()) <=
+                           H;
+            }
+            case Arrangement::Column:
+                return std::max({s[0].width(), s[1].width(), s[2].width()}) <= W &&
+                       3 * title + s[0].height() + s[1].height() + s[2].height() + vs +
+                               bottom.height() <=
+                           H;
+        }
+        return false;
+    };
+    const int cell = largest(1000, fits);
+    for (int k = 0; k < 3; ++k) {
+        fit->cells[k] = cell;
+        fit->widths[k] = sizeOf(k, cell).width();
+    }
+    if (arr == Arrangement::Grid) {
+        fit->cells[2] = gridDiffCell(cell);
+        fit->widths[2] = fit->widths[0];
+        fit->widths[1] = std::max<double>(fit->widths[1], bottom.width());
+    }
+    fit->cell = cell;
+    fit->step = 1;
+    for (int k = 0; k < 3; ++k)
+        if (frames[k])
+            fit->step = std::max(fit->step, labelStep(fit->cells[k], frames[k]->labelExtent()));
+}
+
 void CompareView::rebuild() {
     if (!d_->hasData)
         return;
@@ -424,115 +683,132 @@ void CompareView::rebuild() {
         d_->plots[k]->setVisible(true);
     d_->separate->setVisible(true);
     const bool eq = isEqual();
-    FigureOptions base;
-    base.showTitle = false;
-    // The captions above say what the rows and columns are; the figures keep their room for
-    // the cells, a little smaller than the main heatmap's type.
-    base.showAxisTitles = false;
-    base.colors = FigureColors::fromPalette(palette());
-    d_->colors = base.colors;
-    base.fontScale = 0.9 * d_->fontScale;
-    base.decimals = d_->decimals;
-    // The summary says what the colours mean and that hatched cells are masked.
-    base.compactColorBar = true;
-    // B and the difference have A's rows: their labels would only repeat A's.
-    const bool sameRows = d_->shapesMatch && d_->a.rowLabels == d_->b.rowLabels;
-
-    FigureOptions oa = base, ob = base, od = base;
+    d_->colors = FigureColors::fromPalette(palette());
     if (d_->shared && d_->shapesMatch) {
         const HeatmapData both = combined(d_->a, d_->b);
-        const Colormap cm = defaultColormapFor(both);
-        const auto range = colorRange(both, cm);
-        oa.colormap = ob.colormap = cm;
-        oa.valueRange = ob.valueRange = range;
-        oa.showColorBar = false;  // B's colour bar is A's too
-        d_->rangeA = d_->rangeB = range;
+        d_->sharedMap = defaultColormapFor(both);
+        d_->rangeA = d_->rangeB = colorRange(both, d_->sharedMap);
     } else {
-        oa.colormap = defaultColormapFor(d_->a);
-        ob.colormap = defaultColormapFor(d_->b);
-        d_->rangeA = colorRange(d_->a, oa.colormap);
-        d_->rangeB = colorRange(d_->b, ob.colormap);
+        d_->rangeA = colorRange(d_->a, defaultColormapFor(d_->a));
+        d_->rangeB = colorRange(d_->b, defaultColormapFor(d_->b));
     }
-    // A map leaves out its row labels only beside a map that has them: B beside A in a row
-    // and in the grid; the difference beside B in a row, but under A in the grid (its rows
-    // were unlabelled there), and every map in a column.
-    ob.showRowLabels = !sameRows || d_->arrangement == Arrangement::Column;
-    od.showRowLabels = !sameRows || d_->arrangement != Arrangement::Row;
     // The difference: diverging and symmetric about 0, never narrower than a tenth of the
     // values' own scale, so float rounding noise (1e-8) stays white instead of filling it.
     const double scale = std::max(maxAbsFinite(d_->a), maxAbsFinite(d_->b));
     double r = std::max(std::isfinite(d_->maxDiff) ? d_->maxDiff : 0.0, 0.1 * scale);
     if (r <= 0)
         r = 1;
-    od.colormap = Colormap::Diverging;
-    od.valueRange = std::make_pair(-r, r);
-    od.colorBarLabel = tr("difference B − A");
-    // Three maps side by side in a short view (under a lesson at 1280 x 720): two colour bars
-    // took a third of the width the cells need for their labels. The maps keep it; the badge's
-    // tooltip says what the colours span.
+    d_->diffRange = r;
+    // Short of height (under a lesson at 1280 x 720) the maps keep it: the badge carries the
+    // verdict and the notes as its tooltip, the ops and shapes under the titles step aside.
     const bool compact = height() > 0 && height() < kCompactHeight;
-    if (compact && d_->arrangement == Arrangement::Row && d_->shapesMatch) {
-        oa.showColorBar = ob.showColorBar = od.showColorBar = false;
-        // And the token labels short ("25·dar…" among many tokens), so the cells keep the
-        // width.
-        oa.labelChars = ob.labelChars = od.labelChars = d_->a.rows > 16 ? 4 : 8;
-    }
-    // Side by side, A alone carries the row labels; with no colour bars beside B and the
-    // difference, A's column gets the labels' width more than theirs, so the three keep one
-    // cell size (with equal columns A's cells fell under two pixels first, and its labels gave
-    // way while B's and the difference's stayed).
-    if (d_->arrangement == Arrangement::Row) {
-        int labels = 0;
-        if (compact && d_->shapesMatch && sameRows) {
-            QFont tick = d_->plots[0]->font();
-            tick.setPointSizeF(d_->a.rows > 48 ? 8 : d_->a.rows > 24 ? 9 : 10);
-            const QFontMetrics fm(tick);
-            for (const QString& l : d_->a.rowLabels)
-                labels = std::max(labels, fm.horizontalAdvance(displayLabel(l, oa.labelChars)));
-            labels += 8;  // the tick and its gap
-        }
-        // A = B + labels and B = the difference, in a width W: A (W + 2 labels) / 3, B and
-        // the difference (W - labels) / 3 each.
-        const int room = std::max(3 * labels + 3, width());
-        d_->grid->setColumnStretch(0, room + 2 * labels);
-        d_->grid->setColumnStretch(1, room - labels);
-        d_->grid->setColumnStretch(2, room - labels);
-        d_->grid->activate();
-    }
-    od.showValues = !eq;  // near-zero noise is not worth printing
+    const bool badge = d_->shapesMatch && std::isfinite(d_->maxDiff);
+    d_->grid->setContentsMargins(compact ? QMargins(1, 1, 1, 1) : QMargins(4, 4, 4, 4));
+    d_->grid->setHorizontalSpacing(compact ? 3 : 6);
+    d_->summary->setVisible(!compact || !badge);
+    for (QLabel* sub : d_->subtitles)
+        sub->setVisible(!compact);
+    d_->badge->setVisible(badge);
+    d_->badge->setText(eq ? tr("✔ equal to %1").arg(QString::number(d_->tolerance, 'g', 2))
+                          : tr("✘ different"));
+    d_->badge->setStyleSheet(eq ? QStringLiteral("QLabel { background: #1b7a3a; color: white; "
+                                                 "border-radius: 6px; padding: 4px 10px; }")
+                                : QStringLiteral("QLabel { background: #b35900; color: white; "
+                                                 "border-radius: 6px; padding: 4px 10px; }"));
+    // The summary takes its lines under the figures: its text before they are measured (with
+    // colour bars; the arrangement may take them away, and then it says what the colours
+    // span, below).
+    d_->summary->setText(summaryText(true));
 
-    const HeatmapData* data[3] = {&d_->a, &d_->b, &d_->diff};
-    FigureOptions* options[3] = {&oa, &ob, &od};
+    // The arrangement and the type size that show every token's label in the biggest cells:
+    // from the figures' 0.9 of the window's type down to 7 pt labels where that is what labels
+    // every token (a 12-token pair beside a lesson at 1280 x 720), else the largest type.
+    const int n = std::max(d_->a.rows, d_->b.rows);
+    const double basePoints = n > 48 ? 8 : n > 24 ? 9 : 10;  // the figures' label type
+    const double top = 0.9 * d_->fontScale;
+    std::vector<double> scales = {top};
+    for (double points : {8.0, 7.0})
+        if (points / basePoints < top - 0.01)
+            scales.push_back(points / basePoints);
+    const auto bestWith = [&](bool bars) {
+        Fit best;
+        bool found = false;
+        for (double sc : scales) {
+            for (Arrangement arr : {Arrangement::Row, Arrangement::Grid, Arrangement::Column}) {
+                Fit fit;
+                fit.arrangement = arr;
+                fit.scale = sc;
+                fit.bars = bars;
+                prepare(&fit);
+                measure(&fit);
+                const bool better =
+                    !found || fit.step < best.step ||
+                    (fit.step == best.step && sc == best.scale && fit.cell > best.cell);
+                if (better) {
+                    best = std::move(fit);
+                    found = true;
+                }
+            }
+            // Every label at this size: larger type wins. Three labels or fewer in five cells
+            // (46 tokens in a side panel): a smaller type would not label every token either.
+            if (best.step == 1 || best.step > 2)
+                break;
+        }
+        return best;
+    };
+    // The colour bars stay unless their room labels more tokens (46 tokens in the right
+    // column: the difference's bar left its cells a pixel, and its labels went).
+    Fit best = bestWith(true);
+    if (best.step > 1 && d_->shapesMatch) {
+        Fit bare = bestWith(false);
+        if (bare.step < best.step)
+            best = std::move(bare);
+    }
+    const HeatmapData* values[3] = {&d_->a, &d_->b, &d_->diff};
+    for (int k = 0; k < 3; ++k)
+        best.data[k] = figure(*values[k], best.data[k]);
+    arrange(best.arrangement);
+    // Each column as wide as its figure needs, so the cells of all three are one size.
+    const int columns = best.arrangement == Arrangement::Row    ? 3
+                        : best.arrangement == Arrangement::Grid ? 2
+                                                                : 1;
+    for (int c = 0; c < columns; ++c)
+        d_->grid->setColumnStretch(c, std::max(1, int(std::lround(best.widths[c]))));
+    d_->grid->activate();
+
     auto draw = [&]() {
         for (int k = 0; k < 3; ++k) {
             QCustomPlot* p = d_->plots[k];
-            if (data[k]->isEmpty()) {
-                blank(p, base.colors.background);
+            if (best.data[k].isEmpty()) {
+                blank(p, d_->colors.background);
                 continue;
             }
-            drawHeatmap(p, *data[k], *options[k]);
+            drawHeatmap(p, best.data[k], best.options[k]);
             p->setViewport(p->rect());  // the plot's resize event may still be on its way
             p->replot();
         }
     };
-    draw();
     // One cell size for the maps side by side, so B's and the difference's rows line up with
-    // A's labels. In the grid the difference, under A with labels and a colour bar of its own,
-    // has less room: at A's size it would shrink A's and B's cells past their numbers.
-    const int shared = d_->arrangement == Arrangement::Grid ? 2 : 3;
-    double cell = 0;
+    // A's labels (in the grid the difference under A may have smaller ones: measure).
+    for (int k = 0; k < 3; ++k)
+        best.options[k].maxCellSize = best.cells[k];
+    draw();
+    // The layout rounds: where a figure got a pixel less than measured, those sharing its
+    // size take it too.
+    const int shared = best.arrangement == Arrangement::Grid ? 2 : 3;
+    double cell = best.cell;
     for (int k = 0; k < shared; ++k) {
-        const QRectF r = heatmapCellRect(d_->plots[k], 0, 0);
-        if (!data[k]->isEmpty() && r.width() > 0)
-            cell = cell > 0 ? std::min(cell, r.width()) : r.width();
+        const QRectF rc = heatmapCellRect(d_->plots[k], 0, 0);
+        if (!best.data[k].isEmpty() && rc.width() > 0)
+            cell = std::min(cell, rc.width());
     }
-    if (cell > 0 && d_->shapesMatch) {
+    if (cell < best.cell && d_->shapesMatch) {
         for (int k = 0; k < shared; ++k)
-            options[k]->maxCellSize = cell;
+            best.options[k].maxCellSize = cell;
         draw();
     }
     for (int k = 0; k < 3; ++k) {
-        if (data[k]->isEmpty()) {
+        if (best.data[k].isEmpty()) {
             d_->titleText[k].clear();
             d_->subtitleText[k].clear();
             continue;
@@ -540,16 +816,14 @@ void CompareView::rebuild() {
         d_->titleText[k] = k == 0   ? tr("A: %1").arg(d_->nameA)
                            : k == 1 ? tr("B: %1").arg(d_->nameB)
                                     : tr("B − A");
-        d_->subtitleText[k] = k < 2 ? data[k]->subtitle : d_->diff.subtitle;
+        d_->subtitleText[k] = k < 2 ? best.data[k].subtitle : d_->diff.subtitle;
     }
     updateCaptions();
-    d_->badge->setVisible(d_->shapesMatch && std::isfinite(d_->maxDiff));
-    d_->badge->setText(eq ? tr("✔ equal to %1").arg(QString::number(d_->tolerance, 'g', 2))
-                          : tr("✘ different"));
-    d_->badge->setStyleSheet(eq ? QStringLiteral("QLabel { background: #1b7a3a; color: white; "
-                                                 "border-radius: 6px; padding: 4px 10px; }")
-                                : QStringLiteral("QLabel { background: #b35900; color: white; "
-                                                 "border-radius: 6px; padding: 4px 10px; }"));
+    d_->summary->setText(summaryText(best.options[2].showColorBar));
+    d_->badge->setToolTip(compact ? d_->summary->text() : QString());
+}
+
+QString CompareView::summaryText(bool colourBars) const {
     QString summary = captionText().toHtmlEscaped();
     QStringList notes;
     if (!d_->a.rowAxis.isEmpty() && !d_->a.colAxis.isEmpty())
@@ -558,22 +832,17 @@ void CompareView::rebuild() {
         notes << tr("Hatched cells are masked.");
     if (d_->shared && d_->shapesMatch)
         notes << tr("A and B share one colour scale.");
-    if (!od.showColorBar)
+    if (!colourBars) {
+        const double r = d_->diffRange;
         notes << tr("Colours: A and B from %1 to %2, B − A from %3 to %4.")
                      .arg(QString::number(d_->rangeA.first, 'g', 3),
                           QString::number(d_->rangeA.second, 'g', 3), QString::number(-r, 'g', 3),
                           QString::number(r, 'g', 3));
+    }
     if (!notes.isEmpty())
         summary += QStringLiteral("<br><small>") + notes.join(QLatin1Char(' ')).toHtmlEscaped() +
                    QStringLiteral("</small>");
-    d_->summary->setText(summary);
-    // Short of height (under a lesson at 1280 x 720) the maps keep it: the badge carries the
-    // verdict and the notes as its tooltip, the ops and shapes under the titles step aside.
-    const bool badge = d_->shapesMatch && std::isfinite(d_->maxDiff);
-    d_->summary->setVisible(!compact || !badge);
-    d_->badge->setToolTip(compact ? summary : QString());
-    for (QLabel* sub : d_->subtitles)
-        sub->setVisible(!compact);
+    return summary;
 }
 
 void CompareView::updateCaptions() {
@@ -591,6 +860,40 @@ void CompareView::updateCaptions() {
     }
 }
 
+bool CompareView::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() != QEvent::ToolTip || !d_->hasData)
+        return QWidget::eventFilter(watched, event);
+    for (int k = 0; k < 3; ++k) {
+        if (watched != d_->plots[k])
+            continue;
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = cellToolTipAt(k, help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, d_->plots[k]);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString CompareView::cellToolTipAt(int figure, QPoint pos) const {
+    const HeatmapData* data[3] = {&d_->a, &d_->b, &d_->diff};
+    if (!d_->hasData || figure < 0 || figure > 2 || data[figure]->isEmpty())
+        return {};
+    int row = -1, col = -1;
+    if (!heatmapCellAt(d_->plots[figure], *data[figure], pos, &row, &col))
+        return {};
+    // The book's 4 decimals at least, as the main heatmap's hover says them.
+    const int decimals = std::max(4, d_->decimals);
+    const QString a = tr("A: %1").arg(cellToolTip(d_->a, row, col, decimals));
+    const QString b = tr("B: %1").arg(cellToolTip(d_->b, row, col, decimals));
+    if (!d_->shapesMatch)
+        return figure == 0 ? a : b;
+    return a + QLatin1Char('\n') + b + QLatin1Char('\n') +
+           tr("B − A: %1").arg(cellToolTip(d_->diff, row, col, decimals));
+}
+
 void CompareView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() != QEvent::PaletteChange && event->type() != QEvent::StyleChange)
@@ -605,9 +908,10 @@ void CompareView::changeEvent(QEvent* event) {
 
 void CompareView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    arrange(bestArrangement(event->size(), fontMetrics()));
     if (d_->hasData)
-        rebuild();  // the shared cell size follows the new size
+        rebuild();  // the arrangement and the shared cell size follow the new size
+    else
+        arrange(bestArrangement(event->size(), fontMetrics()));
 }
 
 namespace {

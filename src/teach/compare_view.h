@@ -84,14 +84,23 @@ class CompareView : public QWidget {
     Arrangement arrangement() const;
     static Arrangement bestArrangement(QSize room, const QFontMetrics& font);
 
+    // What hovering a figure's cell at `pos` (in the figure's plot) says: the cell's value in
+    // A, B and B − A; empty off the cells.
+    QString cellToolTipAt(int figure, QPoint pos) const;
+
   protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;  // the cells' tooltips
     void resizeEvent(QResizeEvent* event) override;  // one cell size and captions for the size
     void changeEvent(QEvent* event) override;        // redraws in the new palette's colours
 
   private:
+    struct Fit;
+    void prepare(Fit* fit) const;
+    void measure(Fit* fit) const;
     void arrange(Arrangement a);
     void rebuild();
     void updateCaptions();
+    QString summaryText(bool colourBars) const;  // the caption and notes under the figures
     struct Private;
     std::unique_ptr<Private> d_;
 };

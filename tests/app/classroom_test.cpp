@@ -1040,9 +1040,13 @@ TEST(Classroom, CompareDrawsItsMapsInsideALesson) {
                                         rows->coordToPixel(rows->tickVector()[0]));
             EXPECT_GE(gap, QFontMetricsF(rows->tickLabelFont()).height() - 0.5);
         }
+        // The first label within the plot: QCustomPlot leaves out one its edge would cut.
+        EXPECT_GE(rows->coordToPixel(rows->tickVector().value(0)) -
+                      QFontMetricsF(rows->tickLabelFont()).height() / 2,
+                  0.0);
     }
     // The coreference pair: the last row, where the swapped word changes the weights, keeps
-    // its label in each map.
+    // its label, which names both words ("tired/wide") for A and B beside it.
     change(w, [](Settings& s) {
         s.source = InputSource::Text;
         s.text = QStringLiteral("The animal didn't cross the street because it was too tired");
@@ -1053,16 +1057,137 @@ TEST(Classroom, CompareDrawsItsMapsInsideALesson) {
     ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
     ASSERT_TRUE(c->view()->shapesMatch()) << c->message().toStdString();
     QCoreApplication::processEvents();
-    const QStringList last = {QStringLiteral("tired"), QStringLiteral("wide")};
-    for (int k = 0; k < 2; ++k) {
-        QCustomPlot* plot = k == 0 ? c->view()->plotA() : c->view()->plotB();
+    for (QCustomPlot* plot : {c->view()->plotA(), c->view()->plotB()}) {
         plot->replot();
         EXPECT_GE(heatmapCellRect(plot, 0, 0).width(), 5.0);
-        const auto labels = heatmapAxisRect(plot)->axis(QCPAxis::atLeft)->tickVectorLabels();
-        ASSERT_FALSE(labels.isEmpty());
-        EXPECT_TRUE(labels.last().endsWith(last[k])) << labels.last().toStdString();
     }
+    const auto labels =
+        heatmapAxisRect(c->view()->plotA())->axis(QCPAxis::atLeft)->tickVectorLabels();
+    ASSERT_FALSE(labels.isEmpty());
+    EXPECT_EQ(labels.last(), QStringLiteral("tired/wide"));
     EXPECT_LE(w.width(), 1280);
+}
+
+// Compare alone in the right column at 1280 x 720 (the lesson closed under it) on the sonnet's
+// 46 tokens: A and B over the difference, whose colour bar left its cells a pixel and its
+// labels none. The three maps keep one cell size and their labels; the summary says what the
+// colours span.
+TEST(Classroom, CompareWithoutTheLessonKeepsTheDifferenceReadable) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ComparePanel* c = w.comparePanel();
+    ASSERT_TRUE(waitUntil([&] { return c->isVisible(); }));
+    c->setPreset(ComparePanel::Preset::TwoLayers);
+    ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+    w.dock(QStringLiteral("lessonDock"))->hide();
+    QTest::qWait(100);
+    QCoreApplication::processEvents();
+    CompareView* view = c->view();
+    ASSERT_TRUE(view->shapesMatch());
+    ASSERT_EQ(view->difference().rows, 46);
+    const double cellA = heatmapCellRect(view->plotA(), 0, 0).width();
+    EXPECT_GE(cellA, 2.0);
+    for (QCustomPlot* plot : {view->plotA(), view->plotB(), view->plotDiff()}) {
+        plot->replot();
+        EXPECT_NEAR(heatmapCellRect(plot, 0, 0).width(), cellA, 0.5)
+            << view->width() << " x " << view->height();
+        QCPAxis* x = heatmapAxisRect(plot)->axis(QCPAxis::atBottom);
+        EXPECT_TRUE(x->tickLabels());
+        EXPECT_GE(x->tickVectorLabels().size(), 5);
+    }
+    EXPECT_TRUE(heatmapAxisRect(view->plotDiff())->axis(QCPAxis::atLeft)->tickLabels() ||
+                view->arrangement() == CompareView::Arrangement::Row);
+    // The colours' span in words where the bars step aside.
+    if (view->plotDiff()->axisRectCount() == 1) {
+        EXPECT_TRUE(c->findChild<QLabel*>(QStringLiteral("compareSummary"))
+                        ->text()
+                        .contains(QStringLiteral("B − A from")));
+    }
+}
+
+// The coreference pair in Compare beside a lesson at 1280 x 720: the three maps were about
+// 85 px square and labelled 3 of the 12 tokens, so the row that changes had no label. Side by
+// side with one set of row labels (A's, naming both words where the sentences differ), the
+// cells are 12 px and every token keeps its label on every axis, the numbers are left out
+// rather than drawn unreadable, and hovering a cell says its value in A, B and B − A. The
+// window stays within the screen with the lesson's Next button on it.
+TEST(Classroom, CompareBesideALessonLabelsEveryTokenOfThePair) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    w.showPage(QStringLiteral("steps"));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("The animal didn't cross the street because it was too tired");
+    });
+    ASSERT_TRUE(settle(w));
+    child<QAction>(w, "action_compareDock")->trigger();
+    ComparePanel* c = w.comparePanel();
+    ASSERT_TRUE(waitUntil([&] { return c->isVisible(); }));
+    c->setPreset(ComparePanel::Preset::TwoSentences);
+    ASSERT_TRUE(compareSettled(c)) << c->message().toStdString();
+    ASSERT_TRUE(c->view()->shapesMatch()) << c->message().toStdString();
+    QTest::qWait(50);
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(w.lessonPanel()->isVisible());
+    CompareView* view = c->view();
+    ASSERT_EQ(view->difference().rows, 12);
+    const QRectF cellA = heatmapCellRect(view->plotA(), 0, 0);
+    for (QCustomPlot* plot : {view->plotA(), view->plotB(), view->plotDiff()}) {
+        plot->replot();
+        const QRectF cell = heatmapCellRect(plot, 0, 0);
+        EXPECT_GE(cell.width(), 12.0) << view->width() << " x " << view->height();
+        EXPECT_NEAR(cell.height(), cell.width(), 0.5);
+        EXPECT_NEAR(cell.width(), cellA.width(), 0.5);
+        // Rows level with A's labels.
+        EXPECT_NEAR(plot->mapTo(view, heatmapCellRect(plot, 11, 0).topLeft().toPoint()).y(),
+                    view->plotA()
+                        ->mapTo(view, heatmapCellRect(view->plotA(), 11, 0).topLeft().toPoint())
+                        .y(),
+                    1.0);
+        QCPAxis* x = heatmapAxisRect(plot)->axis(QCPAxis::atBottom);
+        EXPECT_EQ(x->tickVectorLabels().size(), 12);
+        EXPECT_GE(x->tickLabelFont().pointSizeF(), 7.0);
+        // Numbers at a readable size, or none.
+        const int px = cellValuePixelSize(plot);
+        EXPECT_TRUE(px == 0 || px >= kMinCellValuePixels) << px;
+    }
+    QCPAxis* rows = heatmapAxisRect(view->plotA())->axis(QCPAxis::atLeft);
+    EXPECT_TRUE(rows->tickLabels());
+    const QVector<QString> labels = rows->tickVectorLabels();
+    ASSERT_EQ(labels.size(), 12);
+    EXPECT_EQ(labels.first(), QStringLiteral("The"));
+    EXPECT_EQ(labels.last(), QStringLiteral("tired/wide"));
+    // Every label a line apart at least: none drawn over another.
+    const double gap = std::abs(rows->coordToPixel(1) - rows->coordToPixel(0));
+    EXPECT_GE(gap, QFontMetricsF(rows->tickLabelFont()).height() - 0.5);
+    // Hovering the changed row's cell says all three values.
+    const QString tip =
+        view->cellToolTipAt(2, heatmapCellRect(view->plotDiff(), 11, 7).center().toPoint());
+    EXPECT_TRUE(tip.contains(QStringLiteral("A: row 11 \" tired\""))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("B: row 11 \" wide\""))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("B − A: row 11"))) << tip.toStdString();
+    // The window on the screen, the lesson's buttons on it.
+    const QRect screen = w.screen()->availableGeometry();
+    EXPECT_LE(w.frameGeometry().width(), screen.width());
+    QPushButton* next = nullptr;
+    for (QPushButton* b : w.lessonPanel()->findChildren<QPushButton*>())
+        if (b->text().contains(QStringLiteral("Next")))
+            next = b;
+    ASSERT_NE(next, nullptr);
+    EXPECT_TRUE(next->isVisible());
+    EXPECT_LE(next->mapTo(&w, QPoint(next->width(), 0)).x(), w.width());
+    EXPECT_LE(w.geometry().right(), screen.right());
 }
 
 // Compare on a trained model opened on the chapter's options (masking methods, d_out 768)
@@ -1166,4 +1291,47 @@ TEST(Classroom, ShapesShowEveryStepNameAndShapeWhole) {
             EXPECT_LE(table->fontMetrics().horizontalAdvance(text) + 8, table->columnWidth(col))
                 << text.toStdString();
         }
+}
+
+// Presentation mode at 1280 x 720 (a projector, or 1920 x 1080 at scale 1.5: the same logical
+// screen) through the trained-model lesson: the 20-token induction screen printed its numbers at
+// 8 px (about 6 px tall digits, unreadable from a seat), and the sonnet's 46 tokens got cells
+// half as wide again as tall with no numbers in them. Numbers are drawn at 13 px (8 px x the
+// presentation's 1.6) or more, or not at all; cells without numbers are square.
+TEST(Classroom, PresentationDrawsNumbersARoomReadsOrSquareCellsWithout) {
+    MainWindow w(testOptions());
+    w.resize(1280, 690);
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.startLesson(LessonKind::TrainedModel);
+    ASSERT_TRUE(waitUntil([&] { return !w.workspace()->isLoadingModel(); }, 60000));
+    ASSERT_TRUE(settle(w));
+    w.presentation()->setOn(true);
+    QTest::qWait(50);
+    QCoreApplication::processEvents();
+    LessonPanel* lesson = w.lessonPanel();
+    HeatmapView* map = w.stepView()->heatmap();
+    QList<int> sizes;
+    for (int i = 0; i < lesson->count(); ++i) {
+        lesson->setCurrentIndex(i);
+        ASSERT_TRUE(settle(w));
+        QCoreApplication::processEvents();
+        if (!map->isVisible() || map->data().isEmpty())
+            continue;
+        SCOPED_TRACE(i);
+        map->plot()->replot();
+        sizes << map->data().rows;
+        const int px = map->valueFontPixelSize();
+        const QRectF cell = map->cellRect(0, 0);
+        if (px == 0) {
+            EXPECT_NEAR(cell.width(), cell.height(), 1.0) << map->data().rows << " tokens";
+        } else {
+            EXPECT_GE(px, 13) << map->data().rows << " tokens, cell " << cell.width() << " x "
+                              << cell.height();
+        }
+    }
+    // The screens this test is about were among those seen.
+    EXPECT_TRUE(sizes.contains(46)) << sizes.size();
+    EXPECT_TRUE(sizes.contains(20)) << sizes.size();
+    w.presentation()->setOn(false);
 }

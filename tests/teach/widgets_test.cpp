@@ -360,6 +360,12 @@ TEST(CompareViewLayout, SideBySideAKeepsItsRowLabelsAndTheCellsLineUp) {
         QCPAxis* rows = heatmapAxisRect(view.plotA())->axis(QCPAxis::atLeft);
         EXPECT_TRUE(rows->tickLabels());
         EXPECT_FALSE(rows->tickVectorLabels().isEmpty());
+        // Every label within the plot: QCustomPlot leaves out one its edge would cut (row 0's,
+        // over cells smaller than its line, went).
+        const double half = QFontMetricsF(rows->tickLabelFont()).height() / 2;
+        EXPECT_GE(rows->coordToPixel(rows->tickVector().value(0)) - half, 0.0);
+        QCPAxis* columns = heatmapAxisRect(view.plotB())->axis(QCPAxis::atBottom);
+        EXPECT_GE(columns->coordToPixel(columns->tickVector().value(0)) - half, 0.0);
         const QRectF cellA = heatmapCellRect(view.plotA(), 45, 45);
         for (QCustomPlot* p : {view.plotB(), view.plotDiff()}) {
             const QRectF cell = heatmapCellRect(p, 45, 45);
