@@ -563,6 +563,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <source>Colours: A and B from %1 to %2, B − A from %3 to %4.</source>
         <translation>Farben: A und B von %1 bis %2, B − A von %3 bis %4.</translation>
     </message>
+    <message>
+        <source>B − A: %1</source>
+        <translation>B − A: %1</translation>
+    </message>
 </context>
 <context>
     <name>attn::Derive</name>
