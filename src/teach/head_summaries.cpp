@@ -234,12 +234,24 @@ class ScoreMap : public QWidget {
         QPainter p(this);
         const QPalette pal = palette();
         const QFontMetrics fm(font());
+        // The title fits the map's width: a narrow page (a dock beside it) sets it smaller, down
+        // to 70 %, then elides it, rather than cutting both its ends.
         QFont bold = font();
         bold.setBold(true);
+        const QString title = scoreTitle(score_);
+        const int room = std::max(1, width() - 4);
+        const int natural = QFontMetrics(bold).horizontalAdvance(title);
+        if (natural > room) {
+            const double f = std::max(0.7, double(room) / natural);
+            if (bold.pointSizeF() > 0)
+                bold.setPointSizeF(bold.pointSizeF() * f);
+            else
+                bold.setPixelSize(std::max(1, int(bold.pixelSize() * f)));
+        }
         p.setFont(bold);
         p.setPen(pal.color(QPalette::WindowText));
         p.drawText(QRect(0, 0, width(), fm.height() + 2), Qt::AlignHCenter | Qt::AlignVCenter,
-                   scoreTitle(score_));
+                   QFontMetrics(bold).elidedText(title, Qt::ElideRight, room));
         p.setFont(font());
         if (!scores_ || scores_->empty())
             return;

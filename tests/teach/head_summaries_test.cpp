@@ -216,6 +216,37 @@ TEST(HeadSummaries, ATextSaidTwiceShowsItsInductionScores) {
     EXPECT_TRUE(w.legend().contains(QStringLiteral("on tokens 8 to 11")));
 }
 
+// A narrow page (a dock beside it at 1280 x 720) sets a map's title smaller or elides it: no
+// title is cut at both ends ("revious toker").
+TEST(HeadSummaries, AMapsTitleFitsItsWidth) {
+    const auto run = testing::runModel(designedModel(), testing::sequentialIds(12, 64));
+    HeadSummaries w;
+    w.resize(300, 600);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    w.setRun(run);
+    auto* map = w.findChild<QWidget*>(QStringLiteral("scoreMap0"));  // "previous token"
+    ASSERT_NE(map, nullptr);
+    ASSERT_LT(map->width(), 110);
+    QFont bold = map->font();
+    bold.setBold(true);
+    ASSERT_GT(QFontMetrics(bold).horizontalAdvance(QStringLiteral("previous token")),
+              map->width());  // the case: the title is wider than its map
+    const QImage image = map->grab().toImage();
+    const int band = QFontMetrics(map->font()).height();
+    const QColor background = image.pixelColor(map->width() / 2, band + 3);
+    const auto inked = [&](int x) {
+        for (int y = 0; y < band; ++y) {
+            const QColor c = image.pixelColor(x, y);
+            if (std::abs(c.lightness() - background.lightness()) > 60)
+                return true;
+        }
+        return false;
+    };
+    EXPECT_FALSE(inked(0) && inked(image.width() - 1));
+    EXPECT_FALSE(inked(0));
+}
+
 TEST(HeadSummaries, Screenshots) {
     const auto run = testing::screenshotRun();
     HeadSummaries w;
