@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -451,6 +452,21 @@ HeadSummaries::HeadSummaries(QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     for (HeadScoreColumn c : {HeadScoreColumn::Layer, HeadScoreColumn::Head})
         table_->horizontalHeader()->setSectionResizeMode(int(c), QHeaderView::ResizeToContents);
+    // No column narrower than its title's longest word and the sort arrow: a narrow page
+    // scrolls the list sideways rather than cut "previous" to "reviou".
+    {
+        QFont bold = table_->horizontalHeader()->font();
+        bold.setBold(true);
+        const QFontMetrics fm(bold);
+        int widest = 0;
+        for (int c = 0; c < model_->columnCount(); ++c)
+            for (const QString& word :
+                 model_->headerData(c, Qt::Horizontal, Qt::DisplayRole)
+                     .toString()
+                     .split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts))
+                widest = std::max(widest, fm.horizontalAdvance(word));
+        table_->horizontalHeader()->setMinimumSectionSize(widest + 2 * fm.height());
+    }
     table_->setAlternatingRowColors(true);
     table_->setToolTip(
         tr("Every head with its scores: click a column header to sort, a row to "

@@ -245,6 +245,14 @@ TEST(HeadSummaries, AMapsTitleFitsItsWidth) {
     };
     EXPECT_FALSE(inked(0) && inked(image.width() - 1));
     EXPECT_FALSE(inked(0));
+    // The list's columns keep room for their titles' longest word; the list scrolls instead.
+    QHeaderView* header = w.table()->horizontalHeader();
+    QFont headerBold = header->font();
+    headerBold.setBold(true);
+    const int previous = QFontMetrics(headerBold).horizontalAdvance(QStringLiteral("previous"));
+    for (int c = 0; c < header->count(); ++c)
+        if (!header->isSectionHidden(c))
+            EXPECT_GT(header->sectionSize(c), previous) << c;
 }
 
 TEST(HeadSummaries, Screenshots) {
