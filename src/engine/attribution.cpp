@@ -62,14 +62,9 @@ LogitAttribution directLogitAttribution(const DecoderRun& run, int64_t position,
         throw UserError("position", "Position " + std::to_string(position) +
                                         " is not in the text: it has positions 0 to " +
                                         std::to_string(T - 1) + ".");
-    for (int64_t id : {target, other}) {
-        if (id == other && id == -1)
-            continue;  // no second token: the logit itself
-        if (id < 0 || id >= a.vocab)
-            throw UserError("dla", "Token id " + std::to_string(id) +
-                                       " is not in the model's vocabulary (ids 0 to " +
-                                       std::to_string(a.vocab - 1) + ").");
-    }
+    checkTokenId(target, a.vocab, "dla");
+    if (other != -1)  // -1: no second token, the logit itself
+        checkTokenId(other, a.vocab, "dla");
     LogitAttribution r;
     r.position = position;
     r.target = target;

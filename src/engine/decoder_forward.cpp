@@ -1063,11 +1063,15 @@ int64_t tokenRank(const Tensor& logits, int64_t token) {
     return before + 1;
 }
 
+void checkTokenId(int64_t id, int64_t vocab, const char* field) {
+    if (id < 0 || id >= vocab)
+        throw UserError(field, "Token id " + std::to_string(id) +
+                                   " is not in the model's vocabulary (ids 0 to " +
+                                   std::to_string(vocab - 1) + ").");
+}
+
 double tokenLogProbability(const Tensor& logits, int64_t token) {
-    if (token < 0 || token >= logits.numel())
-        throw UserError("input", "Token id " + std::to_string(token) +
-                                     " is not in the model's vocabulary (ids 0 to " +
-                                     std::to_string(logits.numel() - 1) + ").");
+    checkTokenId(token, logits.numel(), "input");
     return static_cast<double>(logits.data()[token]) - logSumExp(logits.data(), logits.numel());
 }
 

@@ -180,6 +180,10 @@ struct TokenProbability {
     double probability = 0.0;
 };
 
+// Throws UserError(field, "Token id N is not in the model's vocabulary (ids 0 to V - 1).")
+// unless 0 <= id < vocab.
+void checkTokenId(int64_t id, int64_t vocab, const char* field);
+
 // Logits (vocab,) for the token after position `position` (0-based, < T).
 Tensor nextTokenLogits(const DecoderRun& run, int64_t position);
 // The k most probable next tokens after `position` (softmax over the whole vocabulary, in

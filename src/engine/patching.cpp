@@ -37,10 +37,7 @@ PatchingResult activationPatching(const std::shared_ptr<const DecoderModel>& mod
                                           "position, so both need the same number.");
     if (metric.kind == PatchMetric::Kind::LogitDifference)
         for (int64_t id : {metric.a, metric.b})
-            if (id < 0 || id >= a.vocab)
-                throw UserError("metric", "Token id " + std::to_string(id) +
-                                              " is not in the model's vocabulary (ids 0 to " +
-                                              std::to_string(a.vocab - 1) + ").");
+            checkTokenId(id, a.vocab, "metric");
     const auto run = [&](const std::vector<int64_t>& ids, ActivationPatch patch = {}) {
         DecoderRequest r;
         r.model = model;
