@@ -183,7 +183,8 @@ QString lensTable(const DecoderRun& run, const CancelToken* cancel) {
 }
 
 // The Next token panel: the most probable tokens after the text's last token, with their
-// probabilities as the list writes them ("99.8%", "<0.1%"; the slide wrote "6.6e-05").
+// probabilities as the list writes them ("99.8%", "<0.1%"; the slide wrote "6.6e-05"), escaped:
+// an unescaped "<0.1%" opens a tag and the cell shows nothing.
 QString predictionsTable(const DecoderRun& run) {
     const int64_t last = run.tokens() - 1;
     const DecoderModel* model = run.model.get();
@@ -194,7 +195,8 @@ QString predictionsTable(const DecoderRun& run) {
         "<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>");
     for (const TokenProbability& p : nextTokens(run, last, NextTokensPanel::kTopK))
         html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>")
-                    .arg(tokenHtml(p.id, model), NextTokensPanel::probabilityText(p.probability));
+                    .arg(tokenHtml(p.id, model),
+                         NextTokensPanel::probabilityText(p.probability).toHtmlEscaped());
     return html + QStringLiteral("</table>");
 }
 

@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QTextDocument>
 
 #include <algorithm>
 #include <cmath>
@@ -194,6 +195,18 @@ TEST(LessonSlides, EverySlideShowsWhatItsScreenShowsWithAllItsText) {
                     << slide.table.toStdString();
                 EXPECT_FALSE(slide.table.contains(QStringLiteral("e-0")))
                     << slide.table.toStdString();
+                // Every entry's probability reaches the page, as the list writes it: "<0.1%"
+                // is text, not the start of a tag that swallows the rest of the cell.
+                QTextDocument page;
+                page.setHtml(slide.table);
+                const QString shown = page.toPlainText();
+                const auto all =
+                    nextTokens(*r.model.run, r.model.run->tokens() - 1, NextTokensPanel::kTopK);
+                ASSERT_EQ(all.size(), size_t(NextTokensPanel::kTopK));
+                for (const TokenProbability& p : all)
+                    EXPECT_TRUE(shown.contains(NextTokensPanel::probabilityText(p.probability)))
+                        << NextTokensPanel::probabilityText(p.probability).toStdString() << " in "
+                        << shown.toStdString();
             }
         }
         const QString path = testing::pngPath(QStringLiteral("slides-%1.pdf").arg(name));
