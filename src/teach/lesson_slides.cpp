@@ -259,10 +259,15 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
                             ? screen.title
                             : screen.section + QStringLiteral("  ") + screen.title;
         slide.html = screen.html;
-        const auto showStep = [&](const TraceRun& run) {
+        const auto showStep = [&](const TraceRun& run, int64_t modelHeads) {
             const Step* step = stepToShow(*run.trace, s.step.toStdString());
             slide.figure = sliceStep(*step, rowLabels(run), s.head, s.batchIndex,
                                      run.trace->find(step_id::kMask));
+            // A switched-off query head is marked as the window marks it (a group step's map
+            // is the keys or values other heads read too: not crossed out).
+            slide.switchedOff = s.modelMode() && !step->info.headAxisIsGroups() &&
+                                stepHeadCount(step->info) == modelHeads &&
+                                s.ablation.contains(s.layer, s.head);
         };
         if (s.modelMode()) {
             std::shared_ptr<const DecoderModel>& model = models[s.modelFile];
@@ -297,12 +302,12 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
                 slide.table = lensTable(forward, cancel);
             } else {
                 slide.heading += Text::tr(" (layer %1, head %2)").arg(s.layer).arg(s.head);
-                showStep(layerTraceRunInBlock(all, cancel));
+                showStep(layerTraceRunInBlock(all, cancel), model->arch.heads);
                 if (screen.predictions)
                     slide.table = predictionsTable(forward);
             }
         } else {
-            showStep(runSettings(s, {}, cancel));
+            showStep(runSettings(s, {}, cancel), 0);
         }
         slides.push_back(std::move(slide));
     }
@@ -401,6 +406,7 @@ void writeSlidesPdf(const std::vector<Slide>& slides, const QString& title, cons
                 o.width = heatmapRect.width();
                 o.height = heatmapRect.height();
                 o.vectorCells = true;
+                o.switchedOff = slide.switchedOff;
                 drawSvg(renderHeatmapBytes(slide.figure, o, ImageFormat::Svg), heatmapRect);
             }
             // All of the screen's text, as large as fits its column.

@@ -494,8 +494,19 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
                     .ablation.empty());
     const std::vector<Slide> slides = lessonSlides(screens, Settings());
     ASSERT_EQ(slides.size(), screens.size());
-    for (size_t i = 0; i < slides.size(); ++i)
+    for (size_t i = 0; i < slides.size(); ++i) {
         EXPECT_EQ(slides[i].figure.isEmpty(), screens[i].page != QLatin1String("steps")) << i;
+        // "the head's own pattern is still drawn, crossed out": on the slide too, and only
+        // where the head shown is one the screen switches off.
+        const bool off =
+            screens[i].page == QLatin1String("steps") &&
+            std::any_of(screens[i].ablate.begin(), screens[i].ablate.end(), [&](const HeadRef& r) {
+                return slides[i].heading.contains(
+                    QStringLiteral("(layer %1, head %2)").arg(r.layer).arg(r.head));
+            });
+        EXPECT_EQ(slides[i].switchedOff, off) << i;
+    }
+    EXPECT_TRUE(slides[1].switchedOff);  // "Switch it off": L0H1, shown
 }
 
 // "How a model copies" runs on tiny-circuit's circuit as its fixture (PyTorch) finds it: the same
