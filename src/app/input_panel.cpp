@@ -180,7 +180,7 @@ void InputPanel::fromSettings() {
     const Settings& s = workspace_->settings();
     {
         const QSignalBlocker block(text_);
-        const QString shown = s.inputText();
+        const QString shown = workspace_->shownText();
         if (text_->toPlainText() != shown)
             text_->setPlainText(shown);
     }
@@ -268,6 +268,12 @@ void InputPanel::onTextEdited() {
         return;
     s.text = text_->toPlainText();
     s.source = InputSource::Text;
+    // Token ids given instead of text were what the box showed: the typed text replaces them
+    // (they stay its tokens while it is still what they spell).
+    if (!s.inputIds.empty()) {
+        s.tokenIds = std::move(s.inputIds);
+        s.inputIds.clear();
+    }
     workspace_->change(s, tr("Typing"));
 }
 
@@ -304,6 +310,13 @@ void InputPanel::onPreset(int index) {
 
 void InputPanel::onTokens() {
     const Settings& s = workspace_->settings();
+    if (!s.inputIds.empty()) {
+        // The box shows what the given ids spell, known once their tokens are.
+        const QSignalBlocker block(text_);
+        const QString shown = workspace_->shownText();
+        if (text_->toPlainText() != shown)
+            text_->setPlainText(shown);
+    }
     if (s.source == InputSource::File)
         chips_->setMessage(tr("(embeddings from a file: no tokens)"));
     else
