@@ -263,18 +263,10 @@ QString InputPanel::sourceText(const Settings& s) const {
 }
 
 void InputPanel::showText() {
-    const Settings& s = workspace_->settings();
-    QString shown = s.inputText();
-    // Ids given instead of a text (--ids) are the tokens: the box shows what they spell, not a
-    // sentence they did not come from (the tokens' bytes, once the worker has them).
-    if (s.idsAreInput()) {
-        std::string spelled;
-        for (const Token& t : workspace_->tokens().tokens)
-            if (!t.addedByTokenizer)
-                spelled += t.bytes;
-        shown = QString::fromUtf8(spelled.data(), qsizetype(spelled.size()));
-    }
+    // Ids given instead of a text (--ids, the induction test) are the tokens: the box shows what
+    // they spell (Workspace::shownText), not a sentence they did not come from.
     const QSignalBlocker block(text_);
+    const QString shown = workspace_->shownText();
     if (text_->toPlainText() != shown)
         text_->setPlainText(shown);
 }
@@ -283,10 +275,14 @@ void InputPanel::onTextEdited() {
     Settings s = workspace_->settings();
     if (s.source == InputSource::File)
         return;
-    // Typing replaces ids given instead of a text: the tokens are the typed text's again.
-    s.inputIds.clear();
     s.text = text_->toPlainText();
     s.source = InputSource::Text;
+    // Token ids given instead of text were what the box showed: the typed text replaces them
+    // (they stay its tokens while it is still what they spell).
+    if (!s.inputIds.empty()) {
+        s.tokenIds = std::move(s.inputIds);
+        s.inputIds.clear();
+    }
     workspace_->change(s, tr("Typing"));
 }
 

@@ -5,6 +5,8 @@
 #include <QEvent>
 #include <QFileDialog>
 #include <QKeySequence>
+#include <QMainWindow>
+#include <QTimer>
 
 #include "app/centre_pages.h"
 #include "engine/decoder_forward.h"
@@ -142,8 +144,8 @@ void LessonDriver::exportSlides(const QString& path) {
 bool LessonDriver::eventFilter(QObject* watched, QEvent* event) {
     // The event's type first: the dock also sends events while it is being destroyed (a child
     // removed), when it is no longer a QDockWidget to ask anything.
-    if ((event->type() == QEvent::Move || event->type() == QEvent::Resize) &&
-        watched == dock_ && !dock_->isFloating()) {
+    if ((event->type() == QEvent::Move || event->type() == QEvent::Resize) && watched == dock_ &&
+        !dock_->isFloating()) {
         if (QWidget* window = dock_->parentWidget())
             window->update();
     }
@@ -181,6 +183,37 @@ void LessonDriver::show(const LessonScreen& screen) {
     pages_->showPage(screen.page);
     pick_ = int(screen.pick);
     pickHead();
+    // Once the new text is laid out in the panel.
+    QTimer::singleShot(0, this, [this, number = screenNumber_] {
+        if (number == screenNumber_)
+            fitDock();
+    });
+}
+
+void LessonDriver::fitDock() {
+    auto* window = qobject_cast<QMainWindow*>(dock_->parentWidget());
+    // Presentation mode gives the lesson the column's whole height and fits its text itself.
+    if (!window || dock_->isHidden() || dock_->isFloating() || fontScale_() > 1.0)
+        return;
+    // The panel on top of the tabs above the lesson (Explain, Shapes, Token view, PyTorch):
+    // the two share the column's height. Compare on top shares it by its own rule (three
+    // fifths for the maps), and a lesson alone in its column has nothing to share.
+    QDockWidget* above = nullptr;
+    for (const char* name :
+         {"explainDock", "shapesDock", "tokenDock", "pytorchDock", "compareDock"})
+        if (auto* d = window->findChild<QDockWidget*>(QLatin1String(name));
+            d && !d->isHidden() && !d->isFloating() && !d->visibleRegion().isEmpty() &&
+            window->dockWidgetArea(d) == window->dockWidgetArea(dock_))
+            above = d;
+    if (!above || above->objectName() == QLatin1String("compareDock"))
+        return;
+    // The lesson's text is what the class follows: the panel takes the height its screen's
+    // text needs (a short one gives the panel above the room back), up to two thirds of the
+    // column and as far as the panel above can shrink.
+    const int column = above->height() + dock_->height();
+    const int wanted =
+        std::min(dock_->height() - lesson_->height() + lesson_->heightToFit(), column * 2 / 3);
+    window->resizeDocks({above, dock_}, {column - wanted, wanted}, Qt::Vertical);
 }
 
 void LessonDriver::pickHead() {

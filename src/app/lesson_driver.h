@@ -63,6 +63,7 @@ class LessonDriver : public QObject {
   private:
     void show(const LessonScreen& screen);
     void pickHead();
+    void fitDock();
 
     Workspace* workspace_;
     CentrePages* pages_;

@@ -6,8 +6,9 @@ namespace attn {
 
 namespace {
 
-// A chip's text: spaces as a middle dot, newlines and tabs as arrows, never empty; a token that
-// is only part of a UTF-8 character shows its bytes in hex (its display text).
+// A chip's text: spaces as a middle dot, newlines and tabs as arrows, other control characters
+// as escapes, never empty; a token that is only part of a UTF-8 character shows its bytes in
+// hex (its display text).
 QString chipTextForToken(const Token& t) {
     QString s = QString::fromUtf8(t.display.data(), qsizetype(t.display.size()));
     if (t.partialUtf8)
@@ -16,7 +17,18 @@ QString chipTextForToken(const Token& t) {
     s.replace(QLatin1Char('\r'), QChar(0x240D));  // ␍
     s.replace(QLatin1Char('\t'), QChar(0x21E5));  // ⇥
     s.replace(QLatin1Char(' '), QChar(0x00B7));   // ·
-    return s.isEmpty() ? QStringLiteral("\u2205") : s;
+    // Every other control character (a form feed, \x1b) draws as a box or nothing: its escape,
+    // as the next-token list and the heatmap write it.
+    QString out;
+    out.reserve(s.size());
+    for (const QChar c : s) {
+        const ushort u = c.unicode();
+        if (u < 0x20 || (u >= 0x7f && u < 0xa0))
+            out += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out.isEmpty() ? QStringLiteral("\u2205") : out;
 }
 
 }  // namespace

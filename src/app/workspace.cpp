@@ -449,26 +449,48 @@ void Workspace::useModuleOfTheChapter() {
     undo_->push(new SettingsCommand(this, before, next, tr("Use the chapter's module"), false));
 }
 
+namespace {
+
+// The bytes the tokens spell, without what the tokenizer added (<bos>).
+std::string spelledBytes(const std::vector<Token>& tokens) {
+    std::string spelled;
+    for (const Token& t : tokens)
+        if (!t.addedByTokenizer)
+            spelled += t.bytes;
+    return spelled;
+}
+
+}  // namespace
+
+QString Workspace::shownText() const {
+    const Settings& s = state_.settings;
+    if (!s.idsAreInput() || tokens_.tokens.empty())
+        return s.inputText();
+    const std::string spelled = spelledBytes(tokens_.tokens);
+    return QString::fromUtf8(spelled.data(), qsizetype(spelled.size()));
+}
+
 void Workspace::appendToText(std::vector<int64_t> ids, const std::string& bytes,
                              const QString& what) {
     Settings s = state_.settings;
     QString text = s.inputText() + QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
     // When the text's tokens are the ids continued, the new text is their bytes and the new
     // ones read as characters together: a character the model spelled in byte tokens over
-    // two appends (its first byte U+FFFD until the rest came) comes out whole.
+    // two appends (its first byte U+FFFD until the rest came) comes out whole. Token ids given
+    // instead of text are the text too: it continues what they spell, and the ids, kept as its
+    // tokens, stop being a separate input (else the text grew and the tokens stayed).
     const std::vector<Token>& now = tokens_.tokens;
     if (!now.empty() && ids.size() >= now.size() &&
         std::equal(now.begin(), now.end(), ids.begin(),
                    [](const Token& t, int64_t id) { return t.id == id; })) {
-        std::string spelled;
-        for (const Token& t : now)
-            if (!t.addedByTokenizer)
-                spelled += t.bytes;
-        if (QString::fromUtf8(spelled.data(), qsizetype(spelled.size())) == s.inputText()) {
+        std::string spelled = spelledBytes(now);
+        if (!s.inputIds.empty() ||
+            QString::fromUtf8(spelled.data(), qsizetype(spelled.size())) == s.inputText()) {
             spelled += bytes;
             text = QString::fromUtf8(spelled.data(), qsizetype(spelled.size()));
         }
     }
+    s.inputIds.clear();
     s.tokenIds = std::move(ids);
     s.text = text;
     s.source = InputSource::Text;

@@ -127,6 +127,9 @@ class Workspace : public QObject {
     QString issue(const QString& field) const;
     // The newest tokens (they arrive before the trace).
     const InputTokens& tokens() const { return tokens_; }
+    // The text the input box shows: the settings' text, or, while token ids given instead of
+    // text are the input (Settings::inputIds), what those tokens spell (the text is unread then).
+    QString shownText() const;
     // The steps the current settings make, before their result exists (for the pipeline strip
     // and the shape table while typing); empty when the settings cannot run.
     std::vector<StepInfo> plannedSteps() const;

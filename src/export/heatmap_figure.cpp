@@ -1492,6 +1492,8 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
     new CellValuesItem(plot, shared, rect);
     if (!data.quizHidden.empty())
         new QuizCellsItem(plot, shared, rect);
+    if (o.switchedOff && !data.isEmpty())
+        crossOutHeatmap(plot, data, colors.background);
 
     // The body takes the space; the title rows keep their natural height.
     auto* grid = plot->plotLayout();
@@ -1499,6 +1501,43 @@ void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions
         grid->setRowStretchFactor(r, r == bodyRow ? 1000.0 : 0.001);
 
     resetHeatmapRange(plot, data);
+}
+
+void crossOutHeatmap(QCustomPlot* plot, const HeatmapData& data, const QColor& background) {
+    QCPAxisRect* rect = heatmapAxisRect(plot);
+    if (!rect)
+        return;
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    const double right = data.cols - 0.5, bottom = data.rows - 0.5;
+    auto* veil = new QCPItemRect(plot);
+    QColor fill = background;
+    fill.setAlphaF(0.55f);
+    veil->setPen(Qt::NoPen);
+    veil->setBrush(fill);
+    const QPointF corners[2][2] = {{{-0.5, -0.5}, {right, bottom}},
+                                   {{right, -0.5}, {-0.5, bottom}}};
+    veil->topLeft->setCoords(corners[0][0]);
+    veil->bottomRight->setCoords(corners[0][1]);
+    QPen red(QColor(0xd7, 0x30, 0x27), 3.0);  // the red of the head grid's cross
+    red.setCapStyle(Qt::FlatCap);
+    std::vector<QCPAbstractItem*> items{veil};
+    for (const auto& [from, to] : corners) {
+        auto* line = new QCPItemLine(plot);
+        line->start->setCoords(from);
+        line->end->setCoords(to);
+        line->setPen(red);
+        items.push_back(line);
+    }
+    for (QCPAbstractItem* item : items) {
+        for (QCPItemPosition* p : item->positions())
+            p->setAxes(x, y);
+        item->setClipAxisRect(rect);
+        item->setClipToAxisRect(true);
+        item->setSelectable(false);
+        item->setLayer(QStringLiteral("overlay"));
+        item->setObjectName(QStringLiteral("switchedOff"));
+    }
 }
 
 }  // namespace attn

@@ -92,6 +92,9 @@ struct FigureOptions {
     double maxCellAspect = 1.0;
     bool largeValues = false;
     FigureColors colors;  // the print look unless set (on screen: from the palette)
+    // A switched-off head's pattern (model mode's ablation): veiled and crossed out in red, as
+    // the window marks it, so a slide or an exported figure shows what the screen shows.
+    bool switchedOff = false;
 };
 
 // The smallest pixel size the cells' numbers are drawn at; below it cells show colours only.
@@ -141,6 +144,10 @@ QCPColorGradient colorGradient(Colormap c);
 // the cells are always the values themselves.
 void drawHeatmap(QCustomPlot* plot, const HeatmapData& data, const FigureOptions& options);
 
+// Marks a figure drawHeatmap() built as a switched-off head's: a veil of `background` over
+// every cell and a red cross from corner to corner, on the overlay layer, so the pattern still
+// shows beneath and the hover and outline frames drawn after it stay on top.
+void crossOutHeatmap(QCustomPlot* plot, const HeatmapData& data, const QColor& background);
 // The axis rect holding the cells of a figure drawHeatmap() built (nullptr before).
 QCPAxisRect* heatmapAxisRect(QCustomPlot* plot);
 // The cell under a widget pixel of a figure; false outside the cells.

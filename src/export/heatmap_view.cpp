@@ -79,43 +79,6 @@ QCPItemRect* cellFrame(QCustomPlot* plot, const QColor& color, double width) {
     return item;
 }
 
-// A switched-off head: a veil in the window's colour over every cell and a red cross from
-// corner to corner, under the hover and outline frames, so the pattern still shows beneath.
-void crossOut(QCustomPlot* plot, const HeatmapData& data, const QColor& window) {
-    QCPAxisRect* rect = heatmapAxisRect(plot);
-    QCPAxis* x = rect->axis(QCPAxis::atBottom);
-    QCPAxis* y = rect->axis(QCPAxis::atLeft);
-    const double right = data.cols - 0.5, bottom = data.rows - 0.5;
-    auto* veil = new QCPItemRect(plot);
-    QColor fill = window;
-    fill.setAlphaF(0.55f);
-    veil->setPen(Qt::NoPen);
-    veil->setBrush(fill);
-    const QPointF corners[2][2] = {{{-0.5, -0.5}, {right, bottom}},
-                                   {{right, -0.5}, {-0.5, bottom}}};
-    veil->topLeft->setCoords(corners[0][0]);
-    veil->bottomRight->setCoords(corners[0][1]);
-    QPen red(QColor(0xd7, 0x30, 0x27), 3.0);
-    red.setCapStyle(Qt::FlatCap);
-    std::vector<QCPAbstractItem*> items{veil};
-    for (const auto& [from, to] : corners) {
-        auto* line = new QCPItemLine(plot);
-        line->start->setCoords(from);
-        line->end->setCoords(to);
-        line->setPen(red);
-        items.push_back(line);
-    }
-    for (QCPAbstractItem* item : items) {
-        for (QCPItemPosition* p : item->positions())
-            p->setAxes(x, y);
-        item->setClipAxisRect(rect);
-        item->setClipToAxisRect(true);
-        item->setSelectable(false);
-        item->setLayer(QStringLiteral("overlay"));
-        item->setObjectName(QStringLiteral("switchedOff"));
-    }
-}
-
 void placeOnCell(QCPItemRect* item, int row, int col) {
     item->topLeft->setCoords(col - 0.5, row - 0.5);
     item->bottomRight->setCoords(col + 0.5, row + 0.5);
@@ -264,7 +227,7 @@ void HeatmapView::setData(const HeatmapData& data) {
     }
 
     if (d_->switchedOff && !d_->data.isEmpty())
-        crossOut(d_->plot, d_->data, palette().color(QPalette::Window));
+        crossOutHeatmap(d_->plot, d_->data, palette().color(QPalette::Window));
     d_->highlight = cellFrame(d_->plot, QColor(0xff, 0x40, 0x81), 2.5);
     d_->outline = cellFrame(d_->plot, palette().color(QPalette::Highlight), 3.0);
     if (d_->outlinedRow >= 0 && d_->outlinedRow < rows && d_->outlinedCol < cols)

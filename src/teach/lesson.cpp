@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/step_ids.h"
 #include "pipeline/model_request.h"
@@ -971,6 +972,14 @@ bool LessonPanel::textFits() const {
     QTextDocument* doc = text_->document();
     doc->setTextWidth(view->width());
     return doc->size().height() <= view->height() + 1;
+}
+
+int LessonPanel::heightToFit() const {
+    const QWidget* view = text_->viewport();
+    QTextDocument* doc = text_->document();
+    doc->setTextWidth(view->width());
+    const int need = int(std::ceil(doc->size().height())) + 2;
+    return std::max(minimumSizeHint().height(), height() - view->height() + need);
 }
 
 void LessonPanel::fitText() {

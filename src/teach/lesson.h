@@ -119,6 +119,9 @@ class LessonPanel : public QWidget {
     double fontScale() const { return scale_; }
     double shownFontScale() const { return shownScale_; }  // after fitting the text
     bool textFits() const;  // the whole text is in view, nothing to scroll
+    // The panel's height at which the current screen's whole text is in view at the size it is
+    // shown: the text box grows or shrinks by what the text needs, the rest stays as it is.
+    int heightToFit() const;
 
   public slots:
     void setCurrentIndex(int index);  // emits screenChanged

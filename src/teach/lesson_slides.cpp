@@ -183,7 +183,8 @@ QString lensTable(const DecoderRun& run, const CancelToken* cancel) {
 }
 
 // The Next token panel: the most probable tokens after the text's last token, with their
-// probabilities as the list writes them ("99.8%", "<0.1%"; the slide wrote "6.6e-05").
+// probabilities as the list writes them ("99.8%", "<0.1%"; the slide wrote "6.6e-05"), escaped:
+// an unescaped "<0.1%" opens a tag and the cell shows nothing.
 QString predictionsTable(const DecoderRun& run) {
     const int64_t last = run.tokens() - 1;
     const DecoderModel* model = run.model.get();
@@ -194,7 +195,8 @@ QString predictionsTable(const DecoderRun& run) {
         "<table cellspacing=0 cellpadding=3 border=1 style='border-collapse:collapse'>");
     for (const TokenProbability& p : nextTokens(run, last, NextTokensPanel::kTopK))
         html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>")
-                    .arg(tokenHtml(p.id, model), NextTokensPanel::probabilityText(p.probability));
+                    .arg(tokenHtml(p.id, model),
+                         NextTokensPanel::probabilityText(p.probability).toHtmlEscaped());
     return html + QStringLiteral("</table>");
 }
 
@@ -257,10 +259,15 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
                             ? screen.title
                             : screen.section + QStringLiteral("  ") + screen.title;
         slide.html = screen.html;
-        const auto showStep = [&](const TraceRun& run) {
+        const auto showStep = [&](const TraceRun& run, int64_t modelHeads) {
             const Step* step = stepToShow(*run.trace, s.step.toStdString());
             slide.figure = sliceStep(*step, rowLabels(run), s.head, s.batchIndex,
                                      run.trace->find(step_id::kMask));
+            // A switched-off query head is marked as the window marks it (a group step's map
+            // is the keys or values other heads read too: not crossed out).
+            slide.switchedOff = s.modelMode() && !step->info.headAxisIsGroups() &&
+                                stepHeadCount(step->info) == modelHeads &&
+                                s.ablation.contains(s.layer, s.head);
         };
         if (s.modelMode()) {
             std::shared_ptr<const DecoderModel>& model = models[s.modelFile];
@@ -295,12 +302,12 @@ std::vector<Slide> lessonSlides(const std::vector<LessonScreen>& screens, const 
                 slide.table = lensTable(forward, cancel);
             } else {
                 slide.heading += Text::tr(" (layer %1, head %2)").arg(s.layer).arg(s.head);
-                showStep(layerTraceRunInBlock(all, cancel));
+                showStep(layerTraceRunInBlock(all, cancel), model->arch.heads);
                 if (screen.predictions)
                     slide.table = predictionsTable(forward);
             }
         } else {
-            showStep(runSettings(s, {}, cancel));
+            showStep(runSettings(s, {}, cancel), 0);
         }
         slides.push_back(std::move(slide));
     }
@@ -399,6 +406,7 @@ void writeSlidesPdf(const std::vector<Slide>& slides, const QString& title, cons
                 o.width = heatmapRect.width();
                 o.height = heatmapRect.height();
                 o.vectorCells = true;
+                o.switchedOff = slide.switchedOff;
                 drawSvg(renderHeatmapBytes(slide.figure, o, ImageFormat::Svg), heatmapRect);
             }
             // All of the screen's text, as large as fits its column.

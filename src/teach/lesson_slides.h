@@ -28,6 +28,8 @@ struct Slide {
     // Layer steps: the step's heatmap (with `table` beside it on a screen about the next-token
     // list).
     HeatmapData figure;
+    // The figure is a head the screen switched off: veiled and crossed out, as on screen.
+    bool switchedOff = false;
     // All layers: every head's pooled attention (L, H, P, P), drawn as the overview figure.
     Tensor overview;
     OverviewFigureOptions overviewOptions;

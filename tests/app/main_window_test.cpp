@@ -34,6 +34,7 @@
 #include "export/head_grid.h"
 #include "export/heatmap_view.h"
 #include "teach/step_strip.h"
+#include "tokenizer/tokenizer.h"
 
 using namespace attn;
 using attn::testing::change;
@@ -85,6 +86,16 @@ TEST(MainWindow, StartsWithTheBookExample) {
     EXPECT_FALSE(w.status()->progress()->isVisible());
     EXPECT_FALSE(w.status()->cancel()->isVisible());
     EXPECT_EQ(w.findChild<QComboBox*>("presetCombo")->currentData().toString(), "book");
+}
+
+// A token that is a control character (GPT-2's 200 is a form feed, Qwen's vocabulary has \x0f)
+// shows its escape on its chip, as the next-token list does: the chip was blank or a box.
+TEST(MainWindow, AControlCharacterTokensChipShowsItsEscape) {
+    TokenChips chips;
+    chips.setTokens({gpt2Token(200), gpt2Token(198), gpt2Token(220)});
+    EXPECT_EQ(chips.chipText(0), QStringLiteral("\\x0c\n200"));
+    EXPECT_EQ(chips.chipText(1), QString(QChar(0x21B5)) + QStringLiteral("\n198"));  // a line break
+    EXPECT_EQ(chips.chipText(2), QString(QChar(0x00B7)) + QStringLiteral("\n220"));  // a space
 }
 
 TEST(MainWindow, TypingUpdatesTokenChipsAndHeatmap) {

@@ -728,6 +728,45 @@ TEST(ModelMode, GivenIdsShowTheirTextAndTypingReplacesThem) {
     EXPECT_EQ(edit->toPlainText().toStdString(), spelled + " a");
 }
 
+// Token ids given instead of text (--ids: a folder without tokenizer.json, whose vocabulary
+// GPT-2's tokens of a sentence overshoot) are the text: the box shows what they spell, Append
+// continues them (it appended to the hidden sentence and the tokens stayed as they were), and
+// typing replaces them (the box was dead).
+TEST(ModelMode, TokenIdsGivenInsteadOfTextAreTheTextAppendAndTypingGoOnFromThem) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(familyFixture("llama"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("Your journey starts with one step");
+        s.inputIds = {1, 25, 37};  // '"', ':', 'F' in GPT-2's tokens
+    });
+    ASSERT_TRUE(settle(w) && waitUntil([&] { return w.isSettled(); }));
+    ASSERT_NE(modelRun(w), nullptr);
+    EXPECT_EQ(modelRun(w)->ids, (std::vector<int64_t>{1, 25, 37}));
+    QPlainTextEdit* edit = w.inputPanel()->textEdit();
+    EXPECT_EQ(edit->toPlainText(), QStringLiteral("\":F"));
+    NextTokensPanel* panel = w.predictionPanel()->panel();
+    emit panel->appendRequested(42);  // 'K', as Append top token does
+    ASSERT_TRUE(settle(w) && waitUntil([&] { return w.isSettled(); }));
+    ASSERT_NE(modelRun(w), nullptr);
+    EXPECT_EQ(modelRun(w)->ids, (std::vector<int64_t>{1, 25, 37, 42}));
+    EXPECT_TRUE(w.workspace()->settings().inputIds.empty());
+    EXPECT_EQ(w.workspace()->settings().text, QStringLiteral("\":FK"));
+    EXPECT_EQ(edit->toPlainText(), QStringLiteral("\":FK"));
+    // Undo brings the ids back; typing then reads the typed text.
+    w.workspace()->undoStack()->undo();
+    ASSERT_TRUE(settle(w) && waitUntil([&] { return w.isSettled(); }));
+    ASSERT_EQ(w.workspace()->settings().inputIds, (std::vector<int64_t>{1, 25, 37}));
+    edit->setPlainText(QStringLiteral("a b"));
+    ASSERT_TRUE(settle(w) && waitUntil([&] { return w.isSettled(); }));
+    ASSERT_NE(modelRun(w), nullptr);
+    EXPECT_TRUE(w.workspace()->settings().inputIds.empty());
+    EXPECT_EQ(modelRun(w)->ids, (std::vector<int64_t>{64, 275}));  // "a", " b"
+}
+
 namespace {
 
 // The id of the token that is the single byte `b` (a piece of a character) in `tokenizer`.

@@ -231,6 +231,11 @@ TEST(CellText, ValueFormatting) {
     EXPECT_EQ(displayLabel(""), QString(QChar(0x2205)));
     EXPECT_EQ(displayLabel(".\n"), ".");        // trimmed like " journey"
     EXPECT_EQ(displayLabel("e4 bd"), "e4 bd");  // the bytes of a partial UTF-8 token
+    // Another control character (a vocabulary has them, GPT-2's form feed is 200) is written as
+    // its escape, as the next-token list writes it: it drew as a box, or as a space's dot.
+    EXPECT_EQ(displayLabel("\x0c"), "\\x0c");
+    EXPECT_EQ(displayLabel(" \x1b"), "\\x1b");
+    EXPECT_EQ(displayLabel("a\x7f"), "a\\x7f");
     EXPECT_EQ(displayLabel("abcdefghijklmnopqrstuvwxyz", 10), "abcdefghi" + QString(QChar(0x2026)));
 }
 

@@ -124,6 +124,38 @@ TEST(ImageExport, DefaultSizeFollowsTheData) {
     EXPECT_EQ(img.size(), suggestedFigureSize(d));
 }
 
+// A switched-off head's figure (a lesson slide, an exported map) is marked as the window marks
+// it: red lines from corner to corner over a veiled pattern; an ordinary figure has no red.
+TEST(ImageExport, ASwitchedOffHeadsFigureIsCrossedOutInRed) {
+    FigureOptions o;
+    o.scale = 1.0;
+    const auto redPixels = [](const QImage& img) {
+        int red = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                const QColor c = img.pixelColor(x, y);
+                red += c.red() > 180 && c.green() < 80 && c.blue() < 80;
+            }
+        return red;
+    };
+    const QImage plain = renderHeatmapImage(causalWeightsData(), o);
+    o.switchedOff = true;
+    const QImage off = renderHeatmapImage(causalWeightsData(), o);
+    ASSERT_EQ(off.size(), plain.size());
+    EXPECT_EQ(redPixels(plain), 0);
+    // Two lines of 3 px across a matrix of about 400 px: well over a thousand red pixels.
+    EXPECT_GT(redPixels(off), 1000);
+    // The veil lightens the cells: the figure's darkest cell is no longer as dark.
+    const auto darkest = [](const QImage& img) {
+        int least = 255;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x)
+                least = std::min(least, qGray(img.pixel(x, y)));
+        return least;
+    };
+    EXPECT_GT(darkest(off), darkest(plain));
+}
+
 TEST(ImageExport, MaskedCellIsHatchedNotTheColourForZero) {
     // A weights step: (0, 5) is hidden by the mask (value 0), (5, 0) is set to a real 0.
     HeatmapData d = causalWeightsData();

@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QTextDocument>
 
 #include <algorithm>
 #include <cmath>
@@ -194,6 +195,18 @@ TEST(LessonSlides, EverySlideShowsWhatItsScreenShowsWithAllItsText) {
                     << slide.table.toStdString();
                 EXPECT_FALSE(slide.table.contains(QStringLiteral("e-0")))
                     << slide.table.toStdString();
+                // Every entry's probability reaches the page, as the list writes it: "<0.1%"
+                // is text, not the start of a tag that swallows the rest of the cell.
+                QTextDocument page;
+                page.setHtml(slide.table);
+                const QString shown = page.toPlainText();
+                const auto all =
+                    nextTokens(*r.model.run, r.model.run->tokens() - 1, NextTokensPanel::kTopK);
+                ASSERT_EQ(all.size(), size_t(NextTokensPanel::kTopK));
+                for (const TokenProbability& p : all)
+                    EXPECT_TRUE(shown.contains(NextTokensPanel::probabilityText(p.probability)))
+                        << NextTokensPanel::probabilityText(p.probability).toStdString() << " in "
+                        << shown.toStdString();
             }
         }
         const QString path = testing::pngPath(QStringLiteral("slides-%1.pdf").arg(name));
@@ -481,8 +494,19 @@ TEST(LessonSlides, TheWhyLessonSaysWhatIsTrueOfItsModel) {
                     .ablation.empty());
     const std::vector<Slide> slides = lessonSlides(screens, Settings());
     ASSERT_EQ(slides.size(), screens.size());
-    for (size_t i = 0; i < slides.size(); ++i)
+    for (size_t i = 0; i < slides.size(); ++i) {
         EXPECT_EQ(slides[i].figure.isEmpty(), screens[i].page != QLatin1String("steps")) << i;
+        // "the head's own pattern is still drawn, crossed out": on the slide too, and only
+        // where the head shown is one the screen switches off.
+        const bool off =
+            screens[i].page == QLatin1String("steps") &&
+            std::any_of(screens[i].ablate.begin(), screens[i].ablate.end(), [&](const HeadRef& r) {
+                return slides[i].heading.contains(
+                    QStringLiteral("(layer %1, head %2)").arg(r.layer).arg(r.head));
+            });
+        EXPECT_EQ(slides[i].switchedOff, off) << i;
+    }
+    EXPECT_TRUE(slides[1].switchedOff);  // "Switch it off": L0H1, shown
 }
 
 // "How a model copies" runs on tiny-circuit's circuit as its fixture (PyTorch) finds it: the same
