@@ -391,10 +391,6 @@
         <translation>Nur Grouped-Query- und Rotary-Attention teilen Keys und Values zwischen Köpfen. Wähle eine davon (Nach Kapitel 3 in der Liste Variante), um ihre Key-Value-Gruppen mit einer je Kopf oder einer für alle zu vergleichen.</translation>
     </message>
     <message>
-        <source>Only rotary attention turns queries and keys by their position. Pick Rotary (RoPE, Qwen3) in the Variant list to compare it with and without the rotation.</source>
-        <translation>Nur Rotary-Attention dreht Queries und Keys nach ihrer Position. Wähle Rotary (RoPE, Qwen3) in der Liste Variante, um sie mit und ohne Drehung zu vergleichen.</translation>
-    </message>
-    <message>
         <source>1 key/value group (multi-query)</source>
         <translation>1 Key-Value-Gruppe (Multi-Query)</translation>
     </message>
@@ -481,6 +477,10 @@
     <message>
         <source>Step &lt;b&gt;%1&lt;/b&gt;, %2: the models&apos; tokenizers cut the text into %3 and %4 tokens, so both maps are shown on the %5 pieces of text both cut alike: a row is the query at a piece&apos;s last token, a column the weight on a piece&apos;s tokens summed. B − A is piece by piece.</source>
         <translation>Schritt &lt;b&gt;%1&lt;/b&gt;, %2: Die Tokenizer der Modelle zerlegen den Text in %3 und %4 Tokens, daher stehen beide Karten auf den %5 Textstücken, die beide gleich zerlegen: Eine Zeile ist die Query am letzten Token eines Stücks, eine Spalte die Summe der Gewichte auf den Tokens eines Stücks. B − A ist Stück für Stück.</translation>
+    </message>
+    <message>
+        <source>Only rotary attention turns queries and keys by their position. Pick Rotary (RoPE) in the Variant list to compare it with and without the rotation.</source>
+        <translation>Nur Rotary-Attention dreht Queries und Keys nach ihrer Position. Wähle Rotary (RoPE) in der Liste Variante, um sie mit und ohne Drehung zu vergleichen.</translation>
     </message>
 </context>
 <context>
@@ -933,6 +933,11 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source> (and the %1 masked positions&apos; 0)</source>
         <translation> (dazu die 0 der %1 maskierten Positionen)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;</source>
+        <extracomment>A token quoted in a derivation: the language&apos;s quotation marks around %1.</extracomment>
+        <translation>„%1“</translation>
     </message>
 </context>
 <context>
@@ -2994,10 +2999,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Die Attention von heute</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Qwen3&apos;s attention is all of it at once: grouped-query attention, QK-norm, RoPE, a causal mask, and chapter 3&apos;s scaled dot product and softmax in the middle: these are its weights. Everything else is the chapter&apos;s: queries, keys, values, scores, softmax, context vectors.&lt;/p&gt;&lt;p&gt;Open the PyTorch panel to run the book&apos;s class on the same numbers, or go on with &lt;b&gt;Lesson &amp;gt; Attention in a trained model&lt;/b&gt; to see what training makes of attention.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Die Attention von Qwen3 ist all das zugleich: Grouped-Query-Attention, QK-norm, RoPE, eine kausale Maske und in der Mitte das skalierte Skalarprodukt und der Softmax aus Kapitel 3: dies hier sind ihre Gewichte. Alles andere stammt aus dem Kapitel: Queries, Keys, Values, Scores, Softmax, Kontextvektoren.&lt;/p&gt;&lt;p&gt;Öffne das PyTorch-Feld, um die Klasse des Buchs auf denselben Zahlen auszuführen, oder mach weiter mit &lt;b&gt;Lektion &amp;gt; Attention in einem trainierten Modell&lt;/b&gt;, um zu sehen, was das Training aus der Attention macht.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; hands the group to every head: heads 0, 1, 2 and 3 all read these same keys (this is head 2&apos;s copy). The app shows it as a view of the one group, nothing copied.&lt;/p&gt;&lt;p&gt;The heads still differ: each has its own queries, so each looks for something else in the same keys.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;code&gt;repeat_interleave&lt;/code&gt; gibt die Gruppe an jeden Kopf weiter: Die Köpfe 0, 1, 2 und 3 lesen alle dieselben Keys (hier die Kopie für Kopf 2). Die App zeigt das als View der einen Gruppe, nichts wird kopiert.&lt;/p&gt;&lt;p&gt;Die Köpfe unterscheiden sich trotzdem: Jeder hat seine eigenen Queries und sucht daher in denselben Keys etwas anderes.&lt;/p&gt;</translation>
     </message>
@@ -3144,6 +3145,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source>&lt;p&gt;The &lt;b&gt;Head scores&lt;/b&gt; page ranks every head by its previous-token and induction scores on the text in the view. Here %1 leads the previous-token column and %2 the induction column.&lt;/p&gt;&lt;p&gt;Your own text said twice gets an induction column too: the page finds where the text repeats itself, behind other words or when its first word is another token the second time (&lt;i&gt;The&lt;/i&gt; and &lt;i&gt; The&lt;/i&gt;), and its legend names the tokens it scored. But tiny-circuit copies well only the common words it was trained to copy: on &lt;i&gt; The cat sat on the mat.&lt;/i&gt; said twice %2 scores 0.25 and L1H0 leads with 0.48. Bigger models (GPT-2 small, Llama, Qwen, Gemma) copy any text; look for their induction heads the same way.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Die Seite &lt;b&gt;Kopf-Scores&lt;/b&gt; ordnet jeden Kopf nach seinem Vorgänger-Token- und Induktions-Score auf dem angezeigten Text. Hier führt %1 die Spalte Vorgänger-Token an und %2 die Spalte Induktion.&lt;/p&gt;&lt;p&gt;Auch dein eigener Text, zweimal gesagt, bekommt eine Induktionsspalte: Die Seite findet, wo sich der Text wiederholt, auch hinter anderen Wörtern oder wenn sein erstes Wort beim zweiten Mal ein anderes Token ist (&lt;i&gt;The&lt;/i&gt; und &lt;i&gt; The&lt;/i&gt;), und ihre Legende nennt die bewerteten Tokens. Aber tiny-circuit kopiert nur die häufigen Wörter gut, auf deren Kopieren es trainiert wurde: Bei &lt;i&gt; The cat sat on the mat.&lt;/i&gt;, zweimal gesagt, erreicht %2 nur 0,25, und L1H0 führt mit 0,48. Größere Modelle (GPT-2 small, Llama, Qwen, Gemma) kopieren jeden Text; suche ihre Induktionsköpfe auf dieselbe Weise.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Qwen3&apos;s attention is all of it at once: grouped-query attention, QK-norm, RoPE, a causal mask, and chapter 3&apos;s scaled dot product and softmax in the middle: these are its weights. Everything else is the chapter&apos;s: queries, keys, values, scores, softmax, context vectors.&lt;/p&gt;&lt;p&gt;Open the PyTorch panel to run the book&apos;s class on the same numbers; the next two screens show all of it in a trained model of today&apos;s family.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Die Attention von Qwen3 ist all das zugleich: Grouped-Query-Attention, QK-norm, RoPE, eine kausale Maske und in der Mitte das skalierte Skalarprodukt und der Softmax aus Kapitel 3: dies hier sind ihre Gewichte. Alles andere stammt aus dem Kapitel: Queries, Keys, Values, Scores, Softmax, Kontextvektoren.&lt;/p&gt;&lt;p&gt;Öffne das PyTorch-Feld, um die Klasse des Buchs auf denselben Zahlen auszuführen; die nächsten zwei Seiten zeigen all das in einem trainierten Modell der heutigen Familie.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -4131,7 +4136,7 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     </message>
     <message>
         <source>default (Debian&apos;s PyTorch, AMD)</source>
-        <translation>default (Debians PyTorch, AMD)</translation>
+        <translation>Standard (PyTorch von Debian, AMD)</translation>
     </message>
     <message>
         <source>mkl (Intel MKL wheels)</source>
@@ -4282,10 +4287,6 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
         <translation>Multi-Head-Latent-Attention</translation>
     </message>
     <message>
-        <source>Rotary (RoPE, Qwen3)</source>
-        <translation>Rotary (RoPE, Qwen3)</translation>
-    </message>
-    <message>
         <source>Chapter 3</source>
         <translation>Kapitel 3</translation>
     </message>
@@ -4396,6 +4397,10 @@ An: jedes hat seine eigene Skala und zeigt in sich mehr Kontrast.</translation>
     <message>
         <source> and QK-norm</source>
         <translation> und QK-Norm</translation>
+    </message>
+    <message>
+        <source>Rotary (RoPE)</source>
+        <translation>Rotary (RoPE)</translation>
     </message>
 </context>
 <context>
@@ -5686,6 +5691,10 @@ Mit allen Köpfen eingeschaltet: %1</translation>
         <source>head %1</source>
         <translation>Kopf %1</translation>
     </message>
+    <message>
+        <source>Nothing can be computed yet: %1</source>
+        <translation>Noch lässt sich nichts berechnen: %1</translation>
+    </message>
 </context>
 <context>
     <name>attn::TextView</name>
@@ -6000,8 +6009,8 @@ Mit allen Köpfen eingeschaltet: %1</translation>
 <context>
     <name>attn::UserGuideDialog</name>
     <message>
-        <source>Attention Lens User Guide</source>
-        <translation>Attention Lens – Benutzerhandbuch</translation>
+        <source>User Guide</source>
+        <translation>Benutzerhandbuch</translation>
     </message>
 </context>
 <context>

@@ -496,8 +496,7 @@ void ComparePanel::refresh() {
         view_->clear();
         setMessage(
             tr("Only rotary attention turns queries and keys by their position. Pick Rotary "
-               "(RoPE, Qwen3) in the Variant list to compare it with and without the "
-               "rotation."));
+               "(RoPE) in the Variant list to compare it with and without the rotation."));
         emit updated();
         return;
     }

@@ -196,7 +196,8 @@ UserGuideDialog::UserGuideDialog(QWidget* parent)
     // from there, as they do beside the Markdown file in the repository.
     browser_->setSource(QUrl(QLatin1String("qrc") + userGuidePath()),
                         QTextDocument::MarkdownResource);
-    setUpCloseDialog(this, tr("Attention Lens User Guide"), browser_);
+    // The window manager adds the application name (applicationDisplayName).
+    setUpCloseDialog(this, tr("User Guide"), browser_);
     fitDialogToScreen(this, QSize(browser_->fontMetrics().averageCharWidth() * 110, 800));
 }
 

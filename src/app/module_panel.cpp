@@ -43,7 +43,7 @@ QString variantTitle(Variant v) {
         case Variant::Latent:
             return ModulePanel::tr("Multi-head latent attention");
         case Variant::Rotary:
-            return ModulePanel::tr("Rotary (RoPE, Qwen3)");
+            return ModulePanel::tr("Rotary (RoPE)");
     }
     return QString::fromStdString(variantName(v));
 }

@@ -21,6 +21,7 @@
 #include "export/focus_row_view.h"
 #include "export/head_grid.h"
 #include "export/heatmap_view.h"
+#include "pipeline/issue_text.h"
 #include "pipeline/latest_job.h"
 #include "pipeline/step_files.h"
 #include "teach/derivation.h"
@@ -271,6 +272,14 @@ StepView::StepView(Workspace* workspace, QWidget* parent)
     });
     connect(workspace_, &Workspace::settingsChanged, this, &StepView::refresh);
     connect(workspace_, &Workspace::resultApplied, this, &StepView::refresh);
+    // With nothing computed, the empty map says why (the settings' first problem, as the note
+    // at its control says it) rather than asking for a sentence that is already typed.
+    connect(workspace_, &Workspace::resultApplied, this, [this] {
+        const std::vector<ValidationIssue>& issues = workspace_->issues();
+        heatmap_->setEmptyText(
+            issues.empty() ? QString()
+                           : tr("Nothing can be computed yet: %1").arg(issueText(issues.front())));
+    });
     connect(workspace_, &Workspace::tokensChanged, this, &StepView::refreshPipeline);
     connect(workspace_, &Workspace::staleChanged, heatmap_, &HeatmapView::setStale);
     followStale(workspace_, heads_);  // the thumbnails of a stale result look stale too

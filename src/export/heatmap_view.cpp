@@ -112,6 +112,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent), d_(std::make_unique
     d_->emptyLabel->setObjectName(QStringLiteral("emptyLabel"));
     d_->emptyLabel->setForegroundRole(QPalette::PlaceholderText);  // dim in light and dark
     d_->emptyLabel->setAlignment(Qt::AlignCenter);
+    d_->emptyLabel->setWordWrap(true);
     grid->addWidget(d_->emptyLabel, 0, 0, Qt::AlignCenter);
 
     connect(d_->plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
@@ -392,6 +393,14 @@ FigureOptions HeatmapView::figureOptions() const {
     o.showTitle = true;
     o.fontScale = d_->fontScale;
     return o;
+}
+
+void HeatmapView::setEmptyText(const QString& text) {
+    d_->emptyLabel->setText(text.isEmpty() ? tr("Type a sentence to see its attention.") : text);
+}
+
+QString HeatmapView::emptyText() const {
+    return d_->emptyLabel->text();
 }
 
 void HeatmapView::setStale(bool stale) {

@@ -41,6 +41,10 @@ class HeatmapView : public QWidget {
     // row). Exports keep their title whatever this says.
     void setShowTitle(bool on);
     bool showTitle() const;
+    // What the view says while it has no data (default: "Type a sentence to see its
+    // attention."), e.g. why the text cannot be computed.
+    void setEmptyText(const QString& text);
+    QString emptyText() const;
     void setStale(bool stale);  // greyed, with a "stale" label: the last good result
     bool isStale() const;
     // A switched-off head's pattern (model mode's ablation): veiled and crossed out in red, as

@@ -39,9 +39,11 @@ QString fac(double v) {
     return v < 0 ? QStringLiteral("(%1)").arg(f4(v)) : f4(v);
 }
 
+// A token in the reader's quotation marks ("journey" in English, „journey“ in German).
 QString quoted(const QStringList& tokens, int64_t i) {
     const QString t = i >= 0 && i < tokens.size() ? tokens[int(i)] : QString::number(i);
-    return (QStringLiteral("\"") + displayLabel(t, 24) + QStringLiteral("\"")).toHtmlEscaped();
+    //: A token quoted in a derivation: the language's quotation marks around %1.
+    return Derive::tr("\"%1\"").arg(displayLabel(t, 24)).toHtmlEscaped();
 }
 
 // "a + b + … (d terms) = total", the total bold, or `end` after the "=" (Cell::result when the

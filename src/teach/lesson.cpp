@@ -731,9 +731,8 @@ std::vector<LessonScreen> buildAfterChapter3Lesson() {
             "a causal mask, and chapter 3's scaled dot product and softmax in the middle: "
             "these are its weights. Everything else is the chapter's: queries, keys, values, "
             "scores, softmax, context vectors.</p>"
-            "<p>Open the PyTorch panel to run the book's class on the same numbers, or go on "
-            "with <b>Lesson &gt; Attention in a trained model</b> to see what training makes of "
-            "attention.</p>"),
+            "<p>Open the PyTorch panel to run the book's class on the same numbers; the next "
+            "two screens show all of it in a trained model of today's family.</p>"),
         qwen, step_id::kWeights));
     // It ends on a trained model of today's family: the one the user has open (LessonDriver
     // puts it in), else the Llama that ships with the app.

@@ -337,6 +337,8 @@ TEST(Translation, TheGermanWindowLeavesNoEnglish) {
             << text.left(80).toStdString();
         EXPECT_TRUE(text.contains(QStringLiteral("Menüs und Tastenkürzel")));
         EXPECT_FALSE(text.contains(QStringLiteral("Menus and shortcuts")));
+        // Its title names the app once: the window manager adds the application's name.
+        EXPECT_EQ(guide->windowTitle(), QStringLiteral("Benutzerhandbuch"));
         guide->close();
     }
     EXPECT_FALSE(installTranslations(QStringLiteral("en")));

@@ -37,6 +37,7 @@
 #include "app/workspace.h"
 #include "engine/decoder_forward.h"
 #include "engine/head_scores.h"
+#include "export/heatmap_view.h"
 #include "io/model_file.h"
 #include "io/npy.h"
 #include "teach/head_summaries.h"
@@ -765,6 +766,31 @@ TEST(ModelMode, TokenIdsGivenInsteadOfTextAreTheTextAppendAndTypingGoOnFromThem)
     ASSERT_NE(modelRun(w), nullptr);
     EXPECT_TRUE(w.workspace()->settings().inputIds.empty());
     EXPECT_EQ(modelRun(w)->ids, (std::vector<int64_t>{64, 275}));  // "a", " b"
+}
+
+// A text the model cannot read (GPT-2's ids beyond a folder's vocabulary of 300, without its
+// tokenizer.json): the empty map says why, not "Type a sentence" under a typed sentence.
+TEST(ModelMode, TheEmptyMapSaysWhyNothingIsComputed) {
+    MainWindow w(testOptions());
+    w.show();
+    ASSERT_TRUE(settle(w));
+    w.workspace()->openModel(familyFixture("llama"));
+    ASSERT_TRUE(waitUntil([&] { return w.workspace()->model() != nullptr; }));
+    change(w, [](Settings& s) {
+        s.source = InputSource::Text;
+        s.text = QStringLiteral("Your journey starts with one step");
+    });
+    ASSERT_TRUE(settle(w) && waitUntil([&] { return w.isSettled(); }));
+    ASSERT_FALSE(w.workspace()->issues().empty());
+    const QString empty = w.stepView()->heatmap()->emptyText();
+    EXPECT_TRUE(empty.startsWith(QStringLiteral("Nothing can be computed yet: ")))
+        << empty.toStdString();
+    EXPECT_TRUE(empty.contains(QStringLiteral("beyond the model's vocabulary of 300")))
+        << empty.toStdString();
+    change(w, [](Settings& s) { s.inputIds = {1, 25, 37}; });
+    ASSERT_TRUE(settle(w) && waitUntil([&] { return w.isSettled(); }));
+    EXPECT_EQ(w.stepView()->heatmap()->emptyText(),
+              QStringLiteral("Type a sentence to see its attention."));
 }
 
 namespace {

@@ -115,6 +115,10 @@ TEST(ExplainCli, MarkdownAndGerman) {
         text(cli(QStringList{"explain", "--step", "weights", "--lang", "de"} + kBook));
     EXPECT_TRUE(de.contains(QLatin1String("Formel:"))) << de.toStdString();
     EXPECT_FALSE(de.contains(QLatin1String("Formula:"))) << de.toStdString();
+    // A cell's tokens stand in German quotation marks.
+    const QString cell = text(
+        cli(QStringList{"explain", "--step", "weights", "--cell", "3,1", "--lang", "de"} + kBook));
+    EXPECT_TRUE(cell.contains(QStringLiteral("Query „with“, Key „journey“"))) << cell.toStdString();
 }
 
 TEST(ExplainCli, OneLineForWhatDoesNotExist) {

@@ -786,6 +786,10 @@ TEST(Lesson, AfterChapter3EndsOnATrainedModelOfTodaysFamily) {
     EXPECT_EQ(all.back().stepId, "keys_repeated");
     EXPECT_EQ(all[all.size() - 2].page, QStringLiteral("overview"));
     EXPECT_TRUE(all.back().html.contains(QStringLiteral("Open model folder")));
+    // No screen sends the student to another lesson for the trained model this one ends on.
+    for (const LessonScreen& screen : all)
+        EXPECT_FALSE(screen.html.contains(QStringLiteral("Attention in a trained model")))
+            << screen.title.toStdString();
     ASSERT_TRUE(bundledModelNames().contains(QStringLiteral("tiny-shakespeare-llama")));
     EXPECT_EQ(afterChapter3LessonOn(QString()).back().model,
               QStringLiteral("tiny-shakespeare-llama"));
