@@ -1,6 +1,7 @@
 #include "app/token_chips.h"
 
 #include "app/flow_layout.h"
+#include "export/heatmap_data.h"
 
 namespace attn {
 
@@ -19,15 +20,7 @@ QString chipTextForToken(const Token& t) {
     s.replace(QLatin1Char(' '), QChar(0x00B7));   // ·
     // Every other control character (a form feed, \x1b) draws as a box or nothing: its escape,
     // as the next-token list and the heatmap write it.
-    QString out;
-    out.reserve(s.size());
-    for (const QChar c : s) {
-        const ushort u = c.unicode();
-        if (u < 0x20 || (u >= 0x7f && u < 0xa0))
-            out += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
-        else
-            out += c;
-    }
+    const QString out = escapeControlCharacters(s);
     return out.isEmpty() ? QStringLiteral("\u2205") : out;
 }
 

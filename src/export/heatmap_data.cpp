@@ -362,20 +362,25 @@ QString formatExactValue(float v, int decimals) {
     return QString::number(double(v), 'f', decimals);
 }
 
+QString escapeControlCharacters(const QString& text, bool keepBreaks) {
+    QString out;
+    out.reserve(text.size());
+    for (const QChar c : text) {
+        const ushort u = c.unicode();
+        const bool kept = keepBreaks && (u == '\n' || u == '\t' || u == '\r');
+        if (!kept && (u < 0x20 || (u >= 0x7f && u < 0xa0)))
+            out += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out;
+}
+
 QString displayLabel(const QString& text, int maxChars) {
     // A control character other than a line break or a tab (a model's vocabulary has them: a
     // form feed, \x1b) draws as an empty box or nothing, and trimming took a form feed for a
     // space: it is written as its escape, "\x0c", as the next-token list writes it.
-    QString label;
-    label.reserve(text.size());
-    for (const QChar c : text) {
-        const ushort u = c.unicode();
-        const bool shown = u == '\n' || u == '\t' || u == '\r';
-        if (!shown && (u < 0x20 || (u >= 0x7f && u < 0xa0)))
-            label += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
-        else
-            label += c;
-    }
+    const QString label = escapeControlCharacters(text, true);
     QString s = label.trimmed();
     const bool blank = s.isEmpty();
     if (blank) {

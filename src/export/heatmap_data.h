@@ -128,6 +128,10 @@ ColorScaling colorScaling(const HeatmapData& data, Colormap c, ColorScale reques
 std::vector<float> colorPositions(const HeatmapData& data, const ColorScaling& scaling);
 
 // A cell value as the figure writes it inside the cell: "0.55", "-1.23", "1.2e+03", "-inf".
+// `text` with every control character (\x00 to \x1f, DEL, C1) that would draw as a box or
+// nothing written as its escape, "\x0c"; line breaks, tabs and carriage returns stay when
+// `keepBreaks` (a caller that shows them its own way replaces them first).
+QString escapeControlCharacters(const QString& text, bool keepBreaks = false);
 QString formatCellValue(float v, int decimals = 2);
 // The decimals the cells of `data` print with the decimals setting `decimals`: none for a
 // matrix of whole numbers (a mask), else the setting (0 to 6). The figure and a cell's

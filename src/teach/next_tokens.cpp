@@ -22,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "export/heatmap_data.h"
 #include "pipeline/latest_job.h"
 #include "tokenizer/tokenizer.h"
 
@@ -93,16 +94,7 @@ QString visibleTokenText(const std::string& display, bool partialUtf8) {
     s.replace(QLatin1Char('\t'), QChar(0x2192));
     // Every other control character (a model's vocabulary has them: \x00 to \x1f, DEL, C1)
     // draws as an empty box or nothing at all: written as its escape, "\x1b".
-    QString out;
-    out.reserve(s.size());
-    for (const QChar c : s) {
-        const ushort u = c.unicode();
-        if (u < 0x20 || (u >= 0x7f && u < 0xa0))
-            out += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
-        else
-            out += c;
-    }
-    return out;
+    return escapeControlCharacters(s);
 }
 
 QString visibleTokenText(int64_t id, const DecoderModel* model) {
