@@ -141,14 +141,27 @@ void appendHeadScoresJson(std::string& out, const DecoderRun& run) {
     }
 }
 
+// A token id typed as digits, checked against the model's vocabulary (digits too many for a
+// number are no id either, not 0).
+int64_t typedTokenId(const QString& digits, int64_t vocab, const char* field) {
+    bool ok = false;
+    const qlonglong id = digits.toLongLong(&ok);
+    if (!ok || id >= vocab)
+        throw UserError(field, "Token id " + digits.toStdString() +
+                                   " is not in the model's vocabulary (ids 0 to " +
+                                   std::to_string(vocab - 1) + ").");
+    return id;
+}
+
 // A --dla target: an id, "A-B" (two ids: the logit difference), or a text that is one token of
 // the model's; returns {target, other} (other -1 without a difference).
 std::pair<int64_t, int64_t> dlaTarget(const DecoderModel& m, const QString& given) {
     static const QRegularExpression ids(QStringLiteral("^(\\d+)(?:-(\\d+))?$"));
     const QRegularExpressionMatch match = ids.match(given);
     if (match.hasMatch())
-        return {match.captured(1).toLongLong(),
-                match.captured(2).isEmpty() ? -1 : match.captured(2).toLongLong()};
+        return {typedTokenId(match.captured(1), m.arch.vocab, "dla"),
+                match.captured(2).isEmpty() ? -1
+                                            : typedTokenId(match.captured(2), m.arch.vocab, "dla")};
     const std::string text = given.toStdString();
     std::vector<int64_t> tokens;
     if (m.tokenizer)
@@ -184,7 +197,7 @@ void appendAttributionJson(std::string& out, const LogitAttribution& a) {
 }
 
 // --metric: "A-B" (two ids: the logit of A minus that of B after the last token) or "loss".
-PatchMetric patchMetric(const QString& given) {
+PatchMetric patchMetric(const QString& given, int64_t vocab) {
     if (given == QLatin1String("loss"))
         return {PatchMetric::Kind::Loss, 0, 0};
     static const QRegularExpression pair(QStringLiteral("^(\\d+)-(\\d+)$"));
@@ -194,8 +207,8 @@ PatchMetric patchMetric(const QString& given) {
                         "--metric expects two token ids as A-B (the logit of A minus "
                         "that of B after the last token) or loss, got \"" +
                             given.toStdString() + "\".");
-    return {PatchMetric::Kind::LogitDifference, m.captured(1).toLongLong(),
-            m.captured(2).toLongLong()};
+    return {PatchMetric::Kind::LogitDifference, typedTokenId(m.captured(1), vocab, "metric"),
+            typedTokenId(m.captured(2), vocab, "metric")};
 }
 
 // `"patching": {...}`: the metric on the clean and the corrupted text, and on the clean one
@@ -412,7 +425,7 @@ int modelCommand(const QStringList& args) {
                                 "--metric loss."
                               : "--metric goes with --patch-from or --patch-from-ids.");
     if (patch) {
-        const PatchMetric metric = patchMetric(p.value("metric"));
+        const PatchMetric metric = patchMetric(p.value("metric"), m.model->arch.vocab);
         Settings corrupted = in.settings;
         corrupted.inputIds.clear();
         QVariantMap given;

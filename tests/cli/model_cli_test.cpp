@@ -334,6 +334,9 @@ TEST(ModelCli, DirectLogitAttributionSumsToItsTotal) {
                   "is 3 tokens of this model, not one");
     expectRefused({"model", "--model", f32, "--text", kText, "--dla", "400"},
                   "Token id 400 is not in the model's vocabulary (ids 0 to 299).");
+    // Too many digits for a number is no id either (it read as 0).
+    expectRefused({"model", "--model", f32, "--text", kText, "--dla", "99999999999999999999-1"},
+                  "Token id 99999999999999999999 is not in the model's vocabulary");
 }
 
 // --patch-from: the metric on the clean and corrupted texts, and with each head and each
