@@ -102,26 +102,32 @@ LogitAttribution directLogitAttribution(const DecoderRun& run, int64_t position,
         }
         std::vector<double> headsSum(static_cast<size_t>(d), 0.0);
         const DecoderLinear& o = b.outProj;
-        for (int64_t h = 0; h < H; ++h) {
-            std::vector<double> w(static_cast<size_t>(d), 0.0);
-            std::vector<float> row(static_cast<size_t>(o.half.empty() ? 0 : o.half.cols));
-            for (int64_t j = 0; j < d; ++j) {
-                double s = 0.0;
-                // out_proj: y_j = sum_i ctx_i W[i, j] (input-major) or W[j, i] (nn.Linear).
-                if (!o.half.empty()) {
-                    o.half.rowToFloat(j, row.data());
-                    for (int64_t i = h * hd; i < (h + 1) * hd; ++i)
-                        s += ctx[size_t(i)] * row[size_t(i)];
-                } else {
-                    const float* wt = o.weight.data();
-                    const int64_t st = o.rowStride();
-                    for (int64_t i = h * hd; i < (h + 1) * hd; ++i)
-                        s += ctx[size_t(i)] * (o.inputMajor ? wt[i * st + j] : wt[j * st + i]);
-                }
-                w[size_t(j)] = s * postScale[size_t(j)];
-                headsSum[size_t(j)] += w[size_t(j)];
+        const int64_t qw = a.queryWidth();
+        std::vector<std::vector<double>> writes(static_cast<size_t>(H),
+                                                std::vector<double>(static_cast<size_t>(d)));
+        // out_proj: y_j = sum_i ctx_i W[i, j]; column j is read (and converted, for a 16-bit
+        // weight) once for every head.
+        std::vector<float> column(static_cast<size_t>(qw));
+        for (int64_t j = 0; j < d; ++j) {
+            if (!o.half.empty()) {
+                o.half.rowToFloat(j, column.data());
+            } else {
+                const float* wt = o.weight.data();
+                const int64_t st = o.rowStride();
+                for (int64_t i = 0; i < qw; ++i)
+                    column[size_t(i)] = o.inputMajor ? wt[i * st + j] : wt[j * st + i];
             }
-            parts.push_back(std::move(w));
+            for (int64_t h = 0; h < H; ++h) {
+                double s = 0.0;
+                for (int64_t i = h * hd; i < (h + 1) * hd; ++i)
+                    s += ctx[size_t(i)] * column[size_t(i)];
+                const double w = s * postScale[size_t(j)];
+                writes[size_t(h)][size_t(j)] = w;
+                headsSum[size_t(j)] += w;
+            }
+        }
+        for (int64_t h = 0; h < H; ++h) {
+            parts.push_back(std::move(writes[size_t(h)]));
             shareOf.push_back(&r.head[size_t(l * H + h)]);
         }
         // What the layer writes beyond its heads: out_proj's bias (GPT-2), else rounding.
